@@ -1,0 +1,16 @@
+// Every timer, sleep and "now" in main/cache goes through a Clock, so that tests drive time by hand
+// (client-go's k8s.io/utils/clock and its testing.FakeClock).
+
+export interface Timer {
+  /** Cancels the timer; true if it had not fired yet. */
+  stop(): boolean;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `callback` once after `delayMs`. */
+  setTimeout(callback: () => void, delayMs: number): Timer;
+  /** Resolves after `delayMs`, or rejects with the signal's reason once it aborts. */
+  sleep(delayMs: number, signal?: AbortSignal): Promise<void>;
+}

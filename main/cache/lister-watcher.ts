@@ -1,0 +1,33 @@
+// client-go's ListerWatcher: how a Reflector reaches the API server. main/kube implements it over
+// HTTP; tests implement it in memory. Errors from the server are StatusError (shared/kube/status).
+import type { KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
+
+/** metav1.ListOptions, as far as LIST and WATCH use it. Unset fields are not sent. */
+export interface ListOptions {
+  resourceVersion?: string;
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  limit?: number;
+  continue?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  timeoutSeconds?: number;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+/**
+ * An open WATCH. Iterating yields events until the server closes the stream (the iterator ends),
+ * or fails (the iterator throws: a StatusError for an ERROR event or a non-2xx reply, otherwise the
+ * network error). stop() ends the request at once; after it, no further event or error is delivered.
+ */
+export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
+  stop(): void;
+}
+
+export interface ListerWatcher<T extends KubeObject = KubeObject> {
+  list(options: ListOptions, signal: AbortSignal): Promise<KubeList<T>>;
+  /** Resolves once the server has accepted the watch (response headers received). */
+  watch(options: ListOptions, signal: AbortSignal): Promise<Watcher<T>>;
+  /** False when the server is known not to support the streaming watch-list (sendInitialEvents). */
+  readonly supportsWatchList?: boolean;
+}
