@@ -21,6 +21,15 @@ export interface Store<T = KubeObject> {
   resync(): void;
 }
 
+/**
+ * The part of a Store a Reflector writes through (client-go's ReflectorStore): a queue need not offer
+ * Store's reads to be fed by a Reflector.
+ */
+export type ReflectorStore<T = KubeObject> = Pick<
+  Store<T>,
+  'add' | 'update' | 'delete' | 'replace' | 'resync'
+>;
+
 /** Implemented by stores that want to hear the resourceVersion of watch bookmarks. */
 export interface BookmarkAware {
   bookmark(resourceVersion: string): void;
@@ -29,4 +38,13 @@ export interface BookmarkAware {
 /** Implemented by stores that expose the transformer they apply (watch-list uses it for its temp store). */
 export interface TransformerAware {
   transformer(): TransformFunc | undefined;
+}
+
+/**
+ * The read side a DeltaFIFO needs of the cache it feeds (client-go's KeyListerGetter): which keys the
+ * consumer already knows, to infer deletions on replace and to resync. An Indexer satisfies it.
+ */
+export interface KeyListerGetter<T = unknown> {
+  listKeys(): string[];
+  getByKey(key: string): T | undefined;
 }

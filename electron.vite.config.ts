@@ -1,0 +1,31 @@
+// Bundles the desktop app: main process, sandboxed preload (one CommonJS file, as a sandboxed preload
+// cannot be ESM or require anything but electron) and the renderer, into out/.
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve('main/app/electron-main.ts'), formats: ['es'] },
+      externalizeDeps: true,
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      lib: { entry: resolve('main/app/preload/preload.ts'), formats: ['cjs'] },
+      rollupOptions: { output: { entryFileNames: 'index.cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,159 @@
+// What Electron and browser mode both start: the cluster connection and the bridge the renderer's
+// transports attach to. It finds a kubeconfig the way kubectl does (main/kube); when there is none, or
+// when asked, it starts the embedded cluster (main/sim) and connects to it over HTTP as the context
+// "Embedded cluster", exactly as it would to a real API server. The embedded cluster is also offered
+// in the context picker beside the kubeconfig's contexts, and started on first use.
+import { parse, stringify } from 'yaml';
+import { realClock } from '../cache/real-clock';
+import type { Clock } from '../cache/clock';
+import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
+import { Discovery } from '../kube/discovery';
+import { RestClient } from '../kube/rest-client';
+import { httpListerWatcher } from '../kube/lister-watcher';
+import { messageOf } from '../kube/errors';
+import { BridgeHost } from '../bridge/bridge-host';
+import { ClusterSession } from '../bridge/cluster-session';
+import type { Transport } from '../bridge/transport';
+import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
+import { printerFor } from '../../shared/kinds/columns';
+import type { ContextDescription } from '../../shared/protocol/server-messages';
+
+/** The context name the embedded cluster goes by in the picker. */
+export const embeddedContext = 'Embedded cluster';
+
+export interface BackendOptions {
+  /** A kubeconfig file instead of $KUBECONFIG / ~/.kube/config. */
+  kubeconfig?: string;
+  /** The context to open first (default: the kubeconfig's current-context). */
+  context?: string;
+  /** Use the embedded cluster even when a kubeconfig exists. */
+  embedded?: boolean;
+  /** Pods the embedded cluster is seeded with (default 2,000). */
+  pods?: number;
+  /** Gentle background change in the embedded cluster (default true: a few changes per second). */
+  churn?: boolean;
+  log?: (message: string) => void;
+  clock?: Clock;
+}
+
+export interface Backend {
+  readonly host: BridgeHost;
+  /** The embedded cluster, once started (tests reach its API, faults and churn through it). */
+  readonly embedded: EmbeddedCluster | undefined;
+  /** Serves one renderer connection (a window, a browser tab) until either side closes it. */
+  connect(transport: Transport): void;
+  close(): Promise<void>;
+}
+
+const gentleChurnPerSecond = 2;
+
+/** A ClusterSession that also owns its discovery and HTTP connection, and releases them on close. */
+class OwnedClusterSession extends ClusterSession {
+  release: () => void = () => undefined;
+  override async close(): Promise<void> {
+    await super.close();
+    this.release();
+  }
+}
+
+/** The embedded cluster's kubeconfig, with its context renamed to what the picker shows. */
+function embeddedKubeconfig(cluster: EmbeddedCluster): Kubeconfig {
+  const document = parse(cluster.kubeconfigYaml()) as {
+    contexts: { name: string }[];
+    'current-context': string;
+  };
+  for (const context of document.contexts) context.name = embeddedContext;
+  document['current-context'] = embeddedContext;
+  return Kubeconfig.fromString(stringify(document), 'the embedded cluster');
+}
+
+export async function startBackend(options: BackendOptions = {}): Promise<Backend> {
+  const log = options.log ?? console.log;
+  const clock = options.clock ?? realClock;
+  const useEmbedded =
+    options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
+  const kubeconfig = useEmbedded
+    ? undefined
+    : options.kubeconfig !== undefined
+      ? Kubeconfig.fromFiles([options.kubeconfig])
+      : Kubeconfig.load();
+
+  let embedded: EmbeddedCluster | undefined;
+  let embeddedConfig: Kubeconfig | undefined;
+  let embeddedStarting: Promise<Kubeconfig> | undefined;
+  const ensureEmbedded = () =>
+    (embeddedStarting ??= (async () => {
+      const pods = options.pods ?? 2000;
+      log(`kubetide: starting the embedded cluster with ${pods.toLocaleString('en-US')} pods`);
+      embedded = await startEmbeddedCluster({ pods });
+      embedded.churn.set(options.churn === false ? 0 : gentleChurnPerSecond);
+      embeddedConfig = embeddedKubeconfig(embedded);
+      return embeddedConfig;
+    })());
+
+  const openSession = async (context: string): Promise<ClusterSession> => {
+    const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig;
+    if (!config) throw new Error(`unknown context "${context}"`);
+    const connection = config.connect(context, { clock });
+    const client = new RestClient(connection, { clock });
+    let discovery: Discovery | undefined = new Discovery(client, { clock });
+    try {
+      await discovery.start();
+    } catch (error) {
+      log(`kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`);
+      discovery.stop();
+      discovery = undefined;
+    }
+    const session = new OwnedClusterSession({
+      context,
+      clock,
+      newListerWatcher: (gvr, namespace, tweak) => httpListerWatcher(client, gvr, namespace, tweak, { clock }),
+      printerFor: (gvr) => printerFor(gvr),
+      ...(discovery ? { discovery } : {}),
+    });
+    session.release = () => {
+      discovery?.stop();
+      connection.close();
+    };
+    return session;
+  };
+
+  const listContexts = (): ContextDescription[] => {
+    const contexts: ContextDescription[] = (kubeconfig?.listContexts() ?? []).map((context) => ({
+      name: context.name,
+      cluster: context.clusterName,
+      server: context.server,
+      namespace: context.namespace,
+      user: context.userName,
+    }));
+    contexts.push({
+      name: embeddedContext,
+      cluster: 'kubetide-embedded',
+      embedded: true,
+      ...(embedded ? { server: embedded.url } : {}),
+    });
+    return contexts;
+  };
+
+  const firstContext = useEmbedded ? embeddedContext : (options.context ?? kubeconfig!.currentContext);
+  if (!useEmbedded && firstContext === '') {
+    throw new Error('the kubeconfig sets no current-context; name one with --context, or use --embedded');
+  }
+  const session = await openSession(firstContext);
+  const host = new BridgeHost({ session, listContexts, openSession, log });
+  log(`kubetide: connected to context ${firstContext}`);
+
+  return {
+    host,
+    get embedded() {
+      return embedded;
+    },
+    connect: (transport) => {
+      host.accept(transport);
+    },
+    close: async () => {
+      await host.close();
+      await embedded?.close();
+    },
+  };
+}

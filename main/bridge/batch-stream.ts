@@ -1,0 +1,171 @@
+// One subscription's outgoing stream of numbered DeltaBatches. Changes are coalesced per key between
+// flushes; a flush happens at most every flushIntervalMs, or at once when maxBatchRows keys are waiting.
+// A renderer that falls behind (too many batches unacknowledged, or too many bytes buffered in the
+// transport) is sent nothing until it catches up, while changes keep coalescing: its next batches are
+// coarser, and the backlog is bounded by the number of keys in the feed, never by the event rate.
+import type { Clock, Timer } from '../cache/clock';
+import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import type { Row } from '../../shared/protocol/row';
+import { PendingChanges } from './squash';
+import type { RowChange } from './squash';
+
+export interface BatchStreamOptions {
+  subscriptionId: string;
+  clock: Clock;
+  send: (batch: DeltaBatch) => void;
+  /** Bytes the transport holds unsent, when it can tell (a WebSocket can, a MessagePort cannot). */
+  bufferedBytes?: () => number;
+  /** The seq of the batch before the first one this stream sends (a resumed renderer's lastSeq). */
+  lastSeq?: number;
+  flushIntervalMs?: number;
+  /** The longest wait between flush attempts while the renderer is behind. */
+  maxFlushIntervalMs?: number;
+  /** Rows (upserts plus deletes) per batch, snapshot chunks included. */
+  maxBatchRows?: number;
+  maxUnacknowledgedBatches?: number;
+  maxBufferedBytes?: number;
+}
+
+export const batchStreamDefaults = {
+  flushIntervalMs: 50,
+  maxFlushIntervalMs: 1_000,
+  maxBatchRows: 2_000,
+  maxUnacknowledgedBatches: 8,
+  maxBufferedBytes: 8 * 1024 * 1024,
+} as const;
+
+export class BatchStream {
+  readonly subscriptionId: string;
+  private readonly options: Required<Omit<BatchStreamOptions, 'bufferedBytes' | 'lastSeq'>> &
+    Pick<BatchStreamOptions, 'bufferedBytes'>;
+  private readonly pending = new PendingChanges();
+  private sentSeq: number;
+  private acknowledgedSeq: number;
+  /** Rows of a snapshot not yet sent; while set, live changes wait behind it. */
+  private snapshotRows: Row[] | undefined;
+  private snapshotOffset = 0;
+  private timer: Timer | undefined;
+  private interval: number;
+  private closed = false;
+
+  constructor(options: BatchStreamOptions) {
+    this.subscriptionId = options.subscriptionId;
+    this.options = { ...batchStreamDefaults, ...options };
+    this.sentSeq = options.lastSeq ?? 0;
+    this.acknowledgedSeq = this.sentSeq;
+    this.interval = this.options.flushIntervalMs;
+  }
+
+  /** The seq of the last batch sent. */
+  get lastSeq(): number {
+    return this.sentSeq;
+  }
+
+  /** Keys waiting to be sent. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** True while the renderer has not caught up with what was sent. */
+  isBehind(): boolean {
+    if (this.sentSeq - this.acknowledgedSeq >= this.options.maxUnacknowledgedBatches) return true;
+    return (this.options.bufferedBytes?.() ?? 0) > this.options.maxBufferedBytes;
+  }
+
+  record(change: RowChange): void {
+    if (this.closed) return;
+    this.pending.record(change);
+    if (
+      this.pending.size >= this.options.maxBatchRows &&
+      this.snapshotRows === undefined &&
+      !this.isBehind()
+    ) {
+      this.flush();
+    } else {
+      this.schedule();
+    }
+  }
+
+  /**
+   * Starts a full snapshot of `rows` (the feed's current rows): pending changes are dropped, since the
+   * snapshot already holds their outcome, and the rows go out as consecutive replace batches.
+   */
+  snapshot(rows: Row[]): void {
+    if (this.closed) return;
+    this.pending.clear();
+    // A renderer that asks for a snapshot has discarded what it was sent; waiting for its acks would
+    // stall the very snapshot it needs.
+    this.acknowledgedSeq = this.sentSeq;
+    this.snapshotRows = rows;
+    this.snapshotOffset = 0;
+    this.flush();
+  }
+
+  /** The renderer applied every batch up to `seq`. */
+  acknowledge(seq: number): void {
+    if (seq > this.acknowledgedSeq && seq <= this.sentSeq) this.acknowledgedSeq = seq;
+    if (!this.isBehind() && (this.snapshotRows !== undefined || this.pending.size > 0)) {
+      if (this.interval !== this.options.flushIntervalMs) {
+        this.interval = this.options.flushIntervalMs;
+        this.timer?.stop();
+        this.timer = undefined;
+      }
+      this.schedule();
+    }
+  }
+
+  /** Sends what it can now, respecting the size cap and the renderer's lag. */
+  flush(): void {
+    this.timer?.stop();
+    this.timer = undefined;
+    if (this.closed) return;
+    while (this.snapshotRows !== undefined && !this.isBehind()) this.sendSnapshotChunk();
+    while (this.snapshotRows === undefined && this.pending.size > 0 && !this.isBehind()) {
+      const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
+      this.emit({ upserts, deletes });
+    }
+    if (this.snapshotRows !== undefined || this.pending.size > 0) {
+      this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
+      this.schedule();
+    } else {
+      this.interval = this.options.flushIntervalMs;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.timer?.stop();
+    this.timer = undefined;
+    this.pending.clear();
+    this.snapshotRows = undefined;
+  }
+
+  private sendSnapshotChunk(): void {
+    const rows = this.snapshotRows as Row[];
+    const end = Math.min(rows.length, this.snapshotOffset + this.options.maxBatchRows);
+    const upserts = rows.slice(this.snapshotOffset, end);
+    const first = this.snapshotOffset === 0;
+    this.snapshotOffset = end;
+    const last = end >= rows.length;
+    if (last) this.snapshotRows = undefined;
+    this.emit({
+      upserts,
+      deletes: [],
+      ...(first ? { replace: true } : {}),
+      ...(last ? { snapshotEnd: true } : {}),
+    });
+  }
+
+  private emit(changes: Pick<DeltaBatch, 'upserts' | 'deletes' | 'replace' | 'snapshotEnd'>): void {
+    this.sentSeq += 1;
+    this.options.send({ type: 'batch', subscriptionId: this.subscriptionId, seq: this.sentSeq, ...changes });
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) return;
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.interval);
+  }
+}

@@ -1,0 +1,168 @@
+// One renderer's end of the bridge in main: every message from the Transport is validated, refused
+// with its reason, or served against the host's current ClusterSession. A connection must say hello
+// first; after a context switch it is re-attached to the new session by the host.
+import { StatusError } from '../../shared/kube/status';
+import { protocolVersion } from '../../shared/protocol/client-messages';
+import type { ClientMessage, HelloMessage } from '../../shared/protocol/client-messages';
+import type { ContextList, HelloReply, ReplyError } from '../../shared/protocol/server-messages';
+import { requestIdOf, validateClientMessage } from '../../shared/protocol/validate-client-message';
+import type { ClusterSession } from './cluster-session';
+import type { SessionConnection } from './session-connection';
+import type { Transport } from './transport';
+
+/** What a connection needs of the BridgeHost that owns it. */
+export interface ConnectionHost {
+  readonly session: ClusterSession;
+  listContexts(): Promise<ContextList>;
+  switchContext(context: string): Promise<void>;
+  log(message: string): void;
+}
+
+/** Turns any failure into what a reply carries, keeping the API server's code and reason. */
+export function replyErrorOf(error: unknown): ReplyError {
+  if (error instanceof StatusError) return { code: error.code, reason: error.reason, message: error.message };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+export class BridgeConnection {
+  private sessionConnection: SessionConnection | undefined;
+  private greeted = false;
+  private closed = false;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly host: ConnectionHost,
+    private readonly onClosed: (connection: BridgeConnection) => void,
+  ) {
+    transport.onMessage((message) => this.receive(message));
+    transport.onClose(() => this.close());
+  }
+
+  /** Moves this connection to the host's new session and tells the renderer about it. */
+  async rebind(): Promise<void> {
+    if (!this.greeted || this.closed) return;
+    this.sessionConnection = this.host.session.attach(this.transport);
+    await this.pushState();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.sessionConnection?.close();
+    this.onClosed(this);
+  }
+
+  private receive(raw: unknown): void {
+    if (this.closed) return;
+    const result = validateClientMessage(raw);
+    if (!result.ok) {
+      this.refuse(requestIdOf(raw), result.reason);
+      return;
+    }
+    const message = result.message;
+    if (!this.greeted && message.type !== 'hello') {
+      this.refuse('requestId' in message ? message.requestId : undefined, `${message.type} before hello`);
+      return;
+    }
+    void this.serve(message).then(
+      (value) => {
+        if (this.closed || !('requestId' in message) || message.requestId === undefined) return;
+        this.transport.send({ type: 'reply', requestId: message.requestId, ok: true, value: value ?? null });
+      },
+      (error: unknown) => {
+        const requestId = 'requestId' in message ? message.requestId : undefined;
+        if (requestId === undefined) {
+          this.host.log(
+            `${this.transport.description}: ${message.type} failed: ${replyErrorOf(error).message}`,
+          );
+          return;
+        }
+        if (!this.closed)
+          this.transport.send({ type: 'reply', requestId, ok: false, error: replyErrorOf(error) });
+      },
+    );
+  }
+
+  private refuse(requestId: number | undefined, reason: string): void {
+    this.host.log(`${this.transport.description}: refused a message: ${reason}`);
+    if (requestId !== undefined) {
+      this.transport.send({
+        type: 'reply',
+        requestId,
+        ok: false,
+        error: { code: 400, reason: 'BadRequest', message: reason },
+      });
+    } else {
+      this.transport.send({ type: 'rejected', reason });
+    }
+  }
+
+  private async serve(message: ClientMessage): Promise<unknown> {
+    const session = this.host.session;
+    const subscriptions = this.sessionConnection;
+    switch (message.type) {
+      case 'hello':
+        return this.hello(message);
+      case 'subscribe':
+        subscriptions?.subscribe(message.subscriptionId, message.gvr, message.namespace ?? '');
+        return null;
+      case 'unsubscribe':
+        subscriptions?.unsubscribe(message.subscriptionId);
+        return null;
+      case 'resnapshot':
+        subscriptions?.resnapshot(message.subscriptionId);
+        return null;
+      case 'ack':
+        subscriptions?.acknowledge(message.subscriptionId, message.seq);
+        return null;
+      case 'resync':
+        if (!(await subscriptions?.resync(message.subscriptionId))) {
+          throw new Error(`no subscription ${message.subscriptionId}`);
+        }
+        return null;
+      case 'getObject':
+        return session.getObject(message.gvr, message.namespace ?? '', message.name, message.reveal);
+      case 'listEvents':
+        return session.listEvents(message.involvedObject);
+      case 'listContexts':
+        return this.host.listContexts();
+      case 'switchContext':
+        await this.host.switchContext(message.context);
+        return null;
+    }
+  }
+
+  private async hello(message: HelloMessage): Promise<HelloReply> {
+    if (message.protocolVersion !== protocolVersion) {
+      throw new Error(
+        `protocol version ${message.protocolVersion} is not supported; this main speaks ${protocolVersion}`,
+      );
+    }
+    if (this.greeted) throw new Error('hello was already received on this connection');
+    this.greeted = true;
+    this.sessionConnection = this.host.session.attach(this.transport);
+    await this.pushState();
+    for (const resumed of message.resume ?? []) {
+      try {
+        this.sessionConnection.subscribe(
+          resumed.subscriptionId,
+          resumed.gvr,
+          resumed.namespace ?? '',
+          resumed.lastSeq,
+        );
+      } catch (error) {
+        this.host.log(
+          `${this.transport.description}: could not resume ${resumed.subscriptionId}: ${replyErrorOf(error).message}`,
+        );
+      }
+    }
+    return { protocolVersion };
+  }
+
+  private async pushState(): Promise<void> {
+    const contexts = await this.host.listContexts();
+    if (this.closed) return;
+    this.transport.send({ type: 'contexts', ...contexts });
+    this.transport.send({ type: 'kinds', kinds: this.host.session.kinds() });
+  }
+}

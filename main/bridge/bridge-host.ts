@@ -1,0 +1,78 @@
+// The bridge's top: accepts renderer connections from any Transport, holds the current cluster
+// session, and switches it when a renderer asks for another context. Every connected renderer moves
+// with the switch (they share one main), is told the new context, and resubscribes.
+import type { ContextDescription, ContextList } from '../../shared/protocol/server-messages';
+import { BridgeConnection } from './bridge-connection';
+import type { ConnectionHost } from './bridge-connection';
+import type { ClusterSession } from './cluster-session';
+import type { Transport } from './transport';
+
+export interface BridgeHostOptions {
+  /** The session to serve first. */
+  session: ClusterSession;
+  /** Contexts the user may switch to (main/kube's describeContext, plus the embedded cluster). */
+  listContexts: () => ContextDescription[] | Promise<ContextDescription[]>;
+  /** Opens a session for a context; rejects when the context is unknown or unreachable. */
+  openSession: (context: string) => Promise<ClusterSession>;
+  /** Where refusals and failures are reported (default console.warn). */
+  log?: (message: string) => void;
+}
+
+export class BridgeHost implements ConnectionHost {
+  private current: ClusterSession;
+  private readonly connections = new Set<BridgeConnection>();
+  private switching: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: BridgeHostOptions) {
+    this.current = options.session;
+  }
+
+  get session(): ClusterSession {
+    return this.current;
+  }
+
+  /** Serves a renderer on `transport` until either side closes it. */
+  accept(transport: Transport): BridgeConnection {
+    const connection = new BridgeConnection(transport, this, (closed) => this.connections.delete(closed));
+    this.connections.add(connection);
+    return connection;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  async listContexts(): Promise<ContextList> {
+    return { current: this.current.context, contexts: await this.options.listContexts() };
+  }
+
+  /**
+   * Opens `context` first and only then closes the current session, so a failed switch leaves the
+   * user where they were. Switches are serialized.
+   */
+  switchContext(context: string): Promise<void> {
+    const next = this.switching.then(async () => {
+      if (context === this.current.context) return;
+      const opened = await this.options.openSession(context);
+      const previous = this.current;
+      this.current = opened;
+      await previous.close();
+      await Promise.all([...this.connections].map((connection) => connection.rebind()));
+    });
+    this.switching = next.catch(() => undefined);
+    return next;
+  }
+
+  log(message: string): void {
+    (this.options.log ?? console.warn)(message);
+  }
+
+  /** Closes every connection and the session. */
+  async close(): Promise<void> {
+    for (const connection of [...this.connections]) {
+      connection.close();
+      connection.transport.close('main is shutting down');
+    }
+    await this.current.close();
+  }
+}

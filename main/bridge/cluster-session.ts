@@ -1,0 +1,191 @@
+// Everything Kubetide holds for one kubeconfig context: the feeds (informers) shared by every
+// connected renderer, discovery of served kinds, and each renderer's subscriptions. A context switch
+// closes the session and opens another; nothing of one cluster leaks into the next.
+import type { Clock, Timer } from '../cache/clock';
+import type { ReflectorTuning } from '../cache/controller';
+import type { ListerWatcherFactory } from '../cache/informer-factory';
+import { realClock } from '../cache/real-clock';
+import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
+import { StatusError, newStatus } from '../../shared/kube/status';
+import type { InvolvedObject } from '../../shared/protocol/client-messages';
+import type { ServedKind } from '../../shared/protocol/server-messages';
+import type { BatchStreamOptions } from './batch-stream';
+import { Feed } from './feed';
+import { FeedRegistry } from './feed-registry';
+import { sanitizeObject } from './object-sanitizer';
+import { RowProjector } from './row-projection';
+import type { PrinterLookup } from './row-projection';
+import { servedKinds } from './served-kinds';
+import type { KindSource } from './served-kinds';
+import { SessionConnection } from './session-connection';
+import type { SessionPeer } from './session-connection';
+
+export interface ClusterSessionOptions {
+  /** The kubeconfig context this session serves (the embedded cluster has one too). */
+  context: string;
+  /** Builds list+watch access to a resource in a namespace ("" for all); main/kube's is HTTP. */
+  newListerWatcher: ListerWatcherFactory;
+  /** Live discovery (main/kube's Discovery fits); without it, the built-in kinds. */
+  discovery?: KindSource;
+  /** The kubectl columns per kind (shared/kinds); kinds without a printer get NAME and AGE. */
+  printerFor?: PrinterLookup;
+  clock?: Clock;
+  /** How long a feed outlives its last subscription. */
+  quietPeriodMs?: number;
+  /** How often changed kind counts are pushed to renderers. */
+  kindCountIntervalMs?: number;
+  batch?: Partial<
+    Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes' | 'lastSeq'>
+  >;
+  staleAfterMs?: number;
+  reflector?: ReflectorTuning<KubeObject>;
+  /** Bounds one-off requests (getObject, listEvents) to the API server. */
+  requestTimeoutMs?: number;
+}
+
+const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
+
+export class ClusterSession {
+  readonly context: string;
+  readonly clock: Clock;
+  readonly feeds: FeedRegistry<Feed>;
+  private readonly connections = new Set<SessionConnection>();
+  private readonly projectors = new Map<string, RowProjector>();
+  private readonly stopDiscovery: () => void;
+  private countTimer: Timer | undefined;
+  private lastKinds = '';
+  private closed = false;
+
+  constructor(readonly options: ClusterSessionOptions) {
+    this.context = options.context;
+    this.clock = options.clock ?? realClock;
+    this.feeds = new FeedRegistry<Feed>({
+      clock: this.clock,
+      quietPeriodMs: options.quietPeriodMs,
+      createFeed: (gvr, namespace) =>
+        new Feed({
+          gvr,
+          namespace,
+          newListerWatcher: () => options.newListerWatcher(gvr, namespace, undefined),
+          projector: this.projectorFor(gvr),
+          clock: this.clock,
+          staleAfterMs: options.staleAfterMs,
+          reflector: options.reflector,
+        }),
+    });
+    this.stopDiscovery = options.discovery?.onChange(() => this.pushKinds()) ?? (() => {});
+  }
+
+  /** Serves one renderer until the returned connection is closed. */
+  attach(peer: SessionPeer): SessionConnection {
+    if (this.closed) throw new Error(`the session for context ${this.context} is closed`);
+    const connection = new SessionConnection(this, peer, () => this.connections.delete(connection));
+    this.connections.add(connection);
+    this.scheduleCountPush();
+    return connection;
+  }
+
+  /** Served kinds, with counts for those some feed is mirroring. */
+  kinds(): ServedKind[] {
+    return servedKinds(this.options.discovery, (gvr) => this.feeds.find(gvr, '')?.count);
+  }
+
+  /**
+   * The object for the detail pane, from a running feed's cache when there is one (no API call),
+   * otherwise by a LIST narrowed to its name. Throws a NotFound StatusError when it does not exist.
+   */
+  async getObject(
+    gvr: GroupVersionResource,
+    namespace: string,
+    name: string,
+    reveal = false,
+  ): Promise<KubeObject> {
+    const cached =
+      this.feeds.find(gvr, namespace)?.cachedObject(namespace, name) ??
+      this.feeds.find(gvr, '')?.cachedObject(namespace, name);
+    if (cached) return sanitizeObject(cached, gvr, reveal);
+    const listerWatcher = this.options.newListerWatcher(gvr, namespace, (options) => {
+      options.fieldSelector = `metadata.name=${name}`;
+    });
+    const list = await listerWatcher.list({}, AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000));
+    const found = list.items.find((item) => item.metadata.name === name);
+    if (!found) {
+      const where = namespace ? ` in namespace ${namespace}` : '';
+      throw new StatusError(newStatus(404, 'NotFound', `${gvrKey(gvr)} "${name}" not found${where}`));
+    }
+    return sanitizeObject(found, gvr, reveal);
+  }
+
+  /** core/v1 Events whose involvedObject is the given object, oldest first. */
+  async listEvents(involved: InvolvedObject): Promise<KubeObject[]> {
+    const selector = [`involvedObject.kind=${involved.kind}`, `involvedObject.name=${involved.name}`];
+    if (involved.namespace) selector.push(`involvedObject.namespace=${involved.namespace}`);
+    if (involved.uid) selector.push(`involvedObject.uid=${involved.uid}`);
+    const listerWatcher = this.options.newListerWatcher(
+      eventsResource,
+      involved.namespace ?? '',
+      (options) => {
+        options.fieldSelector = selector.join(',');
+      },
+    );
+    const list = await listerWatcher.list({}, AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000));
+    return list.items
+      .map((item) => sanitizeObject(item, eventsResource))
+      .sort((left, right) => eventTime(left) - eventTime(right));
+  }
+
+  /** Drops every connection's subscriptions and stops every feed and timer. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopDiscovery();
+    this.countTimer?.stop();
+    for (const connection of [...this.connections]) connection.close();
+    await this.feeds.stopAll();
+  }
+
+  /** Sends the kinds list to every connection if it changed since the last push. */
+  pushKinds(force = false): void {
+    const kinds = this.kinds();
+    const serialized = JSON.stringify(kinds);
+    if (!force && serialized === this.lastKinds) return;
+    this.lastKinds = serialized;
+    for (const connection of this.connections) connection.send({ type: 'kinds', kinds });
+  }
+
+  private projectorFor(gvr: GroupVersionResource): RowProjector {
+    const key = gvrKey(gvr);
+    let projector = this.projectors.get(key);
+    if (!projector) {
+      projector = new RowProjector(this.options.printerFor?.(gvr));
+      this.projectors.set(key, projector);
+    }
+    return projector;
+  }
+
+  private scheduleCountPush(): void {
+    if (this.countTimer || this.closed) return;
+    this.countTimer = this.clock.setTimeout(() => {
+      this.countTimer = undefined;
+      if (this.connections.size === 0) return;
+      this.pushKinds();
+      this.scheduleCountPush();
+    }, this.options.kindCountIntervalMs ?? 1_000);
+  }
+}
+
+function eventTime(event: KubeObject): number {
+  const candidates = [
+    event.lastTimestamp,
+    event.eventTime,
+    event.firstTimestamp,
+    event.metadata.creationTimestamp,
+  ];
+  for (const candidate of candidates) {
+    if (typeof candidate === 'string') {
+      const parsed = Date.parse(candidate);
+      if (!Number.isNaN(parsed)) return parsed;
+    }
+  }
+  return 0;
+}

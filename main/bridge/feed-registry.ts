@@ -1,0 +1,88 @@
+// Reference-counted feeds, one per (resource, namespace), as Lens's KubeWatchApi counts watches: the
+// informer starts with its first subscription and stops a quiet period after its last one leaves, so
+// flicking between kinds does not relist each time, and kinds nobody looks at cost nothing.
+import type { Clock, Timer } from '../cache/clock';
+import type { GroupVersionResource } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
+
+/** What the registry needs of a feed. */
+export interface StartableFeed {
+  start(): void;
+  stop(): Promise<void> | void;
+}
+
+interface Entry<F> {
+  feed: F;
+  references: number;
+  stopTimer: Timer | undefined;
+}
+
+export interface FeedRegistryOptions<F> {
+  createFeed: (gvr: GroupVersionResource, namespace: string) => F;
+  clock: Clock;
+  /** How long an unused feed keeps running in case it is wanted again. */
+  quietPeriodMs?: number;
+}
+
+export function feedKey(gvr: GroupVersionResource, namespace: string): string {
+  return `${gvrKey(gvr)}|${namespace}`;
+}
+
+export class FeedRegistry<F extends StartableFeed> {
+  private readonly entries = new Map<string, Entry<F>>();
+  private readonly quietPeriodMs: number;
+
+  constructor(private readonly options: FeedRegistryOptions<F>) {
+    this.quietPeriodMs = options.quietPeriodMs ?? 60_000;
+  }
+
+  /** The feed for (gvr, namespace), started if it was not running; pair with one release(). */
+  acquire(gvr: GroupVersionResource, namespace: string): F {
+    const key = feedKey(gvr, namespace);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { feed: this.options.createFeed(gvr, namespace), references: 0, stopTimer: undefined };
+      this.entries.set(key, entry);
+      entry.feed.start();
+    }
+    entry.stopTimer?.stop();
+    entry.stopTimer = undefined;
+    entry.references += 1;
+    return entry.feed;
+  }
+
+  /** Drops one reference; the last one schedules the feed's stop after the quiet period. */
+  release(gvr: GroupVersionResource, namespace: string): void {
+    const key = feedKey(gvr, namespace);
+    const entry = this.entries.get(key);
+    if (!entry || entry.references === 0) return;
+    entry.references -= 1;
+    if (entry.references > 0) return;
+    entry.stopTimer = this.options.clock.setTimeout(() => {
+      if (this.entries.get(key) !== entry || entry.references > 0) return;
+      this.entries.delete(key);
+      void entry.feed.stop();
+    }, this.quietPeriodMs);
+  }
+
+  /** A running feed, whether or not anyone holds it. */
+  find(gvr: GroupVersionResource, namespace: string): F | undefined {
+    return this.entries.get(feedKey(gvr, namespace))?.feed;
+  }
+
+  feeds(): F[] {
+    return [...this.entries.values()].map((entry) => entry.feed);
+  }
+
+  references(gvr: GroupVersionResource, namespace: string): number {
+    return this.entries.get(feedKey(gvr, namespace))?.references ?? 0;
+  }
+
+  /** Stops every feed at once, held or not. */
+  async stopAll(): Promise<void> {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    for (const entry of entries) entry.stopTimer?.stop();
+    await Promise.all(entries.map((entry) => entry.feed.stop()));
+  }
+}

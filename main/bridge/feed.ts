@@ -1,0 +1,262 @@
+// One informer, for one resource in one namespace ("" for all), projected to rows and fanned out to
+// every subscription that shares it. The feed keeps the current row of every cached object, so a new
+// subscriber's snapshot costs no projection, and it turns the Reflector's phases into the SyncState
+// the top bar shows: listing (with the count so far), synced, reconnecting at a known time, stale
+// since the first failure, or error for failures retrying cannot fix (401, 403, 404).
+import type { Clock, Timer } from '../cache/clock';
+import { newReflectorDelayHandler } from '../cache/backoff';
+import type { ReflectorTuning } from '../cache/controller';
+import { DeletedFinalStateUnknown } from '../cache/keys';
+import type { ListerWatcher } from '../cache/lister-watcher';
+import type { ReflectorState } from '../cache/reflector';
+import type { ResourceEventHandlerRegistration } from '../cache/resource-event-handler';
+import { SharedIndexInformer } from '../cache/shared-informer';
+import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
+import type { StatusError } from '../../shared/kube/status';
+import { objectKey } from '../../shared/protocol/row';
+import type { Row } from '../../shared/protocol/row';
+import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
+import type { RowProjector } from './row-projection';
+import type { RowChange } from './squash';
+
+/** Whoever mirrors a feed: a subscription's BatchStream plus its sync-state sender. */
+export interface FeedSubscriber {
+  record(change: RowChange): void;
+  syncStateChanged(state: SyncState): void;
+}
+
+export interface FeedOptions {
+  gvr: GroupVersionResource;
+  namespace: string;
+  newListerWatcher: () => ListerWatcher<KubeObject>;
+  projector: RowProjector;
+  clock: Clock;
+  /** A failing watch counts as stale (not just reconnecting) once it has failed for this long. */
+  staleAfterMs?: number;
+  /** How often listing progress is reported. */
+  progressIntervalMs?: number;
+  reflector?: ReflectorTuning<KubeObject>;
+}
+
+/** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
+const permanentCodes = new Set([401, 403, 404]);
+
+/** Drops metadata.managedFields as objects enter the cache: half a pod's bytes, never shown. */
+export function stripManagedFields(object: unknown): unknown {
+  const metadata = (object as KubeObject | undefined)?.metadata;
+  if (metadata && 'managedFields' in metadata) delete metadata.managedFields;
+  return object;
+}
+
+function syncErrorOf(error: unknown): SyncError {
+  const status = (error as Partial<StatusError> | undefined)?.status;
+  if (status && typeof status.code === 'number') {
+    return { code: status.code, reason: status.reason, message: status.message || String(error) };
+  }
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+export class Feed {
+  readonly gvr: GroupVersionResource;
+  readonly namespace: string;
+  private readonly rowsByKey = new Map<string, Row>();
+  private readonly subscribers = new Set<FeedSubscriber>();
+  private informer: SharedIndexInformer<KubeObject> | undefined;
+  private registration: ResourceEventHandlerRegistration | undefined;
+  private stopInformer: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  private state: SyncState = { phase: 'listing', listed: 0 };
+  private firstFailureAt: number | undefined;
+  private lastError: unknown;
+  private progressTimer: Timer | undefined;
+  /** Keys held before a resync, not yet seen again; whatever remains once synced was deleted. */
+  private unconfirmed: Set<string> | undefined;
+  private readonly staleAfterMs: number;
+  private readonly progressIntervalMs: number;
+
+  constructor(private readonly options: FeedOptions) {
+    this.gvr = options.gvr;
+    this.namespace = options.namespace;
+    this.staleAfterMs = options.staleAfterMs ?? 30_000;
+    this.progressIntervalMs = options.progressIntervalMs ?? 250;
+  }
+
+  /** "pods.v1 in payments", for logs and errors. */
+  get description(): string {
+    return `${gvrKey(this.gvr)}${this.namespace ? ` in ${this.namespace}` : ''}`;
+  }
+
+  /** Starts the informer (list, then watch); idempotent. */
+  start(): void {
+    if (this.informer) return;
+    const clock = this.options.clock;
+    const baseDelay = this.options.reflector?.backoff ?? newReflectorDelayHandler(clock);
+    const informer = new SharedIndexInformer<KubeObject>({
+      name: this.description,
+      listerWatcher: this.options.newListerWatcher(),
+      clock,
+      transform: stripManagedFields,
+      reflector: {
+        ...this.options.reflector,
+        backoff: () => {
+          const delay = baseDelay();
+          this.backingOff(delay);
+          return delay;
+        },
+        onStateChange: (state) => this.reflectorStateChanged(state),
+      },
+    });
+    this.informer = informer;
+    this.registration = informer.addEventHandler({
+      onAdd: (object) => this.upsert(object),
+      onUpdate: (_old, object) => this.upsert(object),
+      onDelete: (object) => this.remove(object),
+    });
+    this.stopInformer = new AbortController();
+    this.running = informer.run(this.stopInformer.signal);
+    this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+    this.watchProgress();
+  }
+
+  /** Stops the informer and resolves once it has stopped. Rows are kept for a later start(). */
+  async stop(): Promise<void> {
+    this.progressTimer?.stop();
+    this.progressTimer = undefined;
+    this.stopInformer?.abort();
+    const running = this.running;
+    this.informer = undefined;
+    this.registration = undefined;
+    this.running = undefined;
+    await running;
+  }
+
+  /**
+   * Relists from scratch (the manual refresh): a new informer lists again; rows it does not confirm
+   * by the time it has synced are deleted.
+   */
+  async resync(): Promise<void> {
+    await this.stop();
+    this.unconfirmed = new Set(this.rowsByKey.keys());
+    this.firstFailureAt = undefined;
+    this.start();
+  }
+
+  /** The running informer's indexer holds full objects (managedFields stripped). */
+  cachedObject(namespace: string, name: string): KubeObject | undefined {
+    return this.informer?.getIndexer().getByKey(objectKey(namespace, name));
+  }
+
+  rows(): Row[] {
+    return [...this.rowsByKey.values()];
+  }
+
+  get count(): number {
+    return this.rowsByKey.size;
+  }
+
+  syncState(): SyncState {
+    return this.state;
+  }
+
+  attach(subscriber: FeedSubscriber): void {
+    this.subscribers.add(subscriber);
+  }
+
+  detach(subscriber: FeedSubscriber): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  private upsert(object: KubeObject): void {
+    const row = this.options.projector.project(object, this.options.clock.now());
+    const previous = this.rowsByKey.get(row.key);
+    this.unconfirmed?.delete(row.key);
+    if (previous && previous.resourceVersion === row.resourceVersion && previous.uid === row.uid) return;
+    this.rowsByKey.set(row.key, row);
+    this.publish(previous ? { type: 'updated', row } : { type: 'added', row });
+  }
+
+  private remove(object: KubeObject | DeletedFinalStateUnknown<KubeObject>): void {
+    const key =
+      object instanceof DeletedFinalStateUnknown
+        ? object.key
+        : objectKey(object.metadata.namespace, object.metadata.name ?? '');
+    this.deleteKey(key);
+  }
+
+  private deleteKey(key: string): void {
+    if (!this.rowsByKey.delete(key)) return;
+    this.publish({ type: 'deleted', key });
+  }
+
+  private publish(change: RowChange): void {
+    for (const subscriber of this.subscribers) subscriber.record(change);
+  }
+
+  private reflectorStateChanged(state: ReflectorState): void {
+    if (state.phase === 'listing') {
+      this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+      this.watchProgress();
+    } else if (state.phase === 'watching') {
+      this.firstFailureAt = undefined;
+      this.lastError = undefined;
+      this.watchProgress();
+    } else if (state.error !== undefined) {
+      this.lastError = state.error;
+      this.firstFailureAt ??= state.since;
+    }
+  }
+
+  /** Called with each backoff delay, just after the Reflector entered backoff. */
+  private backingOff(delayMs: number): void {
+    if (this.lastError === undefined || this.firstFailureAt === undefined) return;
+    const now = this.options.clock.now();
+    const error = syncErrorOf(this.lastError);
+    const retryAt = now + delayMs;
+    if (error.code !== undefined && permanentCodes.has(error.code)) {
+      this.setState({ phase: 'error', since: this.firstFailureAt, retryAt, error });
+    } else if (now - this.firstFailureAt >= this.staleAfterMs) {
+      this.setState({ phase: 'stale', since: this.firstFailureAt, retryAt, error });
+    } else {
+      this.setState({ phase: 'reconnecting', since: this.firstFailureAt, retryAt, error });
+    }
+  }
+
+  /**
+   * While listing, reports the count so far every progressIntervalMs, and turns synced once this
+   * feed's handler has received the whole initial list (the registration's hasSynced).
+   */
+  private watchProgress(): void {
+    if (this.progressTimer) return;
+    const tick = () => {
+      this.progressTimer = undefined;
+      if (!this.registration) return;
+      if (this.registration.hasSynced()) {
+        this.synced();
+        return;
+      }
+      if (this.state.phase === 'listing') this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+      this.progressTimer = this.options.clock.setTimeout(tick, this.progressIntervalMs);
+    };
+    this.progressTimer = this.options.clock.setTimeout(tick, 0);
+  }
+
+  private synced(): void {
+    if (this.unconfirmed) {
+      const gone = this.unconfirmed;
+      this.unconfirmed = undefined;
+      for (const key of gone) this.deleteKey(key);
+    }
+    if (this.firstFailureAt === undefined) this.setState({ phase: 'synced' });
+  }
+
+  private setState(next: SyncState): void {
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
+    for (const subscriber of this.subscribers) subscriber.syncStateChanged(next);
+  }
+}

@@ -1,0 +1,46 @@
+// The kinds the sidebar lists: from live discovery when there is one (CRDs included, preferred
+// versions only, and only what can be listed and watched, since a subscription needs both), else the
+// built-in registry.
+import type { GroupVersionResource } from '../../shared/kube/object';
+import { builtinKinds } from '../../shared/kinds/registry';
+import type { ServedKind } from '../../shared/protocol/server-messages';
+
+/** One served resource as main/kube's Discovery reports it (ApiResource), as far as kinds need it. */
+export interface DiscoveredResource extends GroupVersionResource {
+  kind: string;
+  namespaced: boolean;
+  verbs: readonly string[];
+  preferred: boolean;
+}
+
+/** What the session needs of main/kube's Discovery. */
+export interface KindSource {
+  preferredResources(): DiscoveredResource[];
+  /** Calls `listener` after each discovery that changed the set; returns the unsubscriber. */
+  onChange(listener: () => void): () => void;
+}
+
+function watchable(resource: { verbs: readonly string[] }): boolean {
+  return resource.verbs.includes('list') && resource.verbs.includes('watch');
+}
+
+/** Served kinds, sorted by group then resource, with `countOf` filled in where known. */
+export function servedKinds(
+  source: KindSource | undefined,
+  countOf: (gvr: GroupVersionResource) => number | undefined,
+): ServedKind[] {
+  const resources = source ? source.preferredResources() : builtinKinds;
+  const kinds: ServedKind[] = [];
+  for (const resource of resources) {
+    if (!watchable(resource) || resource.resource.includes('/')) continue;
+    const gvr = { group: resource.group, version: resource.version, resource: resource.resource };
+    const kind: ServedKind = { gvr, kind: resource.kind, namespaced: resource.namespaced };
+    const count = countOf(gvr);
+    if (count !== undefined) kind.count = count;
+    kinds.push(kind);
+  }
+  return kinds.sort(
+    (left, right) =>
+      left.gvr.group.localeCompare(right.gvr.group) || left.gvr.resource.localeCompare(right.gvr.resource),
+  );
+}

@@ -1,0 +1,112 @@
+// One renderer's subscriptions within a ClusterSession. Each subscription is a BatchStream attached to
+// a shared feed: it starts with a snapshot of the feed's rows and continues with coalesced batches.
+import type { GroupVersionResource } from '../../shared/kube/object';
+import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { SyncState } from '../../shared/protocol/sync-state';
+import { BatchStream } from './batch-stream';
+import type { ClusterSession } from './cluster-session';
+import type { Feed, FeedSubscriber } from './feed';
+
+/** Where a connection's messages go: a Transport, as far as the session needs one. */
+export interface SessionPeer {
+  send(message: ServerMessage): void;
+  bufferedAmount?(): number;
+}
+
+interface Subscription {
+  gvr: GroupVersionResource;
+  namespace: string;
+  feed: Feed;
+  stream: BatchStream;
+  subscriber: FeedSubscriber;
+}
+
+export class SessionConnection {
+  private readonly subscriptions = new Map<string, Subscription>();
+  private closed = false;
+
+  constructor(
+    private readonly session: ClusterSession,
+    private readonly peer: SessionPeer,
+    private readonly onClosed: () => void,
+  ) {}
+
+  send(message: ServerMessage): void {
+    if (!this.closed) this.peer.send(message);
+  }
+
+  /**
+   * Starts mirroring (gvr, namespace) under `subscriptionId`: the feed's sync state, then a snapshot
+   * numbered from lastSeq + 1, then live batches. Throws if the id is in use on this connection.
+   */
+  subscribe(subscriptionId: string, gvr: GroupVersionResource, namespace = '', lastSeq = 0): void {
+    if (this.closed) throw new Error('connection closed');
+    if (this.subscriptions.has(subscriptionId)) {
+      throw new Error(`subscription ${subscriptionId} already exists on this connection`);
+    }
+    const feed = this.session.feeds.acquire(gvr, namespace);
+    const stream = new BatchStream({
+      ...this.session.options.batch,
+      subscriptionId,
+      clock: this.session.clock,
+      lastSeq,
+      send: (batch) => this.send(batch),
+      bufferedBytes: this.peer.bufferedAmount ? () => this.peer.bufferedAmount!() : undefined,
+    });
+    const subscriber: FeedSubscriber = {
+      record: (change) => stream.record(change),
+      syncStateChanged: (state) => this.sendSyncState(subscriptionId, state),
+    };
+    this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber });
+    feed.attach(subscriber);
+    this.sendSyncState(subscriptionId, feed.syncState());
+    stream.snapshot(feed.rows());
+  }
+
+  /** Stops a subscription; its feed stops after the quiet period unless someone else holds it. */
+  unsubscribe(subscriptionId: string): boolean {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) return false;
+    this.subscriptions.delete(subscriptionId);
+    subscription.feed.detach(subscription.subscriber);
+    subscription.stream.close();
+    this.session.feeds.release(subscription.gvr, subscription.namespace);
+    return true;
+  }
+
+  /** Sends the feed's current rows again (the renderer saw a gap). */
+  resnapshot(subscriptionId: string): boolean {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) return false;
+    subscription.stream.snapshot(subscription.feed.rows());
+    return true;
+  }
+
+  acknowledge(subscriptionId: string, seq: number): void {
+    this.subscriptions.get(subscriptionId)?.stream.acknowledge(seq);
+  }
+
+  /** Relists the subscription's feed from the API server (shared by every subscriber of the feed). */
+  async resync(subscriptionId: string): Promise<boolean> {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) return false;
+    await subscription.feed.resync();
+    return true;
+  }
+
+  subscriptionIds(): string[] {
+    return [...this.subscriptions.keys()];
+  }
+
+  /** Ends every subscription; the connection sends nothing afterwards. */
+  close(): void {
+    if (this.closed) return;
+    for (const subscriptionId of [...this.subscriptions.keys()]) this.unsubscribe(subscriptionId);
+    this.closed = true;
+    this.onClosed();
+  }
+
+  private sendSyncState(subscriptionId: string, state: SyncState): void {
+    this.send({ type: 'syncState', subscriptionId, ...state });
+  }
+}

@@ -1,0 +1,213 @@
+// The bridge over WebSocket, for browser mode. The server listens on loopback only and accepts a
+// connection only when all of these hold, each refusal answered with an HTTP status and its reason:
+//
+// - the peer address is loopback (127.0.0.0/8 or ::1), so nothing off this machine can connect even if
+//   the listener were misconfigured;
+// - the Host header names a loopback host, which defeats DNS rebinding (a hostile page resolving its
+//   own name to 127.0.0.1);
+// - an Origin, when present, is one of the app's own origins, which stops other web pages open in the
+//   user's browser (cross-site WebSocket hijacking);
+// - the launch secret matches (compared in constant time). Main generates it per launch and opens
+//   the app at http://127.0.0.1:PORT/#secret=SECRET; the page offers it as the subprotocol
+//   "kubetide.secret.SECRET" (shared/protocol/websocket-handshake.ts). Other local processes and
+//   users can reach a loopback port, but cannot read the fragment of a URL main handed the browser,
+//   so the secret is what actually authenticates the renderer.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import {
+  bridgeSubprotocol,
+  bridgeWebSocketPath,
+  secretSubprotocolPrefix,
+} from '../../shared/protocol/websocket-handshake';
+import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { Transport } from './transport';
+
+export interface WebSocketBridgeOptions {
+  /** The per-launch secret (see createLaunchSecret). */
+  secret: string;
+  /** Receives each authenticated connection. */
+  onConnection: (transport: Transport) => void;
+  /**
+   * Origins allowed besides the server's own loopback origins (e.g. a Vite dev server's). Requests
+   * without an Origin (non-browser clients) are judged by the secret alone.
+   */
+  extraOrigins?: readonly string[];
+  /** Largest message accepted from a renderer; larger ones close the connection. */
+  maxPayloadBytes?: number;
+  /** Told about every refused upgrade, with the reason. */
+  onRefused?: (reason: string, request: IncomingMessage) => void;
+}
+
+export interface WebSocketBridge {
+  /** Closes every bridge connection (the HTTP server itself is left to its owner). */
+  close(): Promise<void>;
+}
+
+export interface ListeningWebSocketBridge extends WebSocketBridge {
+  readonly port: number;
+  /** The page URL to open, secret in the fragment. */
+  readonly appUrl: string;
+}
+
+/** 32 random bytes, base64url: a valid subprotocol token and URL fragment value. */
+export function createLaunchSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const unmapped = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return unmapped === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(unmapped);
+}
+
+function hostName(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(hostHeader);
+  return match?.[1].toLowerCase();
+}
+
+function offeredSecret(request: IncomingMessage): string | undefined {
+  const header = request.headers['sec-websocket-protocol'];
+  if (typeof header !== 'string') return undefined;
+  const offered = header.split(',').map((token) => token.trim());
+  const carrier = offered.find((token) => token.startsWith(secretSubprotocolPrefix));
+  return carrier?.slice(secretSubprotocolPrefix.length);
+}
+
+function secretsEqual(offered: string | undefined, expected: string): boolean {
+  if (offered === undefined) return false;
+  const left = Buffer.from(offered);
+  const right = Buffer.from(expected);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Why an upgrade must be refused, with the HTTP status to answer; undefined to accept. */
+function refusal(
+  request: IncomingMessage,
+  options: WebSocketBridgeOptions,
+  ownPort: () => number | undefined,
+): { status: number; reason: string } | undefined {
+  const path = (request.url ?? '').split('?')[0];
+  if (path !== bridgeWebSocketPath) return { status: 404, reason: `no bridge endpoint at ${path}` };
+  if (!isLoopbackAddress(request.socket.remoteAddress)) {
+    return { status: 403, reason: `connection from non-loopback address ${request.socket.remoteAddress}` };
+  }
+  const host = hostName(request.headers.host);
+  if (!host || !loopbackHosts.has(host))
+    return { status: 403, reason: `Host ${request.headers.host} is not loopback` };
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    const port = ownPort();
+    const own = [...loopbackHosts].map((name) => `http://${name}:${port}`);
+    if (!own.includes(origin) && !(options.extraOrigins ?? []).includes(origin)) {
+      return { status: 403, reason: `Origin ${origin} is not the Kubetide UI` };
+    }
+  }
+  const secret = offeredSecret(request);
+  if (secret === undefined) return { status: 401, reason: 'no launch secret offered' };
+  if (!secretsEqual(secret, options.secret)) return { status: 401, reason: 'wrong launch secret' };
+  return undefined;
+}
+
+function webSocketTransport(socket: WebSocket, description: string): Transport {
+  return {
+    description,
+    send(message: ServerMessage) {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    },
+    onMessage(listener) {
+      socket.removeAllListeners('message');
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) {
+          listener({ unreadable: 'binary frame' });
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(data.toString());
+        } catch {
+          parsed = { unreadable: 'invalid JSON' };
+        }
+        listener(parsed);
+      });
+    },
+    onClose(listener) {
+      socket.once('close', (code, reason) =>
+        listener(`closed (${code}${reason.length ? ` ${reason}` : ''})`),
+      );
+    },
+    bufferedAmount: () => socket.bufferedAmount,
+    close(reason = 'closed by main') {
+      socket.close(1000, reason.slice(0, 120));
+    },
+  };
+}
+
+/** Serves the bridge on `server`'s upgrade requests for bridgeWebSocketPath. */
+export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOptions): WebSocketBridge {
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
+    handleProtocols: (offered) => (offered.has(bridgeSubprotocol) ? bridgeSubprotocol : false),
+  });
+  const ownPort = () => (server.address() as AddressInfo | null)?.port;
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refused = refusal(request, options, ownPort);
+    if (refused) {
+      options.onRefused?.(refused.reason, request);
+      socket.end(
+        `HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\n` +
+          `Connection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(refused.reason)}\r\n\r\n` +
+          refused.reason,
+      );
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const peer = `ws ${request.socket.remoteAddress}:${request.socket.remotePort}`;
+      options.onConnection(webSocketTransport(webSocket, peer));
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.off('upgrade', onUpgrade);
+        for (const client of sockets.clients) client.terminate();
+        sockets.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A bridge server of its own on 127.0.0.1 (port 0: any free port). Plain HTTP requests get 404; the
+ * browser-mode server that also serves the UI uses attachWebSocketBridge on its own server instead.
+ */
+export async function listenWebSocketBridge(
+  options: WebSocketBridgeOptions & { port?: number },
+): Promise<ListeningWebSocketBridge> {
+  const server = createServer((_request, response) => {
+    response.writeHead(404).end();
+  });
+  const bridge = attachWebSocketBridge(server, options);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    appUrl: `http://127.0.0.1:${port}/#secret=${options.secret}`,
+    close: async () => {
+      await bridge.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

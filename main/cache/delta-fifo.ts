@@ -1,0 +1,262 @@
+// client-go's DeltaFIFO (delta_fifo.go), the queue between a Reflector and an informer.
+import type { Delta, DeltaType, Deltas } from './delta';
+import { ZeroLengthDeltasObjectError } from './delta';
+import { DeletedFinalStateUnknown, KeyError, metaNamespaceKeyFunc } from './keys';
+import type { Queue } from './queue';
+import { Condition, FIFOClosedError, KeyQueue } from './queue';
+import type { KeyFunc, KeyListerGetter, TransformFunc, TransformerAware } from './store';
+
+export interface DeltaFIFOOptions<T> {
+  /** Names objects; the default is metaNamespaceKeyFunc. keyOf adds Deltas and tombstone handling. */
+  keyFunction?: KeyFunc<T>;
+  /**
+   * What the consumer already knows (an informer passes its indexer). Without it, replace cannot
+   * report deletions of objects the consumer has already processed, and resync does nothing.
+   */
+  knownObjects?: KeyListerGetter<T>;
+  /** Emit Replaced (not Sync) for replace() items, so consumers can tell a relist from a resync. */
+  emitDeltaTypeReplaced?: boolean;
+  /**
+   * Runs once on every object as it is enqueued by add, update, delete or replace, never on tombstones
+   * or on resync's Sync deltas (those objects were transformed when they first came in). It may mutate
+   * in place. It runs on the hot path of every event, so it must be cheap.
+   */
+  transformer?: TransformFunc;
+}
+
+/**
+ * DeltaFIFO solves this use case:
+ * - you want to process every object change (delta) at most once;
+ * - when you process an object, you want to see everything that happened to it since you last did;
+ * - you want to process deletions, including ones missed while the watch was down;
+ * - you might want to periodically reprocess objects.
+ *
+ * Each key accumulates Deltas while it waits in the queue; a key keeps its place in line however many
+ * deltas it gathers. Only one merge happens: two trailing Deleted deltas collapse into one, keeping
+ * the one that is not a DeletedFinalStateUnknown. A Reflector produces (add, update, delete, replace,
+ * resync); one consumer calls pop.
+ *
+ * Store reads (list, get, getByKey) answer with each key's newest object, a tombstone giving the
+ * object it carries; getDeltas and getDeltasByKey give the accumulated Deltas themselves.
+ */
+export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerAware {
+  /** Every key in `queue` is in `items` and vice versa; every Deltas here is non-empty. */
+  private readonly items = new Map<string, Deltas<T>>();
+  private readonly queue = new KeyQueue();
+  private readonly itemQueued = new Condition();
+  /** True once the first replace, or any add/update/delete, has happened. */
+  private populated = false;
+  /** How many keys of the first replace are still to be popped. */
+  private initialPopulationCount = 0;
+  private closed = false;
+  private readonly keyFunction: KeyFunc<T>;
+  private readonly knownObjects?: KeyListerGetter<T>;
+  private readonly emitDeltaTypeReplaced: boolean;
+  private readonly transform?: TransformFunc;
+
+  constructor(options: DeltaFIFOOptions<T> = {}) {
+    this.keyFunction = options.keyFunction ?? metaNamespaceKeyFunc;
+    this.knownObjects = options.knownObjects;
+    this.emitDeltaTypeReplaced = options.emitDeltaTypeReplaced ?? false;
+    this.transform = options.transformer;
+  }
+
+  /**
+   * The key of an object, of a DeletedFinalStateUnknown (its key) or of a Deltas (its newest object's).
+   * Throws a KeyError, whose cause is a ZeroLengthDeltasObjectError for an empty Deltas.
+   */
+  keyOf(obj: T | DeletedFinalStateUnknown<T> | Deltas<T>): string {
+    let target: unknown = obj;
+    if (Array.isArray(obj)) {
+      if (obj.length === 0) throw new KeyError(obj, new ZeroLengthDeltasObjectError());
+      target = (obj[obj.length - 1] as Delta<T>).object;
+    }
+    if (target instanceof DeletedFinalStateUnknown) return target.key;
+    try {
+      return this.keyFunction(target as T);
+    } catch (error) {
+      if (error instanceof KeyError) throw error;
+      throw new KeyError(target, error);
+    }
+  }
+
+  add(obj: T): void {
+    this.populated = true;
+    this.queueAction('Added', obj, true);
+  }
+
+  update(obj: T): void {
+    this.populated = true;
+    this.queueAction('Updated', obj, true);
+  }
+
+  /**
+   * Queues a Deleted delta, unless the key is neither queued nor known to the consumer: then the
+   * deletion was already reported (by a replace, say) and a second report would be noise.
+   */
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyOf(obj);
+    this.populated = true;
+    if (!this.items.has(key) && (!this.knownObjects || this.knownObjects.getByKey(key) === undefined)) return;
+    this.queueAction('Deleted', obj, true);
+  }
+
+  /**
+   * A relist: queues Replaced (or Sync) for every object in `list`, then a Deleted tombstone for every
+   * key that is queued, or known with nothing queued, but absent from `list`. The tombstone carries the
+   * newest state this queue or the consumer has. The first replace sets how many pops make the queue
+   * synced. `resourceVersion` is not kept.
+   */
+  replace(list: T[], _resourceVersion: string): void {
+    const action: DeltaType = this.emitDeltaTypeReplaced ? 'Replaced' : 'Sync';
+    const listed = new Set<string>();
+    for (const obj of list) listed.add(this.queueAction(action, obj, true));
+
+    let queuedDeletions = 0;
+    for (const [key, deltas] of this.items) {
+      if (listed.has(key)) continue;
+      const newestObject = deltas[deltas.length - 1].object;
+      const lastState = newestObject instanceof DeletedFinalStateUnknown ? newestObject.obj : newestObject;
+      queuedDeletions++;
+      this.queueAction('Deleted', new DeletedFinalStateUnknown<T>(key, lastState), false);
+    }
+
+    if (this.knownObjects) {
+      for (const key of this.knownObjects.listKeys()) {
+        if (listed.has(key) || this.items.has(key)) continue;
+        queuedDeletions++;
+        this.queueAction(
+          'Deleted',
+          new DeletedFinalStateUnknown<T>(key, this.knownObjects.getByKey(key)),
+          false,
+        );
+      }
+    }
+
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = listed.size + queuedDeletions;
+    }
+  }
+
+  /**
+   * Queues a Sync for every known object with nothing queued. A queued delta already carries a newer
+   * state than the consumer's copy, and a Sync behind it would send the consumer back in time.
+   */
+  resync(): void {
+    if (!this.knownObjects) return;
+    for (const key of this.knownObjects.listKeys()) {
+      const obj = this.knownObjects.getByKey(key);
+      if (obj === undefined) continue;
+      if (this.items.has(this.keyOf(obj))) continue;
+      this.queueAction('Sync', obj, false);
+    }
+  }
+
+  async pop(process: (item: Deltas<T>, isInInitialList: boolean) => void): Promise<Deltas<T>> {
+    for (;;) {
+      while (this.queue.length === 0) {
+        if (this.closed) throw new FIFOClosedError();
+        await this.itemQueued.wait();
+      }
+      const isInInitialList = !this.hasSynced();
+      const key = this.queue.shift() as string;
+      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+      const deltas = this.items.get(key);
+      if (deltas === undefined) continue;
+      this.items.delete(key);
+      process(deltas, isInInitialList);
+      return deltas;
+    }
+  }
+
+  hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.itemQueued.broadcast();
+  }
+
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Each queued key's newest object (a tombstone's carried object; none if it carries nothing). */
+  list(): T[] {
+    const result: T[] = [];
+    for (const deltas of this.items.values()) {
+      const obj = objectOf(deltas);
+      if (obj !== undefined) result.push(obj);
+    }
+    return result;
+  }
+
+  /** The queued keys, in the order pop will take them. */
+  listKeys(): string[] {
+    return this.queue.toArray();
+  }
+
+  get(obj: T): T | undefined {
+    return this.getByKey(this.keyOf(obj));
+  }
+
+  getByKey(key: string): T | undefined {
+    const deltas = this.items.get(key);
+    return deltas ? objectOf(deltas) : undefined;
+  }
+
+  /** A copy of the Deltas queued for `obj`'s key (client-go's DeltaFIFO.Get). */
+  getDeltas(obj: T | DeletedFinalStateUnknown<T> | Deltas<T>): Deltas<T> | undefined {
+    return this.getDeltasByKey(this.keyOf(obj));
+  }
+
+  getDeltasByKey(key: string): Deltas<T> | undefined {
+    const deltas = this.items.get(key);
+    return deltas ? deltas.slice() : undefined;
+  }
+
+  transformer(): TransformFunc | undefined {
+    return this.transform;
+  }
+
+  /**
+   * Appends a delta to the key's Deltas (queuing a new key at the tail) and returns the key.
+   * `transform` is false for objects that already went through the transformer.
+   */
+  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>, transform: boolean): string {
+    const key = this.keyOf(obj);
+    const transformer = transform && !(obj instanceof DeletedFinalStateUnknown) ? this.transform : undefined;
+    const delta: Delta<T> = { type, object: transformer ? (transformer(obj) as T) : obj };
+    const deltas = this.items.get(key);
+    if (deltas === undefined) {
+      this.items.set(key, [delta]);
+      this.queue.push(key);
+    } else {
+      deltas.push(delta);
+      dedupDeltas(deltas);
+    }
+    this.itemQueued.broadcast();
+    return key;
+  }
+}
+
+/**
+ * Re-listing and watching can report one deletion twice. If the last two deltas are both Deleted,
+ * keep one: the newer if the older is a tombstone (the newer knows more), else the older.
+ */
+function dedupDeltas<T>(deltas: Deltas<T>): void {
+  const count = deltas.length;
+  if (count < 2) return;
+  const newer = deltas[count - 1];
+  const older = deltas[count - 2];
+  if (newer.type !== 'Deleted' || older.type !== 'Deleted') return;
+  if (older.object instanceof DeletedFinalStateUnknown) deltas[count - 2] = newer;
+  deltas.length = count - 1;
+}
+
+function objectOf<T>(deltas: Deltas<T>): T | undefined {
+  const object = deltas[deltas.length - 1].object;
+  return object instanceof DeletedFinalStateUnknown ? object.obj : object;
+}

@@ -1,0 +1,44 @@
+// The unit a DeltaFIFO queues: what happened to one object (client-go delta_fifo.go's Delta/Deltas).
+import type { DeletedFinalStateUnknown } from './keys';
+
+/**
+ * Why a Delta was queued.
+ * - Added / Updated / Deleted: a watch event (or a direct store call) said so.
+ * - Replaced: a relist (Replace) contained the object; emitted only when the queue was built with
+ *   emitDeltaTypeReplaced, so consumers can tell a relist from a periodic resync.
+ * - Sync: a periodic resync re-sent a known object, or a relist did without emitDeltaTypeReplaced.
+ */
+export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
+
+/**
+ * One change. `object` is the object's state after the change; for a Deleted it is the last state
+ * seen, or a DeletedFinalStateUnknown when the deletion was inferred from a relist.
+ */
+export interface Delta<T = unknown> {
+  readonly type: DeltaType;
+  readonly object: T | DeletedFinalStateUnknown<T>;
+}
+
+/** The changes queued for one key, oldest first. Never empty once popped from a DeltaFIFO. */
+export type Deltas<T = unknown> = Delta<T>[];
+
+/** The most recent delta, or undefined for an empty list. */
+export function newest<T>(deltas: Deltas<T>): Delta<T> | undefined {
+  return deltas.length === 0 ? undefined : deltas[deltas.length - 1];
+}
+
+/** The least recent delta, or undefined for an empty list. */
+export function oldest<T>(deltas: Deltas<T>): Delta<T> | undefined {
+  return deltas.length === 0 ? undefined : deltas[0];
+}
+
+/** Raised when a key is asked of an empty Deltas: it has no newest object to name it by. */
+export class ZeroLengthDeltasObjectError extends Error {
+  constructor() {
+    super("0 length Deltas object; can't get key");
+    this.name = 'ZeroLengthDeltasObjectError';
+  }
+}
+
+/** client-go's name for the same error (use with instanceof). */
+export const ErrZeroLengthDeltasObject = ZeroLengthDeltasObjectError;

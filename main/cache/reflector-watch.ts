@@ -1,0 +1,299 @@
+// client-go reflector.go's handleAnyWatch: drains one open watch into a Store. Shared by the ordinary
+// watch loop and by watch-list, which stops at the bookmark that ends the initial events.
+import type { KubeObject, WatchEvent } from '../../shared/kube/object';
+import { initialEventsEndAnnotation } from '../../shared/kube/object';
+import { StatusError, isStatus } from '../../shared/kube/status';
+import type { Clock, Timer } from './clock';
+import type { Watcher } from './lister-watcher';
+import type { BookmarkAware, Store } from './store';
+
+/** Where the Reflector reports what it skips or cannot store; details carry the context. */
+export type ReflectorLogger = (message: string, details?: Record<string, unknown>) => void;
+
+/**
+ * The kind a Reflector expects. Watch events whose object names another apiVersion or kind (or is a
+ * meta.k8s.io Table) are logged and skipped; objects that leave apiVersion or kind unset pass.
+ */
+export interface ExpectedType {
+  apiVersion?: string;
+  kind: string;
+}
+
+/** Returned when the watch was ended because the Reflector's signal aborted (errorStopRequested). */
+export const errorStopRequested: Error = new Error('stop requested');
+
+/**
+ * A watch closed within a second without a single event. Treated as a failure (relist after backoff)
+ * rather than a normal close, so a server that accepts watches and drops them at once cannot drive
+ * the Reflector into a tight re-watch loop.
+ */
+export class VeryShortWatchError extends Error {
+  constructor(readonly reflectorName: string) {
+    super(
+      `very short watch: ${reflectorName}: Unexpected watch close - watch lasted less than a second and no items received`,
+    );
+    this.name = 'VeryShortWatchError';
+  }
+}
+
+/** The object of an ERROR event was not a Status (apimachinery's UnexpectedObjectError). */
+export class UnexpectedObjectError extends Error {
+  constructor(readonly object: unknown) {
+    super(`unexpected object in an ERROR watch event: ${describe(object)}`);
+    this.name = 'UnexpectedObjectError';
+  }
+}
+
+/** How long watch-list waits between warnings that the initial-events-end bookmark has not come. */
+export const initialEventsEndWarningIntervalMs = 10_000;
+
+export interface WatchHandlerOptions {
+  name: string;
+  typeDescription: string;
+  expectedType?: ExpectedType;
+  clock: Clock;
+  /** Aborting ends the handling with errorStopRequested. */
+  signal: AbortSignal;
+  /** Aborted, with the error as its reason, when Store.resync() fails; ends the handling with that error. */
+  resyncFailed?: AbortSignal;
+  /** Watch-list mode: return (leaving the watcher open) once the initial-events-end bookmark arrives. */
+  exitOnInitialEventsEnd: boolean;
+  /** Called after every event with its resourceVersion and whether a non-ADDED event has been seen. */
+  setLastSyncResourceVersion(resourceVersion: string, eventReceivedBesidesAdded: boolean): void;
+  log: ReflectorLogger;
+}
+
+export interface WatchOutcome {
+  /** The initial-events-end bookmark was received (watch-list mode). */
+  initialEventsEndReceived: boolean;
+  /** Why the watch ended; undefined for a normal close (or the watch-list bookmark). */
+  error?: unknown;
+}
+
+type Interruption = { kind: 'stop' } | { kind: 'resync'; error: unknown };
+type Next<T extends KubeObject> =
+  | Interruption
+  | { kind: 'event'; result: IteratorResult<WatchEvent<T>> }
+  | { kind: 'failed'; error: unknown };
+
+/**
+ * Applies each event of `watcher` to `store` until the stream ends, fails, the signal aborts or a
+ * resync fails. ERROR events end it with their StatusError; store failures are only logged. The
+ * watcher is always stopped on return, except after the watch-list bookmark, when the caller keeps it.
+ */
+export async function handleAnyWatch<T extends KubeObject>(
+  start: number,
+  watcher: Watcher<T>,
+  store: Store<T>,
+  options: WatchHandlerOptions,
+): Promise<WatchOutcome> {
+  const { clock, log, name } = options;
+  let initialEventsEndReceived = false;
+  let eventReceivedBesidesAdded = false;
+  let eventCount = 0;
+  let stopWatcher = true;
+  const iterator = watcher[Symbol.asyncIterator]();
+  const { signal, resyncFailed } = options;
+  const interruption = (): Interruption | undefined => {
+    if (signal.aborted) return { kind: 'stop' };
+    if (resyncFailed?.aborted) return { kind: 'resync', error: resyncFailed.reason };
+    return undefined;
+  };
+  // One waker, replaced per read, rather than a Promise.race per event: a race would leave a reaction
+  // on a never-settling promise for every event of a long watch.
+  let wake: ((next: Next<T>) => void) | undefined;
+  const onInterrupt = () => {
+    const found = interruption();
+    if (found) wake?.(found);
+  };
+  signal.addEventListener('abort', onInterrupt);
+  resyncFailed?.addEventListener('abort', onInterrupt);
+  const warning = options.exitOnInitialEventsEnd
+    ? new InitialEventsEndWarning(name, clock, start, log)
+    : undefined;
+
+  try {
+    for (;;) {
+      const pending = interruption();
+      if (pending)
+        return {
+          initialEventsEndReceived,
+          error: pending.kind === 'stop' ? errorStopRequested : pending.error,
+        };
+      const next = await new Promise<Next<T>>((resolve) => {
+        wake = resolve;
+        try {
+          iterator.next().then(
+            (result) => resolve({ kind: 'event', result }),
+            (error: unknown) => resolve({ kind: 'failed', error }),
+          );
+        } catch (error) {
+          resolve({ kind: 'failed', error });
+        }
+      });
+      wake = undefined;
+      if (next.kind === 'stop') return { initialEventsEndReceived, error: errorStopRequested };
+      if (next.kind === 'resync' || next.kind === 'failed')
+        return { initialEventsEndReceived, error: next.error };
+      if (next.result.done) break;
+
+      const event = next.result.value;
+      if (event.type === 'ERROR') return { initialEventsEndReceived, error: errorFromObject(event.object) };
+      const object = event.object as unknown;
+      const mismatch = unexpectedType(object, options.expectedType);
+      if (mismatch) {
+        log(`Unexpected watch event object ${mismatch}`, { reflector: name, event: event.type });
+        continue;
+      }
+      const metadata = metadataOf(object);
+      if (!metadata) {
+        log('Unable to understand watch event', { reflector: name, event });
+        continue;
+      }
+      const resourceVersion = typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '';
+      switch (event.type) {
+        case 'ADDED':
+          apply(() => store.add(event.object), 'add', event.object);
+          break;
+        case 'MODIFIED':
+          eventReceivedBesidesAdded = true;
+          apply(() => store.update(event.object), 'update', event.object);
+          break;
+        case 'DELETED':
+          eventReceivedBesidesAdded = true;
+          apply(() => store.delete(event.object), 'delete', event.object);
+          break;
+        case 'BOOKMARK':
+          eventReceivedBesidesAdded = true;
+          if (metadata.annotations?.[initialEventsEndAnnotation] === 'true') initialEventsEndReceived = true;
+          if (isBookmarkAware(store)) apply(() => store.bookmark(resourceVersion), 'bookmark', event.object);
+          break;
+        default:
+          log('Unknown watch event', { reflector: name, event });
+      }
+      options.setLastSyncResourceVersion(resourceVersion, eventReceivedBesidesAdded);
+      eventCount++;
+      if (options.exitOnInitialEventsEnd && initialEventsEndReceived) {
+        stopWatcher = false;
+        return { initialEventsEndReceived };
+      }
+      warning?.observeEvent(clock.now());
+    }
+
+    if (clock.now() - start < 1000 && eventCount === 0) {
+      return { initialEventsEndReceived, error: new VeryShortWatchError(name) };
+    }
+    return { initialEventsEndReceived };
+  } finally {
+    warning?.stop();
+    signal.removeEventListener('abort', onInterrupt);
+    resyncFailed?.removeEventListener('abort', onInterrupt);
+    if (stopWatcher) watcher.stop();
+  }
+
+  function apply(action: () => void, verb: string, object: unknown): void {
+    try {
+      action();
+    } catch (error) {
+      log(`Unable to ${verb} watch event object ${verb === 'add' ? 'to' : 'in'} store`, {
+        reflector: name,
+        object,
+        error,
+      });
+    }
+  }
+}
+
+/** apimachinery's FromObject: a Status becomes a StatusError, anything else an UnexpectedObjectError. */
+export function errorFromObject(object: unknown): Error {
+  return isStatus(object) ? new StatusError(object) : new UnexpectedObjectError(object);
+}
+
+function isBookmarkAware(store: object): store is BookmarkAware {
+  return typeof (store as Partial<BookmarkAware>).bookmark === 'function';
+}
+
+function metadataOf(object: unknown): KubeObject['metadata'] | undefined {
+  if (typeof object !== 'object' || object === null) return undefined;
+  const metadata = (object as { metadata?: unknown }).metadata;
+  return typeof metadata === 'object' && metadata !== null ? (metadata as KubeObject['metadata']) : undefined;
+}
+
+const tableApiVersions = new Set(['meta.k8s.io/v1', 'meta.k8s.io/v1beta1']);
+
+/** Describes why `object` is not of the expected type, or undefined when it is acceptable. */
+function unexpectedType(object: unknown, expected: ExpectedType | undefined): string | undefined {
+  if (typeof object !== 'object' || object === null) return undefined;
+  const { apiVersion, kind } = object as { apiVersion?: unknown; kind?: unknown };
+  if (kind === 'Table' && typeof apiVersion === 'string' && tableApiVersions.has(apiVersion)) {
+    return `kind ${apiVersion}, Kind=Table is not supported`;
+  }
+  if (!expected) return undefined;
+  if (typeof kind === 'string' && kind !== '' && kind !== expected.kind) {
+    return `kind: expected ${expected.kind}, got ${kind}`;
+  }
+  if (
+    expected.apiVersion &&
+    typeof apiVersion === 'string' &&
+    apiVersion !== '' &&
+    apiVersion !== expected.apiVersion
+  ) {
+    return `apiVersion: expected ${expected.apiVersion}, got ${apiVersion}`;
+  }
+  return undefined;
+}
+
+function describe(object: unknown): string {
+  try {
+    return JSON.stringify(object) ?? String(object);
+  } catch {
+    return String(object);
+  }
+}
+
+/**
+ * Watch-list has no deadline for its initial-events-end bookmark (a proxy that drops it leaves the
+ * Reflector unsynced for ever), so it says so every 10 s instead.
+ */
+class InitialEventsEndWarning {
+  private timer: Timer | undefined;
+  private lastEventTime: number | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly clock: Clock,
+    private readonly watchStart: number,
+    private readonly log: ReflectorLogger,
+  ) {
+    this.arm();
+  }
+
+  observeEvent(time: number): void {
+    this.lastEventTime = time;
+  }
+
+  stop(): void {
+    this.timer?.stop();
+    this.timer = undefined;
+  }
+
+  private arm(): void {
+    this.timer = this.clock.setTimeout(() => {
+      this.warnIfExpired();
+      this.arm();
+    }, initialEventsEndWarningIntervalMs);
+  }
+
+  private warnIfExpired(): void {
+    const now = this.clock.now();
+    if (this.lastEventTime === undefined) {
+      this.log(
+        `${this.name}: awaiting required bookmark event for initial events stream, no events received for ${now - this.watchStart} ms`,
+      );
+    } else if (now - this.lastEventTime >= initialEventsEndWarningIntervalMs) {
+      this.log(
+        `${this.name}: hasn't received required bookmark event marking the end of initial events stream, received last event ${now - this.lastEventTime} ms ago`,
+      );
+    }
+  }
+}

@@ -1,0 +1,336 @@
+// Which kinds the server serves (client-go's discovery client), kept live: a CRD created while
+// connected appears without reconnecting (freelens#1197 is what happens otherwise). Discovery runs
+// once at start and again, debounced, after every change to customresourcedefinitions, which a small
+// list+watch loop follows. A group version that fails (an unavailable aggregated API, say) keeps what
+// was last discovered for it rather than failing the whole registry, as client-go's
+// ErrGroupDiscoveryFailed does.
+import type { Clock, Timer } from '../cache/clock';
+import type { ListerWatcher } from '../cache/lister-watcher';
+import { realClock } from '../cache/real-clock';
+import type { KubeObject } from '../../shared/kube/object';
+import { isNotFound, isResourceExpired } from '../../shared/kube/status';
+import { ForbiddenError, UnauthorizedError } from './errors';
+import { metadataListerWatcher } from './lister-watcher';
+import type { RestClient } from './rest-client';
+
+/** One served resource at one version. */
+export interface ApiResource {
+  group: string;
+  version: string;
+  /** Plural, as in URLs: "deployments". */
+  resource: string;
+  kind: string;
+  singularName: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+  /** This version is the group's preferred version (the one kubectl would use). */
+  preferred: boolean;
+}
+
+export interface DiscoveryChange {
+  added: ApiResource[];
+  removed: ApiResource[];
+  /** Same group/version/resource, different kind, scope, verbs or names. */
+  updated: ApiResource[];
+}
+
+export interface DiscoveryOptions {
+  clock?: Clock;
+  /** Follow CRDs and rediscover on change (default true). */
+  watchCustomResourceDefinitions?: boolean;
+  /** Bursts of CRD events within this window cause one rediscovery. */
+  rediscoverDelayMs?: number;
+  maxBackoffMs?: number;
+}
+
+interface GroupVersion {
+  group: string;
+  version: string;
+  preferred: boolean;
+}
+
+const crdResource = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
+
+export class Discovery {
+  private readonly clock: Clock;
+  private byGroupVersion = new Map<string, ApiResource[]>();
+  private readonly listeners = new Set<(change: DiscoveryChange) => void>();
+  private readonly abort = new AbortController();
+  private rediscoverTimer: Timer | undefined;
+  private refreshing: Promise<ApiResource[]> | undefined;
+  private refreshAgain = false;
+  /** Group versions whose last discovery failed, with the error. */
+  readonly failedGroupVersions = new Map<string, Error>();
+  /** Why the CRD watch gave up (no permission, or CRDs not served); undefined while it runs. */
+  customResourceWatchError: Error | undefined;
+
+  private readonly crdListerWatcher: ListerWatcher<KubeObject>;
+
+  constructor(
+    private readonly client: RestClient,
+    private readonly options: DiscoveryOptions = {},
+  ) {
+    this.clock = options.clock ?? realClock;
+    this.crdListerWatcher = metadataListerWatcher(client, crdResource, '', undefined, { clock: this.clock });
+  }
+
+  /** Runs the first discovery (its failure is thrown), then follows CRDs in the background. */
+  async start(): Promise<void> {
+    const follow = this.options.watchCustomResourceDefinitions !== false;
+    // The CRD list comes first: discovery then reflects at least its state, and the watch from its
+    // resourceVersion sees every later change, so no CRD can slip in between the two.
+    const resourceVersion = follow ? await this.listCustomResourceDefinitions() : undefined;
+    await this.refresh();
+    if (resourceVersion !== undefined) void this.followCustomResourceDefinitions(resourceVersion);
+  }
+
+  stop(): void {
+    this.abort.abort(new Error('discovery stopped'));
+    this.rediscoverTimer?.stop();
+    this.listeners.clear();
+  }
+
+  /** Calls `listener` after every discovery that changed the set of resources. Returns the unsubscriber. */
+  onChange(listener: (change: DiscoveryChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every resource at every served version. */
+  resources(): ApiResource[] {
+    return [...this.byGroupVersion.values()].flat();
+  }
+
+  /** One entry per group and resource: the preferred version's. */
+  preferredResources(): ApiResource[] {
+    return this.resources().filter((resource) => resource.preferred);
+  }
+
+  /**
+   * kubectl's lookup among preferred resources: plural, singular, short name or kind (any case),
+   * optionally qualified by group ("deployments.apps", "certificates.cert-manager.io").
+   */
+  find(name: string): ApiResource | undefined {
+    const wanted = name.toLowerCase();
+    const candidates = this.preferredResources();
+    const matches = (resource: ApiResource, term: string) =>
+      resource.resource === term ||
+      resource.singularName === term ||
+      resource.kind.toLowerCase() === term ||
+      resource.shortNames.includes(term);
+    const unqualified = candidates.filter((resource) => matches(resource, wanted));
+    if (unqualified.length > 0)
+      return unqualified.find((resource) => resource.group === '') ?? unqualified[0];
+    const dot = wanted.indexOf('.');
+    if (dot === -1) return undefined;
+    const term = wanted.slice(0, dot);
+    const group = wanted.slice(dot + 1);
+    return candidates.find((resource) => resource.group === group && matches(resource, term));
+  }
+
+  /** Runs discovery now (concurrent calls share a run; a call during a run schedules one more). */
+  refresh(): Promise<ApiResource[]> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = this.discover().finally(() => {
+      this.refreshing = undefined;
+      if (this.refreshAgain && !this.abort.signal.aborted) {
+        this.refreshAgain = false;
+        void this.refresh().catch(() => undefined);
+      }
+    });
+    return this.refreshing;
+  }
+
+  private async discover(): Promise<ApiResource[]> {
+    const signal = this.abort.signal;
+    const groupVersions = await this.groupVersions(signal);
+    const next = new Map<string, ApiResource[]>();
+    await Promise.all(
+      groupVersions.map(async (groupVersion) => {
+        const key = groupVersionKey(groupVersion);
+        try {
+          next.set(key, await this.resourcesOf(groupVersion, signal));
+          this.failedGroupVersions.delete(key);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          this.failedGroupVersions.set(key, error as Error);
+          const previous = this.byGroupVersion.get(key);
+          if (previous) next.set(key, previous);
+        }
+      }),
+    );
+    const change = diff(this.byGroupVersion, next);
+    this.byGroupVersion = next;
+    if (change.added.length + change.removed.length + change.updated.length > 0) {
+      for (const listener of [...this.listeners]) listener(change);
+    }
+    return this.resources();
+  }
+
+  private async groupVersions(signal: AbortSignal): Promise<GroupVersion[]> {
+    const [core, groups] = await Promise.all([
+      this.client.json<{ versions?: string[] }>({
+        path: '/api',
+        description: discoveryRequest('/api'),
+        signal,
+      }),
+      this.client.json<{
+        groups?: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[];
+      }>({
+        path: '/apis',
+        description: discoveryRequest('/apis'),
+        signal,
+      }),
+    ]);
+    const coreVersions = core.versions ?? [];
+    const result: GroupVersion[] = coreVersions.map((version, index) => ({
+      group: '',
+      version,
+      preferred: index === 0,
+    }));
+    for (const group of groups.groups ?? []) {
+      const preferred = group.preferredVersion?.version ?? group.versions[0]?.version;
+      for (const { version } of group.versions)
+        result.push({ group: group.name, version, preferred: version === preferred });
+    }
+    return result;
+  }
+
+  private async resourcesOf(groupVersion: GroupVersion, signal: AbortSignal): Promise<ApiResource[]> {
+    const path =
+      groupVersion.group === ''
+        ? `/api/${groupVersion.version}`
+        : `/apis/${groupVersion.group}/${groupVersion.version}`;
+    const list = await this.client.json<{ resources?: RawResource[] }>({
+      path,
+      description: discoveryRequest(path),
+      signal,
+    });
+    return (list.resources ?? [])
+      .filter((resource) => !resource.name.includes('/'))
+      .map((resource) => ({
+        group: groupVersion.group,
+        version: groupVersion.version,
+        resource: resource.name,
+        kind: resource.kind,
+        singularName: resource.singularName || resource.kind.toLowerCase(),
+        namespaced: resource.namespaced,
+        verbs: resource.verbs ?? [],
+        shortNames: resource.shortNames ?? [],
+        categories: resource.categories ?? [],
+        preferred: groupVersion.preferred,
+      }));
+  }
+
+  private scheduleRediscovery(): void {
+    if (this.rediscoverTimer || this.abort.signal.aborted) return;
+    this.rediscoverTimer = this.clock.setTimeout(() => {
+      this.rediscoverTimer = undefined;
+      void this.refresh().catch(() => undefined);
+    }, this.options.rediscoverDelayMs ?? 500);
+  }
+
+  /** The CRD list's resourceVersion; "" when the list failed (retry later); undefined to give up. */
+  private async listCustomResourceDefinitions(): Promise<string | undefined> {
+    try {
+      const list = await this.crdListerWatcher.list({ resourceVersion: '0' }, this.abort.signal);
+      return list.metadata.resourceVersion ?? '';
+    } catch (error) {
+      return this.cannotWatchCustomResources(error) ? undefined : '';
+    }
+  }
+
+  /** No permission, or no CRDs served: retrying would only spam the server. */
+  private cannotWatchCustomResources(error: unknown): boolean {
+    if (!(error instanceof ForbiddenError || error instanceof UnauthorizedError || isNotFound(error)))
+      return false;
+    this.customResourceWatchError = error as Error;
+    return true;
+  }
+
+  /**
+   * A minimal reflector for CRDs: we need only "something changed", not a cache. A relist (after a
+   * failure or a 410) also rediscovers, because changes may have been missed meanwhile.
+   */
+  private async followCustomResourceDefinitions(initialResourceVersion: string): Promise<void> {
+    const signal = this.abort.signal;
+    const maxBackoffMs = this.options.maxBackoffMs ?? 30_000;
+    let backoffMs = 1000;
+    let resourceVersion = initialResourceVersion;
+    while (!signal.aborted) {
+      try {
+        if (resourceVersion === '') {
+          const list = await this.crdListerWatcher.list({ resourceVersion: '0' }, signal);
+          resourceVersion = list.metadata.resourceVersion ?? '';
+          this.scheduleRediscovery();
+        }
+        const watcher = await this.crdListerWatcher.watch(
+          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300 },
+          signal,
+        );
+        const startedAt = this.clock.now();
+        let events = 0;
+        for await (const event of watcher) {
+          events++;
+          resourceVersion = event.object.metadata.resourceVersion ?? resourceVersion;
+          if (event.type !== 'BOOKMARK') this.scheduleRediscovery();
+          backoffMs = 1000;
+        }
+        // client-go's VeryShortWatchError: a server closing watches at once must not cause a tight loop.
+        if (events === 0 && this.clock.now() - startedAt < 1000)
+          throw new Error('watch of CRDs closed at once');
+      } catch (error) {
+        if (signal.aborted || this.cannotWatchCustomResources(error)) return;
+        if (isResourceExpired(error)) resourceVersion = '';
+        try {
+          await this.clock.sleep(backoffMs, signal);
+        } catch {
+          return;
+        }
+        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
+      }
+    }
+  }
+}
+
+interface RawResource {
+  name: string;
+  singularName?: string;
+  namespaced: boolean;
+  kind: string;
+  verbs?: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+function discoveryRequest(path: string) {
+  return { verb: 'get', resource: `discovery ${path}` };
+}
+
+function groupVersionKey(groupVersion: { group: string; version: string }): string {
+  return `${groupVersion.group}/${groupVersion.version}`;
+}
+
+function resourceKey(resource: ApiResource): string {
+  return `${resource.group}/${resource.version}/${resource.resource}`;
+}
+
+function diff(before: Map<string, ApiResource[]>, after: Map<string, ApiResource[]>): DiscoveryChange {
+  const index = (map: Map<string, ApiResource[]>) =>
+    new Map([...map.values()].flat().map((resource) => [resourceKey(resource), resource] as const));
+  const old = index(before);
+  const fresh = index(after);
+  const change: DiscoveryChange = { added: [], removed: [], updated: [] };
+  for (const [key, resource] of fresh) {
+    const previous = old.get(key);
+    if (!previous) change.added.push(resource);
+    else if (JSON.stringify(previous) !== JSON.stringify(resource)) change.updated.push(resource);
+  }
+  for (const [key, resource] of old) if (!fresh.has(key)) change.removed.push(resource);
+  return change;
+}

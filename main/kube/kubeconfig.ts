@@ -1,0 +1,256 @@
+// Where connection settings come from, found the way kubectl finds them: $KUBECONFIG (a list of files,
+// merged), else ~/.kube/config, else the in-cluster service account. Parsing and the authentication
+// mechanisms are @kubernetes/client-node's; merging is ours, because client-node throws on a name
+// defined in two files while kubectl keeps the first definition. Nothing this file exports for the UI
+// (ContextDescription) carries a token, key or password: credentials never leave main.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, Context, User } from '@kubernetes/client-node';
+import type { Clock } from '../cache/clock';
+import { realClock } from '../cache/real-clock';
+import { ClusterConnection } from './cluster-connection';
+import {
+  ContextNotFoundError,
+  KubeconfigMalformedError,
+  KubeconfigUnreadableError,
+  messageOf,
+} from './errors';
+
+/** How a context's user authenticates; for display only. */
+export type AuthKind =
+  | 'token'
+  | 'token-file'
+  | 'basic'
+  | 'client-certificate'
+  | 'exec'
+  | 'oidc'
+  | 'auth-provider'
+  | 'in-cluster'
+  | 'none';
+
+/** A context as the UI may see it: names and addresses, never credentials. */
+export interface ContextDescription {
+  name: string;
+  clusterName: string;
+  server: string;
+  namespace: string;
+  userName: string;
+  authKind: AuthKind;
+}
+
+/** Where to look; every field defaults to this process's environment. */
+export interface KubeconfigEnvironment {
+  /** The value of $KUBECONFIG. */
+  kubeconfig?: string;
+  homeDirectory?: string;
+  /** Prepended to /var/run/secrets/kubernetes.io/serviceaccount (client-node's pathPrefix; for tests). */
+  serviceAccountRoot?: string;
+  serviceHost?: string;
+}
+
+const serviceAccountDirectory = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+function resolveEnvironment(environment: KubeconfigEnvironment = {}): Required<KubeconfigEnvironment> {
+  return {
+    kubeconfig: environment.kubeconfig ?? process.env.KUBECONFIG ?? '',
+    homeDirectory: environment.homeDirectory ?? homedir(),
+    serviceAccountRoot: environment.serviceAccountRoot ?? '',
+    serviceHost: environment.serviceHost ?? process.env.KUBERNETES_SERVICE_HOST ?? '',
+  };
+}
+
+/** The files kubectl would read: $KUBECONFIG's existing entries, else ~/.kube/config if present. */
+export function kubeconfigPaths(environment?: KubeconfigEnvironment): string[] {
+  const resolved = resolveEnvironment(environment);
+  if (resolved.kubeconfig !== '') {
+    return resolved.kubeconfig.split(path.delimiter).filter((file) => file !== '' && existsSync(file));
+  }
+  const home = path.join(resolved.homeDirectory, '.kube', 'config');
+  return existsSync(home) ? [home] : [];
+}
+
+function inClusterAvailable(environment: Required<KubeconfigEnvironment>): boolean {
+  return (
+    environment.serviceHost !== '' &&
+    existsSync(`${environment.serviceAccountRoot}${serviceAccountDirectory}/token`)
+  );
+}
+
+/**
+ * True when there is nothing to connect to: no kubeconfig file and not running in a cluster. The app
+ * then starts the embedded cluster instead.
+ */
+export function noKubeconfigFound(environment?: KubeconfigEnvironment): boolean {
+  const resolved = resolveEnvironment(environment);
+  return kubeconfigPaths(resolved).length === 0 && !inClusterAvailable(resolved);
+}
+
+/** Parses one kubeconfig file; relative certificate and key paths are resolved against its folder. */
+function parseFile(file: string): KubeConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new KubeconfigUnreadableError(file, error);
+  }
+  return parseText(text, file);
+}
+
+function parseText(text: string, origin: string): KubeConfig {
+  const config = new KubeConfig();
+  try {
+    config.loadFromString(text);
+    config.makePathsAbsolute(path.dirname(origin));
+  } catch (error) {
+    throw new KubeconfigMalformedError(origin, messageOf(error), error);
+  }
+  return config;
+}
+
+/** kubectl's merge: the first file that sets current-context wins, and so does the first definition of a name. */
+function merge(configs: KubeConfig[]): KubeConfig {
+  const clusters = new Map<string, Cluster>();
+  const users = new Map<string, User>();
+  const contexts = new Map<string, Context>();
+  let currentContext: string | undefined;
+  for (const config of configs) {
+    currentContext ||= config.getCurrentContext();
+    for (const cluster of config.getClusters())
+      if (!clusters.has(cluster.name)) clusters.set(cluster.name, cluster);
+    for (const user of config.getUsers()) if (!users.has(user.name)) users.set(user.name, user);
+    for (const context of config.getContexts())
+      if (!contexts.has(context.name)) contexts.set(context.name, context);
+  }
+  const merged = new KubeConfig();
+  merged.loadFromOptions({
+    clusters: [...clusters.values()],
+    users: [...users.values()],
+    contexts: [...contexts.values()],
+    currentContext: currentContext ?? '',
+  });
+  return merged;
+}
+
+/** The merged kubeconfig: its contexts, the one in use, and connections to their clusters. */
+export class Kubeconfig {
+  private current: string;
+
+  private constructor(
+    private readonly config: KubeConfig,
+    /** The files it was read from ("in-cluster" or a label for a string). */
+    readonly sources: readonly string[],
+    private readonly inCluster = false,
+  ) {
+    this.current = config.getCurrentContext() ?? '';
+  }
+
+  /** kubectl's lookup. Throws KubeconfigUnreadableError/MalformedError; see noKubeconfigFound(). */
+  static load(environment?: KubeconfigEnvironment): Kubeconfig {
+    const resolved = resolveEnvironment(environment);
+    const files = kubeconfigPaths(resolved);
+    if (files.length > 0) return Kubeconfig.fromFiles(files);
+    if (inClusterAvailable(resolved)) {
+      const config = new KubeConfig();
+      config.loadFromCluster(resolved.serviceAccountRoot);
+      return new Kubeconfig(config, ['in-cluster'], true);
+    }
+    return new Kubeconfig(merge([]), []);
+  }
+
+  /** Reads and merges `files` in order (earlier files win). */
+  static fromFiles(files: readonly string[]): Kubeconfig {
+    return new Kubeconfig(merge(files.map(parseFile)), files);
+  }
+
+  /** Parses kubeconfig YAML; `origin` names it in errors and anchors relative paths. */
+  static fromString(text: string, origin = 'kubeconfig'): Kubeconfig {
+    return new Kubeconfig(merge([parseText(text, origin)]), [origin]);
+  }
+
+  get currentContext(): string {
+    return this.current;
+  }
+
+  listContexts(): ContextDescription[] {
+    return this.config.getContexts().map((context) => this.describe(context));
+  }
+
+  /** Switches the current context (in memory; the file is not written). */
+  useContext(name: string): void {
+    this.requireContext(name);
+    this.current = name;
+  }
+
+  describeContext(name: string = this.current): ContextDescription {
+    return this.describe(this.requireContext(name));
+  }
+
+  /**
+   * A connection to the context's cluster, with its own keep-alive agent and credential cache. The
+   * caller owns it and must close() it.
+   */
+  connect(name: string = this.current, options: { clock?: Clock } = {}): ClusterConnection {
+    const context = this.requireContext(name);
+    const cluster = this.config.getCluster(context.cluster);
+    if (!cluster) {
+      throw new ContextNotFoundError(
+        name,
+        this.contextNames(),
+        `refers to cluster "${context.cluster}", which is not defined`,
+      );
+    }
+    const user = context.user ? this.config.getUser(context.user) : null;
+    return new ClusterConnection({
+      description: this.describe(context),
+      cluster,
+      user: user ?? { name: context.user ?? '' },
+      clock: options.clock ?? realClock,
+    });
+  }
+
+  private contextNames(): string[] {
+    return this.config.getContexts().map((context) => context.name);
+  }
+
+  private requireContext(name: string): Context {
+    const context = name === '' ? null : this.config.getContextObject(name);
+    if (!context) {
+      throw new ContextNotFoundError(
+        name,
+        this.contextNames(),
+        name === '' ? 'is empty: no current-context is set' : undefined,
+      );
+    }
+    return context;
+  }
+
+  private describe(context: Context): ContextDescription {
+    const cluster = this.config.getCluster(context.cluster);
+    const user = context.user ? this.config.getUser(context.user) : null;
+    return {
+      name: context.name,
+      clusterName: context.cluster,
+      server: cluster?.server ?? '',
+      namespace: context.namespace ?? 'default',
+      userName: context.user ?? '',
+      authKind: this.inCluster ? 'in-cluster' : authKindOf(user),
+    };
+  }
+}
+
+export function authKindOf(user: User | null | undefined): AuthKind {
+  if (!user) return 'none';
+  if (user.exec) return 'exec';
+  if (user.authProvider) {
+    const provider = user.authProvider as { name?: string; config?: { tokenFile?: string } };
+    if (provider.name === 'oidc') return 'oidc';
+    if (provider.config?.tokenFile) return 'token-file';
+    return 'auth-provider';
+  }
+  if (user.token) return 'token';
+  if (user.username) return 'basic';
+  if (user.certData || user.certFile) return 'client-certificate';
+  return 'none';
+}

@@ -1,0 +1,167 @@
+// client-go's ListWatch over HTTP (NewFilteredListWatchFromClient): paged LIST and streaming WATCH of
+// one resource, in one namespace or all, with every ListOptions field the Reflector sets passed
+// through. The metadata-only variant is client-go's metadata informer: the server sends
+// PartialObjectMetadata, a fraction of a full object's bytes, for kinds whose tables need only names,
+// labels and timestamps.
+import type { Clock } from '../cache/clock';
+import type { ListOptions, ListerWatcher, Watcher } from '../cache/lister-watcher';
+import { realClock } from '../cache/real-clock';
+import type { GroupVersionResource, KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
+import { describeRequest } from './errors';
+import type { RequestDescription } from './errors';
+import type { QueryValue, RestClient } from './rest-client';
+import { toApiStatusError } from './rest-client';
+import { WatchStream } from './watch-stream';
+
+/** Mutates the options of every LIST and WATCH (client-go's TweakListOptionsFunc), e.g. to add a selector. */
+export type TweakListOptions = (options: ListOptions) => void;
+
+export interface HttpListerWatcherOptions {
+  /** Request PartialObjectMetadata instead of full objects. */
+  metadataOnly?: boolean;
+  /** Runs the watch inactivity timer (default: the real clock). */
+  clock?: Clock;
+  /** See WatchStream; default 60 s. */
+  inactivityTimeoutMs?: number;
+  /** Set false when the server is known not to serve sendInitialEvents. */
+  supportsWatchList?: boolean;
+}
+
+const partialObjectMetadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const partialObjectMetadata = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/**
+ * The collection path: /api/v1/pods, /apis/apps/v1/namespaces/payments/deployments. An empty namespace
+ * means all namespaces (and is the only choice for cluster-scoped kinds).
+ */
+export function resourcePath(resource: GroupVersionResource, namespace = ''): string {
+  const groupVersion =
+    resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+  const scope = namespace === '' ? '' : `/namespaces/${encodeURIComponent(namespace)}`;
+  return `${groupVersion}${scope}/${resource.resource}`;
+}
+
+function listQuery(options: ListOptions): Record<string, QueryValue> {
+  return {
+    labelSelector: options.labelSelector,
+    fieldSelector: options.fieldSelector,
+    resourceVersion: options.resourceVersion,
+    resourceVersionMatch: options.resourceVersionMatch,
+    limit: options.limit && options.limit > 0 ? options.limit : undefined,
+    continue: options.continue,
+    timeoutSeconds: options.timeoutSeconds,
+  };
+}
+
+function watchQuery(options: ListOptions): Record<string, QueryValue> {
+  return {
+    watch: 1,
+    labelSelector: options.labelSelector,
+    fieldSelector: options.fieldSelector,
+    resourceVersion: options.resourceVersion,
+    resourceVersionMatch: options.resourceVersionMatch,
+    timeoutSeconds: options.timeoutSeconds,
+    allowWatchBookmarks: options.allowWatchBookmarks ? true : undefined,
+    sendInitialEvents: options.sendInitialEvents === undefined ? undefined : options.sendInitialEvents,
+  };
+}
+
+/** A ListerWatcher for `resource` in `namespace` ("" for all) over `client`'s connection. */
+export function httpListerWatcher<T extends KubeObject = KubeObject>(
+  client: RestClient,
+  resource: GroupVersionResource,
+  namespace = '',
+  tweak?: TweakListOptions,
+  options: HttpListerWatcherOptions = {},
+): ListerWatcher<T> {
+  const path = resourcePath(resource, namespace);
+  const clock = options.clock ?? realClock;
+  const describe = (verb: string): RequestDescription => ({
+    verb,
+    resource: resource.group === '' ? resource.resource : `${resource.resource}.${resource.group}`,
+    ...(namespace === '' ? {} : { namespace }),
+  });
+  const tweaked = (given: ListOptions): ListOptions => {
+    const copy = { ...given };
+    tweak?.(copy);
+    return copy;
+  };
+
+  return {
+    supportsWatchList: options.supportsWatchList,
+
+    async list(given: ListOptions, signal: AbortSignal): Promise<KubeList<T>> {
+      const list = await client.json<KubeList<T>>({
+        path,
+        query: listQuery(tweaked(given)),
+        accept: options.metadataOnly ? `${partialObjectMetadataList},application/json` : 'application/json',
+        description: describe('list'),
+        signal,
+      });
+      list.metadata ??= {};
+      list.items ??= [];
+      if (options.metadataOnly && list.kind !== 'PartialObjectMetadataList') {
+        list.items = list.items.map((item) => toPartialObjectMetadata(item) as T);
+      }
+      return list;
+    },
+
+    async watch(given: ListOptions, signal: AbortSignal): Promise<Watcher<T>> {
+      const description = describe('watch');
+      const response = await client.stream({
+        path,
+        query: watchQuery(tweaked(given)),
+        accept: options.metadataOnly ? `${partialObjectMetadata},application/json` : 'application/json',
+        description,
+        signal,
+      });
+      const stream = new WatchStream<T>(response, {
+        request: describeRequest(description),
+        clock,
+        inactivityTimeoutMs: options.inactivityTimeoutMs,
+        statusError: (status) => toApiStatusError(status, description),
+        signal,
+      });
+      return options.metadataOnly ? metadataOnlyWatcher(stream) : stream;
+    },
+  };
+}
+
+/** httpListerWatcher with metadataOnly set: items and events are PartialObjectMetadata. */
+export function metadataListerWatcher(
+  client: RestClient,
+  resource: GroupVersionResource,
+  namespace = '',
+  tweak?: TweakListOptions,
+  options: Omit<HttpListerWatcherOptions, 'metadataOnly'> = {},
+): ListerWatcher<KubeObject> {
+  return httpListerWatcher(client, resource, namespace, tweak, { ...options, metadataOnly: true });
+}
+
+/** A full object cut down to what a metadata request returns, for servers that ignore `as=`. */
+export function toPartialObjectMetadata(object: KubeObject): KubeObject {
+  if (object.kind === 'PartialObjectMetadata') return object;
+  return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: object.metadata };
+}
+
+function metadataOnlyWatcher<T extends KubeObject>(stream: WatchStream<T>): Watcher<T> {
+  return {
+    stop: () => stream.stop(),
+    [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+      const inner = stream[Symbol.asyncIterator]();
+      return {
+        async next() {
+          const result = await inner.next();
+          if (result.done) return result;
+          const event = result.value;
+          if (event.type === 'BOOKMARK' || event.object.kind === 'PartialObjectMetadata') return result;
+          return {
+            done: false,
+            value: { type: event.type, object: toPartialObjectMetadata(event.object) as T },
+          };
+        },
+        return: () => inner.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+      };
+    },
+  };
+}

@@ -1,0 +1,323 @@
+// Our HTTP client for the API server (client-go's rest.RESTClient, the parts a viewer needs). Every
+// request goes through the connection's keep-alive Agent; every failure says which request failed:
+// non-2xx replies become StatusError subclasses carrying the Status (so the Reflector can classify
+// them), network failures name the server. Bodies are collected as Buffers and parsed once.
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import type { Clock, Timer } from '../cache/clock';
+import { realClock } from '../cache/real-clock';
+import { isStatus, newStatus } from '../../shared/kube/status';
+import type { Status, StatusReason } from '../../shared/kube/status';
+import type { ClusterConnection } from './cluster-connection';
+import {
+  ApiStatusError,
+  ForbiddenError,
+  ServerUnreachableError,
+  TlsVerificationError,
+  UnauthorizedError,
+  describeRequest,
+} from './errors';
+import type { RequestDescription } from './errors';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RestRequest {
+  /** The path under the server URL, e.g. /api/v1/namespaces/payments/pods. */
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Undefined values are not sent. */
+  query?: Record<string, QueryValue>;
+  accept?: string;
+  body?: unknown;
+  contentType?: string;
+  /** What the request does, for every error message. */
+  description: RequestDescription;
+  /** Aborting ends the request at once and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface RestClientOptions {
+  clock?: Clock;
+  /**
+   * No response headers, or for JSON replies no body bytes, for this long fails the request. Never a
+   * whole-request deadline: a cluster-wide LIST may legitimately take 30 s and more to transfer.
+   */
+  inactivityTimeoutMs?: number;
+  userAgent?: string;
+}
+
+const defaultInactivityTimeoutMs = 60_000;
+const defaultUserAgent = 'kubetide/0.1 (node)';
+const tlsErrorCodes = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
+]);
+
+export class RestClient {
+  private readonly clock: Clock;
+  private readonly inactivityTimeoutMs: number;
+  private readonly userAgent: string;
+
+  constructor(
+    readonly connection: ClusterConnection,
+    options: RestClientOptions = {},
+  ) {
+    this.clock = options.clock ?? realClock;
+    this.inactivityTimeoutMs = options.inactivityTimeoutMs ?? defaultInactivityTimeoutMs;
+    this.userAgent = options.userAgent ?? defaultUserAgent;
+  }
+
+  /** Sends the request and parses the 2xx JSON reply. */
+  async json<T>(request: RestRequest): Promise<T> {
+    const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
+    const body = await readBody(
+      response,
+      request,
+      this.prefix(request),
+      this.clock,
+      this.inactivityTimeoutMs,
+    );
+    try {
+      return JSON.parse(body.toString('utf8')) as T;
+    } catch (error) {
+      throw new Error(`${this.prefix(request)}: the reply is not JSON (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Sends the request and resolves with the 2xx response once its headers arrive, body unread: the
+   * caller owns it and must consume or destroy it (WatchStream does). The signal no longer applies.
+   */
+  stream(request: RestRequest): Promise<IncomingMessage> {
+    return this.send(request, false);
+  }
+
+  private async send(request: RestRequest, forJson: boolean, attempt = 0): Promise<IncomingMessage> {
+    request.signal?.throwIfAborted();
+    const authorized = await this.connection.authorize();
+    request.signal?.throwIfAborted();
+    const response = await this.exchange(request, authorized, forJson);
+    if (response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300)
+      return response;
+    const error = await this.statusError(response, request);
+    if (error instanceof UnauthorizedError && attempt === 0 && this.connection.invalidateCredentials()) {
+      return this.send(request, forJson, attempt + 1);
+    }
+    throw error;
+  }
+
+  private exchange(
+    request: RestRequest,
+    authorized: { headers: Record<string, string>; agent: http.Agent },
+    forJson: boolean,
+  ): Promise<IncomingMessage> {
+    const url = this.connection.server + request.path + queryString(request.query);
+    const headers: Record<string, string> = {
+      ...authorized.headers,
+      Accept: request.accept ?? 'application/json',
+      'User-Agent': this.userAgent,
+    };
+    // Watches stay uncompressed: gzip would buffer events; big LIST replies shrink several-fold.
+    if (forJson) headers['Accept-Encoding'] = 'gzip';
+    let payload: Buffer | undefined;
+    if (request.body !== undefined) {
+      payload = Buffer.from(JSON.stringify(request.body));
+      headers['Content-Type'] = request.contentType ?? 'application/json';
+      headers['Content-Length'] = String(payload.length);
+    }
+    const transport = url.startsWith('https:') ? https : http;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        timer.stop();
+        request.signal?.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      const outgoing = transport.request(url, {
+        method: request.method ?? 'GET',
+        headers,
+        agent: authorized.agent,
+      });
+      const onAbort = () => {
+        finish(() => reject(request.signal?.reason));
+        outgoing.destroy();
+      };
+      const timer = this.clock.setTimeout(() => {
+        const error = Object.assign(new Error(`no response within ${this.inactivityTimeoutMs} ms`), {
+          code: 'ETIMEDOUT',
+        });
+        finish(() => reject(this.networkError(request, error)));
+        outgoing.destroy(error);
+      }, this.inactivityTimeoutMs);
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      outgoing.on('error', (error) => finish(() => reject(this.networkError(request, error))));
+      outgoing.on('response', (response) => {
+        finish(() => resolve(response));
+        // A JSON body is still ours to abort; a stream belongs to its owner from here on.
+        if (request.signal && forJson) {
+          const onBodyAbort = () => response.destroy(request.signal?.reason as Error);
+          request.signal.addEventListener('abort', onBodyAbort, { once: true });
+          response.once('close', () => request.signal?.removeEventListener('abort', onBodyAbort));
+        }
+      });
+      outgoing.end(payload);
+    });
+  }
+
+  private networkError(request: RestRequest, error: unknown): Error {
+    const code = (error as { code?: string }).code;
+    const server = this.connection.server;
+    const description = this.prefix(request);
+    if (code && (tlsErrorCodes.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
+      return new TlsVerificationError(server, description, code, error);
+    }
+    return new ServerUnreachableError(server, description, code, error);
+  }
+
+  private async statusError(response: IncomingMessage, request: RestRequest): Promise<Error> {
+    const code = response.statusCode ?? 0;
+    let body: Buffer;
+    try {
+      body = await readBody(response, request, this.prefix(request), this.clock, this.inactivityTimeoutMs);
+    } catch {
+      body = Buffer.alloc(0);
+    }
+    let status: Status | undefined;
+    try {
+      const parsed: unknown = JSON.parse(body.toString('utf8'));
+      if (isStatus(parsed)) status = { ...parsed, code: parsed.code || code };
+    } catch {
+      // Not JSON (a proxy's HTML page, plain text): synthesized below from the HTTP status.
+    }
+    if (!status) {
+      const text = body.toString('utf8').trim().slice(0, 200);
+      status = newStatus(code, reasonForCode(code), text || response.statusMessage || `HTTP ${code}`);
+    }
+    const retryAfter = Number(response.headers['retry-after']);
+    if (Number.isFinite(retryAfter) && retryAfter > 0 && status.details?.retryAfterSeconds === undefined) {
+      status = { ...status, details: { ...status.details, retryAfterSeconds: retryAfter } };
+    }
+    return toApiStatusError(status, request.description);
+  }
+
+  private prefix(request: RestRequest): string {
+    return `${request.method ?? 'GET'} ${request.path} (${describeRequest(request.description)})`;
+  }
+}
+
+/** The typed error for a Status the server returned, by reply or in an ERROR watch event. */
+export function toApiStatusError(status: Status, request: RequestDescription): ApiStatusError {
+  if (status.code === 401) return new UnauthorizedError(status, request);
+  if (status.code === 403) return new ForbiddenError(status, request);
+  return new ApiStatusError(status, request);
+}
+
+/** apimachinery's reason for an HTTP status, for replies whose body is not a Status. */
+export function reasonForCode(code: number): StatusReason {
+  switch (code) {
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 405:
+      return 'MethodNotAllowed';
+    case 406:
+      return 'NotAcceptable';
+    case 409:
+      return 'Conflict';
+    case 410:
+      return 'Expired';
+    case 413:
+      return 'RequestEntityTooLarge';
+    case 415:
+      return 'UnsupportedMediaType';
+    case 422:
+      return 'Invalid';
+    case 429:
+      return 'TooManyRequests';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return code >= 500 ? 'InternalError' : '';
+  }
+}
+
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const parameters = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') parameters.set(name, String(value));
+  }
+  const text = parameters.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** Collects the body as Buffers (one concat, one decode), failing if it stalls. */
+function readBody(
+  response: IncomingMessage,
+  request: RestRequest,
+  prefix: string,
+  clock: Clock,
+  inactivityTimeoutMs: number,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let lastActivity = clock.now();
+    let timer: Timer | undefined;
+    const arm = (delayMs: number) => {
+      timer = clock.setTimeout(() => {
+        const idle = clock.now() - lastActivity;
+        if (idle < inactivityTimeoutMs) return arm(inactivityTimeoutMs - idle);
+        response.destroy(new Error(`the reply stalled for ${inactivityTimeoutMs} ms`));
+      }, delayMs);
+    };
+    arm(inactivityTimeoutMs);
+    response.on('data', (chunk: Buffer) => {
+      lastActivity = clock.now();
+      chunks.push(chunk);
+    });
+    response.on('error', (error) => {
+      timer?.stop();
+      reject(
+        request.signal?.aborted
+          ? request.signal.reason
+          : new Error(`${prefix}: ${error.message}`, { cause: error }),
+      );
+    });
+    response.on('end', () => {
+      timer?.stop();
+      const body = Buffer.concat(chunks);
+      try {
+        resolve(response.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    response.on('close', () => {
+      timer?.stop();
+      if (!response.complete)
+        reject(request.signal?.reason ?? new Error(`${prefix}: connection closed mid-reply`));
+    });
+  });
+}

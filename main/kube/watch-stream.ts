@@ -1,0 +1,284 @@
+// The body of a WATCH response: newline-delimited JSON watch events, decoded as bytes arrive. This is
+// where client-node went wrong most often (parse errors swallowed, no inactivity timeout, events after
+// stop), so the contract is strict:
+// - lines are split on the newline byte and decoded whole, so a chunk boundary anywhere (even inside a
+//   multi-byte UTF-8 character) changes nothing;
+// - a line that is not a watch event ends the stream with a WatchDecodeError naming the request;
+// - an ERROR event ends the stream with the StatusError it carries (after the events before it);
+// - no byte for `inactivityTimeoutMs` (the server's bookmarks keep a healthy quiet watch alive) ends the
+//   stream with a WatchInactivityError, so a silently dead connection is noticed;
+// - stop() destroys the response (and so the request) at once; afterwards nothing is delivered.
+import type { Readable } from 'node:stream';
+import type { Clock, Timer } from '../cache/clock';
+import type { Watcher } from '../cache/lister-watcher';
+import type { KubeObject, WatchEvent, WatchEventType } from '../../shared/kube/object';
+import { StatusError, isStatus, newStatus } from '../../shared/kube/status';
+import type { Status } from '../../shared/kube/status';
+import { WatchDecodeError, WatchInactivityError } from './errors';
+
+/** A watch with no byte for this long is presumed dead (client-go relies on HTTP/2 pings instead). */
+export const defaultWatchInactivityTimeoutMs = 60_000;
+
+const newline = 0x0a;
+const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
+  'ADDED',
+  'MODIFIED',
+  'DELETED',
+  'BOOKMARK',
+  'ERROR',
+]);
+/** Decoded events held before the response is paused, so a slow consumer bounds memory. */
+const highWaterEvents = 1024;
+const snippetLength = 120;
+
+/**
+ * Splits a byte stream into lines. A line's bytes are decoded only once complete, so UTF-8 sequences
+ * split across chunks decode correctly (the newline byte never occurs inside a multi-byte sequence).
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+
+  /** Returns the lines completed by `chunk`, without their newline. */
+  push(chunk: Buffer): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    for (let index = chunk.indexOf(newline); index !== -1; index = chunk.indexOf(newline, start)) {
+      if (this.pending.length === 0) {
+        lines.push(chunk.toString('utf8', start, index));
+      } else {
+        this.pending.push(chunk.subarray(start, index));
+        lines.push(Buffer.concat(this.pending).toString('utf8'));
+        this.pending = [];
+      }
+      start = index + 1;
+    }
+    if (start < chunk.length) this.pending.push(chunk.subarray(start));
+    return lines;
+  }
+
+  /** The bytes after the last newline, if any: at end of stream, a truncated event. */
+  rest(): string {
+    const rest = this.pending.length === 0 ? '' : Buffer.concat(this.pending).toString('utf8');
+    this.pending = [];
+    return rest;
+  }
+}
+
+export interface WatchStreamOptions {
+  /** What the watch is, for errors: "watching pods in namespace payments". */
+  request: string;
+  clock: Clock;
+  inactivityTimeoutMs?: number;
+  /** Builds the error thrown for an ERROR event (default: a plain StatusError). */
+  statusError?: (status: Status) => Error;
+  /** Aborting it is the same as stop(). */
+  signal?: AbortSignal;
+}
+
+interface Waiter<T extends KubeObject> {
+  resolve(result: IteratorResult<WatchEvent<T>>): void;
+  reject(error: unknown): void;
+}
+
+/** A Watcher over a WATCH response body (any Readable of bytes). */
+export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T> {
+  private readonly splitter = new LineSplitter();
+  private readonly inactivityTimeoutMs: number;
+  private events: (WatchEvent<T> | undefined)[] = [];
+  private head = 0;
+  private waiter: Waiter<T> | undefined;
+  private failure: Error | undefined;
+  /** The source ended or failed; queued events may still be waiting for the consumer. */
+  private finished = false;
+  private stopped = false;
+  private paused = false;
+  private lastActivity: number;
+  private timer: Timer | undefined;
+  private readonly onAbort = () => this.stop();
+
+  constructor(
+    private readonly source: Readable,
+    private readonly options: WatchStreamOptions,
+  ) {
+    this.inactivityTimeoutMs = options.inactivityTimeoutMs ?? defaultWatchInactivityTimeoutMs;
+    this.lastActivity = options.clock.now();
+    source.on('data', (chunk: Buffer | string) => this.onData(chunk));
+    source.on('end', () => this.onEnd());
+    source.on('error', (error: Error) => this.fail(error));
+    source.on('close', () => {
+      if (!this.finished)
+        this.fail(new Error(`${options.request}: connection closed before the stream ended`));
+    });
+    this.armTimer(this.inactivityTimeoutMs);
+    if (options.signal?.aborted) this.stop();
+    else options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    return {
+      next: () => this.next(),
+      return: async () => {
+        this.stop();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Ends the request now. Idempotent; afterwards the iterator only reports done. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.events = [];
+    this.head = 0;
+    this.failure = undefined;
+    this.close();
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve({ done: true, value: undefined });
+  }
+
+  next(): Promise<IteratorResult<WatchEvent<T>>> {
+    if (this.stopped) return Promise.resolve({ done: true, value: undefined });
+    if (this.head < this.events.length) return Promise.resolve({ done: false, value: this.shift() });
+    if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      return Promise.reject(failure);
+    }
+    if (this.finished) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+    });
+  }
+
+  private shift(): WatchEvent<T> {
+    const event = this.events[this.head] as WatchEvent<T>;
+    this.events[this.head++] = undefined;
+    if (this.head === this.events.length) {
+      this.events = [];
+      this.head = 0;
+    }
+    if (this.paused && this.events.length - this.head < highWaterEvents / 2) {
+      this.paused = false;
+      this.lastActivity = this.options.clock.now();
+      this.source.resume();
+    }
+    return event;
+  }
+
+  private onData(chunk: Buffer | string): void {
+    if (this.finished || this.stopped) return;
+    this.lastActivity = this.options.clock.now();
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (const line of this.splitter.push(bytes)) {
+      this.decodeLine(line);
+      if (this.finished || this.stopped) return;
+    }
+    if (this.events.length - this.head >= highWaterEvents && !this.paused) {
+      this.paused = true;
+      this.source.pause();
+    }
+  }
+
+  private decodeLine(line: string): void {
+    if (line.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      this.fail(new WatchDecodeError(this.options.request, snippet(line), (error as Error).message));
+      return;
+    }
+    const event = parsed as { type?: unknown; object?: unknown };
+    if (
+      typeof parsed !== 'object' ||
+      parsed === null ||
+      typeof event.type !== 'string' ||
+      !eventTypes.has(event.type) ||
+      typeof event.object !== 'object' ||
+      event.object === null
+    ) {
+      this.fail(
+        new WatchDecodeError(this.options.request, snippet(line), 'not a {type, object} watch event'),
+      );
+      return;
+    }
+    if (event.type === 'ERROR') {
+      const status = isStatus(event.object)
+        ? event.object
+        : newStatus(500, 'InternalError', `ERROR watch event without a Status: ${snippet(line)}`);
+      this.fail(this.options.statusError?.(status) ?? new StatusError(status));
+      return;
+    }
+    this.deliver(parsed as WatchEvent<T>);
+  }
+
+  private deliver(event: WatchEvent<T>): void {
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.resolve({ done: false, value: event });
+    } else {
+      this.events.push(event);
+    }
+  }
+
+  private onEnd(): void {
+    if (this.finished || this.stopped) return;
+    const rest = this.splitter.rest();
+    if (rest.trim() !== '') {
+      this.fail(new WatchDecodeError(this.options.request, snippet(rest), 'stream ended inside an event'));
+      return;
+    }
+    this.finished = true;
+    this.close();
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve({ done: true, value: undefined });
+  }
+
+  private fail(error: Error): void {
+    if (this.finished || this.stopped) return;
+    this.finished = true;
+    this.close();
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.reject(error);
+    } else {
+      this.failure = error;
+    }
+  }
+
+  /** Releases the timer, the abort listener and the response; the queue is left to the consumer. */
+  private close(): void {
+    this.timer?.stop();
+    this.timer = undefined;
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    if (!this.source.destroyed) this.source.destroy();
+  }
+
+  /**
+   * One timer per watch, re-armed for the remaining time when it fires, rather than one per chunk.
+   * Time spent paused for a slow consumer is not inactivity.
+   */
+  private armTimer(delayMs: number): void {
+    this.timer = this.options.clock.setTimeout(() => {
+      if (this.finished || this.stopped) return;
+      if (this.paused) {
+        this.armTimer(this.inactivityTimeoutMs);
+        return;
+      }
+      const idle = this.options.clock.now() - this.lastActivity;
+      if (idle >= this.inactivityTimeoutMs) {
+        this.fail(new WatchInactivityError(this.options.request, this.inactivityTimeoutMs));
+      } else {
+        this.armTimer(this.inactivityTimeoutMs - idle);
+      }
+    }, delayMs);
+  }
+}
+
+function snippet(text: string): string {
+  return text.length > snippetLength ? `${text.slice(0, snippetLength)}…` : text;
+}

@@ -1,0 +1,127 @@
+// The HTTP front of the embedded cluster: health and version, legacy discovery, the resource verbs,
+// and the /_sim admin endpoints. Plain HTTP with keep-alive on loopback.
+//
+// Admin endpoints (JSON in, JSON out):
+//   POST /_sim/faults  a FaultCommand, e.g. {"action":"failNext","count":2,"code":429,"verb":"list","path":"/pods"},
+//                      {"action":"dropWatches"}, {"action":"stallWatches","seconds":5},
+//                      {"action":"corruptWatches","mode":"malformed"|"truncated"},
+//                      {"action":"expireContinueTokens"}, {"action":"restartCompacted"}, {"action":"clear"}
+//   GET  /_sim/faults  the pending request faults
+//   POST /_sim/churn   {"changesPerSecond": 50}
+//   GET  /_sim/stats   object counts, resourceVersion, open watches
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { newStatus } from '../../shared/kube/status';
+import { badRequest, methodNotAllowed } from './api-errors';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import type { FaultCommand } from './faults';
+import { openApiDocument, openApiIndex } from './openapi';
+import { readBody, sendJson, sendStatus, sendText, statusOfError } from './http-io';
+import { negotiateRendering } from './media';
+import { parseApiPath } from './request-path';
+import type { ResourceHandlerContext } from './resource-handler';
+import { handleResource, verbOf } from './resource-handler';
+import type { WatchHub } from './watch-session';
+
+export interface AdminHooks {
+  setChurn(changesPerSecond: number): void;
+  stats(): object;
+}
+
+export interface ApiServerContext extends ResourceHandlerContext {
+  hub: WatchHub;
+  admin: AdminHooks;
+}
+
+const versionInfo = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-kubetide',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-01-01T00:00:00Z',
+  goVersion: 'go1.23.0',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+function notFoundPath(response: ServerResponse): void {
+  sendStatus(response, newStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
+}
+
+async function handleAdmin(context: ApiServerContext, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+  const method = request.method ?? 'GET';
+  if (pathname === '/_sim/faults' && method === 'GET') return sendJson(response, 200, { pending: context.faults.pending() });
+  if (pathname === '/_sim/stats' && method === 'GET') return sendJson(response, 200, context.admin.stats());
+  if (method !== 'POST') return notFoundPath(response);
+  let body: unknown;
+  try {
+    body = JSON.parse((await readBody(request)) || '{}');
+  } catch {
+    throw badRequest('the body must be JSON');
+  }
+  if (pathname === '/_sim/faults') {
+    try {
+      return sendJson(response, 200, { ok: true, ...context.faults.run(body as FaultCommand) });
+    } catch (error) {
+      throw badRequest((error as Error).message);
+    }
+  }
+  if (pathname === '/_sim/churn') {
+    const rate = (body as { changesPerSecond?: unknown }).changesPerSecond;
+    if (typeof rate !== 'number' || rate < 0) throw badRequest('changesPerSecond must be a number >= 0');
+    context.admin.setChurn(rate);
+    return sendJson(response, 200, { ok: true, changesPerSecond: rate });
+  }
+  return notFoundPath(response);
+}
+
+async function route(context: ApiServerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const { pathname } = url;
+  const method = request.method ?? 'GET';
+  if (pathname.startsWith('/_sim/')) return handleAdmin(context, request, response, pathname);
+  if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/livez')
+    return sendText(response, 200, 'ok', { 'Content-Type': 'text/plain; charset=utf-8' });
+  if (pathname === '/version') return sendJson(response, 200, versionInfo);
+  if (pathname === '/openapi/v3') return sendJson(response, 200, openApiIndex(context.storage.catalog));
+  if (pathname.startsWith('/openapi/v3/')) {
+    const document = openApiDocument(context.storage.catalog, pathname.slice('/openapi/v3/'.length));
+    return document ? sendJson(response, 200, document) : notFoundPath(response);
+  }
+  const parsed = parseApiPath(pathname);
+  if (!parsed) return notFoundPath(response);
+  const { catalog } = context.storage;
+  if (parsed.kind !== 'resource') {
+    if (method !== 'GET') throw methodNotAllowed();
+    const host = request.headers.host ?? '127.0.0.1';
+    const body =
+      parsed.kind === 'root'
+        ? parsed.segments[0] === 'api'
+          ? apiVersions(host)
+          : apiGroupList(catalog)
+        : parsed.kind === 'group'
+          ? apiGroup(catalog, parsed.group)
+          : apiResourceList(catalog, parsed.group, parsed.version);
+    return body ? sendJson(response, 200, body) : notFoundPath(response);
+  }
+  const path = parsed.path;
+  const type = catalog.find(path.group, path.version, path.resource);
+  if (!type) return notFoundPath(response);
+  const verb = verbOf(method, path, url.searchParams);
+  if (!verb) throw methodNotAllowed();
+  const fault = context.faults.take(verb, pathname);
+  if (fault) return sendStatus(response, fault);
+  const rendering = negotiateRendering(request.headers.accept);
+  if (!rendering)
+    return sendStatus(response, newStatus(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io`));
+  return handleResource(context, type, path, verb, rendering, request, response, url.searchParams);
+}
+
+/** The node:http request listener; never throws, every failure becomes a Status reply. */
+export function createRequestListener(context: ApiServerContext): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    route(context, request, response).catch((error: unknown) => {
+      if (!response.destroyed) sendStatus(response, statusOfError(error));
+    });
+  };
+}

@@ -1,0 +1,163 @@
+// The library entry of the simulator: startEmbeddedCluster builds the store, the API server, the
+// seeded workload and the controllers, and returns handles for tests, benchmarks and the app.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiServerContext } from './api-server';
+import { createRequestListener } from './api-server';
+import type { SimClock } from './clock';
+import { systemClock } from './clock';
+import { ClusterStorage } from './cluster-storage';
+import { FaultInjector } from './faults';
+import { GarbageCollector } from './garbage-collector';
+import { embeddedKubeconfig } from './kubeconfig';
+import { ObjectStore } from './object-store';
+import { OwnerIndex } from './owner-index';
+import { SeededRandom } from './random';
+import { ResourceCatalog } from './resource-catalog';
+import type { ResourceType } from './resource-type';
+import type { SeedProgress } from './seed';
+import { seedCluster } from './seed';
+import type { SimulationOptions } from './simulation';
+import { Simulation } from './simulation';
+import { tableConverter } from './table';
+import type { WatchSettings } from './watch-handler';
+import { WatchServer } from './watch-handler';
+import { WatchHub } from './watch-session';
+
+export interface EmbeddedClusterOptions {
+  /** 0 (default): an ephemeral port. The server listens on 127.0.0.1 only. */
+  port?: number;
+  /** Makes seeding, names, uids and churn reproducible. */
+  seed?: number;
+  /** Time for the controllers, bookmarks, watch timeouts and timestamps (default: the system clock). */
+  clock?: SimClock;
+  /** Events a watch or continue token can reach back over before 410 (default 10,000). */
+  eventWindow?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** Server-side watch timeout when the client sends none (default 1,800 s). */
+  watchTimeoutSeconds?: number;
+  /** Bytes a watcher may fall behind before it is dropped (default 64 MiB). */
+  watchBufferBytes?: number;
+  /** Pods to seed (default 0: an empty cluster with the four system namespaces). */
+  pods?: number;
+  /** Nodes and namespaces to seed (defaults scale with pods; see SeedOptions). */
+  nodes?: number;
+  namespaces?: number;
+  /** Called every 5,000 seeded pods. */
+  onSeedProgress?: (progress: SeedProgress) => void;
+  /** Run the controllers, scheduler and kubelets (default true). */
+  simulate?: boolean;
+  /** Options of the controller loop, churn rate included. */
+  simulation?: SimulationOptions;
+}
+
+/** Runtime control of background change. */
+export interface ChurnControls {
+  /** Random actions per second. */
+  readonly rate: number;
+  set(changesPerSecond: number): void;
+  /** Performs `count` actions now, whatever the rate. */
+  step(count: number): void;
+}
+
+export interface EmbeddedCluster {
+  readonly url: string;
+  readonly port: number;
+  readonly store: ObjectStore;
+  readonly storage: ClusterStorage;
+  readonly faults: FaultInjector;
+  readonly watches: WatchHub;
+  readonly clock: SimClock;
+  readonly churn: ChurnControls;
+  /** The controller loop, absent when started with simulate: false. */
+  readonly simulation?: Simulation;
+  /** A served type by plural resource and group ("" for core), e.g. resource('deployments', 'apps'). */
+  resource(resource: string, group?: string): ResourceType;
+  kubeconfigYaml(): string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
+  const clock = options.clock ?? systemClock;
+  const random = new SeededRandom(options.seed ?? Date.now());
+  const store = new ObjectStore({ eventWindow: options.eventWindow });
+  const catalog = new ResourceCatalog();
+  const storage = new ClusterStorage(store, catalog, clock, random);
+  const hub = new WatchHub();
+  const faults = new FaultInjector(store, hub);
+  const settings: WatchSettings = {
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
+    maximumBufferedBytes: options.watchBufferBytes ?? 64 * 1024 * 1024,
+  };
+  const watches = new WatchServer(store, clock, hub, () => settings);
+  const resource = (name: string, group = ''): ResourceType => {
+    const type = catalog.findAnyVersion(group, name);
+    if (!type) throw new Error(`the embedded cluster serves no resource ${name} in group "${group}"`);
+    return type;
+  };
+  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
+    storage.create(resource('namespaces'), undefined, { metadata: { name } });
+  if (options.pods || options.nodes || options.namespaces)
+    seedCluster(store, random, clock.now(), { pods: options.pods ?? 0, nodes: options.nodes, namespaces: options.namespaces }, options.onSeedProgress);
+  const owners = new OwnerIndex(store);
+  const collector = new GarbageCollector(store, owners, clock);
+  storage.onOrphan = (owner) => collector.orphan(owner);
+  const simulation = options.simulate === false ? undefined : new Simulation(storage, owners, clock, random, options.simulation);
+  simulation?.start();
+  const churn: ChurnControls = {
+    get rate() {
+      return simulation?.churnRate ?? 0;
+    },
+    set: (rate) => simulation?.setChurn(rate),
+    step: (count) => simulation?.churn.step(count),
+  };
+
+  const context: ApiServerContext = {
+    storage,
+    faults,
+    watches,
+    table: tableConverter,
+    now: () => clock.now(),
+    hub,
+    admin: {
+      setChurn: (rate) => churn.set(rate),
+      stats: () => ({
+        resourceVersion: store.resourceVersion,
+        openWatches: hub.size,
+        churnPerSecond: churn.rate,
+        objects: Object.fromEntries(store.resources().map((name) => [name, store.count(name)])),
+      }),
+    },
+  };
+  const server = createServer({ keepAlive: true }, createRequestListener(context));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    store,
+    storage,
+    faults,
+    watches: hub,
+    clock,
+    churn,
+    simulation,
+    resource,
+    kubeconfigYaml: () => embeddedKubeconfig(url),
+    async close() {
+      simulation?.close();
+      collector.close();
+      owners.close();
+      for (const session of hub.all()) session.drop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

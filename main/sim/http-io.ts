@@ -1,0 +1,92 @@
+// Small HTTP helpers shared by the handlers: JSON and Status replies, request bodies, and writes
+// that wait for 'drain' so a big LIST body streams out instead of piling up in memory.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Status } from '../../shared/kube/status';
+import { StatusError, newStatus } from '../../shared/kube/status';
+
+export function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  sendText(response, code, JSON.stringify(body), headers);
+}
+
+export function sendText(response: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  response.writeHead(code, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+export function sendStatus(response: ServerResponse, status: Status, headers: Record<string, string> = {}): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const retryAfter = status.details?.retryAfterSeconds;
+  sendJson(response, status.code, status, retryAfter !== undefined ? { 'Retry-After': String(retryAfter), ...headers } : headers);
+}
+
+/** Any thrown value as a Status: StatusErrors keep theirs, anything else is a 500. */
+export function statusOfError(error: unknown): Status {
+  if (error instanceof StatusError) return error.status;
+  const message = error instanceof Error ? error.message : String(error);
+  return newStatus(500, 'InternalError', `Internal error occurred: ${message}`);
+}
+
+const maximumBodyBytes = 8 * 1024 * 1024;
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > maximumBodyBytes) throw new StatusError(newStatus(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 8388608'));
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */
+export function writeChunk(response: ServerResponse, chunk: string): Promise<void> | undefined {
+  if (response.destroyed) return Promise.reject(new Error('client closed the connection'));
+  if (response.write(chunk)) return undefined;
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      response.off('drain', onDrain);
+      response.off('close', onClose);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('client closed the connection'));
+    };
+    response.on('drain', onDrain);
+    response.on('close', onClose);
+  });
+}
+
+/** Buffers small strings into ~64 KiB writes, awaiting drain between them. */
+export class ChunkedWriter {
+  private buffer: string[] = [];
+  private size = 0;
+
+  constructor(private readonly response: ServerResponse) {}
+
+  async push(text: string): Promise<void> {
+    this.buffer.push(text);
+    this.size += text.length;
+    if (this.size >= 65_536) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const chunk = this.buffer.join('');
+    this.buffer = [];
+    this.size = 0;
+    await writeChunk(this.response, chunk);
+  }
+}

@@ -1,0 +1,167 @@
+// The scheduler, the kubelets and the node lifecycle controller in one place: unscheduled pods are
+// bound to a Ready node, then go ContainerCreating -> Running after a short delay (job pods then
+// complete); a node that fails turns NotReady and, after a grace period, its pods are evicted so
+// their controllers recreate them elsewhere; it recovers later.
+import type { KubeObject } from '../../shared/kube/object';
+import type { ClusterStorage } from './cluster-storage';
+import type { SimClock, SimTimer } from './clock';
+import { formatTime } from './clock';
+import type { EventRecorder } from './event-recorder';
+import type { StoredEvent } from './object-store';
+import { podStageOf, setPodStage } from './pod-lifecycle';
+import type { SeededRandom } from './random';
+import type { ResourceType } from './resource-type';
+import { isNodeReady, nodeConditions } from './workload-objects';
+
+export interface KubeletTiming {
+  /** Delay from scheduling to Running (randomised up to twice this). */
+  startupMs: number;
+  /** How long a job's pod runs before it completes. */
+  jobRunMs: number;
+  /** NotReady time before the node's pods are evicted. */
+  evictionGraceMs: number;
+  /** How long a failed node stays NotReady. */
+  nodeRecoveryMs: number;
+}
+
+export const defaultKubeletTiming: KubeletTiming = { startupMs: 1000, jobRunMs: 3000, evictionGraceMs: 5000, nodeRecoveryMs: 30_000 };
+
+export class Kubelet {
+  private readonly unscheduled = new Set<string>();
+  /** Pods found unschedulable for want of a Ready node; retried when a node recovers. */
+  private readonly parked = new Set<string>();
+  private readonly podsByNode = new Map<string, Set<string>>();
+  private readonly timers = new Set<SimTimer>();
+  private readonly pods: ResourceType;
+  private readonly nodes: ResourceType;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly storage: ClusterStorage,
+    private readonly events: EventRecorder,
+    private readonly clock: SimClock,
+    private readonly random: SeededRandom,
+    private readonly timing: KubeletTiming = defaultKubeletTiming,
+  ) {
+    this.pods = storage.catalog.findAnyVersion('', 'pods') as ResourceType;
+    this.nodes = storage.catalog.findAnyVersion('', 'nodes') as ResourceType;
+    for (const stored of storage.store.values('pods')) this.track(stored.object, `${stored.object.metadata.namespace}/${stored.object.metadata.name}`, true);
+    this.unsubscribe = storage.store.subscribe((event) => this.observe(event));
+  }
+
+  close(): void {
+    this.unsubscribe();
+    for (const timer of this.timers) timer.stop();
+    this.timers.clear();
+  }
+
+  /** Binds waiting pods to Ready nodes (called from the controller loop). */
+  schedule(): void {
+    if (this.unscheduled.size === 0) return;
+    const ready = this.readyNodes();
+    for (const key of [...this.unscheduled]) {
+      this.unscheduled.delete(key);
+      const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+      const pod = this.storage.find(this.pods, namespace, name)?.object;
+      if (!pod || (pod.spec as { nodeName?: string }).nodeName) continue;
+      if (ready.length === 0) {
+        this.parked.add(key);
+        this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Unschedulable', this.clock.now()));
+        continue;
+      }
+      const nodeName = this.random.pick(ready);
+      const bound = this.storage.mutate(this.pods, namespace, name, (copy) => {
+        copy.spec = { ...(copy.spec as object), nodeName };
+        setPodStage(copy, 'ContainerCreating', this.clock.now());
+      });
+      if (!bound) continue;
+      this.events.record(bound.object, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${nodeName}`, 'default-scheduler');
+      this.after(this.timing.startupMs * (1 + this.random.next()), () => this.start(namespace, name));
+    }
+  }
+
+  /** Marks a node NotReady; its pods are evicted after the grace period; it recovers later. */
+  failNode(nodeName: string): boolean {
+    const failed = this.storage.mutate(this.nodes, undefined, nodeName, (copy) => {
+      if (!isNodeReady(copy)) return false;
+      (copy.status as Record<string, unknown>).conditions = nodeConditions(false, formatTime(this.clock.now()));
+    });
+    if (!failed || isNodeReady(failed.object)) return false;
+    this.events.record(failed.object, 'Normal', 'NodeNotReady', `Node ${nodeName} status is now: NodeNotReady`, 'node-controller');
+    this.after(this.timing.evictionGraceMs, () => this.evict(nodeName));
+    this.after(this.timing.nodeRecoveryMs, () => this.recoverNode(nodeName));
+    return true;
+  }
+
+  recoverNode(nodeName: string): void {
+    const recovered = this.storage.mutate(this.nodes, undefined, nodeName, (copy) => {
+      if (isNodeReady(copy)) return false;
+      (copy.status as Record<string, unknown>).conditions = nodeConditions(true, formatTime(this.clock.now()));
+    });
+    if (!recovered) return;
+    this.events.record(recovered.object, 'Normal', 'NodeReady', `Node ${nodeName} status is now: NodeReady`, 'kubelet');
+    for (const key of this.parked) this.unscheduled.add(key);
+    this.parked.clear();
+  }
+
+  readyNodes(): string[] {
+    const names: string[] = [];
+    for (const stored of this.storage.store.values('nodes')) if (isNodeReady(stored.object)) names.push(stored.object.metadata.name ?? '');
+    return names;
+  }
+
+  private evict(nodeName: string): void {
+    const node = this.storage.find(this.nodes, undefined, nodeName)?.object;
+    if (!node || isNodeReady(node)) return;
+    for (const key of [...(this.podsByNode.get(nodeName) ?? [])]) {
+      const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+      const pod = this.storage.find(this.pods, namespace, name)?.object;
+      if (!pod) continue;
+      this.events.record(pod, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`, 'taint-eviction-controller');
+      this.storage.delete(this.pods, namespace, name);
+    }
+  }
+
+  private start(namespace: string, name: string): void {
+    const pod = this.storage.find(this.pods, namespace, name)?.object;
+    if (!pod || podStageOf(pod) !== 'ContainerCreating') return;
+    const image = String(((pod.spec as { containers?: { image?: string }[] }).containers ?? [])[0]?.image ?? '');
+    const started = this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Running', this.clock.now()));
+    if (!started) return;
+    this.events.record(started.object, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, 'kubelet');
+    this.events.record(started.object, 'Normal', 'Started', 'Started container', 'kubelet');
+    if (pod.metadata.ownerReferences?.some((owner) => owner.kind === 'Job'))
+      this.after(this.timing.jobRunMs, () => this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Succeeded', this.clock.now())));
+  }
+
+  private after(delayMs: number, work: () => void): void {
+    const timer = this.clock.setTimeout(() => {
+      this.timers.delete(timer);
+      work();
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  private observe(event: StoredEvent): void {
+    if (event.resource !== 'pods') return;
+    if (event.previous) this.track(event.previous.object, event.key, false);
+    if (event.type !== 'DELETED') this.track(event.stored.object, event.key, true);
+    else {
+      this.unscheduled.delete(event.key);
+      this.parked.delete(event.key);
+    }
+  }
+
+  private track(pod: KubeObject, key: string, add: boolean): void {
+    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (!nodeName) {
+      if (add && podStageOf(pod) !== 'Unschedulable') this.unscheduled.add(key);
+      return;
+    }
+    let set = this.podsByNode.get(nodeName);
+    if (add) {
+      if (!set) this.podsByNode.set(nodeName, (set = new Set()));
+      set.add(key);
+    } else set?.delete(key);
+  }
+}

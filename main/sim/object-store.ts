@@ -1,0 +1,234 @@
+// The simulator's etcd: every object of every resource, one global resourceVersion counter, and a
+// bounded window of recent events. Each object keeps its JSON text, and each event serializes its
+// watch line once, so LIST bodies and WATCH fan-out copy strings instead of re-encoding objects.
+import type { KubeObject } from '../../shared/kube/object';
+import { SortedKeys } from './sorted-keys';
+
+/**
+ * An object as stored: the value (treat as immutable), its JSON text and its resourceVersion. The
+ * text is produced on first use and then kept, so seeding stays cheap and every later LIST or WATCH
+ * copies the same string.
+ */
+export class StoredObject {
+  private text?: string;
+
+  constructor(
+    readonly object: KubeObject,
+    readonly resourceVersion: number,
+  ) {}
+
+  get json(): string {
+    this.text ??= JSON.stringify(this.object);
+    return this.text;
+  }
+}
+
+export type StoredEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One change. `previous` is the object before it (absent for ADDED), used to rewind snapshots. */
+export class StoredEvent {
+  private encoded?: string;
+
+  constructor(
+    readonly resource: string,
+    readonly key: string,
+    readonly type: StoredEventType,
+    readonly stored: StoredObject,
+    readonly previous: StoredObject | undefined,
+  ) {}
+
+  get resourceVersion(): number {
+    return this.stored.resourceVersion;
+  }
+
+  /** The newline-terminated watch line, built on first use and then shared by every watcher. */
+  get line(): string {
+    this.encoded ??= watchLine(this.type, this.stored.json);
+    return this.encoded;
+  }
+}
+
+export function watchLine(type: string, objectJson: string): string {
+  return `{"type":"${type}","object":${objectJson}}\n`;
+}
+
+export type EventListener = (event: StoredEvent) => void;
+
+interface ResourceTable {
+  objects: Map<string, StoredObject>;
+  keys: SortedKeys;
+}
+
+export interface ObjectStoreOptions {
+  /** How many recent events a watch or snapshot read can reach back over (the etcd compaction window). */
+  eventWindow?: number;
+}
+
+export class ObjectStore {
+  private revision = 0;
+  /** Every event with a resourceVersion greater than this is still in the window. */
+  private retainedFrom = 0;
+  private readonly tables = new Map<string, ResourceTable>();
+  private readonly window: (StoredEvent | undefined)[];
+  private windowStart = 0;
+  private windowLength = 0;
+  private readonly listeners = new Set<EventListener>();
+
+  constructor(options: ObjectStoreOptions = {}) {
+    this.window = new Array(Math.max(1, options.eventWindow ?? 10_000));
+  }
+
+  /** The newest resourceVersion handed out (0 before the first write). */
+  get resourceVersion(): number {
+    return this.revision;
+  }
+
+  /** The oldest resourceVersion a watch may start from without a 410. */
+  get oldestWatchableResourceVersion(): number {
+    return this.retainedFrom;
+  }
+
+  get(resource: string, key: string): StoredObject | undefined {
+    return this.tables.get(resource)?.objects.get(key);
+  }
+
+  count(resource: string): number {
+    return this.tables.get(resource)?.objects.size ?? 0;
+  }
+
+  /** Every stored object of a resource, in map order (cheap; no sorting). */
+  values(resource: string): IterableIterator<StoredObject> {
+    return this.table(resource).objects.values();
+  }
+
+  /** Keys in order, for paginated reads. */
+  sortedKeys(resource: string): SortedKeys {
+    return this.table(resource).keys;
+  }
+
+  /**
+   * Stores `object` under a new resourceVersion, which it writes into `object.metadata`; the store
+   * owns the object from here on. Emits ADDED or MODIFIED.
+   */
+  put(resource: string, key: string, object: KubeObject): StoredObject {
+    const table = this.table(resource);
+    const previous = table.objects.get(key);
+    const revision = ++this.revision;
+    object.metadata.resourceVersion = String(revision);
+    const stored = new StoredObject(object, revision);
+    table.objects.set(key, stored);
+    if (!previous) table.keys.add(key);
+    this.record(new StoredEvent(resource, key, previous ? 'MODIFIED' : 'ADDED', stored, previous));
+    return stored;
+  }
+
+  /**
+   * Stores a new object without an event, for bulk seeding: nobody can be watching yet, and the
+   * window is moved past it so a watch from before the load gets 410, as after a compaction.
+   */
+  load(resource: string, key: string, object: KubeObject): void {
+    const table = this.table(resource);
+    const revision = ++this.revision;
+    object.metadata.resourceVersion = String(revision);
+    if (!table.objects.has(key)) table.keys.add(key);
+    table.objects.set(key, new StoredObject(object, revision));
+    if (this.windowLength === 0) this.retainedFrom = revision;
+  }
+
+  /**
+   * Removes an object. Like the apiserver, the DELETED event carries the final state at a new
+   * resourceVersion.
+   */
+  remove(resource: string, key: string): StoredObject | undefined {
+    const table = this.tables.get(resource);
+    const previous = table?.objects.get(key);
+    if (!table || !previous) return undefined;
+    const revision = ++this.revision;
+    const object: KubeObject = {
+      ...previous.object,
+      metadata: { ...previous.object.metadata, resourceVersion: String(revision) },
+    };
+    const stored = new StoredObject(object, revision);
+    table.objects.delete(key);
+    table.keys.remove(key);
+    this.record(new StoredEvent(resource, key, 'DELETED', stored, previous));
+    return stored;
+  }
+
+  /** The storage keys of every resource that has held objects. */
+  resources(): string[] {
+    return [...this.tables.keys()];
+  }
+
+  /** Drops every object of a resource silently (used when a CRD is deleted, after its objects). */
+  dropResource(resource: string): void {
+    this.tables.delete(resource);
+  }
+
+  /** Events after `resourceVersion`, oldest first; undefined if the window no longer reaches back. */
+  eventsSince(resourceVersion: number): StoredEvent[] | undefined {
+    if (resourceVersion < this.retainedFrom) return undefined;
+    const events: StoredEvent[] = [];
+    for (let offset = this.windowLength - 1; offset >= 0; offset--) {
+      const event = this.eventAt(offset);
+      if (event.resourceVersion <= resourceVersion) break;
+      events.push(event);
+    }
+    return events.reverse();
+  }
+
+  /**
+   * The objects of `resource` that changed after `resourceVersion`, mapped to their state at it
+   * (undefined: did not exist then). Reading current state through this overlay gives a consistent
+   * snapshot; undefined if the window no longer reaches back.
+   */
+  rewind(resource: string, resourceVersion: number): Map<string, StoredObject | undefined> | undefined {
+    const events = this.eventsSince(resourceVersion);
+    if (!events) return undefined;
+    const overlay = new Map<string, StoredObject | undefined>();
+    for (let index = events.length - 1; index >= 0; index--) {
+      const event = events[index];
+      if (event.resource === resource) overlay.set(event.key, event.previous);
+    }
+    return overlay;
+  }
+
+  /** Forgets every retained event, so a watch or snapshot at any older resourceVersion gets 410. */
+  compact(): void {
+    this.window.fill(undefined);
+    this.windowStart = 0;
+    this.windowLength = 0;
+    this.retainedFrom = this.revision;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private table(resource: string): ResourceTable {
+    let table = this.tables.get(resource);
+    if (!table) {
+      table = { objects: new Map(), keys: new SortedKeys() };
+      this.tables.set(resource, table);
+    }
+    return table;
+  }
+
+  private eventAt(offset: number): StoredEvent {
+    return this.window[(this.windowStart + offset) % this.window.length] as StoredEvent;
+  }
+
+  private record(event: StoredEvent): void {
+    const capacity = this.window.length;
+    if (this.windowLength === capacity) {
+      this.retainedFrom = this.eventAt(0).resourceVersion;
+      this.window[this.windowStart] = event;
+      this.windowStart = (this.windowStart + 1) % capacity;
+    } else {
+      this.window[(this.windowStart + this.windowLength) % capacity] = event;
+      this.windowLength++;
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+}

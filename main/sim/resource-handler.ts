@@ -1,0 +1,143 @@
+// The verbs on one resource path: get, list, watch, create, update, patch, delete, deletecollection,
+// and the status and scale subresources. Everything is validated before a byte of the reply is sent,
+// so errors are always a proper Status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../../shared/kube/object';
+import { badRequest, methodNotAllowed, notFound } from './api-errors';
+import type { ClusterStorage, DeleteOptions, PropagationPolicy } from './cluster-storage';
+import type { FaultInjector, Verb } from './faults';
+import { parseObjectFilter } from './filter';
+import { readBody, sendText } from './http-io';
+import { readListOptions } from './list-options';
+import { planList, readPage, serveList } from './list-handler';
+import type { Rendering } from './media';
+import { applyPatch } from './patch';
+import { presenterFor } from './presenter';
+import type { ResourcePath } from './request-path';
+import type { ResourceType } from './resource-type';
+import { resourceKey } from './resource-type';
+import { applyScale, scaleOf } from './scale';
+import type { TableConverter } from './table';
+import type { WatchServer } from './watch-handler';
+
+export interface ResourceHandlerContext {
+  storage: ClusterStorage;
+  faults: FaultInjector;
+  watches: WatchServer;
+  table: TableConverter;
+  now: () => number;
+}
+
+export function verbOf(method: string, path: ResourcePath, query: URLSearchParams): Verb | undefined {
+  const named = path.name !== undefined;
+  switch (method) {
+    case 'GET':
+      if (path.watchPrefix || query.get('watch') === 'true' || query.get('watch') === '1') return 'watch';
+      return named ? 'get' : 'list';
+    case 'POST':
+      return named ? undefined : 'create';
+    case 'PUT':
+      return named ? 'update' : undefined;
+    case 'PATCH':
+      return named ? 'patch' : undefined;
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+function parseObject(body: string): KubeObject {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    throw badRequest(`the object provided is unrecognized: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('the object provided is not a JSON object');
+  const object = parsed as KubeObject;
+  object.metadata ??= {};
+  return object;
+}
+
+async function deleteOptionsOf(request: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
+  const body = await readBody(request);
+  const options = body.trim() ? (JSON.parse(body) as DeleteOptions) : {};
+  const policy = query.get('propagationPolicy');
+  if (policy) options.propagationPolicy = policy as PropagationPolicy;
+  return options;
+}
+
+export async function handleResource(
+  context: ResourceHandlerContext,
+  type: ResourceType,
+  path: ResourcePath,
+  verb: Verb,
+  rendering: Rendering,
+  request: IncomingMessage,
+  response: ServerResponse,
+  query: URLSearchParams,
+): Promise<void> {
+  const { storage } = context;
+  const namespace = type.namespaced ? path.namespace : undefined;
+  const subresource = path.subresource;
+  if (subresource !== undefined && subresource !== 'status' && !(subresource === 'scale' && type.scale)) throw notFound(type, `${path.name}/${subresource}`);
+  if (subresource && !['get', 'update', 'patch'].includes(verb)) throw methodNotAllowed();
+  if (verb === 'list' || verb === 'watch' || verb === 'deletecollection') {
+    const options = readListOptions(query, path.watchPrefix);
+    const filter = parseObjectFilter(type, options.labelSelector, options.fieldSelector);
+    const presenter = presenterFor(rendering, type, context.table, options.includeObject, context.now);
+    const listRequest = { resource: resourceKey(type), namespace, options, filter, presenter };
+    if (verb === 'watch') return context.watches.serve(response, { ...listRequest, shared: rendering === 'object' });
+    if (verb === 'list') return serveList(response, storage.store, context.faults, listRequest);
+    const page = readPage(storage.store, listRequest, planList(storage.store, context.faults, { ...options, limit: 0, continueToken: undefined }));
+    const deleteOptions = await deleteOptionsOf(request, query);
+    const removed = page.items.map((stored) => storage.delete(type, stored.object.metadata.namespace, stored.object.metadata.name ?? '', deleteOptions));
+    const apiVersion = type.group === '' ? type.version : `${type.group}/${type.version}`;
+    return sendText(response, 200, `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":{"resourceVersion":"${storage.store.resourceVersion}"},"items":[${removed.map((stored) => stored.json).join(',')}]}`);
+  }
+  const presenter = presenterFor(rendering, type, context.table, (query.get('includeObject') as 'Object' | 'Metadata' | 'None' | null) ?? 'Metadata', context.now);
+  const name = path.name ?? '';
+  switch (verb) {
+    case 'get': {
+      const stored = storage.get(type, namespace, name);
+      if (subresource === 'scale') return sendText(response, 200, JSON.stringify(scaleOf(type, stored)));
+      return sendText(response, 200, presenter.single(stored));
+    }
+    case 'create': {
+      const stored = storage.create(type, path.namespace, parseObject(await readBody(request)));
+      return sendText(response, 201, presenter.single(stored));
+    }
+    case 'update': {
+      const input = parseObject(await readBody(request));
+      if (subresource === 'scale') {
+        const current = storage.get(type, namespace, name);
+        const stored = storage.update(type, namespace, name, applyScale(type, current.object, input));
+        return sendText(response, 200, JSON.stringify(scaleOf(type, stored)));
+      }
+      const stored = storage.update(type, namespace, name, input, subresource === 'status' ? 'status' : undefined);
+      return sendText(response, 200, presenter.single(stored));
+    }
+    case 'patch': {
+      const body = await readBody(request);
+      const contentType = request.headers['content-type'] ?? '';
+      const current = storage.get(type, namespace, name);
+      if (subresource === 'scale') {
+        const patched = applyPatch(contentType, scaleOf(type, current), body) as KubeObject;
+        const stored = storage.update(type, namespace, name, applyScale(type, current.object, patched));
+        return sendText(response, 200, JSON.stringify(scaleOf(type, stored)));
+      }
+      const patched = applyPatch(contentType, current.object, body) as KubeObject;
+      if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
+      patched.metadata ??= {};
+      patched.metadata.resourceVersion ||= String(current.resourceVersion);
+      const stored = storage.update(type, namespace, name, patched, subresource === 'status' ? 'status' : undefined);
+      return sendText(response, 200, presenter.single(stored));
+    }
+    case 'delete': {
+      const stored = storage.delete(type, namespace, name, await deleteOptionsOf(request, query));
+      return sendText(response, 200, presenter.single(stored));
+    }
+  }
+}
+

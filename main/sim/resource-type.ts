@@ -1,0 +1,171 @@
+// What the simulator serves: one ResourceType per group/version/resource, built in or defined by a
+// CustomResourceDefinition. Discovery, routing, Tables and the scale subresource all read from here.
+import type { KubeObject } from '../../shared/kube/object';
+
+/** JSON paths (".spec.replicas" style) that map an object onto autoscaling/v1 Scale. */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** An additionalPrinterColumn of a CRD (or a built-in column the sim knows without shared/kinds). */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+  format?: string;
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  /** Plural, lower-case: "pods". */
+  resource: string;
+  kind: string;
+  listKind: string;
+  singularName: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  scale?: ScaleSubresource;
+  status: boolean;
+  /** Columns from a CRD's additionalPrinterColumns; built-ins take theirs from shared/kinds. */
+  printerColumns?: PrinterColumn[];
+}
+
+export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** "v1" for the core group, "apps/v1" otherwise. */
+export function apiVersionOf(type: Pick<ResourceType, 'group' | 'version'>): string {
+  return type.group === '' ? type.version : `${type.group}/${type.version}`;
+}
+
+/** The storage key of a resource: "pods", "deployments.apps", "widgets.example.kubetide.dev". */
+export function resourceKey(type: Pick<ResourceType, 'group' | 'resource'>): string {
+  return type.group === '' ? type.resource : `${type.resource}.${type.group}`;
+}
+
+/** The key of an object within its resource: "namespace/name" or "name" (MetaNamespaceKeyFunc). */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export function keyOfObject(object: KubeObject): string {
+  return objectKey(object.metadata.namespace, object.metadata.name ?? '');
+}
+
+function builtin(
+  group: string,
+  version: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+  shortNames: string[] = [],
+  extra: Partial<ResourceType> = {},
+): ResourceType {
+  return {
+    group,
+    version,
+    resource,
+    kind,
+    listKind: `${kind}List`,
+    singularName: kind.toLowerCase(),
+    namespaced,
+    shortNames,
+    categories: [],
+    verbs: allVerbs,
+    status: false,
+    ...extra,
+  };
+}
+
+const replicasScale: ScaleSubresource = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.status.selector',
+};
+
+/** The kinds every simulated cluster serves before any CRD exists. */
+export function builtinResourceTypes(): ResourceType[] {
+  const all = ['all'];
+  return [
+    builtin('', 'v1', 'namespaces', 'Namespace', false, ['ns'], { status: true }),
+    builtin('', 'v1', 'nodes', 'Node', false, ['no'], { status: true }),
+    builtin('', 'v1', 'pods', 'Pod', true, ['po'], { status: true, categories: all }),
+    builtin('', 'v1', 'services', 'Service', true, ['svc'], { status: true, categories: all }),
+    builtin('', 'v1', 'endpoints', 'Endpoints', true, ['ep'], { singularName: 'endpoints' }),
+    builtin('', 'v1', 'configmaps', 'ConfigMap', true, ['cm']),
+    builtin('', 'v1', 'secrets', 'Secret', true),
+    builtin('', 'v1', 'events', 'Event', true, ['ev']),
+    builtin('apps', 'v1', 'deployments', 'Deployment', true, ['deploy'], {
+      status: true,
+      scale: replicasScale,
+      categories: all,
+    }),
+    builtin('apps', 'v1', 'replicasets', 'ReplicaSet', true, ['rs'], {
+      status: true,
+      scale: replicasScale,
+      categories: all,
+    }),
+    builtin('apps', 'v1', 'statefulsets', 'StatefulSet', true, ['sts'], {
+      status: true,
+      scale: replicasScale,
+      categories: all,
+    }),
+    builtin('apps', 'v1', 'daemonsets', 'DaemonSet', true, ['ds'], { status: true, categories: all }),
+    builtin('batch', 'v1', 'jobs', 'Job', true, [], { status: true, categories: all }),
+    builtin('batch', 'v1', 'cronjobs', 'CronJob', true, ['cj'], { status: true, categories: all }),
+    builtin('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, [
+      'crd',
+      'crds',
+    ]),
+  ];
+}
+
+interface CrdVersion {
+  name: string;
+  served?: boolean;
+  subresources?: { status?: object; scale?: ScaleSubresource };
+  additionalPrinterColumns?: PrinterColumn[];
+}
+
+interface CrdSpec {
+  group: string;
+  scope: 'Namespaced' | 'Cluster';
+  names: {
+    plural: string;
+    singular?: string;
+    kind: string;
+    listKind?: string;
+    shortNames?: string[];
+    categories?: string[];
+  };
+  versions: CrdVersion[];
+}
+
+/** The served versions of a CustomResourceDefinition, one ResourceType each; [] if it is malformed. */
+export function resourceTypesOfDefinition(definition: KubeObject): ResourceType[] {
+  const spec = definition.spec as CrdSpec | undefined;
+  if (!spec?.group || !spec.names?.plural || !spec.names.kind || !Array.isArray(spec.versions)) return [];
+  return spec.versions
+    .filter((version) => version.served !== false)
+    .map((version) => ({
+      group: spec.group,
+      version: version.name,
+      resource: spec.names.plural,
+      kind: spec.names.kind,
+      listKind: spec.names.listKind ?? `${spec.names.kind}List`,
+      singularName: spec.names.singular ?? spec.names.kind.toLowerCase(),
+      namespaced: spec.scope !== 'Cluster',
+      shortNames: spec.names.shortNames ?? [],
+      categories: spec.names.categories ?? [],
+      verbs: allVerbs,
+      status: version.subresources?.status !== undefined,
+      scale: version.subresources?.scale,
+      printerColumns: version.additionalPrinterColumns ?? [],
+    }));
+}

@@ -1,0 +1,149 @@
+// WATCH: events after a resourceVersion from the bounded event window (410 ERROR event once it has
+// been compacted away), the initial state as synthetic ADDED events for resourceVersion ""/"0" and
+// for the streaming watch-list (then a BOOKMARK annotated k8s.io/initial-events-end), periodic
+// bookmarks, and a clean end at timeoutSeconds. Plain watches share each event's line across all
+// watchers; selector transitions are rewritten per watcher as the watch cache does (an object
+// leaving the selector is DELETED, entering it is ADDED).
+import type { ServerResponse } from 'node:http';
+import { initialEventsEndAnnotation } from '../../shared/kube/object';
+import { newStatus } from '../../shared/kube/status';
+import { badRequest, tooLargeResourceVersion } from './api-errors';
+import type { SimClock, SimTimer } from './clock';
+import type { ObjectFilter } from './filter';
+import { writeChunk } from './http-io';
+import type { ListOptions } from './list-options';
+import { parseResourceVersion } from './list-options';
+import type { ObjectStore, StoredEvent, StoredObject } from './object-store';
+import { watchLine } from './object-store';
+import type { Presenter } from './presenter';
+import { snapshotEntries } from './snapshot';
+import type { WatchHub } from './watch-session';
+import { WatchSession } from './watch-session';
+
+export interface WatchSettings {
+  bookmarkIntervalMs: number;
+  /** Used when the client sends no timeoutSeconds. */
+  defaultTimeoutSeconds: number;
+  maximumBufferedBytes: number;
+}
+
+export interface WatchRequest {
+  resource: string;
+  namespace?: string;
+  options: ListOptions;
+  filter: ObjectFilter;
+  presenter: Presenter;
+  /** The plain object rendering, whose lines can be shared between watchers. */
+  shared: boolean;
+}
+
+interface WatchStart {
+  /** Replay the state at this resourceVersion as ADDED first (undefined: no initial state). */
+  initialState: boolean;
+  /** Events after this resourceVersion follow. */
+  from: number;
+  endBookmark: boolean;
+}
+
+function planWatch(store: ObjectStore, options: ListOptions): WatchStart | { expired: number } {
+  const current = store.resourceVersion;
+  if (options.sendInitialEvents !== undefined) {
+    if (options.resourceVersionMatch !== 'NotOlderThan')
+      throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    if (options.sendInitialEvents && !options.allowWatchBookmarks)
+      throw badRequest('allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
+  } else if (options.resourceVersionMatch) {
+    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+  }
+  const requested = options.resourceVersion === undefined ? undefined : parseResourceVersion(options.resourceVersion);
+  if (requested !== undefined && requested > current) throw tooLargeResourceVersion(requested, current);
+  if (options.sendInitialEvents) return { initialState: true, from: current, endBookmark: true };
+  if (requested === undefined || requested === 0) return { initialState: options.sendInitialEvents !== false, from: current, endBookmark: false };
+  if (requested < store.oldestWatchableResourceVersion) return { expired: requested };
+  return { initialState: false, from: requested, endBookmark: false };
+}
+
+export class WatchServer {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly clock: SimClock,
+    private readonly hub: WatchHub,
+    private readonly settings: () => WatchSettings,
+  ) {}
+
+  /** Validates, then streams until timeoutSeconds, a fault, or the client hanging up. */
+  async serve(response: ServerResponse, request: WatchRequest): Promise<void> {
+    const plan = planWatch(this.store, request.options);
+    const settings = this.settings();
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    response.flushHeaders();
+    const session = new WatchSession(response, this.clock, settings.maximumBufferedBytes);
+    this.hub.add(session);
+    if ('expired' in plan) {
+      const status = newStatus(410, 'Expired', `too old resource version: ${plan.expired} (${this.store.oldestWatchableResourceVersion})`);
+      session.send(watchLine('ERROR', JSON.stringify(status)));
+      session.end();
+      return;
+    }
+    const timeoutSeconds = request.options.timeoutSeconds ?? settings.defaultTimeoutSeconds;
+    const timers: SimTimer[] = [this.clock.setTimeout(() => session.end(), timeoutSeconds * 1000)];
+    session.onClose(() => timers.forEach((timer) => timer.stop()));
+
+    let from = plan.from;
+    if (plan.initialState) {
+      const snapshot = [...snapshotEntries(this.store, request.resource, undefined, { namespace: request.namespace })];
+      from = this.store.resourceVersion;
+      try {
+        for (const entry of snapshot) {
+          if (session.isClosed) return;
+          if (!request.filter.matches(entry.stored.object)) continue;
+          const pending = writeChunk(response, watchLine('ADDED', request.presenter.eventObject(entry.stored)));
+          if (pending) await pending;
+        }
+      } catch {
+        return;
+      }
+    }
+    if (session.isClosed) return;
+    const backlog = this.store.eventsSince(from);
+    if (!backlog) {
+      session.send(watchLine('ERROR', JSON.stringify(newStatus(410, 'Expired', `too old resource version: ${from} (${this.store.oldestWatchableResourceVersion})`))));
+      session.end();
+      return;
+    }
+    for (const event of backlog) this.deliver(session, request, event);
+    if (plan.endBookmark)
+      session.send(watchLine('BOOKMARK', request.presenter.bookmarkObject(this.store.resourceVersion, { [initialEventsEndAnnotation]: 'true' })));
+    const unsubscribe = this.store.subscribe((event) => this.deliver(session, request, event));
+    session.onClose(unsubscribe);
+    if (request.options.allowWatchBookmarks) {
+      const tick = () => {
+        session.send(watchLine('BOOKMARK', request.presenter.bookmarkObject(this.store.resourceVersion)));
+        timers.push(this.clock.setTimeout(tick, settings.bookmarkIntervalMs));
+      };
+      timers.push(this.clock.setTimeout(tick, settings.bookmarkIntervalMs));
+    }
+  }
+
+  private deliver(session: WatchSession, request: WatchRequest, event: StoredEvent): void {
+    if (event.resource !== request.resource) return;
+    const object = event.stored.object;
+    if (request.namespace && object.metadata.namespace !== request.namespace) return;
+    const { filter } = request;
+    let type: string = event.type;
+    if (!filter.isEverything) {
+      const now = filter.matches(object);
+      const before = event.previous !== undefined && event.type !== 'DELETED' ? filter.matches(event.previous.object) : event.type === 'DELETED' && now;
+      if (event.type === 'DELETED') {
+        if (!now) return;
+      } else if (now && !before) type = 'ADDED';
+      else if (!now && before) type = 'DELETED';
+      else if (!now) return;
+    }
+    session.send(request.shared && type === event.type ? event.line : watchLine(type, this.render(request, event.stored)));
+  }
+
+  private render(request: WatchRequest, stored: StoredObject): string {
+    return request.presenter.eventObject(stored);
+  }
+}

@@ -1,0 +1,51 @@
+// `?`: every keyboard shortcut on one card. Kept in step with ui-state/keyboard.ts.
+import type { ReactNode } from 'react';
+
+const shortcuts: readonly (readonly [string[], string])[] = [
+  [['/'], 'Focus the filter bar'],
+  [[':'], 'Command palette: jump to a kind (:pods, :deploy, :svc)'],
+  [['Ctrl', 'K'], 'Command palette'],
+  [['j', '↓'], 'Next row'],
+  [['k', '↑'], 'Previous row'],
+  [['g'], 'First row'],
+  [['G'], 'Last row'],
+  [['Enter'], 'Open the detail pane'],
+  [['y'], 'Show the YAML'],
+  [['e'], 'Show the events'],
+  [['c'], 'Copy the selected name'],
+  [['Esc'], 'Close the pane, clear the filter focus'],
+  [['?'], 'This help'],
+];
+
+export function HelpOverlay(props: { readonly onClose: () => void }): ReactNode {
+  return (
+    <div className="overlay" role="presentation" onMouseDown={props.onClose}>
+      <div
+        className="help"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        onMouseDown={(event) => event.stopPropagation()}
+      >
+        <h2>Keyboard shortcuts</h2>
+        <dl>
+          {shortcuts.map(([keys, meaning]) => (
+            <div key={meaning} className="help-row">
+              <dt>
+                {keys.map((key) => (
+                  <kbd key={key}>{key}</kbd>
+                ))}
+              </dt>
+              <dd>{meaning}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="help-note">
+          Filter syntax: <code>app=web,tier!=db</code> <code>env in (prod,staging)</code> <code>!canary</code>{' '}
+          <code>ns=payments</code> <code>node=n-12</code> <code>owner=web-7c9d8</code> <code>status=Pending</code>{' '}
+          and free text.
+        </p>
+      </div>
+    </div>
+  );
+}

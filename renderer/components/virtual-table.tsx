@@ -1,0 +1,148 @@
+// A virtualized table: only the rows inside the viewport (plus a small overscan) exist in the DOM, so
+// 150,000 keys cost one array and a spacer, not 150,000 elements. The table never holds row data in
+// React state: it receives the ordered key list and reads each visible row through `getRow`; a row
+// re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
+// when its selection changes, or when the column set changes.
+import { memo, useEffect, useRef, type ReactNode } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+
+export interface TableColumn {
+  readonly id: string;
+  readonly title: string;
+  /** A CSS grid track size, e.g. '90px' or 'minmax(220px, 2fr)'. */
+  readonly width: string;
+  readonly align?: 'left' | 'right';
+  /** A short explanation shown on hover over the header. */
+  readonly description?: string;
+}
+
+export interface TableSort {
+  readonly column: string;
+  readonly descending: boolean;
+}
+
+export interface VirtualTableProps<Row> {
+  readonly keys: readonly string[];
+  readonly columns: readonly TableColumn[];
+  readonly getRow: (key: string) => Row | undefined;
+  readonly renderCell: (row: Row, column: TableColumn) => ReactNode;
+  /** Changes whenever rows may have changed; visible rows then re-read `getRow`. */
+  readonly revision: number;
+  readonly sort?: TableSort;
+  readonly onSort?: (column: string) => void;
+  readonly selectedKey?: string;
+  readonly selectedIndex?: number;
+  readonly onSelect: (key: string) => void;
+  readonly onOpen: (key: string) => void;
+  readonly emptyMessage: ReactNode;
+  readonly label: string;
+}
+
+const rowHeight = 28;
+
+export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
+  const { keys, columns, sort, onSort, selectedIndex } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: keys.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+    getItemKey: (index) => keys[index] ?? index,
+  });
+
+  useEffect(() => {
+    if (selectedIndex !== undefined && selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  const template = columns.map((column) => column.width).join(' ');
+  return (
+    <div className="table" role="grid" aria-label={props.label} aria-rowcount={keys.length + 1}>
+      <div className="table-header" role="row" style={{ gridTemplateColumns: template }}>
+        {columns.map((column) => {
+          const sorted = sort?.column === column.id;
+          return (
+            <button
+              key={column.id}
+              type="button"
+              role="columnheader"
+              className={`table-heading${column.align === 'right' ? ' align-right' : ''}${sorted ? ' sorted' : ''}`}
+              aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+              title={column.description ?? `Sort by ${column.title.toLowerCase()}`}
+              onClick={() => onSort?.(column.id)}
+            >
+              <span>{column.title}</span>
+              <span className="sort-arrow" aria-hidden="true">
+                {sorted ? (sort.descending ? '▼' : '▲') : ''}
+              </span>
+            </button>
+          );
+        })}
+      </div>
+      <div className="table-body" ref={scrollRef} tabIndex={-1} data-testid="table-body">
+        {keys.length === 0 ? (
+          <div className="table-empty">{props.emptyMessage}</div>
+        ) : (
+          <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const key = keys[item.index];
+              if (key === undefined) return null;
+              const row = props.getRow(key);
+              if (row === undefined) return null;
+              return (
+                <TableRow
+                  key={key}
+                  rowKey={key}
+                  row={row}
+                  index={item.index}
+                  top={item.start}
+                  template={template}
+                  columns={columns}
+                  renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
+                  selected={key === props.selectedKey}
+                  onSelect={props.onSelect}
+                  onOpen={props.onOpen}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+interface TableRowProps {
+  readonly rowKey: string;
+  readonly row: unknown;
+  readonly index: number;
+  readonly top: number;
+  readonly template: string;
+  readonly columns: readonly TableColumn[];
+  readonly renderCell: (row: unknown, column: TableColumn) => ReactNode;
+  readonly selected: boolean;
+  readonly onSelect: (key: string) => void;
+  readonly onOpen: (key: string) => void;
+}
+
+const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
+  const { rowKey, row, columns, renderCell } = props;
+  return (
+    <div
+      role="row"
+      className={`table-row${props.selected ? ' selected' : ''}${props.index % 2 === 1 ? ' odd' : ''}`}
+      aria-selected={props.selected}
+      aria-rowindex={props.index + 2}
+      data-key={rowKey}
+      style={{ transform: `translateY(${props.top}px)`, gridTemplateColumns: props.template }}
+      onMouseDown={() => props.onSelect(rowKey)}
+      onDoubleClick={() => props.onOpen(rowKey)}
+    >
+      {columns.map((column) => (
+        <div key={column.id} role="gridcell" className={`table-cell${column.align === 'right' ? ' align-right' : ''}`}>
+          {renderCell(row, column)}
+        </div>
+      ))}
+    </div>
+  );
+});

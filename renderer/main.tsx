@@ -1,0 +1,44 @@
+// The renderer's entry: connect to main (a MessagePort under Electron, a WebSocket in browser mode),
+// mirror what main sends into the store, and render the app. No Node APIs, no credentials: everything
+// arrives over the bridge protocol.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { preloadGlobalName, type KubetidePreloadApi } from '../shared/preload-api';
+import { BridgeClient } from './transport/bridge-client';
+import type { LinkOpener } from './transport/bridge-link';
+import { webSocketLinkOpener, webSocketLinkOptionsFrom } from './transport/websocket-link';
+import { messagePortLinkOpener } from './transport/message-port-link';
+import { animationFrameScheduler } from './store/frame-scheduler';
+import { createViewStore } from './ui-state/view-store';
+import { AppContext } from './views/app-context';
+import { App } from './views/app';
+import { ConnectionProblem } from './views/connection-problem';
+import './styles/theme.css';
+import './styles/layout.css';
+import './styles/components.css';
+
+/** Electron's preload API when running in the desktop app; a WebSocket to main in browser mode. */
+function linkOpener(): LinkOpener | undefined {
+  const preload = (window as unknown as Record<string, KubetidePreloadApi | undefined>)[preloadGlobalName];
+  if (preload?.requestPort) {
+    return messagePortLinkOpener({ requestPort: (nonce) => preload.requestPort(nonce), target: window });
+  }
+  const options = webSocketLinkOptionsFrom(window.location);
+  return options ? webSocketLinkOpener(options) : undefined;
+}
+
+const root = createRoot(document.getElementById('root')!);
+const open = linkOpener();
+if (!open) {
+  root.render(<ConnectionProblem />);
+} else {
+  const client = new BridgeClient({ open, scheduler: animationFrameScheduler() });
+  client.start();
+  root.render(
+    <StrictMode>
+      <AppContext.Provider value={{ bridge: client, view: createViewStore() }}>
+        <App />
+      </AppContext.Provider>
+    </StrictMode>,
+  );
+}

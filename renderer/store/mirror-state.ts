@@ -1,0 +1,41 @@
+// The small, immutable state React subscribes to (zustand vanilla store). It never holds rows: a
+// view selects its subscription's revision and reads rows from the SubscriptionMirror when it moves.
+import { createStore } from 'zustand/vanilla';
+import type { StoreApi } from 'zustand/vanilla';
+import type { SyncState } from '../../shared/protocol/sync-state';
+import type { ContextList, ServedKind } from '../../shared/protocol/server-messages';
+
+/**
+ * - connecting: no link yet (first attempt or after a loss, until `retryAt`).
+ * - open: hello answered; batches flow.
+ * - closed: the client was closed on purpose; it will not reconnect.
+ */
+export type ConnectionPhase = 'connecting' | 'open' | 'closed';
+
+export interface ConnectionState {
+  phase: ConnectionPhase;
+  /** Epoch ms of the next reconnect attempt, while connecting after a loss. */
+  retryAt?: number;
+  /** Why the last link was lost or refused. */
+  error?: string;
+}
+
+export interface MirrorState {
+  connection: ConnectionState;
+  /** Per subscription: bumped once per frame in which its rows changed. */
+  revisions: Readonly<Record<string, number>>;
+  syncStates: Readonly<Record<string, SyncState>>;
+  kinds: readonly ServedKind[];
+  contexts?: ContextList;
+}
+
+export type MirrorStateStore = StoreApi<MirrorState>;
+
+export function createMirrorState(): MirrorStateStore {
+  return createStore<MirrorState>()(() => ({
+    connection: { phase: 'connecting' },
+    revisions: {},
+    syncStates: {},
+    kinds: [],
+  }));
+}

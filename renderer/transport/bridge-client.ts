@@ -1,0 +1,271 @@
+// The renderer's side of the bridge: keeps one link to main open (reconnecting with backoff), says
+// hello with every subscription it mirrors so main resumes them with fresh snapshots, answers
+// requests by id, feeds pushed messages to the MirrorStore, acknowledges applied batches (main's
+// backpressure), and asks for a resnapshot on any sequence gap.
+import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import { protocolVersion } from '../../shared/protocol/client-messages';
+import type {
+  ClientMessage,
+  InvolvedObject,
+  ResumedSubscription,
+} from '../../shared/protocol/client-messages';
+import type { ContextList, ReplyError, ServerMessage } from '../../shared/protocol/server-messages';
+import type { FrameScheduler } from '../store/frame-scheduler';
+import { MirrorStore } from '../store/mirror-store';
+import type { MirrorStateStore } from '../store/mirror-state';
+import type { BridgeLink, LinkOpener } from './bridge-link';
+
+/** A request main refused or failed, with the API server's code and reason when it was the cause. */
+export class BridgeRequestError extends Error {
+  override readonly name = 'BridgeRequestError';
+  constructor(readonly error: ReplyError) {
+    super(error.message);
+  }
+}
+
+export interface ClientTimers {
+  now(): number;
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface BridgeClientOptions {
+  open: LinkOpener;
+  scheduler: FrameScheduler;
+  timers?: ClientTimers;
+  initialRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+}
+
+type RequestBody<T = ClientMessage> = T extends { requestId: number } ? Omit<T, 'requestId'> : never;
+
+interface PendingRequest {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+const globalTimers: ClientTimers = {
+  now: () => Date.now(),
+  setTimeout: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class BridgeClient {
+  readonly store: MirrorStore;
+  private readonly timers: ClientTimers;
+  private readonly subscriptions = new Map<string, { gvr: GroupVersionResource; namespace?: string }>();
+  private readonly pending = new Map<number, PendingRequest>();
+  private link: BridgeLink | undefined;
+  private ready = false;
+  private nextRequestId = 1;
+  private nextSubscription = 1;
+  private retryDelay: number;
+  private retryTimer: unknown;
+  private context: string | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: BridgeClientOptions) {
+    this.timers = options.timers ?? globalTimers;
+    this.retryDelay = options.initialRetryDelayMs ?? 500;
+    this.store = new MirrorStore({
+      scheduler: options.scheduler,
+      onGap: (subscriptionId) => this.sendIfReady({ type: 'resnapshot', subscriptionId }),
+      onApplied: (subscriptionId, seq) => this.sendIfReady({ type: 'ack', subscriptionId, seq }),
+    });
+  }
+
+  /** UI state: connection, per-subscription revisions and sync states, kinds, contexts. */
+  get state(): MirrorStateStore {
+    return this.store.state;
+  }
+
+  /** Connects, and keeps reconnecting after every loss until close(). */
+  start(): void {
+    this.stopped = false;
+    void this.connect();
+  }
+
+  /** Mirrors (gvr, namespace); resolves with the id whose rows store.mirror(id) holds. */
+  async subscribe(gvr: GroupVersionResource, namespace?: string): Promise<string> {
+    const subscriptionId = `s${this.nextSubscription++}`;
+    this.subscriptions.set(subscriptionId, namespace ? { gvr, namespace } : { gvr });
+    this.store.open(subscriptionId);
+    if (this.ready) {
+      try {
+        await this.request({ type: 'subscribe', subscriptionId, gvr, ...(namespace ? { namespace } : {}) });
+      } catch (error) {
+        this.subscriptions.delete(subscriptionId);
+        this.store.close(subscriptionId);
+        throw error;
+      }
+    }
+    return subscriptionId;
+  }
+
+  unsubscribe(subscriptionId: string): void {
+    if (!this.subscriptions.delete(subscriptionId)) return;
+    this.store.close(subscriptionId);
+    this.sendIfReady({ type: 'unsubscribe', subscriptionId });
+  }
+
+  resync(subscriptionId: string): Promise<void> {
+    return this.request({ type: 'resync', subscriptionId }).then(() => undefined);
+  }
+
+  getObject(
+    gvr: GroupVersionResource,
+    namespace: string | undefined,
+    name: string,
+    reveal = false,
+  ): Promise<KubeObject> {
+    return this.request({
+      type: 'getObject',
+      gvr,
+      name,
+      reveal,
+      ...(namespace ? { namespace } : {}),
+    }) as Promise<KubeObject>;
+  }
+
+  listEvents(involvedObject: InvolvedObject): Promise<KubeObject[]> {
+    return this.request({ type: 'listEvents', involvedObject }) as Promise<KubeObject[]>;
+  }
+
+  listContexts(): Promise<ContextList> {
+    return this.request({ type: 'listContexts' }) as Promise<ContextList>;
+  }
+
+  switchContext(context: string): Promise<void> {
+    return this.request({ type: 'switchContext', context }).then(() => undefined);
+  }
+
+  /** Sends a request and resolves with its reply's value; rejects when refused or the link drops. */
+  request(body: RequestBody): Promise<unknown> {
+    if (!this.ready || !this.link) return Promise.reject(new Error('not connected to main'));
+    const requestId = this.nextRequestId++;
+    const link = this.link;
+    return new Promise((resolve, reject) => {
+      this.pending.set(requestId, { resolve, reject });
+      link.send({ ...body, requestId } as ClientMessage);
+    });
+  }
+
+  /** Closes the link for good. */
+  close(): void {
+    this.stopped = true;
+    if (this.retryTimer !== undefined) this.timers.clearTimeout(this.retryTimer);
+    this.link?.close();
+    this.setConnection({ phase: 'closed' });
+  }
+
+  private sendIfReady(message: ClientMessage): void {
+    if (this.ready) this.link?.send(message);
+  }
+
+  private async connect(): Promise<void> {
+    this.retryTimer = undefined;
+    if (this.stopped) return;
+    this.setConnection({ phase: 'connecting' });
+    let link: BridgeLink;
+    try {
+      link = await this.options.open();
+    } catch (error) {
+      this.scheduleReconnect(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (this.stopped) {
+      link.close();
+      return;
+    }
+    this.link = link;
+    link.onMessage((message) => this.receive(message));
+    link.onClose((reason) => this.lost(link, reason));
+    const requestId = this.nextRequestId++;
+    const hello = new Promise((resolve, reject) => this.pending.set(requestId, { resolve, reject }));
+    link.send({ type: 'hello', requestId, protocolVersion, resume: this.resumeList() });
+    try {
+      await hello;
+    } catch (error) {
+      link.close(`hello refused: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.ready = true;
+    this.retryDelay = this.options.initialRetryDelayMs ?? 500;
+    this.setConnection({ phase: 'open' });
+  }
+
+  private resumeList(): ResumedSubscription[] {
+    return [...this.subscriptions].map(([subscriptionId, { gvr, namespace }]) => ({
+      subscriptionId,
+      gvr,
+      ...(namespace ? { namespace } : {}),
+      lastSeq: this.store.mirror(subscriptionId)?.lastSeq ?? 0,
+    }));
+  }
+
+  private lost(link: BridgeLink, reason: string): void {
+    if (this.link !== link) return;
+    this.link = undefined;
+    this.ready = false;
+    for (const request of this.pending.values())
+      request.reject(new Error(`connection to main lost: ${reason}`));
+    this.pending.clear();
+    if (!this.stopped) this.scheduleReconnect(reason);
+  }
+
+  private scheduleReconnect(error: string): void {
+    if (this.stopped) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 10_000);
+    this.setConnection({ phase: 'connecting', retryAt: this.timers.now() + delay, error });
+    this.retryTimer = this.timers.setTimeout(() => void this.connect(), delay);
+  }
+
+  private receive(message: ServerMessage): void {
+    switch (message.type) {
+      case 'reply': {
+        const request = this.pending.get(message.requestId);
+        if (!request) return;
+        this.pending.delete(message.requestId);
+        if (message.ok) request.resolve(message.value);
+        else request.reject(new BridgeRequestError(message.error));
+        return;
+      }
+      case 'rejected':
+        console.warn(`main refused a message: ${message.reason}`);
+        return;
+      case 'contexts':
+        this.contextsChanged(message.current);
+        this.store.receive(message);
+        return;
+      default:
+        this.store.receive(message);
+    }
+  }
+
+  /**
+   * After a context switch main has dropped every subscription: apply what was queued from the old
+   * cluster, then mirror the same kinds afresh in the new one.
+   */
+  private contextsChanged(current: string): void {
+    const previous = this.context;
+    this.context = current;
+    if (previous === undefined || previous === current) return;
+    this.store.applyQueued();
+    for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
+      this.store.close(subscriptionId);
+      this.store.open(subscriptionId);
+      this.request({ type: 'subscribe', subscriptionId, gvr, ...(namespace ? { namespace } : {}) }).catch(
+        () => {},
+      );
+    }
+  }
+
+  private setConnection(connection: {
+    phase: 'connecting' | 'open' | 'closed';
+    retryAt?: number;
+    error?: string;
+  }): void {
+    this.store.state.setState({ connection });
+  }
+}

@@ -1,0 +1,87 @@
+// The browser-mode link: a WebSocket to main's bridge server on loopback, authenticated by the launch
+// secret main put in the page URL's fragment (see shared/protocol/websocket-handshake.ts).
+import type { ServerMessage } from '../../shared/protocol/server-messages';
+import {
+  bridgeWebSocketPath,
+  clientSubprotocols,
+  secretFromHash,
+} from '../../shared/protocol/websocket-handshake';
+import type { BridgeLink, LinkOpener } from './bridge-link';
+
+/** The part of the WebSocket API the link uses (the DOM's, or the ws package's in tests). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(
+    type: 'open' | 'close' | 'error' | 'message',
+    listener: (event: { data?: unknown; code?: number; reason?: string }) => void,
+  ): void;
+}
+
+export type WebSocketConstructor = new (url: string, protocols: string[]) => WebSocketLike;
+
+export interface WebSocketLinkOptions {
+  url: string;
+  secret: string;
+  WebSocket?: WebSocketConstructor;
+}
+
+/** ws://HOST/bridge and the secret, from the page's own location; undefined without a secret. */
+export function webSocketLinkOptionsFrom(location: {
+  host: string;
+  hash: string;
+  protocol: string;
+}): WebSocketLinkOptions | undefined {
+  const secret = secretFromHash(location.hash);
+  if (!secret) return undefined;
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return { url: `${scheme}//${location.host}${bridgeWebSocketPath}`, secret };
+}
+
+export function webSocketLinkOpener(options: WebSocketLinkOptions): LinkOpener {
+  return () => openWebSocketLink(options);
+}
+
+export function openWebSocketLink(options: WebSocketLinkOptions): Promise<BridgeLink> {
+  const Constructor = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
+  return new Promise((resolve, reject) => {
+    const socket = new Constructor(options.url, clientSubprotocols(options.secret));
+    let opened = false;
+    let messageListener: ((message: ServerMessage) => void) | undefined;
+    let closeListener: ((reason: string) => void) | undefined;
+    let closedReason: string | undefined;
+    socket.addEventListener('message', (event) => {
+      if (typeof event.data !== 'string') return;
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(event.data) as ServerMessage;
+      } catch {
+        return;
+      }
+      messageListener?.(message);
+    });
+    socket.addEventListener('close', (event) => {
+      closedReason ??= `connection closed (${event.code ?? 'no code'}${event.reason ? ` ${event.reason}` : ''})`;
+      if (!opened) reject(new Error(`could not connect to ${options.url}: ${closedReason}`));
+      else closeListener?.(closedReason);
+    });
+    socket.addEventListener('error', () => {
+      if (!opened) closedReason ??= 'refused (wrong secret, or main is not running)';
+    });
+    socket.addEventListener('open', () => {
+      opened = true;
+      resolve({
+        send: (message) => {
+          if (socket.readyState === 1) socket.send(JSON.stringify(message));
+        },
+        onMessage: (listener) => (messageListener = listener),
+        onClose: (listener) => (closeListener = listener),
+        close: (reason = 'closed by the renderer') => {
+          closedReason = reason;
+          socket.close(1000, reason.slice(0, 120));
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,53 @@
+// What the user is looking at: the kind, the filter as typed, the namespaces picked, the sort, the
+// selected row and which pane or overlay is open. Small and immutable (a zustand store); rows and
+// revisions live in the mirror (renderer/store), never here.
+import { createStore } from 'zustand/vanilla';
+import { gvrKey } from '../../shared/kube/object';
+
+export type DetailTab = 'yaml' | 'events' | 'owners' | 'children';
+export type Overlay = { type: 'none' } | { type: 'help' } | { type: 'palette'; query: string };
+
+export interface ViewSort {
+  /** A column id of the table ('name', 'namespace', or a printer column's index as text). */
+  readonly column: string;
+  readonly descending: boolean;
+}
+
+export interface ViewState {
+  readonly kindId: string;
+  readonly filterText: string;
+  readonly namespaces: readonly string[];
+  readonly sort: ViewSort;
+  readonly selectedKey?: string;
+  readonly detailOpen: boolean;
+  readonly detailTab: DetailTab;
+  readonly overlay: Overlay;
+  /** A short confirmation ("Copied web-7c9d8-abcde"), cleared by the view after a moment. */
+  readonly notice?: string;
+}
+
+export const defaultKindId = gvrKey({ group: '', version: 'v1', resource: 'pods' });
+
+export function initialViewState(): ViewState {
+  return {
+    kindId: defaultKindId,
+    filterText: '',
+    namespaces: [],
+    sort: { column: 'name', descending: false },
+    detailOpen: false,
+    detailTab: 'yaml',
+    overlay: { type: 'none' },
+  };
+}
+
+export function createViewStore(initial: ViewState = initialViewState()) {
+  return createStore<ViewState>()(() => initial);
+}
+
+export type ViewStore = ReturnType<typeof createViewStore>;
+
+/** Clicking a sorted column flips its direction; another column sorts ascending (ages: newest first). */
+export function nextSort(current: ViewSort, column: string, newestFirst: boolean): ViewSort {
+  if (current.column === column) return { column, descending: !current.descending };
+  return { column, descending: newestFirst };
+}

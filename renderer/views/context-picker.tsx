@@ -1,0 +1,47 @@
+// The context picker: the kubeconfig's contexts plus "Embedded cluster". Names, clusters and servers
+// only; credentials never reach the renderer.
+import type { ReactNode } from 'react';
+import type { ContextList } from '../../shared/protocol';
+import { Popover } from '../components/popover';
+
+export interface ContextPickerProps {
+  readonly contexts: ContextList | undefined;
+  readonly onSwitch: (context: string) => void;
+}
+
+export function ContextPicker(props: ContextPickerProps): ReactNode {
+  const current = props.contexts?.contexts.find((context) => context.name === props.contexts?.current);
+  return (
+    <Popover
+      className="context-picker"
+      title="Cluster context"
+      testId="context-picker"
+      label={
+        <span className="context-label">
+          <span className="muted">context</span> <strong>{current?.name ?? props.contexts?.current ?? '…'}</strong>
+        </span>
+      }
+    >
+      {(close) => (
+        <div>
+          <div className="menu-heading">Contexts</div>
+          {(props.contexts?.contexts ?? []).map((context) => (
+            <button
+              key={context.name}
+              type="button"
+              className={`menu-item${context.name === props.contexts?.current ? ' active' : ''}`}
+              onClick={() => {
+                close();
+                if (context.name !== props.contexts?.current) props.onSwitch(context.name);
+              }}
+            >
+              <span>{context.name === props.contexts?.current ? '●' : '○'}</span>
+              <span>{context.name}</span>
+              <span className="menu-detail">{context.embedded ? 'built in' : (context.server ?? context.cluster)}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </Popover>
+  );
+}

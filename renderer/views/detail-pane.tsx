@@ -1,0 +1,156 @@
+// The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
+// resourceVersion moves), Events, Owners (up) and Children (down). Only the open tab fetches.
+import { useEffect, useState, type ReactNode } from 'react';
+import type { KubeObject } from '../../shared/kube/object';
+import type { Row } from '../../shared/protocol';
+import { Tabs } from '../components/tabs';
+import { YamlView, objectYaml } from '../components/yaml-view';
+import type { DetailTab } from '../ui-state/view-store';
+import type { CatalogKind } from './kind-catalog';
+import { useServices } from './app-context';
+import { EventsTab } from './events-tab';
+import { OwnersTab, type OwnerStep } from './owners-tab';
+import { ChildrenTab } from './children-tab';
+import { formatAge } from './format';
+import { useNow } from '../ui-state/now';
+
+export interface DetailPaneProps {
+  readonly kind: CatalogKind;
+  readonly row: Row | undefined;
+  /** The key of the selected row, kept when the row itself is gone (deleted while open). */
+  readonly rowKey: string;
+  readonly tab: DetailTab;
+  readonly kinds: readonly CatalogKind[];
+  readonly onTab: (tab: DetailTab) => void;
+  readonly onClose: () => void;
+  readonly onCopyName: () => void;
+  readonly onLabel: (label: string) => void;
+  readonly onNavigate: (kind: CatalogKind, namespace: string, name: string) => void;
+}
+
+type Loaded<T> = { state: 'loading' } | { state: 'loaded'; value: T } | { state: 'failed'; message: string };
+
+/** Fetches `load()` whenever `deps` change; the previous value stays shown while a refresh runs. */
+function useFetched<T>(load: (() => Promise<T>) | undefined, deps: readonly unknown[]): Loaded<T> {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  useEffect(() => {
+    if (!load) return;
+    let cancelled = false;
+    load().then(
+      (value) => !cancelled && setLoaded({ state: 'loaded', value }),
+      (error: unknown) => !cancelled && setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // deps are the caller's; load is recreated every render.
+  }, deps);
+  return loaded;
+}
+
+export function DetailPane(props: DetailPaneProps): ReactNode {
+  const { bridge } = useServices();
+  const now = useNow();
+  const { kind, row, tab } = props;
+  const namespace = row?.namespace || undefined;
+  const name = row?.name ?? props.rowKey.split('/').pop() ?? '';
+
+  const object = useFetched<KubeObject>(
+    tab === 'yaml' && row ? () => bridge.getObject(kind.gvr, namespace, name) : undefined,
+    [tab, kind.id, props.rowKey, row?.resourceVersion],
+  );
+  const events = useFetched<KubeObject[]>(
+    tab === 'events' && row
+      ? () => bridge.listEvents({ kind: kind.kind, name, ...(namespace ? { namespace } : {}), uid: row.uid })
+      : undefined,
+    [tab, kind.id, props.rowKey, row?.uid],
+  );
+
+  const navigateToOwner = (step: OwnerStep) => {
+    if (step.catalogKind) props.onNavigate(step.catalogKind, step.catalogKind.namespaced ? step.namespace : '', step.name);
+  };
+
+  let body: ReactNode;
+  if (!row) {
+    body = <div className="detail-message">This {kind.kind.toLowerCase()} no longer exists: it was deleted while you looked at it.</div>;
+  } else if (tab === 'yaml') {
+    body =
+      object.state === 'failed' ? (
+        <div className="detail-message error">Could not get the object: {object.message}</div>
+      ) : object.state === 'loading' ? (
+        <div className="detail-message">Loading…</div>
+      ) : (
+        <YamlView text={objectYaml(object.value)} />
+      );
+  } else if (tab === 'events') {
+    body = (
+      <EventsTab
+        events={events.state === 'loaded' ? events.value : undefined}
+        {...(events.state === 'failed' ? { error: `Could not list events: ${events.message}` } : {})}
+      />
+    );
+  } else if (tab === 'owners') {
+    body = <OwnersTab owners={row.owners} namespace={row.namespace} kinds={props.kinds} onNavigate={navigateToOwner} />;
+  } else {
+    body = (
+      <ChildrenTab
+        parentKind={kind}
+        parent={row}
+        kinds={props.kinds}
+        onNavigate={(childKind, child) => props.onNavigate(childKind, child.namespace, child.name)}
+      />
+    );
+  }
+
+  const labels = row ? Object.entries(row.labels) : [];
+  return (
+    <aside className="detail" aria-label={`${kind.kind} ${name}`} data-testid="detail">
+      <header className="detail-header">
+        <div className="detail-title">
+          <div className="detail-kind">{kind.kind}</div>
+          <div className="detail-name" data-testid="detail-name">
+            {name}
+          </div>
+          <div className="detail-meta">
+            {namespace ? `${namespace} · ` : ''}
+            {row ? `created ${formatAge(row.createdAt, now)} ago` : 'deleted'}
+            {row?.status ? ` · ${row.status}` : ''}
+          </div>
+          {labels.length > 0 && (
+            <div className="labels">
+              {labels.slice(0, 12).map(([key, value]) => (
+                <button
+                  key={key}
+                  type="button"
+                  className="label-chip"
+                  title="Add to the filter"
+                  onClick={() => props.onLabel(`${key}=${value}`)}
+                >
+                  {key}={value}
+                </button>
+              ))}
+              {labels.length > 12 && <span className="muted">+{labels.length - 12}</span>}
+            </div>
+          )}
+        </div>
+        <button type="button" className="icon-button" title="Copy name (c)" aria-label="Copy name" onClick={props.onCopyName}>
+          ⧉
+        </button>
+        <button type="button" className="icon-button" title="Close (Esc)" aria-label="Close" onClick={props.onClose}>
+          ✕
+        </button>
+      </header>
+      <Tabs<DetailTab>
+        tabs={[
+          { id: 'yaml', title: 'YAML' },
+          { id: 'events', title: 'Events' },
+          { id: 'owners', title: 'Owners', ...(row ? { badge: row.owners.length } : {}) },
+          { id: 'children', title: 'Children' },
+        ]}
+        active={tab}
+        onChange={props.onTab}
+      />
+      <div className="detail-body">{body}</div>
+    </aside>
+  );
+}

@@ -1,0 +1,76 @@
+// The content area: the active kind's title and counts, then the virtualized table of its rows in the
+// filter's order. Holds no rows itself: keys come from useKindRows, rows from the mirror on render.
+import { useCallback, useMemo, type ReactNode } from 'react';
+import type { Row, SyncState } from '../../shared/protocol';
+import { VirtualTable } from '../components/virtual-table';
+import type { KindColumn } from './table-columns';
+import { renderKindCell } from './table-columns';
+import type { CatalogKind } from './kind-catalog';
+import type { KindRows } from './use-kind-rows';
+import type { ViewSort } from '../ui-state/view-store';
+import { formatCount } from './format';
+
+export interface ResourceViewProps {
+  readonly kind: CatalogKind;
+  readonly columns: readonly KindColumn[];
+  readonly rows: KindRows;
+  readonly sync: SyncState | undefined;
+  readonly sort: ViewSort;
+  readonly filtered: boolean;
+  readonly selectedKey: string | undefined;
+  readonly selectedIndex: number;
+  readonly onSort: (column: string) => void;
+  readonly onSelect: (key: string) => void;
+  readonly onOpen: (key: string) => void;
+}
+
+function emptyMessage(props: ResourceViewProps): ReactNode {
+  const title = props.kind.title.toLowerCase();
+  if (props.sync?.phase === 'error') return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
+  if (!props.rows.hasSnapshot) {
+    if (props.sync?.phase === 'listing' && props.sync.total) {
+      return `Listing ${title}: ${formatCount(props.sync.listed ?? 0)} of ${formatCount(props.sync.total)}…`;
+    }
+    return `Listing ${title}…`;
+  }
+  if (props.filtered) return `No ${title} match the filter. Press Esc, then clear it with /.`;
+  return `No ${title} in the selected namespaces.`;
+}
+
+export function ResourceView(props: ResourceViewProps): ReactNode {
+  const { kind, rows, columns, sort } = props;
+  const mirror = rows.mirror;
+  const getRow = useCallback((key: string) => mirror?.rows.get(key), [mirror]);
+  const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
+  return (
+    <main className="content" aria-label={kind.title}>
+      <div className="content-header">
+        <h1 className="content-title" data-testid="kind-title">
+          {kind.title}
+        </h1>
+        <span className="content-subtitle" data-testid="row-count">
+          {props.filtered ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}` : formatCount(rows.total)}
+        </span>
+        <span className="content-subtitle muted">
+          {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}
+          {kind.namespaced ? '' : ' · cluster-scoped'}
+        </span>
+      </div>
+      <VirtualTable<Row>
+        label={kind.title}
+        keys={rows.keys}
+        columns={columns}
+        getRow={getRow}
+        renderCell={renderKindCell}
+        revision={rows.revision}
+        sort={tableSort}
+        onSort={props.onSort}
+        {...(props.selectedKey !== undefined ? { selectedKey: props.selectedKey } : {})}
+        selectedIndex={props.selectedIndex}
+        onSelect={props.onSelect}
+        onOpen={props.onOpen}
+        emptyMessage={emptyMessage(props)}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,49 @@
+// The kinds sidebar: grouped as kubectl and Lens group them, custom resources under their API group,
+// with the live count of every kind whose informer is running.
+import { memo, type ReactNode } from 'react';
+import type { CatalogGroup } from './kind-catalog';
+import { formatCount } from './format';
+
+export interface SidebarProps {
+  readonly groups: readonly CatalogGroup[];
+  readonly activeId: string | undefined;
+  /** The active kind's row count, fresher than discovery's pushed counts. */
+  readonly activeCount: number | undefined;
+  readonly onChoose: (id: string) => void;
+}
+
+export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
+  let previousCategory: string | undefined;
+  return (
+    <nav className="sidebar" aria-label="Kinds" data-testid="sidebar">
+      {props.groups.map((group) => {
+        const showCategory = group.category !== previousCategory;
+        previousCategory = group.category;
+        return (
+          <section key={`${group.category}/${group.group ?? ''}`} className={showCategory ? 'kind-group' : undefined}>
+            {showCategory && <div className="kind-group-title">{group.category === 'Custom' ? 'Custom resources' : group.category}</div>}
+            {group.group !== undefined && <div className="kind-subgroup">{group.group}</div>}
+            {group.kinds.map((kind) => {
+              const active = kind.id === props.activeId;
+              const count = active && props.activeCount !== undefined ? props.activeCount : kind.count;
+              return (
+                <button
+                  key={kind.id}
+                  type="button"
+                  className={`kind-item${active ? ' active' : ''}`}
+                  aria-current={active ? 'page' : undefined}
+                  title={`${kind.kind} (${kind.gvr.group ? `${kind.gvr.group}/` : ''}${kind.gvr.version})`}
+                  data-kind={kind.gvr.resource}
+                  onClick={() => props.onChoose(kind.id)}
+                >
+                  <span className="kind-name">{kind.title}</span>
+                  {count !== undefined && <span className="kind-count">{formatCount(count)}</span>}
+                </button>
+              );
+            })}
+          </section>
+        );
+      })}
+    </nav>
+  );
+});

@@ -1,0 +1,91 @@
+// The top bar's answer to "can I trust what I see?": synced, listing with progress, reconnecting with
+// a countdown, stale since a time with the error, each with a manual resync (lens#2070: users asked
+// for a refresh button and a freshness indicator because lists went stale silently).
+import type { ReactNode } from 'react';
+import type { SyncState } from '../../shared/protocol';
+import type { ConnectionState } from '../store/mirror-state';
+import { useNow } from '../ui-state/now';
+
+const integer = new Intl.NumberFormat('en-US');
+const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** The badge's words for a state: the same text the e2e tests and screen readers read. */
+export function describeSync(state: SyncState | undefined, connection: ConnectionState, now: number): string {
+  if (connection.phase === 'closed') return `disconnected${connection.error ? `: ${connection.error}` : ''}`;
+  if (connection.phase === 'connecting') {
+    if (connection.retryAt === undefined) return 'connecting…';
+    const seconds = Math.max(0, Math.ceil((connection.retryAt - now) / 1000));
+    const reason = connection.error ? ` (${connection.error})` : '';
+    return seconds > 0 ? `reconnecting in ${seconds} s${reason}` : `reconnecting…${reason}`;
+  }
+  if (!state) return 'waiting for data…';
+  switch (state.phase) {
+    case 'synced':
+      return 'synced';
+    case 'listing': {
+      if (state.total && state.total > 0) {
+        const percent = Math.min(100, Math.floor(((state.listed ?? 0) / state.total) * 100));
+        return `listing ${percent}% (${integer.format(state.listed ?? 0)} of ${integer.format(state.total)})`;
+      }
+      return state.listed ? `listing (${integer.format(state.listed)} so far)` : 'listing…';
+    }
+    case 'reconnecting': {
+      const seconds = state.retryAt === undefined ? 0 : Math.max(0, Math.ceil((state.retryAt - now) / 1000));
+      const reason = state.error ? `: ${state.error.message}` : '';
+      return seconds > 0 ? `reconnecting in ${seconds} s${reason}` : `reconnecting…${reason}`;
+    }
+    case 'stale': {
+      const since = state.since === undefined ? '' : ` since ${clockTime.format(state.since)}`;
+      return `stale${since}: ${state.error?.message ?? 'the watch is not running'}`;
+    }
+    case 'error':
+      return `error: ${state.error?.message ?? 'this kind cannot be listed'}`;
+  }
+}
+
+export interface SyncBadgeProps {
+  readonly state: SyncState | undefined;
+  readonly connection: ConnectionState;
+  readonly onResync: () => void;
+}
+
+export function SyncBadge(props: SyncBadgeProps): ReactNode {
+  const now = useNow();
+  const { state, connection } = props;
+  const text = describeSync(state, connection, now);
+  const phase =
+    connection.phase === 'open'
+      ? (state?.phase ?? 'connecting')
+      : connection.phase === 'closed'
+        ? 'stale'
+        : connection.retryAt === undefined
+          ? 'connecting'
+          : 'reconnecting';
+  const progress =
+    state?.phase === 'listing' && state.total ? Math.min(100, ((state.listed ?? 0) / state.total) * 100) : undefined;
+  return (
+    <>
+      <span className={`sync ${phase}`} role="status" aria-live="polite" title={text} data-testid="sync-state">
+        <span className="sync-dot" aria-hidden="true" />
+        <span className="sync-text">{text}</span>
+        {progress !== undefined && (
+          <span className="sync-progress" aria-hidden="true">
+            <span style={{ width: `${progress}%` }} />
+          </span>
+        )}
+      </span>
+      {connection.phase === 'open' && state && state.phase !== 'listing' && (
+        <button
+          type="button"
+          className="icon-button"
+          title="Resync: list this kind again from the API server"
+          aria-label="Resync"
+          data-testid="resync"
+          onClick={props.onResync}
+        >
+          ⟳
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+// The table's columns for a kind: kubectl's (shared/kinds printers), NAMESPACE first when the kind is
+// namespaced (as `kubectl get -A` prints it), and for pods the NODE and IP of `-o wide`, which people
+// filter by. Cells render from the row's raw values; ages tick through useNow.
+import type { ReactNode } from 'react';
+import type { CellValue, Row } from '../../shared/protocol';
+import type { ColumnDefinition, KindPrinter } from '../../shared/kinds/columns/column-definition';
+import type { SortColumn } from '../store/row-query';
+import type { TableColumn } from '../components/virtual-table';
+import { humanDuration } from '../../shared/kinds/columns/human-duration';
+import { useNow } from '../ui-state/now';
+import { podStatusClass, statusClass } from './status-class';
+
+/** A table column bound to where its value comes from. */
+export interface KindColumn extends TableColumn {
+  readonly sortBy: SortColumn;
+  readonly definition?: ColumnDefinition;
+  /** The row cell index holding the last restart time, for a 'restarts' column. */
+  readonly lastRestartCell?: number;
+  /** Colours a Status column with pod semantics (any unexplained status is an error). */
+  readonly podStatus?: boolean;
+}
+
+/** Wide (-o wide) columns worth their space by default. */
+const shownWideColumns = new Set(['IP', 'Node']);
+
+function widthOf(definition: ColumnDefinition): string {
+  if (definition.format === 'name') return 'minmax(220px, 3fr)';
+  if (definition.format === 'age' || definition.type === 'date') return '72px';
+  if (definition.name === 'Status') return 'minmax(130px, 1.3fr)';
+  if (definition.name === 'Ready') return '72px';
+  if (definition.type === 'integer' || definition.type === 'number') return '96px';
+  if (definition.name === 'IP') return '118px';
+  return 'minmax(100px, 1fr)';
+}
+
+/** The columns to show for a kind; a kind without a printer gets NAME (NAMESPACE) AGE from the row. */
+export function kindColumns(printer: KindPrinter | undefined, namespaced: boolean, kind: string): KindColumn[] {
+  const columns: KindColumn[] = [];
+  if (namespaced) columns.push({ id: 'namespace', title: 'Namespace', width: 'minmax(110px, 1fr)', sortBy: 'namespace' });
+  if (!printer) {
+    columns.push({ id: 'name', title: 'Name', width: 'minmax(220px, 3fr)', sortBy: 'name' });
+    columns.push({ id: 'age', title: 'Age', width: '72px', sortBy: 'createdAt', align: 'right' });
+    return columns;
+  }
+  const lastRestartCell = printer.columns.findIndex((definition) => definition.format === 'lastRestart');
+  printer.columns.forEach((definition, index) => {
+    if (definition.hidden) return;
+    if (definition.priority === 1 && !shownWideColumns.has(definition.name)) return;
+    const isName = definition.format === 'name';
+    const isAge = definition.format === 'age';
+    columns.push({
+      id: isName ? 'name' : String(index),
+      title: definition.name,
+      width: widthOf(definition),
+      align: definition.type === 'integer' || isAge || definition.type === 'number' ? 'right' : 'left',
+      sortBy: isName ? 'name' : index,
+      definition,
+      ...(definition.format === 'restarts' && lastRestartCell >= 0 ? { lastRestartCell } : {}),
+      ...(kind === 'Pod' && definition.name === 'Status' ? { podStatus: true } : {}),
+    });
+  });
+  return columns;
+}
+
+function AgeText(props: { readonly at: number | null | undefined }): ReactNode {
+  const now = useNow();
+  if (!props.at) return <span className="cell-faint">&lt;unknown&gt;</span>;
+  return <span title={new Date(props.at).toISOString()}>{humanDuration(now - props.at)}</span>;
+}
+
+function plain(value: CellValue | undefined, missing: string | undefined): ReactNode {
+  if (value === null || value === undefined || value === '') return <span className="cell-faint">{missing ?? '<none>'}</span>;
+  if (value === '<none>') return <span className="cell-faint">{value}</span>;
+  return String(value);
+}
+
+function RestartsText(props: { readonly count: CellValue | undefined; readonly last: CellValue | undefined }): ReactNode {
+  const now = useNow();
+  const count = typeof props.count === 'number' ? props.count : 0;
+  const last = typeof props.last === 'number' ? props.last : undefined;
+  return (
+    <span className={count > 0 ? 'restarts-warning' : undefined}>
+      {count}
+      {last && count > 0 ? <span className="cell-faint"> ({humanDuration(now - last)} ago)</span> : null}
+    </span>
+  );
+}
+
+/** One cell of a row. */
+export function renderKindCell(row: Row, column: TableColumn): ReactNode {
+  const kindColumn = column as KindColumn;
+  if (kindColumn.id === 'namespace') return <span className="cell-muted">{row.namespace}</span>;
+  if (kindColumn.id === 'name') return <span className="cell-name">{row.name}</span>;
+  if (kindColumn.id === 'age') return <AgeText at={row.createdAt} />;
+  const definition = kindColumn.definition;
+  const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
+  if (!definition) return plain(value, undefined);
+  switch (definition.format) {
+    case 'age':
+      return <AgeText at={typeof value === 'number' ? value : null} />;
+    case 'timestamp':
+      return typeof value === 'number' ? new Date(value).toISOString().replace('.000Z', 'Z') : plain(value, definition.missing);
+    case 'duration':
+      return typeof value === 'number' ? humanDuration(value) : plain(value, definition.missing);
+    case 'restarts':
+      return (
+        <RestartsText
+          count={value}
+          last={kindColumn.lastRestartCell === undefined ? undefined : row.cells[kindColumn.lastRestartCell]}
+        />
+      );
+    default:
+      break;
+  }
+  if (definition.name === 'Status' && typeof value === 'string') {
+    return <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>{value}</span>;
+  }
+  if (definition.name === 'IP' || definition.name === 'Cluster-IP' || definition.name === 'External-IP') {
+    return <span className="cell-mono">{plain(value, definition.missing)}</span>;
+  }
+  return plain(value, definition.missing);
+}

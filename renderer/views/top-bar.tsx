@@ -1,0 +1,68 @@
+// The top bar: brand, context picker, sync state at a glance with manual resync, namespace pick, the
+// filter bar, and the palette and help buttons.
+import type { ReactNode, Ref } from 'react';
+import type { ContextList, SyncState } from '../../shared/protocol';
+import type { ConnectionState } from '../store/mirror-state';
+import type { Completion } from '../ui-state/completion';
+import type { FilterError } from '../ui-state/filter-expression';
+import { ContextPicker } from './context-picker';
+import { SyncBadge } from './sync-badge';
+import { NamespacePicker } from './namespace-picker';
+import { FilterBar } from './filter-bar';
+
+export interface TopBarProps {
+  readonly contexts: ContextList | undefined;
+  readonly connection: ConnectionState;
+  readonly sync: SyncState | undefined;
+  readonly namespaces: readonly string[];
+  readonly namespaceCounts: ReadonlyMap<string, { size: number }>;
+  readonly selectedNamespaces: readonly string[];
+  readonly filterText: string;
+  readonly filterError: FilterError | undefined;
+  readonly matched: number;
+  readonly total: number;
+  readonly kindTitle: string;
+  readonly filterRef: Ref<HTMLInputElement>;
+  readonly complete: (text: string, caret: number) => Completion[];
+  readonly onSwitchContext: (context: string) => void;
+  readonly onResync: () => void;
+  readonly onNamespaces: (namespaces: string[]) => void;
+  readonly onFilter: (text: string) => void;
+  readonly onPalette: () => void;
+  readonly onHelp: () => void;
+}
+
+export function TopBar(props: TopBarProps): ReactNode {
+  return (
+    <header className="top-bar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        Kubetide
+      </div>
+      <ContextPicker contexts={props.contexts} onSwitch={props.onSwitchContext} />
+      <SyncBadge state={props.sync} connection={props.connection} onResync={props.onResync} />
+      <NamespacePicker
+        namespaces={props.namespaces}
+        counts={props.namespaceCounts}
+        selected={props.selectedNamespaces}
+        onChange={props.onNamespaces}
+      />
+      <FilterBar
+        ref={props.filterRef}
+        value={props.filterText}
+        onChange={props.onFilter}
+        error={props.filterError}
+        matched={props.matched}
+        total={props.total}
+        complete={props.complete}
+        kindTitle={props.kindTitle}
+      />
+      <button type="button" className="control quiet" title="Go to a kind (: or Ctrl+K)" onClick={props.onPalette}>
+        <kbd className="key-hint">⌘K</kbd>
+      </button>
+      <button type="button" className="icon-button" title="Keyboard shortcuts (?)" aria-label="Help" onClick={props.onHelp}>
+        ?
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,94 @@
+// The visible, ordered key list of the active kind: the mirror queried with the filter bar's
+// expression, the namespace pick and the sort. React subscribes to the subscription's revision, never
+// to rows; the query reruns when the revision, filter or sort changes, and under churn at most once per
+// a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Row } from '../../shared/protocol';
+import type { RowFilter, RowSort } from '../store/row-query';
+import { compareCells, queryRows } from '../store/row-query';
+import type { SubscriptionMirror } from '../store/subscription-mirror';
+import type { FilterExpression } from '../ui-state/filter-expression';
+import { ownerUidsNamed } from './owner-names';
+import { useMirrorState, useServices } from './app-context';
+
+export interface KindRows {
+  readonly keys: readonly string[];
+  /** Rows in the mirror (the "of 12,403"). */
+  readonly total: number;
+  /** The revision the rows were read at; visible rows re-read when it moves. */
+  readonly revision: number;
+  readonly mirror: SubscriptionMirror | undefined;
+  readonly hasSnapshot: boolean;
+}
+
+/** Busy-time share a query may take while rows churn: it waits this many durations before rerunning. */
+const quietFactor = 4;
+
+/** The revision to query at: follows `revision`, but no sooner than `minimumGapMs` after the last query. */
+function useThrottledRevision(revision: number, minimumGapMs: number): number {
+  const [settled, setSettled] = useState(revision);
+  const lastRun = useRef(0);
+  useEffect(() => {
+    if (revision === settled) return;
+    const wait = lastRun.current + minimumGapMs - performance.now();
+    if (wait <= 0) {
+      lastRun.current = performance.now();
+      setSettled(revision);
+      return;
+    }
+    const timer = setTimeout(() => {
+      lastRun.current = performance.now();
+      setSettled(revision);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [revision, settled, minimumGapMs]);
+  return settled;
+}
+
+function queryWithOwners(mirror: SubscriptionMirror, expression: FilterExpression, filter: RowFilter, sort: RowSort): string[] {
+  if (expression.owner === undefined) return queryRows(mirror, filter, sort);
+  const uids = ownerUidsNamed(mirror, expression.owner);
+  if (uids.length <= 1) return queryRows(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort);
+  const merged = new Set(uids.flatMap((ownerUid) => queryRows(mirror, { ...filter, ownerUid }, sort)));
+  const value = (row: Row | undefined) =>
+    typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
+  return [...merged].sort(
+    (left, right) => compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
+  );
+}
+
+export function useKindRows(
+  subscriptionId: string | undefined,
+  expression: FilterExpression,
+  namespaces: readonly string[],
+  sort: RowSort,
+): KindRows {
+  const { bridge } = useServices();
+  const liveRevision = useMirrorState((state) => (subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0));
+  const cost = useRef(0);
+  const revision = useThrottledRevision(liveRevision, cost.current * quietFactor);
+  const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
+
+  const filter = useMemo<RowFilter>(() => {
+    const picked = new Set(namespaces);
+    for (const namespace of expression.namespaces) picked.add(namespace);
+    return {
+      ...(picked.size > 0 ? { namespaces: picked } : {}),
+      ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
+      ...(expression.node !== undefined ? { node: expression.node } : {}),
+      ...(expression.status !== undefined ? { status: expression.status } : {}),
+      ...(expression.text !== undefined ? { text: expression.text } : {}),
+    };
+  }, [expression, namespaces]);
+
+  const keys = useMemo(() => {
+    if (!mirror) return [];
+    const started = performance.now();
+    const result = queryWithOwners(mirror, expression, filter, sort);
+    cost.current = performance.now() - started;
+    return result;
+    // `revision` is the mirror's change signal: the rows behind `mirror` changed when it moved.
+  }, [mirror, revision, filter, expression, sort]);
+
+  return { keys, total: mirror?.rows.size ?? 0, revision: liveRevision, mirror, hasSnapshot: mirror?.hasSnapshot ?? false };
+}

@@ -1,0 +1,155 @@
+// Cluster-level columns as kubectl's printers compute them (printNode, printNamespace, printEvent,
+// printLease).
+
+import type { KubeObject } from '../../kube/object';
+import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
+import { ageColumn, count, createdAt, field, list, nameColumn, text, timestamp } from './column-definition';
+
+const string = (name: string, priority: 0 | 1 = 0): ColumnDefinition => ({ name, type: 'string', priority });
+
+/** Ready or NotReady from the Ready condition (Unknown without one), then SchedulingDisabled if cordoned. */
+export function nodeStatus(node: KubeObject): string {
+  const ready = list(field(node, 'status'), 'conditions').find((condition) => condition['type'] === 'Ready');
+  const status = [ready === undefined ? 'Unknown' : ready['status'] === 'True' ? 'Ready' : 'NotReady'];
+  if (field(node, 'spec')['unschedulable'] === true) status.push('SchedulingDisabled');
+  return status.join(',');
+}
+
+const nodeRolePrefix = 'node-role.kubernetes.io/';
+const legacyNodeRoleLabel = 'kubernetes.io/role';
+
+/** ROLES: the names after node-role.kubernetes.io/ and the value of kubernetes.io/role, sorted. */
+export function nodeRoles(node: KubeObject): string {
+  const roles = new Set<string>();
+  for (const [key, value] of Object.entries(node.metadata.labels ?? {})) {
+    if (key.startsWith(nodeRolePrefix)) {
+      const role = key.slice(nodeRolePrefix.length);
+      if (role !== '') roles.add(role);
+    } else if (key === legacyNodeRoleLabel && value !== '') {
+      roles.add(value);
+    }
+  }
+  return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
+}
+
+function nodeAddress(node: KubeObject, type: string): string {
+  const address = list(field(node, 'status'), 'addresses').find((candidate) => candidate['type'] === type);
+  return text(address?.['address']) ?? '<none>';
+}
+
+export const nodePrinter: KindPrinter = {
+  columns: [
+    nameColumn,
+    string('Status'),
+    string('Roles'),
+    ageColumn,
+    string('Version'),
+    string('Internal-IP', 1),
+    string('External-IP', 1),
+    string('OS-Image', 1),
+    string('Kernel-Version', 1),
+    string('Container-Runtime', 1),
+  ],
+  cells(node): CellValue[] {
+    const info = field(field(node, 'status'), 'nodeInfo');
+    return [
+      node.metadata.name ?? '',
+      nodeStatus(node),
+      nodeRoles(node),
+      createdAt(node),
+      text(info['kubeletVersion']) ?? '',
+      nodeAddress(node, 'InternalIP'),
+      nodeAddress(node, 'ExternalIP'),
+      text(info['osImage']) || '<unknown>',
+      text(info['kernelVersion']) || '<unknown>',
+      text(info['containerRuntimeVersion']) || '<unknown>',
+    ];
+  },
+};
+
+export const namespacePrinter: KindPrinter = {
+  columns: [nameColumn, string('Status'), ageColumn],
+  cells(namespace): CellValue[] {
+    return [
+      namespace.metadata.name ?? '',
+      text(field(namespace, 'status')['phase']) ?? '',
+      createdAt(namespace),
+    ];
+  },
+};
+
+/**
+ * An event's first and last sighting and count across both event APIs: series (events.k8s.io) wins over
+ * lastTimestamp, eventTime stands in for a missing firstTimestamp, and a singleton counts 1.
+ */
+export function eventOccurrences(event: KubeObject): {
+  firstSeen: number | null;
+  lastSeen: number | null;
+  count: number;
+} {
+  const firstSeen = timestamp(event['firstTimestamp']) ?? timestamp(event['eventTime']);
+  const series = event['series'];
+  if (typeof series === 'object' && series !== null) {
+    return {
+      firstSeen,
+      lastSeen: timestamp(field(event, 'series')['lastObservedTime']),
+      count: count(field(event, 'series')['count']),
+    };
+  }
+  return {
+    firstSeen,
+    lastSeen: timestamp(event['lastTimestamp']) ?? firstSeen,
+    count: count(event['count']) || 1,
+  };
+}
+
+const seenColumn = (name: string, priority: 0 | 1): ColumnDefinition => ({
+  name,
+  type: 'date',
+  priority,
+  format: 'age',
+  missing: '<unknown>',
+});
+
+export const eventPrinter: KindPrinter = {
+  columns: [
+    seenColumn('Last Seen', 0),
+    string('Type'),
+    string('Reason'),
+    string('Object'),
+    string('Subobject', 1),
+    string('Source', 1),
+    string('Message'),
+    seenColumn('First Seen', 1),
+    { name: 'Count', type: 'integer', priority: 1 },
+    { name: 'Name', type: 'string', priority: 1, format: 'name' },
+  ],
+  cells(event): CellValue[] {
+    const involved = field(event, 'involvedObject');
+    const kind = (text(involved['kind']) ?? '').toLowerCase();
+    const name = text(involved['name']) ?? '';
+    const source = field(event, 'source');
+    const component = text(source['component']) || text(event['reportingComponent']) || '';
+    const instance = text(source['host']) || text(event['reportingInstance']) || '';
+    const occurrences = eventOccurrences(event);
+    return [
+      occurrences.lastSeen,
+      text(event['type']) ?? '',
+      text(event['reason']) ?? '',
+      name === '' ? kind : `${kind}/${name}`,
+      text(involved['fieldPath']) ?? '',
+      instance === '' ? component : `${component}, ${instance}`,
+      (text(event['message']) ?? '').trim(),
+      occurrences.firstSeen,
+      occurrences.count,
+      event.metadata.name ?? '',
+    ];
+  },
+};
+
+export const leasePrinter: KindPrinter = {
+  columns: [nameColumn, string('Holder'), ageColumn],
+  cells(lease): CellValue[] {
+    return [lease.metadata.name ?? '', text(field(lease, 'spec')['holderIdentity']) ?? '', createdAt(lease)];
+  },
+};

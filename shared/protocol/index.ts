@@ -1,0 +1,7 @@
+// The bridge protocol: the one set of messages both transports (Electron MessagePort, WebSocket) carry.
+export * from './row';
+export * from './sync-state';
+export * from './client-messages';
+export * from './server-messages';
+export * from './validate-client-message';
+export * from './websocket-handshake';

@@ -1,0 +1,95 @@
+// Main -> renderer. Batches are numbered per subscription; everything else is pushed state or a reply.
+import type { GroupVersionResource } from '../kube/object';
+import type { Row } from './row';
+import type { SyncState } from './sync-state';
+import type { protocolVersion } from './client-messages';
+
+/** A kind the cluster serves (from live discovery, CRDs included). */
+export interface ServedKind {
+  gvr: GroupVersionResource;
+  kind: string;
+  namespaced: boolean;
+  /** Objects in the cache, known only while some subscription keeps its informer running. */
+  count?: number;
+}
+
+/** Pushed after hello and whenever discovery changes or a count moves. Always the whole list. */
+export interface KindsMessage {
+  type: 'kinds';
+  kinds: ServedKind[];
+}
+
+/** A kubeconfig context as the user may see it. Never credentials: no tokens, certificates or exec. */
+export interface ContextDescription {
+  name: string;
+  cluster: string;
+  /** The API server URL. */
+  server?: string;
+  /** The context's default namespace. */
+  namespace?: string;
+  /** The user entry's name (not its credentials). */
+  user?: string;
+  /** True for Kubetide's embedded cluster. */
+  embedded?: boolean;
+}
+
+export interface ContextList {
+  current: string;
+  contexts: ContextDescription[];
+}
+
+/** Pushed after hello and after every context switch. */
+export interface ContextsMessage extends ContextList {
+  type: 'contexts';
+}
+
+/**
+ * Changes to one subscription's rows since the previous batch. seq grows by exactly one per batch of a
+ * subscription; a renderer that sees any other step has missed data and must ask for a resnapshot.
+ *
+ * A snapshot is a run of consecutive batches: the first has `replace: true`, the last has
+ * `snapshotEnd: true` (one batch may carry both), and those in between carry only upserts. The renderer
+ * keeps the rows it has while the chunks arrive, and at the end drops every row no chunk mentioned, so
+ * a table never flashes empty. Live changes never interleave with a snapshot's chunks. A batch never
+ * has both an upsert and a delete for one key.
+ */
+export interface DeltaBatch {
+  type: 'batch';
+  subscriptionId: string;
+  seq: number;
+  replace?: boolean;
+  snapshotEnd?: boolean;
+  upserts: Row[];
+  /** Keys of deleted rows. */
+  deletes: string[];
+}
+
+/** Pushed whenever a subscription's sync phase or listing progress changes. */
+export interface SyncStateMessage extends SyncState {
+  type: 'syncState';
+  subscriptionId: string;
+}
+
+/** Why a request failed; code and reason mirror the API server's Status when it was the cause. */
+export interface ReplyError {
+  code?: number;
+  reason?: string;
+  message: string;
+}
+
+export type ReplyMessage =
+  | { type: 'reply'; requestId: number; ok: true; value: unknown }
+  | { type: 'reply'; requestId: number; ok: false; error: ReplyError };
+
+/** A message main refused and could not answer with a reply (it had no usable requestId). */
+export interface RejectedMessage {
+  type: 'rejected';
+  reason: string;
+}
+
+export interface HelloReply {
+  protocolVersion: typeof protocolVersion;
+}
+
+export type ServerMessage =
+  KindsMessage | ContextsMessage | DeltaBatch | SyncStateMessage | ReplyMessage | RejectedMessage;

@@ -1,0 +1,27 @@
+// How fresh a subscription's mirror is. The top bar shows it at a glance ("listing 40%", "reconnecting
+// in 8 s", "stale since 12:01"), so users never mistake a frozen list for a quiet cluster.
+
+/**
+ * - listing: the initial LIST (or a relist) is under way; `listed` of `total` objects so far.
+ * - synced: the cache holds the full list and the watch is running.
+ * - reconnecting: the watch failed; the reflector retries at `retryAt` (epoch ms).
+ * - stale: the data is known to be out of date `since` (epoch ms), for `error`; retries continue.
+ * - error: the subscription cannot be served (forbidden, kind not served); no retry until asked.
+ */
+export type SyncPhase = 'listing' | 'synced' | 'reconnecting' | 'stale' | 'error';
+
+/** Why a subscription is not synced, with the API server's Status code and reason when there was one. */
+export interface SyncError {
+  code?: number;
+  reason?: string;
+  message: string;
+}
+
+export interface SyncState {
+  phase: SyncPhase;
+  listed?: number;
+  total?: number;
+  since?: number;
+  retryAt?: number;
+  error?: SyncError;
+}

@@ -1,0 +1,178 @@
+// Kubetide in browser mode, end to end: the backend and the browser-mode server started in this
+// process on the embedded cluster (port 0), the UI in headless Chromium. The cluster's own API is the
+// ground truth the table is compared with, and the way changes are made behind the UI's back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { launchChromium, screenshotPath } from './chromium';
+import { ClusterApi, type PodSummary } from './cluster-api';
+
+let mode: BrowserMode;
+let browser: Browser;
+let page: Page;
+let api: ClusterApi;
+const pageErrors: string[] = [];
+
+const keyOf = (pod: Pick<PodSummary, 'namespace' | 'name'>) => `${pod.namespace}/${pod.name}`;
+
+async function visibleKeys(): Promise<string[]> {
+  return page.$$eval('[role="row"][data-key]', (rows) => rows.map((row) => (row as HTMLElement).dataset.key ?? ''));
+}
+
+/** The table's count: "1,204 of 12,403" -> 1204, "12,403" -> 12403. */
+async function shownCount(): Promise<number> {
+  const text = (await page.getByTestId('filter-count').textContent()) ?? '';
+  return Number(text.split(' of ')[0]!.replaceAll(',', ''));
+}
+
+async function setFilter(text: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('/');
+  await page.getByTestId('filter-input').fill(text);
+}
+
+/** Waits until the table shows exactly `expected` (by key) as its matching rows. */
+async function expectRows(expected: readonly PodSummary[]): Promise<void> {
+  const wanted = new Set(expected.map(keyOf));
+  await expect.poll(shownCount, { timeout: 10_000 }).toBe(wanted.size);
+  const keys = await visibleKeys();
+  expect(keys.length).toBeGreaterThan(0);
+  for (const key of keys) expect(wanted.has(key), `${key} should not be listed`).toBe(true);
+}
+
+beforeAll(async () => {
+  await ensureRendererBuilt(() => undefined);
+  mode = await startBrowserMode({ port: 0, embedded: true, pods: 600, churn: false, log: () => undefined });
+  api = new ClusterApi(mode.backend.embedded!.url);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(mode.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await mode?.close();
+});
+
+describe('browser mode on the embedded cluster', () => {
+  it('fills the pod table and shows synced', async () => {
+    const pods = await api.pods();
+    await expect.poll(shownCount, { timeout: 30_000 }).toBe(pods.length);
+    await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe('synced');
+    const rendered = (await visibleKeys()).length;
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(80);
+    await page.screenshot({ path: screenshotPath('pods-dark') });
+  });
+
+  it('filters by label selector as the API server does', async () => {
+    const sample = (await api.pods()).find((pod) => pod.labels.app);
+    const selector = `app=${sample!.labels.app}`;
+    await setFilter(selector);
+    await expectRows(await api.pods({ labelSelector: selector }));
+    await setFilter(`app!=${sample!.labels.app}`);
+    await expectRows(await api.pods({ labelSelector: `app!=${sample!.labels.app}` }));
+  });
+
+  it('filters by namespace from the namespace picker', async () => {
+    await setFilter('');
+    const pods = await api.pods();
+    const namespace = pods[pods.length - 1]!.namespace;
+    await page.getByTestId('namespace-picker').click();
+    await page.getByRole('option').filter({ hasText: namespace }).first().locator('input').check();
+    await page.keyboard.press('Escape');
+    await expectRows(pods.filter((pod) => pod.namespace === namespace));
+    await page.screenshot({ path: screenshotPath('pods-namespace') });
+    await page.getByTestId('namespace-picker').click();
+    await page.getByRole('button', { name: 'All namespaces' }).click();
+    await page.keyboard.press('Escape');
+  });
+
+  it('filters by node with node=', async () => {
+    const pods = await api.pods();
+    const node = pods.find((pod) => pod.node)!.node;
+    await setFilter(`node=${node}`);
+    await expectRows(pods.filter((pod) => pod.node === node));
+    await page.screenshot({ path: screenshotPath('pods-node-filter') });
+  });
+
+  it('shows a change made through the API live', async () => {
+    const pod = (await api.pods())[3]!;
+    await setFilter('e2e=live');
+    await expect.poll(shownCount, { timeout: 10_000 }).toBe(0);
+    await api.labelPod(pod.namespace, pod.name, { e2e: 'live' });
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toEqual([keyOf(pod)]);
+  });
+
+  it('removes a deleted pod', async () => {
+    const pod = (await api.pods())[5]!;
+    await setFilter(pod.name);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(pod));
+    await api.deletePod(pod.namespace, pod.name);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).not.toContain(keyOf(pod));
+  });
+
+  it('opens the YAML of the selected pod', async () => {
+    await setFilter('');
+    await page.keyboard.press('Escape');
+    const first = (await visibleKeys())[0]!;
+    await page.locator(`[role="row"][data-key="${first}"]`).click();
+    await page.keyboard.press('y');
+    const yaml = page.getByTestId('yaml-view');
+    await expect.poll(() => yaml.locator('.cm-content').textContent(), { timeout: 10_000 }).toContain('kind: Pod');
+    expect(await yaml.locator('.cm-content').textContent()).toContain(`name: ${first.split('/')[1]}`);
+    expect(await yaml.locator('.cm-content').textContent()).not.toContain('managedFields');
+    await page.screenshot({ path: screenshotPath('pod-yaml') });
+    await page.getByRole('tab', { name: /Owners/ }).click();
+    await expect.poll(() => page.getByTestId('owners').textContent(), { timeout: 10_000 }).toContain('ReplicaSet');
+    await page.screenshot({ path: screenshotPath('pod-owners') });
+    await page.keyboard.press('Escape');
+  });
+
+  it('shows a reconnect after an injected watch drop, then recovers', async () => {
+    const cluster = mode.backend.embedded!;
+    cluster.faults.failNext({ count: 2, code: 500, verb: 'watch' });
+    cluster.faults.dropWatches();
+    await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/reconnecting|stale/);
+    await page.screenshot({ path: screenshotPath('sync-reconnecting') });
+    await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 30_000 }).toBe('synced');
+  });
+
+  it('underlines an invalid selector with the parser reason', async () => {
+    await setFilter('ns=default app in (web');
+    const error = page.getByTestId('filter-error');
+    await expect.poll(() => error.textContent(), { timeout: 5_000 }).toMatch(/expected|found/);
+    expect(await page.getByTestId('filter-input').getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: screenshotPath('filter-invalid') });
+  });
+
+  it('jumps to deployments from the command palette', async () => {
+    await setFilter('');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(':');
+    await page.getByTestId('palette-input').fill(':deploy');
+    await page.screenshot({ path: screenshotPath('palette') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Deployments');
+    await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('deployments') });
+  });
+
+  it('follows the light theme of the system', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press(':');
+    await page.getByTestId('palette-input').fill(':pods');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.keyboard.press('?');
+    await page.screenshot({ path: screenshotPath('help-light') });
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: screenshotPath('pods-light') });
+    expect(pageErrors).toEqual([]);
+  });
+});

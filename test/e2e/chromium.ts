@@ -1,0 +1,37 @@
+// Debian's Chromium driven by playwright-core: never `playwright install`, no sandbox (containers),
+// no background traffic. Screenshots go to test-artifacts/screenshots (git-ignored).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+
+export const screenshotFolder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-artifacts', 'screenshots');
+
+/** The system Chromium, as `which chromium` finds it. */
+export function chromiumExecutable(): string {
+  try {
+    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim() || '/usr/bin/chromium';
+  } catch {
+    return '/usr/bin/chromium';
+  }
+}
+
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(screenshotFolder, { recursive: true });
+  return chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export function screenshotPath(name: string): string {
+  return join(screenshotFolder, `${name}.png`);
+}

@@ -1,0 +1,51 @@
+// The e2e tests' view of the embedded cluster through its HTTP API, the way kubectl sees it: the
+// ground truth the UI's rows are compared with, and the way changes are made behind the UI's back.
+export interface PodSummary {
+  namespace: string;
+  name: string;
+  node: string;
+  labels: Record<string, string>;
+}
+
+interface PodList {
+  items: { metadata: { namespace: string; name: string; labels?: Record<string, string> }; spec?: { nodeName?: string } }[];
+}
+
+export class ClusterApi {
+  constructor(private readonly url: string) {}
+
+  /** kubectl get pods -A [-l selector] [--field-selector ...] */
+  async pods(options: { labelSelector?: string; fieldSelector?: string; namespace?: string } = {}): Promise<PodSummary[]> {
+    const query = new URLSearchParams();
+    if (options.labelSelector) query.set('labelSelector', options.labelSelector);
+    if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
+    const path = options.namespace ? `/api/v1/namespaces/${options.namespace}/pods` : '/api/v1/pods';
+    const response = await fetch(`${this.url}${path}?${query}`);
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+    const list = (await response.json()) as PodList;
+    return list.items.map((pod) => ({
+      namespace: pod.metadata.namespace,
+      name: pod.metadata.name,
+      node: pod.spec?.nodeName ?? '',
+      labels: pod.metadata.labels ?? {},
+    }));
+  }
+
+  /** kubectl label pod NAME key=value --overwrite */
+  async labelPod(namespace: string, name: string, labels: Record<string, string>): Promise<void> {
+    const response = await fetch(`${this.url}/api/v1/namespaces/${namespace}/pods/${name}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels } }),
+    });
+    if (!response.ok) throw new Error(`PATCH pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+  }
+
+  /** kubectl delete pod NAME --grace-period=0 */
+  async deletePod(namespace: string, name: string): Promise<void> {
+    const response = await fetch(`${this.url}/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`, {
+      method: 'DELETE',
+    });
+    if (!response.ok) throw new Error(`DELETE pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+  }
+}

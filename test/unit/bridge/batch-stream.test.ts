@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { BatchStream } from '../../../main/bridge/batch-stream';
+import type { BatchStreamOptions } from '../../../main/bridge/batch-stream';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import type { DeltaBatch } from '../../../shared/protocol/server-messages';
+import { row } from './fixtures';
+
+function stream(overrides: Partial<BatchStreamOptions> = {}) {
+  const clock = new FakeClock();
+  const sent: DeltaBatch[] = [];
+  const batches = new BatchStream({
+    subscriptionId: 's1',
+    clock,
+    send: (batch) => sent.push(batch),
+    ...overrides,
+  });
+  return { clock, sent, batches };
+}
+
+describe('BatchStream', () => {
+  it('sends nothing before the flush interval and one coalesced batch at it', () => {
+    const { clock, sent, batches } = stream();
+    batches.record({ type: 'added', row: row('a', '1') });
+    batches.record({ type: 'updated', row: row('a', '2') });
+    batches.record({ type: 'added', row: row('b') });
+    clock.step(49);
+    expect(sent).toEqual([]);
+    clock.step(1);
+    expect(sent).toEqual([
+      { type: 'batch', subscriptionId: 's1', seq: 1, upserts: [row('a', '2'), row('b')], deletes: [] },
+    ]);
+  });
+
+  it('numbers batches consecutively after the resumed lastSeq', () => {
+    const { clock, sent, batches } = stream({ lastSeq: 41 });
+    batches.record({ type: 'added', row: row('a') });
+    clock.step(50);
+    batches.acknowledge(42);
+    batches.record({ type: 'deleted', key: 'a' });
+    clock.step(50);
+    expect(sent.map((batch) => batch.seq)).toEqual([42, 43]);
+    expect(sent[1].deletes).toEqual(['a']);
+  });
+
+  it('flushes at once when the size cap is reached, in batches no larger than the cap', () => {
+    const { sent, batches } = stream({ maxBatchRows: 3 });
+    for (const key of ['a', 'b', 'c']) batches.record({ type: 'added', row: row(key) });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].upserts).toHaveLength(3);
+  });
+
+  it('sends an add cancelled by a delete within the window as nothing at all', () => {
+    const { clock, sent, batches } = stream();
+    batches.record({ type: 'added', row: row('a') });
+    batches.record({ type: 'deleted', key: 'a' });
+    clock.step(1_000);
+    expect(sent).toEqual([]);
+  });
+
+  it('chunks a snapshot into batches, the first marked replace and the last snapshotEnd', () => {
+    const { sent, batches } = stream({ maxBatchRows: 2, maxUnacknowledgedBatches: 100 });
+    batches.snapshot([row('a'), row('b'), row('c'), row('d'), row('e')]);
+    expect(sent.map((batch) => [batch.seq, batch.upserts.length, batch.replace, batch.snapshotEnd])).toEqual([
+      [1, 2, true, undefined],
+      [2, 2, undefined, undefined],
+      [3, 1, undefined, true],
+    ]);
+  });
+
+  it('sends an empty snapshot as one replace batch that ends it', () => {
+    const { sent, batches } = stream();
+    batches.snapshot([]);
+    expect(sent).toEqual([
+      {
+        type: 'batch',
+        subscriptionId: 's1',
+        seq: 1,
+        upserts: [],
+        deletes: [],
+        replace: true,
+        snapshotEnd: true,
+      },
+    ]);
+  });
+
+  it('drops pending changes on a snapshot, whose rows already hold their outcome', () => {
+    const { clock, sent, batches } = stream();
+    batches.record({ type: 'added', row: row('a') });
+    batches.snapshot([row('a')]);
+    clock.step(1_000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('holds live changes until the snapshot has been sent', () => {
+    const { clock, sent, batches } = stream({ maxBatchRows: 1, maxUnacknowledgedBatches: 1 });
+    batches.snapshot([row('a'), row('b')]);
+    batches.record({ type: 'added', row: row('c') });
+    expect(sent.map((batch) => batch.seq)).toEqual([1]);
+    batches.acknowledge(1);
+    clock.step(50);
+    batches.acknowledge(2);
+    clock.step(50);
+    expect(sent.map((batch) => [batch.replace, batch.snapshotEnd, batch.upserts[0].key])).toEqual([
+      [true, undefined, 'a'],
+      [undefined, true, 'b'],
+      [undefined, undefined, 'c'],
+    ]);
+  });
+
+  it('sends nothing to a renderer with too many unacknowledged batches, and one coarser batch once it acks', () => {
+    const { clock, sent, batches } = stream({ maxUnacknowledgedBatches: 2 });
+    for (let version = 1; version <= 2; version++) {
+      batches.record({ type: 'updated', row: row('a', String(version)) });
+      clock.step(50);
+    }
+    expect(sent).toHaveLength(2);
+    for (let version = 3; version <= 100; version++) {
+      batches.record({ type: 'updated', row: row(`k${version % 10}`, String(version)) });
+      clock.step(10);
+    }
+    expect(sent).toHaveLength(2);
+    expect(batches.pendingCount).toBe(10);
+    batches.acknowledge(2);
+    clock.step(50);
+    expect(sent).toHaveLength(3);
+    expect(sent[2].upserts).toHaveLength(10);
+  });
+
+  it('restarts the ack count on a snapshot, so a renderer that discarded its batches is not stalled', () => {
+    const { clock, sent, batches } = stream({ maxUnacknowledgedBatches: 1 });
+    batches.record({ type: 'added', row: row('a') });
+    clock.step(50);
+    batches.snapshot([row('a')]);
+    expect(sent.map((batch) => batch.seq)).toEqual([1, 2]);
+  });
+
+  it('treats a transport with too many buffered bytes as behind', () => {
+    let buffered = 10_000_000;
+    const { clock, sent, batches } = stream({ bufferedBytes: () => buffered, maxBufferedBytes: 1_000 });
+    batches.record({ type: 'added', row: row('a') });
+    clock.step(5_000);
+    expect(sent).toEqual([]);
+    buffered = 0;
+    clock.step(1_000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('backs off its retries while the renderer is behind, up to the maximum interval', () => {
+    const { clock, batches } = stream({ bufferedBytes: () => Infinity });
+    batches.record({ type: 'added', row: row('a') });
+    const delays: number[] = [];
+    for (let attempt = 0; attempt < 7; attempt++) {
+      delays.push(clock.pendingDelays()[0]);
+      clock.step(clock.pendingDelays()[0]);
+    }
+    expect(delays).toEqual([50, 100, 200, 400, 800, 1_000, 1_000]);
+  });
+
+  it('sends nothing and leaves no timer after close', () => {
+    const { clock, sent, batches } = stream();
+    batches.record({ type: 'added', row: row('a') });
+    batches.close();
+    batches.record({ type: 'added', row: row('b') });
+    clock.step(1_000);
+    expect(sent).toEqual([]);
+    expect(clock.hasWaiters()).toBe(false);
+  });
+});

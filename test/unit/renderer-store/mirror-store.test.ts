@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import { MirrorStore } from '../../../renderer/store/mirror-store';
+import { row } from '../bridge/fixtures';
+
+function store() {
+  const scheduler = new ManualFrameScheduler();
+  const gaps: string[] = [];
+  const acks: [string, number][] = [];
+  const mirror = new MirrorStore({
+    scheduler,
+    onGap: (id) => gaps.push(id),
+    onApplied: (id, seq) => acks.push([id, seq]),
+  });
+  let notifications = 0;
+  mirror.state.subscribe(() => notifications++);
+  return { scheduler, gaps, acks, mirror, notifications: () => notifications };
+}
+
+describe('MirrorStore', () => {
+  it('applies a burst of batches in one frame with one notification', () => {
+    const { scheduler, mirror, notifications, acks } = store();
+    mirror.open('s');
+    for (let seq = 1; seq <= 5; seq++) {
+      mirror.receive({ type: 'batch', subscriptionId: 's', seq, upserts: [row(`k${seq}`)], deletes: [] });
+    }
+    mirror.receive({ type: 'syncState', subscriptionId: 's', phase: 'synced' });
+    expect(mirror.mirror('s')!.rows.size).toBe(0);
+    expect(scheduler.pendingFrames).toBe(1);
+    scheduler.runFrame();
+    expect(mirror.mirror('s')!.rows.size).toBe(5);
+    expect(notifications()).toBe(1);
+    expect(mirror.state.getState().revisions).toEqual({ s: 5 });
+    expect(mirror.state.getState().syncStates).toEqual({ s: { phase: 'synced' } });
+    expect(acks).toEqual([['s', 5]]);
+  });
+
+  it('reports a sequence gap once, and does not acknowledge the skipped batch', () => {
+    const { scheduler, mirror, gaps, acks } = store();
+    mirror.open('s');
+    mirror.receive({ type: 'batch', subscriptionId: 's', seq: 2, upserts: [row('a')], deletes: [] });
+    mirror.receive({ type: 'batch', subscriptionId: 's', seq: 3, upserts: [row('b')], deletes: [] });
+    scheduler.runFrame();
+    expect(gaps).toEqual(['s']);
+    expect(acks).toEqual([]);
+    expect(mirror.mirror('s')!.rows.size).toBe(0);
+  });
+
+  it('ignores batches for a subscription it does not mirror', () => {
+    const { scheduler, mirror, notifications } = store();
+    mirror.receive({ type: 'batch', subscriptionId: 'gone', seq: 1, upserts: [row('a')], deletes: [] });
+    scheduler.runFrame();
+    expect(notifications()).toBe(0);
+  });
+
+  it('keeps kinds and contexts in the state store', () => {
+    const { scheduler, mirror } = store();
+    mirror.receive({
+      type: 'kinds',
+      kinds: [{ gvr: { group: '', version: 'v1', resource: 'pods' }, kind: 'Pod', namespaced: true }],
+    });
+    mirror.receive({ type: 'contexts', current: 'kind', contexts: [{ name: 'kind', cluster: 'kind' }] });
+    scheduler.runFrame();
+    expect(mirror.state.getState().kinds).toHaveLength(1);
+    expect(mirror.state.getState().contexts?.current).toBe('kind');
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilterExpression } from '../../../renderer/ui-state/filter-expression';
+
+describe('parseFilterExpression', () => {
+  it('reads a kubectl label selector as typed', () => {
+    const filter = parseFilterExpression('app=web,tier!=db');
+    expect(filter.error).toBeUndefined();
+    expect(filter.labelSelector?.toString()).toBe('app=web,tier!=db');
+  });
+
+  it('keeps set-based requirements with spaces together', () => {
+    const filter = parseFilterExpression('env in (prod, staging) !canary');
+    expect(filter.error).toBeUndefined();
+    expect(filter.labelSelector?.matches({ env: 'prod' })).toBe(true);
+    expect(filter.labelSelector?.matches({ env: 'prod', canary: 'yes' })).toBe(false);
+    expect(filter.labelSelector?.matches({ env: 'dev' })).toBe(false);
+  });
+
+  it('takes ns=, node=, owner= and status= out of the selector', () => {
+    const filter = parseFilterExpression('app=web ns=payments ns=shop node=n-12 owner=web-7c9d8 status=Running');
+    expect(filter.namespaces).toEqual(['payments', 'shop']);
+    expect(filter.node).toBe('n-12');
+    expect(filter.owner).toBe('web-7c9d8');
+    expect(filter.status).toBe('Running');
+    expect(filter.labelSelector?.toString()).toBe('app=web');
+  });
+
+  it('treats a bare word as free text and a bare key in a comma list as exists', () => {
+    expect(parseFilterExpression('checkout').text).toBe('checkout');
+    const filter = parseFilterExpression('app,tier=db');
+    expect(filter.text).toBeUndefined();
+    expect(filter.labelSelector?.matches({ app: 'x', tier: 'db' })).toBe(true);
+    expect(filter.labelSelector?.matches({ tier: 'db' })).toBe(false);
+  });
+
+  it('reports an invalid selector with the span to underline', () => {
+    const typed = 'ns=default app in (web';
+    const filter = parseFilterExpression(typed);
+    expect(filter.error?.message).toBeTruthy();
+    expect(filter.error!.start).toBeGreaterThanOrEqual(typed.indexOf('app'));
+    expect(filter.error!.end).toBeLessThanOrEqual(typed.length + 1);
+  });
+
+  it('reports an index token without a value', () => {
+    expect(parseFilterExpression('node=').error?.message).toBe('node= needs a value');
+  });
+
+  it('selects everything for empty input', () => {
+    const filter = parseFilterExpression('   ');
+    expect(filter).toEqual({ namespaces: [] });
+  });
+});

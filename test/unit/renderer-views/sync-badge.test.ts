@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { describeSync } from '../../../renderer/views/sync-badge';
+
+const open = { phase: 'open' as const };
+const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+describe('describeSync', () => {
+  it('shows listing progress with counts', () => {
+    expect(describeSync({ phase: 'listing', listed: 12_000, total: 30_000 }, open, now)).toBe(
+      'listing 40% (12,000 of 30,000)',
+    );
+  });
+
+  it('counts down to the next reconnect', () => {
+    expect(describeSync({ phase: 'reconnecting', retryAt: now + 7_200 }, open, now)).toBe('reconnecting in 8 s');
+  });
+
+  it('says since when data is stale and why', () => {
+    const text = describeSync({ phase: 'stale', since: now, error: { message: 'connection refused' } }, open, now);
+    expect(text).toMatch(/^stale since \d\d:\d\d: connection refused$/);
+  });
+
+  it('reports a lost link to main before any subscription state', () => {
+    expect(describeSync({ phase: 'synced' }, { phase: 'connecting', retryAt: now + 3_000 }, now)).toBe(
+      'reconnecting in 3 s',
+    );
+  });
+});
