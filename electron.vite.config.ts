@@ -10,6 +10,7 @@ export default defineConfig({
       outDir: 'out/main',
       lib: { entry: resolve('main/app/electron-main.ts'), formats: ['es'] },
       externalizeDeps: true,
+      rollupOptions: { output: { entryFileNames: 'index.js' } },
     },
   },
   preload: {

@@ -70,8 +70,7 @@ function embeddedKubeconfig(cluster: EmbeddedCluster): Kubeconfig {
 export async function startBackend(options: BackendOptions = {}): Promise<Backend> {
   const log = options.log ?? console.log;
   const clock = options.clock ?? realClock;
-  const useEmbedded =
-    options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
+  const useEmbedded = options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
   const kubeconfig = useEmbedded
     ? undefined
     : options.kubeconfig !== undefined
@@ -100,14 +99,17 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     try {
       await discovery.start();
     } catch (error) {
-      log(`kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`);
+      log(
+        `kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`,
+      );
       discovery.stop();
       discovery = undefined;
     }
     const session = new OwnedClusterSession({
       context,
       clock,
-      newListerWatcher: (gvr, namespace, tweak) => httpListerWatcher(client, gvr, namespace, tweak, { clock }),
+      newListerWatcher: (gvr, namespace, tweak) =>
+        httpListerWatcher(client, gvr, namespace, tweak, { clock }),
       printerFor: (gvr) => printerFor(gvr),
       ...(discovery ? { discovery } : {}),
     });

@@ -39,8 +39,12 @@ export async function ensureRendererBuilt(
   if (!(await rendererBuildIsStale(output))) return false;
   log('kubetide: building the UI (first run or sources changed)...');
   const { build } = await import('vite');
+  // Always a production build (minified, React without its development checks), whatever NODE_ENV
+  // the caller runs under (vitest sets "test").
   await build({
     configFile: join(repositoryRoot, 'renderer', 'vite.config.ts'),
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: { outDir: output },
     logLevel: 'warn',
   });

@@ -47,7 +47,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   } catch (error) {
     await backend.close();
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new ServeUsageError(`port ${options.port} is in use; pick another with --port, or omit it`);
+    if (code === 'EADDRINUSE')
+      throw new ServeUsageError(`port ${options.port} is in use; pick another with --port, or omit it`);
     throw error;
   }
   return {
@@ -63,7 +64,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
 /** Opens `url` in the system browser; failures only matter to the user, who has the printed URL. */
 function openInBrowser(url: string): void {
-  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {
     const child = spawn(command, [url], { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
@@ -88,7 +90,9 @@ async function main(): Promise<void> {
   }
   const mode = await startBrowserMode(options);
   console.log(`kubetide: serving on http://127.0.0.1:${mode.server.port}/ (loopback only)`);
-  console.log(`kubetide: open this address (the secret after # authenticates your browser; keep it private):`);
+  console.log(
+    `kubetide: open this address (the secret after # authenticates your browser; keep it private):`,
+  );
   console.log(`\n  ${mode.url}\n`);
   if (options.open) openInBrowser(mode.url);
   let stopping = false;

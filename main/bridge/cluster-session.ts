@@ -7,12 +7,13 @@ import type { ListerWatcherFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import { StatusError, newStatus } from '../../shared/kube/status';
+import { StatusError, isResourceExpired, newStatus } from '../../shared/kube/status';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { ServedKind } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
+import { printerFor } from '../../shared/kinds/columns';
 import { sanitizeObject } from './object-sanitizer';
 import { RowProjector } from './row-projection';
 import type { PrinterLookup } from './row-projection';
@@ -28,7 +29,10 @@ export interface ClusterSessionOptions {
   newListerWatcher: ListerWatcherFactory;
   /** Live discovery (main/kube's Discovery fits); without it, the built-in kinds. */
   discovery?: KindSource;
-  /** The kubectl columns per kind (shared/kinds); kinds without a printer get NAME and AGE. */
+  /**
+   * The kubectl columns per kind. Default: shared/kinds' built-in printers, NAME and AGE for others;
+   * pass a lookup that finds the CustomResourceDefinition to give custom resources their printer columns.
+   */
   printerFor?: PrinterLookup;
   clock?: Clock;
   /** How long a feed outlives its last subscription. */
@@ -40,6 +44,8 @@ export interface ClusterSessionOptions {
   >;
   staleAfterMs?: number;
   reflector?: ReflectorTuning<KubeObject>;
+  /** Where list/watch failures are logged (an expired resourceVersion is routine and not logged). */
+  log?: (message: string) => void;
   /** Bounds one-off requests (getObject, listEvents) to the API server. */
   requestTimeoutMs?: number;
 }
@@ -72,6 +78,12 @@ export class ClusterSession {
           clock: this.clock,
           staleAfterMs: options.staleAfterMs,
           reflector: options.reflector,
+          onWatchError: (feed, error) => {
+            if (isResourceExpired(error)) return;
+            (options.log ?? console.warn)(
+              `${feed}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          },
         }),
     });
     this.stopDiscovery = options.discovery?.onChange(() => this.pushKinds()) ?? (() => {});
@@ -88,7 +100,11 @@ export class ClusterSession {
 
   /** Served kinds, with counts for those some feed is mirroring. */
   kinds(): ServedKind[] {
-    return servedKinds(this.options.discovery, (gvr) => this.feeds.find(gvr, '')?.count);
+    return servedKinds(
+      this.options.discovery,
+      (gvr) => this.feeds.find(gvr, '')?.count,
+      (gvr) => this.projectorFor(gvr).printer.columns,
+    );
   }
 
   /**
@@ -157,7 +173,7 @@ export class ClusterSession {
     const key = gvrKey(gvr);
     let projector = this.projectors.get(key);
     if (!projector) {
-      projector = new RowProjector(this.options.printerFor?.(gvr));
+      projector = new RowProjector((this.options.printerFor ?? printerFor)(gvr));
       this.projectors.set(key, projector);
     }
     return projector;

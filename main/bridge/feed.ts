@@ -24,6 +24,12 @@ import type { RowChange } from './squash';
 export interface FeedSubscriber {
   record(change: RowChange): void;
   syncStateChanged(state: SyncState): void;
+  /**
+   * A manual resync has finished: its changes have been recorded, and a subscriber may resend a full
+   * snapshot so the renderer is rebuilt from scratch. (Automatic relists after a failed watch need no
+   * snapshot: the informer diffs them against its cache and delivers updates and deletions.)
+   */
+  resynced?(): void;
 }
 
 export interface FeedOptions {
@@ -37,6 +43,8 @@ export interface FeedOptions {
   /** How often listing progress is reported. */
   progressIntervalMs?: number;
   reflector?: ReflectorTuning<KubeObject>;
+  /** Told about every list/watch failure (they also show in the sync state); default: ignored. */
+  onWatchError?: (feed: string, error: unknown) => void;
 }
 
 /** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
@@ -49,12 +57,15 @@ export function stripManagedFields(object: unknown): unknown {
   return object;
 }
 
+/** The error's message, with the code and reason of the first StatusError in its cause chain. */
 function syncErrorOf(error: unknown): SyncError {
-  const status = (error as Partial<StatusError> | undefined)?.status;
-  if (status && typeof status.code === 'number') {
-    return { code: status.code, reason: status.reason, message: status.message || String(error) };
+  const message = error instanceof Error ? error.message : String(error);
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const status = (current as Partial<StatusError>).status;
+    if (status && typeof status.code === 'number')
+      return { code: status.code, reason: status.reason, message };
   }
-  return { message: error instanceof Error ? error.message : String(error) };
+  return { message };
 }
 
 export class Feed {
@@ -67,6 +78,8 @@ export class Feed {
   private stopInformer: AbortController | undefined;
   private running: Promise<void> | undefined;
   private state: SyncState = { phase: 'listing', listed: 0 };
+  /** Objects received by the LIST under way, and the total its first page announced. */
+  private listProgress: { listed: number; total?: number } = { listed: 0 };
   private firstFailureAt: number | undefined;
   private lastError: unknown;
   private progressTimer: Timer | undefined;
@@ -94,7 +107,7 @@ export class Feed {
     const baseDelay = this.options.reflector?.backoff ?? newReflectorDelayHandler(clock);
     const informer = new SharedIndexInformer<KubeObject>({
       name: this.description,
-      listerWatcher: this.options.newListerWatcher(),
+      listerWatcher: this.trackListing(this.options.newListerWatcher()),
       clock,
       transform: stripManagedFields,
       reflector: {
@@ -107,6 +120,9 @@ export class Feed {
         onStateChange: (state) => this.reflectorStateChanged(state),
       },
     });
+    informer.setWatchErrorHandler((_reflector, error) =>
+      this.options.onWatchError?.(this.description, error),
+    );
     this.informer = informer;
     this.registration = informer.addEventHandler({
       onAdd: (object) => this.upsert(object),
@@ -114,8 +130,11 @@ export class Feed {
       onDelete: (object) => this.remove(object),
     });
     this.stopInformer = new AbortController();
-    this.running = informer.run(this.stopInformer.signal);
-    this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+    this.running = informer.run(this.stopInformer.signal).catch((error: unknown) => {
+      this.options.onWatchError?.(this.description, error);
+    });
+    this.listProgress = { listed: 0 };
+    this.reportListing();
     this.watchProgress();
   }
 
@@ -199,7 +218,9 @@ export class Feed {
 
   private reflectorStateChanged(state: ReflectorState): void {
     if (state.phase === 'listing') {
-      this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+      // A retry after a failure keeps showing the failure (stale since T) until it succeeds.
+      this.listProgress = { listed: 0 };
+      if (this.firstFailureAt === undefined) this.reportListing();
       this.watchProgress();
     } else if (state.phase === 'watching') {
       this.firstFailureAt = undefined;
@@ -239,10 +260,39 @@ export class Feed {
         this.synced();
         return;
       }
-      if (this.state.phase === 'listing') this.setState({ phase: 'listing', listed: this.rowsByKey.size });
+      if (this.state.phase === 'listing') this.reportListing();
       this.progressTimer = this.options.clock.setTimeout(tick, this.progressIntervalMs);
     };
     this.progressTimer = this.options.clock.setTimeout(tick, 0);
+  }
+
+  /**
+   * Counts LIST pages as they arrive, so progress shows before the informer has the whole list; the
+   * total is the first page's item count plus its remainingItemCount, when the server sends one (it
+   * does not for selector-filtered lists).
+   */
+  private trackListing(inner: ListerWatcher<KubeObject>): ListerWatcher<KubeObject> {
+    return {
+      supportsWatchList: inner.supportsWatchList,
+      watch: (options, signal) => inner.watch(options, signal),
+      list: async (options, signal) => {
+        const page = await inner.list(options, signal);
+        const first = !options.continue;
+        const listed = (first ? 0 : this.listProgress.listed) + page.items.length;
+        const remaining = page.metadata.remainingItemCount;
+        const total =
+          typeof remaining === 'number' ? listed + remaining : first ? undefined : this.listProgress.total;
+        this.listProgress = total === undefined ? { listed } : { listed, total };
+        if (this.state.phase === 'listing') this.reportListing();
+        return page;
+      },
+    };
+  }
+
+  private reportListing(): void {
+    const listed = Math.max(this.listProgress.listed, this.rowsByKey.size);
+    const total = this.listProgress.total;
+    this.setState(total === undefined ? { phase: 'listing', listed } : { phase: 'listing', listed, total });
   }
 
   private synced(): void {
@@ -250,6 +300,7 @@ export class Feed {
       const gone = this.unconfirmed;
       this.unconfirmed = undefined;
       for (const key of gone) this.deleteKey(key);
+      for (const subscriber of this.subscribers) subscriber.resynced?.();
     }
     if (this.firstFailureAt === undefined) this.setState({ phase: 'synced' });
   }

@@ -4,6 +4,7 @@
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { builtinKinds } from '../../shared/kinds/registry';
 import type { ServedKind } from '../../shared/protocol/server-messages';
+import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
 
 /** One served resource as main/kube's Discovery reports it (ApiResource), as far as kinds need it. */
 export interface DiscoveredResource extends GroupVersionResource {
@@ -24,17 +25,23 @@ function watchable(resource: { verbs: readonly string[] }): boolean {
   return resource.verbs.includes('list') && resource.verbs.includes('watch');
 }
 
-/** Served kinds, sorted by group then resource, with `countOf` filled in where known. */
+/** Served kinds, sorted by group then resource, with their columns and, where known, counts. */
 export function servedKinds(
   source: KindSource | undefined,
   countOf: (gvr: GroupVersionResource) => number | undefined,
+  columnsOf: (gvr: GroupVersionResource) => readonly ColumnDefinition[],
 ): ServedKind[] {
   const resources = source ? source.preferredResources() : builtinKinds;
   const kinds: ServedKind[] = [];
   for (const resource of resources) {
     if (!watchable(resource) || resource.resource.includes('/')) continue;
     const gvr = { group: resource.group, version: resource.version, resource: resource.resource };
-    const kind: ServedKind = { gvr, kind: resource.kind, namespaced: resource.namespaced };
+    const kind: ServedKind = {
+      gvr,
+      kind: resource.kind,
+      namespaced: resource.namespaced,
+      columns: [...columnsOf(gvr)],
+    };
     const count = countOf(gvr);
     if (count !== undefined) kind.count = count;
     kinds.push(kind);

@@ -56,6 +56,7 @@ export class SessionConnection {
     const subscriber: FeedSubscriber = {
       record: (change) => stream.record(change),
       syncStateChanged: (state) => this.sendSyncState(subscriptionId, state),
+      resynced: () => stream.snapshot(feed.rows()),
     };
     this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber });
     feed.attach(subscriber);
@@ -86,7 +87,10 @@ export class SessionConnection {
     this.subscriptions.get(subscriptionId)?.stream.acknowledge(seq);
   }
 
-  /** Relists the subscription's feed from the API server (shared by every subscriber of the feed). */
+  /**
+   * Relists the subscription's feed from the API server (shared by every subscriber of the feed); each
+   * subscriber gets a fresh snapshot once the relist has synced.
+   */
   async resync(subscriptionId: string): Promise<boolean> {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) return false;

@@ -79,7 +79,9 @@ export class InformerController<T extends KubeObject = KubeObject> {
     const closeQueue = () => this.queue.close();
     if (signal.aborted) closeQueue();
     else signal.addEventListener('abort', closeQueue, { once: true });
-    await Promise.all([this.reflector.run(signal), this.processLoop()]);
+    // The Reflector returns only once stopped (or broken): either way nothing more will be queued.
+    const reflecting = this.reflector.run(signal).finally(closeQueue);
+    await Promise.all([reflecting, this.processLoop()]);
   }
 
   /** True once the first full list has been popped and processed entirely. */

@@ -3,6 +3,7 @@
 // one notification at a time, asynchronously, in order.
 import type { Clock } from './clock';
 import type { DeletedFinalStateUnknown } from './keys';
+import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import type { ResourceEventHandler, ResourceEventHandlerRegistration } from './resource-event-handler';
 
 export type Notification<T> =
@@ -217,12 +218,28 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       }
       return false;
     } catch (error) {
-      this.reportError(error, `${this.description}: event handler failed on ${notification.type}`);
+      const subject = notification.type === 'update' ? notification.newObj : notification.obj;
+      try {
+        this.reportError(
+          error,
+          `${this.description}: event handler failed on ${notification.type} of ${keyOf(subject)}`,
+        );
+      } catch {
+        // A failing reporter must not end this handler's stream.
+      }
       return true;
     } finally {
       // A throwing initial add still counts as handled: otherwise the registration could never sync
       // (kubernetes#129024), and the failure has been reported.
       if (notification.type === 'add' && notification.isInInitialList) this.initialAddsPending--;
     }
+  }
+}
+
+function keyOf(obj: unknown): string {
+  try {
+    return deletionHandlingMetaNamespaceKeyFunc(obj);
+  } catch {
+    return 'an object without a key';
   }
 }

@@ -1,92 +1,43 @@
 // client-go tools/cache Reflector: keeps a Store in step with the API server by listing once and then
 // watching from the list's resourceVersion, relisting (after a backoff) whenever the watch cannot be
-// resumed. See reflector-watch.ts (one watch), watch-list.ts (streaming lists) and pager.ts (paged LIST).
+// resumed. See reflector-list.ts (the LIST), reflector-watch.ts (one watch), watch-list.ts (streaming
+// lists), resync-timer.ts, and reflector-options.ts for the options and state it reports.
 import type { KubeObject } from '../../shared/kube/object';
-import {
-  isInternalError,
-  isResourceExpired,
-  isTooLargeResourceVersion,
-  isTooManyRequests,
-} from '../../shared/kube/status';
+import { isInternalError, isResourceExpired, isTooManyRequests } from '../../shared/kube/status';
 import type { DelayHandler, RandomSource } from './backoff';
 import { newReflectorDelayHandler } from './backoff';
-import type { Clock, Timer } from './clock';
+import type { Clock } from './clock';
 import type { ListOptions, ListerWatcher, Watcher } from './lister-watcher';
-import { ListPager, defaultPageSize } from './pager';
 import type { ExpectedType, ReflectorLogger } from './reflector-watch';
+import type { ResourceVersionBookkeeping } from './reflector-list';
+import { listIntoStore } from './reflector-list';
 import { errorStopRequested, handleAnyWatch } from './reflector-watch';
+import type {
+  ReflectorIdentity,
+  ReflectorOptions,
+  ReflectorState,
+  ResourceVersionUpdater,
+  WatchErrorHandler,
+} from './reflector-options';
+import { defaultWatchErrorHandler, typeDescriptionOf } from './reflector-options';
+import { startResync } from './resync-timer';
 import { RetryWithDeadline } from './retry-with-deadline';
 import type { Store } from './store';
 import { sleepUnlessAborted, untilAborted } from './until-aborted';
 import type { WatchListHost } from './watch-list';
 import { isWatchErrorRetriable, watchList } from './watch-list';
 
-/** Implemented by stores that track the Reflector's resourceVersion as it advances on the watch. */
-export interface ResourceVersionUpdater {
-  updateResourceVersion(resourceVersion: string): void;
-}
-
-/** Called with every error that ends a listAndWatch; the Reflector then backs off and relists. */
-export type WatchErrorHandler = (reflector: ReflectorIdentity, error: unknown) => void;
-
-/** What a watch error handler learns about the Reflector that failed. */
-export interface ReflectorIdentity {
-  readonly name: string;
-  readonly typeDescription: string;
-  lastSyncResourceVersion(): string;
-}
-
-/** What the Reflector is doing, for display: listing (or streaming a watch-list), watching, or waiting. */
-export interface ReflectorState {
-  phase: 'listing' | 'watching' | 'backoff';
-  /** Objects in the last completed list. */
-  itemsListed?: number;
-  /** The error that led to the current backoff. */
-  error?: unknown;
-  /** When this phase began, on the Reflector's clock (ms since the epoch). */
-  since: number;
-}
-
-export interface ReflectorOptions<T extends KubeObject = KubeObject> {
-  /** Names this Reflector in logs and errors. */
-  name: string;
-  /** The kind listed and watched; mismatching watch objects are skipped. Also labels messages. */
-  expectedType?: ExpectedType;
-  /** Overrides the label used in messages (default: "apiVersion, Kind=kind", or "<unspecified>"). */
-  typeDescription?: string;
-  listerWatcher: ListerWatcher<T>;
-  store: Store<T>;
-  /** How often to call store.resync() while watching, in ms; 0 never. */
-  resyncPeriod: number;
-  /** Asked at each resync tick; undefined means always resync. */
-  shouldResync?: () => boolean;
-  clock: Clock;
-  /** The delay before each relist and each retried watch (default: 800 ms ×2 to 30 s, jittered, reset after 2 m). */
-  backoff?: DelayHandler;
-  /** LIST page size; by default 500, except 0 (unpaged) for lists at an exact RV the watch cache can serve. */
-  watchListPageSize?: number;
-  /** Try a streaming watch-list (sendInitialEvents) before LIST; off when the ListerWatcher says it is unsupported. */
-  useWatchList?: boolean;
-  /** Watch timeouts are random in [min, 2·min) seconds; min is 300 unless this is larger. */
-  minWatchTimeoutSeconds?: number;
-  /** How long to keep re-watching at once after InternalError watch failures, in ms; 0 (default) never. */
-  maxInternalErrorRetryDuration?: number;
-  /** Source of randomness for watch timeouts and the default backoff's jitter. */
-  random?: RandomSource;
-  watchErrorHandler?: WatchErrorHandler;
-  onStateChange?: (state: ReflectorState) => void;
-  /** Where skipped events and store failures are reported (default console.warn). */
-  log?: ReflectorLogger;
-}
+export type {
+  ReflectorIdentity,
+  ReflectorOptions,
+  ReflectorState,
+  ResourceVersionUpdater,
+  WatchErrorHandler,
+} from './reflector-options';
+export { defaultWatchErrorHandler } from './reflector-options';
 
 const defaultMinWatchTimeoutSeconds = 300;
 const internalErrorResetPeriodMs = 60_000;
-
-/** Logs with context; an expired resourceVersion is routine (the relist handles it) and stays quiet. */
-export const defaultWatchErrorHandler: WatchErrorHandler = (reflector, error) => {
-  if (isResourceExpired(error)) return;
-  console.warn(`reflector ${reflector.name}: failed to watch ${reflector.typeDescription}:`, error);
-};
 
 export class Reflector<T extends KubeObject = KubeObject> implements ReflectorIdentity {
   readonly name: string;
@@ -106,9 +57,11 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   private readonly random: RandomSource;
   private readonly onStateChange?: (state: ReflectorState) => void;
   private watchErrorHandler: WatchErrorHandler;
-  private lastSyncRV = '';
-  private lastSyncRVUnavailable = false;
-  private paginatedResult = false;
+  private readonly versions: ResourceVersionBookkeeping = {
+    lastSyncResourceVersion: '',
+    lastSyncResourceVersionUnavailable: false,
+    paginatedResult: false,
+  };
   /** Why the last watch ended when that ends listAndWatch without an error (410, very short, ...). */
   private watchEndReason: unknown;
   private currentState: ReflectorState;
@@ -117,7 +70,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   constructor(options: ReflectorOptions<T>) {
     this.name = options.name;
     this.expectedType = options.expectedType;
-    this.typeDescription = options.typeDescription ?? describeType(options.expectedType);
+    this.typeDescription = options.typeDescription ?? typeDescriptionOf(options.expectedType);
     this.listerWatcher = options.listerWatcher;
     this.store = options.store;
     this.resyncPeriod = options.resyncPeriod;
@@ -152,7 +105,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
         reason = this.watchEndReason;
       } catch (error) {
         if (signal.aborted) break;
-        this.watchErrorHandler(this, error);
+        this.reportWatchError(error);
         reason = error;
       }
       if (!(await this.backoff(signal, reason))) break;
@@ -186,7 +139,19 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
         }
       }
       if (fallbackToList) {
-        if (!(await this.list(signal))) return;
+        this.setState('listing');
+        const itemsListed = await listIntoStore(
+          {
+            listerWatcher: this.listerWatcher,
+            store: this.store,
+            typeDescription: this.typeDescription,
+            watchListPageSize: this.watchListPageSize,
+            versions: this.versions,
+          },
+          signal,
+        );
+        if (itemsListed === undefined) return;
+        this.setState('watching', undefined, itemsListed);
       }
       const initial = watcher;
       watcher = undefined;
@@ -198,12 +163,12 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
 
   /** The resourceVersion of the last list or watch event applied to the store ("" before the first). */
   lastSyncResourceVersion(): string {
-    return this.lastSyncRV;
+    return this.versions.lastSyncResourceVersion;
   }
 
   /** True after a LIST (or watch-list) at the last RV failed with 410 or too-large, until one succeeds. */
   isLastSyncResourceVersionUnavailable(): boolean {
-    return this.lastSyncRVUnavailable;
+    return this.versions.lastSyncResourceVersionUnavailable;
   }
 
   setWatchErrorHandler(handler: WatchErrorHandler): void {
@@ -213,12 +178,6 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   /** What the Reflector is doing now; "listing" (since construction) until run or listAndWatch starts. */
   state(): ReflectorState {
     return { ...this.currentState };
-  }
-
-  /** "" once the last RV is unavailable, "0" before any sync (served from the watch cache), else the last RV. */
-  private relistResourceVersion(): string {
-    if (this.lastSyncRVUnavailable) return '';
-    return this.lastSyncRV === '' ? '0' : this.lastSyncRV;
   }
 
   /** Random in [min, 2·min) seconds so that watches of many clients do not all expire together. */
@@ -236,12 +195,24 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
       listerWatcher: this.listerWatcher,
       store: this.store,
       log: this.log,
-      rewatchResourceVersion: () => (this.lastSyncRVUnavailable ? '' : this.lastSyncRV),
-      setLastSyncResourceVersionUnavailable: (unavailable) => (this.lastSyncRVUnavailable = unavailable),
-      setLastSyncResourceVersion: (resourceVersion) => (this.lastSyncRV = resourceVersion),
+      rewatchResourceVersion: () =>
+        this.versions.lastSyncResourceVersionUnavailable ? '' : this.versions.lastSyncResourceVersion,
+      setLastSyncResourceVersionUnavailable: (unavailable) =>
+        (this.versions.lastSyncResourceVersionUnavailable = unavailable),
+      setLastSyncResourceVersion: (resourceVersion) =>
+        (this.versions.lastSyncResourceVersion = resourceVersion),
       watchTimeoutSeconds: () => this.watchTimeoutSeconds(),
       backoff: (signal, error) => this.backoff(signal, error),
     };
+  }
+
+  /** A throwing handler must not end run(): it is logged, and the Reflector backs off as usual. */
+  private reportWatchError(error: unknown): void {
+    try {
+      this.watchErrorHandler(this, error);
+    } catch (handlerError) {
+      this.log('Watch error handler failed', { reflector: this.name, error, handlerError });
+    }
   }
 
   /** Waits one backoff delay on the clock, showing the backoff phase; false once aborted. */
@@ -251,56 +222,9 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     return sleepUnlessAborted((delay, abort) => this.clock.sleep(delay, abort), this.delayHandler(), signal);
   }
 
-  /** LISTs at relistResourceVersion and replaces the store; false when the signal aborted. */
-  private async list(signal: AbortSignal): Promise<boolean> {
-    this.setState('listing');
-    const options: ListOptions = { resourceVersion: this.relistResourceVersion() };
-    let pageSize = defaultPageSize;
-    if (this.watchListPageSize !== 0) pageSize = this.watchListPageSize;
-    else if (!this.paginatedResult && options.resourceVersion !== '' && options.resourceVersion !== '0')
-      pageSize = 0;
-    const pager = new ListPager<T>(
-      (pageOptions, pageSignal) => this.listerWatcher.list(pageOptions, pageSignal),
-      {
-        pageSize,
-      },
-    );
-
-    let outcome;
-    try {
-      try {
-        outcome = await untilAborted(pager.list(options, signal), signal);
-      } catch (error) {
-        if (signal.aborted || !(isResourceExpired(error) || isTooLargeResourceVersion(error))) throw error;
-        this.lastSyncRVUnavailable = true;
-        outcome = await untilAborted(
-          pager.list({ resourceVersion: this.relistResourceVersion() }, signal),
-          signal,
-        );
-      }
-    } catch (error) {
-      if (signal.aborted) return false;
-      throw new Error(`failed to list ${this.typeDescription}: ${messageOf(error)}`, { cause: error });
-    }
-    if (outcome.aborted) return false;
-    const { list, paginated } = outcome.value;
-    if (options.resourceVersion === '0' && paginated) this.paginatedResult = true;
-    this.lastSyncRVUnavailable = false;
-    const resourceVersion = list.metadata?.resourceVersion ?? '';
-    const items = list.items ?? [];
-    try {
-      this.store.replace(items, resourceVersion);
-    } catch (error) {
-      throw new Error(`unable to sync list result: ${messageOf(error)}`, { cause: error });
-    }
-    this.lastSyncRV = resourceVersion;
-    this.setState('watching', undefined, items.length);
-    return true;
-  }
-
   /** Watches (starting with `watcher` when watch-list left one open) with the resync timer running beside. */
   private async watchWithResync(signal: AbortSignal, watcher: Watcher<T> | undefined): Promise<void> {
-    const resync = this.startResync();
+    const resync = startResync(this.clock, this.resyncPeriod, this.store, this.shouldResync);
     try {
       await this.watch(signal, watcher, resync.failed);
     } finally {
@@ -329,7 +253,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
         let propagateRVFromStart = true;
         if (!watcher) {
           const options: ListOptions = {
-            resourceVersion: this.lastSyncRV,
+            resourceVersion: this.versions.lastSyncResourceVersion,
             timeoutSeconds: this.watchTimeoutSeconds(),
             allowWatchBookmarks: true,
           };
@@ -362,7 +286,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
           exitOnInitialEventsEnd: false,
           setLastSyncResourceVersion: (resourceVersion, eventReceivedBesidesAdded) => {
             if (!propagateRVFromStart && !eventReceivedBesidesAdded) return;
-            this.lastSyncRV = resourceVersion;
+            this.versions.lastSyncResourceVersion = resourceVersion;
             (this.store as Partial<ResourceVersionUpdater>).updateResourceVersion?.(resourceVersion);
           },
           log: this.log,
@@ -390,41 +314,6 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     }
   }
 
-  /**
-   * Arms the resync timer (unless resyncPeriod is 0). Each tick asks shouldResync and calls
-   * store.resync(); a throwing resync aborts `failed` with its error, which ends the watch, and stops
-   * the ticking.
-   */
-  private startResync(): { failed: AbortSignal; stop(): void } {
-    const failed = new AbortController();
-    let timer: Timer | undefined;
-    let stopped = false;
-    const arm = () => {
-      if (this.resyncPeriod <= 0 || stopped) return;
-      timer = this.clock.setTimeout(() => {
-        timer = undefined;
-        if (stopped) return;
-        if (!this.shouldResync || this.shouldResync()) {
-          try {
-            this.store.resync();
-          } catch (error) {
-            failed.abort(error);
-            return;
-          }
-        }
-        arm();
-      }, this.resyncPeriod);
-    };
-    arm();
-    return {
-      failed: failed.signal,
-      stop: () => {
-        stopped = true;
-        timer?.stop();
-      },
-    };
-  }
-
   /** Records and reports a phase change; itemsListed carries over unless a new list gives it. */
   private setState(
     phase: ReflectorState['phase'],
@@ -441,15 +330,4 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     if (error !== undefined) this.currentState.error = error;
     this.onStateChange?.({ ...this.currentState });
   }
-}
-
-function describeType(expectedType: ExpectedType | undefined): string {
-  if (!expectedType) return '<unspecified>';
-  return expectedType.apiVersion
-    ? `${expectedType.apiVersion}, Kind=${expectedType.kind}`
-    : expectedType.kind;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

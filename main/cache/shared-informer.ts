@@ -95,7 +95,8 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
       reflector: this.reflectorTuning,
     });
     this.started = true;
-    // The processor outlives the controller, so the last deltas still reach the handlers' buffers.
+    // The processor stops only after the controller, so every processed delta reaches the handlers'
+    // buffers; what is still buffered at that point is dropped, as in client-go.
     const stopProcessor = new AbortController();
     const processorDone = this.processor.run(stopProcessor.signal);
     try {

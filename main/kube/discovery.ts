@@ -1,16 +1,12 @@
 // Which kinds the server serves (client-go's discovery client), kept live: a CRD created while
 // connected appears without reconnecting (freelens#1197 is what happens otherwise). Discovery runs
-// once at start and again, debounced, after every change to customresourcedefinitions, which a small
-// list+watch loop follows. A group version that fails (an unavailable aggregated API, say) keeps what
-// was last discovered for it rather than failing the whole registry, as client-go's
-// ErrGroupDiscoveryFailed does.
+// once at start and again, debounced, after every change to customresourcedefinitions
+// (CustomResourceDefinitionWatch). A group version that fails (an unavailable aggregated API, say)
+// keeps what was last discovered for it rather than failing the whole registry, as client-go's
+// ErrGroupDiscoveryFailed does. Legacy (per group version) discovery only: every server has it.
 import type { Clock, Timer } from '../cache/clock';
-import type { ListerWatcher } from '../cache/lister-watcher';
 import { realClock } from '../cache/real-clock';
-import type { KubeObject } from '../../shared/kube/object';
-import { isNotFound, isResourceExpired } from '../../shared/kube/status';
-import { ForbiddenError, UnauthorizedError } from './errors';
-import { metadataListerWatcher } from './lister-watcher';
+import { CustomResourceDefinitionWatch } from './custom-resource-definition-watch';
 import type { RestClient } from './rest-client';
 
 /** One served resource at one version. */
@@ -51,8 +47,6 @@ interface GroupVersion {
   preferred: boolean;
 }
 
-const crdResource = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
-
 export class Discovery {
   private readonly clock: Clock;
   private byGroupVersion = new Map<string, ApiResource[]>();
@@ -63,27 +57,35 @@ export class Discovery {
   private refreshAgain = false;
   /** Group versions whose last discovery failed, with the error. */
   readonly failedGroupVersions = new Map<string, Error>();
-  /** Why the CRD watch gave up (no permission, or CRDs not served); undefined while it runs. */
-  customResourceWatchError: Error | undefined;
-
-  private readonly crdListerWatcher: ListerWatcher<KubeObject>;
+  private readonly definitions: CustomResourceDefinitionWatch | undefined;
 
   constructor(
     private readonly client: RestClient,
     private readonly options: DiscoveryOptions = {},
   ) {
     this.clock = options.clock ?? realClock;
-    this.crdListerWatcher = metadataListerWatcher(client, crdResource, '', undefined, { clock: this.clock });
+    this.definitions =
+      options.watchCustomResourceDefinitions === false
+        ? undefined
+        : new CustomResourceDefinitionWatch(client, () => this.scheduleRediscovery(), {
+            clock: this.clock,
+            signal: this.abort.signal,
+            maxBackoffMs: options.maxBackoffMs,
+          });
+  }
+
+  /** Why following CRDs gave up (no permission, or CRDs not served); undefined while it runs. */
+  get customResourceWatchError(): Error | undefined {
+    return this.definitions?.error;
   }
 
   /** Runs the first discovery (its failure is thrown), then follows CRDs in the background. */
   async start(): Promise<void> {
-    const follow = this.options.watchCustomResourceDefinitions !== false;
     // The CRD list comes first: discovery then reflects at least its state, and the watch from its
     // resourceVersion sees every later change, so no CRD can slip in between the two.
-    const resourceVersion = follow ? await this.listCustomResourceDefinitions() : undefined;
+    const follow = (await this.definitions?.list()) ?? false;
     await this.refresh();
-    if (resourceVersion !== undefined) void this.followCustomResourceDefinitions(resourceVersion);
+    if (follow) void this.definitions?.run();
   }
 
   stop(): void {
@@ -233,68 +235,6 @@ export class Discovery {
       this.rediscoverTimer = undefined;
       void this.refresh().catch(() => undefined);
     }, this.options.rediscoverDelayMs ?? 500);
-  }
-
-  /** The CRD list's resourceVersion; "" when the list failed (retry later); undefined to give up. */
-  private async listCustomResourceDefinitions(): Promise<string | undefined> {
-    try {
-      const list = await this.crdListerWatcher.list({ resourceVersion: '0' }, this.abort.signal);
-      return list.metadata.resourceVersion ?? '';
-    } catch (error) {
-      return this.cannotWatchCustomResources(error) ? undefined : '';
-    }
-  }
-
-  /** No permission, or no CRDs served: retrying would only spam the server. */
-  private cannotWatchCustomResources(error: unknown): boolean {
-    if (!(error instanceof ForbiddenError || error instanceof UnauthorizedError || isNotFound(error)))
-      return false;
-    this.customResourceWatchError = error as Error;
-    return true;
-  }
-
-  /**
-   * A minimal reflector for CRDs: we need only "something changed", not a cache. A relist (after a
-   * failure or a 410) also rediscovers, because changes may have been missed meanwhile.
-   */
-  private async followCustomResourceDefinitions(initialResourceVersion: string): Promise<void> {
-    const signal = this.abort.signal;
-    const maxBackoffMs = this.options.maxBackoffMs ?? 30_000;
-    let backoffMs = 1000;
-    let resourceVersion = initialResourceVersion;
-    while (!signal.aborted) {
-      try {
-        if (resourceVersion === '') {
-          const list = await this.crdListerWatcher.list({ resourceVersion: '0' }, signal);
-          resourceVersion = list.metadata.resourceVersion ?? '';
-          this.scheduleRediscovery();
-        }
-        const watcher = await this.crdListerWatcher.watch(
-          { resourceVersion, allowWatchBookmarks: true, timeoutSeconds: 300 },
-          signal,
-        );
-        const startedAt = this.clock.now();
-        let events = 0;
-        for await (const event of watcher) {
-          events++;
-          resourceVersion = event.object.metadata.resourceVersion ?? resourceVersion;
-          if (event.type !== 'BOOKMARK') this.scheduleRediscovery();
-          backoffMs = 1000;
-        }
-        // client-go's VeryShortWatchError: a server closing watches at once must not cause a tight loop.
-        if (events === 0 && this.clock.now() - startedAt < 1000)
-          throw new Error('watch of CRDs closed at once');
-      } catch (error) {
-        if (signal.aborted || this.cannotWatchCustomResources(error)) return;
-        if (isResourceExpired(error)) resourceVersion = '';
-        try {
-          await this.clock.sleep(backoffMs, signal);
-        } catch {
-          return;
-        }
-        backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
-      }
-    }
   }
 }
 

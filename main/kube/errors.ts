@@ -3,7 +3,7 @@
 // that code branches on the class rather than on message text. Errors the API server reports stay
 // StatusError (shared/kube/status), because the Reflector classifies them by code and reason.
 import { StatusError } from '../../shared/kube/status';
-import type { Status } from '../../shared/kube/status';
+import type { Status, StatusReason } from '../../shared/kube/status';
 
 /** The kubeconfig file could not be read (missing, permissions, a directory). */
 export class KubeconfigUnreadableError extends Error {
@@ -136,6 +136,49 @@ export class ForbiddenError extends ApiStatusError {
     this.message =
       `403 ${describeRequest(request)}: your user lacks ${request.verb} permission on ` +
       `${request.resource}${where} (${status.message || 'Forbidden'})`;
+  }
+}
+
+/** The typed error for a Status the server returned, by reply or in an ERROR watch event. */
+export function toApiStatusError(status: Status, request: RequestDescription): ApiStatusError {
+  if (status.code === 401) return new UnauthorizedError(status, request);
+  if (status.code === 403) return new ForbiddenError(status, request);
+  return new ApiStatusError(status, request);
+}
+
+/** apimachinery's reason for an HTTP status, for replies whose body is not a Status. */
+export function reasonForCode(code: number): StatusReason {
+  switch (code) {
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 405:
+      return 'MethodNotAllowed';
+    case 406:
+      return 'NotAcceptable';
+    case 409:
+      return 'Conflict';
+    case 410:
+      return 'Expired';
+    case 413:
+      return 'RequestEntityTooLarge';
+    case 415:
+      return 'UnsupportedMediaType';
+    case 422:
+      return 'Invalid';
+    case 429:
+      return 'TooManyRequests';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return code >= 500 ? 'InternalError' : '';
   }
 }
 

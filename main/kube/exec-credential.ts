@@ -69,6 +69,17 @@ export class ExecCredentialProvider {
 
   private run(): Promise<ExecCredential> {
     const { command } = this.config;
+    // client-go refuses too: the app has no terminal to hand the plugin.
+    if (this.config.interactiveMode === 'Always') {
+      return Promise.reject(
+        new ExecPluginFailedError(
+          command,
+          null,
+          '',
+          'needs an interactive terminal (interactiveMode: Always); log in once with kubectl, then retry',
+        ),
+      );
+    }
     const apiVersion = this.config.apiVersion ?? defaultApiVersion;
     const execInfo = {
       apiVersion,

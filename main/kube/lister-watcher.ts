@@ -4,17 +4,14 @@
 // PartialObjectMetadata, a fraction of a full object's bytes, for kinds whose tables need only names,
 // labels and timestamps.
 import type { Clock } from '../cache/clock';
+import type { ListerWatcherFactory, TweakListOptions } from '../cache/informer-factory';
 import type { ListOptions, ListerWatcher, Watcher } from '../cache/lister-watcher';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
-import { describeRequest } from './errors';
+import { describeRequest, toApiStatusError } from './errors';
 import type { RequestDescription } from './errors';
 import type { QueryValue, RestClient } from './rest-client';
-import { toApiStatusError } from './rest-client';
 import { WatchStream } from './watch-stream';
-
-/** Mutates the options of every LIST and WATCH (client-go's TweakListOptionsFunc), e.g. to add a selector. */
-export type TweakListOptions = (options: ListOptions) => void;
 
 export interface HttpListerWatcherOptions {
   /** Request PartialObjectMetadata instead of full objects. */
@@ -125,6 +122,17 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
       return options.metadataOnly ? metadataOnlyWatcher(stream) : stream;
     },
   };
+}
+
+/**
+ * What SharedInformerFactory takes: one httpListerWatcher per resource and namespace, all over
+ * `client` (and so over one connection pool).
+ */
+export function httpListerWatcherFactory(
+  client: RestClient,
+  options: HttpListerWatcherOptions = {},
+): ListerWatcherFactory {
+  return (gvr, namespace, tweak) => httpListerWatcher(client, gvr, namespace, tweak, options);
 }
 
 /** httpListerWatcher with metadataOnly set: items and events are PartialObjectMetadata. */

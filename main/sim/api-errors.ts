@@ -55,12 +55,20 @@ export function badRequest(message: string): StatusError {
   return new StatusError(newStatus(400, 'BadRequest', message));
 }
 
-export function methodNotAllowed(message = 'the server does not allow this method on the requested resource'): StatusError {
+export function methodNotAllowed(
+  message = 'the server does not allow this method on the requested resource',
+): StatusError {
   return new StatusError(newStatus(405, 'MethodNotAllowed', message));
 }
 
 export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(newStatus(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`));
+  return new StatusError(
+    newStatus(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`,
+    ),
+  );
 }
 
 /** 410 for a resourceVersion older than the retained window. */
@@ -74,20 +82,15 @@ export const continueTooOldMessage =
 /** 504 "Too large resource version", with the cause the reflector looks for. */
 export function tooLargeResourceVersion(requested: number, current: number): StatusError {
   return new StatusError(
-    newStatus(
-      504,
-      'Timeout',
-      `Too large resource version: ${requested}, current: ${current}`,
-      {
-        causes: [
-          {
-            type: 'ResourceVersionTooLarge',
-            message: `Too large resource version: ${requested}, current: ${current}`,
-          },
-        ],
-        retryAfterSeconds: 1,
-      },
-    ),
+    newStatus(504, 'Timeout', `Too large resource version: ${requested}, current: ${current}`, {
+      causes: [
+        {
+          type: 'ResourceVersionTooLarge',
+          message: `Too large resource version: ${requested}, current: ${current}`,
+        },
+      ],
+      retryAfterSeconds: 1,
+    }),
   );
 }
 

@@ -48,9 +48,15 @@ function notFoundPath(response: ServerResponse): void {
   sendStatus(response, newStatus(404, 'NotFound', 'the server could not find the requested resource', {}));
 }
 
-async function handleAdmin(context: ApiServerContext, request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+async function handleAdmin(
+  context: ApiServerContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+): Promise<void> {
   const method = request.method ?? 'GET';
-  if (pathname === '/_sim/faults' && method === 'GET') return sendJson(response, 200, { pending: context.faults.pending() });
+  if (pathname === '/_sim/faults' && method === 'GET')
+    return sendJson(response, 200, { pending: context.faults.pending() });
   if (pathname === '/_sim/stats' && method === 'GET') return sendJson(response, 200, context.admin.stats());
   if (method !== 'POST') return notFoundPath(response);
   let body: unknown;
@@ -75,7 +81,11 @@ async function handleAdmin(context: ApiServerContext, request: IncomingMessage, 
   return notFoundPath(response);
 }
 
-async function route(context: ApiServerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function route(
+  context: ApiServerContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const { pathname } = url;
   const method = request.method ?? 'GET';
@@ -113,12 +123,21 @@ async function route(context: ApiServerContext, request: IncomingMessage, respon
   if (fault) return sendStatus(response, fault);
   const rendering = negotiateRendering(request.headers.accept);
   if (!rendering)
-    return sendStatus(response, newStatus(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io`));
+    return sendStatus(
+      response,
+      newStatus(
+        406,
+        'NotAcceptable',
+        `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io`,
+      ),
+    );
   return handleResource(context, type, path, verb, rendering, request, response, url.searchParams);
 }
 
 /** The node:http request listener; never throws, every failure becomes a Status reply. */
-export function createRequestListener(context: ApiServerContext): (request: IncomingMessage, response: ServerResponse) => void {
+export function createRequestListener(
+  context: ApiServerContext,
+): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     route(context, request, response).catch((error: unknown) => {
       if (!response.destroyed) sendStatus(response, statusOfError(error));

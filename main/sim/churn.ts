@@ -11,7 +11,15 @@ import { podStageOf, restartCountOf, setPodStage } from './pod-lifecycle';
 import type { SeededRandom } from './random';
 import type { ResourceType } from './resource-type';
 
-export type ChurnAction = 'restartPod' | 'recoverPod' | 'deletePod' | 'scaleDeployment' | 'rollDeployment' | 'failNode' | 'createJob' | 'updateConfigMap';
+export type ChurnAction =
+  | 'restartPod'
+  | 'recoverPod'
+  | 'deletePod'
+  | 'scaleDeployment'
+  | 'rollDeployment'
+  | 'failNode'
+  | 'createJob'
+  | 'updateConfigMap';
 
 const weights: [ChurnAction, number][] = [
   ['restartPod', 30],
@@ -36,8 +44,14 @@ export class Churn {
     private readonly clock: SimClock,
     private readonly random: SeededRandom,
   ) {
-    const find = (resource: string, group: string) => storage.catalog.findAnyVersion(group, resource) as ResourceType;
-    this.types = { pods: find('pods', ''), deployments: find('deployments', 'apps'), jobs: find('jobs', 'batch'), configmaps: find('configmaps', '') };
+    const find = (resource: string, group: string) =>
+      storage.catalog.findAnyVersion(group, resource) as ResourceType;
+    this.types = {
+      pods: find('pods', ''),
+      deployments: find('deployments', 'apps'),
+      jobs: find('jobs', 'batch'),
+      configmaps: find('configmaps', ''),
+    };
   }
 
   /** Performs `count` randomly chosen actions. */
@@ -51,32 +65,68 @@ export class Churn {
         return this.onRandom('pods', (pod) => {
           const stage = podStageOf(pod);
           if (stage !== 'Running' && stage !== 'CrashLoopBackOff') return;
-          const updated = this.storage.mutate(this.types.pods, pod.metadata.namespace, pod.metadata.name ?? '', (copy) => setPodStage(copy, 'CrashLoopBackOff', this.clock.now(), restartCountOf(copy) + 1));
-          if (updated) this.events.record(updated.object, 'Warning', 'BackOff', 'Back-off restarting failed container', 'kubelet');
+          const updated = this.storage.mutate(
+            this.types.pods,
+            pod.metadata.namespace,
+            pod.metadata.name ?? '',
+            (copy) => setPodStage(copy, 'CrashLoopBackOff', this.clock.now(), restartCountOf(copy) + 1),
+          );
+          if (updated)
+            this.events.record(
+              updated.object,
+              'Warning',
+              'BackOff',
+              'Back-off restarting failed container',
+              'kubelet',
+            );
         });
       case 'recoverPod':
         return this.onRandom('pods', (pod) => {
           if (podStageOf(pod) !== 'CrashLoopBackOff') return;
-          this.storage.mutate(this.types.pods, pod.metadata.namespace, pod.metadata.name ?? '', (copy) => setPodStage(copy, 'Running', this.clock.now(), restartCountOf(copy)));
+          this.storage.mutate(this.types.pods, pod.metadata.namespace, pod.metadata.name ?? '', (copy) =>
+            setPodStage(copy, 'Running', this.clock.now(), restartCountOf(copy)),
+          );
         });
       case 'deletePod':
         return this.onRandom('pods', (pod) => {
-          if (pod.metadata.ownerReferences?.some((owner) => owner.kind === 'ReplicaSet')) this.storage.delete(this.types.pods, pod.metadata.namespace, pod.metadata.name ?? '');
+          if (pod.metadata.ownerReferences?.some((owner) => owner.kind === 'ReplicaSet'))
+            this.storage.delete(this.types.pods, pod.metadata.namespace, pod.metadata.name ?? '');
         });
       case 'scaleDeployment':
         return this.onRandom('deployments.apps', (deployment) => {
           const replicas = Number((deployment.spec as { replicas?: number }).replicas ?? 1);
-          const next = Math.max(0, Math.min(12, replicas + (replicas <= 1 || this.random.chance(0.5) ? 1 : -1)));
-          this.storage.mutate(this.types.deployments, deployment.metadata.namespace, deployment.metadata.name ?? '', (copy) => {
-            (copy.spec as { replicas?: number }).replicas = next;
-          });
+          const next = Math.max(
+            0,
+            Math.min(12, replicas + (replicas <= 1 || this.random.chance(0.5) ? 1 : -1)),
+          );
+          this.storage.mutate(
+            this.types.deployments,
+            deployment.metadata.namespace,
+            deployment.metadata.name ?? '',
+            (copy) => {
+              (copy.spec as { replicas?: number }).replicas = next;
+            },
+          );
         });
       case 'rollDeployment':
         return this.onRandom('deployments.apps', (deployment) => {
-          this.storage.mutate(this.types.deployments, deployment.metadata.namespace, deployment.metadata.name ?? '', (copy) => {
-            const template = (copy.spec as { template: { metadata?: { annotations?: Record<string, string> } } }).template;
-            template.metadata = { ...template.metadata, annotations: { ...template.metadata?.annotations, 'kubectl.kubernetes.io/restartedAt': new Date(this.clock.now()).toISOString() } };
-          });
+          this.storage.mutate(
+            this.types.deployments,
+            deployment.metadata.namespace,
+            deployment.metadata.name ?? '',
+            (copy) => {
+              const template = (
+                copy.spec as { template: { metadata?: { annotations?: Record<string, string> } } }
+              ).template;
+              template.metadata = {
+                ...template.metadata,
+                annotations: {
+                  ...template.metadata?.annotations,
+                  'kubectl.kubernetes.io/restartedAt': new Date(this.clock.now()).toISOString(),
+                },
+              };
+            },
+          );
         });
       case 'failNode': {
         const ready = this.kubelet.readyNodes();
@@ -90,7 +140,16 @@ export class Churn {
           try {
             this.storage.create(this.types.jobs, namespace.metadata.name, {
               metadata: { name, labels: { job: name } },
-              spec: { ttlSecondsAfterFinished: 60, template: { metadata: { labels: { job: name } }, spec: { restartPolicy: 'Never', containers: [{ name: 'task', image: 'busybox:1.36', command: ['sh', '-c', 'echo done'] }] } } },
+              spec: {
+                ttlSecondsAfterFinished: 60,
+                template: {
+                  metadata: { labels: { job: name } },
+                  spec: {
+                    restartPolicy: 'Never',
+                    containers: [{ name: 'task', image: 'busybox:1.36', command: ['sh', '-c', 'echo done'] }],
+                  },
+                },
+              },
             });
           } catch {
             // A terminating namespace refuses new objects; skip this action.
@@ -98,9 +157,17 @@ export class Churn {
         });
       case 'updateConfigMap':
         return this.onRandom('configmaps', (configMap) => {
-          this.storage.mutate(this.types.configmaps, configMap.metadata.namespace, configMap.metadata.name ?? '', (copy) => {
-            copy.data = { ...(copy.data as Record<string, string> | undefined), revision: String(this.random.int(1_000_000)) };
-          });
+          this.storage.mutate(
+            this.types.configmaps,
+            configMap.metadata.namespace,
+            configMap.metadata.name ?? '',
+            (copy) => {
+              copy.data = {
+                ...(copy.data as Record<string, string> | undefined),
+                revision: String(this.random.int(1_000_000)),
+              };
+            },
+          );
         });
     }
   }

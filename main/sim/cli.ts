@@ -44,12 +44,16 @@ async function main(): Promise<void> {
     nodes: values.nodes === undefined ? undefined : integer('nodes', values.nodes, 0),
     namespaces: values.namespaces === undefined ? undefined : integer('namespaces', values.namespaces, 0),
     simulation: { churnPerSecond: integer('churn', values.churn, 0) },
-    onSeedProgress: ({ pods: done, totalPods }) => process.stderr.write(`\rseeding pods: ${done}/${totalPods}`),
+    onSeedProgress: ({ pods: done, totalPods }) =>
+      process.stderr.write(`\rseeding pods: ${done}/${totalPods}`),
   });
-  if (pods > 0) process.stderr.write(`\rseeded ${pods} pods in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  if (pods > 0)
+    process.stderr.write(`\rseeded ${pods} pods in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   writeFileSync(kubeconfigPath, cluster.kubeconfigYaml(), { mode: 0o600 });
   console.log(`Kubetide embedded cluster listening on ${cluster.url} (churn ${cluster.churn.rate}/s)`);
-  console.log(`Kubeconfig written to ${kubeconfigPath}. Try:\n  KUBECONFIG=${kubeconfigPath} kubectl get pods -A`);
+  console.log(
+    `Kubeconfig written to ${kubeconfigPath}. Try:\n  KUBECONFIG=${kubeconfigPath} kubectl get pods -A`,
+  );
   console.log(`Faults: curl -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
   let stopping = false;
   const stop = () => {

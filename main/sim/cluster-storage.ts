@@ -8,7 +8,8 @@ import { alreadyExists, badRequest, conflict, invalid, notFound } from './api-er
 import type { SimClock } from './clock';
 import { formatTime } from './clock';
 import { applyDefaults, hasGeneration } from './defaults';
-import type { ObjectStore, StoredObject } from './object-store';
+import type { ObjectStore } from './object-store';
+import { StoredObject } from './object-store';
 import type { SeededRandom } from './random';
 import type { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
@@ -19,6 +20,8 @@ export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 export interface DeleteOptions {
   propagationPolicy?: PropagationPolicy;
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Check only: nothing is deleted. */
+  dryRun?: boolean;
 }
 
 /** Called before an object is removed with the Orphan policy, so its dependents lose the owner reference. */
@@ -47,19 +50,39 @@ export class ClusterStorage {
     return this.store.get(resourceKey(type), objectKey(scope(type, namespace), name));
   }
 
-  create(type: ResourceType, namespace: string | undefined, input: KubeObject): StoredObject {
+  /** With `dryRun` everything is checked and defaulted, and the result returned without being stored. */
+  create(type: ResourceType, namespace: string | undefined, input: KubeObject, dryRun = false): StoredObject {
     const object = structuredClone(input);
     object.metadata ??= {};
     const metadata = object.metadata;
     const targetNamespace = scope(type, namespace ?? metadata.namespace);
-    if (type.namespaced && !targetNamespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (type.namespaced && !targetNamespace)
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     if (namespace && metadata.namespace && metadata.namespace !== namespace)
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    if (!metadata.name && metadata.generateName) metadata.name = `${metadata.generateName}${this.random.suffix(5)}`;
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    if (!metadata.name && metadata.generateName)
+      metadata.name = `${metadata.generateName}${this.random.suffix(5)}`;
     const name = metadata.name ?? '';
-    if (!name) throw invalid(type, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    if (!name)
+      throw invalid(type, '', [
+        {
+          type: 'FieldValueRequired',
+          field: 'metadata.name',
+          message: 'Required value: name or generateName is required',
+        },
+      ]);
     if (!namePattern.test(name) && type.kind !== 'Event')
-      throw invalid(type, name, [{ type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'` }]);
+      throw invalid(type, name, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'metadata.name',
+          message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`,
+        },
+      ]);
     if (targetNamespace && !this.store.get(resourceKey(namespaceType), targetNamespace))
       throw notFound(namespaceType, targetNamespace);
     const key = objectKey(targetNamespace, name);
@@ -75,6 +98,7 @@ export class ClusterStorage {
     if (hasGeneration(object)) metadata.generation = 1;
     applyDefaults(type.kind, object, this.random);
     if (isDefinition(type)) markEstablished(object);
+    if (dryRun) return new StoredObject(object, this.store.resourceVersion);
     const stored = this.store.put(resourceKey(type), key, object);
     if (isDefinition(type)) this.catalog.define(stored.object);
     return stored;
@@ -86,12 +110,21 @@ export class ClusterStorage {
    * status subresource, and writes to /status change only the status. Controllers write with
    * 'all' (spec and status at once, as no API client can). A no-op writes nothing.
    */
-  update(type: ResourceType, namespace: string | undefined, name: string, input: KubeObject, subresource?: 'status' | 'all'): StoredObject {
+  update(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    input: KubeObject,
+    subresource?: 'status' | 'all',
+    dryRun = false,
+  ): StoredObject {
     const current = this.get(type, namespace, name);
     const requestedVersion = input.metadata?.resourceVersion;
     if (requestedVersion && requestedVersion !== String(current.resourceVersion)) throw conflict(type, name);
     if (input.metadata?.name && input.metadata.name !== name)
-      throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
+      throw badRequest(
+        `the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`,
+      );
     const previous = current.object;
     let next: KubeObject;
     if (subresource === 'status') {
@@ -118,13 +151,20 @@ export class ClusterStorage {
     next.metadata.resourceVersion = previous.metadata.resourceVersion;
     if (isDefinition(type)) markEstablished(next);
     if (JSON.stringify(next) === current.json) return current;
+    if (dryRun) return new StoredObject(next, current.resourceVersion);
     const stored = this.store.put(resourceKey(type), objectKey(scope(type, namespace), name), next);
     if (isDefinition(type)) this.catalog.define(stored.object);
     return stored;
   }
 
   /** Reads, lets `change` edit a private copy, and writes it back unless it returns false. */
-  mutate(type: ResourceType, namespace: string | undefined, name: string, change: (object: KubeObject) => boolean | void, subresource: 'status' | 'all' = 'all'): StoredObject | undefined {
+  mutate(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    change: (object: KubeObject) => boolean | void,
+    subresource: 'status' | 'all' = 'all',
+  ): StoredObject | undefined {
     const current = this.find(type, namespace, name);
     if (!current) return undefined;
     const copy = structuredClone(current.object);
@@ -137,16 +177,26 @@ export class ClusterStorage {
    * GarbageCollector unless the policy is Orphan. Deleting a CRD deletes its objects and stops
    * serving its kind.
    */
-  delete(type: ResourceType, namespace: string | undefined, name: string, options: DeleteOptions = {}): StoredObject {
+  delete(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions = {},
+  ): StoredObject {
     const current = this.get(type, namespace, name);
     const { uid, resourceVersion } = options.preconditions ?? {};
-    if ((uid && uid !== current.object.metadata.uid) || (resourceVersion && resourceVersion !== String(current.resourceVersion)))
+    if (
+      (uid && uid !== current.object.metadata.uid) ||
+      (resourceVersion && resourceVersion !== String(current.resourceVersion))
+    )
       throw conflict(type, name);
+    if (options.dryRun) return current;
     if (options.propagationPolicy === 'Orphan') this.onOrphan(current);
     if (isDefinition(type)) {
       for (const served of this.catalog.undefine(name)) {
         const resource = resourceKey(served);
-        for (const stored of [...this.store.values(resource)]) this.store.remove(resource, keyOf(stored.object));
+        for (const stored of [...this.store.values(resource)])
+          this.store.remove(resource, keyOf(stored.object));
         this.store.dropResource(resource);
       }
     }
@@ -173,10 +223,17 @@ function markEstablished(definition: KubeObject): void {
   definition.status = {
     conditions: [
       { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
     acceptedNames: spec?.names ?? {},
-    storedVersions: ((definition.spec as { versions?: { name: string; storage?: boolean }[] })?.versions ?? [])
+    storedVersions: (
+      (definition.spec as { versions?: { name: string; storage?: boolean }[] })?.versions ?? []
+    )
       .filter((version) => version.storage)
       .map((version) => version.name),
   };

@@ -19,7 +19,9 @@ function defaultPodSpec(spec: Json): void {
   spec.schedulerName ??= 'default-scheduler';
   spec.terminationGracePeriodSeconds ??= 30;
   for (const container of (spec.containers as Json[] | undefined) ?? []) {
-    container.imagePullPolicy ??= String(container.image ?? '').endsWith(':latest') ? 'Always' : 'IfNotPresent';
+    container.imagePullPolicy ??= String(container.image ?? '').endsWith(':latest')
+      ? 'Always'
+      : 'IfNotPresent';
     container.terminationMessagePath ??= '/dev/termination-log';
     container.terminationMessagePolicy ??= 'File';
     container.resources ??= {};

@@ -43,7 +43,13 @@ function resourceEntry(type: ResourceType): object[] {
   };
   const subresources: object[] = [];
   if (type.status)
-    subresources.push({ name: `${type.resource}/status`, singularName: '', namespaced: type.namespaced, kind: type.kind, verbs: ['get', 'patch', 'update'] });
+    subresources.push({
+      name: `${type.resource}/status`,
+      singularName: '',
+      namespaced: type.namespaced,
+      kind: type.kind,
+      verbs: ['get', 'patch', 'update'],
+    });
   if (type.scale)
     subresources.push({
       name: `${type.resource}/scale`,
@@ -57,7 +63,11 @@ function resourceEntry(type: ResourceType): object[] {
   return [main, ...subresources];
 }
 
-export function apiResourceList(catalog: ResourceCatalog, group: string, version: string): object | undefined {
+export function apiResourceList(
+  catalog: ResourceCatalog,
+  group: string,
+  version: string,
+): object | undefined {
   const types = catalog.resourcesOf(group, version);
   if (types.length === 0 && !(group === '' && version === 'v1')) return undefined;
   return {

@@ -19,7 +19,7 @@ import type { SeedProgress } from './seed';
 import { seedCluster } from './seed';
 import type { SimulationOptions } from './simulation';
 import { Simulation } from './simulation';
-import { tableConverter } from './table';
+import { createTableConverter } from './table';
 import type { WatchSettings } from './watch-handler';
 import { WatchServer } from './watch-handler';
 import { WatchHub } from './watch-session';
@@ -31,7 +31,7 @@ export interface EmbeddedClusterOptions {
   seed?: number;
   /** Time for the controllers, bookmarks, watch timeouts and timestamps (default: the system clock). */
   clock?: SimClock;
-  /** Events a watch or continue token can reach back over before 410 (default 10,000). */
+  /** Events a watch or continue token can reach back over before 410 (default 50,000). */
   eventWindow?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 60 s). */
   bookmarkIntervalMs?: number;
@@ -100,12 +100,23 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
     storage.create(resource('namespaces'), undefined, { metadata: { name } });
   if (options.pods || options.nodes || options.namespaces)
-    seedCluster(store, random, clock.now(), { pods: options.pods ?? 0, nodes: options.nodes, namespaces: options.namespaces }, options.onSeedProgress);
+    seedCluster(
+      store,
+      random,
+      clock.now(),
+      { pods: options.pods ?? 0, nodes: options.nodes, namespaces: options.namespaces },
+      options.onSeedProgress,
+    );
   const owners = new OwnerIndex(store);
   const collector = new GarbageCollector(store, owners, clock);
   storage.onOrphan = (owner) => collector.orphan(owner);
-  const simulation = options.simulate === false ? undefined : new Simulation(storage, owners, clock, random, options.simulation);
+  const simulation =
+    options.simulate === false
+      ? undefined
+      : new Simulation(storage, owners, clock, random, options.simulation);
   simulation?.start();
+  let closed = false;
+  if (options.pods) void encodeInBackground(store, () => closed);
   const churn: ChurnControls = {
     get rate() {
       return simulation?.churnRate ?? 0;
@@ -118,7 +129,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     storage,
     faults,
     watches,
-    table: tableConverter,
+    table: createTableConverter(store),
     now: () => clock.now(),
     hub,
     admin: {
@@ -152,6 +163,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     resource,
     kubeconfigYaml: () => embeddedKubeconfig(url),
     async close() {
+      closed = true;
       simulation?.close();
       collector.close();
       owners.close();
@@ -160,4 +172,19 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Produces the JSON text of every seeded object in small batches between other work, so the first
+ * LIST of a freshly seeded cluster streams stored text instead of encoding 150,000 objects inline.
+ */
+async function encodeInBackground(store: ObjectStore, stopped: () => boolean): Promise<void> {
+  let count = 0;
+  for (const resource of store.resources()) {
+    for (const stored of store.values(resource)) {
+      if (stored.json.length === 0 || ++count % 1000 !== 0) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stopped()) return;
+    }
+  }
 }

@@ -58,7 +58,8 @@ export class EventRecorder {
     this.recorded.push({ namespace, name });
     while (this.recorded.length > this.maximumEvents) {
       const oldest = this.recorded.shift();
-      if (oldest && this.storage.find(this.eventType, oldest.namespace, oldest.name)) this.storage.delete(this.eventType, oldest.namespace, oldest.name);
+      if (oldest && this.storage.find(this.eventType, oldest.namespace, oldest.name))
+        this.storage.delete(this.eventType, oldest.namespace, oldest.name);
     }
   }
 }

@@ -89,7 +89,8 @@ export class FaultInjector {
     switch (command.action) {
       case 'failNext': {
         const { action: _action, ...fault } = command;
-        if (![410, 429, 500].includes(fault.code) || !(fault.count > 0)) throw new Error('failNext needs count > 0 and code 410, 429 or 500');
+        if (![410, 429, 500].includes(fault.code) || !(fault.count > 0))
+          throw new Error('failNext needs count > 0 and code 410, 429 or 500');
         this.failNext(fault);
         return {};
       }
@@ -120,13 +121,19 @@ export class FaultInjector {
 
   /** The Status to answer this request with, consuming one fault, or undefined to serve it normally. */
   take(verb: Verb, path: string): Status | undefined {
-    const index = this.requestFaults.findIndex((fault) => (!fault.verb || fault.verb === verb) && (!fault.path || path.includes(fault.path)));
+    const index = this.requestFaults.findIndex(
+      (fault) => (!fault.verb || fault.verb === verb) && (!fault.path || path.includes(fault.path)),
+    );
     if (index < 0) return undefined;
     const fault = this.requestFaults[index];
     if (--fault.count <= 0) this.requestFaults.splice(index, 1);
     switch (fault.code) {
       case 410:
-        return newStatus(410, 'Expired', verb === 'watch' ? 'too old resource version (injected fault)' : continueTooOldMessage);
+        return newStatus(
+          410,
+          'Expired',
+          verb === 'watch' ? 'too old resource version (injected fault)' : continueTooOldMessage,
+        );
       case 429:
         return newStatus(429, 'TooManyRequests', 'Too many requests, please try again later.', {
           retryAfterSeconds: fault.retryAfterSeconds ?? 1,

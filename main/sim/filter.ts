@@ -52,11 +52,13 @@ const selectableFields: Record<string, string[]> = {
 };
 
 function checkFields(type: ResourceType, selector: FieldSelector): void {
-  const allowed = [...commonFields, ...(type.printerColumns ? [] : (selectableFields[type.kind] ?? []))];
+  const allowed = [...commonFields, ...(type.definitionName ? [] : (selectableFields[type.kind] ?? []))];
   for (const requirement of selector.requirements) {
     if (allowed.includes(requirement.field)) continue;
-    if (type.printerColumns)
-      throw badRequest(`"${requirement.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+    if (type.definitionName)
+      throw badRequest(
+        `"${requirement.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+      );
     throw badRequest(`field label not supported: ${requirement.field}`);
   }
 }
@@ -65,12 +67,17 @@ function parse<T>(text: string, parser: (text: string) => T, what: string): T {
   try {
     return parser(text);
   } catch (error) {
-    if (error instanceof SelectorParseError) throw badRequest(`unable to parse requirement: ${error.message} (${what} "${text}")`);
+    if (error instanceof SelectorParseError)
+      throw badRequest(`unable to parse requirement: ${error.message} (${what} "${text}")`);
     throw error;
   }
 }
 
-export function parseObjectFilter(type: ResourceType, labelSelector: string, fieldSelector: string): ObjectFilter {
+export function parseObjectFilter(
+  type: ResourceType,
+  labelSelector: string,
+  fieldSelector: string,
+): ObjectFilter {
   const labels: LabelSelector = parse(labelSelector, parseLabelSelector, 'labelSelector');
   const fields: FieldSelector = parse(fieldSelector, parseFieldSelector, 'fieldSelector');
   checkFields(type, fields);
@@ -79,6 +86,7 @@ export function parseObjectFilter(type: ResourceType, labelSelector: string, fie
   return {
     isEverything: noLabels && noFields,
     matches: (object) =>
-      (noLabels || labels.matches(object.metadata.labels)) && (noFields || fields.matches(objectFieldGetter(object))),
+      (noLabels || labels.matches(object.metadata.labels)) &&
+      (noFields || fields.matches(objectFieldGetter(object))),
   };
 }

@@ -27,7 +27,9 @@ export class GarbageCollector {
       const stored = this.store.get(ref.resource, ref.key);
       if (!stored) continue;
       const copy = structuredClone(stored.object);
-      copy.metadata.ownerReferences = copy.metadata.ownerReferences?.filter((reference) => reference.uid !== uid);
+      copy.metadata.ownerReferences = copy.metadata.ownerReferences?.filter(
+        (reference) => reference.uid !== uid,
+      );
       if (copy.metadata.ownerReferences?.length === 0) delete copy.metadata.ownerReferences;
       this.store.put(ref.resource, ref.key, copy);
     }
@@ -50,7 +52,8 @@ export class GarbageCollector {
   }
 
   private deleteAll(refs: DependentRef[]): void {
-    for (const ref of refs) if (this.store.get(ref.resource, ref.key)) this.store.remove(ref.resource, ref.key);
+    for (const ref of refs)
+      if (this.store.get(ref.resource, ref.key)) this.store.remove(ref.resource, ref.key);
   }
 
   private deleteNamespaceContents(namespace: string): void {

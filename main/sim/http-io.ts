@@ -4,11 +4,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Status } from '../../shared/kube/status';
 import { StatusError, newStatus } from '../../shared/kube/status';
 
-export function sendJson(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendText(response, code, JSON.stringify(body), headers);
 }
 
-export function sendText(response: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  response: ServerResponse,
+  code: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
@@ -18,13 +28,22 @@ export function sendText(response: ServerResponse, code: number, text: string, h
   response.end(text);
 }
 
-export function sendStatus(response: ServerResponse, status: Status, headers: Record<string, string> = {}): void {
+export function sendStatus(
+  response: ServerResponse,
+  status: Status,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
   const retryAfter = status.details?.retryAfterSeconds;
-  sendJson(response, status.code, status, retryAfter !== undefined ? { 'Retry-After': String(retryAfter), ...headers } : headers);
+  sendJson(
+    response,
+    status.code,
+    status,
+    retryAfter !== undefined ? { 'Retry-After': String(retryAfter), ...headers } : headers,
+  );
 }
 
 /** Any thrown value as a Status: StatusErrors keep theirs, anything else is a 500. */
@@ -41,7 +60,10 @@ export async function readBody(request: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > maximumBodyBytes) throw new StatusError(newStatus(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 8388608'));
+    if (size > maximumBodyBytes)
+      throw new StatusError(
+        newStatus(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 8388608'),
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -76,17 +98,18 @@ export class ChunkedWriter {
 
   constructor(private readonly response: ServerResponse) {}
 
-  async push(text: string): Promise<void> {
+  /** Returns a promise only when the caller must wait for the socket to drain (no per-item promise). */
+  push(text: string): Promise<void> | undefined {
     this.buffer.push(text);
     this.size += text.length;
-    if (this.size >= 65_536) await this.flush();
+    return this.size >= 65_536 ? this.flush() : undefined;
   }
 
-  async flush(): Promise<void> {
-    if (this.buffer.length === 0) return;
+  flush(): Promise<void> | undefined {
+    if (this.buffer.length === 0) return undefined;
     const chunk = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
-    await writeChunk(this.response, chunk);
+    return writeChunk(this.response, chunk);
   }
 }

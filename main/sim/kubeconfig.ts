@@ -10,7 +10,12 @@ export function embeddedKubeconfig(url: string, token = 'kubetide-embedded-token
     kind: 'Config',
     clusters: [{ name: embeddedContextName, cluster: { server: url, 'insecure-skip-tls-verify': true } }],
     users: [{ name: `${embeddedContextName}-user`, user: { token } }],
-    contexts: [{ name: embeddedContextName, context: { cluster: embeddedContextName, user: `${embeddedContextName}-user`, namespace: 'default' } }],
+    contexts: [
+      {
+        name: embeddedContextName,
+        context: { cluster: embeddedContextName, user: `${embeddedContextName}-user`, namespace: 'default' },
+      },
+    ],
     'current-context': embeddedContextName,
     preferences: {},
   });

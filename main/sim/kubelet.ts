@@ -24,7 +24,12 @@ export interface KubeletTiming {
   nodeRecoveryMs: number;
 }
 
-export const defaultKubeletTiming: KubeletTiming = { startupMs: 1000, jobRunMs: 3000, evictionGraceMs: 5000, nodeRecoveryMs: 30_000 };
+export const defaultKubeletTiming: KubeletTiming = {
+  startupMs: 1000,
+  jobRunMs: 3000,
+  evictionGraceMs: 5000,
+  nodeRecoveryMs: 30_000,
+};
 
 export class Kubelet {
   private readonly unscheduled = new Set<string>();
@@ -45,7 +50,15 @@ export class Kubelet {
   ) {
     this.pods = storage.catalog.findAnyVersion('', 'pods') as ResourceType;
     this.nodes = storage.catalog.findAnyVersion('', 'nodes') as ResourceType;
-    for (const stored of storage.store.values('pods')) this.track(stored.object, `${stored.object.metadata.namespace}/${stored.object.metadata.name}`, true);
+    for (const stored of storage.store.values('pods')) {
+      const { namespace, name } = stored.object.metadata;
+      this.track(stored.object, `${namespace}/${name}`, true);
+      // Seeded pods caught mid-start finish starting, as their kubelet would.
+      if (podStageOf(stored.object) === 'ContainerCreating')
+        this.after(this.timing.startupMs * (1 + this.random.next()), () =>
+          this.start(namespace ?? '', name ?? ''),
+        );
+    }
     this.unsubscribe = storage.store.subscribe((event) => this.observe(event));
   }
 
@@ -66,7 +79,9 @@ export class Kubelet {
       if (!pod || (pod.spec as { nodeName?: string }).nodeName) continue;
       if (ready.length === 0) {
         this.parked.add(key);
-        this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Unschedulable', this.clock.now()));
+        this.storage.mutate(this.pods, namespace, name, (copy) =>
+          setPodStage(copy, 'Unschedulable', this.clock.now()),
+        );
         continue;
       }
       const nodeName = this.random.pick(ready);
@@ -75,7 +90,13 @@ export class Kubelet {
         setPodStage(copy, 'ContainerCreating', this.clock.now());
       });
       if (!bound) continue;
-      this.events.record(bound.object, 'Normal', 'Scheduled', `Successfully assigned ${key} to ${nodeName}`, 'default-scheduler');
+      this.events.record(
+        bound.object,
+        'Normal',
+        'Scheduled',
+        `Successfully assigned ${key} to ${nodeName}`,
+        'default-scheduler',
+      );
       this.after(this.timing.startupMs * (1 + this.random.next()), () => this.start(namespace, name));
     }
   }
@@ -84,10 +105,19 @@ export class Kubelet {
   failNode(nodeName: string): boolean {
     const failed = this.storage.mutate(this.nodes, undefined, nodeName, (copy) => {
       if (!isNodeReady(copy)) return false;
-      (copy.status as Record<string, unknown>).conditions = nodeConditions(false, formatTime(this.clock.now()));
+      (copy.status as Record<string, unknown>).conditions = nodeConditions(
+        false,
+        formatTime(this.clock.now()),
+      );
     });
     if (!failed || isNodeReady(failed.object)) return false;
-    this.events.record(failed.object, 'Normal', 'NodeNotReady', `Node ${nodeName} status is now: NodeNotReady`, 'node-controller');
+    this.events.record(
+      failed.object,
+      'Normal',
+      'NodeNotReady',
+      `Node ${nodeName} status is now: NodeNotReady`,
+      'node-controller',
+    );
     this.after(this.timing.evictionGraceMs, () => this.evict(nodeName));
     this.after(this.timing.nodeRecoveryMs, () => this.recoverNode(nodeName));
     return true;
@@ -96,17 +126,27 @@ export class Kubelet {
   recoverNode(nodeName: string): void {
     const recovered = this.storage.mutate(this.nodes, undefined, nodeName, (copy) => {
       if (isNodeReady(copy)) return false;
-      (copy.status as Record<string, unknown>).conditions = nodeConditions(true, formatTime(this.clock.now()));
+      (copy.status as Record<string, unknown>).conditions = nodeConditions(
+        true,
+        formatTime(this.clock.now()),
+      );
     });
     if (!recovered) return;
-    this.events.record(recovered.object, 'Normal', 'NodeReady', `Node ${nodeName} status is now: NodeReady`, 'kubelet');
+    this.events.record(
+      recovered.object,
+      'Normal',
+      'NodeReady',
+      `Node ${nodeName} status is now: NodeReady`,
+      'kubelet',
+    );
     for (const key of this.parked) this.unscheduled.add(key);
     this.parked.clear();
   }
 
   readyNodes(): string[] {
     const names: string[] = [];
-    for (const stored of this.storage.store.values('nodes')) if (isNodeReady(stored.object)) names.push(stored.object.metadata.name ?? '');
+    for (const stored of this.storage.store.values('nodes'))
+      if (isNodeReady(stored.object)) names.push(stored.object.metadata.name ?? '');
     return names;
   }
 
@@ -117,21 +157,53 @@ export class Kubelet {
       const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
       const pod = this.storage.find(this.pods, namespace, name)?.object;
       if (!pod) continue;
-      this.events.record(pod, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`, 'taint-eviction-controller');
+      this.events.record(
+        pod,
+        'Normal',
+        'TaintManagerEviction',
+        `Marking for deletion Pod ${key}`,
+        'taint-eviction-controller',
+      );
       this.storage.delete(this.pods, namespace, name);
     }
+  }
+
+  /** A pod created already bound to a node (DaemonSet pods, hand-made pods) is started by that node's kubelet. */
+  private startIfBound(pod: KubeObject): void {
+    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName;
+    if (!nodeName || podStageOf(pod) !== 'ContainerCreating') return;
+    const node = this.storage.find(this.nodes, undefined, nodeName)?.object;
+    if (!node || !isNodeReady(node)) return;
+    const { namespace, name } = pod.metadata;
+    this.after(this.timing.startupMs * (1 + this.random.next()), () =>
+      this.start(namespace ?? '', name ?? ''),
+    );
   }
 
   private start(namespace: string, name: string): void {
     const pod = this.storage.find(this.pods, namespace, name)?.object;
     if (!pod || podStageOf(pod) !== 'ContainerCreating') return;
-    const image = String(((pod.spec as { containers?: { image?: string }[] }).containers ?? [])[0]?.image ?? '');
-    const started = this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Running', this.clock.now()));
+    const image = String(
+      ((pod.spec as { containers?: { image?: string }[] }).containers ?? [])[0]?.image ?? '',
+    );
+    const started = this.storage.mutate(this.pods, namespace, name, (copy) =>
+      setPodStage(copy, 'Running', this.clock.now()),
+    );
     if (!started) return;
-    this.events.record(started.object, 'Normal', 'Pulled', `Container image "${image}" already present on machine`, 'kubelet');
+    this.events.record(
+      started.object,
+      'Normal',
+      'Pulled',
+      `Container image "${image}" already present on machine`,
+      'kubelet',
+    );
     this.events.record(started.object, 'Normal', 'Started', 'Started container', 'kubelet');
     if (pod.metadata.ownerReferences?.some((owner) => owner.kind === 'Job'))
-      this.after(this.timing.jobRunMs, () => this.storage.mutate(this.pods, namespace, name, (copy) => setPodStage(copy, 'Succeeded', this.clock.now())));
+      this.after(this.timing.jobRunMs, () =>
+        this.storage.mutate(this.pods, namespace, name, (copy) =>
+          setPodStage(copy, 'Succeeded', this.clock.now()),
+        ),
+      );
   }
 
   private after(delayMs: number, work: () => void): void {
@@ -146,6 +218,7 @@ export class Kubelet {
     if (event.resource !== 'pods') return;
     if (event.previous) this.track(event.previous.object, event.key, false);
     if (event.type !== 'DELETED') this.track(event.stored.object, event.key, true);
+    if (event.type === 'ADDED') this.startIfBound(event.stored.object);
     else {
       this.unscheduled.delete(event.key);
       this.parked.delete(event.key);

@@ -41,11 +41,16 @@ export function planList(store: ObjectStore, faults: FaultInjector, options: Lis
   const match = options.resourceVersionMatch;
   const requested = options.resourceVersion;
   if (match && requested === undefined)
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
   if (requested === undefined) return { snapshot: current, limit: options.limit };
   const version = parseResourceVersion(requested);
   if (version === 0) {
-    if (match === 'Exact') throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    if (match === 'Exact')
+      throw badRequest(
+        'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      );
     // Served from the watch cache, which ignores limit and never paginates.
     return { snapshot: current, limit: 0 };
   }
@@ -58,15 +63,25 @@ export function planList(store: ObjectStore, faults: FaultInjector, options: Lis
 }
 
 /** Collects one page; `continueToken` is set when the scan stopped at the limit with keys left. */
-export function readPage(store: ObjectStore, request: ListRequest, plan: ListPlan): { items: StoredObject[]; continueToken?: string; remaining?: number } {
-  const overlay = plan.snapshot < store.resourceVersion ? store.rewind(request.resource, plan.snapshot) : undefined;
+export function readPage(
+  store: ObjectStore,
+  request: ListRequest,
+  plan: ListPlan,
+): { items: StoredObject[]; continueToken?: string; remaining?: number } {
+  const overlay =
+    plan.snapshot < store.resourceVersion ? store.rewind(request.resource, plan.snapshot) : undefined;
   if (plan.snapshot < store.resourceVersion && !overlay)
-    throw resourceExpired(`too old resource version: ${plan.snapshot} (${store.oldestWatchableResourceVersion})`);
+    throw resourceExpired(
+      `too old resource version: ${plan.snapshot} (${store.oldestWatchableResourceVersion})`,
+    );
   const items: StoredObject[] = [];
   let lastKey: string | undefined;
   let full = false;
   let more = false;
-  for (const entry of snapshotEntries(store, request.resource, overlay, { namespace: request.namespace, startKey: plan.startKey })) {
+  for (const entry of snapshotEntries(store, request.resource, overlay, {
+    namespace: request.namespace,
+    startKey: plan.startKey,
+  })) {
     if (full) {
       more = true;
       break;
@@ -87,7 +102,12 @@ export function readPage(store: ObjectStore, request: ListRequest, plan: ListPla
   };
 }
 
-export async function serveList(response: ServerResponse, store: ObjectStore, faults: FaultInjector, request: ListRequest): Promise<void> {
+export async function serveList(
+  response: ServerResponse,
+  store: ObjectStore,
+  faults: FaultInjector,
+  request: ListRequest,
+): Promise<void> {
   const plan = planList(store, faults, request.options);
   const page = readPage(store, request, plan);
   const meta: Record<string, unknown> = { resourceVersion: String(plan.snapshot) };
@@ -98,7 +118,10 @@ export async function serveList(response: ServerResponse, store: ObjectStore, fa
   await writer.push(request.presenter.listHead(JSON.stringify(meta)));
   const { presenter } = request;
   for (let index = 0; index < page.items.length; index++) {
-    await writer.push(index === 0 ? presenter.item(page.items[index]) : `,${presenter.item(page.items[index])}`);
+    const pending = writer.push(
+      index === 0 ? presenter.item(page.items[index]) : `,${presenter.item(page.items[index])}`,
+    );
+    if (pending) await pending;
   }
   await writer.push(presenter.listTail);
   await writer.flush();

@@ -24,7 +24,9 @@ function flag(value: string | null): boolean {
 export function readListOptions(query: URLSearchParams, watchPrefix: boolean): ListOptions {
   const match = query.get('resourceVersionMatch') || undefined;
   if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan')
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
+    throw badRequest(
+      `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+    );
   const limitText = query.get('limit');
   const limit = limitText ? Number.parseInt(limitText, 10) : 0;
   if (!Number.isFinite(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}"`);
@@ -69,9 +71,12 @@ export function encodeContinue(resourceVersion: number, lastKey: string): string
 export function decodeContinue(token: string): { resourceVersion: number; startKey: string } {
   try {
     const payload = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinuePayload;
-    if (payload.v !== 'meta.k8s.io/v1' || !Number.isInteger(payload.rv) || typeof payload.start !== 'string') throw new Error('bad');
+    if (payload.v !== 'meta.k8s.io/v1' || !Number.isInteger(payload.rv) || typeof payload.start !== 'string')
+      throw new Error('bad');
     return { resourceVersion: payload.rv, startKey: payload.start };
   } catch {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw badRequest(
+      'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    );
   }
 }

@@ -60,7 +60,10 @@ interface ResourceTable {
 }
 
 export interface ObjectStoreOptions {
-  /** How many recent events a watch or snapshot read can reach back over (the etcd compaction window). */
+  /**
+   * How many recent events a watch or snapshot read can reach back over (the etcd compaction window;
+   * default 50,000, enough to page through 150,000 pods under heavy churn).
+   */
   eventWindow?: number;
 }
 
@@ -75,7 +78,7 @@ export class ObjectStore {
   private readonly listeners = new Set<EventListener>();
 
   constructor(options: ObjectStoreOptions = {}) {
-    this.window = new Array(Math.max(1, options.eventWindow ?? 10_000));
+    this.window = new Array(Math.max(1, options.eventWindow ?? 50_000));
   }
 
   /** The newest resourceVersion handed out (0 before the first write). */

@@ -37,7 +37,9 @@ export class OwnerIndex {
   private index(object: KubeObject, resource: string, add: boolean): void {
     const owners = object.metadata.ownerReferences;
     if (!owners) return;
-    const key = object.metadata.namespace ? `${object.metadata.namespace}/${object.metadata.name}` : (object.metadata.name ?? '');
+    const key = object.metadata.namespace
+      ? `${object.metadata.namespace}/${object.metadata.name}`
+      : (object.metadata.name ?? '');
     const id = `${resource}\u0000${key}`;
     for (const owner of owners) {
       let set = this.dependents.get(owner.uid);

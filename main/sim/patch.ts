@@ -38,14 +38,20 @@ interface Operation {
   value?: Json;
 }
 
-function parentOf(document: Json, segments: string[], path: string): { parent: JsonObject | Json[]; last: string } {
+function parentOf(
+  document: Json,
+  segments: string[],
+  path: string,
+): { parent: JsonObject | Json[]; last: string } {
   let node: Json = document;
   for (const segment of segments.slice(0, -1)) {
     if (Array.isArray(node)) node = node[Number(segment)];
     else if (isObject(node)) node = node[segment];
     else node = null;
     if (node === undefined || node === null || typeof node !== 'object')
-      throw badRequest(`the server rejected our request due to an error in our request: doc is missing path: "${path}"`);
+      throw badRequest(
+        `the server rejected our request due to an error in our request: doc is missing path: "${path}"`,
+      );
   }
   return { parent: node as JsonObject | Json[], last: segments[segments.length - 1] };
 }
@@ -54,7 +60,10 @@ function readPointer(document: Json, path: string): Json {
   let node: Json | undefined = document;
   for (const segment of pointerSegments(path)) {
     node = Array.isArray(node) ? node[Number(segment)] : isObject(node) ? node[segment] : undefined;
-    if (node === undefined) throw badRequest(`the server rejected our request due to an error in our request: doc is missing path: "${path}"`);
+    if (node === undefined)
+      throw badRequest(
+        `the server rejected our request due to an error in our request: doc is missing path: "${path}"`,
+      );
   }
   return structuredClone(node);
 }
@@ -115,7 +124,9 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
         break;
       case 'test':
         if (JSON.stringify(readPointer(document, operation.path)) !== JSON.stringify(operation.value ?? null))
-          throw badRequest(`the server rejected our request due to an error in our request: testing value ${operation.path} failed`);
+          throw badRequest(
+            `the server rejected our request due to an error in our request: testing value ${operation.path} failed`,
+          );
         break;
       default:
         throw badRequest(`unexpected JSON patch operation "${operation.op}"`);
@@ -145,7 +156,8 @@ const mergeKeys: Record<string, string> = {
 const primitiveMergeLists = new Set(['finalizers']);
 
 function mergeKeyOf(field: string, items: Json[]): string | undefined {
-  if (field === 'ports') return items.some((item) => isObject(item) && 'containerPort' in item) ? 'containerPort' : 'port';
+  if (field === 'ports')
+    return items.some((item) => isObject(item) && 'containerPort' in item) ? 'containerPort' : 'port';
   return mergeKeys[field];
 }
 
@@ -193,11 +205,17 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
     if (field.startsWith('$deleteFromPrimitiveList/')) {
       const name = field.slice('$deleteFromPrimitiveList/'.length);
       const existing = result[name];
-      if (Array.isArray(existing) && Array.isArray(value)) result[name] = existing.filter((item) => !value.includes(item));
+      if (Array.isArray(existing) && Array.isArray(value))
+        result[name] = existing.filter((item) => !value.includes(item));
       continue;
     }
     if (value === null) delete result[field];
-    else if (Array.isArray(value)) result[field] = strategicList(field, Array.isArray(result[field]) ? (result[field] as Json[]) : undefined, value);
+    else if (Array.isArray(value))
+      result[field] = strategicList(
+        field,
+        Array.isArray(result[field]) ? (result[field] as Json[]) : undefined,
+        value,
+      );
     else if (isObject(value)) {
       const merged = strategicMergePatch(result[field], value);
       if (merged === undefined) delete result[field];
@@ -205,7 +223,8 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
     } else result[field] = value;
   }
   const retained = patch.$retainKeys;
-  if (Array.isArray(retained)) for (const field of Object.keys(result)) if (!retained.includes(field)) delete result[field];
+  if (Array.isArray(retained))
+    for (const field of Object.keys(result)) if (!retained.includes(field)) delete result[field];
   return result;
 }
 

@@ -5,7 +5,8 @@ import type { KubeObject } from '../../shared/kube/object';
 import { formatTime } from './clock';
 
 /** Pending: created, not yet looked at by the scheduler. */
-export type PodStage = 'Pending' | 'Unschedulable' | 'ContainerCreating' | 'Running' | 'CrashLoopBackOff' | 'Succeeded' | 'Failed';
+export type PodStage =
+  'Pending' | 'Unschedulable' | 'ContainerCreating' | 'Running' | 'CrashLoopBackOff' | 'Succeeded' | 'Failed';
 
 type Json = Record<string, unknown>;
 
@@ -27,8 +28,25 @@ function containersOf(pod: KubeObject): Json[] {
 /** A pod IP inside the node's pod CIDR (10.244.<node>.0/24), derived from the pod's uid. */
 function podAddress(pod: KubeObject, nodeIndex: number): string {
   let hash = 0;
-  for (const character of pod.metadata.uid ?? pod.metadata.name ?? '') hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+  for (const character of pod.metadata.uid ?? pod.metadata.name ?? '')
+    hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
   return `10.${244 + ((nodeIndex >> 8) & 3)}.${nodeIndex & 255}.${2 + (hash % 250)}`;
+}
+
+const conditionCache = new Map<string, Json[]>();
+
+/**
+ * Pods in the same stage at the same second have identical conditions; seeding 150,000 pods shares
+ * one array per variant (safe: stored objects are never mutated in place).
+ */
+function sharedConditions(key: string, build: () => Json[]): Json[] {
+  let conditions = conditionCache.get(key);
+  if (!conditions) {
+    if (conditionCache.size > 1000) conditionCache.clear();
+    conditions = build();
+    conditionCache.set(key, conditions);
+  }
+  return conditions;
 }
 
 /** "node-0042" -> 42, for addresses; 0 for other names. */
@@ -53,7 +71,15 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
   }
   if (stage === 'Unschedulable') {
     status.phase = 'Pending';
-    status.conditions = [condition('PodScheduled', false, time, 'Unschedulable', '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.')];
+    status.conditions = [
+      condition(
+        'PodScheduled',
+        false,
+        time,
+        'Unschedulable',
+        '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+      ),
+    ];
     pod.status = status;
     return;
   }
@@ -64,38 +90,74 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
   status.startTime = previous.startTime ?? time;
   const running = stage === 'Running';
   const ready = running;
-  const scheduled = condition('PodScheduled', true, (previous.startTime as string | undefined) ?? time);
   status.phase = stage === 'ContainerCreating' ? 'Pending' : stage === 'CrashLoopBackOff' ? 'Running' : stage;
   if (stage !== 'ContainerCreating') {
     status.podIP = address;
     status.podIPs = [{ ip: address }];
   }
-  status.conditions = [
+  const names = containers.map((container) => container.name).join(' ');
+  status.conditions = sharedConditions(`${stage}|${time}|${String(status.startTime)}|${names}`, () => [
     condition('PodReadyToStartContainers', stage !== 'ContainerCreating', time),
     condition('Initialized', true, time),
-    condition('Ready', ready, time, ready ? undefined : stage === 'Succeeded' ? 'PodCompleted' : 'ContainersNotReady', ready || stage === 'Succeeded' ? undefined : 'containers with unready status: [' + containers.map((container) => container.name).join(' ') + ']'),
-    condition('ContainersReady', ready, time, ready ? undefined : stage === 'Succeeded' ? 'PodCompleted' : 'ContainersNotReady'),
-    scheduled,
-  ];
+    condition(
+      'Ready',
+      ready,
+      time,
+      ready ? undefined : stage === 'Succeeded' ? 'PodCompleted' : 'ContainersNotReady',
+      ready || stage === 'Succeeded' ? undefined : `containers with unready status: [${names}]`,
+    ),
+    condition(
+      'ContainersReady',
+      ready,
+      time,
+      ready ? undefined : stage === 'Succeeded' ? 'PodCompleted' : 'ContainersNotReady',
+    ),
+    condition('PodScheduled', true, String(status.startTime)),
+  ]);
   status.containerStatuses = containers.map((container, index) => {
     const crashing = stage === 'CrashLoopBackOff' && index === 0;
     const restarts = index === 0 ? restartCount : 0;
     const base: Json = {
       name: container.name,
       image: container.image,
-      imageID: stage === 'ContainerCreating' ? '' : `docker.io/library/${String(container.image)}@sha256:${'0'.repeat(64)}`,
+      imageID:
+        stage === 'ContainerCreating'
+          ? ''
+          : `docker.io/library/${String(container.image)}@sha256:${'0'.repeat(64)}`,
       ready: ready && !crashing,
       restartCount: restarts,
       started: running || (stage === 'CrashLoopBackOff' && !crashing),
     };
-    if (stage !== 'ContainerCreating') base.containerID = `containerd://${(pod.metadata.uid ?? '').replace(/-/g, '')}${index}`;
+    if (stage !== 'ContainerCreating')
+      base.containerID = `containerd://${(pod.metadata.uid ?? '').replace(/-/g, '')}${index}`;
     if (stage === 'ContainerCreating') base.state = { waiting: { reason: 'ContainerCreating' } };
     else if (crashing) {
-      base.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${String(container.name)} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})` } };
-      base.lastState = { terminated: { exitCode: 1, reason: 'Error', startedAt: time, finishedAt: time, containerID: base.containerID } };
+      base.state = {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: `back-off 5m0s restarting failed container=${String(container.name)} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`,
+        },
+      };
+      base.lastState = {
+        terminated: {
+          exitCode: 1,
+          reason: 'Error',
+          startedAt: time,
+          finishedAt: time,
+          containerID: base.containerID,
+        },
+      };
     } else if (stage === 'Succeeded' || stage === 'Failed') {
       const failed = stage === 'Failed';
-      base.state = { terminated: { exitCode: failed ? 1 : 0, reason: failed ? 'Error' : 'Completed', startedAt: status.startTime, finishedAt: time, containerID: base.containerID } };
+      base.state = {
+        terminated: {
+          exitCode: failed ? 1 : 0,
+          reason: failed ? 'Error' : 'Completed',
+          startedAt: status.startTime,
+          finishedAt: time,
+          containerID: base.containerID,
+        },
+      };
     } else base.state = { running: { startedAt: time } };
     return base;
   });
@@ -113,7 +175,9 @@ export function podStageOf(pod: KubeObject): PodStage {
   if (phase === 'Running') return 'Running';
   if (!(pod.spec as Json | undefined)?.nodeName) {
     const conditions = (status.conditions as Json[] | undefined) ?? [];
-    return conditions.some((condition) => condition.type === 'PodScheduled' && condition.status === 'False') ? 'Unschedulable' : 'Pending';
+    return conditions.some((condition) => condition.type === 'PodScheduled' && condition.status === 'False')
+      ? 'Unschedulable'
+      : 'Pending';
   }
   return 'ContainerCreating';
 }

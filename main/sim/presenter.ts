@@ -26,7 +26,12 @@ function partialMetadata(object: KubeObject): string {
   return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(object.metadata)}}`;
 }
 
-function bookmark(kind: string, apiVersion: string, resourceVersion: number, annotations?: Record<string, string>): string {
+function bookmark(
+  kind: string,
+  apiVersion: string,
+  resourceVersion: number,
+  annotations?: Record<string, string>,
+): string {
   const metadata: Record<string, unknown> = { resourceVersion: String(resourceVersion) };
   if (annotations) metadata.annotations = annotations;
   return JSON.stringify({ kind, apiVersion, metadata });
@@ -35,45 +40,67 @@ function bookmark(kind: string, apiVersion: string, resourceVersion: number, ann
 export function objectPresenter(type: ResourceType): Presenter {
   const apiVersion = apiVersionOf(type);
   return {
-    listHead: (meta) => `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${meta},"items":[`,
+    listHead: (meta) =>
+      `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${meta},"items":[`,
     item: (stored) => stored.json,
     listTail: ']}',
     eventObject: (stored) => stored.json,
-    bookmarkObject: (resourceVersion, annotations) => bookmark(type.kind, apiVersion, resourceVersion, annotations),
+    bookmarkObject: (resourceVersion, annotations) =>
+      bookmark(type.kind, apiVersion, resourceVersion, annotations),
     single: (stored) => stored.json,
   };
 }
 
 export function metadataPresenter(): Presenter {
   return {
-    listHead: (meta) => `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${meta},"items":[`,
+    listHead: (meta) =>
+      `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${meta},"items":[`,
     item: (stored) => partialMetadata(stored.object),
     listTail: ']}',
     eventObject: (stored) => partialMetadata(stored.object),
-    bookmarkObject: (resourceVersion, annotations) => bookmark('PartialObjectMetadata', 'meta.k8s.io/v1', resourceVersion, annotations),
+    bookmarkObject: (resourceVersion, annotations) =>
+      bookmark('PartialObjectMetadata', 'meta.k8s.io/v1', resourceVersion, annotations),
     single: (stored) => partialMetadata(stored.object),
   };
 }
 
-export function tablePresenter(type: ResourceType, table: TableConverter, includeObject: 'Object' | 'Metadata' | 'None', now: () => number): Presenter {
+export function tablePresenter(
+  type: ResourceType,
+  table: TableConverter,
+  includeObject: 'Object' | 'Metadata' | 'None',
+  now: () => number,
+): Presenter {
   const columns = JSON.stringify(table.columnDefinitions(type));
   const row = (stored: StoredObject) => {
     const cells = JSON.stringify(table.cells(type, stored.object, now()));
-    const object = includeObject === 'Object' ? stored.json : includeObject === 'Metadata' ? partialMetadata(stored.object) : undefined;
+    const object =
+      includeObject === 'Object'
+        ? stored.json
+        : includeObject === 'Metadata'
+          ? partialMetadata(stored.object)
+          : undefined;
     return object === undefined ? `{"cells":${cells}}` : `{"cells":${cells},"object":${object}}`;
   };
-  const head = (meta: string) => `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${meta},"columnDefinitions":${columns},"rows":[`;
+  const head = (meta: string) =>
+    `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${meta},"columnDefinitions":${columns},"rows":[`;
   return {
     listHead: head,
     item: row,
     listTail: ']}',
     eventObject: (stored) => `${head(`{"resourceVersion":"${stored.resourceVersion}"}`)}${row(stored)}]}`,
-    bookmarkObject: (resourceVersion, annotations) => bookmark(type.kind, apiVersionOf(type), resourceVersion, annotations),
+    bookmarkObject: (resourceVersion, annotations) =>
+      bookmark(type.kind, apiVersionOf(type), resourceVersion, annotations),
     single: (stored) => `${head(`{"resourceVersion":"${stored.resourceVersion}"}`)}${row(stored)}]}`,
   };
 }
 
-export function presenterFor(rendering: Rendering, type: ResourceType, table: TableConverter, includeObject: 'Object' | 'Metadata' | 'None', now: () => number): Presenter {
+export function presenterFor(
+  rendering: Rendering,
+  type: ResourceType,
+  table: TableConverter,
+  includeObject: 'Object' | 'Metadata' | 'None',
+  now: () => number,
+): Presenter {
   if (rendering === 'table') return tablePresenter(type, table, includeObject, now);
   if (rendering === 'metadata') return metadataPresenter();
   return objectPresenter(type);

@@ -40,11 +40,8 @@ export class SeededRandom {
 
   /** A version-4-shaped UUID drawn from this stream, so uids are reproducible too. */
   uid(): string {
-    const hex = (count: number) => {
-      let text = '';
-      for (let index = 0; index < count; index++) text += this.int(16).toString(16);
-      return text;
-    };
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + this.int(4)).toString(16)}${hex(3)}-${hex(12)}`;
+    const word = () => (Math.floor(this.next() * 4294967296) >>> 0).toString(16).padStart(8, '0');
+    const [a, b, c, d] = [word(), word(), word(), word()];
+    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${'89ab'[this.int(4)]}${c.slice(1, 4)}-${c.slice(4)}${d}`;
   }
 }

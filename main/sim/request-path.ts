@@ -50,7 +50,11 @@ export function parseApiPath(pathname: string): ApiPath | undefined {
     rest = rest.slice(1);
   }
   let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+  if (
+    rest[0] === 'namespaces' &&
+    rest.length >= 3 &&
+    !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))
+  ) {
     namespace = rest[1];
     rest = rest.slice(2);
   }

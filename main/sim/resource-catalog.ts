@@ -33,7 +33,9 @@ export class ResourceCatalog {
 
   findKind(apiVersion: string, kind: string): ResourceType | undefined {
     return this.all().find(
-      (type) => (type.group === '' ? type.version : `${type.group}/${type.version}`) === apiVersion && type.kind === kind,
+      (type) =>
+        (type.group === '' ? type.version : `${type.group}/${type.version}`) === apiVersion &&
+        type.kind === kind,
     );
   }
 
@@ -57,7 +59,9 @@ export class ResourceCatalog {
   /** Serves (or re-serves, after an update) the types of a stored CRD. */
   define(definition: KubeObject): void {
     const types = resourceTypesOfDefinition(definition);
-    const taken = types.some((type) => this.builtins.some((builtin) => builtin.group === type.group && builtin.resource === type.resource));
+    const taken = types.some((type) =>
+      this.builtins.some((builtin) => builtin.group === type.group && builtin.resource === type.resource),
+    );
     if (!taken) this.definitions.set(definition.metadata.name ?? '', types);
   }
 

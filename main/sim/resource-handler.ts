@@ -54,18 +54,34 @@ function parseObject(body: string): KubeObject {
   } catch (error) {
     throw badRequest(`the object provided is unrecognized: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('the object provided is not a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('the object provided is not a JSON object');
   const object = parsed as KubeObject;
   object.metadata ??= {};
   return object;
 }
 
+/** metav1.DeleteOptions from the body and the query; dryRun is ["All"] in the body, "All" in the query. */
 async function deleteOptionsOf(request: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
   const body = await readBody(request);
-  const options = body.trim() ? (JSON.parse(body) as DeleteOptions) : {};
-  const policy = query.get('propagationPolicy');
-  if (policy) options.propagationPolicy = policy as PropagationPolicy;
-  return options;
+  let parsed: {
+    propagationPolicy?: string;
+    preconditions?: DeleteOptions['preconditions'];
+    dryRun?: string[];
+  } = {};
+  try {
+    parsed = body.trim() ? JSON.parse(body) : {};
+  } catch (error) {
+    throw badRequest(`the DeleteOptions provided are unrecognized: ${(error as Error).message}`);
+  }
+  const policy = query.get('propagationPolicy') ?? parsed.propagationPolicy;
+  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy))
+    throw badRequest(`propagationPolicy: Unsupported value: "${policy}"`);
+  return {
+    propagationPolicy: policy as PropagationPolicy | undefined,
+    preconditions: parsed.preconditions,
+    dryRun: query.get('dryRun') === 'All' || (parsed.dryRun ?? []).includes('All'),
+  };
 }
 
 export async function handleResource(
@@ -81,23 +97,50 @@ export async function handleResource(
   const { storage } = context;
   const namespace = type.namespaced ? path.namespace : undefined;
   const subresource = path.subresource;
-  if (subresource !== undefined && subresource !== 'status' && !(subresource === 'scale' && type.scale)) throw notFound(type, `${path.name}/${subresource}`);
+  if (subresource !== undefined && subresource !== 'status' && !(subresource === 'scale' && type.scale))
+    throw notFound(type, `${path.name}/${subresource}`);
   if (subresource && !['get', 'update', 'patch'].includes(verb)) throw methodNotAllowed();
   if (verb === 'list' || verb === 'watch' || verb === 'deletecollection') {
     const options = readListOptions(query, path.watchPrefix);
     const filter = parseObjectFilter(type, options.labelSelector, options.fieldSelector);
     const presenter = presenterFor(rendering, type, context.table, options.includeObject, context.now);
     const listRequest = { resource: resourceKey(type), namespace, options, filter, presenter };
-    if (verb === 'watch') return context.watches.serve(response, { ...listRequest, shared: rendering === 'object' });
+    if (verb === 'watch')
+      return context.watches.serve(response, { ...listRequest, shared: rendering === 'object' });
     if (verb === 'list') return serveList(response, storage.store, context.faults, listRequest);
-    const page = readPage(storage.store, listRequest, planList(storage.store, context.faults, { ...options, limit: 0, continueToken: undefined }));
+    const page = readPage(
+      storage.store,
+      listRequest,
+      planList(storage.store, context.faults, { ...options, limit: 0, continueToken: undefined }),
+    );
     const deleteOptions = await deleteOptionsOf(request, query);
-    const removed = page.items.map((stored) => storage.delete(type, stored.object.metadata.namespace, stored.object.metadata.name ?? '', deleteOptions));
+    const removed = page.items.map((stored) =>
+      storage.delete(
+        type,
+        stored.object.metadata.namespace,
+        stored.object.metadata.name ?? '',
+        deleteOptions,
+      ),
+    );
     const apiVersion = type.group === '' ? type.version : `${type.group}/${type.version}`;
-    return sendText(response, 200, `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":{"resourceVersion":"${storage.store.resourceVersion}"},"items":[${removed.map((stored) => stored.json).join(',')}]}`);
+    return sendText(
+      response,
+      200,
+      `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":{"resourceVersion":"${storage.store.resourceVersion}"},"items":[${removed.map((stored) => stored.json).join(',')}]}`,
+    );
   }
-  const presenter = presenterFor(rendering, type, context.table, (query.get('includeObject') as 'Object' | 'Metadata' | 'None' | null) ?? 'Metadata', context.now);
+  const presenter = presenterFor(
+    rendering,
+    type,
+    context.table,
+    (query.get('includeObject') as 'Object' | 'Metadata' | 'None' | null) ?? 'Metadata',
+    context.now,
+  );
   const name = path.name ?? '';
+  const dryRunText = query.get('dryRun');
+  if (dryRunText !== null && dryRunText !== 'All')
+    throw badRequest(`dryRun: Unsupported value: "${dryRunText}": supported values: "All"`);
+  const dryRun = dryRunText === 'All';
   switch (verb) {
     case 'get': {
       const stored = storage.get(type, namespace, name);
@@ -105,17 +148,31 @@ export async function handleResource(
       return sendText(response, 200, presenter.single(stored));
     }
     case 'create': {
-      const stored = storage.create(type, path.namespace, parseObject(await readBody(request)));
+      const stored = storage.create(type, path.namespace, parseObject(await readBody(request)), dryRun);
       return sendText(response, 201, presenter.single(stored));
     }
     case 'update': {
       const input = parseObject(await readBody(request));
       if (subresource === 'scale') {
         const current = storage.get(type, namespace, name);
-        const stored = storage.update(type, namespace, name, applyScale(type, current.object, input));
+        const stored = storage.update(
+          type,
+          namespace,
+          name,
+          applyScale(type, current.object, input),
+          undefined,
+          dryRun,
+        );
         return sendText(response, 200, JSON.stringify(scaleOf(type, stored)));
       }
-      const stored = storage.update(type, namespace, name, input, subresource === 'status' ? 'status' : undefined);
+      const stored = storage.update(
+        type,
+        namespace,
+        name,
+        input,
+        subresource === 'status' ? 'status' : undefined,
+        dryRun,
+      );
       return sendText(response, 200, presenter.single(stored));
     }
     case 'patch': {
@@ -124,14 +181,29 @@ export async function handleResource(
       const current = storage.get(type, namespace, name);
       if (subresource === 'scale') {
         const patched = applyPatch(contentType, scaleOf(type, current), body) as KubeObject;
-        const stored = storage.update(type, namespace, name, applyScale(type, current.object, patched));
+        const stored = storage.update(
+          type,
+          namespace,
+          name,
+          applyScale(type, current.object, patched),
+          undefined,
+          dryRun,
+        );
         return sendText(response, 200, JSON.stringify(scaleOf(type, stored)));
       }
       const patched = applyPatch(contentType, current.object, body) as KubeObject;
-      if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) throw badRequest('the patch did not produce an object');
+      if (typeof patched !== 'object' || patched === null || Array.isArray(patched))
+        throw badRequest('the patch did not produce an object');
       patched.metadata ??= {};
       patched.metadata.resourceVersion ||= String(current.resourceVersion);
-      const stored = storage.update(type, namespace, name, patched, subresource === 'status' ? 'status' : undefined);
+      const stored = storage.update(
+        type,
+        namespace,
+        name,
+        patched,
+        subresource === 'status' ? 'status' : undefined,
+        dryRun,
+      );
       return sendText(response, 200, presenter.single(stored));
     }
     case 'delete': {
@@ -140,4 +212,3 @@ export async function handleResource(
     }
   }
 }
-

@@ -9,16 +9,6 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
-/** An additionalPrinterColumn of a CRD (or a built-in column the sim knows without shared/kinds). */
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  jsonPath: string;
-  description?: string;
-  priority?: number;
-  format?: string;
-}
-
 export interface ResourceType {
   group: string;
   version: string;
@@ -33,8 +23,8 @@ export interface ResourceType {
   verbs: string[];
   scale?: ScaleSubresource;
   status: boolean;
-  /** Columns from a CRD's additionalPrinterColumns; built-ins take theirs from shared/kinds. */
-  printerColumns?: PrinterColumn[];
+  /** The CustomResourceDefinition that serves this type; absent for built-ins. */
+  definitionName?: string;
 }
 
 export const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -130,7 +120,6 @@ interface CrdVersion {
   name: string;
   served?: boolean;
   subresources?: { status?: object; scale?: ScaleSubresource };
-  additionalPrinterColumns?: PrinterColumn[];
 }
 
 interface CrdSpec {
@@ -166,6 +155,6 @@ export function resourceTypesOfDefinition(definition: KubeObject): ResourceType[
       verbs: allVerbs,
       status: version.subresources?.status !== undefined,
       scale: version.subresources?.scale,
-      printerColumns: version.additionalPrinterColumns ?? [],
+      definitionName: definition.metadata.name,
     }));
 }

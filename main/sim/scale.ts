@@ -37,7 +37,8 @@ export function scaleOf(type: ResourceType, stored: StoredObject): KubeObject {
   const scale = type.scale as ScaleSubresource;
   const { object } = stored;
   const selector = selectorText(
-    (scale.labelSelectorPath ? read(object, scale.labelSelectorPath) : undefined) ?? read(object, '.spec.selector'),
+    (scale.labelSelectorPath ? read(object, scale.labelSelectorPath) : undefined) ??
+      read(object, '.spec.selector'),
   );
   return {
     kind: 'Scale',
@@ -50,7 +51,10 @@ export function scaleOf(type: ResourceType, stored: StoredObject): KubeObject {
       creationTimestamp: object.metadata.creationTimestamp,
     },
     spec: { replicas: Number(read(object, scale.specReplicasPath) ?? 0) },
-    status: { replicas: Number(read(object, scale.statusReplicasPath) ?? 0), ...(selector ? { selector } : {}) },
+    status: {
+      replicas: Number(read(object, scale.statusReplicasPath) ?? 0),
+      ...(selector ? { selector } : {}),
+    },
   };
 }
 
@@ -58,7 +62,11 @@ export function scaleOf(type: ResourceType, stored: StoredObject): KubeObject {
 export function applyScale(type: ResourceType, current: KubeObject, scale: KubeObject): KubeObject {
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   const next = structuredClone(current);
-  write(next as Record<string, unknown>, (type.scale as ScaleSubresource).specReplicasPath, typeof replicas === 'number' ? replicas : 0);
+  write(
+    next as Record<string, unknown>,
+    (type.scale as ScaleSubresource).specReplicasPath,
+    typeof replicas === 'number' ? replicas : 0,
+  );
   const requestedVersion = scale.metadata?.resourceVersion;
   if (requestedVersion) next.metadata.resourceVersion = requestedVersion;
   return next;

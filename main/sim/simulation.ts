@@ -31,12 +31,21 @@ export class Simulation {
   private churnBudget = 0;
   private timer?: SimTimer;
 
-  constructor(storage: ClusterStorage, owners: OwnerIndex, private readonly clock: SimClock, random: SeededRandom, options: SimulationOptions = {}) {
+  constructor(
+    storage: ClusterStorage,
+    owners: OwnerIndex,
+    private readonly clock: SimClock,
+    random: SeededRandom,
+    options: SimulationOptions = {},
+  ) {
     this.intervalMs = options.intervalMs ?? 100;
     this.churnPerSecond = options.churnPerSecond ?? 0;
     this.events = new EventRecorder(storage, clock, random, options.maximumEvents);
     this.workloads = new WorkloadController(storage, owners, this.events, clock, random);
-    this.kubelet = new Kubelet(storage, this.events, clock, random, { ...defaultKubeletTiming, ...options.timing });
+    this.kubelet = new Kubelet(storage, this.events, clock, random, {
+      ...defaultKubeletTiming,
+      ...options.timing,
+    });
     this.churn = new Churn(storage, this.kubelet, this.events, clock, random);
   }
 

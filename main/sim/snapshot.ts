@@ -28,7 +28,8 @@ export function* snapshotEntries(
   const keys = store.sortedKeys(resource);
   const extra: string[] = [];
   if (overlay) {
-    for (const [key, stored] of overlay) if (stored && !store.get(resource, key) && inRange(key)) extra.push(key);
+    for (const [key, stored] of overlay)
+      if (stored && !store.get(resource, key) && inRange(key)) extra.push(key);
     extra.sort();
   }
   let index = keys.lowerBound(from);

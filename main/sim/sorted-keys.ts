@@ -61,7 +61,8 @@ export class SortedKeys {
     let left = 0;
     let right = 0;
     let index = 0;
-    while (left < this.keys.length && right < added.length) merged[index++] = this.keys[left] < added[right] ? this.keys[left++] : added[right++];
+    while (left < this.keys.length && right < added.length)
+      merged[index++] = this.keys[left] < added[right] ? this.keys[left++] : added[right++];
     while (left < this.keys.length) merged[index++] = this.keys[left++];
     while (right < added.length) merged[index++] = added[right++];
     this.keys = merged;

@@ -10,7 +10,7 @@ import { newStatus } from '../../shared/kube/status';
 import { badRequest, tooLargeResourceVersion } from './api-errors';
 import type { SimClock, SimTimer } from './clock';
 import type { ObjectFilter } from './filter';
-import { writeChunk } from './http-io';
+import { ChunkedWriter } from './http-io';
 import type { ListOptions } from './list-options';
 import { parseResourceVersion } from './list-options';
 import type { ObjectStore, StoredEvent, StoredObject } from './object-store';
@@ -49,16 +49,24 @@ function planWatch(store: ObjectStore, options: ListOptions): WatchStart | { exp
   const current = store.resourceVersion;
   if (options.sendInitialEvents !== undefined) {
     if (options.resourceVersionMatch !== 'NotOlderThan')
-      throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      throw badRequest(
+        'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      );
     if (options.sendInitialEvents && !options.allowWatchBookmarks)
-      throw badRequest('allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true');
+      throw badRequest(
+        'allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
+      );
   } else if (options.resourceVersionMatch) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
   }
-  const requested = options.resourceVersion === undefined ? undefined : parseResourceVersion(options.resourceVersion);
+  const requested =
+    options.resourceVersion === undefined ? undefined : parseResourceVersion(options.resourceVersion);
   if (requested !== undefined && requested > current) throw tooLargeResourceVersion(requested, current);
   if (options.sendInitialEvents) return { initialState: true, from: current, endBookmark: true };
-  if (requested === undefined || requested === 0) return { initialState: options.sendInitialEvents !== false, from: current, endBookmark: false };
+  if (requested === undefined || requested === 0)
+    return { initialState: options.sendInitialEvents !== false, from: current, endBookmark: false };
   if (requested < store.oldestWatchableResourceVersion) return { expired: requested };
   return { initialState: false, from: requested, endBookmark: false };
 }
@@ -75,31 +83,45 @@ export class WatchServer {
   async serve(response: ServerResponse, request: WatchRequest): Promise<void> {
     const plan = planWatch(this.store, request.options);
     const settings = this.settings();
-    response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    response.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+    });
     response.flushHeaders();
     const session = new WatchSession(response, this.clock, settings.maximumBufferedBytes);
     this.hub.add(session);
     if ('expired' in plan) {
-      const status = newStatus(410, 'Expired', `too old resource version: ${plan.expired} (${this.store.oldestWatchableResourceVersion})`);
+      const status = newStatus(
+        410,
+        'Expired',
+        `too old resource version: ${plan.expired} (${this.store.oldestWatchableResourceVersion})`,
+      );
       session.send(watchLine('ERROR', JSON.stringify(status)));
       session.end();
       return;
     }
-    const timeoutSeconds = request.options.timeoutSeconds ?? settings.defaultTimeoutSeconds;
+    // 0 or absent: the server default, as the apiserver picks its own timeout.
+    const timeoutSeconds = request.options.timeoutSeconds || settings.defaultTimeoutSeconds;
     const timers: SimTimer[] = [this.clock.setTimeout(() => session.end(), timeoutSeconds * 1000)];
     session.onClose(() => timers.forEach((timer) => timer.stop()));
 
     let from = plan.from;
     if (plan.initialState) {
-      const snapshot = [...snapshotEntries(this.store, request.resource, undefined, { namespace: request.namespace })];
+      const snapshot = [
+        ...snapshotEntries(this.store, request.resource, undefined, { namespace: request.namespace }),
+      ];
       from = this.store.resourceVersion;
+      // Written in ~64 KiB chunks with backpressure; live events meanwhile wait in the store's window.
+      const writer = new ChunkedWriter(response);
       try {
         for (const entry of snapshot) {
           if (session.isClosed) return;
           if (!request.filter.matches(entry.stored.object)) continue;
-          const pending = writeChunk(response, watchLine('ADDED', request.presenter.eventObject(entry.stored)));
+          const pending = writer.push(watchLine('ADDED', request.presenter.eventObject(entry.stored)));
           if (pending) await pending;
         }
+        await writer.flush();
       } catch {
         return;
       }
@@ -107,13 +129,31 @@ export class WatchServer {
     if (session.isClosed) return;
     const backlog = this.store.eventsSince(from);
     if (!backlog) {
-      session.send(watchLine('ERROR', JSON.stringify(newStatus(410, 'Expired', `too old resource version: ${from} (${this.store.oldestWatchableResourceVersion})`))));
+      session.send(
+        watchLine(
+          'ERROR',
+          JSON.stringify(
+            newStatus(
+              410,
+              'Expired',
+              `too old resource version: ${from} (${this.store.oldestWatchableResourceVersion})`,
+            ),
+          ),
+        ),
+      );
       session.end();
       return;
     }
     for (const event of backlog) this.deliver(session, request, event);
     if (plan.endBookmark)
-      session.send(watchLine('BOOKMARK', request.presenter.bookmarkObject(this.store.resourceVersion, { [initialEventsEndAnnotation]: 'true' })));
+      session.send(
+        watchLine(
+          'BOOKMARK',
+          request.presenter.bookmarkObject(this.store.resourceVersion, {
+            [initialEventsEndAnnotation]: 'true',
+          }),
+        ),
+      );
     const unsubscribe = this.store.subscribe((event) => this.deliver(session, request, event));
     session.onClose(unsubscribe);
     if (request.options.allowWatchBookmarks) {
@@ -133,14 +173,20 @@ export class WatchServer {
     let type: string = event.type;
     if (!filter.isEverything) {
       const now = filter.matches(object);
-      const before = event.previous !== undefined && event.type !== 'DELETED' ? filter.matches(event.previous.object) : event.type === 'DELETED' && now;
       if (event.type === 'DELETED') {
         if (!now) return;
-      } else if (now && !before) type = 'ADDED';
-      else if (!now && before) type = 'DELETED';
-      else if (!now) return;
+      } else {
+        const before = event.previous !== undefined && filter.matches(event.previous.object);
+        if (now && !before) type = 'ADDED';
+        else if (!now && before) type = 'DELETED';
+        else if (!now) return;
+      }
     }
-    session.send(request.shared && type === event.type ? event.line : watchLine(type, this.render(request, event.stored)));
+    session.send(
+      request.shared && type === event.type
+        ? event.line
+        : watchLine(type, this.render(request, event.stored)),
+    );
   }
 
   private render(request: WatchRequest, stored: StoredObject): string {

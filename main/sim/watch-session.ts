@@ -8,6 +8,7 @@ export type CorruptionMode = 'malformed' | 'truncated';
 
 export class WatchSession {
   private stalledLines: string[] | undefined;
+  private stalledBytes = 0;
   private stallTimer?: SimTimer;
   private corruption?: CorruptionMode;
   private readonly closeHandlers: (() => void)[] = [];
@@ -36,14 +37,19 @@ export class WatchSession {
     if (this.closed) return;
     if (this.stalledLines) {
       this.stalledLines.push(line);
+      this.stalledBytes += line.length;
+      if (this.stalledBytes > this.maximumBufferedBytes) this.drop();
       return;
     }
     if (this.corruption) {
       const mode = this.corruption;
       this.corruption = undefined;
       if (mode === 'truncated') {
-        this.response.write(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
-        this.response.destroy();
+        // The half line must reach the client before the connection is cut.
+        this.response.write(line.slice(0, Math.max(1, Math.floor(line.length / 2))), () =>
+          this.response.destroy(),
+        );
+        this.finish();
         return;
       }
       this.response.write('{"type":"MODIFIED","object":{"kind":\n');
@@ -73,6 +79,7 @@ export class WatchSession {
     this.stallTimer = this.clock.setTimeout(() => {
       const held = this.stalledLines ?? [];
       this.stalledLines = undefined;
+      this.stalledBytes = 0;
       for (const line of held) this.send(line);
     }, milliseconds);
   }

@@ -21,7 +21,7 @@ export function templateHash(template: unknown): string {
   let encoded = '';
   for (let index = 0; index < 10; index++) {
     encoded += hashAlphabet[hash % hashAlphabet.length];
-    hash = Math.floor(hash / hashAlphabet.length) ^ Math.imul(index + 1, 0x9e3779b1) >>> 0;
+    hash = Math.floor(hash / hashAlphabet.length) ^ (Math.imul(index + 1, 0x9e3779b1) >>> 0);
     hash >>>= 0;
   }
   return encoded;
@@ -43,7 +43,15 @@ export function seededMeta(random: SeededRandom, now: number, meta: Json): KubeO
   return { ...meta, uid: random.uid(), creationTimestamp: formatTime(now) };
 }
 
-const images = ['nginx:1.27', 'redis:7.4', 'postgres:16', 'busybox:1.36', 'envoyproxy/envoy:v1.31', 'grafana/grafana:11.2', 'registry.k8s.io/pause:3.10'];
+const images = [
+  'nginx:1.27',
+  'redis:7.4',
+  'postgres:16',
+  'busybox:1.36',
+  'envoyproxy/envoy:v1.31',
+  'grafana/grafana:11.2',
+  'registry.k8s.io/pause:3.10',
+];
 
 export function podTemplate(app: string, random: SeededRandom): Json {
   const image = random.pick(images);
@@ -56,7 +64,9 @@ export function podTemplate(app: string, random: SeededRandom): Json {
         { name: 'APP', value: app },
         { name: 'LOG_LEVEL', value: random.pick(['info', 'debug', 'warn']) },
       ],
-      resources: { requests: { cpu: `${50 + random.int(10) * 50}m`, memory: `${64 * (1 + random.int(8))}Mi` } },
+      resources: {
+        requests: { cpu: `${50 + random.int(10) * 50}m`, memory: `${64 * (1 + random.int(8))}Mi` },
+      },
       imagePullPolicy: 'IfNotPresent',
       terminationMessagePath: '/dev/termination-log',
       terminationMessagePolicy: 'File',
@@ -84,7 +94,13 @@ export function podTemplate(app: string, random: SeededRandom): Json {
   };
 }
 
-export function buildDeployment(namespace: string, name: string, replicas: number, template: Json, meta: KubeObject['metadata']): KubeObject {
+export function buildDeployment(
+  namespace: string,
+  name: string,
+  replicas: number,
+  template: Json,
+  meta: KubeObject['metadata'],
+): KubeObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -101,11 +117,18 @@ export function buildDeployment(namespace: string, name: string, replicas: numbe
 }
 
 /** The ReplicaSet a Deployment's controller creates for its current template. */
-export function buildReplicaSet(deployment: KubeObject, replicas: number, meta: KubeObject['metadata']): KubeObject {
+export function buildReplicaSet(
+  deployment: KubeObject,
+  replicas: number,
+  meta: KubeObject['metadata'],
+): KubeObject {
   const spec = deployment.spec as Json;
   const source = (spec.template as Json | undefined) ?? {};
   const hash = templateHash(source);
-  const labels = { ...((source.metadata as Json | undefined)?.labels as Record<string, string>), 'pod-template-hash': hash };
+  const labels = {
+    ...((source.metadata as Json | undefined)?.labels as Record<string, string>),
+    'pod-template-hash': hash,
+  };
   // The template's spec is shared, not copied: stored objects are never mutated in place.
   const template: Json = { ...source, metadata: { ...(source.metadata as Json), labels } };
   const selector = spec.selector as { matchLabels?: Record<string, string> };
@@ -125,7 +148,11 @@ export function buildReplicaSet(deployment: KubeObject, replicas: number, meta: 
       ownerReferences: [controllerReference(deployment)],
       generation: 1,
     },
-    spec: { replicas, selector: { matchLabels: { ...selector.matchLabels, 'pod-template-hash': hash } }, template },
+    spec: {
+      replicas,
+      selector: { matchLabels: { ...selector.matchLabels, 'pod-template-hash': hash } },
+      template,
+    },
   };
 }
 
@@ -134,7 +161,12 @@ export function buildReplicaSet(deployment: KubeObject, replicas: number, meta: 
  * `shareSpec` lets seeding reuse one spec object for all replicas; safe because stored objects are
  * never mutated in place.
  */
-export function buildPod(owner: KubeObject, name: string, meta: KubeObject['metadata'], shareSpec = false): KubeObject {
+export function buildPod(
+  owner: KubeObject,
+  name: string,
+  meta: KubeObject['metadata'],
+  shareSpec = false,
+): KubeObject {
   const template = ((owner.spec as Json).template as Json | undefined) ?? {};
   const templateMeta = (template.metadata as Json | undefined) ?? {};
   return {
@@ -152,7 +184,12 @@ export function buildPod(owner: KubeObject, name: string, meta: KubeObject['meta
   };
 }
 
-export function buildNode(name: string, index: number, meta: KubeObject['metadata'], now: number): KubeObject {
+export function buildNode(
+  name: string,
+  index: number,
+  meta: KubeObject['metadata'],
+  now: number,
+): KubeObject {
   const time = formatTime(now);
   const zone = `zone-${'abc'[index % 3]}`;
   return {
@@ -192,14 +229,35 @@ export function buildNode(name: string, index: number, meta: KubeObject['metadat
 }
 
 export function nodeConditions(ready: boolean, time: string): Json[] {
-  const pressure = (type: string, reason: string) => ({ type, status: 'False', reason, message: `kubelet has no ${type}`, lastHeartbeatTime: time, lastTransitionTime: time });
+  const pressure = (type: string, reason: string) => ({
+    type,
+    status: 'False',
+    reason,
+    message: `kubelet has no ${type}`,
+    lastHeartbeatTime: time,
+    lastTransitionTime: time,
+  });
   return [
     pressure('MemoryPressure', 'KubeletHasSufficientMemory'),
     pressure('DiskPressure', 'KubeletHasNoDiskPressure'),
     pressure('PIDPressure', 'KubeletHasSufficientPID'),
     ready
-      ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: time, lastTransitionTime: time }
-      : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: time, lastTransitionTime: time },
+      ? {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: time,
+          lastTransitionTime: time,
+        }
+      : {
+          type: 'Ready',
+          status: 'Unknown',
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+          lastHeartbeatTime: time,
+          lastTransitionTime: time,
+        },
   ];
 }
 
@@ -208,7 +266,12 @@ export function isNodeReady(node: KubeObject): boolean {
   return conditions.some((condition) => condition.type === 'Ready' && condition.status === 'True');
 }
 
-export function buildService(namespace: string, app: string, clusterIP: string, meta: KubeObject['metadata']): KubeObject {
+export function buildService(
+  namespace: string,
+  app: string,
+  clusterIP: string,
+  meta: KubeObject['metadata'],
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -225,7 +288,12 @@ export function buildService(namespace: string, app: string, clusterIP: string, 
   };
 }
 
-export function buildEndpoints(namespace: string, app: string, addresses: { ip: string; nodeName: string; podName: string }[], meta: KubeObject['metadata']): KubeObject {
+export function buildEndpoints(
+  namespace: string,
+  app: string,
+  addresses: { ip: string; nodeName: string; podName: string }[],
+  meta: KubeObject['metadata'],
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Endpoints',
@@ -233,7 +301,11 @@ export function buildEndpoints(namespace: string, app: string, addresses: { ip: 
     subsets: addresses.length
       ? [
           {
-            addresses: addresses.map((address) => ({ ip: address.ip, nodeName: address.nodeName, targetRef: { kind: 'Pod', namespace, name: address.podName } })),
+            addresses: addresses.map((address) => ({
+              ip: address.ip,
+              nodeName: address.nodeName,
+              targetRef: { kind: 'Pod', namespace, name: address.podName },
+            })),
             ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
           },
         ]

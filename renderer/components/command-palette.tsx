@@ -38,7 +38,10 @@ export interface CommandPaletteProps {
 export function CommandPalette(props: CommandPaletteProps): ReactNode {
   const [query, setQuery] = useState(props.initialQuery);
   const [highlighted, setHighlighted] = useState(0);
-  const matches = useMemo(() => matchPaletteEntries(props.entries, query).slice(0, 12), [props.entries, query]);
+  const matches = useMemo(
+    () => matchPaletteEntries(props.entries, query).slice(0, 12),
+    [props.entries, query],
+  );
   const current = Math.min(highlighted, Math.max(0, matches.length - 1));
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -81,7 +84,9 @@ export function CommandPalette(props: CommandPaletteProps): ReactNode {
           onKeyDown={onKeyDown}
         />
         <ul className="palette-list" role="listbox" aria-label="Kinds">
-          {matches.length === 0 && <li className="palette-empty">No kind matches “{query.replace(/^:/, '')}”</li>}
+          {matches.length === 0 && (
+            <li className="palette-empty">No kind matches “{query.replace(/^:/, '')}”</li>
+          )}
           {matches.map((entry, index) => (
             <li
               key={entry.id}

@@ -42,8 +42,8 @@ export function HelpOverlay(props: { readonly onClose: () => void }): ReactNode 
         </dl>
         <p className="help-note">
           Filter syntax: <code>app=web,tier!=db</code> <code>env in (prod,staging)</code> <code>!canary</code>{' '}
-          <code>ns=payments</code> <code>node=n-12</code> <code>owner=web-7c9d8</code> <code>status=Pending</code>{' '}
-          and free text.
+          <code>ns=payments</code> <code>node=n-12</code> <code>owner=web-7c9d8</code>{' '}
+          <code>status=Pending</code> and free text.
         </p>
       </div>
     </div>

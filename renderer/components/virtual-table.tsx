@@ -39,6 +39,19 @@ export interface VirtualTableProps<Row> {
 }
 
 const rowHeight = 28;
+/** The sticky header's height; rows start below it inside the one scroll container. */
+const headerHeight = 29;
+const cellPadding = 20;
+
+/** The narrowest the columns may get before the table scrolls sideways: the sum of their minimums. */
+export function minimumTableWidth(columns: readonly TableColumn[]): number {
+  let total = 0;
+  for (const column of columns) {
+    const match = /^(?:minmax\()?(\d+)px/.exec(column.width);
+    total += (match ? Number(match[1]) : 80) + cellPadding;
+  }
+  return total;
+}
 
 export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   const { keys, columns, sort, onSort, selectedIndex } = props;
@@ -48,42 +61,45 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 12,
+    scrollMargin: headerHeight,
+    scrollPaddingStart: headerHeight,
     getItemKey: (index) => keys[index] ?? index,
   });
 
   useEffect(() => {
-    if (selectedIndex !== undefined && selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    if (selectedIndex !== undefined && selectedIndex >= 0)
+      virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
   }, [selectedIndex, virtualizer]);
 
   const template = columns.map((column) => column.width).join(' ');
+  const minWidth = minimumTableWidth(columns);
   return (
     <div className="table" role="grid" aria-label={props.label} aria-rowcount={keys.length + 1}>
-      <div className="table-header" role="row" style={{ gridTemplateColumns: template }}>
-        {columns.map((column) => {
-          const sorted = sort?.column === column.id;
-          return (
-            <button
-              key={column.id}
-              type="button"
-              role="columnheader"
-              className={`table-heading${column.align === 'right' ? ' align-right' : ''}${sorted ? ' sorted' : ''}`}
-              aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-              title={column.description ?? `Sort by ${column.title.toLowerCase()}`}
-              onClick={() => onSort?.(column.id)}
-            >
-              <span>{column.title}</span>
-              <span className="sort-arrow" aria-hidden="true">
-                {sorted ? (sort.descending ? '▼' : '▲') : ''}
-              </span>
-            </button>
-          );
-        })}
-      </div>
       <div className="table-body" ref={scrollRef} tabIndex={-1} data-testid="table-body">
+        <div className="table-header" role="row" style={{ gridTemplateColumns: template, minWidth }}>
+          {columns.map((column) => {
+            const sorted = sort?.column === column.id;
+            return (
+              <button
+                key={column.id}
+                type="button"
+                role="columnheader"
+                className={`table-heading${column.align === 'right' ? ' align-right' : ''}${sorted ? ' sorted' : ''}`}
+                aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+                title={column.description ?? `Sort by ${column.title.toLowerCase()}`}
+                onClick={() => onSort?.(column.id)}
+              >
+                {sorted && column.align === 'right' && <SortArrow descending={sort.descending} />}
+                <span>{column.title}</span>
+                {sorted && column.align !== 'right' && <SortArrow descending={sort.descending} />}
+              </button>
+            );
+          })}
+        </div>
         {keys.length === 0 ? (
           <div className="table-empty">{props.emptyMessage}</div>
         ) : (
-          <div className="table-spacer" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="table-spacer" style={{ height: virtualizer.getTotalSize(), minWidth }}>
             {virtualizer.getVirtualItems().map((item) => {
               const key = keys[item.index];
               if (key === undefined) return null;
@@ -95,7 +111,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
                   rowKey={key}
                   row={row}
                   index={item.index}
-                  top={item.start}
+                  top={item.start - headerHeight}
                   template={template}
                   columns={columns}
                   renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
@@ -109,6 +125,14 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
         )}
       </div>
     </div>
+  );
+}
+
+function SortArrow(props: { readonly descending: boolean }): ReactNode {
+  return (
+    <span className="sort-arrow" aria-hidden="true">
+      {props.descending ? '▼' : '▲'}
+    </span>
   );
 }
 
@@ -139,7 +163,11 @@ const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
       onDoubleClick={() => props.onOpen(rowKey)}
     >
       {columns.map((column) => (
-        <div key={column.id} role="gridcell" className={`table-cell${column.align === 'right' ? ' align-right' : ''}`}>
+        <div
+          key={column.id}
+          role="gridcell"
+          className={`table-cell${column.align === 'right' ? ' align-right' : ''}`}
+        >
           {renderCell(row, column)}
         </div>
       ))}

@@ -25,9 +25,15 @@ const editorTheme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'transparent', color: 'var(--text-faint)', border: 'none' },
   '.cm-activeLine': { backgroundColor: 'var(--bg-hover)' },
   '.cm-activeLineGutter': { backgroundColor: 'transparent', color: 'var(--text-muted)' },
-  '.cm-foldPlaceholder': { backgroundColor: 'var(--bg-sunken)', border: '1px solid var(--border)', color: 'var(--text-muted)' },
+  '.cm-foldPlaceholder': {
+    backgroundColor: 'var(--bg-sunken)',
+    border: '1px solid var(--border)',
+    color: 'var(--text-muted)',
+  },
   '&.cm-focused': { outline: 'none' },
-  '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': { backgroundColor: 'var(--bg-selected-strong)' },
+  '.cm-selectionBackground, &.cm-focused .cm-selectionBackground': {
+    backgroundColor: 'var(--bg-selected-strong)',
+  },
   '.cm-panels': { backgroundColor: 'var(--bg-raised)', color: 'var(--text)' },
 });
 

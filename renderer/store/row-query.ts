@@ -136,7 +136,7 @@ function sortValue(row: Row, column: SortColumn): CellValue | undefined {
   return typeof column === 'number' ? row.cells[column] : row[column];
 }
 
-/** null/undefined sort last; numbers numerically; strings with numeric-aware collation. */
+/** Numbers numerically, everything else as text with numeric-aware collation; null/undefined after values. */
 export function compareCells(left: CellValue | undefined, right: CellValue | undefined): number {
   const leftMissing = left === null || left === undefined;
   const rightMissing = right === null || right === undefined;
@@ -145,13 +145,20 @@ export function compareCells(left: CellValue | undefined, right: CellValue | und
   return collator.compare(String(left), String(right));
 }
 
+function isMissing(value: CellValue | undefined): boolean {
+  return value === null || value === undefined;
+}
+
+/** Empty cells stay last in either direction, as kubectl users expect "<none>" at the bottom. */
 function sortKeys(rows: ReadonlyMap<string, Row>, keys: string[], sort: RowSort | undefined): string[] {
   const column = sort?.column ?? 'name';
   const direction = sort?.descending ? -1 : 1;
   const decorated = keys.map((key) => ({ key, value: sortValue(rows.get(key)!, column) }));
   decorated.sort((left, right) => {
-    const order = compareCells(left.value, right.value);
-    if (order !== 0) return order * direction;
+    const leftMissing = isMissing(left.value);
+    if (leftMissing !== isMissing(right.value)) return leftMissing ? 1 : -1;
+    const order = compareCells(left.value, right.value) * direction;
+    if (order !== 0) return order;
     return left.key < right.key ? -1 : left.key > right.key ? 1 : 0;
   });
   return decorated.map((entry) => entry.key);

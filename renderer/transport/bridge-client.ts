@@ -182,7 +182,8 @@ export class BridgeClient {
     link.onClose((reason) => this.lost(link, reason));
     const requestId = this.nextRequestId++;
     const hello = new Promise((resolve, reject) => this.pending.set(requestId, { resolve, reject }));
-    link.send({ type: 'hello', requestId, protocolVersion, resume: this.resumeList() });
+    const resume = this.resumeList();
+    link.send({ type: 'hello', requestId, protocolVersion, resume });
     try {
       await hello;
     } catch (error) {
@@ -192,6 +193,14 @@ export class BridgeClient {
     this.ready = true;
     this.retryDelay = this.options.initialRetryDelayMs ?? 500;
     this.setConnection({ phase: 'open' });
+    // Subscriptions made while hello was in flight were not in its resume list.
+    const resumed = new Set(resume.map((entry) => entry.subscriptionId));
+    for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
+      if (resumed.has(subscriptionId)) continue;
+      this.request({ type: 'subscribe', subscriptionId, gvr, ...(namespace ? { namespace } : {}) }).catch(
+        () => {},
+      );
+    }
   }
 
   private resumeList(): ResumedSubscription[] {

@@ -3,16 +3,15 @@
 // window.postMessage; a nonce the renderer chose proves the port answers this renderer's request and
 // not some other script's message (VS Code's preload does the same).
 //
-// Sequence: the renderer makes a nonce and calls the preload's requestPort(nonce); the preload asks
-// main, receives the port, and calls window.postMessage({ kubetideBridgePort: nonce }, origin, [port]).
+// Sequence (shared/preload-api.ts): the renderer makes a nonce and calls the preload's
+// requestPort(nonce); the preload asks main, receives the port, and posts a PortAnnouncement
+// ({ kubetideBridgePort: nonce }) to this window with the port attached.
 import type { ClientMessage } from '../../shared/protocol/client-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { PortAnnouncement } from '../../shared/preload-api';
 import type { BridgeLink, LinkOpener } from './bridge-link';
 
-/** The data the preload posts with the port. */
-export interface PortAnnouncement {
-  kubetideBridgePort: string;
-}
+export type { PortAnnouncement };
 
 /** The window events the link listens on. */
 export interface PortTarget {

@@ -30,7 +30,12 @@ export function tokenAt(request: CompletionRequest): TokenSpan {
   return { start, end: request.caret, token: request.text.slice(start, request.caret) };
 }
 
-function fromIndex(index: ValueIndex | undefined, prefix: string, typed: string, render: (value: string) => string): Completion[] {
+function fromIndex(
+  index: ValueIndex | undefined,
+  prefix: string,
+  typed: string,
+  render: (value: string) => string,
+): Completion[] {
   if (!index) return [];
   const matches: { value: string; size: number }[] = [];
   for (const [value, keys] of index) {
@@ -43,7 +48,11 @@ function fromIndex(index: ValueIndex | undefined, prefix: string, typed: string,
 }
 
 /** Suggestions for the token under the caret; empty when there is nothing useful to offer. */
-export function completeFilter(request: CompletionRequest, indexes: RowIndexes, ownerNames: ValueIndex): Completion[] {
+export function completeFilter(
+  request: CompletionRequest,
+  indexes: RowIndexes,
+  ownerNames: ValueIndex,
+): Completion[] {
   const { token } = tokenAt(request);
   const operator = /^(!?)([^=!]*?)(==|!=|=)(.*)$/.exec(token);
   if (operator) {
@@ -78,12 +87,17 @@ export function completeFilter(request: CompletionRequest, indexes: RowIndexes, 
     .sort((left, right) => right.size - left.size || left.key.localeCompare(right.key))
     .slice(0, limit)
     .map(({ key, size }) => ({ insert: negated ? `!${key}` : `${key}=`, detail: `label · ${size}` }));
-  const tokens = negated ? [] : indexKeys.filter((key) => key.startsWith(typed)).map((key) => ({ insert: key, detail: 'filter' }));
+  const tokens = negated
+    ? []
+    : indexKeys.filter((key) => key.startsWith(typed)).map((key) => ({ insert: key, detail: 'filter' }));
   return [...tokens, ...labels].slice(0, limit);
 }
 
 /** Replaces the token under the caret with `completion`; returns the new text and caret. */
-export function applyCompletion(request: CompletionRequest, completion: Completion): { text: string; caret: number } {
+export function applyCompletion(
+  request: CompletionRequest,
+  completion: Completion,
+): { text: string; caret: number } {
   const span = tokenAt(request);
   const text = request.text.slice(0, span.start) + completion.insert + request.text.slice(span.end);
   return { text, caret: span.start + completion.insert.length };

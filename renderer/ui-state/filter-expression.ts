@@ -151,7 +151,11 @@ function locate(message: string, position: number, length: number, parts: readon
     const end = offset + part.text.length;
     if (position <= end) {
       const start = part.start + (position - offset);
-      return { message, start, end: Math.max(start + 1, Math.min(start + Math.max(length, 1), part.start + part.text.length)) };
+      return {
+        message,
+        start,
+        end: Math.max(start + 1, Math.min(start + Math.max(length, 1), part.start + part.text.length)),
+      };
     }
     offset = end + 1;
   }

@@ -25,7 +25,8 @@ export interface KeyPress {
 /** The command a key press means in the main view, or undefined when the key is not ours. */
 export function commandForKey(press: KeyPress): KeyCommand | undefined {
   if (press.key === 'Escape') return { type: 'escape' };
-  if ((press.ctrlKey || press.metaKey) && press.key.toLowerCase() === 'k') return { type: 'openPalette', query: '' };
+  if ((press.ctrlKey || press.metaKey) && press.key.toLowerCase() === 'k')
+    return { type: 'openPalette', query: '' };
   if (press.inTextField || press.ctrlKey || press.metaKey || press.altKey) return undefined;
   switch (press.key) {
     case '/':

@@ -36,12 +36,17 @@ export function App(): ReactNode {
 
   const kinds = useMemo(() => catalogKinds(served), [served]);
   const groups = useMemo(() => catalogGroups(kinds), [kinds]);
-  const kind = kinds.find((candidate) => candidate.id === state.kindId) ?? kinds.find((candidate) => candidate.gvr.resource === 'pods') ?? kinds[0]!;
+  const kind =
+    kinds.find((candidate) => candidate.id === state.kindId) ??
+    kinds.find((candidate) => candidate.gvr.resource === 'pods') ??
+    kinds[0]!;
   const subscriptionId = useSubscription(kind.gvr);
   const sync = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
 
   const namespaceSubscription = useSubscription(namespacesResource);
-  const namespaceRevision = useMirrorState((mirror) => (namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0));
+  const namespaceRevision = useMirrorState((mirror) =>
+    namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
+  );
   const namespaces = useMemo(() => {
     const mirror = namespaceSubscription ? bridge.store.mirror(namespaceSubscription) : undefined;
     return mirror ? [...mirror.rows.keys()].sort() : [];
@@ -50,12 +55,15 @@ export function App(): ReactNode {
   // Custom resources' cells follow their CRD's printer columns, which only main knows: show the row's
   // own name and age for them rather than guess at the cells.
   const columns = useMemo(
-    () => kindColumns(kind.category === 'Custom' ? undefined : printerFor(kind.gvr), kind.namespaced, kind.kind),
+    () =>
+      kindColumns(kind.category === 'Custom' ? undefined : printerFor(kind.gvr), kind.namespaced, kind.kind),
     [kind],
   );
   const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
   const rowSort = useMemo(() => {
-    const column = columns.find((candidate) => candidate.id === state.sort.column) ?? columns.find((candidate) => candidate.id === 'name');
+    const column =
+      columns.find((candidate) => candidate.id === state.sort.column) ??
+      columns.find((candidate) => candidate.id === 'name');
     return { column: column?.sortBy ?? 'name', descending: state.sort.descending };
   }, [columns, state.sort]);
   const rows = useKindRows(subscriptionId, expression, state.namespaces, rowSort);
@@ -63,10 +71,12 @@ export function App(): ReactNode {
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],
   );
-  const filtered = rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
+  const filtered =
+    rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
 
   const complete = useCallback(
-    (text: string, caret: number) => (rows.mirror ? completeFilter({ text, caret }, rows.mirror.indexes, ownerNameIndex(rows.mirror)) : []),
+    (text: string, caret: number) =>
+      rows.mirror ? completeFilter({ text, caret }, rows.mirror.indexes, ownerNameIndex(rows.mirror)) : [],
     [rows.mirror],
   );
 
@@ -74,12 +84,27 @@ export function App(): ReactNode {
   const select = useCallback((key: string) => update({ selectedKey: key }), [update]);
   const open = useCallback((key: string) => update({ selectedKey: key, detailOpen: true }), [update]);
   const chooseKind = useCallback(
-    (id: string) => update({ kindId: id, selectedKey: undefined, detailOpen: false, filterText: '', overlay: { type: 'none' }, sort: { column: 'name', descending: false } }),
+    (id: string) =>
+      update({
+        kindId: id,
+        selectedKey: undefined,
+        detailOpen: false,
+        filterText: '',
+        overlay: { type: 'none' },
+        sort: { column: 'name', descending: false },
+      }),
     [update],
   );
   const navigate = useCallback(
     (target: CatalogKind, namespace: string, name: string) =>
-      update({ kindId: target.id, filterText: '', namespaces: [], selectedKey: objectKey(namespace, name), detailOpen: true, detailTab: 'yaml' }),
+      update({
+        kindId: target.id,
+        filterText: '',
+        namespaces: [],
+        selectedKey: objectKey(namespace, name),
+        detailOpen: true,
+        detailTab: 'yaml',
+      }),
     [update],
   );
 
@@ -100,7 +125,8 @@ export function App(): ReactNode {
 
   useKeyboard((command: KeyCommand) => {
     const current = view.getState();
-    if (current.overlay.type !== 'none' && command.type !== 'escape' && command.type !== 'toggleHelp') return false;
+    if (current.overlay.type !== 'none' && command.type !== 'escape' && command.type !== 'toggleHelp')
+      return false;
     switch (command.type) {
       case 'focusFilter':
         filterRef.current?.focus();
@@ -117,7 +143,8 @@ export function App(): ReactNode {
         return;
       }
       case 'selectEdge':
-        if (rows.keys.length > 0) update({ selectedKey: command.edge === 'first' ? rows.keys[0] : rows.keys[rows.keys.length - 1] });
+        if (rows.keys.length > 0)
+          update({ selectedKey: command.edge === 'first' ? rows.keys[0] : rows.keys[rows.keys.length - 1] });
         return;
       case 'openDetail':
         if (current.selectedKey !== undefined) update({ detailOpen: true });
@@ -160,7 +187,9 @@ export function App(): ReactNode {
         complete={complete}
         onSwitchContext={(context) => {
           update({ selectedKey: undefined, detailOpen: false, namespaces: [] });
-          bridge.switchContext(context).catch((error: unknown) => update({ notice: `Could not switch: ${String(error)}` }));
+          bridge
+            .switchContext(context)
+            .catch((error: unknown) => update({ notice: `Could not switch: ${String(error)}` }));
         }}
         onResync={() => subscriptionId && bridge.resync(subscriptionId).catch(() => undefined)}
         onNamespaces={(picked) => update({ namespaces: picked })}
@@ -169,7 +198,12 @@ export function App(): ReactNode {
         onHelp={() => update({ overlay: { type: 'help' } })}
       />
       <div className="workspace">
-        <Sidebar groups={groups} activeId={kind.id} activeCount={rows.mirror ? rows.total : undefined} onChoose={chooseKind} />
+        <Sidebar
+          groups={groups}
+          activeId={kind.id}
+          activeCount={rows.mirror ? rows.total : undefined}
+          onChoose={chooseKind}
+        />
         <ResourceView
           kind={kind}
           columns={columns}
@@ -179,7 +213,15 @@ export function App(): ReactNode {
           filtered={filtered}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
-          onSort={(column) => update({ sort: nextSort(state.sort, column, column === 'age' || columns.find((c) => c.id === column)?.definition?.format === 'age') })}
+          onSort={(column) =>
+            update({
+              sort: nextSort(
+                state.sort,
+                column,
+                column === 'age' || columns.find((c) => c.id === column)?.definition?.format === 'age',
+              ),
+            })
+          }
           onSelect={select}
           onOpen={open}
         />
@@ -193,14 +235,21 @@ export function App(): ReactNode {
             onTab={(tab: DetailTab) => update({ detailTab: tab })}
             onClose={() => update({ detailOpen: false })}
             onCopyName={copyName}
-            onLabel={(label) => update({ filterText: state.filterText.trim() ? `${state.filterText.trim()} ${label}` : label })}
+            onLabel={(label) =>
+              update({ filterText: state.filterText.trim() ? `${state.filterText.trim()} ${label}` : label })
+            }
             onNavigate={navigate}
           />
         )}
       </div>
       <Footer kind={kind} />
       {state.overlay.type === 'palette' && (
-        <CommandPalette entries={kinds.map(paletteEntry)} initialQuery={state.overlay.query} onChoose={chooseKind} onClose={closeOverlay} />
+        <CommandPalette
+          entries={kinds.map(paletteEntry)}
+          initialQuery={state.overlay.query}
+          onChoose={chooseKind}
+          onClose={closeOverlay}
+        />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
       {state.notice && (
@@ -215,4 +264,3 @@ export function App(): ReactNode {
 function paletteEntry(kind: CatalogKind) {
   return { id: kind.id, title: kind.title, aliases: kind.aliases, detail: kind.gvr.group || 'core' };
 }
-

@@ -38,7 +38,9 @@ export function ChildrenTab(props: {
     : undefined;
   const subscriptionId = useSubscription(childKind?.gvr);
 
-  const revision = useStore(bridge.store.state, (state) => (subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0));
+  const revision = useStore(bridge.store.state, (state) =>
+    subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
+  );
   const children = useMemo(() => {
     const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
     if (!mirror || !relation) return undefined;
@@ -46,18 +48,25 @@ export function ChildrenTab(props: {
       relation.via === 'owner'
         ? mirror.indexes.byOwnerUid.get(props.parent.uid)
         : mirror.indexes.byNode.get(props.parent.name);
-    const rows = [...(keys ?? [])].map((key) => mirror.rows.get(key)).filter((row): row is Row => row !== undefined);
+    const rows = [...(keys ?? [])]
+      .map((key) => mirror.rows.get(key))
+      .filter((row): row is Row => row !== undefined);
     return { rows: rows.sort((a, b) => a.name.localeCompare(b.name)), ready: mirror.hasSnapshot };
     // revision is the mirror's change signal.
   }, [bridge, subscriptionId, relation, props.parent, revision]);
 
   if (!relation || !childKind) {
-    return <div className="detail-message">{props.parentKind.kind} objects do not own objects Kubetide follows.</div>;
+    return (
+      <div className="detail-message">
+        {props.parentKind.kind} objects do not own objects Kubetide follows.
+      </div>
+    );
   }
   if (!children || (!children.ready && children.rows.length === 0)) {
     return <div className="detail-message">Listing {childKind.title.toLowerCase()}…</div>;
   }
-  if (children.rows.length === 0) return <div className="detail-message">No {childKind.title.toLowerCase()}.</div>;
+  if (children.rows.length === 0)
+    return <div className="detail-message">No {childKind.title.toLowerCase()}.</div>;
   return (
     <div className="detail-section" data-testid="children">
       <div className="muted children-count">
@@ -73,7 +82,15 @@ export function ChildrenTab(props: {
               onClick={() => props.onNavigate(childKind, row)}
               onKeyDown={(event) => event.key === 'Enter' && props.onNavigate(childKind, row)}
             >
-              <span className={row.status ? `status ${childKind.kind === 'Pod' ? podStatusClass(row.status) : statusClass(row.status)}` : 'chain-kind'}>{row.status ?? childKind.kind}</span>
+              <span
+                className={
+                  row.status
+                    ? `status ${childKind.kind === 'Pod' ? podStatusClass(row.status) : statusClass(row.status)}`
+                    : 'chain-kind'
+                }
+              >
+                {row.status ?? childKind.kind}
+              </span>
               <span className="cell-name">{row.name}</span>
               <span className="muted">{formatAge(row.createdAt, now)}</span>
             </div>

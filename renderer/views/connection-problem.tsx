@@ -11,8 +11,9 @@ export function ConnectionProblem(): ReactNode {
       </div>
       <h1>This address has no launch secret</h1>
       <p>
-        Kubetide only talks to the page it opened itself. Open the full address that <code>npm run serve</code>{' '}
-        printed, the one ending in <code>#secret=…</code>. Restarting Kubetide prints a new one.
+        Kubetide only talks to the page it opened itself. Open the full address that{' '}
+        <code>npm run serve</code> printed, the one ending in <code>#secret=…</code>. Restarting Kubetide
+        prints a new one.
       </p>
     </div>
   );

@@ -18,7 +18,8 @@ export function ContextPicker(props: ContextPickerProps): ReactNode {
       testId="context-picker"
       label={
         <span className="context-label">
-          <span className="muted">context</span> <strong>{current?.name ?? props.contexts?.current ?? '…'}</strong>
+          <span className="muted">context</span>{' '}
+          <strong>{current?.name ?? props.contexts?.current ?? '…'}</strong>
         </span>
       }
     >
@@ -37,7 +38,9 @@ export function ContextPicker(props: ContextPickerProps): ReactNode {
             >
               <span>{context.name === props.contexts?.current ? '●' : '○'}</span>
               <span>{context.name}</span>
-              <span className="menu-detail">{context.embedded ? 'built in' : (context.server ?? context.cluster)}</span>
+              <span className="menu-detail">
+                {context.embedded ? 'built in' : (context.server ?? context.cluster)}
+              </span>
             </button>
           ))}
         </div>

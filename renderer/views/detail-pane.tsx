@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
 import { Tabs } from '../components/tabs';
+import { CloseIcon, CopyIcon } from '../components/icons';
 import { YamlView, objectYaml } from '../components/yaml-view';
 import type { DetailTab } from '../ui-state/view-store';
 import type { CatalogKind } from './kind-catalog';
@@ -38,7 +39,9 @@ function useFetched<T>(load: (() => Promise<T>) | undefined, deps: readonly unkn
     let cancelled = false;
     load().then(
       (value) => !cancelled && setLoaded({ state: 'loaded', value }),
-      (error: unknown) => !cancelled && setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        !cancelled &&
+        setLoaded({ state: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
     return () => {
       cancelled = true;
@@ -67,12 +70,17 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
   );
 
   const navigateToOwner = (step: OwnerStep) => {
-    if (step.catalogKind) props.onNavigate(step.catalogKind, step.catalogKind.namespaced ? step.namespace : '', step.name);
+    if (step.catalogKind)
+      props.onNavigate(step.catalogKind, step.catalogKind.namespaced ? step.namespace : '', step.name);
   };
 
   let body: ReactNode;
   if (!row) {
-    body = <div className="detail-message">This {kind.kind.toLowerCase()} no longer exists: it was deleted while you looked at it.</div>;
+    body = (
+      <div className="detail-message">
+        This {kind.kind.toLowerCase()} no longer exists: it was deleted while you looked at it.
+      </div>
+    );
   } else if (tab === 'yaml') {
     body =
       object.state === 'failed' ? (
@@ -90,7 +98,14 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
       />
     );
   } else if (tab === 'owners') {
-    body = <OwnersTab owners={row.owners} namespace={row.namespace} kinds={props.kinds} onNavigate={navigateToOwner} />;
+    body = (
+      <OwnersTab
+        owners={row.owners}
+        namespace={row.namespace}
+        kinds={props.kinds}
+        onNavigate={navigateToOwner}
+      />
+    );
   } else {
     body = (
       <ChildrenTab
@@ -133,11 +148,23 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
             </div>
           )}
         </div>
-        <button type="button" className="icon-button" title="Copy name (c)" aria-label="Copy name" onClick={props.onCopyName}>
-          ⧉
+        <button
+          type="button"
+          className="icon-button"
+          title="Copy name (c)"
+          aria-label="Copy name"
+          onClick={props.onCopyName}
+        >
+          <CopyIcon />
         </button>
-        <button type="button" className="icon-button" title="Close (Esc)" aria-label="Close" onClick={props.onClose}>
-          ✕
+        <button
+          type="button"
+          className="icon-button"
+          title="Close (Esc)"
+          aria-label="Close"
+          onClick={props.onClose}
+        >
+          <CloseIcon />
         </button>
       </header>
       <Tabs<DetailTab>

@@ -18,11 +18,15 @@ interface EventFields {
 }
 
 function eventTime(event: EventFields & KubeObject): number {
-  const stamp = event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp;
+  const stamp =
+    event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp;
   return stamp ? Date.parse(stamp) : 0;
 }
 
-export function EventsTab(props: { readonly events: readonly KubeObject[] | undefined; readonly error?: string }): ReactNode {
+export function EventsTab(props: {
+  readonly events: readonly KubeObject[] | undefined;
+  readonly error?: string;
+}): ReactNode {
   const now = useNow();
   if (props.error) return <div className="detail-message error">{props.error}</div>;
   if (!props.events) return <div className="detail-message">Loading events…</div>;
@@ -33,27 +37,34 @@ export function EventsTab(props: { readonly events: readonly KubeObject[] | unde
       </div>
     );
   }
-  const sorted = [...(props.events as (EventFields & KubeObject)[])].sort((a, b) => eventTime(b) - eventTime(a));
+  const sorted = [...(props.events as (EventFields & KubeObject)[])].sort(
+    (a, b) => eventTime(b) - eventTime(a),
+  );
   return (
-    <ul className="event-list detail-section" data-testid="events">
-      {sorted.map((event) => {
-        const time = eventTime(event);
-        return (
-          <li key={event.metadata.uid ?? event.metadata.name} className={`event${event.type === 'Warning' ? ' warning' : ''}`}>
-            <div className="event-head">
-              <span className="event-reason">{event.reason ?? 'Event'}</span>
-              {event.count && event.count > 1 ? <span className="muted">×{event.count}</span> : null}
-              <span className="event-when" title={time ? new Date(time).toISOString() : undefined}>
-                {time ? `${formatAge(time, now)} ago` : ''}
-                {event.source?.component || event.reportingComponent
-                  ? ` · ${event.source?.component ?? event.reportingComponent}`
-                  : ''}
-              </span>
-            </div>
-            {event.message && <div className="event-message">{event.message}</div>}
-          </li>
-        );
-      })}
-    </ul>
+    <div className="detail-section" data-testid="events">
+      <ul className="event-list">
+        {sorted.map((event) => {
+          const time = eventTime(event);
+          return (
+            <li
+              key={event.metadata.uid ?? event.metadata.name}
+              className={`event${event.type === 'Warning' ? ' warning' : ''}`}
+            >
+              <div className="event-head">
+                <span className="event-reason">{event.reason ?? 'Event'}</span>
+                {event.count && event.count > 1 ? <span className="muted">×{event.count}</span> : null}
+                <span className="event-when" title={time ? new Date(time).toISOString() : undefined}>
+                  {time ? `${formatAge(time, now)} ago` : ''}
+                  {event.source?.component || event.reportingComponent
+                    ? ` · ${event.source?.component ?? event.reportingComponent}`
+                    : ''}
+                </span>
+              </div>
+              {event.message && <div className="event-message">{event.message}</div>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import type { Completion } from '../ui-state/completion';
 import { applyCompletion } from '../ui-state/completion';
 import type { FilterError } from '../ui-state/filter-expression';
 import { formatCount } from './format';
+import { SearchIcon } from '../components/icons';
 
 export interface FilterBarProps {
   readonly value: string;
@@ -18,126 +19,135 @@ export interface FilterBarProps {
   readonly kindTitle: string;
 }
 
-export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(function FilterBar(props, inputRef): ReactNode {
-  const [caret, setCaret] = useState<number | undefined>(undefined);
-  const [highlighted, setHighlighted] = useState(0);
-  const [dismissed, setDismissed] = useState(false);
-  const twinRef = useRef<HTMLDivElement>(null);
-  const completions = useMemo(
-    () => (caret === undefined || dismissed ? [] : props.complete(props.value, caret)),
-    [props, caret, dismissed],
-  );
-  const current = Math.min(highlighted, Math.max(0, completions.length - 1));
+export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(
+  function FilterBar(props, inputRef): ReactNode {
+    const [caret, setCaret] = useState<number | undefined>(undefined);
+    const [highlighted, setHighlighted] = useState(0);
+    const [dismissed, setDismissed] = useState(false);
+    const twinRef = useRef<HTMLDivElement>(null);
+    const completions = useMemo(
+      () => (caret === undefined || dismissed ? [] : props.complete(props.value, caret)),
+      [props, caret, dismissed],
+    );
+    const current = Math.min(highlighted, Math.max(0, completions.length - 1));
 
-  const accept = (completion: Completion, input: HTMLInputElement) => {
-    const next = applyCompletion({ text: props.value, caret: caret ?? props.value.length }, completion);
-    props.onChange(next.text);
-    setCaret(next.caret);
-    requestAnimationFrame(() => input.setSelectionRange(next.caret, next.caret));
-  };
+    const accept = (completion: Completion, input: HTMLInputElement) => {
+      const next = applyCompletion({ text: props.value, caret: caret ?? props.value.length }, completion);
+      props.onChange(next.text);
+      setCaret(next.caret);
+      requestAnimationFrame(() => input.setSelectionRange(next.caret, next.caret));
+    };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (completions.length > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      setHighlighted((current + step + completions.length) % completions.length);
-      return;
-    }
-    if (completions.length > 0 && (event.key === 'Tab' || event.key === 'Enter')) {
-      const chosen = completions[current];
-      if (chosen) {
+    const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+      if (completions.length > 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
         event.preventDefault();
-        accept(chosen, event.currentTarget);
-      }
-      return;
-    }
-    if (event.key === 'Escape') {
-      if (completions.length > 0) {
-        event.preventDefault();
-        event.stopPropagation();
-        setDismissed(true);
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setHighlighted((current + step + completions.length) % completions.length);
         return;
       }
-      event.currentTarget.blur();
-    }
-    if (event.key === 'Enter') event.currentTarget.blur();
-  };
+      if (completions.length > 0 && (event.key === 'Tab' || event.key === 'Enter')) {
+        const chosen = completions[current];
+        if (chosen) {
+          event.preventDefault();
+          accept(chosen, event.currentTarget);
+        }
+        return;
+      }
+      if (event.key === 'Escape') {
+        if (completions.length > 0) {
+          event.preventDefault();
+          event.stopPropagation();
+          setDismissed(true);
+          return;
+        }
+        event.currentTarget.blur();
+      }
+      if (event.key === 'Enter') event.currentTarget.blur();
+    };
 
-  const { error, value } = props;
-  const filtered = props.matched !== props.total;
-  return (
-    <div className={`filter${error ? ' invalid' : ''}`} data-testid="filter">
-      <div className="filter-box">
-        <span className="filter-icon" aria-hidden="true">
-          ⌕
-        </span>
-        <div className="filter-field">
-          <div className="filter-twin" ref={twinRef} aria-hidden="true">
-            {error ? (
-              <>
-                {value.slice(0, error.start)}
-                <span className="filter-error-span">{value.slice(error.start, error.end) || ' '}</span>
-                {value.slice(error.end)}
-              </>
-            ) : (
-              value
-            )}
-          </div>
-          <input
-            ref={inputRef}
-            className="filter-input"
-            value={value}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder={`Filter ${props.kindTitle.toLowerCase()}: app=web,tier!=db  ns=…  node=…  status=…  text`}
-            aria-label="Filter"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'filter-error' : undefined}
-            data-testid="filter-input"
-            onChange={(event) => {
-              props.onChange(event.target.value);
-              setCaret(event.target.selectionStart ?? event.target.value.length);
-              setHighlighted(0);
-              setDismissed(false);
-            }}
-            onSelect={(event) => setCaret(event.currentTarget.selectionStart ?? undefined)}
-            onScroll={(event) => {
-              if (twinRef.current) twinRef.current.scrollLeft = event.currentTarget.scrollLeft;
-            }}
-            onBlur={() => setCaret(undefined)}
-            onFocus={(event) => setCaret(event.currentTarget.selectionStart ?? value.length)}
-            onKeyDown={onKeyDown}
-          />
-        </div>
-        <span className="filter-count" data-testid="filter-count" title="Matching rows of all rows mirrored">
-          {filtered ? `${formatCount(props.matched)} of ${formatCount(props.total)}` : formatCount(props.total)}
-        </span>
-      </div>
-      {error && completions.length === 0 && (
-        <div className="filter-error" id="filter-error" role="alert" data-testid="filter-error">
-          {error.message}
-        </div>
-      )}
-      {completions.length > 0 && (
-        <ul className="completions" role="listbox" aria-label="Suggestions">
-          {completions.map((completion, index) => (
-            <li
-              key={completion.insert}
-              role="option"
-              aria-selected={index === current}
-              className={`completion${index === current ? ' highlighted' : ''}`}
-              onMouseDown={(event) => {
-                event.preventDefault();
-                const input = (event.currentTarget.closest('.filter')?.querySelector('input') ?? null) as HTMLInputElement | null;
-                if (input) accept(completion, input);
+    const { error, value } = props;
+    const filtered = props.matched !== props.total;
+    return (
+      <div className={`filter${error ? ' invalid' : ''}`} data-testid="filter">
+        <div className="filter-box">
+          <span className="filter-icon">
+            <SearchIcon />
+          </span>
+          <div className="filter-field">
+            <div className="filter-twin" ref={twinRef} aria-hidden="true">
+              {error ? (
+                <>
+                  {value.slice(0, error.start)}
+                  <span className="filter-error-span">{value.slice(error.start, error.end) || ' '}</span>
+                  {value.slice(error.end)}
+                </>
+              ) : (
+                value
+              )}
+            </div>
+            <input
+              ref={inputRef}
+              className="filter-input"
+              value={value}
+              spellCheck={false}
+              autoComplete="off"
+              placeholder={`Filter ${props.kindTitle.toLowerCase()}: app=web,tier!=db  ns=…  node=…  status=…  text`}
+              aria-label="Filter"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'filter-error' : undefined}
+              data-testid="filter-input"
+              onChange={(event) => {
+                props.onChange(event.target.value);
+                setCaret(event.target.selectionStart ?? event.target.value.length);
+                setHighlighted(0);
+                setDismissed(false);
               }}
-            >
-              <span>{completion.insert}</span>
-              <span className="completion-detail">{completion.detail}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-});
+              onSelect={(event) => setCaret(event.currentTarget.selectionStart ?? undefined)}
+              onScroll={(event) => {
+                if (twinRef.current) twinRef.current.scrollLeft = event.currentTarget.scrollLeft;
+              }}
+              onBlur={() => setCaret(undefined)}
+              onFocus={(event) => setCaret(event.currentTarget.selectionStart ?? value.length)}
+              onKeyDown={onKeyDown}
+            />
+          </div>
+          <span
+            className="filter-count"
+            data-testid="filter-count"
+            title="Matching rows of all rows mirrored"
+          >
+            {filtered
+              ? `${formatCount(props.matched)} of ${formatCount(props.total)}`
+              : formatCount(props.total)}
+          </span>
+        </div>
+        {error && completions.length === 0 && (
+          <div className="filter-error" id="filter-error" role="alert" data-testid="filter-error">
+            {error.message}
+          </div>
+        )}
+        {completions.length > 0 && (
+          <ul className="completions" role="listbox" aria-label="Suggestions">
+            {completions.map((completion, index) => (
+              <li
+                key={completion.insert}
+                role="option"
+                aria-selected={index === current}
+                className={`completion${index === current ? ' highlighted' : ''}`}
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  const input = (event.currentTarget.closest('.filter')?.querySelector('input') ??
+                    null) as HTMLInputElement | null;
+                  if (input) accept(completion, input);
+                }}
+              >
+                <span>{completion.insert}</span>
+                <span className="completion-detail">{completion.detail}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  },
+);

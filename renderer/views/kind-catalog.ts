@@ -30,6 +30,7 @@ export interface CatalogGroup {
 
 /** "Pods" from "pods", "Persistent Volume Claims" from "PersistentVolumeClaim"'s plural. */
 function titleOf(kind: string, resource: string): string {
+  if (kind === 'CustomResourceDefinition') return 'Definitions (CRDs)';
   const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
   if (resource.endsWith('ies') && kind.endsWith('y')) return `${words.slice(0, -1)}ies`;
   if (resource.endsWith('es') && /(s|x|ch|sh)$/.test(kind)) return `${words}es`;
@@ -55,7 +56,8 @@ function fromServed(served: ServedKind): CatalogKind {
   const builtin = builtinKinds.find(
     (info) => info.group === served.gvr.group && info.resource === served.gvr.resource,
   );
-  if (builtin) return fromInfo({ ...builtin, version: served.gvr.version, namespaced: served.namespaced }, served.count);
+  if (builtin)
+    return fromInfo({ ...builtin, version: served.gvr.version, namespaced: served.namespaced }, served.count);
   const qualified = served.gvr.group ? `${served.gvr.resource}.${served.gvr.group}` : served.gvr.resource;
   return {
     id: gvrKey(served.gvr),
@@ -71,10 +73,12 @@ function fromServed(served: ServedKind): CatalogKind {
 
 /** Every kind to offer, in sidebar order. Built-ins not served by the cluster are left out. */
 export function catalogKinds(served: readonly ServedKind[]): CatalogKind[] {
-  if (served.length === 0) return builtinKinds.filter((info) => info.category !== 'Custom').map((info) => fromInfo(info));
+  if (served.length === 0)
+    return builtinKinds.filter((info) => info.category !== 'Custom').map((info) => fromInfo(info));
   const kinds = served.map(fromServed);
   const order = new Map(builtinKinds.map((info, index) => [`${info.group}/${info.resource}`, index]));
-  const rank = (kind: CatalogKind) => order.get(`${kind.gvr.group}/${kind.gvr.resource}`) ?? Number.MAX_SAFE_INTEGER;
+  const rank = (kind: CatalogKind) =>
+    order.get(`${kind.gvr.group}/${kind.gvr.resource}`) ?? Number.MAX_SAFE_INTEGER;
   return kinds.sort(
     (left, right) =>
       kindCategories.indexOf(left.category) - kindCategories.indexOf(right.category) ||

@@ -69,7 +69,9 @@ function NamespaceList(props: NamespacePickerProps): ReactNode {
           </label>
         ))}
         {matches.shown.length === 0 && <div className="menu-item muted">No namespace matches</div>}
-        {matches.more > 0 && <div className="menu-item muted">…and {formatCount(matches.more)} more: refine the search</div>}
+        {matches.more > 0 && (
+          <div className="menu-item muted">…and {formatCount(matches.more)} more: refine the search</div>
+        )}
       </div>
       <div className="menu-footer">
         <button type="button" className="link-button" onClick={() => props.onChange([])}>

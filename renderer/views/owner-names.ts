@@ -9,7 +9,10 @@ export function ownerNameIndex(mirror: SubscriptionMirror): ValueIndex {
   const byName: ValueIndex = new Map();
   for (const [uid, keys] of mirror.indexes.byOwnerUid) {
     const first = keys.values().next().value;
-    const name = first === undefined ? undefined : mirror.rows.get(first)?.owners.find((owner) => owner.uid === uid)?.name;
+    const name =
+      first === undefined
+        ? undefined
+        : mirror.rows.get(first)?.owners.find((owner) => owner.uid === uid)?.name;
     if (name === undefined) continue;
     const existing = byName.get(name);
     if (!existing) byName.set(name, keys);
@@ -24,7 +27,8 @@ export function ownerUidsNamed(mirror: SubscriptionMirror, name: string): string
   for (const [uid, keys] of mirror.indexes.byOwnerUid) {
     const first = keys.values().next().value;
     if (first === undefined) continue;
-    if (mirror.rows.get(first)?.owners.some((owner) => owner.uid === uid && owner.name === name)) uids.push(uid);
+    if (mirror.rows.get(first)?.owners.some((owner) => owner.uid === uid && owner.name === name))
+      uids.push(uid);
   }
   return uids;
 }

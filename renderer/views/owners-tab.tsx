@@ -45,7 +45,11 @@ export function OwnersTab(props: {
         }
         let object: KubeObject;
         try {
-          object = await bridge.getObject(catalogKind.gvr, catalogKind.namespaced ? namespace : undefined, next.name);
+          object = await bridge.getObject(
+            catalogKind.gvr,
+            catalogKind.namespaced ? namespace : undefined,
+            next.name,
+          );
         } catch (error) {
           steps.push({ ...base, problem: error instanceof Error ? error.message : String(error) });
           break;
@@ -60,32 +64,35 @@ export function OwnersTab(props: {
     };
   }, [bridge, owners, namespace, kinds]);
 
-  if (owners.length === 0) return <div className="detail-message">No owner: nothing controls this object.</div>;
+  if (owners.length === 0)
+    return <div className="detail-message">No owner: nothing controls this object.</div>;
   if (!chain) return <div className="detail-message">Following owner references…</div>;
   return (
-    <ol className="chain detail-section" data-testid="owners">
-      {chain.map((step, index) => (
-        <li key={`${step.kind}/${step.name}`}>
-          {index > 0 && (
-            <div className="chain-arrow" aria-hidden="true">
-              ↑ owned by
+    <div className="detail-section" data-testid="owners">
+      <ol className="chain">
+        {chain.map((step, index) => (
+          <li key={`${step.kind}/${step.name}`}>
+            {index > 0 && (
+              <div className="chain-arrow" aria-hidden="true">
+                ↑ owned by
+              </div>
+            )}
+            <div
+              className={`chain-item${step.catalogKind && !step.problem ? ' navigable' : ''}`}
+              role={step.catalogKind && !step.problem ? 'button' : undefined}
+              tabIndex={step.catalogKind && !step.problem ? 0 : undefined}
+              onClick={() => step.catalogKind && !step.problem && props.onNavigate(step)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && step.catalogKind && !step.problem) props.onNavigate(step);
+              }}
+            >
+              <span className="chain-kind">{step.kind}</span>
+              <span className="cell-name">{step.name}</span>
+              <span className="muted">{step.problem ?? ''}</span>
             </div>
-          )}
-          <div
-            className={`chain-item${step.catalogKind && !step.problem ? ' navigable' : ''}`}
-            role={step.catalogKind && !step.problem ? 'button' : undefined}
-            tabIndex={step.catalogKind && !step.problem ? 0 : undefined}
-            onClick={() => step.catalogKind && !step.problem && props.onNavigate(step)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && step.catalogKind && !step.problem) props.onNavigate(step);
-            }}
-          >
-            <span className="chain-kind">{step.kind}</span>
-            <span className="cell-name">{step.name}</span>
-            <span className="muted">{step.problem ?? ''}</span>
-          </div>
-        </li>
-      ))}
-    </ol>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }

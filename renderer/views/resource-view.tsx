@@ -26,7 +26,8 @@ export interface ResourceViewProps {
 
 function emptyMessage(props: ResourceViewProps): ReactNode {
   const title = props.kind.title.toLowerCase();
-  if (props.sync?.phase === 'error') return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
+  if (props.sync?.phase === 'error')
+    return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
   if (!props.rows.hasSnapshot) {
     if (props.sync?.phase === 'listing' && props.sync.total) {
       return `Listing ${title}: ${formatCount(props.sync.listed ?? 0)} of ${formatCount(props.sync.total)}…`;
@@ -49,7 +50,9 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.title}
         </h1>
         <span className="content-subtitle" data-testid="row-count">
-          {props.filtered ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}` : formatCount(rows.total)}
+          {props.filtered
+            ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}`
+            : formatCount(rows.total)}
         </span>
         <span className="content-subtitle muted">
           {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}

@@ -20,8 +20,15 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
         const showCategory = group.category !== previousCategory;
         previousCategory = group.category;
         return (
-          <section key={`${group.category}/${group.group ?? ''}`} className={showCategory ? 'kind-group' : undefined}>
-            {showCategory && <div className="kind-group-title">{group.category === 'Custom' ? 'Custom resources' : group.category}</div>}
+          <section
+            key={`${group.category}/${group.group ?? ''}`}
+            className={showCategory ? 'kind-group' : undefined}
+          >
+            {showCategory && (
+              <div className="kind-group-title">
+                {group.category === 'Custom' ? 'Custom resources' : group.category}
+              </div>
+            )}
             {group.group !== undefined && <div className="kind-subgroup">{group.group}</div>}
             {group.kinds.map((kind) => {
               const active = kind.id === props.activeId;

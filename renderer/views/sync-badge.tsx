@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import type { SyncState } from '../../shared/protocol';
 import type { ConnectionState } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
+import { RefreshIcon } from '../components/icons';
 
 const integer = new Intl.NumberFormat('en-US');
 const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
@@ -62,10 +63,18 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
           ? 'connecting'
           : 'reconnecting';
   const progress =
-    state?.phase === 'listing' && state.total ? Math.min(100, ((state.listed ?? 0) / state.total) * 100) : undefined;
+    state?.phase === 'listing' && state.total
+      ? Math.min(100, ((state.listed ?? 0) / state.total) * 100)
+      : undefined;
   return (
     <>
-      <span className={`sync ${phase}`} role="status" aria-live="polite" title={text} data-testid="sync-state">
+      <span
+        className={`sync ${phase}`}
+        role="status"
+        aria-live="polite"
+        title={text}
+        data-testid="sync-state"
+      >
         <span className="sync-dot" aria-hidden="true" />
         <span className="sync-text">{text}</span>
         {progress !== undefined && (
@@ -83,7 +92,7 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
           data-testid="resync"
           onClick={props.onResync}
         >
-          ⟳
+          <RefreshIcon />
         </button>
       )}
     </>

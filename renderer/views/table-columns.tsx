@@ -28,15 +28,21 @@ function widthOf(definition: ColumnDefinition): string {
   if (definition.format === 'age' || definition.type === 'date') return '72px';
   if (definition.name === 'Status') return 'minmax(130px, 1.3fr)';
   if (definition.name === 'Ready') return '72px';
+  if (definition.format === 'restarts') return '128px';
   if (definition.type === 'integer' || definition.type === 'number') return '96px';
   if (definition.name === 'IP') return '118px';
   return 'minmax(100px, 1fr)';
 }
 
 /** The columns to show for a kind; a kind without a printer gets NAME (NAMESPACE) AGE from the row. */
-export function kindColumns(printer: KindPrinter | undefined, namespaced: boolean, kind: string): KindColumn[] {
+export function kindColumns(
+  printer: KindPrinter | undefined,
+  namespaced: boolean,
+  kind: string,
+): KindColumn[] {
   const columns: KindColumn[] = [];
-  if (namespaced) columns.push({ id: 'namespace', title: 'Namespace', width: 'minmax(110px, 1fr)', sortBy: 'namespace' });
+  if (namespaced)
+    columns.push({ id: 'namespace', title: 'Namespace', width: 'minmax(110px, 1fr)', sortBy: 'namespace' });
   if (!printer) {
     columns.push({ id: 'name', title: 'Name', width: 'minmax(220px, 3fr)', sortBy: 'name' });
     columns.push({ id: 'age', title: 'Age', width: '72px', sortBy: 'createdAt', align: 'right' });
@@ -69,12 +75,16 @@ function AgeText(props: { readonly at: number | null | undefined }): ReactNode {
 }
 
 function plain(value: CellValue | undefined, missing: string | undefined): ReactNode {
-  if (value === null || value === undefined || value === '') return <span className="cell-faint">{missing ?? '<none>'}</span>;
+  if (value === null || value === undefined || value === '')
+    return <span className="cell-faint">{missing ?? '<none>'}</span>;
   if (value === '<none>') return <span className="cell-faint">{value}</span>;
   return String(value);
 }
 
-function RestartsText(props: { readonly count: CellValue | undefined; readonly last: CellValue | undefined }): ReactNode {
+function RestartsText(props: {
+  readonly count: CellValue | undefined;
+  readonly last: CellValue | undefined;
+}): ReactNode {
   const now = useNow();
   const count = typeof props.count === 'number' ? props.count : 0;
   const last = typeof props.last === 'number' ? props.last : undefined;
@@ -99,7 +109,9 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
     case 'age':
       return <AgeText at={typeof value === 'number' ? value : null} />;
     case 'timestamp':
-      return typeof value === 'number' ? new Date(value).toISOString().replace('.000Z', 'Z') : plain(value, definition.missing);
+      return typeof value === 'number'
+        ? new Date(value).toISOString().replace('.000Z', 'Z')
+        : plain(value, definition.missing);
     case 'duration':
       return typeof value === 'number' ? humanDuration(value) : plain(value, definition.missing);
     case 'restarts':
@@ -113,7 +125,11 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
       break;
   }
   if (definition.name === 'Status' && typeof value === 'string') {
-    return <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>{value}</span>;
+    return (
+      <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>
+        {value}
+      </span>
+    );
   }
   if (definition.name === 'IP' || definition.name === 'Cluster-IP' || definition.name === 'External-IP') {
     return <span className="cell-mono">{plain(value, definition.missing)}</span>;

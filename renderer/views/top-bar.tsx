@@ -57,10 +57,21 @@ export function TopBar(props: TopBarProps): ReactNode {
         complete={props.complete}
         kindTitle={props.kindTitle}
       />
-      <button type="button" className="control quiet" title="Go to a kind (: or Ctrl+K)" onClick={props.onPalette}>
+      <button
+        type="button"
+        className="control quiet"
+        title="Go to a kind (: or Ctrl+K)"
+        onClick={props.onPalette}
+      >
         <kbd className="key-hint">⌘K</kbd>
       </button>
-      <button type="button" className="icon-button" title="Keyboard shortcuts (?)" aria-label="Help" onClick={props.onHelp}>
+      <button
+        type="button"
+        className="icon-button"
+        title="Keyboard shortcuts (?)"
+        aria-label="Help"
+        onClick={props.onHelp}
+      >
         ?
       </button>
     </header>

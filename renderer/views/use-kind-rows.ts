@@ -45,7 +45,12 @@ function useThrottledRevision(revision: number, minimumGapMs: number): number {
   return settled;
 }
 
-function queryWithOwners(mirror: SubscriptionMirror, expression: FilterExpression, filter: RowFilter, sort: RowSort): string[] {
+function queryWithOwners(
+  mirror: SubscriptionMirror,
+  expression: FilterExpression,
+  filter: RowFilter,
+  sort: RowSort,
+): string[] {
   if (expression.owner === undefined) return queryRows(mirror, filter, sort);
   const uids = ownerUidsNamed(mirror, expression.owner);
   if (uids.length <= 1) return queryRows(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort);
@@ -53,7 +58,8 @@ function queryWithOwners(mirror: SubscriptionMirror, expression: FilterExpressio
   const value = (row: Row | undefined) =>
     typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
   return [...merged].sort(
-    (left, right) => compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
+    (left, right) =>
+      compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
   );
 }
 
@@ -64,7 +70,9 @@ export function useKindRows(
   sort: RowSort,
 ): KindRows {
   const { bridge } = useServices();
-  const liveRevision = useMirrorState((state) => (subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0));
+  const liveRevision = useMirrorState((state) =>
+    subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
+  );
   const cost = useRef(0);
   const revision = useThrottledRevision(liveRevision, cost.current * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
@@ -90,5 +98,11 @@ export function useKindRows(
     // `revision` is the mirror's change signal: the rows behind `mirror` changed when it moved.
   }, [mirror, revision, filter, expression, sort]);
 
-  return { keys, total: mirror?.rows.size ?? 0, revision: liveRevision, mirror, hasSnapshot: mirror?.hasSnapshot ?? false };
+  return {
+    keys,
+    total: mirror?.rows.size ?? 0,
+    revision: liveRevision,
+    mirror,
+    hasSnapshot: mirror?.hasSnapshot ?? false,
+  };
 }

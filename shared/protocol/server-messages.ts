@@ -3,6 +3,7 @@ import type { GroupVersionResource } from '../kube/object';
 import type { Row } from './row';
 import type { SyncState } from './sync-state';
 import type { protocolVersion } from './client-messages';
+import type { ColumnDefinition } from '../kinds/columns/column-definition';
 
 /** A kind the cluster serves (from live discovery, CRDs included). */
 export interface ServedKind {
@@ -11,6 +12,8 @@ export interface ServedKind {
   namespaced: boolean;
   /** Objects in the cache, known only while some subscription keeps its informer running. */
   count?: number;
+  /** The columns Row.cells holds for this kind, in order (a CRD's printer columns included). */
+  columns: ColumnDefinition[];
 }
 
 /** Pushed after hello and whenever discovery changes or a count moves. Always the whole list. */

@@ -17,7 +17,9 @@ const pageErrors: string[] = [];
 const keyOf = (pod: Pick<PodSummary, 'namespace' | 'name'>) => `${pod.namespace}/${pod.name}`;
 
 async function visibleKeys(): Promise<string[]> {
-  return page.$$eval('[role="row"][data-key]', (rows) => rows.map((row) => (row as HTMLElement).dataset.key ?? ''));
+  return page.$$eval('[role="row"][data-key]', (rows) =>
+    rows.map((row) => (row as HTMLElement).dataset.key ?? ''),
+  );
 }
 
 /** The table's count: "1,204 of 12,403" -> 1204, "12,403" -> 12403. */
@@ -52,14 +54,20 @@ beforeAll(async () => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
   await page.goto(mode.url);
-}, 120_000);
+  try {
+    await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
+  } catch (error) {
+    await page.screenshot({ path: screenshotPath('failed-start') });
+    throw new Error(`the UI did not render: ${pageErrors.join('; ') || String(error)}`);
+  }
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await mode?.close();
 });
 
-describe('browser mode on the embedded cluster', () => {
+describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
   it('fills the pod table and shows synced', async () => {
     const pods = await api.pods();
     await expect.poll(shownCount, { timeout: 30_000 }).toBe(pods.length);
@@ -124,21 +132,54 @@ describe('browser mode on the embedded cluster', () => {
     await page.locator(`[role="row"][data-key="${first}"]`).click();
     await page.keyboard.press('y');
     const yaml = page.getByTestId('yaml-view');
-    await expect.poll(() => yaml.locator('.cm-content').textContent(), { timeout: 10_000 }).toContain('kind: Pod');
+    await expect
+      .poll(() => yaml.locator('.cm-content').textContent(), { timeout: 10_000 })
+      .toContain('kind: Pod');
     expect(await yaml.locator('.cm-content').textContent()).toContain(`name: ${first.split('/')[1]}`);
     expect(await yaml.locator('.cm-content').textContent()).not.toContain('managedFields');
     await page.screenshot({ path: screenshotPath('pod-yaml') });
     await page.getByRole('tab', { name: /Owners/ }).click();
-    await expect.poll(() => page.getByTestId('owners').textContent(), { timeout: 10_000 }).toContain('ReplicaSet');
+    await expect
+      .poll(() => page.getByTestId('owners').textContent(), { timeout: 10_000 })
+      .toContain('ReplicaSet');
     await page.screenshot({ path: screenshotPath('pod-owners') });
     await page.keyboard.press('Escape');
+  });
+
+  it('moves the selection with j/k and opens the detail with Enter', async () => {
+    await setFilter('');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('g');
+    for (let step = 0; step < 3; step++) await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    const keys = await visibleKeys();
+    const selected = page.locator('[role="row"][aria-selected="true"]');
+    await expect.poll(() => selected.getAttribute('data-key')).toBe(keys[2]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('detail-name').textContent()).toBe(keys[2]!.split('/')[1]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('detail').count()).toBe(0);
+  });
+
+  it('completes label keys and values from the mirrored rows', async () => {
+    await setFilter('ap');
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect.poll(() => suggestions.textContent()).toContain('app=');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.getByTestId('filter-input').inputValue()).toBe('app=');
+    await expect.poll(() => suggestions.textContent()).toMatch(/app=\S+/);
+    await page.screenshot({ path: screenshotPath('filter-completion') });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('filter-input').inputValue()).toMatch(/^app=\S+$/);
   });
 
   it('shows a reconnect after an injected watch drop, then recovers', async () => {
     const cluster = mode.backend.embedded!;
     cluster.faults.failNext({ count: 2, code: 500, verb: 'watch' });
     cluster.faults.dropWatches();
-    await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toMatch(/reconnecting|stale/);
+    await expect
+      .poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 })
+      .toMatch(/reconnecting|stale/);
     await page.screenshot({ path: screenshotPath('sync-reconnecting') });
     await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 30_000 }).toBe('synced');
   });

@@ -6,7 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
-export const screenshotFolder = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-artifacts', 'screenshots');
+export const screenshotFolder = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'test-artifacts',
+  'screenshots',
+);
 
 /** The system Chromium, as `which chromium` finds it. */
 export function chromiumExecutable(): string {

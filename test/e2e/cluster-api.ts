@@ -8,14 +8,19 @@ export interface PodSummary {
 }
 
 interface PodList {
-  items: { metadata: { namespace: string; name: string; labels?: Record<string, string> }; spec?: { nodeName?: string } }[];
+  items: {
+    metadata: { namespace: string; name: string; labels?: Record<string, string> };
+    spec?: { nodeName?: string };
+  }[];
 }
 
 export class ClusterApi {
   constructor(private readonly url: string) {}
 
   /** kubectl get pods -A [-l selector] [--field-selector ...] */
-  async pods(options: { labelSelector?: string; fieldSelector?: string; namespace?: string } = {}): Promise<PodSummary[]> {
+  async pods(
+    options: { labelSelector?: string; fieldSelector?: string; namespace?: string } = {},
+  ): Promise<PodSummary[]> {
     const query = new URLSearchParams();
     if (options.labelSelector) query.set('labelSelector', options.labelSelector);
     if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
@@ -38,14 +43,19 @@ export class ClusterApi {
       headers: { 'Content-Type': 'application/merge-patch+json' },
       body: JSON.stringify({ metadata: { labels } }),
     });
-    if (!response.ok) throw new Error(`PATCH pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`PATCH pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
   }
 
   /** kubectl delete pod NAME --grace-period=0 */
   async deletePod(namespace: string, name: string): Promise<void> {
-    const response = await fetch(`${this.url}/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`, {
-      method: 'DELETE',
-    });
-    if (!response.ok) throw new Error(`DELETE pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+    const response = await fetch(
+      `${this.url}/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`,
+      {
+        method: 'DELETE',
+      },
+    );
+    if (!response.ok)
+      throw new Error(`DELETE pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
   }
 }

@@ -42,7 +42,11 @@ export class FakeControllerSource implements ListerWatcher<KubeObject> {
   readonly listCalls: ListOptions[] = [];
   readonly watchCalls: ListOptions[] = [];
 
-  private resourceVersion = 0;
+  /**
+   * Starts at 1: an API server is never at resourceVersion 0, which clients send to mean "any"; a list
+   * answering "0" would leave a Reflector watching from "any" for ever, never able to detect a gap.
+   */
+  private resourceVersion = 1;
   private readonly items = new Map<string, KubeObject>();
   private history: HistoryEntry[] = [];
   /** Watches from a resourceVersion below this one cannot be served from history. */

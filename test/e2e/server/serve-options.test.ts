@@ -8,7 +8,16 @@ describe('parseServeOptions', () => {
 
   it('reads every option in both spellings', () => {
     expect(
-      parseServeOptions(['--port', '8080', '--kubeconfig=/tmp/k', '--context', 'prod', '--embedded', '--pods=500', '--no-open']),
+      parseServeOptions([
+        '--port',
+        '8080',
+        '--kubeconfig=/tmp/k',
+        '--context',
+        'prod',
+        '--embedded',
+        '--pods=500',
+        '--no-open',
+      ]),
     ).toEqual({ port: 8080, kubeconfig: '/tmp/k', context: 'prod', embedded: true, pods: 500, open: false });
   });
 

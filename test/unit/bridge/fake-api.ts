@@ -61,9 +61,16 @@ export class FakeApi {
             ? item.metadata.name === options.fieldSelector.slice('metadata.name='.length)
             : true,
         );
+        const offset = Number(options.continue ?? 0);
+        const limit = options.limit && options.limit > 0 ? options.limit : items.length;
+        const page = items.slice(offset, offset + limit);
+        const rest = items.length - offset - page.length;
         return {
-          metadata: { resourceVersion: String(this.resourceVersion) },
-          items: structuredClone(items),
+          metadata: {
+            resourceVersion: String(this.resourceVersion),
+            ...(rest > 0 ? { continue: String(offset + page.length), remainingItemCount: rest } : {}),
+          },
+          items: structuredClone(page),
         };
       },
       watch: async (options: ListOptions) => this.watcher(Number(options.resourceVersion ?? 0)),
@@ -73,7 +80,7 @@ export class FakeApi {
   private watcher(from: number): Watcher {
     let stopped = false;
     let wake: (() => void) | undefined;
-    const api = this;
+    const changes = this.changes;
     const waker = () => wake?.();
     this.wakers.add(waker);
     return {
@@ -85,7 +92,7 @@ export class FakeApi {
       async *[Symbol.asyncIterator]() {
         let position = from;
         while (!stopped) {
-          const next = api.changes.filter((change) => change.resourceVersion > position);
+          const next = changes.filter((change) => change.resourceVersion > position);
           for (const change of next) {
             if (stopped) return;
             position = change.resourceVersion;

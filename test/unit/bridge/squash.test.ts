@@ -47,7 +47,7 @@ describe('PendingChanges', () => {
   });
 
   it('fuzz: a renderer applying flushed batches always equals the source after each flush', () => {
-    for (let seed = 1; seed <= 200; seed++) {
+    for (let seed = 1; seed <= 100; seed++) {
       const random = seededRandom(seed);
       const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
       const source = new Map<string, Row>();
@@ -72,13 +72,16 @@ describe('PendingChanges', () => {
             const { upserts, deletes } = pending.take(limit);
             const upserted = new Set(upserts.map((upsert) => upsert.key));
             for (const deleted of deletes) {
-              expect(upserted.has(deleted), `seed ${seed}: key both upserted and deleted`).toBe(false);
-              expect(mirror.has(deleted), `seed ${seed}: delete of a key the renderer never held`).toBe(true);
+              if (upserted.has(deleted))
+                throw new Error(`seed ${seed}: ${deleted} both upserted and deleted`);
+              if (!mirror.has(deleted)) throw new Error(`seed ${seed}: delete of ${deleted}, never sent`);
               mirror.delete(deleted);
             }
             for (const upsert of upserts) mirror.set(upsert.key, upsert);
           }
-          expect(mirror, `seed ${seed} step ${step}`).toEqual(source);
+          const equal =
+            mirror.size === source.size && [...source].every(([key, kept]) => mirror.get(key) === kept);
+          if (!equal) throw new Error(`seed ${seed} step ${step}: the renderer differs from the source`);
         }
       }
     }

@@ -232,47 +232,47 @@ describe('FakeControllerSource, as the model relies on it', () => {
   it('replays history after the requested resourceVersion, drop-watch changes included, and streams on', async () => {
     const source = new FakeControllerSource();
     const first = source.add(pod('a'));
-    const open = await source.watch({ resourceVersion: '1' }, signal);
+    const open = await source.watch({ resourceVersion: '2' }, signal);
     source.modifyDropWatch({ ...first, spec: { changed: true } });
     source.add(pod('b'));
-    expect(await drain(open)).toEqual(['ADDED b@3']);
-    const replay = await source.watch({ resourceVersion: '1' }, signal);
-    expect(await drain(replay)).toEqual(['MODIFIED a@2', 'ADDED b@3']);
+    expect(await drain(open)).toEqual(['ADDED b@4']);
+    const replay = await source.watch({ resourceVersion: '2' }, signal);
+    expect(await drain(replay)).toEqual(['MODIFIED a@3', 'ADDED b@4']);
   });
 
   it('after resetWatch, ends open watches, answers older resourceVersions with 410 and serves the new one', async () => {
     const source = new FakeControllerSource();
     source.add(pod('a'));
-    const open = await source.watch({ resourceVersion: '1' }, signal);
+    const open = await source.watch({ resourceVersion: '2' }, signal);
     source.resetWatch();
     expect(await drain(open)).toEqual([]);
     expect(source.openWatchCount()).toBe(0);
-    const expired = await source.watch({ resourceVersion: '1' }, signal);
+    const expired = await source.watch({ resourceVersion: '2' }, signal);
     const iterator = expired[Symbol.asyncIterator]();
     const error = (await iterator.next()).value as WatchEvent;
     expect(error.type).toBe('ERROR');
     expect((error.object as unknown as { code: number }).code).toBe(410);
     expect((await iterator.next()).done).toBe(true);
     const list = await source.list({ resourceVersion: '0' }, signal);
-    expect(list.metadata.resourceVersion).toBe('2');
-    const resumed = await source.watch({ resourceVersion: '2' }, signal);
+    expect(list.metadata.resourceVersion).toBe('3');
+    const resumed = await source.watch({ resourceVersion: '3' }, signal);
     source.add(pod('b'));
-    expect(await drain(resumed)).toEqual(['ADDED b@3']);
+    expect(await drain(resumed)).toEqual(['ADDED b@4']);
   });
 
   it('sends bookmarks only to watches that allow them, and initial events when asked', async () => {
     const source = new FakeControllerSource();
     source.add(pod('a'));
-    const plain = await source.watch({ resourceVersion: '1' }, signal);
-    const bookmarked = await source.watch({ resourceVersion: '1', allowWatchBookmarks: true }, signal);
+    const plain = await source.watch({ resourceVersion: '2' }, signal);
+    const bookmarked = await source.watch({ resourceVersion: '2', allowWatchBookmarks: true }, signal);
     source.bookmark();
     expect(await drain(plain)).toEqual([]);
-    expect(await drain(bookmarked)).toEqual(['BOOKMARK @1']);
+    expect(await drain(bookmarked)).toEqual(['BOOKMARK @2']);
     const streaming = await source.watch(
       { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true },
       signal,
     );
-    expect(await drain(streaming)).toEqual(['ADDED a@1', 'BOOKMARK @1']);
+    expect(await drain(streaming)).toEqual(['ADDED a@2', 'BOOKMARK @2']);
   });
 
   it('fails lists and watches from a resourceVersion it has not reached yet', async () => {

@@ -1,134 +1,17 @@
-// The Reflector's list-then-watch loop (client-go reflector_test.go): stopping, re-watching, backoffs,
-// 429s, internal errors, resync, watch timeouts and resourceVersion propagation.
+// The Reflector's list-then-watch loop (client-go reflector_test.go): ListAndWatch, ListAndWatchWithErrors,
+// re-watching and relisting, watch options and resourceVersion propagation.
 import { describe, expect, it } from 'vitest';
-import { delayWithReset } from '../../../main/cache/backoff';
 import { newStore } from '../../../main/cache/cache-store';
 import { DeltaFIFO } from '../../../main/cache/delta-fifo';
-import { FakeClock } from '../../../main/cache/fake-clock';
 import { FIFO } from '../../../main/cache/fifo';
 import { metaNamespaceKeyFunc } from '../../../main/cache/keys';
-import type { ReflectorState } from '../../../main/cache/reflector';
-import type { Store } from '../../../main/cache/store';
 import type { KubeObject } from '../../../shared/kube/object';
-import { StatusError, newStatus } from '../../../shared/kube/status';
+import { newStatus } from '../../../shared/kube/status';
 import { FakeWatcher } from '../../support/fake-watcher';
 import { ListWatch, listOf } from '../../support/list-watch';
-import { driveClock, eventually, newTestReflector, pod, settle, versions } from './reflector-fixtures';
+import { eventually, newTestReflector, pod, settle, versions } from './reflector-fixtures';
 
-const tooManyRequests = () => new StatusError(newStatus(429, 'TooManyRequests', 'too many requests'));
-const refused = () =>
-  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
 const podStore = () => newStore<KubeObject>(metaNamespaceKeyFunc);
-
-/** A DelayHandler that counts its calls and never waits (client-go's fakeDelayFunc). */
-function countingDelay() {
-  const counter = { calls: 0, handler: () => (counter.calls++, 0) };
-  return counter;
-}
-
-describe('Reflector stop', () => {
-  it('TestReflectorWatchStoppedBefore: a stopped signal makes no list or watch call', async () => {
-    const lw = new ListWatch({});
-    const { reflector, controller } = newTestReflector(lw, podStore());
-    controller.abort();
-    await reflector.listAndWatch(controller.signal);
-    await reflector.run(controller.signal);
-    expect(lw.requests).toEqual([]);
-  });
-
-  it('TestReflectorWatchStoppedAfter: a stop during the watch stops the watcher and resolves', async () => {
-    const watchers: FakeWatcher[] = [];
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        watchers.push(new FakeWatcher());
-        return watchers[watchers.length - 1];
-      },
-    });
-    const { reflector, controller } = newTestReflector(lw, podStore());
-    const done = reflector.listAndWatch(controller.signal);
-    await settle();
-    controller.abort();
-    await done;
-    expect(watchers).toHaveLength(1);
-    expect(watchers[0].isStopped()).toBe(true);
-  });
-
-  it('TestCloseWatchChannelOnError: an ERROR event ends listAndWatch and stops the watcher', async () => {
-    const watcher = new FakeWatcher();
-    const lw = new ListWatch({ list: () => listOf('1', []), watch: () => watcher });
-    const { reflector, controller } = newTestReflector(lw, podStore());
-    const done = reflector.listAndWatch(controller.signal);
-    watcher.error(pod('bar'));
-    await expect(done).resolves.toBeUndefined();
-    expect(watcher.isStopped()).toBe(true);
-  });
-
-  it('TestRunUntil: run resolves on stop with the watcher stopped and no timer left', async () => {
-    const watcher = new FakeWatcher();
-    const store = podStore();
-    const lw = new ListWatch({ list: () => listOf('1', []), watch: () => watcher });
-    const { reflector, clock, controller } = newTestReflector(lw, store, { resyncPeriod: 60_000 });
-    const done = reflector.run(controller.signal);
-    watcher.add(pod('bar', '2'));
-    await eventually(() => store.list().length === 1);
-    controller.abort();
-    await done;
-    expect(watcher.stopCount).toBe(1);
-    expect(clock.hasWaiters()).toBe(false);
-  });
-
-  it('stops during the backoff wait at once, cancelling its timer', async () => {
-    const lw = new ListWatch({
-      list: () => {
-        throw new Error('unavailable');
-      },
-    });
-    const { reflector, clock, controller } = newTestReflector(lw, podStore());
-    const done = reflector.run(controller.signal);
-    await settle();
-    expect(clock.pendingDelays()).toEqual([800]);
-    controller.abort();
-    await done;
-    expect(clock.hasWaiters()).toBe(false);
-    expect(lw.listOptions).toHaveLength(1);
-  });
-
-  it('passes its signal to LIST and stops a hanging LIST without touching the store', async () => {
-    let listSignal: AbortSignal | undefined;
-    const store = podStore();
-    const lw = new ListWatch({
-      list: (_options, signal) => {
-        listSignal = signal;
-        return new Promise(() => {});
-      },
-    });
-    const { reflector, controller } = newTestReflector(lw, store);
-    const done = reflector.run(controller.signal);
-    await settle();
-    controller.abort();
-    await done;
-    expect(listSignal?.aborted).toBe(true);
-    expect(lw.watchOptions).toEqual([]);
-  });
-
-  it('stops at once even when the ListerWatcher ignores the signal, releasing what arrives late', async () => {
-    let deliver: (watcher: FakeWatcher) => void = () => {};
-    const late = new FakeWatcher();
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => new Promise<FakeWatcher>((resolve) => (deliver = resolve)),
-    });
-    const { reflector, controller } = newTestReflector(lw, podStore());
-    const done = reflector.run(controller.signal);
-    await settle();
-    controller.abort();
-    await done;
-    deliver(late);
-    await settle();
-    expect(late.isStopped()).toBe(true);
-  });
-});
 
 describe('Reflector list and watch', () => {
   it('TestReflectorListAndWatch: lists at "0" page 500, watches from the list RV, streams the events', async () => {
@@ -262,6 +145,26 @@ describe('Reflector list and watch', () => {
     expect(errors.map((error) => (error as Error).cause)).toEqual([failure, failure]);
   });
 
+  it('keeps running when the watch error handler throws', async () => {
+    const lw = new ListWatch({
+      list: () => {
+        throw new Error('boom');
+      },
+    });
+    const logged: string[] = [];
+    const { reflector, clock, controller } = newTestReflector(lw, podStore(), {
+      watchErrorHandler: () => {
+        throw new Error('handler bug');
+      },
+      log: (message) => logged.push(message),
+    });
+    const done = reflector.run(controller.signal);
+    await eventually(() => lw.listOptions.length === 2, clock);
+    controller.abort();
+    await done;
+    expect(logged).toEqual(['Watch error handler failed', 'Watch error handler failed']);
+  });
+
   it('re-watches at once from the last RV after a normal close, without relisting', async () => {
     const watchers: FakeWatcher[] = [];
     const lw = new ListWatch({
@@ -296,137 +199,6 @@ describe('Reflector list and watch', () => {
     const { reflector, controller } = newTestReflector(lw, podStore());
     await reflector.listAndWatch(controller.signal);
     expect(lw.requests.map((request) => request.verb)).toEqual(['list', 'watch']);
-  });
-
-  it('TestReflectorListAndWatchInitConnBackoff: refused watches back off exponentially without relisting', async () => {
-    let failures = 5;
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        if (failures-- > 0) throw refused();
-        controller.abort();
-        return new FakeWatcher();
-      },
-    });
-    const backoff = { duration: 1, cap: 50, steps: 1000, factor: 2, jitter: 1 };
-    const clock = new FakeClock(0);
-    const setup = newTestReflector(lw, podStore(), {
-      clock,
-      backoff: delayWithReset(backoff, clock, 100, () => 0.5),
-    });
-    const controller = setup.controller;
-    await driveClock(clock, setup.reflector.listAndWatch(controller.signal));
-    expect(clock.now()).toBe(1.5 * (1 + 2 + 4 + 8 + 16));
-    expect(lw.listOptions).toHaveLength(1);
-    expect(lw.watchOptions).toHaveLength(6);
-  });
-
-  it('TestBackoffOnTooManyRequests: a 429 from Watch and a 429 ERROR event each back off once', async () => {
-    const delay = countingDelay();
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        const watcher = new FakeWatcher();
-        if (delay.calls === 0) throw tooManyRequests();
-        if (delay.calls === 1) watcher.error(tooManyRequests().status);
-        else watcher.close();
-        return watcher;
-      },
-    });
-    const { reflector, clock, controller } = newTestReflector(lw, podStore(), { backoff: delay.handler });
-    await driveClock(clock, reflector.listAndWatch(controller.signal));
-    expect(delay.calls).toBe(2);
-  });
-
-  it('TestNoRelistOnTooManyRequests: four 429s from Watch mean one list and five watches', async () => {
-    const delay = countingDelay();
-    let watchCalls = 0;
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        if (++watchCalls < 5) throw tooManyRequests();
-        const watcher = new FakeWatcher();
-        watcher.close();
-        return watcher;
-      },
-    });
-    const { reflector, clock, controller } = newTestReflector(lw, podStore(), { backoff: delay.handler });
-    await driveClock(clock, reflector.listAndWatch(controller.signal));
-    expect(lw.listOptions).toHaveLength(1);
-    expect(lw.watchOptions).toHaveLength(5);
-    expect(delay.calls).toBe(4);
-  });
-
-  it.each([
-    { name: 'retries off', maxInternalDuration: 0, rewindAt: 0, wantRetries: 0 },
-    { name: 'retries on, all calls fail', maxInternalDuration: 30_000, rewindAt: 0, wantRetries: 31 },
-    { name: 'retries on, one call successful', maxInternalDuration: 30_000, rewindAt: 10, wantRetries: 40 },
-  ])('TestRetryInternalError: $name', async ({ maxInternalDuration, rewindAt, wantRetries }) => {
-    let counter = 0;
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        counter++;
-        if (counter === rewindAt) setup.clock.step(60_000);
-        setup.clock.step(1000);
-        const watcher = new FakeWatcher();
-        watcher.error(newStatus(500, 'InternalError', 'etcdserver: no leader'));
-        return watcher;
-      },
-    });
-    const setup = newTestReflector(lw, podStore(), { maxInternalErrorRetryDuration: maxInternalDuration });
-    await setup.reflector.listAndWatch(setup.controller.signal);
-    expect(counter - 1).toBe(wantRetries);
-  });
-});
-
-describe('Reflector resync', () => {
-  it('TestReflectorResyncChan: calls store.resync every resync period while watching', async () => {
-    let resyncs = 0;
-    const store = Object.assign(podStore(), { resync: () => resyncs++ });
-    const lw = new ListWatch({ list: () => listOf('1', []), watch: () => new FakeWatcher() });
-    const { reflector, clock, controller } = newTestReflector(lw, store, { resyncPeriod: 1 });
-    const done = reflector.listAndWatch(controller.signal);
-    await settle();
-    await clock.stepAsync(1);
-    expect(resyncs).toBe(1);
-    await clock.stepAsync(2);
-    expect(resyncs).toBe(3);
-    controller.abort();
-    await done;
-    expect(clock.hasWaiters()).toBe(false);
-  });
-
-  it('TestReflectorResync: a failing resync ends the watch and listAndWatch resolves', async () => {
-    let iteration = 0;
-    const store: Store = Object.assign(podStore(), {
-      resync: () => {
-        if (++iteration === 2) throw new Error('expected resync reached');
-      },
-    });
-    const watcher = new FakeWatcher();
-    const lw = new ListWatch({ list: () => listOf('0', []), watch: () => watcher });
-    const { reflector, clock, controller } = newTestReflector(lw, store, { resyncPeriod: 1 });
-    await driveClock(clock, reflector.listAndWatch(controller.signal));
-    expect(iteration).toBe(2);
-    expect(watcher.isStopped()).toBe(true);
-  });
-
-  it('skips the resync when shouldResync says no, and keeps ticking', async () => {
-    let resyncs = 0;
-    let asked = 0;
-    const store = Object.assign(podStore(), { resync: () => resyncs++ });
-    const lw = new ListWatch({ list: () => listOf('1', []), watch: () => new FakeWatcher() });
-    const { reflector, clock, controller } = newTestReflector(lw, store, {
-      resyncPeriod: 1000,
-      shouldResync: () => ++asked % 2 === 0,
-    });
-    const done = reflector.listAndWatch(controller.signal);
-    await settle();
-    await clock.stepAsync(4000);
-    controller.abort();
-    await done;
-    expect([asked, resyncs]).toEqual([4, 2]);
   });
 });
 
@@ -527,56 +299,5 @@ describe('Reflector watch options and resourceVersions', () => {
       { resourceVersion: '5', hadCorrupt: true, hasCorrupt: false },
     ]);
     expect(fifo.list()).toHaveLength(3);
-  });
-});
-
-describe('Reflector sync state', () => {
-  it('reports listing, watching with the item count, and backoff with the reason the watch ended', async () => {
-    const states: ReflectorState[] = [];
-    const watcher = new FakeWatcher();
-    const lw = new ListWatch({
-      list: () => listOf('1', [pod('a', '1'), pod('b', '1')]),
-      watch: () => watcher,
-    });
-    const { reflector, clock, controller } = newTestReflector(lw, podStore(), {
-      onStateChange: (state) => states.push(state),
-    });
-    const start = clock.now();
-    const done = reflector.run(controller.signal);
-    await settle();
-    await clock.stepAsync(5000);
-    const expired = newStatus(410, 'Expired', 'too old');
-    watcher.error(expired);
-    await settle();
-    await clock.stepAsync(800);
-    controller.abort();
-    await done;
-    expect(states.map(({ phase, itemsListed, since }) => [phase, itemsListed, since - start])).toEqual([
-      ['listing', undefined, 0],
-      ['watching', 2, 0],
-      ['backoff', 2, 5000],
-      ['listing', 2, 5800],
-      ['watching', 2, 5800],
-    ]);
-    expect((states[2].error as StatusError).status).toEqual(expired);
-    expect(reflector.state()).toEqual(states[4]);
-  });
-
-  it('reports a failed list as the reason for the backoff', async () => {
-    const states: ReflectorState[] = [];
-    const lw = new ListWatch({
-      list: () => {
-        throw new Error('connection reset');
-      },
-    });
-    const { reflector, controller } = newTestReflector(lw, podStore(), {
-      onStateChange: (state) => states.push(state),
-    });
-    const done = reflector.run(controller.signal);
-    await settle();
-    controller.abort();
-    await done;
-    expect(states.map((state) => state.phase)).toEqual(['listing', 'backoff']);
-    expect((states[1].error as Error).message).toBe('failed to list v1, Kind=Pod: connection reset');
   });
 });

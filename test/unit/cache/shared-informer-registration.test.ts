@@ -189,14 +189,18 @@ describe('SharedIndexInformer registration', () => {
       () => informer.getStore().listKeys().length === live.size,
       `cache settled (seed ${seed})`,
     );
-    await settle();
-
     const cache = new Map(
       informer
         .getStore()
         .list()
         .map((obj) => [sourceKey(obj), obj]),
     );
+    const liveHandlers = tracked.filter((entry) => entry.removedAt === undefined);
+    await eventually(
+      () => liveHandlers.every((entry) => entry.seen.size === cache.size && entry.registration.hasSynced()),
+      `handlers caught up (seed ${seed})`,
+    );
+    await settle();
     for (const entry of tracked) {
       if (entry.removedAt === undefined) {
         expect(entry.registration.hasSynced(), `seed ${seed}`).toBe(true);

@@ -53,6 +53,7 @@ describe('SharedIndexInformer', () => {
     source.add(pod('pod3', { a: 'a3' }));
     await eventually(() => informer.getIndexer().byIndex('labels', 'a').length === 2, 'pod3 indexed');
     expect(names(informer.getIndexer().byIndex('labels', 'a'))).toEqual(['pod1', 'pod3']);
+    expect(informer.lastSyncResourceVersion()).toBe(source.currentResourceVersion());
 
     informer.addIndexers({ labelValues: (obj) => Object.values(obj.metadata.labels ?? {}) });
     expect(names(informer.getIndexer().byIndex('labelValues', 'a3'))).toEqual(['pod3']);
@@ -225,7 +226,9 @@ describe('SharedIndexInformer', () => {
 
     await eventually(() => healthy.names().length === 2, 'healthy handler got both');
     expect(delivered).toHaveLength(1);
-    expect(reported).toEqual([`pods.v1: event handler failed on add: cannot handle ${delivered[0]}`]);
+    expect(reported).toEqual([
+      `pods.v1: event handler failed on add of default/${delivered[0]}: cannot handle ${delivered[0]}`,
+    ]);
 
     await advance(clock, 999);
     expect(delivered).toHaveLength(1);

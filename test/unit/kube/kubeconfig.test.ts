@@ -108,6 +108,36 @@ describe('Kubeconfig loading', () => {
     ).toBe(true);
   });
 
+  it('uses the in-cluster service account when there is no kubeconfig', () => {
+    const root = path.join(directory, 'pod-root');
+    const account = path.join(root, 'var/run/secrets/kubernetes.io/serviceaccount');
+    mkdirSync(account, { recursive: true });
+    writeFileSync(path.join(account, 'token'), 'service-account-token');
+    writeFileSync(path.join(account, 'namespace'), 'payments');
+    const previous = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT };
+    process.env.KUBERNETES_SERVICE_HOST = '10.96.0.1';
+    process.env.KUBERNETES_SERVICE_PORT = '443';
+    try {
+      const environment = {
+        kubeconfig: '',
+        homeDirectory: path.join(directory, 'empty-home'),
+        serviceAccountRoot: root,
+      };
+      expect(noKubeconfigFound(environment)).toBe(false);
+      const description = Kubeconfig.load(environment).describeContext();
+      expect(description).toMatchObject({
+        server: 'https://10.96.0.1:443',
+        namespace: 'payments',
+        authKind: 'in-cluster',
+      });
+    } finally {
+      process.env.KUBERNETES_SERVICE_HOST = previous.host;
+      process.env.KUBERNETES_SERVICE_PORT = previous.port;
+      if (previous.host === undefined) delete process.env.KUBERNETES_SERVICE_HOST;
+      if (previous.port === undefined) delete process.env.KUBERNETES_SERVICE_PORT;
+    }
+  });
+
   it('reports malformed YAML with the file path and the parser message', () => {
     const file = writeConfig('broken.yaml', 'clusters:\n  - name: a\n    cluster: {server: "https://a"\n');
     const error = (() => {

@@ -191,6 +191,19 @@ describe('WatchStream', () => {
     expect(source.destroyed).toBe(true);
   });
 
+  it('pauses the response while a slow consumer has many events queued, and resumes as it catches up', async () => {
+    const { source, stream } = open();
+    const line = `${JSON.stringify(events[1])}\n`;
+    source.write(line.repeat(3000));
+    await flushMicrotasks();
+    expect(source.isPaused()).toBe(true);
+    source.end();
+    const { received, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(received).toHaveLength(3000);
+    expect(source.isPaused()).toBe(false);
+  });
+
   it('ends cleanly when the server closes the stream after whole events', async () => {
     const { source, clock, stream } = open();
     source.end(encoded);

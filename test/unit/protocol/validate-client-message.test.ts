@@ -148,10 +148,10 @@ describe('validateClientMessage', () => {
         value.type = ['hello', 'subscribe', 'getObject', 'ack', 'listEvents'][Math.floor(random() * 5)];
       return value;
     };
-    for (let trial = 0; trial < 5_000; trial++) {
-      const value = junk(0);
-      const result = validateClientMessage(value);
-      if (!result.ok) expect(result.reason.length).toBeGreaterThan(0);
+    for (let trial = 0; trial < 3_000; trial++) {
+      const result = validateClientMessage(junk(0));
+      if (!result.ok && result.reason.length === 0)
+        throw new Error(`trial ${trial}: refused without a reason`);
     }
   });
 });

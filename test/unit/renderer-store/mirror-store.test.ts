@@ -57,7 +57,9 @@ describe('MirrorStore', () => {
     const { scheduler, mirror } = store();
     mirror.receive({
       type: 'kinds',
-      kinds: [{ gvr: { group: '', version: 'v1', resource: 'pods' }, kind: 'Pod', namespaced: true }],
+      kinds: [
+        { gvr: { group: '', version: 'v1', resource: 'pods' }, kind: 'Pod', namespaced: true, columns: [] },
+      ],
     });
     mirror.receive({ type: 'contexts', current: 'kind', contexts: [{ name: 'kind', cluster: 'kind' }] });
     scheduler.runFrame();

@@ -78,6 +78,14 @@ describe('queryRows', () => {
     ]);
   });
 
+  it('keeps empty cells last when sorting descending too', () => {
+    expect(queryRows(mirrorOf(pods), {}, { column: 1, descending: true })).toEqual([
+      'default/web-2',
+      'default/web-10',
+      'payments/db-0',
+    ]);
+  });
+
   it('counts matches without sorting', () => {
     expect(countRows(mirrorOf(pods), { labelSelector: parseLabelSelector('app in (web,db)') })).toBe(3);
   });

@@ -17,7 +17,9 @@ describe('parseFilterExpression', () => {
   });
 
   it('takes ns=, node=, owner= and status= out of the selector', () => {
-    const filter = parseFilterExpression('app=web ns=payments ns=shop node=n-12 owner=web-7c9d8 status=Running');
+    const filter = parseFilterExpression(
+      'app=web ns=payments ns=shop node=n-12 owner=web-7c9d8 status=Running',
+    );
     expect(filter.namespaces).toEqual(['payments', 'shop']);
     expect(filter.node).toBe('n-12');
     expect(filter.owner).toBe('web-7c9d8');

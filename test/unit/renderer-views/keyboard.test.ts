@@ -28,7 +28,10 @@ describe('commandForKey', () => {
 
   it('still answers Escape and Ctrl+K inside a text field', () => {
     expect(commandForKey(press('Escape', { inTextField: true }))).toEqual({ type: 'escape' });
-    expect(commandForKey(press('k', { ctrlKey: true, inTextField: true }))).toEqual({ type: 'openPalette', query: '' });
+    expect(commandForKey(press('k', { ctrlKey: true, inTextField: true }))).toEqual({
+      type: 'openPalette',
+      query: '',
+    });
   });
 
   it('ignores keys with modifiers it does not own', () => {

@@ -12,11 +12,17 @@ describe('describeSync', () => {
   });
 
   it('counts down to the next reconnect', () => {
-    expect(describeSync({ phase: 'reconnecting', retryAt: now + 7_200 }, open, now)).toBe('reconnecting in 8 s');
+    expect(describeSync({ phase: 'reconnecting', retryAt: now + 7_200 }, open, now)).toBe(
+      'reconnecting in 8 s',
+    );
   });
 
   it('says since when data is stale and why', () => {
-    const text = describeSync({ phase: 'stale', since: now, error: { message: 'connection refused' } }, open, now);
+    const text = describeSync(
+      { phase: 'stale', since: now, error: { message: 'connection refused' } },
+      open,
+      now,
+    );
     expect(text).toMatch(/^stale since \d\d:\d\d: connection refused$/);
   });
 

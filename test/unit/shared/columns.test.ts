@@ -698,6 +698,131 @@ describe('cluster and config columns', () => {
   });
 });
 
+describe('storage and access-control columns', () => {
+  it('prints a bound claim with its volume, capacity and modes, and an unbound one blank', () => {
+    const claim = (spec: Record<string, unknown>, status: Record<string, unknown>): KubeObject => ({
+      metadata: { name: 'data', ...created },
+      spec: { storageClassName: 'standard', volumeMode: 'Filesystem', ...spec },
+      status,
+    });
+    expect(
+      printed(
+        'pvc',
+        claim(
+          { volumeName: 'pv-1' },
+          { phase: 'Bound', capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'] },
+        ),
+      ),
+    ).toEqual({
+      NAME: 'data',
+      STATUS: 'Bound',
+      VOLUME: 'pv-1',
+      CAPACITY: '10Gi',
+      'ACCESS MODES': 'RWO',
+      STORAGECLASS: 'standard',
+      VOLUMEATTRIBUTESCLASS: '<unset>',
+      AGE: '5h2m',
+      VOLUMEMODE: 'Filesystem',
+    });
+    expect(printed('pvc', claim({}, { phase: 'Pending' }))).toMatchObject({
+      VOLUME: '',
+      CAPACITY: '',
+      'ACCESS MODES': '',
+    });
+  });
+
+  it('prints a persistent volume with its claim, and Terminating while deleted', () => {
+    const volume: KubeObject = {
+      metadata: { name: 'pv-1', ...created, deletionTimestamp: ago(0) },
+      spec: {
+        capacity: { storage: '10Gi' },
+        accessModes: ['ReadWriteMany', 'ReadWriteOnce'],
+        persistentVolumeReclaimPolicy: 'Retain',
+        claimRef: { namespace: 'shop', name: 'data' },
+        storageClassName: 'standard',
+      },
+      status: { phase: 'Bound' },
+    };
+    expect(printed('pv', volume)).toEqual({
+      NAME: 'pv-1',
+      CAPACITY: '10Gi',
+      'ACCESS MODES': 'RWO,RWX',
+      'RECLAIM POLICY': 'Retain',
+      STATUS: 'Terminating',
+      CLAIM: 'shop/data',
+      STORAGECLASS: 'standard',
+      VOLUMEATTRIBUTESCLASS: '<unset>',
+      REASON: '',
+      AGE: '5h2m',
+      VOLUMEMODE: '<unset>',
+    });
+  });
+
+  it('marks the default storage class and fills in defaulted fields', () => {
+    const storageClass: KubeObject = {
+      metadata: {
+        name: 'standard',
+        ...created,
+        annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+      },
+      provisioner: 'rancher.io/local-path',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    };
+    expect(printed('sc', storageClass)).toEqual({
+      NAME: 'standard (default)',
+      PROVISIONER: 'rancher.io/local-path',
+      RECLAIMPOLICY: 'Delete',
+      VOLUMEBINDINGMODE: 'WaitForFirstConsumer',
+      ALLOWVOLUMEEXPANSION: 'false',
+      AGE: '5h2m',
+    });
+  });
+
+  it('prints service accounts, roles, bindings and leases', () => {
+    expect(
+      printed('sa', { metadata: { name: 'default', ...created }, secrets: [{ name: 'token' }] }),
+    ).toEqual({
+      NAME: 'default',
+      SECRETS: '1',
+      AGE: '5h2m',
+    });
+    expect(
+      printed('roles', { metadata: { name: 'reader', creationTimestamp: '2026-11-30T06:59:00Z' } }),
+    ).toEqual({
+      NAME: 'reader',
+      'CREATED AT': '2026-11-30T06:59:00Z',
+    });
+    const binding: KubeObject = {
+      metadata: { name: 'read', ...created },
+      roleRef: { kind: 'ClusterRole', name: 'view' },
+      subjects: [
+        { kind: 'User', name: 'ada' },
+        { kind: 'Group', name: 'devs' },
+        { kind: 'ServiceAccount', name: 'ci', namespace: 'build' },
+        { kind: 'User', name: 'bob' },
+      ],
+    };
+    expect(printed('clusterrolebindings', binding)).toEqual({
+      NAME: 'read',
+      ROLE: 'ClusterRole/view',
+      AGE: '5h2m',
+      USERS: 'ada, bob',
+      GROUPS: 'devs',
+      SERVICEACCOUNTS: 'build/ci',
+    });
+    expect(
+      printed('leases', {
+        metadata: { name: 'kube-scheduler', ...created },
+        spec: { holderIdentity: 'cp-1_ab' },
+      }),
+    ).toEqual({
+      NAME: 'kube-scheduler',
+      HOLDER: 'cp-1_ab',
+      AGE: '5h2m',
+    });
+  });
+});
+
 describe('cell text and Tables', () => {
   it('prints null as <none> unless the column says otherwise', () => {
     expect(formatCell({ name: 'X', type: 'string', priority: 0 }, null, now)).toBe('<none>');

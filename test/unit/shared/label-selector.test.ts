@@ -266,6 +266,8 @@ describe('label selector fuzzing', () => {
       const reparsed = parseLabelSelector(canonical);
       expect(reparsed.toString()).toBe(canonical);
       expect(reparsed.requirements).toEqual(result.selector.requirements);
+      const target = { a: String(iteration % 9), b: 'x1', in: '', 'k.io/a': '7' };
+      expect(reparsed.matches(target)).toBe(result.selector.matches(target));
     }
     expect(parsed).toBeGreaterThan(100);
   });

@@ -22,7 +22,9 @@ describe('ObjectStore', () => {
     store.put('pods', 'default/a', pod('a'));
     const removed = store.remove('pods', 'default/a');
     expect(removed?.resourceVersion).toBe(2);
-    expect(store.eventsSince(1)?.map((event) => [event.type, event.resourceVersion])).toEqual([['DELETED', 2]]);
+    expect(store.eventsSince(1)?.map((event) => [event.type, event.resourceVersion])).toEqual([
+      ['DELETED', 2],
+    ]);
   });
 
   it('serializes each event line once, shared by every reader', () => {
@@ -67,7 +69,8 @@ describe('ObjectStore', () => {
   it('keeps keys sorted for paging, whether added one by one or loaded in bulk', () => {
     const store = new ObjectStore();
     for (const name of ['m', 'c', 'x', 'a']) store.put('pods', `default/${name}`, pod(name));
-    for (let index = 0; index < 20; index++) store.load('pods', `bulk/${String(index).padStart(2, '0')}`, pod(`p${index}`));
+    for (let index = 0; index < 20; index++)
+      store.load('pods', `bulk/${String(index).padStart(2, '0')}`, pod(`p${index}`));
     store.remove('pods', 'default/x');
     const keys = store.sortedKeys('pods');
     const all = Array.from({ length: keys.size }, (_, index) => keys.at(index));

@@ -19,7 +19,10 @@ const deployment = {
 
 describe('patches', () => {
   it('merge patch merges maps, deletes on null and replaces lists', () => {
-    const result = mergePatch(deployment, { metadata: { labels: { tier: null, team: 'x' } }, spec: { template: { spec: { containers: [{ name: 'only' }] } } } }) as typeof deployment;
+    const result = mergePatch(deployment, {
+      metadata: { labels: { tier: null, team: 'x' } },
+      spec: { template: { spec: { containers: [{ name: 'only' }] } } },
+    }) as typeof deployment;
     expect(result.metadata.labels).toEqual({ app: 'web', team: 'x' });
     expect(result.spec.template.spec.containers).toEqual([{ name: 'only' }]);
     expect(deployment.metadata.labels.tier).toBe('front');
@@ -27,11 +30,18 @@ describe('patches', () => {
 
   it('strategic merge patch merges containers by name and env by name', () => {
     const result = strategicMergePatch(deployment, {
-      spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:2', env: [{ name: 'B', value: '2' }] }] } } },
+      spec: {
+        template: {
+          spec: { containers: [{ name: 'app', image: 'nginx:2', env: [{ name: 'B', value: '2' }] }] },
+        },
+      },
     }) as typeof deployment;
     const [app, sidecar] = result.spec.template.spec.containers;
     expect(app.image).toBe('nginx:2');
-    expect(app.env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]);
+    expect(app.env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ]);
     expect(app.ports).toEqual([{ containerPort: 80 }]);
     expect(sidecar.name).toBe('sidecar');
   });
@@ -41,7 +51,12 @@ describe('patches', () => {
       metadata: { finalizers: ['b'], '$deleteFromPrimitiveList/finalizers': ['a'] },
       spec: {
         $retainKeys: ['template'],
-        template: { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }], '$setElementOrder/containers': [{ name: 'app' }] } },
+        template: {
+          spec: {
+            containers: [{ name: 'sidecar', $patch: 'delete' }],
+            '$setElementOrder/containers': [{ name: 'app' }],
+          },
+        },
       },
     }) as typeof deployment;
     expect(result.metadata.finalizers).toEqual(['b']);
@@ -50,17 +65,14 @@ describe('patches', () => {
   });
 
   it('JSON patch applies add, replace, remove, move, copy and test in order', () => {
-    const result = jsonPatch(
-      { a: { b: [1, 2] }, c: 'x' },
-      [
-        { op: 'add', path: '/a/b/-', value: 3 },
-        { op: 'replace', path: '/c', value: 'y' },
-        { op: 'copy', from: '/c', path: '/d' },
-        { op: 'move', from: '/d', path: '/e' },
-        { op: 'remove', path: '/a/b/0' },
-        { op: 'test', path: '/e', value: 'y' },
-      ],
-    );
+    const result = jsonPatch({ a: { b: [1, 2] }, c: 'x' }, [
+      { op: 'add', path: '/a/b/-', value: 3 },
+      { op: 'replace', path: '/c', value: 'y' },
+      { op: 'copy', from: '/c', path: '/d' },
+      { op: 'move', from: '/d', path: '/e' },
+      { op: 'remove', path: '/a/b/0' },
+      { op: 'test', path: '/e', value: 'y' },
+    ]);
     expect(result).toEqual({ a: { b: [2, 3] }, c: 'y', e: 'y' });
   });
 

@@ -1,0 +1,13 @@
+import { startBrowserMode } from './main/app/serve';
+import { launchChromium } from './test/e2e/chromium';
+const mode = await startBrowserMode({ port: 0, embedded: true, pods: 600, churn: false, log: (m) => console.log(m) });
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(mode.url);
+await page.waitForTimeout(6000);
+await page.screenshot({ path: '/tmp/shots/b.png' });
+console.log(await page.locator('[role=row][data-key]').count(), await page.getByTestId('filter-count').textContent());
+await browser.close();
+await mode.close();

@@ -1,0 +1,301 @@
+// Writes changes, keyframes and marks into a recording, one transaction per batch. Holds, per stream,
+// what the next write needs: each object's id, its last change and that version (to deflate the next
+// one against), and which change is current for every live object (what a keyframe stores).
+import type { DeltaType } from '../cache/delta';
+import type { KubeObject } from '../../shared/kube/object';
+import type { Json } from './merge-patch';
+import { canonicalize, createMergePatch } from './merge-patch';
+import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
+import type { RecordingMark, StreamIdentity } from './recorded-change';
+import { encodeDeltaType } from './recorded-change';
+import type { SqliteDatabase } from './schema';
+import { writeMeta } from './schema';
+
+/** One delta to write; `object` undefined only for a DeletedFinalStateUnknown with no known state. */
+export interface ChangeToWrite {
+  readonly time: number;
+  readonly stream: number;
+  readonly type: DeltaType;
+  readonly finalStateUnknown: boolean;
+  readonly object: KubeObject | undefined;
+  /** "namespace/name" (or "name"); names the object when `object` is undefined. */
+  readonly key: string;
+  /** The object's uid when `object` may not carry it (a deletion with no known state, an export). */
+  readonly uid?: string;
+}
+
+interface ObjectState {
+  readonly id: number;
+  lastChange: number;
+  /** The version stored by lastChange, kept as the cache's own (immutable) object, not its JSON. */
+  lastObject: KubeObject | undefined;
+  /** lastObject in canonical form, kept only until the end of the batch that wrote it. */
+  lastCanonical: Canonical | undefined;
+  /**
+   * The depth of the last version: how many versions reading it decodes first, through its base and
+   * its hint, recursively. Kept below fullVersionEvery.
+   */
+  chain: number;
+}
+
+interface Canonical {
+  readonly tree: Json;
+  readonly json: string;
+}
+
+function canonical(object: KubeObject | undefined): Canonical {
+  const tree = object ? canonicalize(object) : null;
+  return { tree, json: JSON.stringify(tree) };
+}
+
+interface Encoded {
+  readonly base: number | null;
+  readonly hint?: number;
+  readonly encoding: VersionEncoding;
+  readonly payload: Buffer | null;
+}
+
+interface StreamState {
+  readonly id: number;
+  readonly objects: Map<string, ObjectState>;
+  /** uid of each live object by key, to place a DeletedFinalStateUnknown that carries no object. */
+  readonly uidByKey: Map<string, string>;
+  /** object id -> change id of its current version, for live objects. */
+  readonly current: Map<number, number>;
+  /** The latest version written of any object from each template (see templateOf). */
+  readonly siblings: Map<string, Sibling>;
+}
+
+/** A version a new object can be deflated against: pods of one ReplicaSet differ in a few fields. */
+interface Sibling {
+  readonly change: number;
+  readonly json: string;
+  /** Its depth: versions to decode before it (see ObjectState.chain). */
+  readonly chain: number;
+}
+
+/** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
+const maximumSiblings = 10_000;
+
+/** What objects made from the same template share: their controller, else their generateName. */
+function templateOf(object: KubeObject): string {
+  const controller = object.metadata.ownerReferences?.find((owner) => owner.controller);
+  return controller?.uid ?? object.metadata.generateName ?? '';
+}
+
+export interface RecordingWriterOptions {
+  /** A full version every this many changes of one object (default 32). */
+  fullVersionEvery?: number;
+}
+
+export class RecordingWriter {
+  private readonly streams = new Map<number, StreamState>();
+  private readonly fullVersionEvery: number;
+  private touched: ObjectState[] = [];
+  private lastChangeId: number;
+  private readonly insertChange;
+  private readonly insertObject;
+  private readonly findObject;
+
+  constructor(
+    readonly database: SqliteDatabase,
+    options: RecordingWriterOptions = {},
+  ) {
+    this.fullVersionEvery = options.fullVersionEvery ?? 32;
+    this.lastChangeId =
+      (database.prepare('SELECT max(id) AS id FROM changes').get() as { id: number | null }).id ?? 0;
+    this.insertChange = database.prepare(
+      'INSERT INTO changes (time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertObject = database.prepare(
+      'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
+    );
+    this.findObject = database.prepare('SELECT id FROM objects WHERE uid = ? AND stream = ?');
+  }
+
+  /**
+   * The id of `identity`'s stream, created if new. Its in-memory state starts empty: what it held in
+   * an earlier session is unknown now, so the caller writes an empty keyframe (resetStream) before
+   * its first changes.
+   */
+  stream(identity: StreamIdentity): number {
+    this.database
+      .prepare('INSERT INTO streams (gvr, scope) VALUES (?, ?) ON CONFLICT (gvr, scope) DO NOTHING')
+      .run(identity.gvr, identity.scope);
+    const { id } = this.database
+      .prepare('SELECT id FROM streams WHERE gvr = ? AND scope = ?')
+      .get(identity.gvr, identity.scope) as { id: number };
+    if (!this.streams.has(id))
+      this.streams.set(id, {
+        id,
+        objects: new Map(),
+        uidByKey: new Map(),
+        current: new Map(),
+        siblings: new Map(),
+      });
+    return id;
+  }
+
+  /** Forgets which objects `stream` holds (they are unknown until the next list). */
+  resetStream(stream: number): void {
+    const state = this.requireStream(stream);
+    state.current.clear();
+    state.uidByKey.clear();
+  }
+
+  /** Runs `work` in one transaction: all of it reaches the disk, or none. */
+  transaction(work: () => void): void {
+    this.database.transaction(work)();
+  }
+
+  writeChange(change: ChangeToWrite): number {
+    const stream = this.requireStream(change.stream);
+    const uid = change.uid || change.object?.metadata.uid || stream.uidByKey.get(change.key) || change.key;
+    const object = change.object ?? stream.objects.get(uid)?.lastObject;
+    const state = this.objectState(stream, uid, change.key, object);
+    const next = canonical(object);
+    const { base, hint, encoding, payload } = this.encode(stream, state, next, object);
+    const deleted = change.type === 'Deleted';
+    const result = this.insertChange.run(
+      change.time,
+      stream.id,
+      state.id,
+      encodeDeltaType(change.type, change.finalStateUnknown),
+      object?.metadata.resourceVersion ?? '',
+      base,
+      hint ?? null,
+      encoding,
+      payload,
+    );
+    const id = Number(result.lastInsertRowid);
+    this.lastChangeId = id;
+    state.lastChange = id;
+    state.lastObject = object;
+    state.lastCanonical = next;
+    this.touched.push(state);
+    if (deleted) {
+      stream.current.delete(state.id);
+      stream.uidByKey.delete(change.key);
+      stream.objects.delete(uid);
+    } else {
+      stream.current.set(state.id, id);
+      stream.uidByKey.set(change.key, uid);
+      if (object) {
+        if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
+        stream.siblings.set(templateOf(object), { change: id, json: next.json, chain: state.chain });
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The cheapest encoding of `next`: against the object's previous version (a merge patch, else the
+   * text), or for a new object against a sibling's; a full version every fullVersionEvery links.
+   */
+  private encode(
+    stream: StreamState,
+    state: ObjectState,
+    next: Canonical,
+    object: KubeObject | undefined,
+  ): Encoded {
+    const previous = state.lastCanonical ?? (state.lastObject ? canonical(state.lastObject) : undefined);
+    const sibling = object ? stream.siblings.get(templateOf(object)) : undefined;
+    const limit = this.fullVersionEvery;
+    if (previous && state.chain < limit) {
+      const base = state.lastChange;
+      if (next.json === previous.json) {
+        state.chain++;
+        return { base, encoding: VersionEncoding.patch, payload: null };
+      }
+      const hinted = sibling && sibling.change !== base && sibling.chain < limit ? sibling : undefined;
+      state.chain = 1 + Math.max(state.chain, hinted?.chain ?? 0);
+      const patch = createMergePatch(previous.tree, next.tree);
+      const encoding = patch === undefined ? VersionEncoding.text : VersionEncoding.patch;
+      const text = patch === undefined ? next.json : JSON.stringify(patch);
+      return {
+        base,
+        hint: hinted?.change,
+        encoding,
+        payload: encodeVersion(text, previous.json, hinted?.json),
+      };
+    }
+    if (state.lastChange === 0 && sibling && sibling.chain < limit) {
+      state.chain = sibling.chain + 1;
+      return {
+        base: sibling.change,
+        encoding: VersionEncoding.text,
+        payload: encodeVersion(next.json, sibling.json),
+      };
+    }
+    state.chain = 0;
+    return { base: null, encoding: VersionEncoding.full, payload: encodeVersion(next.json) };
+  }
+
+  /**
+   * Drops the JSON kept from the last batch; the objects stay (the cache holds them anyway). Call after
+   * each batch: JSON of every object would double the memory a large cluster costs.
+   */
+  releaseBatchMemory(): void {
+    for (const state of this.touched) state.lastCanonical = undefined;
+    this.touched = [];
+  }
+
+  /** Records the current state of `stream` at `time` (the changes written so far). */
+  writeKeyframe(stream: number, time: number): void {
+    const state = this.requireStream(stream);
+    this.database
+      .prepare('INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)')
+      .run(time, stream, this.lastChangeId, encodeMembers(state.current));
+  }
+
+  /** Inserts a mark; returns its id (to close a gap later). */
+  writeMark(mark: Omit<RecordingMark, 'stream'> & { stream: number | undefined }): number {
+    const result = this.database
+      .prepare('INSERT INTO marks (kind, reason, stream, start, end, detail) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(mark.kind, mark.reason, mark.stream ?? null, mark.start, mark.end ?? null, mark.detail);
+    return Number(result.lastInsertRowid);
+  }
+
+  closeMark(id: number, end: number): void {
+    this.database.prepare('UPDATE marks SET end = ? WHERE id = ?').run(end, id);
+  }
+
+  /** Remembers that the recording was written up to `time`: a restart records a gap from here. */
+  touch(time: number): void {
+    writeMeta(this.database, 'lastWritten', String(time));
+  }
+
+  liveObjectCount(stream: number): number {
+    return this.requireStream(stream).current.size;
+  }
+
+  private objectState(
+    stream: StreamState,
+    uid: string,
+    key: string,
+    object: KubeObject | undefined,
+  ): ObjectState {
+    const known = stream.objects.get(uid);
+    if (known) return known;
+    const slash = key.indexOf('/');
+    const namespace = object?.metadata.namespace ?? (slash === -1 ? '' : key.slice(0, slash));
+    const name = object?.metadata.name ?? key.slice(slash + 1);
+    const found = this.findObject.get(uid, stream.id) as { id: number } | undefined;
+    const id = found?.id ?? Number(this.insertObject.run(stream.id, namespace, name, uid).lastInsertRowid);
+    const state: ObjectState = {
+      id,
+      lastChange: 0,
+      lastObject: undefined,
+      lastCanonical: undefined,
+      chain: 0,
+    };
+    stream.objects.set(uid, state);
+    return state;
+  }
+
+  private requireStream(stream: number): StreamState {
+    const state = this.streams.get(stream);
+    if (!state) throw new Error(`stream ${stream} was not opened with stream()`);
+    return state;
+  }
+}

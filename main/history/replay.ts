@@ -1,0 +1,242 @@
+// Questions about moments and ranges of a recording: what it covers, how busy each kind was when, where
+// its gaps and relists are, what an informer's cache held at a moment, and the changes between two
+// moments in batches for playback.
+import type { KubeObject } from '../../shared/kube/object';
+import type { RecordedChange, RecordingMark } from './recorded-change';
+import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
+import { changeColumns } from './recording-reader';
+import { lastChangeAt, membersAt } from './stream-state';
+import type { StreamMembers } from './stream-state';
+import { isDeletion } from './recorded-change';
+import { messageOf, problemKindOf } from './recording-error';
+
+export interface TimeRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The span a recording covers: from its start (or first change) to its last write. */
+export function timeRange(reader: RecordingReader): TimeRange | undefined {
+  const row = reader.guard(
+    'time range',
+    undefined,
+    () =>
+      reader.database
+        .prepare(
+          `SELECT (SELECT min(time) FROM changes) AS first, (SELECT max(time) FROM changes) AS last,
+                (SELECT max(coalesce(end, start)) FROM marks) AS lastMark`,
+        )
+        .get() as { first: number | null; last: number | null; lastMark: number | null },
+  );
+  const first = reader.metadata.start ?? row?.first ?? undefined;
+  const ends = [row?.last, row?.lastMark, reader.metadata.lastWritten].filter(
+    (end): end is number => typeof end === 'number',
+  );
+  if (first === undefined || ends.length === 0) return undefined;
+  return { start: first, end: Math.max(first, ...ends) };
+}
+
+export interface DensityOptions {
+  readonly from: number;
+  readonly to: number;
+  readonly buckets: number;
+}
+
+/** Changes per kind (gvr) in `buckets` equal slices of [from, to), for a timeline's density strip. */
+export function eventDensity(reader: RecordingReader, options: DensityOptions): Map<string, number[]> {
+  const { from, to, buckets } = options;
+  const result = new Map<string, number[]>();
+  if (to <= from || buckets <= 0) return result;
+  const rows = reader.guard(
+    'event density',
+    [],
+    () =>
+      reader.database
+        .prepare(
+          `SELECT stream, CAST((time - ?) * ? / (? - ?) AS INTEGER) AS bucket, count(*) AS count
+         FROM changes WHERE time >= ? AND time < ? GROUP BY stream, bucket`,
+        )
+        .all(from, buckets, to, from, from, to) as { stream: number; bucket: number; count: number }[],
+  );
+  for (const row of rows) {
+    const gvr = reader.stream(row.stream)?.gvr ?? '';
+    let counts = result.get(gvr);
+    if (!counts) result.set(gvr, (counts = new Array<number>(buckets).fill(0)));
+    counts[Math.min(row.bucket, buckets - 1)] += row.count;
+  }
+  return result;
+}
+
+/** Gaps and relists overlapping [from, to], in order of start. */
+export function recordingMarks(reader: RecordingReader, from: number, to: number): RecordingMark[] {
+  const rows = reader.guard(
+    'marks',
+    [],
+    () =>
+      reader.database
+        .prepare(
+          'SELECT kind, reason, stream, start, end, detail FROM marks WHERE start <= ? AND coalesce(end, ?) >= ? ORDER BY start, id',
+        )
+        .all(to, Number.MAX_SAFE_INTEGER, from) as {
+        kind: RecordingMark['kind'];
+        reason: RecordingMark['reason'];
+        stream: number | null;
+        start: number;
+        end: number | null;
+        detail: string;
+      }[],
+  );
+  return rows.map((row) => {
+    const stream = row.stream === null ? undefined : reader.stream(row.stream);
+    return {
+      kind: row.kind,
+      reason: row.reason,
+      stream: stream && { gvr: stream.gvr, scope: stream.scope },
+      start: row.start,
+      end: row.end ?? undefined,
+      detail: row.detail,
+    };
+  });
+}
+
+export interface StateQuery {
+  /** gvrKey of the kind, e.g. "pods.v1", "deployments.v1.apps". */
+  readonly gvr: string;
+  /** Only this namespace's objects; undefined for all. */
+  readonly namespace?: string;
+  readonly time: number;
+}
+
+export interface ReplayState {
+  readonly time: number;
+  /** Objects the informer cache held at `time`, ordered by namespace/name. */
+  readonly objects: KubeObject[];
+  /** The changes holding those versions (same order), for their delta type, time and resourceVersion. */
+  readonly changes: RecordedChange[];
+  /** False when damage hid some of it (see the reader's problems). */
+  readonly complete: boolean;
+}
+
+/**
+ * What the informer cache(s) of `gvr` held at `time`: the nearest keyframe plus the changes after it.
+ * When several informers recorded the kind (all namespaces and single ones), their states are merged,
+ * the latest version of each namespace/name winning.
+ */
+export function stateAt(reader: RecordingReader, query: StateQuery): ReplayState {
+  const problemsBefore = reader.problems.length;
+  const streams = reader
+    .streams()
+    .filter(
+      (stream) =>
+        stream.gvr === query.gvr &&
+        (query.namespace === undefined || stream.scope === '' || stream.scope === query.namespace),
+    );
+  const latest = new Map<string, ChangeRow>();
+  const selectRow = reader.database.prepare(`SELECT ${changeColumns} WHERE c.id = ?`);
+  for (const stream of streams) {
+    const { members } = streamMembers(reader, stream, query.time);
+    for (const changeId of members.values()) {
+      const row = reader.guard(
+        `change ${changeId} of ${stream.gvr}`,
+        undefined,
+        () => selectRow.get(changeId) as ChangeRow | undefined,
+      );
+      if (!row || (query.namespace !== undefined && row.namespace !== query.namespace)) continue;
+      const key = `${row.namespace}/${row.name}`;
+      const known = latest.get(key);
+      if (!known || known.id < row.id) latest.set(key, row);
+    }
+  }
+  const decoder = reader.decoder();
+  const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const changes = rows
+    .map((row) => reader.toChange(row, decoder))
+    .filter((change) => change.object !== undefined);
+  return {
+    time: query.time,
+    objects: changes.map((change) => change.object!),
+    changes,
+    complete: reader.problems.length === problemsBefore,
+  };
+}
+
+/** The stream's members at `time`; if keyframes cannot be read, rebuilt from every readable change. */
+function streamMembers(reader: RecordingReader, stream: ReaderStream, time: number): StreamMembers {
+  try {
+    return membersAt(reader.database, stream.id, time);
+  } catch (error) {
+    const where = `keyframe of ${stream.gvr} at ${new Date(time).toISOString()}`;
+    reader.problems.push({ kind: problemKindOf(error), where, message: messageOf(error) });
+  }
+  const members = new Map<number, number>();
+  const last = reader.guard('changes by time', reader.lastChangeId(), () =>
+    lastChangeAt(reader.database, time),
+  );
+  for (const row of reader.scan(`rebuilding ${stream.gvr}`, 'c.stream = ?', [stream.id], 0, last)) {
+    if (isDeletion(row.type)) members.delete(row.object);
+    else members.set(row.object, row.id);
+  }
+  return { members, keyframeTime: undefined };
+}
+
+export interface PlaybackOptions {
+  /** Changes after this moment (the state at `from` is stateAt's)... */
+  readonly from: number;
+  /** ...up to and including this one. */
+  readonly to: number;
+  /** Recorded time each batch covers, in ms (default 100: ten batches per second at 1x). */
+  readonly batchMs?: number;
+  readonly gvrs?: readonly string[];
+  readonly namespaces?: readonly string[];
+}
+
+/** A batch of playback: the changes stamped in (start, end], oldest first. */
+export interface PlaybackBatch {
+  readonly start: number;
+  readonly end: number;
+  readonly changes: RecordedChange[];
+}
+
+/**
+ * The changes in (from, to] as batches of batchMs of recorded time, empty ones skipped. A player at
+ * speed S waits (batch.end - previous.end) / S between batches and applies each one as a live batch.
+ */
+export function* playback(reader: RecordingReader, options: PlaybackOptions): Generator<PlaybackBatch> {
+  const batchMs = options.batchMs ?? 100;
+  const afterId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.from));
+  const throughId = reader.guard('changes by time', reader.lastChangeId(), () =>
+    lastChangeAt(reader.database, options.to),
+  );
+  const conditions: string[] = ['1'];
+  const parameters: unknown[] = [];
+  if (options.gvrs) {
+    const ids = reader
+      .streams()
+      .filter((stream) => options.gvrs!.includes(stream.gvr))
+      .map((stream) => stream.id);
+    conditions.push(`c.stream IN (${ids.map(() => '?').join(',') || 'NULL'})`);
+    parameters.push(...ids);
+  }
+  if (options.namespaces) {
+    conditions.push(`o.namespace IN (${options.namespaces.map(() => '?').join(',') || 'NULL'})`);
+    parameters.push(...options.namespaces);
+  }
+  const decoder = reader.decoder();
+  let batch: PlaybackBatch | undefined;
+  for (const row of reader.scan('playback', conditions.join(' AND '), parameters, afterId, throughId)) {
+    if (batch && row.time > batch.end) {
+      yield batch;
+      batch = undefined;
+    }
+    if (!batch) {
+      const index = Math.floor((row.time - options.from - 1) / batchMs);
+      batch = {
+        start: options.from + index * batchMs,
+        end: Math.min(options.to, options.from + (index + 1) * batchMs),
+        changes: [],
+      };
+    }
+    batch.changes.push(reader.toChange(row, decoder));
+  }
+  if (batch) yield batch;
+}

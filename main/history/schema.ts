@@ -1,0 +1,111 @@
+// The on-disk shape of a recording, shared by live recordings and exported files: one SQLite file,
+// WAL while recording (readers never block the writer), synchronous=NORMAL (a crash loses at most the
+// last transactions, never consistency), incremental auto-vacuum so retention can give space back.
+//
+// streams   one informer: gvr and scope (namespace, "" for all)
+// objects   one object identity per stream: namespace, name, uid
+// changes   every delta: time, stream, object, delta type, resourceVersion, and the version itself
+//           (see VersionEncoding): deflated alone, or against the version of the change named by base
+//           (and of the one named by hint: a sibling's)
+// keyframes the state of a stream at a time: which change holds each object's current version
+// marks     gaps and relists
+// meta      format version, context, created, and for exports the range and filters
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { RecordingError, messageOf, problemKindOf } from './recording-error';
+
+export type { SqliteDatabase };
+
+/** Bumped on any incompatible change; readers refuse newer formats rather than misread them. */
+export const recordingFormatVersion = 1;
+
+const statements = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS streams (
+  id INTEGER PRIMARY KEY, gvr TEXT NOT NULL, scope TEXT NOT NULL, UNIQUE (gvr, scope));
+CREATE TABLE IF NOT EXISTS objects (
+  id INTEGER PRIMARY KEY, stream INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+  uid TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS objects_by_uid ON objects (uid);
+CREATE INDEX IF NOT EXISTS objects_by_name ON objects (namespace, name);
+CREATE TABLE IF NOT EXISTS changes (
+  id INTEGER PRIMARY KEY, time INTEGER NOT NULL, stream INTEGER NOT NULL, object INTEGER NOT NULL,
+  type INTEGER NOT NULL, resource_version TEXT NOT NULL, base INTEGER, hint INTEGER,
+  encoding INTEGER NOT NULL, payload BLOB);
+CREATE INDEX IF NOT EXISTS changes_by_time ON changes (time);
+CREATE INDEX IF NOT EXISTS changes_by_object ON changes (object, id);
+CREATE TABLE IF NOT EXISTS keyframes (
+  id INTEGER PRIMARY KEY, time INTEGER NOT NULL, stream INTEGER NOT NULL,
+  last_change INTEGER NOT NULL, members BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS keyframes_by_stream_time ON keyframes (stream, time);
+CREATE TABLE IF NOT EXISTS marks (
+  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, stream INTEGER,
+  start INTEGER NOT NULL, end INTEGER, detail TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS marks_by_start ON marks (start);
+`;
+
+/**
+ * Opens (creating if needed) a recording to write. Throws a RecordingError when the file is not a
+ * recording, is from a newer format, or SQLite cannot open it.
+ */
+export function openForWriting(file: string, context: string): SqliteDatabase {
+  let database: SqliteDatabase | undefined;
+  try {
+    database = new Database(file);
+    // Must precede the first table: auto_vacuum is fixed when the file is created.
+    database.pragma('auto_vacuum = INCREMENTAL');
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.exec(statements);
+  } catch (error) {
+    database?.close();
+    throw new RecordingError(
+      file,
+      { kind: problemKindOf(error), where: 'open', message: messageOf(error) },
+      { cause: error },
+    );
+  }
+  const version = readMeta(database, 'formatVersion');
+  if (version !== undefined && Number(version) > recordingFormatVersion) {
+    database.close();
+    throw new RecordingError(file, {
+      kind: 'not-a-recording',
+      where: 'meta',
+      message: `format version ${version} is newer than this build reads (${recordingFormatVersion})`,
+    });
+  }
+  const recordedContext = readMeta(database, 'context');
+  if (recordedContext !== undefined && recordedContext !== context) {
+    database.close();
+    throw new RecordingError(file, {
+      kind: 'not-a-recording',
+      where: 'meta',
+      message: `it records context "${recordedContext}", not "${context}"`,
+    });
+  }
+  if (version === undefined) {
+    writeMeta(database, 'formatVersion', String(recordingFormatVersion));
+    writeMeta(database, 'context', context);
+    writeMeta(database, 'created', new Date().toISOString());
+  }
+  return database;
+}
+
+export function readMeta(database: SqliteDatabase, key: string): string | undefined {
+  const row = database.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+    { value: string } | undefined;
+  return row?.value;
+}
+
+export function writeMeta(database: SqliteDatabase, key: string, value: string): void {
+  database
+    .prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    )
+    .run(key, value);
+}
+
+/** Creates the tables in an empty database (export files). */
+export function createSchema(database: SqliteDatabase): void {
+  database.exec(statements);
+}

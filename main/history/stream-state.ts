@@ -1,0 +1,46 @@
+// Which change holds each live object's version in a stream at a given moment: the nearest keyframe
+// at or before it, plus the changes recorded after that keyframe up to the moment.
+import { decodeMembers } from './object-codec';
+import { isDeletion } from './recorded-change';
+import type { SqliteDatabase } from './schema';
+
+export interface StreamMembers {
+  /** object id -> change id of its version at the moment. */
+  readonly members: Map<number, number>;
+  /** The keyframe the state was rebuilt from (undefined: none, so the state started empty). */
+  readonly keyframeTime: number | undefined;
+}
+
+/** The state of `stream` including every change stamped at or before `time`. */
+export function membersAt(database: SqliteDatabase, stream: number, time: number): StreamMembers {
+  const keyframe = database
+    .prepare(
+      'SELECT time, last_change, members FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
+    )
+    .get(stream, time) as { time: number; last_change: number; members: Uint8Array } | undefined;
+  const members = keyframe ? decodeMembers(keyframe.members) : new Map<number, number>();
+  const last = lastChangeAt(database, time);
+  const changes = database
+    .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
+    .iterate(keyframe?.last_change ?? 0, last, stream) as IterableIterator<{
+    id: number;
+    object: number;
+    type: number;
+  }>;
+  for (const change of changes) {
+    if (isDeletion(change.type)) members.delete(change.object);
+    else members.set(change.object, change.id);
+  }
+  return { members, keyframeTime: keyframe?.time };
+}
+
+/**
+ * The id of the last change stamped at or before `time` (0 if none). Times never decrease with ids
+ * within a recording, so "stamped at or before" is an id range, which the primary key serves.
+ */
+export function lastChangeAt(database: SqliteDatabase, time: number): number {
+  const row = database
+    .prepare('SELECT id FROM changes WHERE time <= ? ORDER BY time DESC, id DESC LIMIT 1')
+    .get(time) as { id: number } | undefined;
+  return row?.id ?? 0;
+}

@@ -1,0 +1,184 @@
+// What every benchmark shares: the command-line options, the result shape the table and --json print,
+// the clients each contender uses against the embedded cluster, and the small measuring tools (GC,
+// percentiles, event-loop stalls). Times are wall-clock in one process run; only ratios between
+// contenders measured in the same run are meaningful on a shared machine.
+import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { stripManagedFields } from '../../main/bridge/feed';
+import type { TransformFunc } from '../../main/cache/store';
+import { Kubeconfig } from '../../main/kube/kubeconfig';
+import { RestClient } from '../../main/kube/rest-client';
+import type { GroupVersionResource } from '../../shared/kube/object';
+
+export interface BenchOptions {
+  /** Pods seeded in the embedded cluster (default 50,000). */
+  pods: number;
+  /** Watch events in the replayed stream (default 100,000). */
+  events: number;
+  /** Run only the benchmark of this name. */
+  only?: string;
+  /** One JSON object per benchmark instead of the table. */
+  json: boolean;
+}
+
+export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history'] as const;
+export type BenchName = (typeof benchNames)[number];
+
+/** A goal of issue 7: the measured value, the bound, and whether the run met it. */
+export interface GoalCheck {
+  goal: string;
+  measured: string;
+  pass: boolean;
+}
+
+/** One benchmark's output: `fields` are printed verbatim by --json under the issue's names. */
+export interface BenchResult {
+  bench: BenchName;
+  fields: Record<string, number | string | boolean | null>;
+  goals: GoalCheck[];
+  notes?: string[];
+}
+
+export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
+
+/** Parses `--pods N --events M --only NAME --json`; throws on anything else. */
+export function parseBenchArguments(argv: readonly string[]): BenchOptions {
+  const options: BenchOptions = { pods: 50_000, events: 100_000, json: false };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    const value = (): string => {
+      const next = argv[++index];
+      if (next === undefined) throw new Error(`${argument} needs a value`);
+      return next;
+    };
+    if (argument === '--json') options.json = true;
+    else if (argument === '--pods') options.pods = positiveInteger(argument, value());
+    else if (argument === '--events') options.events = positiveInteger(argument, value());
+    else if (argument === '--only') {
+      const name = value();
+      if (!(benchNames as readonly string[]).includes(name))
+        throw new Error(`--only takes one of ${benchNames.join(', ')}; got "${name}"`);
+      options.only = name;
+    } else throw new Error(`unknown argument "${argument}" (options: --pods N --events M --only NAME --json)`);
+  }
+  return options;
+}
+
+function positiveInteger(name: string, text: string): number {
+  const parsed = Number(text.replace(/_/g, ''));
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} takes a positive integer; got "${text}"`);
+  return parsed;
+}
+
+/** Collects garbage when the process runs with --expose-gc (a no-op otherwise). */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return;
+  gc();
+  gc();
+}
+
+export function hasExposedGc(): boolean {
+  return typeof (globalThis as { gc?: unknown }).gc === 'function';
+}
+
+/** The p-th percentile (0..100) of `values` by nearest rank; NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((left, right) => left - right);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** Rounds for printing: 3 significant decimals below 10, 1 decimal below 1,000, integers above. */
+export function round(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  const magnitude = Math.abs(value);
+  const decimals = magnitude < 10 ? 3 : magnitude < 1000 ? 1 : 0;
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+export function elapsedSince(start: number): number {
+  return performance.now() - start;
+}
+
+/** Watches the event loop; `maxStallMs` is the longest delay a 10 ms-resolution timer saw. */
+export function startLoopStallMonitor(): { stop(): number } {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  return {
+    stop() {
+      histogram.disable();
+      return histogram.max / 1e6;
+    },
+  };
+}
+
+/** The transform the app's feeds give their informers (main/bridge/feed.ts), fresh per informer. */
+export function kubetideTransform(): TransformFunc {
+  return stripManagedFields;
+}
+
+/** Kubetide's own HTTP client for the cluster at `kubeconfigYaml`, as the app builds it. */
+export function kubetideClient(kubeconfigYaml: string): { client: RestClient; close(): void } {
+  const connection = Kubeconfig.fromString(kubeconfigYaml).connect();
+  return { client: new RestClient(connection), close: () => connection.close() };
+}
+
+/** client-node's KubeConfig for a plain-HTTP server, as the brief prescribes. */
+export function clientNodeConfig(server: string): KubeConfig {
+  const config = new KubeConfig();
+  config.loadFromClusterAndUser({ name: 'bench', server, skipTLSVerify: true }, { name: 'bench' });
+  return config;
+}
+
+export function clientNodeCoreApi(config: KubeConfig): CoreV1Api {
+  return config.makeApiClient(CoreV1Api);
+}
+
+/** The floor's body read: one GET over a keep-alive agent, the chunks concatenated once. */
+export function getBody(url: string, agent?: http.Agent): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent, headers: { accept: 'application/json' } }, (response) => {
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`GET ${url}: HTTP ${response.statusCode}`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve(Buffer.concat(chunks)));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+}
+
+/** Resolves once `condition` holds, checking every `intervalMs`; rejects after `timeoutMs`. */
+export function waitUntil(condition: () => boolean, timeoutMs: number, what: string, intervalMs = 2): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const deadline = performance.now() + timeoutMs;
+    const check = () => {
+      if (condition()) return resolve();
+      if (performance.now() > deadline) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+      setTimeout(check, intervalMs);
+    };
+    check();
+  });
+}
+
+/** `measured <= bound`, worded for the table. */
+export function atMost(goal: string, measured: number, bound: number, unit = ''): GoalCheck {
+  return { goal, measured: `${round(measured)}${unit}`, pass: Number.isFinite(measured) && measured <= bound };
+}
+
+/** `measured >= bound`, worded for the table. */
+export function atLeast(goal: string, measured: number, bound: number, unit = ''): GoalCheck {
+  return { goal, measured: `${round(measured)}${unit}`, pass: Number.isFinite(measured) && measured >= bound };
+}

@@ -1,0 +1,54 @@
+// `npm run bench`: issue 7's side-by-side benchmarks against an embedded cluster this process starts.
+// Prints a table with each goal's PASS/MISS, or with --json one JSON object per benchmark.
+import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { BenchName, BenchOptions, BenchResult } from './harness';
+import { hasExposedGc, parseBenchArguments } from './harness';
+import { formatTable, toJsonLine } from './report';
+import { runSync } from './sync';
+import { runWatch } from './watch';
+import { runBridge } from './bridge';
+import { runRenderer } from './renderer';
+import { runHistory } from './history';
+
+/** Runs the selected benchmarks in order, handing each result to `emit` as soon as it is measured. */
+export async function runBenchmarks(options: BenchOptions, emit: (result: BenchResult) => void): Promise<void> {
+  const selected = (name: BenchName) => options.only === undefined || options.only === name;
+  const log = (message: string) => {
+    if (!options.json) process.stderr.write(`${message}\n`);
+  };
+  log(`seeding ${options.pods} pods...`);
+  // Without churn: the benchmarks write (bridge) or replay (watch, history) the changes they measure.
+  const cluster = await startEmbeddedCluster({ pods: options.pods, seed: 7, simulate: false });
+  try {
+    const target = { url: cluster.url, kubeconfigYaml: cluster.kubeconfigYaml() };
+    if (selected('sync')) emit(await runSync(options, target));
+    if (selected('watch')) emit(await runWatch(options, target));
+    if (selected('bridge')) emit(await runBridge(options, cluster));
+    if (selected('renderer')) emit(await runRenderer(options, target));
+    if (selected('history')) emit(await runHistory(options, target));
+  } finally {
+    await cluster.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchArguments(process.argv.slice(2));
+  if (!hasExposedGc() && !options.json)
+    process.stderr.write('note: run with node --expose-gc (npm run bench does) for GC between contenders\n');
+  const results: BenchResult[] = [];
+  await runBenchmarks(options, (result) => {
+    results.push(result);
+    if (options.json) process.stdout.write(`${toJsonLine(result)}\n`);
+  });
+  if (!options.json) process.stdout.write(formatTable(results, options));
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

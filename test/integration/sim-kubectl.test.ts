@@ -1,0 +1,187 @@
+// kubectl v1.32, unmodified, against the embedded cluster through a temporary kubeconfig: discovery,
+// tables, JSON output, watches, client-side apply (create, then patch), scale, delete, and a custom
+// kind served through its CRD.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
+import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+
+const run = promisify(execFile);
+let cluster: EmbeddedCluster;
+let directory: string;
+let environment: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({
+    seed: 3,
+    pods: 40,
+    nodes: 4,
+    namespaces: 3,
+    simulation: { timing: { startupMs: 50 } },
+  });
+  directory = mkdtempSync(join(tmpdir(), 'sim-kubectl-'));
+  writeFileSync(join(directory, 'kubeconfig'), cluster.kubeconfigYaml());
+  // A private cache directory, so discovery is really fetched from this server.
+  environment = {
+    ...process.env,
+    KUBECONFIG: join(directory, 'kubeconfig'),
+    KUBECACHEDIR: join(directory, 'cache'),
+    HOME: directory,
+  };
+});
+
+afterAll(async () => {
+  await cluster?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await run('kubectl', args, { env: environment, timeout: 20_000 });
+  return stdout;
+}
+
+function manifest(name: string, text: string): string {
+  const path = join(directory, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const deploymentYaml = (image: string, replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: shop
+  namespace: default
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: shop}
+  template:
+    metadata:
+      labels: {app: shop}
+    spec:
+      containers:
+      - name: shop
+        image: ${image}
+        ports: [{containerPort: 8080}]
+`;
+
+describe('kubectl against the embedded cluster', () => {
+  it('get pods -A prints the familiar columns for every pod', async () => {
+    const output = await kubectl('get', 'pods', '-A');
+    const [header, ...rows] = output.trim().split('\n');
+    expect(header.split(/\s+/)).toEqual(['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(rows).toHaveLength(cluster.store.count('pods'));
+  });
+
+  it('get pods -o wide adds the priority-1 columns', async () => {
+    const [header] = (await kubectl('get', 'pods', '-A', '-o', 'wide')).split('\n');
+    expect(header.split(/\s{2,}/)).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'READY',
+      'STATUS',
+      'RESTARTS',
+      'AGE',
+      'IP',
+      'NODE',
+      'NOMINATED NODE',
+      'READINESS GATES',
+    ]);
+  });
+
+  it('get pods -o json returns a v1 List of pods', async () => {
+    const list = JSON.parse(await kubectl('get', 'pods', '-A', '-o', 'json'));
+    expect(list.kind).toBe('List');
+    expect(list.items[0].kind).toBe('Pod');
+    expect(list.items).toHaveLength(cluster.store.count('pods'));
+  });
+
+  it('get -w sees a change made through the API', async () => {
+    cluster.storage.create(cluster.resource('configmaps'), 'default', { metadata: { name: 'existing' } });
+    const watcher = spawn('kubectl', ['get', 'configmaps', '-n', 'default', '-w', '--output-watch-events'], {
+      env: environment,
+    });
+    let output = '';
+    watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/existing/);
+      cluster.storage.create(cluster.resource('configmaps'), 'default', {
+        metadata: { name: 'watched' },
+        data: { a: '1' },
+      });
+      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/ADDED\s+watched/);
+    } finally {
+      watcher.kill();
+    }
+  });
+
+  it('apply -f creates a deployment, and applying a change patches it', async () => {
+    expect(await kubectl('apply', '-f', manifest('shop.yaml', deploymentYaml('shop:1', 2)))).toContain(
+      'deployment.apps/shop created',
+    );
+    expect(await kubectl('apply', '-f', manifest('shop.yaml', deploymentYaml('shop:2', 2)))).toContain(
+      'deployment.apps/shop configured',
+    );
+    const deployment = JSON.parse(await kubectl('get', 'deployment', 'shop', '-o', 'json'));
+    expect(deployment.spec.template.spec.containers[0].image).toBe('shop:2');
+    expect(deployment.metadata.generation).toBe(2);
+  });
+
+  it('scale deployment --replicas changes the replica count and the controllers follow', async () => {
+    expect(await kubectl('scale', 'deployment', 'shop', '--replicas=3')).toContain(
+      'deployment.apps/shop scaled',
+    );
+    await expect
+      .poll(
+        async () => (await kubectl('get', 'pods', '-l', 'app=shop', '-o', 'name')).trim().split('\n').length,
+        { timeout: 15_000 },
+      )
+      .toBe(3);
+  });
+
+  it('delete removes the deployment and, in the background, what it owns', async () => {
+    expect(await kubectl('delete', 'deployment', 'shop')).toContain('deployment.apps "shop" deleted');
+    await expect
+      .poll(async () => (await kubectl('get', 'pods', '-l', 'app=shop', '-o', 'name')).trim(), {
+        timeout: 15_000,
+      })
+      .toBe('');
+  });
+
+  it('get crd and a custom kind served through it', async () => {
+    const definition = manifest(
+      'crd.yaml',
+      `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.kubetide.dev}
+spec:
+  group: example.kubetide.dev
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wg]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+    additionalPrinterColumns: [{name: Size, type: integer, jsonPath: .spec.size}]
+`,
+    );
+    await kubectl('apply', '-f', definition);
+    expect(await kubectl('get', 'crd')).toMatch(/widgets\.example\.kubetide\.dev/);
+    await kubectl(
+      'apply',
+      '-f',
+      manifest(
+        'widget.yaml',
+        'apiVersion: example.kubetide.dev/v1\nkind: Widget\nmetadata: {name: gizmo, namespace: default}\nspec: {size: 7}\n',
+      ),
+    );
+    const [header, row] = (await kubectl('get', 'wg')).trim().split('\n');
+    expect(header.split(/\s+/)).toEqual(['NAME', 'SIZE']);
+    expect(row.split(/\s+/)).toEqual(['gizmo', '7']);
+  });
+});

@@ -1,0 +1,249 @@
+// Electron's security checklist, asserted for every window main/app/electron-main.ts creates: the real
+// entry module is imported against a full electron mock, so a window opened by a new code path (a
+// second instance, macOS activate) is checked too, not just the helpers it is meant to use.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+interface MockWindow {
+  options: { webPreferences: Record<string, unknown> };
+  loadedUrls: string[];
+  listeners: Map<string, (event: { preventDefault(): void }, ...rest: unknown[]) => void>;
+  openHandler?: (details: { url: string }) => { action: string };
+  destroyed: boolean;
+}
+
+const electron = vi.hoisted(() => {
+  const windows: MockWindow[] = [];
+  const appListeners = new Map<string, (...values: unknown[]) => void>();
+  const ipcListeners = new Map<string, (event: unknown) => void>();
+  const session = {
+    permissionRequest: undefined as
+      ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined,
+    permissionCheck: undefined as (() => boolean) | undefined,
+    devicePermission: undefined as (() => boolean) | undefined,
+    headers: undefined as
+      | ((
+          details: { responseHeaders?: Record<string, string[]> },
+          callback: (response: unknown) => void,
+        ) => void)
+      | undefined,
+    setPermissionRequestHandler(handler: typeof session.permissionRequest) {
+      session.permissionRequest = handler;
+    },
+    setPermissionCheckHandler(handler: () => boolean) {
+      session.permissionCheck = handler;
+    },
+    setDevicePermissionHandler(handler: () => boolean) {
+      session.devicePermission = handler;
+    },
+    webRequest: {
+      onHeadersReceived(handler: typeof session.headers) {
+        session.headers = handler;
+      },
+    },
+  };
+  class BrowserWindow {
+    readonly record: MockWindow;
+    readonly webContents: {
+      id: number;
+      on: (name: string, listener: MockWindow['listeners'] extends Map<string, infer L> ? L : never) => void;
+      setWindowOpenHandler: (handler: MockWindow['openHandler']) => void;
+    };
+    constructor(options: MockWindow['options']) {
+      this.record = { options, loadedUrls: [], listeners: new Map(), destroyed: false };
+      windows.push(this.record);
+      const record = this.record;
+      this.webContents = {
+        id: windows.length,
+        on: (name, listener) => void record.listeners.set(name, listener),
+        setWindowOpenHandler: (handler) => void (record.openHandler = handler),
+      };
+    }
+    static getAllWindows = () => windows.filter((window) => !window.destroyed);
+    once() {}
+    show() {}
+    focus() {}
+    isDestroyed() {
+      return this.record.destroyed;
+    }
+    loadURL(url: string) {
+      this.record.loadedUrls.push(url);
+      return Promise.resolve();
+    }
+  }
+  const protocolHandlers = new Map<string, (request: { url: string }) => unknown>();
+  return {
+    windows,
+    appListeners,
+    ipcListeners,
+    session,
+    protocolHandlers,
+    sandboxEnabled: { value: false },
+    module: {
+      app: {
+        isPackaged: false,
+        enableSandbox: () => void 0,
+        requestSingleInstanceLock: () => true,
+        whenReady: () => Promise.resolve(),
+        quit: () => undefined,
+        exit: () => undefined,
+        on: (name: string, listener: (...values: unknown[]) => void) => void appListeners.set(name, listener),
+      },
+      BrowserWindow,
+      ipcMain: {
+        on: (channel: string, listener: (event: unknown) => void) => ipcListeners.set(channel, listener),
+      },
+      MessageChannelMain: class {
+        port1 = { on() {}, start() {}, postMessage() {}, close() {} };
+        port2 = {};
+      },
+      net: { fetch: (url: string) => Promise.resolve(new Response(`file ${url}`)) },
+      protocol: {
+        registerSchemesAsPrivileged: () => undefined,
+        handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
+          protocolHandlers.set(scheme, handler),
+      },
+      session: { defaultSession: session },
+    },
+  };
+});
+
+vi.mock('electron', () => {
+  const module = electron.module;
+  module.app.enableSandbox = () => void (electron.sandboxEnabled.value = true);
+  return { ...module, default: module };
+});
+
+const backend = vi.hoisted(() => ({ connected: 0 }));
+vi.mock('../../main/app/backend', () => ({
+  startBackend: async () => ({
+    host: undefined,
+    embedded: undefined,
+    connect: () => void backend.connected++,
+    close: async () => undefined,
+  }),
+}));
+
+const originalArgv = process.argv;
+beforeAll(async () => {
+  delete process.env.ELECTRON_RENDERER_URL;
+  process.argv = ['electron', 'main'];
+  await import('../../main/app/electron-main');
+  await vi.waitFor(() => expect(electron.windows.length).toBe(1));
+  // Open the other windows the entry can create: macOS activate with none open, and a second
+  // instance after the first window was closed.
+  electron.windows[0].destroyed = true;
+  electron.appListeners.get('activate')!();
+  electron.windows[1].destroyed = true;
+  electron.appListeners.get('second-instance')!();
+});
+afterAll(() => {
+  process.argv = originalArgv;
+});
+
+describe('every Electron window', () => {
+  it('is created three ways and each is checked', () => {
+    expect(electron.windows).toHaveLength(3);
+  });
+
+  it('isolates the renderer: contextIsolation, sandbox, no Node integration anywhere, no webviews', () => {
+    expect(electron.sandboxEnabled.value).toBe(true);
+    for (const window of electron.windows) {
+      expect(window.options.webPreferences).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        experimentalFeatures: false,
+        webviewTag: false,
+      });
+      expect(String(window.options.webPreferences.preload)).toMatch(/preload/);
+    }
+  });
+
+  it('loads only the app itself, never remote content', () => {
+    for (const window of electron.windows) {
+      expect(window.loadedUrls).toEqual(['kubetide://app/index.html']);
+    }
+  });
+
+  it('denies navigation, redirects, webviews and new windows', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    for (const window of electron.windows) {
+      for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+        const preventDefault = vi.fn();
+        window.listeners.get(name)!({ preventDefault }, 'https://evil.example/');
+        expect(preventDefault, name).toHaveBeenCalled();
+      }
+      expect(window.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    }
+    warn.mockRestore();
+  });
+
+  it('refuses every permission request, check and device', () => {
+    const granted: boolean[] = [];
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal'])
+      electron.session.permissionRequest!(undefined, permission, (value) => granted.push(value));
+    expect(granted).toEqual([false, false, false, false, false]);
+    expect(electron.session.permissionCheck!()).toBe(false);
+    expect(electron.session.devicePermission!()).toBe(false);
+  });
+
+  it('sends a strict Content-Security-Policy with every response', () => {
+    let headers: Record<string, string[]> = {};
+    electron.session.headers!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (response) => {
+      headers = (response as { responseHeaders: Record<string, string[]> }).responseHeaders;
+    });
+    const policy = headers['Content-Security-Policy']?.[0] ?? '';
+    const directives = new Map(
+      policy.split(';').map((directive) => {
+        const [name, ...sources] = directive.trim().split(/\s+/);
+        return [name, sources] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+    expect(policy).not.toMatch(/unsafe-eval|https?:|\*/);
+    expect(headers['X-Content-Type-Options']).toEqual(['nosniff']);
+  });
+
+  it('serves only files inside the renderer folder on kubetide://app', async () => {
+    const handler = electron.protocolHandlers.get('kubetide')!;
+    for (const url of [
+      'kubetide://app/..%2F..%2F..%2Fetc%2Fpasswd',
+      'kubetide://app/%2e%2e/%2e%2e/package.json',
+      'kubetide://app/..%5C..%5Cpackage.json',
+      'kubetide://evil/index.html',
+    ]) {
+      const response = (await handler({ url })) as Response;
+      // A 200 may only be a file that resolved inside the renderer folder (URL parsing folds "%2e%2e").
+      if (response.status === 200) expect(await response.text(), url).toMatch(/\/renderer\/[^/]*$/);
+      else expect(response.status, url).toBe(404);
+    }
+    expect(((await handler({ url: 'kubetide://evil/index.html' })) as Response).status).toBe(404);
+  });
+
+  it('hands a bridge port only to the main frame of the app, never to other pages or subframes', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const request = electron.ipcListeners.get('kubetide:request-port')!;
+    const sent: string[] = [];
+    const event = (url: string, parent: unknown) => ({
+      senderFrame: { url, parent },
+      sender: { id: 1, postMessage: (channel: string) => sent.push(channel) },
+    });
+    request(event('https://evil.example/', null));
+    request(event('kubetide://app/index.html', { url: 'kubetide://app/index.html' }));
+    request(event('kubetide://app.evil/index.html', null));
+    expect(sent).toEqual([]);
+    expect(backend.connected).toBe(0);
+    request(event('kubetide://app/index.html', null));
+    expect(sent).toEqual(['kubetide:bridge-port']);
+    expect(backend.connected).toBe(1);
+    warn.mockRestore();
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { Feed, stripManagedFields } from '../../../main/bridge/feed';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import type { RowChange } from '../../../main/bridge/squash';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import type { ListerWatcher } from '../../../main/cache/lister-watcher';
+import { StatusError, newStatus } from '../../../shared/kube/status';
+import type { SyncState } from '../../../shared/protocol/sync-state';
+import { FakeApi, pod } from './fake-api';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+
+/** A ListerWatcher whose first `failures` LISTs fail with `status`, then serve `api`. */
+function failingFirst(api: FakeApi, failures: number, code: number, reason: string): ListerWatcher {
+  const inner = api.listerWatcher();
+  let remaining = failures;
+  return {
+    ...inner,
+    list: async (options, signal) => {
+      if (remaining-- > 0) throw new StatusError(newStatus(code, reason, `${reason} listing pods`));
+      return inner.list(options, signal);
+    },
+  };
+}
+
+function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
+  const states: SyncState[] = [];
+  const changes: RowChange[] = [];
+  const feed = new Feed({
+    gvr: pods,
+    namespace: '',
+    newListerWatcher: () => listerWatcher,
+    projector: new RowProjector(),
+    clock,
+    staleAfterMs: 5_000,
+    reflector: { backoff: () => 2_000 },
+  });
+  feed.attach({ record: (change) => changes.push(change), syncStateChanged: (state) => states.push(state) });
+  return { feed, states, changes, clock };
+}
+
+describe('Feed', () => {
+  it('reports listing, then synced once the handler has the whole list', async () => {
+    const api = new FakeApi();
+    api.apply(pod('default', 'a'));
+    const { feed, states, changes, clock } = feedOver(api.listerWatcher());
+    feed.start();
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    expect(changes.map((change) => change.type)).toEqual(['added']);
+    await feed.stop();
+  });
+
+  it('reports listing progress page by page, with the total the first page announces', async () => {
+    const api = new FakeApi();
+    for (let index = 0; index < 1_200; index++) api.apply(pod('default', `p${index}`));
+    const { feed, states, clock } = feedOver(api.listerWatcher());
+    feed.start();
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    const listing = states.filter((state) => state.phase === 'listing');
+    expect(listing.slice(0, 3)).toEqual([
+      { phase: 'listing', listed: 500, total: 1_200 },
+      { phase: 'listing', listed: 1_000, total: 1_200 },
+      { phase: 'listing', listed: 1_200, total: 1_200 },
+    ]);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    await feed.stop();
+  });
+
+  it('reports reconnecting with the retry time and the Status, then stale past the threshold, then synced', async () => {
+    const api = new FakeApi();
+    const { feed, states, clock } = feedOver(failingFirst(api, 4, 500, 'InternalError'));
+    const started = clock.now();
+    feed.start();
+    await clock.stepAsync(0);
+    expect(states.at(-1)).toMatchObject({
+      phase: 'reconnecting',
+      since: started,
+      retryAt: started + 2_000,
+      error: { code: 500, reason: 'InternalError' },
+    });
+    await clock.stepAsync(2_000);
+    await clock.stepAsync(2_000);
+    await clock.stepAsync(2_000);
+    expect(states.at(-1)).toMatchObject({ phase: 'stale', since: started, retryAt: started + 8_000 });
+    await clock.stepAsync(2_000);
+    const phases = states.map((state) => state.phase).filter((phase, index, all) => phase !== all[index - 1]);
+    expect(phases).toEqual(['reconnecting', 'stale', 'synced']);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    await feed.stop();
+  });
+
+  it('reports error, not reconnecting, for a 403', async () => {
+    const { feed, states, clock } = feedOver(failingFirst(new FakeApi(), 1, 403, 'Forbidden'));
+    feed.start();
+    await clock.stepAsync(0);
+    expect(states.at(-1)).toMatchObject({ phase: 'error', error: { code: 403, reason: 'Forbidden' } });
+    await feed.stop();
+  });
+
+  it('deletes rows a manual resync no longer finds', async () => {
+    const api = new FakeApi();
+    api.apply(pod('default', 'a'));
+    api.apply(pod('default', 'b'));
+    const { feed, changes, clock } = feedOver(api.listerWatcher());
+    feed.start();
+    await clock.stepAsync(500);
+    await feed.stop();
+    api.remove('default', 'a');
+    await feed.resync();
+    await clock.stepAsync(500);
+    expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
+    expect(feed.rows().map((row) => row.key)).toEqual(['default/b']);
+    await feed.stop();
+  });
+
+  it('skips updates that change nothing (resyncs, unchanged objects on relist)', async () => {
+    const api = new FakeApi();
+    api.apply(pod('default', 'a'));
+    const { feed, changes, clock } = feedOver(api.listerWatcher());
+    feed.start();
+    await clock.stepAsync(500);
+    await feed.resync();
+    await clock.stepAsync(500);
+    expect(changes).toHaveLength(1);
+    await feed.stop();
+  });
+
+  it('strips managedFields as objects enter the cache', () => {
+    const object = { metadata: { name: 'a', managedFields: [{}] } };
+    expect(stripManagedFields(object)).toEqual({ metadata: { name: 'a' } });
+  });
+});

@@ -1,0 +1,120 @@
+// What the timeline must not pretend to know: relists are marked, failed watches are gaps until the
+// informer relists, time the recorder did not run is a gap, and deletions a relist inferred say so.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { objectVersions } from '../../../main/history/object-history';
+import { Recorder } from '../../../main/history/recorder';
+import { openRecording } from '../../../main/history/recording-reader';
+import { recordingMarks, stateAt } from '../../../main/history/replay';
+import { FakeControllerSource } from '../../support/fake-controller-source';
+import type { TempDirectory } from './fixtures';
+import { realisticPod, recordedInformer, settle, tempDirectory } from './fixtures';
+
+let directory: TempDirectory | undefined;
+afterEach(() => directory?.remove());
+
+async function until(clock: FakeClock, condition: () => boolean): Promise<void> {
+  for (let step = 0; step < 100 && !condition(); step++) await clock.stepAsync(500);
+  expect(condition()).toBe(true);
+}
+
+describe('recording marks', () => {
+  it('marks the initial list as a relist', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    source.add(realisticPod('web-1'));
+    const run = recordedInformer(source, directory.file('marks.kubetide'), clock);
+    await settle();
+    const listed = clock.now();
+    await clock.stepAsync(2000);
+    await run.stop();
+    run.recorder.close();
+    const reader = openRecording(directory.file('marks.kubetide'));
+    const marks = recordingMarks(reader, 0, clock.now());
+    expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.stream?.gvr])).toEqual([
+      ['relist', 'initial-list', listed, 'pods.v1'],
+    ]);
+    reader.close();
+  });
+
+  it('records a failed list as a watch-disconnected gap ending when the informer relists', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    source.add(realisticPod('web-1'));
+    const run = recordedInformer(source, directory.file('gap.kubetide'), clock);
+    await settle();
+    await clock.stepAsync(1000);
+    source.listError = new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    const failedAfter = clock.now();
+    source.resetWatch(); // the re-watch gets 410, so the informer must relist, and listing fails
+    await until(clock, () => source.listCalls.length >= 3);
+    source.listError = undefined;
+    source.add(realisticPod('web-2'));
+    const relistCalls = source.listCalls.length;
+    await until(
+      clock,
+      () => source.listCalls.length > relistCalls && run.informer.getStore().list().length === 2,
+    );
+    await settle();
+    const relisted = clock.now();
+    await clock.stepAsync(2000);
+    await run.stop();
+    run.recorder.close();
+
+    const reader = openRecording(directory.file('gap.kubetide'));
+    const marks = recordingMarks(reader, 0, clock.now());
+    const gap = marks.find((mark) => mark.kind === 'gap');
+    expect(gap?.reason).toBe('watch-disconnected');
+    expect(gap?.detail).toContain('ECONNREFUSED');
+    expect(gap!.start).toBeGreaterThanOrEqual(failedAfter);
+    expect(gap!.end).toBeGreaterThan(gap!.start);
+    expect(gap!.end).toBeLessThanOrEqual(relisted);
+    const relist = marks.find((mark) => mark.kind === 'relist' && mark.reason === 'relist');
+    expect(relist?.start).toBe(gap!.end);
+    expect(
+      stateAt(reader, { gvr: 'pods.v1', time: relisted }).objects.map((pod) => pod.metadata.name),
+    ).toEqual(['web-1', 'web-2']);
+    reader.close();
+  });
+
+  it('records the time the recorder was not running as a not-recording gap', async () => {
+    directory = tempDirectory();
+    const file = directory.file('restart.kubetide');
+    const clock = new FakeClock();
+    new Recorder({ file, context: 'test-context', clock }).close();
+    const closed = clock.now();
+    clock.step(60_000);
+    const reopened = new Recorder({ file, context: 'test-context', clock });
+    reopened.close();
+    const reader = openRecording(file);
+    const [gap] = recordingMarks(reader, 0, clock.now());
+    expect(gap).toMatchObject({ kind: 'gap', reason: 'not-recording', start: closed, end: closed + 60_000 });
+    reader.close();
+  });
+
+  it('records a deletion inferred by a relist as Deleted with an unknown final state', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const pod = source.add(realisticPod('web-1'));
+    const run = recordedInformer(source, directory.file('tombstone.kubetide'), clock);
+    await settle();
+    await clock.stepAsync(1000);
+    source.deleteDropWatch(pod);
+    source.resetWatch();
+    await until(clock, () => run.informer.getStore().list().length === 0);
+    await clock.stepAsync(2000);
+    await run.stop();
+    run.recorder.close();
+    const reader = openRecording(directory.file('tombstone.kubetide'));
+    const versions = objectVersions(reader, { uid: pod.metadata.uid! });
+    expect(versions.map((version) => [version.type, version.finalStateUnknown])).toEqual([
+      ['Replaced', false],
+      ['Deleted', true],
+    ]);
+    expect(versions[1].object?.metadata.name).toBe('web-1');
+    reader.close();
+  });
+});

@@ -1,0 +1,131 @@
+// The Recorder's contract with the informers it records: deltas are only buffered on the informer's
+// path, one transaction per flush writes them (so a kill loses at most a flush interval), the delta
+// types are those that reached the indexer, and an informer joined while running is recorded too.
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { SharedIndexInformer } from '../../../main/cache/shared-informer';
+import { objectVersions } from '../../../main/history/object-history';
+import { Recorder } from '../../../main/history/recorder';
+import { openRecording } from '../../../main/history/recording-reader';
+import { recordingMarks, stateAt } from '../../../main/history/replay';
+import type { KubeObject } from '../../../shared/kube/object';
+import { FakeControllerSource } from '../../support/fake-controller-source';
+import type { TempDirectory } from './fixtures';
+import { podsGvr, realisticPod, recordedInformer, settle, tempDirectory } from './fixtures';
+
+let directory: TempDirectory | undefined;
+afterEach(() => directory?.remove());
+
+function changesOnDisk(file: string): number {
+  const database = new Database(file, { readonly: true });
+  try {
+    return (database.prepare('SELECT count(*) AS count FROM changes').get() as { count: number }).count;
+  } finally {
+    database.close();
+  }
+}
+
+describe('Recorder', () => {
+  it('buffers deltas and writes them at the next flush, at most a flush interval later', async () => {
+    directory = tempDirectory();
+    const file = directory.file('flush.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const run = recordedInformer(source, file, clock);
+    await settle();
+    source.add(realisticPod('web-1'));
+    source.add(realisticPod('web-2'));
+    await settle();
+    expect(run.informer.getStore().list()).toHaveLength(2);
+    expect(changesOnDisk(file)).toBe(0);
+    expect(run.recorder.stats().buffered).toBe(2);
+    await clock.stepAsync(1000);
+    expect(changesOnDisk(file)).toBe(2);
+    expect(run.recorder.stats()).toMatchObject({ changesWritten: 2, buffered: 0 });
+    await run.stop();
+    run.recorder.close();
+  });
+
+  it('records each delta type as it reached the indexer', async () => {
+    directory = tempDirectory();
+    const file = directory.file('types.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const listed = source.add(realisticPod('web-1'));
+    const run = recordedInformer(source, file, clock);
+    await settle();
+    const added = source.add(realisticPod('web-2'));
+    source.modify(listed);
+    source.delete(added);
+    await settle();
+    await clock.stepAsync(1000);
+    await run.stop();
+    run.recorder.close();
+    const reader = openRecording(file);
+    expect(objectVersions(reader, { uid: listed.metadata.uid! }).map((change) => change.type)).toEqual([
+      'Replaced',
+      'Updated',
+    ]);
+    expect(objectVersions(reader, { uid: added.metadata.uid! }).map((change) => change.type)).toEqual([
+      'Added',
+      'Deleted',
+    ]);
+    reader.close();
+  });
+
+  it('records an informer attached while running: its cache as a relist, then its changes', async () => {
+    directory = tempDirectory();
+    const file = directory.file('attached.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    source.add(realisticPod('web-1'));
+    const informer = new SharedIndexInformer<KubeObject>({ listerWatcher: source, clock });
+    const stop = new AbortController();
+    const done = informer.run(stop.signal);
+    await settle();
+    const recorder = new Recorder({ file, context: 'test-context', clock });
+    recorder.attach(informer, podsGvr);
+    source.add(realisticPod('web-2'));
+    await settle();
+    const time = clock.now();
+    await clock.stepAsync(1000);
+    stop.abort();
+    await done;
+    recorder.close();
+    const reader = openRecording(file);
+    expect(stateAt(reader, { gvr: 'pods.v1', time }).objects.map((pod) => pod.metadata.name)).toEqual([
+      'web-1',
+      'web-2',
+    ]);
+    expect(recordingMarks(reader, 0, clock.now()).map((mark) => mark.reason)).toEqual(['attached']);
+    reader.close();
+  });
+
+  it('stops recording an informer once detached', async () => {
+    directory = tempDirectory();
+    const file = directory.file('detached.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const run = recordedInformer(source, file, clock);
+    await settle();
+    run.attachment.detach();
+    source.add(realisticPod('web-1'));
+    await settle();
+    await clock.stepAsync(1000);
+    expect(run.informer.getStore().list()).toHaveLength(1);
+    expect(changesOnDisk(file)).toBe(0);
+    await run.stop();
+    run.recorder.close();
+  });
+
+  it('refuses a recording of another context', () => {
+    directory = tempDirectory();
+    const file = directory.file('context.kubetide');
+    const clock = new FakeClock();
+    new Recorder({ file, context: 'prod', clock }).close();
+    expect(() => new Recorder({ file, context: 'staging', clock })).toThrow(
+      /records context "prod", not "staging"/,
+    );
+  });
+});

@@ -1,0 +1,101 @@
+// How versions are stored: canonical JSON, merge patches that reproduce the exact text, deflate
+// against a base, and keyframe member lists.
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../../../main/history/merge-patch';
+import {
+  applyMergePatch,
+  canonicalJson,
+  canonicalize,
+  createMergePatch,
+} from '../../../main/history/merge-patch';
+import {
+  VersionEncoding,
+  decodeMembers,
+  decodeVersion,
+  encodeMembers,
+  encodeVersion,
+} from '../../../main/history/object-codec';
+import { realisticPod, seededRandom } from './fixtures';
+
+function randomJson(random: () => number, depth: number): Json {
+  const roll = random();
+  if (depth <= 0 || roll < 0.3) {
+    const scalars: Json[] = [null, true, false, 0, 7, 'a', 'b', ''];
+    return scalars[Math.floor(random() * scalars.length)];
+  }
+  if (roll < 0.45)
+    return Array.from({ length: Math.floor(random() * 3) }, () => randomJson(random, depth - 1));
+  const object: Record<string, Json> = {};
+  for (const key of ['x', 'y', 'z', 'w'].filter(() => random() < 0.6))
+    object[key] = randomJson(random, depth - 1);
+  return object;
+}
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth and drops only the top-level metadata.managedFields', () => {
+    const json = canonicalJson({
+      spec: { b: 1, a: [{ d: 1, c: 2 }] },
+      metadata: { name: 'n', managedFields: [1] },
+      kind: 'Pod',
+    });
+    expect(json).toBe('{"kind":"Pod","metadata":{"name":"n"},"spec":{"a":[{"c":2,"d":1}],"b":1}}');
+    expect(canonicalJson({ metadata: {}, spec: { managedFields: 1 } })).toBe(
+      '{"metadata":{},"spec":{"managedFields":1}}',
+    );
+  });
+});
+
+describe('createMergePatch', () => {
+  it('applied to the old version gives the new one exactly, or declines (fuzzed, nulls included)', () => {
+    const random = seededRandom(11);
+    let declined = 0;
+    for (let round = 0; round < 2000; round++) {
+      const from = canonicalize({ root: randomJson(random, 4) });
+      const to = canonicalize(
+        random() < 0.5
+          ? { root: randomJson(random, 4) }
+          : { root: (from as { root: Json }).root, extra: randomJson(random, 2) },
+      );
+      const patch = createMergePatch(from, to);
+      if (patch === undefined) {
+        declined++;
+        continue;
+      }
+      expect(JSON.stringify(applyMergePatch(from, patch))).toBe(JSON.stringify(to));
+    }
+    expect(declined).toBeLessThan(2000);
+  });
+
+  it('declines when the new version sets an object member to null', () => {
+    expect(createMergePatch({ a: 1 }, { a: null })).toBeUndefined();
+    expect(createMergePatch({ a: 1 }, { a: 1, b: { c: null } })).toBeUndefined();
+    expect(createMergePatch({ a: 1 }, { a: [null] })).toEqual({ a: [null] });
+  });
+});
+
+describe('version encodings', () => {
+  it('round-trip a pod in every encoding, a status update as a patch of a few dozen bytes', () => {
+    const before = realisticPod('web-abc12-x');
+    const after = structuredClone(before);
+    (after.status as { phase: string }).phase = 'Running';
+    after.metadata.resourceVersion = '1234';
+    const base = canonicalJson(before);
+    const next = canonicalJson(after);
+    const patch = JSON.stringify(createMergePatch(canonicalize(before), canonicalize(after)));
+    const encoded = encodeVersion(patch, base);
+    expect(decodeVersion(VersionEncoding.patch, encoded, { json: base }).json).toBe(next);
+    expect(decodeVersion(VersionEncoding.text, encodeVersion(next, base), { json: base }).json).toBe(next);
+    expect(decodeVersion(VersionEncoding.full, encodeVersion(next)).json).toBe(next);
+    expect(encoded.length).toBeLessThan(80);
+  });
+
+  it('keyframe members round-trip', () => {
+    const members = new Map([
+      [3, 10],
+      [1, 400_000],
+      [900_000, 2],
+    ]);
+    expect(decodeMembers(encodeMembers(members))).toEqual(members);
+    expect(decodeMembers(encodeMembers(new Map()))).toEqual(new Map());
+  });
+});

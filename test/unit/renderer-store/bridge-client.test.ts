@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
+import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
+import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import { BridgeClient } from '../../../renderer/transport/bridge-client';
+import type { BridgeLink } from '../../../renderer/transport/bridge-link';
+import type { ClientMessage } from '../../../shared/protocol/client-messages';
+import type { ServerMessage } from '../../../shared/protocol/server-messages';
+import { row } from '../bridge/fixtures';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+
+/** A client wired to a scripted main that answers every request with ok and records what it got. */
+function scripted(options: { failOpens?: number; holdHello?: boolean } = {}) {
+  const heldReplies: (() => void)[] = [];
+  const clock = new FakeClock();
+  const scheduler = new ManualFrameScheduler();
+  const received: ClientMessage[] = [];
+  const mains: ((message: ServerMessage) => void)[] = [];
+  const ends: ReturnType<typeof createInMemoryTransportPair>[] = [];
+  let failures = options.failOpens ?? 0;
+  const client = new BridgeClient({
+    scheduler,
+    timers: {
+      now: () => clock.now(),
+      setTimeout: (callback, delay) => clock.setTimeout(callback, delay),
+      clearTimeout: (timer) => (timer as { stop(): void }).stop(),
+    },
+    open: async () => {
+      if (failures-- > 0) throw new Error('main is not up yet');
+      const pair = createInMemoryTransportPair();
+      ends.push(pair);
+      pair.server.onMessage((message) => {
+        const request = message as ClientMessage;
+        received.push(request);
+        if ('requestId' in request && request.requestId !== undefined) {
+          const requestId = request.requestId;
+          const reply = () => pair.server.send({ type: 'reply', requestId, ok: true, value: null });
+          if (options.holdHello && request.type === 'hello') heldReplies.push(reply);
+          else reply();
+        }
+      });
+      mains.push((message) => pair.server.send(message));
+      return pair.client as unknown as BridgeLink;
+    },
+  });
+  const settle = async () => {
+    for (let round = 0; round < 5; round++) await flushMicrotasks();
+    scheduler.runFrame();
+    await flushMicrotasks();
+  };
+  return {
+    client,
+    clock,
+    scheduler,
+    received,
+    settle,
+    main: (message: ServerMessage) => mains.at(-1)!(message),
+    ends,
+    releaseHello: () => heldReplies.splice(0).forEach((reply) => reply()),
+  };
+}
+
+describe('BridgeClient', () => {
+  it('asks for a resnapshot when a batch is missing, and acknowledges what it applied', async () => {
+    const { client, received, settle, main } = scripted();
+    client.start();
+    await settle();
+    const id = await client.subscribe(pods);
+    main({
+      type: 'batch',
+      subscriptionId: id,
+      seq: 1,
+      replace: true,
+      snapshotEnd: true,
+      upserts: [row('a')],
+      deletes: [],
+    });
+    main({ type: 'batch', subscriptionId: id, seq: 3, upserts: [row('c')], deletes: [] });
+    await settle();
+    expect(received.filter((message) => message.type === 'ack' || message.type === 'resnapshot')).toEqual([
+      { type: 'resnapshot', subscriptionId: id },
+      { type: 'ack', subscriptionId: id, seq: 1 },
+    ]);
+    expect([...client.store.mirror(id)!.rows.keys()]).toEqual(['a']);
+  });
+
+  it('retries a failed connection with growing delays and reports when it will retry', async () => {
+    const { client, clock, settle } = scripted({ failOpens: 2 });
+    client.start();
+    await settle();
+    expect(client.state.getState().connection).toEqual({
+      phase: 'connecting',
+      retryAt: clock.now() + 500,
+      error: 'main is not up yet',
+    });
+    await clock.stepAsync(500);
+    expect(client.state.getState().connection.retryAt).toBe(clock.now() + 1_000);
+    await clock.stepAsync(1_000);
+    await settle();
+    expect(client.state.getState().connection.phase).toBe('open');
+  });
+
+  it('says hello again after a loss, resuming each subscription from its last applied seq', async () => {
+    const { client, received, settle, main, ends, clock } = scripted();
+    client.start();
+    await settle();
+    const id = await client.subscribe(pods);
+    main({
+      type: 'batch',
+      subscriptionId: id,
+      seq: 1,
+      replace: true,
+      snapshotEnd: true,
+      upserts: [row('a')],
+      deletes: [],
+    });
+    await settle();
+    ends[0].client.close('lost');
+    await clock.stepAsync(500);
+    await settle();
+    expect(received.filter((message) => message.type === 'hello').at(-1)).toMatchObject({
+      resume: [{ subscriptionId: id, gvr: pods, lastSeq: 1 }],
+    });
+  });
+
+  it('rejects requests in flight when the link drops', async () => {
+    const { client, settle, ends } = scripted();
+    client.start();
+    await settle();
+    ends[0].server.onMessage(() => {});
+    const pending = client.listContexts();
+    ends[0].client.close('lost');
+    await expect(pending).rejects.toThrow(/connection to main lost: lost/);
+  });
+
+  it('resubscribes every mirrored kind when main reports a new current context', async () => {
+    const { client, received, settle, main } = scripted();
+    client.start();
+    await settle();
+    main({ type: 'contexts', current: 'one', contexts: [] });
+    const id = await client.subscribe(pods);
+    main({
+      type: 'batch',
+      subscriptionId: id,
+      seq: 1,
+      replace: true,
+      snapshotEnd: true,
+      upserts: [row('a')],
+      deletes: [],
+    });
+    await settle();
+    main({ type: 'contexts', current: 'two', contexts: [] });
+    await settle();
+    expect(received.filter((message) => message.type === 'subscribe')).toHaveLength(2);
+    expect(client.store.mirror(id)!.rows.size).toBe(0);
+    expect(client.state.getState().contexts?.current).toBe('two');
+  });
+});
+
+describe('BridgeClient subscriptions made before the connection is open', () => {
+  it('sends those made while hello was in flight once it has been answered', async () => {
+    const { client, received, settle, releaseHello } = scripted({ holdHello: true });
+    client.start();
+    await settle();
+    expect(received.map((message) => message.type)).toEqual(['hello']);
+    const id = await client.subscribe(pods);
+    releaseHello();
+    await settle();
+    const sent = received.filter((message) => message.type === 'hello' || message.type === 'subscribe');
+    const mentioned = sent.flatMap((message) =>
+      message.type === 'hello'
+        ? (message.resume ?? []).map((entry) => entry.subscriptionId)
+        : [message.subscriptionId],
+    );
+    expect(mentioned).toEqual([id]);
+  });
+});
