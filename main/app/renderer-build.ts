@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const rendererOutput = join(repositoryRoot, 'out', 'renderer');
 const sourceFolders = [join(repositoryRoot, 'renderer'), join(repositoryRoot, 'shared')];
+/** How the build is made counts as a source too: a change here must not leave an old build served. */
+const buildScript = fileURLToPath(import.meta.url);
 
 async function newestModification(folder: string): Promise<number> {
   let newest = 0;
@@ -25,6 +27,7 @@ export async function rendererBuildIsStale(output = rendererOutput): Promise<boo
   const index = join(output, 'index.html');
   if (!existsSync(index)) return true;
   const built = (await stat(index)).mtimeMs;
+  if ((await stat(buildScript)).mtimeMs > built) return true;
   for (const folder of sourceFolders) {
     if ((await newestModification(folder)) > built) return true;
   }
@@ -39,14 +42,21 @@ export async function ensureRendererBuilt(
   if (!(await rendererBuildIsStale(output))) return false;
   log('kubetide: building the UI (first run or sources changed)...');
   const { build } = await import('vite');
-  // Always a production build (minified, React without its development checks), whatever NODE_ENV
-  // the caller runs under (vitest sets "test").
-  await build({
-    configFile: join(repositoryRoot, 'renderer', 'vite.config.ts'),
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: { outDir: output },
-    logLevel: 'warn',
-  });
+  // Always a production build (minified, React without its development checks). Vite and the React
+  // plugin decide that from NODE_ENV when it is set, and vitest sets it to "test", so it is set for the
+  // duration of the build.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: join(repositoryRoot, 'renderer', 'vite.config.ts'),
+      mode: 'production',
+      build: { outDir: output },
+      logLevel: 'warn',
+    });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
   return true;
 }

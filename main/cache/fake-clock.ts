@@ -63,14 +63,7 @@ export class FakeClock implements Clock {
   }
 
   setTime(target: number): void {
-    for (;;) {
-      const next = this.nextDue(target);
-      if (next === undefined) break;
-      this.time = Math.max(this.time, next.due);
-      next.active = false;
-      this.waiters = this.waiters.filter((other) => other !== next);
-      next.callback();
-    }
+    while (this.fireNext(target));
     this.time = Math.max(this.time, target);
   }
 
@@ -81,17 +74,20 @@ export class FakeClock implements Clock {
   async stepAsync(deltaMs: number): Promise<void> {
     const target = this.time + deltaMs;
     await flushMicrotasks();
-    for (;;) {
-      const next = this.nextDue(target);
-      if (next === undefined) break;
-      this.time = Math.max(this.time, next.due);
-      next.active = false;
-      this.waiters = this.waiters.filter((other) => other !== next);
-      next.callback();
-      await flushMicrotasks();
-    }
+    while (this.fireNext(target)) await flushMicrotasks();
     this.time = Math.max(this.time, target);
     await flushMicrotasks();
+  }
+
+  /** Fires the earliest timer due by `target`, moving time to its due time; false if none is due. */
+  private fireNext(target: number): boolean {
+    const next = this.nextDue(target);
+    if (next === undefined) return false;
+    this.time = Math.max(this.time, next.due);
+    next.active = false;
+    this.waiters = this.waiters.filter((other) => other !== next);
+    next.callback();
+    return true;
   }
 
   private nextDue(target: number): Waiter | undefined {

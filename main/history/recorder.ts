@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import type { Clock, Timer } from '../cache/clock';
 import type { Deltas } from '../cache/delta';
 import { defaultWatchErrorHandler } from '../cache/reflector';
+import type { WatchErrorHandler } from '../cache/reflector';
 import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
@@ -30,7 +31,7 @@ export interface RecorderOptions {
   keyframeIntervalMs?: number;
   /** ... or after this many changes of one stream (default 20,000). */
   keyframeEveryChanges?: number;
-  /** A full version every this many changes of one object (default 32). */
+  /** A full version every this many changes of one object (default 32; 0: every version whole). */
   fullVersionEvery?: number;
   retention?: RetentionPolicy;
   /** How often retention runs, in ms (default 60 s). */
@@ -63,6 +64,7 @@ export class Recorder {
   private readonly writer: RecordingWriter;
   private buffer: BufferedWrite[] = [];
   private readonly taps = new Set<StreamTap>();
+  private readonly attachments = new Set<RecorderAttachment>();
   private timer: Timer | undefined;
   private lastStamp = 0;
   private lastRetention: number;
@@ -80,11 +82,13 @@ export class Recorder {
     this.clock = options.clock;
     this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.reportError = options.reportError ?? ((error, context) => console.error(`${context}:`, error));
-    this.database = openForWriting(options.file, options.context);
+    this.database = openForWriting(options.file, options.context, options.clock.now());
     this.writer = new RecordingWriter(this.database, { fullVersionEvery: options.fullVersionEvery });
+    const lastWritten = readMeta(this.database, 'lastWritten');
+    // Times keep increasing across sessions even if the wall clock was set back meanwhile.
+    this.lastStamp = Number(lastWritten ?? 0);
     const now = this.stamp();
     this.lastRetention = now;
-    const lastWritten = readMeta(this.database, 'lastWritten');
     this.writer.transaction(() => {
       if (lastWritten !== undefined) {
         const since = Math.min(Number(lastWritten), now);
@@ -107,7 +111,9 @@ export class Recorder {
    * Records `informer`, the one informer of `gvr` in `namespace` ("" for all). Attach before the
    * informer runs to record its initial list and its watch failures as gaps; attached later, the
    * cache's current content is recorded as a relist (reason "attached"), and failures show only
-   * as the relists that follow them.
+   * as the relists that follow them. Attaching before run sets the informer's watch error handler:
+   * pass the one it should have otherwise (default: defaultWatchErrorHandler, which logs) as
+   * `watchErrorHandler`, and it is called first.
    *
    * The recorder wraps the informer's handleDeltas (its controller's process function): only there do
    * deltas carry their type (Added, Updated, Deleted, Replaced, Sync) and reach the indexer
@@ -118,6 +124,7 @@ export class Recorder {
     informer: SharedIndexInformer<KubeObject>,
     gvr: GroupVersionResource,
     namespace = '',
+    watchErrorHandler: WatchErrorHandler = defaultWatchErrorHandler,
   ): RecorderAttachment {
     if (this.closed) throw new Error(`recorder for ${this.file} is closed`);
     const stream = this.writer.stream({ gvr: gvrKey(gvr), scope: namespace });
@@ -139,7 +146,7 @@ export class Recorder {
     this.taps.add(tap);
     if (!informer.hasStarted()) {
       informer.setWatchErrorHandler((reflector, error) => {
-        defaultWatchErrorHandler(reflector, error);
+        watchErrorHandler(reflector, error);
         tap.watchFailed(messageOf(error));
       });
     } else {
@@ -156,13 +163,16 @@ export class Recorder {
       handleDeltas.call(informer, deltas, isInInitialList);
       tap.capture(deltas, isInInitialList ? 'initial-list' : 'relist');
     };
-    return {
+    const attachment = {
       stream,
       detach: () => {
-        if (!this.taps.delete(tap)) return;
+        if (!this.attachments.delete(attachment)) return;
+        this.taps.delete(tap);
         informer.handleDeltas = handleDeltas;
       },
     };
+    this.attachments.add(attachment);
+    return attachment;
   }
 
   /** Writes everything buffered in one transaction, then any keyframes due and retention if due. */
@@ -186,6 +196,7 @@ export class Recorder {
       });
     } catch (error) {
       this.reportError(error, `recording ${this.file}: writing ${writes.length} changes failed`);
+      this.batchLost(writes, now, error);
     } finally {
       this.writer.releaseBatchMemory();
     }
@@ -194,6 +205,28 @@ export class Recorder {
     if (retention && now - this.lastRetention >= checkInterval) {
       this.lastRetention = now;
       this.enforceRetention(retention, now);
+    }
+  }
+
+  /**
+   * A rolled-back batch leaves the writer's memory naming rows that do not exist: it forgets them
+   * (the next version of each object is stored whole) and the lost span becomes a gap, if the
+   * database takes even that.
+   */
+  private batchLost(writes: BufferedWrite[], now: number, error: unknown): void {
+    this.writer.forgetVersions();
+    const first = writes.find((write): write is ChangeToWrite => !('mark' in write));
+    try {
+      this.writer.writeMark({
+        kind: 'gap',
+        reason: 'not-recording',
+        stream: undefined,
+        start: first?.time ?? now,
+        end: now,
+        detail: `writing the recording failed: ${messageOf(error)}`,
+      });
+    } catch {
+      // The failure is already reported; the timeline cannot be told more than the disk accepts.
     }
   }
 
@@ -214,14 +247,17 @@ export class Recorder {
     };
   }
 
-  /** Flushes, checkpoints the WAL into the file and closes it. Attached informers are left running. */
+  /**
+   * Flushes, detaches every informer (they keep running, unrecorded), checkpoints the WAL into the
+   * file and closes it.
+   */
   close(): void {
     if (this.closed) return;
     this.timer?.stop();
     for (const tap of this.taps) tap.closing(this.stamp());
     this.flush();
     this.closed = true;
-    this.taps.clear();
+    for (const attachment of [...this.attachments]) attachment.detach();
     this.database.pragma('wal_checkpoint(TRUNCATE)');
     this.database.close();
   }

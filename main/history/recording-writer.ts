@@ -74,6 +74,9 @@ interface Sibling {
   readonly chain: number;
 }
 
+/** Patches shorter than this (in JSON characters) are not deflated against a sibling's version. */
+const hintWorthyPatchLength = 256;
+
 /** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
 const maximumSiblings = 10_000;
 
@@ -84,7 +87,7 @@ function templateOf(object: KubeObject): string {
 }
 
 export interface RecordingWriterOptions {
-  /** A full version every this many changes of one object (default 32). */
+  /** A full version every this many changes of one object (default 32; 0: every version whole). */
   fullVersionEvery?: number;
 }
 
@@ -136,6 +139,15 @@ export class RecordingWriter {
     return id;
   }
 
+  /** Forgets every version held in memory: the next version of each object is written whole. */
+  forgetVersions(): void {
+    for (const stream of this.streams.values()) {
+      stream.objects.clear();
+      stream.siblings.clear();
+    }
+    this.touched = [];
+  }
+
   /** Forgets which objects `stream` holds (they are unknown until the next list). */
   resetStream(stream: number): void {
     const state = this.requireStream(stream);
@@ -180,7 +192,8 @@ export class RecordingWriter {
     } else {
       stream.current.set(state.id, id);
       stream.uidByKey.set(change.key, uid);
-      if (object) {
+      // Only shallow versions serve as siblings: objects built on them start with room to grow.
+      if (object && state.chain <= this.fullVersionEvery / 4) {
         if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
         stream.siblings.set(templateOf(object), { change: id, json: next.json, chain: state.chain });
       }
@@ -207,11 +220,14 @@ export class RecordingWriter {
         state.chain++;
         return { base, encoding: VersionEncoding.patch, payload: null };
       }
-      const hinted = sibling && sibling.change !== base && sibling.chain < limit ? sibling : undefined;
-      state.chain = 1 + Math.max(state.chain, hinted?.chain ?? 0);
       const patch = createMergePatch(previous.tree, next.tree);
       const encoding = patch === undefined ? VersionEncoding.text : VersionEncoding.patch;
       const text = patch === undefined ? next.json : JSON.stringify(patch);
+      // A hint deepens the chain to the sibling's depth, which soon forces full versions: worth it
+      // only for a change bringing much that the object's own past lacks (a pod scheduled, started).
+      const worthHinting = text.length >= hintWorthyPatchLength && sibling && sibling.change !== base;
+      const hinted = worthHinting && sibling.chain < limit ? sibling : undefined;
+      state.chain = 1 + Math.max(state.chain, hinted?.chain ?? 0);
       return {
         base,
         hint: hinted?.change,

@@ -10,6 +10,8 @@
 // keyframes the state of a stream at a time: which change holds each object's current version
 // marks     gaps and relists
 // meta      format version, context, created, and for exports the range and filters
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { RecordingError, messageOf, problemKindOf } from './recording-error';
@@ -45,19 +47,33 @@ CREATE INDEX IF NOT EXISTS marks_by_start ON marks (start);
 `;
 
 /**
- * Opens (creating if needed) a recording to write. Throws a RecordingError when the file is not a
- * recording, is from a newer format, or SQLite cannot open it.
+ * Opens (creating it and its directory if needed) a recording to write. Throws a RecordingError when
+ * the file is not a recording (another SQLite database is never written into), is from a newer
+ * format, records another context, or SQLite cannot open it. `now` stamps a new file's creation.
  */
-export function openForWriting(file: string, context: string): SqliteDatabase {
+export function openForWriting(file: string, context: string, now = Date.now()): SqliteDatabase {
   let database: SqliteDatabase | undefined;
   try {
+    mkdirSync(dirname(file), { recursive: true });
     database = new Database(file);
+    const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    if (tables.length > 0 && !tables.some((table) => table.name === 'meta')) {
+      database.close();
+      throw new RecordingError(file, {
+        kind: 'not-a-recording',
+        where: 'schema',
+        message: 'it is a SQLite database but not a Kubetide recording',
+      });
+    }
     // Must precede the first table: auto_vacuum is fixed when the file is created.
     database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.exec(statements);
   } catch (error) {
+    if (error instanceof RecordingError) throw error;
     database?.close();
     throw new RecordingError(
       file,
@@ -86,7 +102,7 @@ export function openForWriting(file: string, context: string): SqliteDatabase {
   if (version === undefined) {
     writeMeta(database, 'formatVersion', String(recordingFormatVersion));
     writeMeta(database, 'context', context);
-    writeMeta(database, 'created', new Date().toISOString());
+    writeMeta(database, 'created', new Date(now).toISOString());
   }
   return database;
 }

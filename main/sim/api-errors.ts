@@ -93,7 +93,3 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
     }),
   );
 }
-
-export function internalError(message: string): StatusError {
-  return new StatusError(newStatus(500, 'InternalError', `Internal error occurred: ${message}`));
-}

@@ -17,6 +17,7 @@ import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import type { SeedProgress } from './seed';
 import { seedCluster } from './seed';
+import { seedCustomResources } from './seed-custom-resources';
 import type { SimulationOptions } from './simulation';
 import { Simulation } from './simulation';
 import { createTableConverter } from './table';
@@ -44,6 +45,8 @@ export interface EmbeddedClusterOptions {
   /** Nodes and namespaces to seed (defaults scale with pods; see SeedOptions). */
   nodes?: number;
   namespaces?: number;
+  /** Seed a CRD (certificates.certs.kubetide.dev) and some of its objects with the pods (default true). */
+  customResources?: boolean;
   /** Called every 5,000 seeded pods. */
   onSeedProgress?: (progress: SeedProgress) => void;
   /** Run the controllers, scheduler and kubelets (default true). */
@@ -107,6 +110,13 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
       { pods: options.pods ?? 0, nodes: options.nodes, namespaces: options.namespaces },
       options.onSeedProgress,
     );
+  if (options.pods && options.customResources !== false) {
+    const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+    const seeded = [...store.values('namespaces')]
+      .map((namespace) => namespace.object.metadata.name ?? '')
+      .filter((name) => !builtinNamespaces.has(name));
+    seedCustomResources(storage, resource, seeded, random);
+  }
   const owners = new OwnerIndex(store);
   const collector = new GarbageCollector(store, owners, clock);
   storage.onOrphan = (owner) => collector.orphan(owner);

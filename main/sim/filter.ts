@@ -68,7 +68,7 @@ function parse<T>(text: string, parser: (text: string) => T, what: string): T {
     return parser(text);
   } catch (error) {
     if (error instanceof SelectorParseError)
-      throw badRequest(`unable to parse requirement: ${error.message} (${what} "${text}")`);
+      throw badRequest(`${error.message} (${what} "${text}")`);
     throw error;
   }
 }

@@ -135,7 +135,7 @@ export class ObjectStore {
     object.metadata.resourceVersion = String(revision);
     if (!table.objects.has(key)) table.keys.add(key);
     table.objects.set(key, new StoredObject(object, revision));
-    if (this.windowLength === 0) this.retainedFrom = revision;
+    this.retainedFrom = revision;
   }
 
   /**
@@ -225,7 +225,7 @@ export class ObjectStore {
   private record(event: StoredEvent): void {
     const capacity = this.window.length;
     if (this.windowLength === capacity) {
-      this.retainedFrom = this.eventAt(0).resourceVersion;
+      this.retainedFrom = Math.max(this.retainedFrom, this.eventAt(0).resourceVersion);
       this.window[this.windowStart] = event;
       this.windowStart = (this.windowStart + 1) % capacity;
     } else {

@@ -33,6 +33,8 @@ function podAddress(pod: KubeObject, nodeIndex: number): string {
   return `10.${244 + ((nodeIndex >> 8) & 3)}.${nodeIndex & 255}.${2 + (hash % 250)}`;
 }
 
+const zeroDigest = '0'.repeat(64);
+
 const conditionCache = new Map<string, Json[]>();
 
 /**
@@ -50,7 +52,7 @@ function sharedConditions(key: string, build: () => Json[]): Json[] {
 }
 
 /** "node-0042" -> 42, for addresses; 0 for other names. */
-export function nodeIndexOf(nodeName: string): number {
+function nodeIndexOf(nodeName: string): number {
   const match = /(\d+)$/.exec(nodeName);
   return match ? Number(match[1]) : 0;
 }
@@ -123,7 +125,7 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
       imageID:
         stage === 'ContainerCreating'
           ? ''
-          : `docker.io/library/${String(container.image)}@sha256:${'0'.repeat(64)}`,
+          : `docker.io/library/${String(container.image)}@sha256:${zeroDigest}`,
       ready: ready && !crashing,
       restartCount: restarts,
       started: running || (stage === 'CrashLoopBackOff' && !crashing),

@@ -95,6 +95,7 @@ export async function handleResource(
   query: URLSearchParams,
 ): Promise<void> {
   const { storage } = context;
+  if (!type.namespaced && path.namespace !== undefined) throw notFound(type, path.name ?? '');
   const namespace = type.namespaced ? path.namespace : undefined;
   const subresource = path.subresource;
   if (subresource !== undefined && subresource !== 'status' && !(subresource === 'scale' && type.scale))

@@ -44,10 +44,6 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-export function keyOfObject(object: KubeObject): string {
-  return objectKey(object.metadata.namespace, object.metadata.name ?? '');
-}
-
 function builtin(
   group: string,
   version: string,

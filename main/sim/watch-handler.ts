@@ -20,6 +20,8 @@ import { snapshotEntries } from './snapshot';
 import type { WatchHub } from './watch-session';
 import { WatchSession } from './watch-session';
 
+const definitions = 'customresourcedefinitions.apiextensions.k8s.io';
+
 export interface WatchSettings {
   bookmarkIntervalMs: number;
   /** Used when the client sends no timeoutSeconds. */
@@ -166,7 +168,12 @@ export class WatchServer {
   }
 
   private deliver(session: WatchSession, request: WatchRequest, event: StoredEvent): void {
-    if (event.resource !== request.resource) return;
+    if (event.resource !== request.resource) {
+      // A CRD is named <plural>.<group>, its objects' storage key: deleting it ends their watches.
+      if (event.type === 'DELETED' && event.resource === definitions && event.key === request.resource)
+        session.end();
+      return;
+    }
     const object = event.stored.object;
     if (request.namespace && object.metadata.namespace !== request.namespace) return;
     const { filter } = request;

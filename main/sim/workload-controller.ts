@@ -41,11 +41,6 @@ export class WorkloadController {
     this.context.close();
   }
 
-  /** True when some owner waits for a reconcile. */
-  get busy(): boolean {
-    return Object.values(this.dirty).some((set) => set.size > 0);
-  }
-
   /** One pass over everything marked dirty since the last pass. */
   reconcile(): void {
     const { context } = this;

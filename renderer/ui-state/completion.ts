@@ -42,7 +42,12 @@ function fromIndex(
     if (value !== '' && value.startsWith(typed)) matches.push({ value, size: keys.size });
   }
   return matches
-    .sort((left, right) => right.size - left.size || left.value.localeCompare(right.value))
+    .sort(
+      (left, right) =>
+        Number(right.value === typed) - Number(left.value === typed) ||
+        right.size - left.size ||
+        left.value.localeCompare(right.value),
+    )
     .slice(0, limit)
     .map(({ value, size }) => ({ insert: `${prefix}${render(value)}`, detail: `${size}` }));
 }

@@ -52,11 +52,16 @@ export function App(): ReactNode {
     return mirror ? [...mirror.rows.keys()].sort() : [];
   }, [bridge, namespaceSubscription, namespaceRevision]);
 
-  // Custom resources' cells follow their CRD's printer columns, which only main knows: show the row's
-  // own name and age for them rather than guess at the cells.
+  // Row.cells follow the columns main announces per kind (CRD printer columns included); before the
+  // first kinds message, a built-in's own printer tells the same columns, and anything else shows the
+  // row's name and age rather than guess at its cells.
   const columns = useMemo(
     () =>
-      kindColumns(kind.category === 'Custom' ? undefined : printerFor(kind.gvr), kind.namespaced, kind.kind),
+      kindColumns(
+        kind.columns ?? (kind.category === 'Custom' ? undefined : printerFor(kind.gvr).columns),
+        kind.namespaced,
+        kind.kind,
+      ),
     [kind],
   );
   const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);

@@ -70,7 +70,8 @@ export function ChildrenTab(props: {
   return (
     <div className="detail-section" data-testid="children">
       <div className="muted children-count">
-        {formatCount(children.rows.length)} {childKind.title.toLowerCase()}
+        {formatCount(children.rows.length)}{' '}
+        {children.rows.length === 1 ? childKind.kind : childKind.title.toLowerCase()}
       </div>
       <ul className="chain">
         {children.rows.slice(0, shownLimit).map((row) => (

@@ -5,6 +5,7 @@ import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { ServedKind } from '../../shared/protocol';
 import type { KindCategory, KindInfo } from '../../shared/kinds/registry';
+import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
 import { builtinKinds, kindCategories } from '../../shared/kinds/registry';
 
 export interface CatalogKind {
@@ -19,6 +20,8 @@ export interface CatalogKind {
   /** Names kubectl resolves for it, lower-case: resource, singular, short names, kind. */
   readonly aliases: readonly string[];
   readonly count?: number;
+  /** The columns main projects this kind's Row.cells onto (a CRD's printer columns included). */
+  readonly columns?: readonly ColumnDefinition[];
 }
 
 export interface CatalogGroup {
@@ -68,6 +71,7 @@ function fromServed(served: ServedKind): CatalogKind {
     category: 'Custom',
     aliases: [served.gvr.resource, served.kind.toLowerCase(), qualified, gvrKey(served.gvr)],
     ...(served.count !== undefined ? { count: served.count } : {}),
+    columns: served.columns,
   };
 }
 

@@ -3,7 +3,7 @@
 // filter by. Cells render from the row's raw values; ages tick through useNow.
 import type { ReactNode } from 'react';
 import type { CellValue, Row } from '../../shared/protocol';
-import type { ColumnDefinition, KindPrinter } from '../../shared/kinds/columns/column-definition';
+import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
 import type { SortColumn } from '../store/row-query';
 import type { TableColumn } from '../components/virtual-table';
 import { humanDuration } from '../../shared/kinds/columns/human-duration';
@@ -30,26 +30,26 @@ function widthOf(definition: ColumnDefinition): string {
   if (definition.name === 'Ready') return '72px';
   if (definition.format === 'restarts') return '128px';
   if (definition.type === 'integer' || definition.type === 'number') return '96px';
-  if (definition.name === 'IP') return '118px';
+  if (definition.name === 'IP') return '132px';
   return 'minmax(100px, 1fr)';
 }
 
-/** The columns to show for a kind; a kind without a printer gets NAME (NAMESPACE) AGE from the row. */
+/** The columns to show for a kind, from the definitions its Row.cells follow; without them, NAME and AGE from the row. */
 export function kindColumns(
-  printer: KindPrinter | undefined,
+  definitions: readonly ColumnDefinition[] | undefined,
   namespaced: boolean,
   kind: string,
 ): KindColumn[] {
   const columns: KindColumn[] = [];
   if (namespaced)
     columns.push({ id: 'namespace', title: 'Namespace', width: 'minmax(110px, 1fr)', sortBy: 'namespace' });
-  if (!printer) {
+  if (!definitions || definitions.length === 0) {
     columns.push({ id: 'name', title: 'Name', width: 'minmax(220px, 3fr)', sortBy: 'name' });
     columns.push({ id: 'age', title: 'Age', width: '72px', sortBy: 'createdAt', align: 'right' });
     return columns;
   }
-  const lastRestartCell = printer.columns.findIndex((definition) => definition.format === 'lastRestart');
-  printer.columns.forEach((definition, index) => {
+  const lastRestartCell = definitions.findIndex((definition) => definition.format === 'lastRestart');
+  definitions.forEach((definition, index) => {
     if (definition.hidden) return;
     if (definition.priority === 1 && !shownWideColumns.has(definition.name)) return;
     const isName = definition.format === 'name';

@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Row } from '../../shared/protocol';
 import type { RowFilter, RowSort } from '../store/row-query';
-import { compareCells, queryRows } from '../store/row-query';
+import { compareCells } from '../store/row-query';
+import { orderedQuery, SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
 import { ownerUidsNamed } from './owner-names';
@@ -50,11 +51,15 @@ function queryWithOwners(
   expression: FilterExpression,
   filter: RowFilter,
   sort: RowSort,
+  order: SortedOrder,
 ): string[] {
-  if (expression.owner === undefined) return queryRows(mirror, filter, sort);
+  if (expression.owner === undefined) return orderedQuery(mirror, filter, sort, order);
   const uids = ownerUidsNamed(mirror, expression.owner);
-  if (uids.length <= 1) return queryRows(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort);
-  const merged = new Set(uids.flatMap((ownerUid) => queryRows(mirror, { ...filter, ownerUid }, sort)));
+  if (uids.length <= 1)
+    return orderedQuery(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort, order);
+  const merged = new Set(
+    uids.flatMap((ownerUid) => orderedQuery(mirror, { ...filter, ownerUid }, sort, order)),
+  );
   const value = (row: Row | undefined) =>
     typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
   return [...merged].sort(
@@ -74,6 +79,7 @@ export function useKindRows(
     subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
   );
   const cost = useRef(0);
+  const order = useRef(new SortedOrder());
   const revision = useThrottledRevision(liveRevision, cost.current * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
 
@@ -92,7 +98,7 @@ export function useKindRows(
   const keys = useMemo(() => {
     if (!mirror) return [];
     const started = performance.now();
-    const result = queryWithOwners(mirror, expression, filter, sort);
+    const result = queryWithOwners(mirror, expression, filter, sort, order.current);
     cost.current = performance.now() - started;
     return result;
     // `revision` is the mirror's change signal: the rows behind `mirror` changed when it moved.

@@ -14,7 +14,16 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import type { FrameScheduler } from '../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../renderer/store/mirror-store';
 import type { BenchOptions, BenchResult } from './harness';
-import { atMost, collectGarbage, kubetideClient, median, percentile, podsResource, round, waitUntil } from './harness';
+import {
+  atMost,
+  collectGarbage,
+  kubetideClient,
+  median,
+  percentile,
+  podsResource,
+  round,
+  waitUntil,
+} from './harness';
 
 const churnPerSecond = 2_000;
 /** Churn lasts 5 s, or less when --events asks for fewer events than 5 s of churn writes. */
@@ -25,7 +34,10 @@ const frameMs = 16;
 const subscriptionId = 'bench-pods';
 
 /** Records when each watch event reached the Reflector, by "namespace/name@resourceVersion". */
-function arrivalRecording(inner: ListerWatcher<KubeObject>, arrivals: Map<string, number>): ListerWatcher<KubeObject> {
+function arrivalRecording(
+  inner: ListerWatcher<KubeObject>,
+  arrivals: Map<string, number>,
+): ListerWatcher<KubeObject> {
   return {
     supportsWatchList: inner.supportsWatchList,
     list: (options, signal) => inner.list(options, signal),
@@ -40,7 +52,10 @@ function arrivalRecording(inner: ListerWatcher<KubeObject>, arrivals: Map<string
               const result = await iterator.next();
               if (!result.done && result.value.type !== 'BOOKMARK' && result.value.type !== 'ERROR') {
                 const { metadata } = result.value.object;
-                arrivals.set(`${objectKey(metadata.namespace, metadata.name ?? '')}@${metadata.resourceVersion}`, performance.now());
+                arrivals.set(
+                  `${objectKey(metadata.namespace, metadata.name ?? '')}@${metadata.resourceVersion}`,
+                  performance.now(),
+                );
               }
               return result;
             },
@@ -54,7 +69,9 @@ function arrivalRecording(inner: ListerWatcher<KubeObject>, arrivals: Map<string
 
 /** Writes `perTick` changed pods every tick, each a new object sharing the old one's untouched parts. */
 function startChurn(cluster: EmbeddedCluster, perSecond: number): { stop(): number } {
-  const keys = [...cluster.store.values('pods')].map((stored) => objectKey(stored.object.metadata.namespace, stored.object.metadata.name ?? ''));
+  const keys = [...cluster.store.values('pods')].map((stored) =>
+    objectKey(stored.object.metadata.namespace, stored.object.metadata.name ?? ''),
+  );
   let written = 0;
   let cursor = 0;
   const perTick = (perSecond * churnTickMs) / 1000;
@@ -106,7 +123,6 @@ export async function runBridge(options: BenchOptions, cluster: EmbeddedCluster)
   const pending = new Map<number, DeltaBatch>();
   let measuring = false;
   let synced = false;
-  let connection: ReturnType<ClusterSession['attach']> | undefined;
   const store = new MirrorStore({
     scheduler: timerFrames(),
     onApplied: (id, seq) => {
@@ -126,11 +142,11 @@ export async function runBridge(options: BenchOptions, cluster: EmbeddedCluster)
           batchToApplied.push(now - sent);
         }
       }
-      connection?.acknowledge(id, seq);
+      connection.acknowledge(id, seq);
     },
   });
   store.open(subscriptionId);
-  connection = session.attach({
+  const connection = session.attach({
     send(message: ServerMessage) {
       if (message.type === 'batch') sentAt.set(message.seq, performance.now());
       const copy = structuredClone(message);
@@ -143,7 +159,11 @@ export async function runBridge(options: BenchOptions, cluster: EmbeddedCluster)
     connection.subscribe(subscriptionId, podsResource);
     const mirror = store.mirror(subscriptionId)!;
     const pods = cluster.store.count('pods');
-    await waitUntil(() => synced && mirror.hasSnapshot && mirror.rows.size === pods, 15 * 60_000, 'the bridge to sync');
+    await waitUntil(
+      () => synced && mirror.hasSnapshot && mirror.rows.size === pods,
+      15 * 60_000,
+      'the bridge to sync',
+    );
     collectGarbage();
     arrivals.clear();
     measuring = true;
@@ -151,7 +171,11 @@ export async function runBridge(options: BenchOptions, cluster: EmbeddedCluster)
     const churn = startChurn(cluster, churnPerSecond);
     await new Promise((resolve) => setTimeout(resolve, churnDurationMs));
     const written = churn.stop();
-    await waitUntil(() => latencies.length >= written * 0.99 || pending.size === 0, 30_000, 'the last batches').catch(() => {});
+    await waitUntil(
+      () => latencies.length >= written * 0.99 || pending.size === 0,
+      30_000,
+      'the last batches',
+    ).catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 500));
     measuring = false;
     const p99 = percentile(latencies, 99);

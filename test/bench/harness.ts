@@ -2,6 +2,7 @@
 // the clients each contender uses against the embedded cluster, and the small measuring tools (GC,
 // percentiles, event-loop stalls). Times are wall-clock in one process run; only ratios between
 // contenders measured in the same run are meaningful on a shared machine.
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -60,14 +61,16 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       if (!(benchNames as readonly string[]).includes(name))
         throw new Error(`--only takes one of ${benchNames.join(', ')}; got "${name}"`);
       options.only = name;
-    } else throw new Error(`unknown argument "${argument}" (options: --pods N --events M --only NAME --json)`);
+    } else
+      throw new Error(`unknown argument "${argument}" (options: --pods N --events M --only NAME --json)`);
   }
   return options;
 }
 
 function positiveInteger(name: string, text: string): number {
   const parsed = Number(text.replace(/_/g, ''));
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} takes a positive integer; got "${text}"`);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new Error(`${name} takes a positive integer; got "${text}"`);
   return parsed;
 }
 
@@ -161,12 +164,18 @@ export function getBody(url: string, agent?: http.Agent): Promise<Buffer> {
 }
 
 /** Resolves once `condition` holds, checking every `intervalMs`; rejects after `timeoutMs`. */
-export function waitUntil(condition: () => boolean, timeoutMs: number, what: string, intervalMs = 2): Promise<void> {
+export function waitUntil(
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 2,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const deadline = performance.now() + timeoutMs;
     const check = () => {
       if (condition()) return resolve();
-      if (performance.now() > deadline) return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
+      if (performance.now() > deadline)
+        return reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
       setTimeout(check, intervalMs);
     };
     check();
@@ -175,10 +184,38 @@ export function waitUntil(condition: () => boolean, timeoutMs: number, what: str
 
 /** `measured <= bound`, worded for the table. */
 export function atMost(goal: string, measured: number, bound: number, unit = ''): GoalCheck {
-  return { goal, measured: `${round(measured)}${unit}`, pass: Number.isFinite(measured) && measured <= bound };
+  return {
+    goal,
+    measured: `${round(measured)}${unit}`,
+    pass: Number.isFinite(measured) && measured <= bound,
+  };
 }
 
 /** `measured >= bound`, worded for the table. */
 export function atLeast(goal: string, measured: number, bound: number, unit = ''): GoalCheck {
-  return { goal, measured: `${round(measured)}${unit}`, pass: Number.isFinite(measured) && measured >= bound };
+  return {
+    goal,
+    measured: `${round(measured)}${unit}`,
+    pass: Number.isFinite(measured) && measured >= bound,
+  };
+}
+
+/**
+ * Runs a bench entry file in a fresh Node process (with --expose-gc, through tsx) and resolves with
+ * the one message it sends before exiting.
+ */
+export function runInChild<Report>(entry: URL, args: readonly string[]): Promise<Report> {
+  return new Promise((resolve, reject) => {
+    const child = fork(entry, [...args], {
+      execArgv: ['--expose-gc', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let report: Report | undefined;
+    child.on('message', (message) => (report = message as Report));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (report !== undefined) resolve(report);
+      else reject(new Error(`${entry.pathname} exited with code ${code} and no report`));
+    });
+  });
 }

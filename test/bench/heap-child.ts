@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   if (!hasExposedGc()) throw new Error('heap-child needs --expose-gc');
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
-  const cache = await runSyncContender(contender, server, Buffer.from(kubeconfigBase64, 'base64').toString('utf8'));
+  const cache = await runSyncContender(
+    contender,
+    server,
+    Buffer.from(kubeconfigBase64, 'base64').toString('utf8'),
+  );
   // Let the last list chunks, promises and timers settle before measuring.
   await new Promise((resolve) => setTimeout(resolve, 200));
   collectGarbage();

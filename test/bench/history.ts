@@ -61,7 +61,12 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
   const stop = new AbortController();
   const running = informer.run(stop.signal);
   try {
-    await waitUntil(() => updates >= options.events, 30 * 60_000, 'the recorded informer to see every event', 20);
+    await waitUntil(
+      () => updates >= options.events,
+      30 * 60_000,
+      'the recorded informer to see every event',
+      20,
+    );
     stop.abort();
     await running;
     recorder.flush();

@@ -85,7 +85,15 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
   const scheduler = new ManualFrameScheduler();
   const store = new MirrorStore({ scheduler });
   const mirror = store.open(subscriptionId);
-  store.receive({ type: 'batch', subscriptionId, seq: 1, replace: true, snapshotEnd: true, upserts: rows, deletes: [] });
+  store.receive({
+    type: 'batch',
+    subscriptionId,
+    seq: 1,
+    replace: true,
+    snapshotEnd: true,
+    upserts: rows,
+    deletes: [],
+  });
   scheduler.runFrame();
   collectGarbage();
 
@@ -98,7 +106,8 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
     scheduler.runFrame();
     applySamples.push(performance.now() - start);
   }
-  if (mirror.rows.size !== rows.length) throw new Error(`the mirror holds ${mirror.rows.size} rows, not ${rows.length}`);
+  if (mirror.rows.size !== rows.length)
+    throw new Error(`the mirror holds ${mirror.rows.size} rows, not ${rows.length}`);
 
   const first = rows[0];
   const app = first.labels.app ?? '';
@@ -132,7 +141,9 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
     ],
     notes: [
       `selector_ms is the slower of "app in (${app}),pod-template-hash!=none" (index-narrowed) and "app!=${app}" (a scan); both sorted by name`,
-      ...(options.pods < rendererRows ? [`rows repeat the ${list.items.length} seeded pods in renamed namespaces and nodes`] : []),
+      ...(options.pods < rendererRows
+        ? [`rows repeat the ${list.items.length} seeded pods in renamed namespaces and nodes`]
+        : []),
     ],
   };
 }

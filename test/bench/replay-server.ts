@@ -18,7 +18,7 @@ export interface ReplayStream {
 
 export interface ReplayServer {
   url: string;
-  /** performance.now() when each stream-serving WATCH arrived, in order. */
+  /** epochNow() when each stream-serving WATCH arrived, in order. */
   readonly streamStarts: number[];
   close(): Promise<void>;
 }
@@ -37,7 +37,9 @@ const managedFields = [
     fieldsV1: {
       'f:metadata': { 'f:generateName': {}, 'f:labels': { '.': {}, 'f:app': {}, 'f:pod-template-hash': {} } },
       'f:spec': {
-        'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {} } },
+        'f:containers': {
+          'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {} },
+        },
         'f:dnsPolicy': {},
         'f:restartPolicy': {},
         'f:schedulerName': {},
@@ -55,7 +57,12 @@ const managedFields = [
     fieldsV1: {
       'f:status': {
         'f:conditions': {
-          'k:{"type":"ContainersReady"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} },
+          'k:{"type":"ContainersReady"}': {
+            '.': {},
+            'f:lastTransitionTime': {},
+            'f:status': {},
+            'f:type': {},
+          },
           'k:{"type":"Initialized"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} },
           'k:{"type":"Ready"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:status': {}, 'f:type': {} },
         },
@@ -121,7 +128,15 @@ export async function startReplayServer(stream: ReplayStream): Promise<ReplaySer
     const url = new URL(request.url ?? '/', 'http://replay');
     if (url.pathname !== '/api/v1/pods') {
       response.writeHead(404, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound' }));
+      response.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 404,
+          reason: 'NotFound',
+        }),
+      );
       return;
     }
     const watch = url.searchParams.get('watch');
@@ -133,7 +148,7 @@ export async function startReplayServer(stream: ReplayStream): Promise<ReplaySer
     response.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     response.flushHeaders();
     if (url.searchParams.get('resourceVersion') !== String(stream.listResourceVersion)) return;
-    streamStarts.push(performance.now());
+    streamStarts.push(epochNow());
     void writeAll(response, stream.chunks);
   });
   server.on('connection', (socket) => {
@@ -169,4 +184,9 @@ async function writeAll(response: ServerResponse, chunks: readonly Buffer[]): Pr
         response.on('close', resume);
       });
   }
+}
+
+/** Milliseconds since the epoch at sub-millisecond resolution, comparable between processes. */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
 }

@@ -11,16 +11,18 @@ export function toJsonLine(result: BenchResult): string {
   });
 }
 
-export function formatTable(results: readonly BenchResult[], options: BenchOptions): string {
-  const lines: string[] = [`Kubetide benchmarks: ${options.pods} pods, ${options.events} watch events`, ''];
-  for (const result of results) {
-    lines.push(`## ${result.bench}`);
-    const width = Math.max(...Object.keys(result.fields).map((name) => name.length));
-    for (const [name, value] of Object.entries(result.fields)) lines.push(`  ${name.padEnd(width)}  ${String(value)}`);
-    for (const goal of result.goals)
-      lines.push(`  ${goal.pass ? 'PASS' : 'MISS'}  ${goal.goal.padEnd(52)} measured ${goal.measured}`);
-    for (const note of result.notes ?? []) lines.push(`  note: ${note}`);
-    lines.push('');
-  }
-  return `${lines.join('\n')}\n`;
+export function formatHeader(options: BenchOptions): string {
+  return `Kubetide benchmarks: ${options.pods} pods, ${options.events} watch events\n\n`;
+}
+
+/** One benchmark's section of the table: its fields, then PASS or MISS for each of its goals. */
+export function formatSection(result: BenchResult): string {
+  const lines: string[] = [`## ${result.bench}`];
+  const width = Math.max(...Object.keys(result.fields).map((name) => name.length));
+  for (const [name, value] of Object.entries(result.fields))
+    lines.push(`  ${name.padEnd(width)}  ${String(value)}`);
+  for (const goal of result.goals)
+    lines.push(`  ${goal.pass ? 'PASS' : 'MISS'}  ${goal.goal.padEnd(52)} measured ${goal.measured}`);
+  for (const note of result.notes ?? []) lines.push(`  note: ${note}`);
+  return `${lines.join('\n')}\n\n`;
 }

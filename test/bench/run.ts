@@ -3,7 +3,7 @@
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { BenchName, BenchOptions, BenchResult } from './harness';
 import { hasExposedGc, parseBenchArguments } from './harness';
-import { formatTable, toJsonLine } from './report';
+import { formatHeader, formatSection, toJsonLine } from './report';
 import { runSync } from './sync';
 import { runWatch } from './watch';
 import { runBridge } from './bridge';
@@ -11,7 +11,10 @@ import { runRenderer } from './renderer';
 import { runHistory } from './history';
 
 /** Runs the selected benchmarks in order, handing each result to `emit` as soon as it is measured. */
-export async function runBenchmarks(options: BenchOptions, emit: (result: BenchResult) => void): Promise<void> {
+export async function runBenchmarks(
+  options: BenchOptions,
+  emit: (result: BenchResult) => void,
+): Promise<void> {
   const selected = (name: BenchName) => options.only === undefined || options.only === name;
   const log = (message: string) => {
     if (!options.json) process.stderr.write(`${message}\n`);
@@ -35,12 +38,10 @@ async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   if (!hasExposedGc() && !options.json)
     process.stderr.write('note: run with node --expose-gc (npm run bench does) for GC between contenders\n');
-  const results: BenchResult[] = [];
+  if (!options.json) process.stdout.write(formatHeader(options));
   await runBenchmarks(options, (result) => {
-    results.push(result);
-    if (options.json) process.stdout.write(`${toJsonLine(result)}\n`);
+    process.stdout.write(options.json ? `${toJsonLine(result)}\n` : formatSection(result));
   });
-  if (!options.json) process.stdout.write(formatTable(results, options));
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))) {

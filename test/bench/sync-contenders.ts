@@ -86,7 +86,11 @@ export async function syncClientNode(server: string): Promise<SyncedCache> {
   };
 }
 
-export function runSyncContender(contender: SyncContender, server: string, kubeconfigYaml: string): Promise<SyncedCache> {
+export function runSyncContender(
+  contender: SyncContender,
+  server: string,
+  kubeconfigYaml: string,
+): Promise<SyncedCache> {
   switch (contender) {
     case 'floor':
       return syncFloor(server);

@@ -1,11 +1,9 @@
 // Benchmark 1 (issue 7): start-to-synced for N pods, Kubetide vs client-node vs the floor, timed side
 // by side in this process against one embedded cluster; retained heap per pod measured for each
 // informer in a fresh child process so that heaps are not mixed.
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { HeapReport } from './heap-child';
 import type { BenchOptions, BenchResult } from './harness';
-import { atLeast, atMost, collectGarbage, elapsedSince, round } from './harness';
+import { atLeast, atMost, collectGarbage, elapsedSince, round, runInChild } from './harness';
 import type { SyncContender } from './sync-contenders';
 import { runSyncContender, syncFloor } from './sync-contenders';
 
@@ -14,15 +12,18 @@ export interface SyncTarget {
   kubeconfigYaml: string;
 }
 
-const heapChild = fileURLToPath(new URL('./heap-child.ts', import.meta.url));
-
 /** Time to synced of one contender, with the process's garbage collected before and after. */
-async function timeContender(contender: SyncContender, target: SyncTarget, expected: number): Promise<number> {
+async function timeContender(
+  contender: SyncContender,
+  target: SyncTarget,
+  expected: number,
+): Promise<number> {
   collectGarbage();
   const start = performance.now();
   const cache = await runSyncContender(contender, target.url, target.kubeconfigYaml);
   const elapsed = elapsedSince(start);
-  if (cache.count !== expected) throw new Error(`${contender} synced ${cache.count} pods, expected ${expected}`);
+  if (cache.count !== expected)
+    throw new Error(`${contender} synced ${cache.count} pods, expected ${expected}`);
   await cache.stop();
   collectGarbage();
   return elapsed;
@@ -30,20 +31,11 @@ async function timeContender(contender: SyncContender, target: SyncTarget, expec
 
 /** Syncs `contender` in a child process (node --expose-gc) and returns the heap it retains. */
 export function measureRetainedHeap(contender: SyncContender, target: SyncTarget): Promise<HeapReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(
-      heapChild,
-      [contender, target.url, Buffer.from(target.kubeconfigYaml).toString('base64')],
-      { execArgv: ['--expose-gc', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-    );
-    let report: HeapReport | undefined;
-    child.on('message', (message) => (report = message as HeapReport));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (report) resolve(report);
-      else reject(new Error(`the ${contender} heap child exited with code ${code} and no report`));
-    });
-  });
+  return runInChild<HeapReport>(new URL('./heap-child.ts', import.meta.url), [
+    contender,
+    target.url,
+    Buffer.from(target.kubeconfigYaml).toString('base64'),
+  ]);
 }
 
 export async function runSync(options: BenchOptions, target: SyncTarget): Promise<BenchResult> {
@@ -55,6 +47,7 @@ export async function runSync(options: BenchOptions, target: SyncTarget): Promis
   const clientNodeMs = await timeContender('client_node', target, expected);
   const kubetideHeap = await measureRetainedHeap('kubetide', target);
   const clientNodeHeap = await measureRetainedHeap('client_node', target);
+  const floorHeap = await measureRetainedHeap('floor', target);
 
   const overFloor = kubetideMs / floorMs;
   const clientNodeOverKubetide = clientNodeMs / kubetideMs;
@@ -68,6 +61,7 @@ export async function runSync(options: BenchOptions, target: SyncTarget): Promis
       floor_ms: round(floorMs),
       kubetide_heap_bytes_per_obj: Math.round(kubetideHeap.bytesPerObject),
       client_node_heap_bytes_per_obj: Math.round(clientNodeHeap.bytesPerObject),
+      floor_heap_bytes_per_obj: Math.round(floorHeap.bytesPerObject),
     },
     goals: [
       atMost('sync: Kubetide within 1.5x of the floor', overFloor, 1.5, 'x floor'),

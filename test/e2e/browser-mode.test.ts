@@ -202,6 +202,22 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Deployments');
     await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('deployments') });
+    await page.keyboard.press('g');
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: /Children/ }).click();
+    await expect
+      .poll(() => page.getByTestId('children').textContent(), { timeout: 15_000 })
+      .toMatch(/replica ?set/i);
+    await page.screenshot({ path: screenshotPath('deployment-children') });
+    await page.keyboard.press('Escape');
+  });
+
+  it('lists the contexts with the embedded cluster among them', async () => {
+    await page.getByTestId('context-picker').click();
+    const menu = page.getByRole('dialog', { name: 'Cluster context' });
+    await expect.poll(() => menu.textContent()).toContain('Embedded cluster');
+    await page.screenshot({ path: screenshotPath('context-picker') });
+    await page.keyboard.press('Escape');
   });
 
   it('follows the light theme of the system', async () => {

@@ -82,7 +82,7 @@ describe('LIST decoding under malformed, truncated and huge replies', () => {
   it('mutated JSON yields a list or an error naming the request', async () => {
     const random = seededRandom(91);
     const valid = podList(20);
-    for (let iteration = 0; iteration < 150; iteration++) {
+    for (let iteration = 0; iteration < 80; iteration++) {
       const body = mutateBytes(random, valid);
       nextReply = { code: 200, body };
       expectListOrClearError(await list(), body.toString('utf8').slice(0, 80));
@@ -102,11 +102,11 @@ describe('LIST decoding under malformed, truncated and huge replies', () => {
     expect(outcome.error?.message).toMatch(/502|Bad Gateway/);
   });
 
-  it('a 20 MiB list with objects over 1.5 MiB decodes whole', async () => {
-    nextReply = { code: 200, body: podList(12, 'x'.repeat(1.7 * 1024 * 1024)) };
+  it('a 5 MiB list of objects over 1.5 MiB each decodes whole', async () => {
+    nextReply = { code: 200, body: podList(3, 'x'.repeat(1.7 * 1024 * 1024)) };
     const outcome = await list();
     expect(outcome.error).toBeUndefined();
-    expect(outcome.items).toHaveLength(12);
+    expect(outcome.items).toHaveLength(3);
   });
 
   /**

@@ -10,7 +10,7 @@ import { randomText } from './fuzz-inputs';
 
 const labelAlphabet = 'ab.-_/=!,()<> \tinotexs0123456789';
 const fieldAlphabet = 'ab.-_=!,\\ metadata.name spec.nodeName status.phase';
-const iterations = 3000;
+const iterations = 1500;
 
 function expectParsedOrLocated(parse: (text: string) => { toString(): string }, text: string): void {
   let canonical: string;

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 const expectedFields: Record<string, string[]> = {
-  sync: ['kubetide_ms', 'client_node_ms', 'floor_ms', 'kubetide_heap_bytes_per_obj', 'client_node_heap_bytes_per_obj'],
+  sync: [
+    'kubetide_ms',
+    'client_node_ms',
+    'floor_ms',
+    'kubetide_heap_bytes_per_obj',
+    'client_node_heap_bytes_per_obj',
+  ],
   watch: ['kubetide_events_per_s', 'client_node_events_per_s', 'floor_events_per_s', 'max_loop_stall_ms'],
   bridge: ['p50_ms', 'p99_ms', 'batch_size_p50', 'batch_size_max'],
   renderer: ['apply_ms', 'selector_ms', 'index_ms'],

@@ -364,10 +364,32 @@ describe('writes', () => {
         })
       ).status,
     ).toBe(201);
+    const stream = await watch(
+      `/apis/example.kubetide.dev/v1/widgets?watch=true&resourceVersion=${cluster.store.resourceVersion}`,
+    );
     await request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.kubetide.dev', {
       method: 'DELETE',
     });
     expect((await request('/apis/example.kubetide.dev/v1/widgets')).status).toBe(404);
+    const { lines } = await stream.rest();
+    expect(lines.map((line) => JSON.parse(line).type)).toEqual(['DELETED']);
+  });
+
+  it('orphans dependents when deleted with propagationPolicy Orphan', async () => {
+    const owner = cluster.storage.create(cluster.resource('configmaps'), 'alpha', {
+      metadata: { name: 'owner' },
+    }).object;
+    const reference = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '' };
+    cluster.storage.create(cluster.resource('secrets'), 'alpha', {
+      metadata: { name: 'dependent', ownerReferences: [reference] },
+    });
+    await request('/api/v1/namespaces/alpha/configmaps/owner', {
+      method: 'DELETE',
+      body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan' }),
+    });
+    clock.step(0);
+    const dependent = cluster.storage.get(cluster.resource('secrets'), 'alpha', 'dependent').object;
+    expect(dependent.metadata.ownerReferences).toBeUndefined();
   });
 });
 

@@ -11,32 +11,43 @@ interface MockWindow {
   destroyed: boolean;
 }
 
+type PermissionRequestHandler = (
+  contents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+) => void;
+type HeadersHandler = (
+  details: { responseHeaders?: Record<string, string[]> },
+  callback: (response: unknown) => void,
+) => void;
+
+interface MockSession {
+  permissionRequest?: PermissionRequestHandler;
+  permissionCheck?: () => boolean;
+  devicePermission?: () => boolean;
+  headers?: HeadersHandler;
+  setPermissionRequestHandler(handler: PermissionRequestHandler): void;
+  setPermissionCheckHandler(handler: () => boolean): void;
+  setDevicePermissionHandler(handler: () => boolean): void;
+  webRequest: { onHeadersReceived(handler: HeadersHandler): void };
+}
+
 const electron = vi.hoisted(() => {
   const windows: MockWindow[] = [];
   const appListeners = new Map<string, (...values: unknown[]) => void>();
   const ipcListeners = new Map<string, (event: unknown) => void>();
-  const session = {
-    permissionRequest: undefined as
-      ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined,
-    permissionCheck: undefined as (() => boolean) | undefined,
-    devicePermission: undefined as (() => boolean) | undefined,
-    headers: undefined as
-      | ((
-          details: { responseHeaders?: Record<string, string[]> },
-          callback: (response: unknown) => void,
-        ) => void)
-      | undefined,
-    setPermissionRequestHandler(handler: typeof session.permissionRequest) {
+  const session: MockSession = {
+    setPermissionRequestHandler(handler) {
       session.permissionRequest = handler;
     },
-    setPermissionCheckHandler(handler: () => boolean) {
+    setPermissionCheckHandler(handler) {
       session.permissionCheck = handler;
     },
-    setDevicePermissionHandler(handler: () => boolean) {
+    setDevicePermissionHandler(handler) {
       session.devicePermission = handler;
     },
     webRequest: {
-      onHeadersReceived(handler: typeof session.headers) {
+      onHeadersReceived(handler) {
         session.headers = handler;
       },
     },

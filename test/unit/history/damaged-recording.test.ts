@@ -12,10 +12,13 @@ import { recordChurn, tempDirectory } from './fixtures';
 let directory: TempDirectory | undefined;
 afterEach(() => directory?.remove());
 
-/** A finished recording converted to a rollback journal, so the file alone holds every page. */
+/**
+ * A finished recording converted to a rollback journal, so the file alone holds every page. Every
+ * version is stored whole, so the changes span many pages and damage hits some of them, not all.
+ */
 async function finishedRecording(name: string) {
   directory = tempDirectory();
-  const run = await recordChurn(directory.file(name), 150, { seed: 13 });
+  const run = await recordChurn(directory.file(name), 150, { seed: 13, fullVersionEvery: 0 });
   const database = new Database(run.file);
   database.pragma('journal_mode = DELETE');
   const pageSize = database.pragma('page_size', { simple: true }) as number;

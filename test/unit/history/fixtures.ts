@@ -46,7 +46,7 @@ export function realisticPod(name: string, namespace = 'default', node = 'node-1
           apiVersion: 'apps/v1',
           kind: 'ReplicaSet',
           name: `${name.split('-')[0]}-7d9f8c6b5`,
-          uid: 'owner-' + uid,
+          uid: `owner-${name.split('-')[0]}`,
           controller: true,
           blockOwnerDeletion: true,
         },

@@ -119,6 +119,43 @@ describe('Recorder', () => {
     run.recorder.close();
   });
 
+  it('enforces its retention policy periodically while recording', async () => {
+    directory = tempDirectory();
+    const file = directory.file('retained.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    let pod = source.add(realisticPod('web-1'));
+    const retention = { maxAgeMs: 5000 };
+    const run = recordedInformer(source, file, clock, { retention, retentionCheckIntervalMs: 2000 });
+    await settle();
+    for (let step = 0; step < 20; step++) {
+      pod = source.modify(pod);
+      await settle();
+      await clock.stepAsync(1000);
+    }
+    const end = clock.now();
+    await run.stop();
+    run.recorder.close();
+    const reader = openRecording(file);
+    const start = reader.metadata.start!;
+    expect(start).toBeGreaterThanOrEqual(end - 5000 - 2000 - 1000);
+    expect(
+      objectVersions(reader, { uid: pod.metadata.uid! }).filter((change) => change.time < start),
+    ).toHaveLength(1);
+    reader.close();
+  });
+
+  it('never writes into a SQLite database that is not a recording', () => {
+    directory = tempDirectory();
+    const file = directory.file('other.db');
+    const database = new Database(file);
+    database.exec('CREATE TABLE notes (text TEXT)');
+    database.close();
+    expect(() => new Recorder({ file, context: 'test-context', clock: new FakeClock() })).toThrow(
+      /not a Kubetide recording/,
+    );
+  });
+
   it('refuses a recording of another context', () => {
     directory = tempDirectory();
     const file = directory.file('context.kubetide');

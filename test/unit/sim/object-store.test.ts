@@ -52,6 +52,15 @@ describe('ObjectStore', () => {
     expect(store.eventsSince(2)).toEqual([]);
   });
 
+  it('a bulk load is not watchable from before it, as after a compaction', () => {
+    const store = new ObjectStore();
+    store.put('pods', 'default/a', pod('a'));
+    store.load('pods', 'default/b', pod('b'));
+    expect(store.eventsSince(1)).toBeUndefined();
+    store.put('pods', 'default/c', pod('c'));
+    expect(store.eventsSince(2)?.map((event) => event.key)).toEqual(['default/c']);
+  });
+
   it('rewinds a resource to its state at an older resourceVersion', () => {
     const store = new ObjectStore();
     store.put('pods', 'default/a', pod('a', { v: '1' }));
