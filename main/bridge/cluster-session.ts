@@ -20,6 +20,7 @@ import type { PrinterLookup } from './row-projection';
 import { servedKinds } from './served-kinds';
 import type { KindSource } from './served-kinds';
 import { SessionConnection } from './session-connection';
+import type { SessionRecording } from './history-recording';
 import type { SessionPeer } from './session-connection';
 
 export interface ClusterSessionOptions {
@@ -48,6 +49,12 @@ export interface ClusterSessionOptions {
   log?: (message: string) => void;
   /** Bounds one-off requests (getObject, listEvents) to the API server. */
   requestTimeoutMs?: number;
+  /**
+   * Records every feed's informer into the context's recording, and keeps the feeds of its kinds
+   * running from the start so history exists before anyone opens them. The session never closes it:
+   * whoever made it does, after the session.
+   */
+  recording?: SessionRecording;
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
@@ -78,6 +85,19 @@ export class ClusterSession {
           clock: this.clock,
           staleAfterMs: options.staleAfterMs,
           reflector: options.reflector,
+          ...(options.recording
+            ? {
+                onInformer: (informer, watchErrorHandler) => {
+                  const attachment = options.recording!.recorder.attach(
+                    informer,
+                    gvr,
+                    namespace,
+                    watchErrorHandler,
+                  );
+                  return () => attachment.detach();
+                },
+              }
+            : {}),
           onWatchError: (feed, error) => {
             if (isResourceExpired(error)) return;
             (options.log ?? console.warn)(
@@ -87,6 +107,12 @@ export class ClusterSession {
         }),
     });
     this.stopDiscovery = options.discovery?.onChange(() => this.pushKinds()) ?? (() => {});
+    for (const gvr of options.recording?.kinds ?? []) this.feeds.acquire(gvr, '');
+  }
+
+  /** The recording this session writes, if any (history queries read it). */
+  get recording(): SessionRecording | undefined {
+    return this.options.recording;
   }
 
   /** Serves one renderer until the returned connection is closed. */
@@ -169,7 +195,8 @@ export class ClusterSession {
     for (const connection of this.connections) connection.send({ type: 'kinds', kinds });
   }
 
-  private projectorFor(gvr: GroupVersionResource): RowProjector {
+  /** The row projection of `gvr`, shared by live feeds and history replay so both give the same rows. */
+  projectorFor(gvr: GroupVersionResource): RowProjector {
     const key = gvrKey(gvr);
     let projector = this.projectors.get(key);
     if (!projector) {

@@ -8,7 +8,7 @@ import { newReflectorDelayHandler } from '../cache/backoff';
 import type { ReflectorTuning } from '../cache/controller';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ListerWatcher } from '../cache/lister-watcher';
-import type { ReflectorState } from '../cache/reflector';
+import type { ReflectorState, WatchErrorHandler } from '../cache/reflector';
 import type { ResourceEventHandlerRegistration } from '../cache/resource-event-handler';
 import { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
@@ -45,6 +45,15 @@ export interface FeedOptions {
   reflector?: ReflectorTuning<KubeObject>;
   /** Told about every list/watch failure (they also show in the sync state); default: ignored. */
   onWatchError?: (feed: string, error: unknown) => void;
+  /**
+   * Called with each new informer before it runs, and with the watch error handler the feed gave it
+   * (a recorder attaches here, so it sees the initial list and keeps the feed's handler); the
+   * function it returns is called when the informer stops.
+   */
+  onInformer?: (
+    informer: SharedIndexInformer<KubeObject>,
+    watchErrorHandler: WatchErrorHandler,
+  ) => (() => void) | undefined;
 }
 
 /** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
@@ -76,6 +85,7 @@ export class Feed {
   private informer: SharedIndexInformer<KubeObject> | undefined;
   private registration: ResourceEventHandlerRegistration | undefined;
   private stopInformer: AbortController | undefined;
+  private releaseInformer: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private state: SyncState = { phase: 'listing', listed: 0 };
   /** Objects received by the LIST under way, and the total its first page announced. */
@@ -120,9 +130,10 @@ export class Feed {
         onStateChange: (state) => this.reflectorStateChanged(state),
       },
     });
-    informer.setWatchErrorHandler((_reflector, error) =>
-      this.options.onWatchError?.(this.description, error),
-    );
+    const watchErrorHandler: WatchErrorHandler = (_reflector, error) =>
+      this.options.onWatchError?.(this.description, error);
+    informer.setWatchErrorHandler(watchErrorHandler);
+    this.releaseInformer = this.options.onInformer?.(informer, watchErrorHandler);
     this.informer = informer;
     this.registration = informer.addEventHandler({
       onAdd: (object) => this.upsert(object),
@@ -143,6 +154,8 @@ export class Feed {
     this.progressTimer?.stop();
     this.progressTimer = undefined;
     this.stopInformer?.abort();
+    this.releaseInformer?.();
+    this.releaseInformer = undefined;
     const running = this.running;
     this.informer = undefined;
     this.registration = undefined;

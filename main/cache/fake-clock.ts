@@ -24,7 +24,12 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(callback: () => void, delayMs: number): Timer {
-    const waiter: Waiter = { id: this.nextId++, due: this.time + Math.max(0, delayMs), callback, active: true };
+    const waiter: Waiter = {
+      id: this.nextId++,
+      due: this.time + Math.max(0, delayMs),
+      callback,
+      active: true,
+    };
     this.waiters.push(waiter);
     return {
       stop: () => {

@@ -1,19 +1,7 @@
 // Opens a recording to read (a live one, an exported file, or one cut short by a crash or a bad copy)
 // and turns its rows back into RecordedChanges. Damage does not make the whole file unreadable: each
 // query that fails is reported as a RecordingProblem and answered with what could be read.
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  statSync,
-  truncateSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { KubeObject } from '../../shared/kube/object';
 import type { RecordedChange, StreamIdentity } from './recorded-change';
@@ -22,6 +10,7 @@ import type { RecordingProblem } from './recording-error';
 import { RecordingError, messageOf, problemKindOf } from './recording-error';
 import type { SqliteDatabase } from './schema';
 import { readMeta, recordingFormatVersion } from './schema';
+import { paddedCopy, truncationOf } from './truncated-file';
 import { VersionDecoder } from './version-decoder';
 
 /** What the meta table says about a recording (exports add their range and filters). */
@@ -87,13 +76,8 @@ export function openRecording(file: string): RecordingReader {
     }
     // SQLite refuses a file shorter than its header says; a copy padded with empty pages opens, and
     // only the queries that reach the missing pages fail. The file itself is never written.
-    const directory = mkdtempSync(join(tmpdir(), 'kubetide-salvage-'));
-    const copy = join(directory, basename(file));
-    copyFileSync(file, copy);
-    truncateSync(copy, truncation.expectedBytes);
-    const reader = new RecordingReader(file, openReadOnly(copy), () =>
-      rmSync(directory, { recursive: true, force: true }),
-    );
+    const copy = paddedCopy(file, truncation.expectedBytes);
+    const reader = new RecordingReader(file, openReadOnly(copy.path), copy.remove);
     reader.problems.unshift({
       kind: 'corrupt',
       where: 'file size',
@@ -112,25 +96,6 @@ function openReadOnly(file: string): SqliteDatabase {
     database.close();
     throw error;
   }
-}
-
-/** The header's database size when the file is shorter (SQLite file format, offsets 16, 24, 28, 92). */
-function truncationOf(file: string): { presentBytes: number; expectedBytes: number } | undefined {
-  const header = Buffer.alloc(100);
-  const descriptor = openSync(file, 'r');
-  try {
-    if (readSync(descriptor, header, 0, 100, 0) < 100) return undefined;
-  } finally {
-    closeSync(descriptor);
-  }
-  if (header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return undefined;
-  const rawPageSize = header.readUInt16BE(16);
-  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
-  const pages = header.readUInt32BE(28);
-  if (header.readUInt32BE(24) !== header.readUInt32BE(92) || pages === 0) return undefined;
-  const presentBytes = statSync(file).size;
-  const expectedBytes = pages * pageSize;
-  return presentBytes < expectedBytes ? { presentBytes, expectedBytes } : undefined;
 }
 
 export class RecordingReader {

@@ -67,8 +67,7 @@ function parse<T>(text: string, parser: (text: string) => T, what: string): T {
   try {
     return parser(text);
   } catch (error) {
-    if (error instanceof SelectorParseError)
-      throw badRequest(`${error.message} (${what} "${text}")`);
+    if (error instanceof SelectorParseError) throw badRequest(`${error.message} (${what} "${text}")`);
     throw error;
   }
 }

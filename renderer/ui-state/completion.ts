@@ -59,6 +59,11 @@ export function completeFilter(
   ownerNames: ValueIndex,
 ): Completion[] {
   const { token } = tokenAt(request);
+  const offered = suggestionsFor(token, indexes, ownerNames);
+  return offered.length === 1 && offered[0]?.insert === token ? [] : offered;
+}
+
+function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: ValueIndex): Completion[] {
   const operator = /^(!?)([^=!]*?)(==|!=|=)(.*)$/.exec(token);
   if (operator) {
     const [, , key = '', op = '=', typed = ''] = operator;

@@ -2,6 +2,7 @@
 // the renderer is the less trusted side. A message that expects an answer carries a requestId; main
 // answers it with exactly one `reply` carrying the same id.
 import type { GroupVersionResource } from '../kube/object';
+import type { HistoryClientMessage } from './history-messages';
 
 /** Bumped on any incompatible change; main refuses a hello with another version. */
 export const protocolVersion = 1;
@@ -110,10 +111,7 @@ export interface ListEventsMessage {
   involvedObject: InvolvedObject;
 }
 
-/**
- * Every message the renderer may send. History queries (range, object versions, state at T) will join
- * this union as their own types; the validator refuses any type it does not know.
- */
+/** Every message the renderer may send; the validator refuses any type it does not know. */
 export type ClientMessage =
   | HelloMessage
   | SubscribeMessage
@@ -124,6 +122,7 @@ export type ClientMessage =
   | GetObjectMessage
   | ListContextsMessage
   | SwitchContextMessage
-  | ListEventsMessage;
+  | ListEventsMessage
+  | HistoryClientMessage;
 
 export type ClientMessageType = ClientMessage['type'];

@@ -3,5 +3,6 @@ export * from './row';
 export * from './sync-state';
 export * from './client-messages';
 export * from './server-messages';
+export * from './history-messages';
 export * from './validate-client-message';
 export * from './websocket-handshake';

@@ -4,6 +4,7 @@ import type { Row } from './row';
 import type { SyncState } from './sync-state';
 import type { protocolVersion } from './client-messages';
 import type { ColumnDefinition } from '../kinds/columns/column-definition';
+import type { HistoryCursorMessage } from './history-messages';
 
 /** A kind the cluster serves (from live discovery, CRDs included). */
 export interface ServedKind {
@@ -95,4 +96,10 @@ export interface HelloReply {
 }
 
 export type ServerMessage =
-  KindsMessage | ContextsMessage | DeltaBatch | SyncStateMessage | ReplyMessage | RejectedMessage;
+  | KindsMessage
+  | ContextsMessage
+  | DeltaBatch
+  | SyncStateMessage
+  | ReplyMessage
+  | RejectedMessage
+  | HistoryCursorMessage;

@@ -27,7 +27,6 @@ import type { KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { BridgeClient } from '../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../renderer/transport/bridge-link';
-import type { FrameScheduler } from '../../renderer/store/frame-scheduler';
 import {
   ContinueTokenTrap,
   chaosResources,
@@ -39,6 +38,7 @@ import {
 import { drawSchedule, faultKinds } from './fault-schedule';
 import type { FaultKind, ScheduledFault } from './fault-schedule';
 import { seededRandom } from './seeded-random';
+import { timerFrameScheduler } from './timer-frame-scheduler';
 import { compareVersions, describeDifference, isEqual, versionsOf } from './state-comparison';
 import type { VersionMap } from './state-comparison';
 
@@ -82,22 +82,6 @@ export interface ChaosRunResult {
   /** The longest the event loop was blocked during the run: CPU starvation shows here. */
   maximumEventLoopDelayMs: number;
   totalMs: number;
-}
-
-/** Requests a frame at most every 16 ms, like requestAnimationFrame in a visible window. */
-function timerFrameScheduler(): FrameScheduler {
-  let pending: (() => void)[] | undefined;
-  return {
-    requestFrame(callback) {
-      if (pending) return void pending.push(callback);
-      pending = [callback];
-      setTimeout(() => {
-        const callbacks = pending ?? [];
-        pending = undefined;
-        for (const run of callbacks) run();
-      }, 16);
-    },
-  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -169,7 +153,6 @@ async function faultAndConverge(
     cleanups.push(() => recorder.close());
     const informers = chaosResources.map(({ gvr }) => {
       const informer = factory.forResource(gvr).informer();
-      informer.setWatchErrorHandler(() => undefined);
       recorder.attach(informer, gvr);
       return informer;
     });

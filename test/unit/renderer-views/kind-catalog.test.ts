@@ -15,16 +15,19 @@ describe('catalogKinds', () => {
         gvr: { group: 'apps', version: 'v1', resource: 'deployments' },
         kind: 'Deployment',
         namespaced: true,
+        columns: [],
       },
       {
         gvr: { group: 'cert-manager.io', version: 'v1', resource: 'certificates' },
         kind: 'Certificate',
         namespaced: true,
+        columns: [],
       },
       {
         gvr: { group: 'cert-manager.io', version: 'v1', resource: 'issuers' },
         kind: 'Issuer',
         namespaced: true,
+        columns: [],
       },
     ]);
     const groups = catalogGroups(kinds);

@@ -1,0 +1,30 @@
+// What a ClusterSession needs to record its cluster: the context's Recorder, the file it writes (which
+// history queries read back), and the kinds recorded from the start, before any renderer opens them.
+import type { GroupVersionResource } from '../../shared/kube/object';
+import type { Recorder } from '../history/recorder';
+
+export interface SessionRecording {
+  readonly recorder: Recorder;
+  readonly file: string;
+  /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
+  readonly kinds: readonly GroupVersionResource[];
+}
+
+const core = (resource: string): GroupVersionResource => ({ group: '', version: 'v1', resource });
+const apps = (resource: string): GroupVersionResource => ({ group: 'apps', version: 'v1', resource });
+
+/**
+ * Recorded whether or not anyone looks: the kinds a question about "what happened" usually starts
+ * from. Every other kind is recorded while some renderer subscribes to it.
+ */
+export const defaultRecordedKinds: readonly GroupVersionResource[] = [
+  core('pods'),
+  apps('deployments'),
+  apps('replicasets'),
+  apps('statefulsets'),
+  apps('daemonsets'),
+  core('nodes'),
+  core('namespaces'),
+  core('services'),
+  core('events'),
+];

@@ -1,0 +1,201 @@
+// History over the bridge: the timeline of a recording, the cluster as it was at a moment (streamed as
+// snapshot batches into a replay subscription, so the live table, filters and indexes show it),
+// playback, one object's versions and diffs, and export/import of recordings. Main answers them from
+// the current context's recording, or from an imported file once the renderer has opened one.
+import type { GroupVersionResource } from '../kube/object';
+
+/** One object: one incarnation by uid, or every incarnation under a kind and namespace/name. */
+export type HistoryObjectReference =
+  { uid: string } | { gvr: GroupVersionResource; namespace?: string; name: string };
+
+/** The timeline strip: density per kind in `buckets` slices of [from, to), and gaps and relists. */
+export interface HistoryTimelineMessage {
+  type: 'historyTimeline';
+  requestId: number;
+  buckets: number;
+  /** Default: the recording's start (ms since the epoch). */
+  from?: number;
+  /** Default: the recording's last write. */
+  to?: number;
+}
+
+/**
+ * Replaces the rows of replay subscription `subscriptionId` with what the informer cache of (gvr,
+ * namespace) held at `time`, as a snapshot run of batches. The first historyState opens the replay
+ * subscription; unsubscribe closes it. Reply value: HistoryStateReply.
+ */
+export interface HistoryStateMessage {
+  type: 'historyState';
+  requestId: number;
+  subscriptionId: string;
+  gvr: GroupVersionResource;
+  namespace?: string;
+  time: number;
+}
+
+/**
+ * Plays the replay subscription forward from its current moment at `speed` times real time, as live
+ * batches, pushing a historyCursor as its moment moves; it stops by itself at the recording's end.
+ */
+export interface HistoryPlayMessage {
+  type: 'historyPlay';
+  requestId: number;
+  subscriptionId: string;
+  speed: number;
+}
+
+export interface HistoryStopMessage {
+  type: 'historyStop';
+  requestId: number;
+  subscriptionId: string;
+}
+
+/** Reply value: ObjectVersion[] (oldest first), deleted objects included. */
+export interface HistoryVersionsMessage {
+  type: 'historyVersions';
+  requestId: number;
+  object: HistoryObjectReference;
+}
+
+/** Reply value: HistoryDiffLine[] between two of the object's versions (by ObjectVersion.id). */
+export interface HistoryDiffMessage {
+  type: 'historyDiff';
+  requestId: number;
+  object: HistoryObjectReference;
+  olderId: number;
+  newerId: number;
+}
+
+/** Reply value: the object's version at `time` (a KubeObject), or null when it did not exist. */
+export interface HistoryObjectMessage {
+  type: 'historyObject';
+  requestId: number;
+  object: HistoryObjectReference;
+  time: number;
+}
+
+/** Reply value: the time of the object's previous/next change from `time`, or null. */
+export interface HistoryAdjacentMessage {
+  type: 'historyAdjacent';
+  requestId: number;
+  object: HistoryObjectReference;
+  time: number;
+  direction: 'previous' | 'next';
+}
+
+/**
+ * Writes [from, to] of the recording (optionally only some namespaces and kinds) to `path` on main's
+ * machine (default: the data directory's exports folder). Reply value: HistoryExportReply.
+ */
+export interface HistoryExportMessage {
+  type: 'historyExport';
+  requestId: number;
+  from: number;
+  to: number;
+  namespaces?: string[];
+  gvrs?: GroupVersionResource[];
+  path?: string;
+  /** Also return the file's bytes, for a browser download. */
+  download?: boolean;
+}
+
+/** Opens a recording file read-only as this renderer's history source. Reply value: RecordingSource. */
+export interface HistoryImportMessage {
+  type: 'historyImport';
+  requestId: number;
+  path: string;
+}
+
+/** Closes an imported recording: history is the current context's recording again. Reply: RecordingSource. */
+export interface HistoryLiveMessage {
+  type: 'historyLive';
+  requestId: number;
+}
+
+export type HistoryClientMessage =
+  | HistoryTimelineMessage
+  | HistoryStateMessage
+  | HistoryPlayMessage
+  | HistoryStopMessage
+  | HistoryVersionsMessage
+  | HistoryDiffMessage
+  | HistoryObjectMessage
+  | HistoryAdjacentMessage
+  | HistoryExportMessage
+  | HistoryImportMessage
+  | HistoryLiveMessage;
+
+/** Where history answers come from. */
+export interface RecordingSource {
+  /** "live": the current context's recording, still being written; "imported": a file opened read-only. */
+  kind: 'live' | 'imported' | 'none';
+  context: string;
+  /** The file's name (not its directory). */
+  name?: string;
+  /** Problems met reading it (damage): answers hold what could be read. */
+  problems: string[];
+}
+
+export interface TimelineMark {
+  kind: 'gap' | 'relist';
+  reason: string;
+  /** The kind concerned (gvrKey); absent for the whole recording. */
+  gvr?: string;
+  start: number;
+  /** Absent while the gap is still open. */
+  end?: number;
+  detail: string;
+}
+
+export interface HistoryTimeline {
+  source: RecordingSource;
+  /** The span the recording covers; absent when it holds nothing yet. */
+  range?: { start: number; end: number };
+  from: number;
+  to: number;
+  /** Changes per kind (gvrKey) in each of the equal slices of [from, to). */
+  density: Record<string, number[]>;
+  marks: TimelineMark[];
+}
+
+export interface HistoryStateReply {
+  time: number;
+  count: number;
+  /** False when damage hid part of the state. */
+  complete: boolean;
+}
+
+export interface ObjectVersion {
+  /** Identifies the version in historyDiff. */
+  id: number;
+  time: number;
+  /** The delta type: Added, Updated, Deleted, Replaced, Sync. */
+  type: string;
+  uid: string;
+  resourceVersion: string;
+  /** A deletion a relist inferred (DeletedFinalStateUnknown). */
+  finalStateUnknown: boolean;
+}
+
+export interface HistoryDiffLine {
+  kind: 'same' | 'removed' | 'added';
+  text: string;
+  oldLine?: number;
+  newLine?: number;
+}
+
+export interface HistoryExportReply {
+  path: string;
+  changes: number;
+  bytes: number;
+  /** The file, base64, when a download was asked for. */
+  download?: string;
+}
+
+/** Pushed while a replay subscription plays: the moment its rows now show. */
+export interface HistoryCursorMessage {
+  type: 'historyCursor';
+  subscriptionId: string;
+  time: number;
+  playing: boolean;
+}

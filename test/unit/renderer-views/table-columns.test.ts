@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { kindColumns } from '../../../renderer/views/table-columns';
+import { printerFor } from '../../../shared/kinds/columns';
+
+describe('kindColumns', () => {
+  it('shows kubectl get -A -o wide pod columns people filter by, NAMESPACE first', () => {
+    const columns = kindColumns(printerFor({ group: '', resource: 'pods' }).columns, true, 'Pod');
+    expect(columns.map((column) => column.title)).toEqual([
+      'Namespace',
+      'Name',
+      'Ready',
+      'Status',
+      'Restarts',
+      'Age',
+      'IP',
+      'Node',
+    ]);
+    expect(columns.find((column) => column.title === 'Restarts')?.lastRestartCell).toBeGreaterThan(0);
+  });
+
+  it('falls back to the row name and age when no column is known', () => {
+    expect(kindColumns(undefined, false, 'Widget').map((column) => column.id)).toEqual(['name', 'age']);
+  });
+});
