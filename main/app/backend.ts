@@ -17,6 +17,7 @@ import type { Transport } from '../bridge/transport';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
 import { printerFor } from '../../shared/kinds/columns';
 import type { ContextDescription } from '../../shared/protocol/server-messages';
+import { openSessionRecording } from './history-recording';
 
 /** The context name the embedded cluster goes by in the picker. */
 export const embeddedContext = 'Embedded cluster';
@@ -34,6 +35,10 @@ export interface BackendOptions {
   churn?: boolean;
   log?: (message: string) => void;
   clock?: Clock;
+  /** The app's data directory (recordings live under it); default: main/history's per-OS place. */
+  dataDirectory?: string;
+  /** Record every change the informers see into the context's recording (default true). */
+  record?: boolean;
 }
 
 export interface Backend {
@@ -105,9 +110,14 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       discovery.stop();
       discovery = undefined;
     }
+    const recording =
+      options.record === false
+        ? undefined
+        : openSessionRecording({ context, clock, log, dataDirectory: options.dataDirectory });
     const session = new OwnedClusterSession({
       context,
       clock,
+      ...(recording ? { recording } : {}),
       newListerWatcher: (gvr, namespace, tweak) =>
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
       printerFor: (gvr) => printerFor(gvr),
@@ -116,6 +126,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     session.release = () => {
       discovery?.stop();
       connection.close();
+      recording?.recorder.close();
     };
     return session;
   };

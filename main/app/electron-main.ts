@@ -79,7 +79,10 @@ async function main(): Promise<void> {
     embedded: options === 'help' ? false : options.embedded,
     ...(options !== 'help' && options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options !== 'help' && options.context !== undefined ? { context: options.context } : {}),
-    ...(options !== 'help' ? { pods: options.pods } : {}),
+    ...(options !== 'help' ? { pods: options.pods, record: options.record } : {}),
+    ...(options !== 'help' && options.dataDirectory !== undefined
+      ? { dataDirectory: options.dataDirectory }
+      : {}),
   });
   acceptBridgeRequests(backend);
   let window = openWindow();

@@ -1,5 +1,5 @@
 // The command line of `npm run serve` (and of `npm start` when it falls back to browser mode).
-// Parsed by hand: six options do not justify a dependency, and every mistake gets a sentence that
+// Parsed by hand: eight options do not justify a dependency, and every mistake gets a sentence that
 // says what was wrong and what is accepted.
 
 export interface ServeOptions {
@@ -13,6 +13,10 @@ export interface ServeOptions {
   pods: number;
   /** Open the UI in the system browser. */
   open: boolean;
+  /** Where recordings live (default: the per-OS data directory). */
+  dataDirectory?: string;
+  /** Record the cluster's history (default true; --no-record turns it off). */
+  record: boolean;
 }
 
 export const serveUsage = `Usage: npm run serve -- [options]
@@ -22,6 +26,8 @@ export const serveUsage = `Usage: npm run serve -- [options]
   --context NAME    start on this kubeconfig context
   --embedded        use the embedded cluster even when a kubeconfig exists
   --pods N          pods in the embedded cluster (default 2000)
+  --data-dir PATH   keep recordings under PATH instead of the per-OS data directory
+  --no-record       do not record the cluster's history (time travel shows nothing new)
   --no-open         do not open a browser, only print the address
   --help            this text`;
 
@@ -50,7 +56,13 @@ function text(value: string | undefined, option: string): string {
 
 /** Parses argv (without node and script). Accepts `--option value` and `--option=value`. */
 export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help' {
-  const options: ServeOptions = { port: 0, embedded: false, pods: 2000, open: true };
+  const options: ServeOptions = {
+    port: 0,
+    embedded: false,
+    pods: 2000,
+    open: true,
+    record: true,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
     const equals = argument.indexOf('=');
@@ -72,6 +84,12 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
         break;
       case '--embedded':
         options.embedded = true;
+        break;
+      case '--data-dir':
+        options.dataDirectory = text(value(), name);
+        break;
+      case '--no-record':
+        options.record = false;
         break;
       case '--no-open':
         options.open = false;

@@ -15,7 +15,9 @@ export interface BrowserMode {
   close(): Promise<void>;
 }
 
-export interface BrowserModeOptions extends Omit<ServeOptions, 'open'> {
+export interface BrowserModeOptions extends Omit<ServeOptions, 'open' | 'record'> {
+  /** Record the cluster's history (default true). */
+  record?: boolean;
   log?: (message: string) => void;
   /** Embedded cluster churn (pod restarts, scale-ups); on unless a test wants a still cluster. */
   churn?: boolean;
@@ -35,6 +37,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.churn !== undefined ? { churn: options.churn } : {}),
+    ...(options.dataDirectory !== undefined ? { dataDirectory: options.dataDirectory } : {}),
+    ...(options.record !== undefined ? { record: options.record } : {}),
   });
   let server: BrowserServer;
   try {

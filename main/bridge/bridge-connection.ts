@@ -4,11 +4,13 @@
 import { StatusError } from '../../shared/kube/status';
 import { protocolVersion } from '../../shared/protocol/client-messages';
 import type { ClientMessage, HelloMessage } from '../../shared/protocol/client-messages';
+import type { HistoryClientMessage } from '../../shared/protocol/history-messages';
 import type { ContextList, HelloReply, ReplyError } from '../../shared/protocol/server-messages';
 import { requestIdOf, validateClientMessage } from '../../shared/protocol/validate-client-message';
 import type { ClusterSession } from './cluster-session';
 import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
+import { HistoryService } from './history-service';
 
 /** What a connection needs of the BridgeHost that owns it. */
 export interface ConnectionHost {
@@ -26,6 +28,7 @@ export function replyErrorOf(error: unknown): ReplyError {
 
 export class BridgeConnection {
   private sessionConnection: SessionConnection | undefined;
+  private history: HistoryService | undefined;
   private greeted = false;
   private closed = false;
 
@@ -41,6 +44,8 @@ export class BridgeConnection {
   /** Moves this connection to the host's new session and tells the renderer about it. */
   async rebind(): Promise<void> {
     if (!this.greeted || this.closed) return;
+    this.history?.close();
+    this.history = this.newHistory();
     this.sessionConnection = this.host.session.attach(this.transport);
     await this.pushState();
   }
@@ -49,6 +54,7 @@ export class BridgeConnection {
     if (this.closed) return;
     this.closed = true;
     this.sessionConnection?.close();
+    this.history?.close();
     this.onClosed(this);
   }
 
@@ -100,6 +106,11 @@ export class BridgeConnection {
   private async serve(message: ClientMessage): Promise<unknown> {
     const session = this.host.session;
     const subscriptions = this.sessionConnection;
+    const history = this.history;
+    if (message.type.startsWith('history')) {
+      if (!history) throw new Error('history is not available before hello');
+      return history.serve(message as HistoryClientMessage);
+    }
     switch (message.type) {
       case 'hello':
         return this.hello(message);
@@ -107,13 +118,15 @@ export class BridgeConnection {
         subscriptions?.subscribe(message.subscriptionId, message.gvr, message.namespace ?? '');
         return null;
       case 'unsubscribe':
-        subscriptions?.unsubscribe(message.subscriptionId);
+        if (!history?.unsubscribe(message.subscriptionId)) subscriptions?.unsubscribe(message.subscriptionId);
         return null;
       case 'resnapshot':
-        subscriptions?.resnapshot(message.subscriptionId);
+        if (history?.has(message.subscriptionId)) history.resnapshot(message.subscriptionId);
+        else subscriptions?.resnapshot(message.subscriptionId);
         return null;
       case 'ack':
-        subscriptions?.acknowledge(message.subscriptionId, message.seq);
+        if (history?.has(message.subscriptionId)) history.acknowledge(message.subscriptionId, message.seq);
+        else subscriptions?.acknowledge(message.subscriptionId, message.seq);
         return null;
       case 'resync':
         if (!(await subscriptions?.resync(message.subscriptionId))) {
@@ -141,6 +154,7 @@ export class BridgeConnection {
     if (this.greeted) throw new Error('hello was already received on this connection');
     this.greeted = true;
     this.sessionConnection = this.host.session.attach(this.transport);
+    this.history = this.newHistory();
     await this.pushState();
     for (const resumed of message.resume ?? []) {
       try {
@@ -157,6 +171,18 @@ export class BridgeConnection {
       }
     }
     return { protocolVersion };
+  }
+
+  private newHistory(): HistoryService {
+    const transport = this.transport;
+    return new HistoryService({
+      session: () => this.host.session,
+      send: (message) => {
+        if (!this.closed) transport.send(message);
+      },
+      clock: this.host.session.clock,
+      ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
+    });
   }
 
   private async pushState(): Promise<void> {

@@ -14,7 +14,7 @@ import type { BatchStreamOptions } from './batch-stream';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
 import { printerFor } from '../../shared/kinds/columns';
-import { sanitizeObject } from './object-sanitizer';
+import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector } from './row-projection';
 import type { PrinterLookup } from './row-projection';
 import { servedKinds } from './served-kinds';
@@ -85,7 +85,8 @@ export class ClusterSession {
           clock: this.clock,
           staleAfterMs: options.staleAfterMs,
           reflector: options.reflector,
-          ...(options.recording
+          // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
+          ...(options.recording && !isSecretResource(gvr)
             ? {
                 onInformer: (informer, watchErrorHandler) => {
                   const attachment = options.recording!.recorder.attach(

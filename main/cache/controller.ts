@@ -93,6 +93,11 @@ export class InformerController<T extends KubeObject = KubeObject> {
     return this.reflector.lastSyncResourceVersion();
   }
 
+  /** See Reflector.restartWatch. */
+  restartWatch(): void {
+    this.reflector.restartWatch();
+  }
+
   private async processLoop(): Promise<void> {
     let popsThisTurn = 0;
     for (;;) {

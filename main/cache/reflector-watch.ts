@@ -47,6 +47,9 @@ export class UnexpectedObjectError extends Error {
 /** How long watch-list waits between warnings that the initial-events-end bookmark has not come. */
 export const initialEventsEndWarningIntervalMs = 10_000;
 
+/** A watch closed sooner than this with no event is a VeryShortWatchError. */
+export const veryShortWatchMs = 1000;
+
 export interface WatchHandlerOptions {
   name: string;
   typeDescription: string;
@@ -180,7 +183,7 @@ export async function handleAnyWatch<T extends KubeObject>(
       warning?.observeEvent(clock.now());
     }
 
-    if (clock.now() - start < 1000 && eventCount === 0) {
+    if (clock.now() - start < veryShortWatchMs && eventCount === 0) {
       return { initialEventsEndReceived, error: new VeryShortWatchError(name) };
     }
     return { initialEventsEndReceived };

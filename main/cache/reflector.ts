@@ -11,7 +11,7 @@ import type { ListOptions, ListerWatcher, Watcher } from './lister-watcher';
 import type { ExpectedType, ReflectorLogger } from './reflector-watch';
 import type { ResourceVersionBookkeeping } from './reflector-list';
 import { listIntoStore } from './reflector-list';
-import { errorStopRequested, handleAnyWatch } from './reflector-watch';
+import { errorStopRequested, handleAnyWatch, veryShortWatchMs } from './reflector-watch';
 import type {
   ReflectorIdentity,
   ReflectorOptions,
@@ -66,6 +66,17 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   private watchEndReason: unknown;
   private currentState: ReflectorState;
   private stateReported = false;
+  /** Aborted by restartWatch to cut a backoff wait short; replaced after each use. */
+  private wake = new AbortController();
+  /** The watch being handled, so restartWatch can stop it. */
+  private currentWatcher: Watcher<T> | undefined;
+  /** Set by restartWatch: the watch it stopped is re-opened at once rather than handled as ended. */
+  private restartRequested = false;
+  /**
+   * Set by restartWatch: the next backoff is skipped, so a restarted watch that finds its version
+   * expired relists at once. Cleared once a watch has lived past the very-short-watch threshold.
+   */
+  private skipNextBackoff = false;
 
   constructor(options: ReflectorOptions<T>) {
     this.name = options.name;
@@ -175,6 +186,21 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     this.watchErrorHandler = handler;
   }
 
+  /**
+   * Kubetide's addition (client-go has none): after the machine slept or the network changed, the open
+   * watch is probably a dead, half-open connection and a pending backoff is pointless. This stops the
+   * watch and cuts any backoff short, so the Reflector re-watches from the last synced
+   * resourceVersion at once (and relists at once if that version has expired). Safe at any time.
+   */
+  restartWatch(): void {
+    this.restartRequested = true;
+    this.skipNextBackoff = true;
+    this.currentWatcher?.stop();
+    const wake = this.wake;
+    this.wake = new AbortController();
+    wake.abort();
+  }
+
   /** What the Reflector is doing now; "listing" (since construction) until run or listAndWatch starts. */
   state(): ReflectorState {
     return { ...this.currentState };
@@ -218,8 +244,18 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   /** Waits one backoff delay on the clock, showing the backoff phase; false once aborted. */
   private async backoff(signal: AbortSignal, error: unknown): Promise<boolean> {
     if (signal.aborted) return false;
+    if (this.skipNextBackoff) {
+      this.skipNextBackoff = false;
+      this.restartRequested = false;
+      return true;
+    }
     this.setState('backoff', error);
-    return sleepUnlessAborted((delay, abort) => this.clock.sleep(delay, abort), this.delayHandler(), signal);
+    const delay = this.delayHandler();
+    const interrupt = AbortSignal.any([signal, this.wake.signal]);
+    await sleepUnlessAborted((delayMs, abort) => this.clock.sleep(delayMs, abort), delay, interrupt);
+    this.restartRequested = false;
+    this.skipNextBackoff = false;
+    return !signal.aborted;
   }
 
   /** Watches (starting with `watcher` when watch-list left one open) with the resync timer running beside. */
@@ -276,6 +312,9 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
         this.setState('watching');
         const current = watcher;
         watcher = undefined;
+        // A restart asked for while listing or opening is served by this fresh watch.
+        this.restartRequested = false;
+        this.currentWatcher = current;
         const { error } = await handleAnyWatch(start, current, this.store, {
           name: this.name,
           typeDescription: this.typeDescription,
@@ -290,7 +329,13 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
             (this.store as Partial<ResourceVersionUpdater>).updateResourceVersion?.(resourceVersion);
           },
           log: this.log,
-        });
+        }).finally(() => (this.currentWatcher = undefined));
+        if (this.restartRequested && !signal.aborted) {
+          this.restartRequested = false;
+          continue;
+        }
+        // A watch that outlived the very-short threshold was healthy: a later failure backs off again.
+        if (this.clock.now() - start >= veryShortWatchMs) this.skipNextBackoff = false;
         retry.after(error);
         if (error === undefined) continue;
         if (error === errorStopRequested || signal.aborted) return;

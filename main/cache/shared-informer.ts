@@ -127,6 +127,14 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
     return this.controller?.lastSyncResourceVersion() ?? '';
   }
 
+  /**
+   * Re-establishes the watch at once (after sleep/resume or a network change): see
+   * Reflector.restartWatch. A no-op before run.
+   */
+  restartWatch(): void {
+    this.controller?.restartWatch();
+  }
+
   getStore(): Store<T> {
     return this.indexer;
   }

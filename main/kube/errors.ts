@@ -226,6 +226,21 @@ export class WatchDecodeError extends Error {
   }
 }
 
+/**
+ * A LIST reply that parsed as JSON but is not a list: not an object, `items` not an array of objects,
+ * or `metadata` not an object. Caching it would replace the informer's state with nonsense (or with
+ * nothing), so the Reflector gets an error instead and relists after backoff.
+ */
+export class ListDecodeError extends Error {
+  override readonly name = 'ListDecodeError';
+  constructor(
+    readonly request: string,
+    detail: string,
+  ) {
+    super(`${request}: the reply is not a list (${detail})`);
+  }
+}
+
 /** No byte arrived on a WATCH for longer than the inactivity timeout (a dead or stalled connection). */
 export class WatchInactivityError extends Error {
   override readonly name = 'WatchInactivityError';

@@ -8,7 +8,7 @@ import type { ListerWatcherFactory, TweakListOptions } from '../cache/informer-f
 import type { ListOptions, ListerWatcher, Watcher } from '../cache/lister-watcher';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
-import { describeRequest, toApiStatusError } from './errors';
+import { ListDecodeError, describeRequest, toApiStatusError } from './errors';
 import type { RequestDescription } from './errors';
 import type { QueryValue, RestClient } from './rest-client';
 import { WatchStream } from './watch-stream';
@@ -95,8 +95,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
         description: describe('list'),
         signal,
       });
-      list.metadata ??= {};
-      list.items ??= [];
+      checkListShape(list, describeRequest(describe('list')));
       if (options.metadataOnly && list.kind !== 'PartialObjectMetadataList') {
         list.items = list.items.map((item) => toPartialObjectMetadata(item) as T);
       }
@@ -172,4 +171,22 @@ function metadataOnlyWatcher<T extends KubeObject>(stream: WatchStream<T>): Watc
       };
     },
   };
+}
+
+/** Refuses JSON that is not a list (see ListDecodeError); fills in what a valid list may omit. */
+function checkListShape(value: unknown, request: string): asserts value is KubeList {
+  const isObject = (candidate: unknown): candidate is Record<string, unknown> =>
+    typeof candidate === 'object' && candidate !== null && !Array.isArray(candidate);
+  if (!isObject(value))
+    throw new ListDecodeError(
+      request,
+      `got ${value === null ? 'null' : typeof value === 'object' ? 'an array' : typeof value}`,
+    );
+  value.metadata ??= {};
+  value.items ??= [];
+  if (!isObject(value.metadata)) throw new ListDecodeError(request, 'metadata is not an object');
+  const items = value.items;
+  if (!Array.isArray(items)) throw new ListDecodeError(request, 'items is not an array');
+  const bad = items.findIndex((item) => !isObject(item) || !isObject(item.metadata));
+  if (bad !== -1) throw new ListDecodeError(request, `items[${bad}] is not an object with metadata`);
 }

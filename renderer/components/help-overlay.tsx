@@ -13,7 +13,10 @@ const shortcuts: readonly (readonly [string[], string])[] = [
   [['y'], 'Show the YAML'],
   [['e'], 'Show the events'],
   [['c'], 'Copy the selected name'],
-  [['Esc'], 'Close the pane, clear the filter focus'],
+  [['h'], 'Show the history of the selected object'],
+  [['[', ']'], 'Travel to the previous / next change of the selected object'],
+  [['Space'], 'Play / pause the timeline'],
+  [['Esc'], 'Back to live, close the pane, clear the filter focus'],
   [['?'], 'This help'],
 ];
 

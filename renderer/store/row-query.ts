@@ -30,7 +30,15 @@ export interface RowSort {
 export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, sort?: RowSort): string[] {
   const keys: string[] = [];
   const text = filter.text?.trim().toLowerCase() || undefined;
-  for (const key of candidateKeys(mirror, filter)) {
+  const candidates = narrowedKeys(mirror, filter);
+  if ((sort?.column ?? 'name') === 'name' && candidates === undefined) {
+    // No index narrows the scan: walk the cached name order instead of sorting every match again.
+    for (const key of nameOrder(mirror)) {
+      if (matchesFilter(mirror.rows.get(key)!, filter, text)) keys.push(key);
+    }
+    return sort?.descending ? keys.reverse() : keys;
+  }
+  for (const key of candidates ?? mirror.rows.keys()) {
     const row = mirror.rows.get(key);
     if (row && matchesFilter(row, filter, text)) keys.push(key);
   }
@@ -41,7 +49,7 @@ export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, so
 export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): number {
   let count = 0;
   const text = filter.text?.trim().toLowerCase() || undefined;
-  for (const key of candidateKeys(mirror, filter)) {
+  for (const key of narrowedKeys(mirror, filter) ?? mirror.rows.keys()) {
     const row = mirror.rows.get(key);
     if (row && matchesFilter(row, filter, text)) count += 1;
   }
@@ -81,10 +89,11 @@ function asSet(values: ReadonlySet<string> | readonly string[] | undefined): Rea
 }
 
 /**
- * The smallest key collection any indexed condition allows; all rows when no condition is indexed.
- * Each candidate collection is a superset of the answer: matchesFilter makes the final decision.
+ * The smallest key collection any indexed condition allows; undefined when no index narrows the
+ * rows (the caller scans them all). Each collection is a superset of the answer: matchesFilter makes
+ * the final decision.
  */
-function candidateKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<string> {
+function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<string> | undefined {
   const { indexes } = mirror;
   const options: Iterable<string>[] = [];
   const namespaces = asSet(filter.namespaces);
@@ -105,7 +114,7 @@ function candidateKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<
         break;
     }
   }
-  let best: Iterable<string> = mirror.rows.keys();
+  let best: Iterable<string> | undefined;
   let bestSize = mirror.rows.size;
   for (const option of options) {
     const size = option instanceof Set ? option.size : (option as string[]).length;
@@ -115,6 +124,19 @@ function candidateKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<
     }
   }
   return best;
+}
+
+/**
+ * Every key of `mirror` in the default order (by name, ties by key), sorted once per membership:
+ * names belong to keys, so updates in place never change it, and churn re-sorts nothing.
+ */
+const nameOrders = new WeakMap<SubscriptionMirror, { membership: number; keys: readonly string[] }>();
+function nameOrder(mirror: SubscriptionMirror): readonly string[] {
+  const cached = nameOrders.get(mirror);
+  if (cached && cached.membership === mirror.membership) return cached.keys;
+  const keys = sortKeys(mirror.rows, [...mirror.rows.keys()], { column: 'name' });
+  nameOrders.set(mirror, { membership: mirror.membership, keys });
+  return keys;
 }
 
 function union(index: ValueIndex, values: Iterable<string>): Set<string> | string[] {

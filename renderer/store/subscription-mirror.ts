@@ -19,6 +19,11 @@ export class SubscriptionMirror {
   readonly indexes = new RowIndexes();
   /** Bumped once per applied batch; views recompute their queries when it moves. */
   revision = 0;
+  /**
+   * Bumped whenever a key is added or removed (never by an update in place): orders that depend only
+   * on which keys exist and on their names, such as the default sort, stay valid while it holds.
+   */
+  membership = 0;
   /** The seq of the last batch applied (0 before the first). */
   lastSeq: number;
   /** False until the first snapshot has ended: the table can show "listing" rather than an empty kind. */
@@ -65,6 +70,7 @@ export class SubscriptionMirror {
 
   private upsert(row: Row): void {
     const old = this.rows.get(row.key);
+    if (!old) this.membership += 1;
     this.rows.set(row.key, row);
     this.indexes.update(row.key, old, row);
   }
@@ -72,6 +78,7 @@ export class SubscriptionMirror {
   private remove(key: string): void {
     const old = this.rows.get(key);
     if (!old) return;
+    this.membership += 1;
     this.rows.delete(key);
     this.indexes.update(key, old, undefined);
   }

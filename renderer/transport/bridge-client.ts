@@ -10,6 +10,7 @@ import type {
   ResumedSubscription,
 } from '../../shared/protocol/client-messages';
 import type { ContextList, ReplyError, ServerMessage } from '../../shared/protocol/server-messages';
+import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
@@ -63,6 +64,9 @@ export class BridgeClient {
   private retryTimer: unknown;
   private context: string | undefined;
   private stopped = false;
+  private nextReplay = 1;
+  private readonly replays = new Set<string>();
+  private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
 
   constructor(private readonly options: BridgeClientOptions) {
     this.timers = options.timers ?? globalTimers;
@@ -106,6 +110,34 @@ export class BridgeClient {
     if (!this.subscriptions.delete(subscriptionId)) return;
     this.store.close(subscriptionId);
     this.sendIfReady({ type: 'unsubscribe', subscriptionId });
+  }
+
+  /**
+   * Opens a replay mirror: main fills it with historyState (the past as a snapshot) and historyPlay
+   * (playback as live batches), through the same mirror and indexes as a live subscription.
+   */
+  openReplay(): string {
+    const subscriptionId = `replay${this.nextReplay++}`;
+    this.replays.add(subscriptionId);
+    this.store.open(subscriptionId);
+    return subscriptionId;
+  }
+
+  closeReplay(subscriptionId: string): void {
+    if (!this.replays.delete(subscriptionId)) return;
+    this.store.close(subscriptionId);
+    this.sendIfReady({ type: 'unsubscribe', subscriptionId });
+  }
+
+  /** Sends a history request (see shared/protocol/history-messages) and resolves with its reply value. */
+  history<T>(body: RequestBody<HistoryClientMessage>): Promise<T> {
+    return this.request(body) as Promise<T>;
+  }
+
+  /** Told whenever a playing replay's moment moves or its playback stops. Returns the unsubscriber. */
+  onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void {
+    this.cursorListeners.add(listener);
+    return () => this.cursorListeners.delete(listener);
   }
 
   resync(subscriptionId: string): Promise<void> {
@@ -242,6 +274,9 @@ export class BridgeClient {
       }
       case 'rejected':
         console.warn(`main refused a message: ${message.reason}`);
+        return;
+      case 'historyCursor':
+        for (const listener of this.cursorListeners) listener(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

@@ -7,7 +7,9 @@ export type KeyCommand =
   | { type: 'moveSelection'; by: number }
   | { type: 'selectEdge'; edge: 'first' | 'last' }
   | { type: 'openDetail' }
-  | { type: 'showTab'; tab: 'yaml' | 'events' }
+  | { type: 'showTab'; tab: 'yaml' | 'events' | 'history' }
+  | { type: 'stepChange'; direction: 'previous' | 'next' }
+  | { type: 'togglePlay' }
   | { type: 'copyName' }
   | { type: 'escape' }
   | { type: 'toggleHelp' };
@@ -55,6 +57,14 @@ export function commandForKey(press: KeyPress): KeyCommand | undefined {
       return { type: 'showTab', tab: 'yaml' };
     case 'e':
       return { type: 'showTab', tab: 'events' };
+    case 'h':
+      return { type: 'showTab', tab: 'history' };
+    case '[':
+      return { type: 'stepChange', direction: 'previous' };
+    case ']':
+      return { type: 'stepChange', direction: 'next' };
+    case ' ':
+      return { type: 'togglePlay' };
     case 'c':
       return { type: 'copyName' };
     case '?':

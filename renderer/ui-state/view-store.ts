@@ -4,7 +4,17 @@
 import { createStore } from 'zustand/vanilla';
 import { gvrKey } from '../../shared/kube/object';
 
-export type DetailTab = 'yaml' | 'events' | 'owners' | 'children';
+export type DetailTab = 'yaml' | 'events' | 'owners' | 'children' | 'history';
+
+/** Time travel: the moment the table, filters and detail show instead of the live cluster. */
+export interface TravelState {
+  /** ms since the epoch. */
+  readonly time: number;
+  readonly playing: boolean;
+}
+
+/** Playback speeds offered (times real time); main accepts 1..100. */
+export const playbackSpeeds = [1, 2, 5, 10, 25, 50, 100] as const;
 export type Overlay = { type: 'none' } | { type: 'help' } | { type: 'palette'; query: string };
 
 export interface ViewSort {
@@ -24,6 +34,11 @@ export interface ViewState {
   readonly overlay: Overlay;
   /** A short confirmation ("Copied web-7c9d8-abcde"), cleared by the view after a moment. */
   readonly notice?: string;
+  /** Set while travelling back in time; undefined when the view is live. */
+  readonly travel?: TravelState;
+  readonly playbackSpeed: number;
+  /** The recording file opened by import, while it (not the cluster's recording) is shown. */
+  readonly importedRecording?: string;
 }
 
 export const defaultKindId = gvrKey({ group: '', version: 'v1', resource: 'pods' });
@@ -37,6 +52,7 @@ export function initialViewState(): ViewState {
     detailOpen: false,
     detailTab: 'yaml',
     overlay: { type: 'none' },
+    playbackSpeed: 10,
   };
 }
 

@@ -1,7 +1,7 @@
 // The window: top bar, kinds sidebar, the active kind's table, the detail pane, a footer of key hints,
 // and the palette and help overlays. State that outlives a render lives in the view store (what the
 // user looks at) and the mirror (what the cluster holds); this component wires them together.
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { objectKey } from '../../shared/protocol';
 import { parseFilterExpression } from '../ui-state/filter-expression';
@@ -23,6 +23,11 @@ import { Sidebar } from './sidebar';
 import { ResourceView } from './resource-view';
 import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
+import { Timeline } from './timeline';
+import { useReplay, messageOf } from './timeline-replay';
+import { formatClock } from './timeline-format';
+import { ExportDialog, ImportDialog } from './history-transfer';
+import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
 
@@ -71,7 +76,12 @@ export function App(): ReactNode {
       columns.find((candidate) => candidate.id === 'name');
     return { column: column?.sortBy ?? 'name', descending: state.sort.descending };
   }, [columns, state.sort]);
-  const rows = useKindRows(subscriptionId, expression, state.namespaces, rowSort);
+  const travel = state.travel;
+  const replayId = useReplay(kind.gvr, travel, state.playbackSpeed);
+  const [transfer, setTransfer] = useState<
+    { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
+  >(undefined);
+  const rows = useKindRows(travel ? replayId : subscriptionId, expression, state.namespaces, rowSort);
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],
@@ -113,6 +123,40 @@ export function App(): ReactNode {
     [update],
   );
 
+  const travelTo = useCallback((time: number) => update({ travel: { time, playing: false } }), [update]);
+  const goLive = useCallback(() => {
+    if (view.getState().importedRecording !== undefined) {
+      bridge.history({ type: 'historyLive' }).catch(() => undefined);
+    }
+    update({ travel: undefined, importedRecording: undefined });
+  }, [bridge, view, update]);
+  const selectedObject =
+    state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
+  const stepChange = useCallback(
+    (direction: 'previous' | 'next') => {
+      const key = view.getState().selectedKey;
+      if (key === undefined) return;
+      const name = key.split('/').pop() ?? key;
+      const namespace = key.includes('/') ? key.slice(0, key.lastIndexOf('/')) : undefined;
+      const from = view.getState().travel?.time ?? Date.now();
+      bridge
+        .history<{ time: number } | null>({
+          type: 'historyAdjacent',
+          object: { gvr: kind.gvr, name, ...(namespace ? { namespace } : {}) },
+          time: from,
+          direction,
+        })
+        .then(
+          (change) =>
+            change
+              ? travelTo(change.time)
+              : update({ notice: `No ${direction === 'previous' ? 'earlier' : 'later'} change of ${name}` }),
+          (error: unknown) => update({ notice: `Cannot step: ${messageOf(error)}` }),
+        );
+    },
+    [bridge, view, kind.gvr, travelTo, update],
+  );
+
   const copyName = useCallback(() => {
     const row = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
     if (!row) return;
@@ -130,6 +174,11 @@ export function App(): ReactNode {
 
   useKeyboard((command: KeyCommand) => {
     const current = view.getState();
+    if (transfer) {
+      if (command.type !== 'escape') return false;
+      setTransfer(undefined);
+      return;
+    }
     if (current.overlay.type !== 'none' && command.type !== 'escape' && command.type !== 'toggleHelp')
       return false;
     switch (command.type) {
@@ -160,6 +209,14 @@ export function App(): ReactNode {
       case 'copyName':
         copyName();
         return;
+      case 'stepChange':
+        if (current.selectedKey === undefined) return false;
+        stepChange(command.direction);
+        return;
+      case 'togglePlay':
+        if (!current.travel) return false;
+        update({ travel: { ...current.travel, playing: !current.travel.playing } });
+        return;
       case 'toggleHelp':
         update({ overlay: current.overlay.type === 'help' ? { type: 'none' } : { type: 'help' } });
         return;
@@ -167,6 +224,7 @@ export function App(): ReactNode {
         if (current.overlay.type !== 'none') update({ overlay: { type: 'none' } });
         else if (document.activeElement === filterRef.current) filterRef.current?.blur();
         else if (current.detailOpen) update({ detailOpen: false });
+        else if (current.travel) goLive();
         else return false;
         return;
     }
@@ -175,7 +233,7 @@ export function App(): ReactNode {
   const selectedRow = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
   const closeOverlay = () => update({ overlay: { type: 'none' } });
   return (
-    <div className="app">
+    <div className={`app${travel ? ' time-travel' : ''}`}>
       <TopBar
         contexts={contexts}
         connection={connection}
@@ -191,6 +249,7 @@ export function App(): ReactNode {
         filterRef={filterRef}
         complete={complete}
         onSwitchContext={(context) => {
+          goLive();
           update({ selectedKey: undefined, detailOpen: false, namespaces: [] });
           bridge
             .switchContext(context)
@@ -202,6 +261,17 @@ export function App(): ReactNode {
         onPalette={() => update({ overlay: { type: 'palette', query: '' } })}
         onHelp={() => update({ overlay: { type: 'help' } })}
       />
+      {travel && (
+        <div className="travel-banner" role="status" data-testid="travel-banner">
+          <span className="travel-banner-dot" />
+          Viewing {formatClock(travel.time)} — read-only
+          {state.importedRecording ? ` · recording ${state.importedRecording}` : ''}
+          {travel.playing ? ` · playing ${state.playbackSpeed}×` : ''}
+          <button type="button" className="travel-banner-live" onClick={goLive}>
+            {state.importedRecording ? 'Close recording' : 'Back to live'} <kbd>Esc</kbd>
+          </button>
+        </div>
+      )}
       <div className="workspace">
         <Sidebar
           groups={groups}
@@ -244,10 +314,28 @@ export function App(): ReactNode {
               update({ filterText: state.filterText.trim() ? `${state.filterText.trim()} ${label}` : label })
             }
             onNavigate={navigate}
+            {...(travel ? { travelTime: travel.time } : {})}
+            onTravel={travelTo}
           />
         )}
       </div>
+      <Timeline
+        {...(selectedObject ? { onStep: stepChange } : {})}
+        onExport={(timeline) => setTransfer({ type: 'export', timeline })}
+        onImport={() => setTransfer({ type: 'import' })}
+        onLive={goLive}
+      />
       <Footer kind={kind} />
+      {transfer?.type === 'export' && (
+        <ExportDialog
+          timeline={transfer.timeline}
+          gvr={kind.gvr}
+          kindTitle={kind.title}
+          namespaces={state.namespaces}
+          onClose={() => setTransfer(undefined)}
+        />
+      )}
+      {transfer?.type === 'import' && <ImportDialog onClose={() => setTransfer(undefined)} />}
       {state.overlay.type === 'palette' && (
         <CommandPalette
           entries={kinds.map(paletteEntry)}

@@ -1,5 +1,6 @@
 // The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
-// resourceVersion moves), Events, Owners (up) and Children (down). Only the open tab fetches.
+// resourceVersion moves; while travelling, the version recorded at the travel moment), Events, Owners
+// (up), Children (down) and History (versions and diffs). Only the open tab fetches.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
@@ -12,6 +13,7 @@ import { useServices } from './app-context';
 import { EventsTab } from './events-tab';
 import { OwnersTab, type OwnerStep } from './owners-tab';
 import { ChildrenTab } from './children-tab';
+import { HistoryTab } from './history-tab';
 import { formatAge } from './format';
 import { useNow } from '../ui-state/now';
 
@@ -27,6 +29,9 @@ export interface DetailPaneProps {
   readonly onCopyName: () => void;
   readonly onLabel: (label: string) => void;
   readonly onNavigate: (kind: CatalogKind, namespace: string, name: string) => void;
+  /** The travel moment, when the view shows the past: the YAML is the version recorded then. */
+  readonly travelTime?: number;
+  readonly onTravel: (time: number) => void;
 }
 
 type Loaded<T> = { state: 'loading' } | { state: 'loaded'; value: T } | { state: 'failed'; message: string };
@@ -58,9 +63,24 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
   const namespace = row?.namespace || undefined;
   const name = row?.name ?? props.rowKey.split('/').pop() ?? '';
 
+  const travelTime = props.travelTime;
   const object = useFetched<KubeObject>(
-    tab === 'yaml' && row ? () => bridge.getObject(kind.gvr, namespace, name) : undefined,
-    [tab, kind.id, props.rowKey, row?.resourceVersion],
+    tab === 'yaml' && row
+      ? travelTime === undefined
+        ? () => bridge.getObject(kind.gvr, namespace, name)
+        : () =>
+            bridge
+              .history<KubeObject | null>({
+                type: 'historyObject',
+                object: { gvr: kind.gvr, name, ...(namespace ? { namespace } : {}) },
+                time: travelTime,
+              })
+              .then((found) => {
+                if (!found) throw new Error('not recorded at this moment');
+                return found;
+              })
+      : undefined,
+    [tab, kind.id, props.rowKey, row?.resourceVersion, travelTime],
   );
   const events = useFetched<KubeObject[]>(
     tab === 'events' && row
@@ -75,7 +95,17 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
   };
 
   let body: ReactNode;
-  if (!row) {
+  if (tab === 'history') {
+    body = (
+      <HistoryTab
+        gvr={kind.gvr}
+        namespace={namespace ?? props.rowKey.split('/').slice(0, -1).join('/')}
+        name={name}
+        revision={row?.resourceVersion}
+        onTravel={props.onTravel}
+      />
+    );
+  } else if (!row) {
     body = (
       <div className="detail-message">
         This {kind.kind.toLowerCase()} no longer exists: it was deleted while you looked at it.
@@ -173,6 +203,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
           { id: 'events', title: 'Events' },
           { id: 'owners', title: 'Owners', ...(row ? { badge: row.owners.length } : {}) },
           { id: 'children', title: 'Children' },
+          { id: 'history', title: 'History' },
         ]}
         active={tab}
         onChange={props.onTab}

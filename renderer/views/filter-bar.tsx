@@ -60,7 +60,11 @@ export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(
           setDismissed(true);
           return;
         }
+        // Leaving the field is all this Escape does: the window's Escape (close the pane, back to
+        // live) waits for the next press.
+        event.preventDefault();
         event.currentTarget.blur();
+        return;
       }
       if (event.key === 'Enter') event.currentTarget.blur();
     };

@@ -9,6 +9,9 @@ const hints: readonly (readonly [string, string])[] = [
   ['Enter', 'details'],
   ['y', 'YAML'],
   ['c', 'copy name'],
+  ['h', 'history'],
+  ['[ ]', 'changes'],
+  ['Space', 'play'],
   ['Esc', 'close'],
   ['?', 'help'],
 ];

@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { stripManagedFields } from '../../main/bridge/feed';
+import { createObjectCompactor } from '../../main/bridge/object-compactor';
 import type { TransformFunc } from '../../main/cache/store';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { RestClient } from '../../main/kube/rest-client';
@@ -125,7 +125,7 @@ export function startLoopStallMonitor(): { stop(): number } {
 
 /** The transform the app's feeds give their informers (main/bridge/feed.ts), fresh per informer. */
 export function kubetideTransform(): TransformFunc {
-  return stripManagedFields;
+  return createObjectCompactor();
 }
 
 /** Kubetide's own HTTP client for the cluster at `kubeconfigYaml`, as the app builds it. */

@@ -1,6 +1,9 @@
 // Kubetide in browser mode, end to end: the backend and the browser-mode server started in this
 // process on the embedded cluster (port 0), the UI in headless Chromium. The cluster's own API is the
 // ground truth the table is compared with, and the way changes are made behind the UI's back.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
@@ -9,6 +12,7 @@ import { launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, type PodSummary } from './cluster-api';
 
 let mode: BrowserMode;
+let dataDirectory: string | undefined;
 let browser: Browser;
 let page: Page;
 let api: ClusterApi;
@@ -45,7 +49,15 @@ async function expectRows(expected: readonly PodSummary[]): Promise<void> {
 
 beforeAll(async () => {
   await ensureRendererBuilt(() => undefined);
-  mode = await startBrowserMode({ port: 0, embedded: true, pods: 600, churn: false, log: () => undefined });
+  dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-e2e-'));
+  mode = await startBrowserMode({
+    port: 0,
+    embedded: true,
+    pods: 600,
+    churn: false,
+    dataDirectory,
+    log: () => undefined,
+  });
   api = new ClusterApi(mode.backend.embedded!.url);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
@@ -65,6 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await mode?.close();
+  if (dataDirectory) rmSync(dataDirectory, { recursive: true, force: true });
 });
 
 describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {

@@ -98,7 +98,11 @@ beforeAll(async () => {
   ].join('\n');
   const file = join(directory, 'kubeconfig');
   writeFileSync(file, kubeconfigText);
-  backend = await startBackend({ kubeconfig: file, log: (line) => logged.push(line) });
+  backend = await startBackend({
+    kubeconfig: file,
+    dataDirectory: directory,
+    log: (line) => logged.push(line),
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 // npm run soak -- --minutes M [--pods 150000] [--churn R] [--warmup W] [--sample-seconds S]
-// Sustained churn against the embedded cluster through the whole main-side path (informers for five
+// Sustained churn from the embedded cluster (in a child process) through the whole main-side path (informers for five
 // kinds, a ClusterSession and BridgeHost, a renderer BridgeClient mirroring pods over the in-memory
 // transport). Each sample is taken after a forced GC: heap used, RSS, active handles and requests.
 // Verdict: after warm-up, heap and handles must level off (least-squares slope under the thresholds
@@ -12,9 +12,9 @@ import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transpo
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcherFactory } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
-import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { BridgeClient } from '../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import { startClusterProcess } from './cluster-process';
 import { judgeTrend } from './trend';
 import type { Point } from './trend';
 
@@ -69,12 +69,8 @@ async function main(): Promise<void> {
     `soak: ${options.minutes} min, ${options.pods.toLocaleString('en-US')} pods, churn ${options.churn}/s, ` +
       `warm-up ${options.warmupMinutes} min, a sample every ${options.sampleSeconds} s`,
   );
-  const cluster = await startEmbeddedCluster({
-    seed: 1,
-    pods: options.pods,
-    simulation: { churnPerSecond: 0 },
-  });
-  const client = new RestClient(Kubeconfig.fromString(cluster.kubeconfigYaml()).connect());
+  const cluster = await startClusterProcess(options.pods, 1);
+  const client = new RestClient(Kubeconfig.fromString(cluster.kubeconfigYaml).connect());
   const newListerWatcher = httpListerWatcherFactory(client);
   const factory = new SharedInformerFactory(newListerWatcher, { reportError: () => undefined });
   const kinds = ['pods', 'nodes', 'events', 'deployments', 'replicasets'].map((resource) => ({
@@ -109,7 +105,7 @@ async function main(): Promise<void> {
   while (renderer.state.getState().connection.phase !== 'open') await sleep(50);
   const podSubscription = await renderer.subscribe(kinds[0]);
   while (!informers.every((informer) => informer.hasSynced())) await sleep(500);
-  cluster.churn.set(options.churn);
+  await cluster.setChurn(options.churn);
   console.log('synced; churn started');
 
   const heap: Point[] = [];
@@ -121,12 +117,13 @@ async function main(): Promise<void> {
     const minute = (Date.now() - started) / 60_000;
     const memory = process.memoryUsage();
     const active = process.getActiveResourcesInfo().length;
+    const server = await cluster.stats();
     heap.push({ x: minute, y: memory.heapUsed });
     handles.push({ x: minute, y: active });
     console.log(
       `sample ${sample} at ${minute.toFixed(1)} min: heap ${mebibytes(memory.heapUsed)} MiB, ` +
         `rss ${mebibytes(memory.rss)} MiB, handles ${active}, pods cached ${informers[0].getIndexer().list().length}, ` +
-        `mirrored ${renderer.store.mirror(podSubscription)?.rows.size ?? 0}, server rv ${cluster.store.resourceVersion}`,
+        `mirrored ${renderer.store.mirror(podSubscription)?.rows.size ?? 0}, server pods ${server.objects.pods}, rv ${server.resourceVersion}`,
     );
   }
 

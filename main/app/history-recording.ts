@@ -1,0 +1,41 @@
+// The app's side of recording: one Recorder per opened context, writing the context's recording file
+// under the data directory, handed to the ClusterSession that feeds it.
+import type { Clock } from '../cache/clock';
+import { dataDirectory, recordingFile } from '../history/data-directory';
+import { Recorder } from '../history/recorder';
+import type { SessionRecording } from '../bridge/history-recording';
+import { defaultRecordedKinds } from '../bridge/history-recording';
+
+export interface SessionRecordingOptions {
+  readonly context: string;
+  readonly clock: Clock;
+  readonly log: (message: string) => void;
+  /** Overrides the per-OS data directory (the --data-dir option). */
+  readonly dataDirectory?: string | undefined;
+}
+
+/**
+ * Opens (or creates) the context's recording; the time since it was last written is recorded as a
+ * gap by the Recorder. Returns undefined, after logging why, when the file cannot be opened: the app
+ * then runs without history rather than not at all.
+ */
+export function openSessionRecording(options: SessionRecordingOptions): SessionRecording | undefined {
+  const directory = dataDirectory(options.dataDirectory ? { override: options.dataDirectory } : {});
+  const file = recordingFile(directory, options.context);
+  try {
+    const recorder = new Recorder({
+      file,
+      context: options.context,
+      clock: options.clock,
+      reportError: (error, where) =>
+        options.log(`kubetide: ${where}: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    options.log(`kubetide: recording context ${options.context} to ${file}`);
+    return { recorder, file, kinds: defaultRecordedKinds };
+  } catch (error) {
+    options.log(
+      `kubetide: cannot record context ${options.context} to ${file} (${error instanceof Error ? error.message : String(error)}); history is off`,
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,75 @@
+// Where one renderer's history questions are answered from: the current context's recording (still
+// being written by the session's Recorder) or a recording file the renderer imported, read-only.
+import { basename } from 'node:path';
+import type { Recorder } from '../history/recorder';
+import type { RecordingReader } from '../history/recording-reader';
+import { openRecording } from '../history/recording-reader';
+import type { RecordingSource } from '../../shared/protocol/history-messages';
+import type { Clock } from '../cache/clock';
+
+export interface HistorySourceOptions {
+  readonly file: string;
+  /** The context the file records (for an import, what its metadata says). */
+  readonly context: string;
+  /** The live recording's writer: flushed before each read so answers include the last second. */
+  readonly recorder?: Recorder;
+  readonly clock: Clock;
+  /**
+   * How long one opened reader answers a live recording before it is reopened (a reader lists the
+   * recording's streams when it opens, so kinds first recorded later need a fresh one).
+   */
+  readonly reopenAfterMs?: number;
+}
+
+export class HistorySource {
+  private current: RecordingReader | undefined;
+  private openedAt = 0;
+
+  constructor(private readonly options: HistorySourceOptions) {}
+
+  get file(): string {
+    return this.options.file;
+  }
+
+  get live(): boolean {
+    return this.options.recorder !== undefined;
+  }
+
+  /** A reader that includes every change recorded so far. Throws a RecordingError when unreadable. */
+  reader(): RecordingReader {
+    const now = this.options.clock.now();
+    if (this.options.recorder) {
+      this.options.recorder.flush();
+      if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
+        // Safe to close: every question reads within one synchronous call; playback has its own reader.
+        this.current.close();
+        this.current = undefined;
+      }
+    }
+    if (!this.current) {
+      this.current = openRecording(this.options.file);
+      this.openedAt = now;
+    }
+    return this.current;
+  }
+
+  /** A reader of its own, for a playback that iterates while other questions are answered. */
+  dedicatedReader(): RecordingReader {
+    this.options.recorder?.flush();
+    return openRecording(this.options.file);
+  }
+
+  describe(): RecordingSource {
+    return {
+      kind: this.live ? 'live' : 'imported',
+      context: this.options.context,
+      name: basename(this.options.file),
+      problems: (this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+    };
+  }
+
+  close(): void {
+    this.current?.close();
+    this.current = undefined;
+  }
+}

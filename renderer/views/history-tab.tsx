@@ -1,0 +1,162 @@
+// The detail pane's History tab: every recorded version of the object (deleted incarnations included)
+// with its kind of change and time, and the YAML diff between any two of them (managedFields excluded),
+// the older one's removed lines red, the newer one's added lines green.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { GroupVersionResource } from '../../shared/kube/object';
+import type { HistoryDiffLine, HistoryObjectReference, ObjectVersion } from '../../shared/protocol';
+import { useServices } from './app-context';
+import { messageOf } from './timeline-replay';
+import { formatStamp } from './timeline-format';
+
+export interface HistoryTabProps {
+  readonly gvr: GroupVersionResource;
+  readonly namespace: string;
+  readonly name: string;
+  /** Refetches when it moves (a live object changed). */
+  readonly revision: string | undefined;
+  readonly onTravel: (time: number) => void;
+}
+
+/** Unchanged lines shown around each change; longer unchanged runs fold. */
+const context = 3;
+
+type DiffItem = HistoryDiffLine | { kind: 'fold'; count: number };
+
+/** Keeps `context` unchanged lines around changes and folds the rest. */
+export function foldDiff(lines: readonly HistoryDiffLine[]): DiffItem[] {
+  const near = lines.map(() => false);
+  lines.forEach((line, index) => {
+    if (line.kind === 'same') return;
+    for (let offset = -context; offset <= context; offset++) {
+      if (index + offset >= 0 && index + offset < lines.length) near[index + offset] = true;
+    }
+  });
+  const items: DiffItem[] = [];
+  let folded = 0;
+  lines.forEach((line, index) => {
+    if (near[index]) {
+      if (folded > 0) items.push({ kind: 'fold', count: folded });
+      folded = 0;
+      items.push(line);
+    } else folded++;
+  });
+  if (folded > 0) items.push({ kind: 'fold', count: folded });
+  return items;
+}
+
+export function HistoryTab(props: HistoryTabProps): ReactNode {
+  const { bridge } = useServices();
+  const reference = useMemo<HistoryObjectReference>(
+    () => ({ gvr: props.gvr, name: props.name, ...(props.namespace ? { namespace: props.namespace } : {}) }),
+    [props.gvr, props.namespace, props.name],
+  );
+  const [versions, setVersions] = useState<ObjectVersion[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [picked, setPicked] = useState<number[]>([]);
+  const [diff, setDiff] = useState<HistoryDiffLine[] | undefined>(undefined);
+
+  useEffect(() => {
+    let cancelled = false;
+    bridge.history<ObjectVersion[]>({ type: 'historyVersions', object: reference }).then(
+      (value) => {
+        if (cancelled) return;
+        setVersions(value);
+        setError(undefined);
+        setPicked((current) =>
+          current.length === 2 && current.every((id) => value.some((version) => version.id === id))
+            ? current
+            : value.slice(-2).map((version) => version.id),
+        );
+      },
+      (failure: unknown) => !cancelled && setError(messageOf(failure)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [bridge, reference, props.revision]);
+
+  const [olderId, newerId] = [...picked].sort((left, right) => left - right);
+  useEffect(() => {
+    setDiff(undefined);
+    if (olderId === undefined || newerId === undefined) return;
+    let cancelled = false;
+    bridge.history<HistoryDiffLine[]>({ type: 'historyDiff', object: reference, olderId, newerId }).then(
+      (value) => !cancelled && setDiff(value),
+      (failure: unknown) => !cancelled && setError(messageOf(failure)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [bridge, reference, olderId, newerId]);
+
+  const pick = (id: number) =>
+    setPicked((current) => (current.includes(id) ? current : [...current.slice(-1), id]));
+
+  if (error) return <div className="detail-message error">Cannot read the history: {error}</div>;
+  if (!versions) return <div className="detail-message">Loading…</div>;
+  if (versions.length === 0) {
+    return <div className="detail-message">Nothing recorded for this object yet.</div>;
+  }
+  const changed = diff?.filter((line) => line.kind !== 'same').length ?? 0;
+  return (
+    <div className="history-tab" data-testid="history-tab">
+      <ol className="history-versions" aria-label="Versions">
+        {[...versions].reverse().map((version) => {
+          const selected = picked.includes(version.id);
+          return (
+            <li key={version.id}>
+              <button
+                type="button"
+                className={`history-version${selected ? ' selected' : ''}`}
+                data-testid="history-version"
+                aria-pressed={selected}
+                title="Compare this version"
+                onClick={() => pick(version.id)}
+              >
+                <span className={`change-type change-${version.type.toLowerCase()}`}>
+                  {version.finalStateUnknown ? 'Deleted?' : version.type}
+                </span>
+                <span className="history-time">{formatStamp(version.time)}</span>
+                <span className="history-rv muted">rv {version.resourceVersion || '–'}</span>
+              </button>
+              <button
+                type="button"
+                className="history-travel"
+                title="Show the cluster at this moment"
+                aria-label={`Travel to ${formatStamp(version.time)}`}
+                onClick={() => props.onTravel(version.time)}
+              >
+                ⟲
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      <div className="history-diff-header">
+        {olderId === undefined || newerId === undefined
+          ? 'Pick two versions to compare.'
+          : diff
+            ? `${changed} changed line${changed === 1 ? '' : 's'} between the two selected versions`
+            : 'Comparing…'}
+      </div>
+      {diff && (
+        <pre className="history-diff" data-testid="history-diff">
+          {foldDiff(diff).map((item, index) =>
+            item.kind === 'fold' ? (
+              <div key={index} className="diff-line diff-fold">
+                ⋯ {item.count} unchanged line{item.count === 1 ? '' : 's'}
+              </div>
+            ) : (
+              <div key={index} className={`diff-line diff-${item.kind}`}>
+                <span className="diff-sign">
+                  {item.kind === 'added' ? '+' : item.kind === 'removed' ? '−' : ' '}
+                </span>
+                {item.text}
+              </div>
+            ),
+          )}
+        </pre>
+      )}
+    </div>
+  );
+}

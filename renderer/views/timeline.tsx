@@ -1,0 +1,291 @@
+// The timeline strip under the table: how busy each kind was over the recording (a small stacked bar
+// chart), where the recording has gaps (it cannot know what happened there) and relists, and the
+// cursor. Click or drag to travel back; play, pause and pick a speed; LIVE (or Esc) comes back.
+import { useEffect, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import type { HistoryTimeline } from '../../shared/protocol';
+import { playbackSpeeds } from '../ui-state/view-store';
+import { useServices } from './app-context';
+import { messageOf } from './timeline-replay';
+import { formatClock, kindColour } from './timeline-format';
+
+/** Density slices requested per timeline (the chart is scaled to its width). */
+const buckets = 180;
+/** How often a live recording's timeline is refreshed. */
+const refreshMs = 2_000;
+
+export interface TimelineProps {
+  /** Travels to the previous/next change of the selected object; absent when nothing is selected. */
+  readonly onStep?: (direction: 'previous' | 'next') => void;
+  readonly onExport: (timeline: HistoryTimeline) => void;
+  readonly onImport: () => void;
+  /** Leaves time travel (and closes an imported recording). */
+  readonly onLive: () => void;
+}
+
+/** The recording's timeline, refreshed while it is the live one. */
+function useTimeline(): { timeline: HistoryTimeline | undefined; error: string | undefined } {
+  const { bridge, view } = useServices();
+  const imported = useStore(view, (state) => state.importedRecording);
+  const connected = useStore(bridge.store.state, (state) => state.connection.phase === 'open');
+  const [timeline, setTimeline] = useState<HistoryTimeline | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (!connected) return;
+    let cancelled = false;
+    const load = () =>
+      bridge.history<HistoryTimeline>({ type: 'historyTimeline', buckets }).then(
+        (value) => {
+          if (cancelled) return;
+          setTimeline(value);
+          setError(undefined);
+        },
+        (failure: unknown) => !cancelled && setError(messageOf(failure)),
+      );
+    void load();
+    const timer = imported ? undefined : setInterval(load, refreshMs);
+    return () => {
+      cancelled = true;
+      if (timer) clearInterval(timer);
+    };
+  }, [bridge, connected, imported]);
+  return { timeline, error };
+}
+
+function StepIcon(props: { readonly direction: 'previous' | 'next' }): ReactNode {
+  return (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+      <g transform={props.direction === 'next' ? 'matrix(-1 0 0 1 12 0)' : undefined} fill="currentColor">
+        <rect x="1.5" y="2" width="1.6" height="8" rx="0.5" />
+        <path d="M10.5 2.4v7.2a.4.4 0 0 1-.62.33L4.6 6.33a.4.4 0 0 1 0-.66l5.28-3.6a.4.4 0 0 1 .62.33z" />
+      </g>
+    </svg>
+  );
+}
+
+function PlayIcon(props: { readonly playing: boolean }): ReactNode {
+  return (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" fill="currentColor">
+      {props.playing ? (
+        <>
+          <rect x="2.5" y="2" width="2.4" height="8" rx="0.6" />
+          <rect x="7.1" y="2" width="2.4" height="8" rx="0.6" />
+        </>
+      ) : (
+        <path d="M3 1.9v8.2a.5.5 0 0 0 .76.43l6.6-4.1a.5.5 0 0 0 0-.86l-6.6-4.1A.5.5 0 0 0 3 1.9z" />
+      )}
+    </svg>
+  );
+}
+
+export function Timeline(props: TimelineProps): ReactNode {
+  const { view } = useServices();
+  const travel = useStore(view, (state) => state.travel);
+  const speed = useStore(view, (state) => state.playbackSpeed);
+  const imported = useStore(view, (state) => state.importedRecording);
+  const { timeline, error } = useTimeline();
+  const chart = useRef<HTMLDivElement>(null);
+  const [dragTime, setDragTime] = useState<number | undefined>(undefined);
+
+  const from = timeline?.from ?? 0;
+  const to = timeline?.to ?? 1;
+  const span = Math.max(1, to - from);
+  const fraction = (time: number) => Math.min(1, Math.max(0, (time - from) / span));
+  const timeAt = (clientX: number) => {
+    const box = chart.current!.getBoundingClientRect();
+    return Math.round(from + Math.min(1, Math.max(0, (clientX - box.left) / box.width)) * span);
+  };
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    if (!timeline || event.button !== 0) return;
+    event.currentTarget.setPointerCapture(event.pointerId);
+    setDragTime(timeAt(event.clientX));
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (dragTime !== undefined) setDragTime(timeAt(event.clientX));
+  };
+  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    if (dragTime === undefined) return;
+    const time = timeAt(event.clientX);
+    setDragTime(undefined);
+    view.setState({ travel: { time, playing: false } });
+  };
+
+  const kinds = Object.entries(timeline?.density ?? {})
+    .map(([gvr, counts]) => ({ gvr, counts, total: counts.reduce((sum, count) => sum + count, 0) }))
+    .filter((kind) => kind.total > 0)
+    .sort((left, right) => right.total - left.total);
+  const totals = new Array<number>(buckets).fill(0);
+  for (const kind of kinds) kind.counts.forEach((count, index) => (totals[index] += count));
+  // Square-root scale: a relist's burst would otherwise flatten every ordinary change to nothing.
+  const peak = Math.sqrt(Math.max(1, ...totals));
+  const cursorTime = dragTime ?? travel?.time;
+  const playing = travel?.playing ?? false;
+
+  return (
+    <section
+      className={`timeline${travel ? ' traveling' : ''}`}
+      aria-label="Timeline"
+      data-testid="timeline"
+      data-from={from}
+      data-to={to}
+    >
+      <div className="timeline-controls">
+        <button
+          type="button"
+          className="timeline-button"
+          title="Previous change of the selected object ([)"
+          aria-label="Previous change"
+          disabled={!props.onStep}
+          onClick={() => props.onStep?.('previous')}
+        >
+          <StepIcon direction="previous" />
+        </button>
+        <button
+          type="button"
+          className="timeline-button play"
+          data-testid="timeline-play"
+          title={playing ? 'Pause (Space)' : 'Play from the cursor (Space)'}
+          aria-label={playing ? 'Pause' : 'Play'}
+          disabled={!travel}
+          onClick={() => travel && view.setState({ travel: { ...travel, playing: !playing } })}
+        >
+          <PlayIcon playing={playing} />
+        </button>
+        <button
+          type="button"
+          className="timeline-button"
+          title="Next change of the selected object (])"
+          aria-label="Next change"
+          disabled={!props.onStep}
+          onClick={() => props.onStep?.('next')}
+        >
+          <StepIcon direction="next" />
+        </button>
+        <select
+          className="timeline-speed"
+          aria-label="Playback speed"
+          data-testid="timeline-speed"
+          value={speed}
+          onChange={(event) => view.setState({ playbackSpeed: Number(event.target.value) })}
+        >
+          {playbackSpeeds.map((option) => (
+            <option key={option} value={option}>
+              {option}×
+            </option>
+          ))}
+        </select>
+      </div>
+      <div
+        ref={chart}
+        className="timeline-chart"
+        data-testid="timeline-chart"
+        role="slider"
+        aria-label="Moment shown"
+        aria-valuemin={from}
+        aria-valuemax={to}
+        aria-valuenow={cursorTime ?? to}
+        aria-valuetext={cursorTime === undefined ? 'live' : formatClock(cursorTime)}
+        tabIndex={-1}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+      >
+        <svg className="timeline-bars" viewBox={`0 0 ${buckets} 100`} preserveAspectRatio="none">
+          {totals.map((total, index) => {
+            let base = 100;
+            const scale = total > 0 ? (Math.sqrt(total) / peak) * 92 : 0;
+            return kinds.map((kind) => {
+              const height = total > 0 ? (kind.counts[index]! / total) * Math.max(scale, 4) : 0;
+              if (height <= 0) return null;
+              base -= height;
+              return (
+                <rect
+                  key={`${kind.gvr}-${index}`}
+                  x={index + 0.12}
+                  y={base}
+                  width={0.76}
+                  height={height}
+                  fill={kindColour(kind.gvr)}
+                />
+              );
+            });
+          })}
+        </svg>
+        {(timeline?.marks ?? []).map((mark, index) =>
+          mark.kind === 'gap' ? (
+            <div
+              key={index}
+              className="timeline-gap"
+              data-testid="timeline-gap"
+              title={`Not recorded ${formatClock(mark.start)}–${mark.end ? formatClock(mark.end) : 'now'}: ${mark.detail}`}
+              style={{
+                left: `${fraction(mark.start) * 100}%`,
+                width: `max(3px, ${(fraction(mark.end ?? to) - fraction(mark.start)) * 100}%)`,
+              }}
+            />
+          ) : (
+            <div
+              key={index}
+              className="timeline-relist"
+              title={`Relist of ${mark.gvr ?? 'every kind'} at ${formatClock(mark.start)} (${mark.reason})`}
+              style={{ left: `${fraction(mark.start) * 100}%` }}
+            />
+          ),
+        )}
+        {cursorTime !== undefined && (
+          <div
+            className="timeline-cursor"
+            data-testid="timeline-cursor"
+            style={{ left: `${fraction(cursorTime) * 100}%` }}
+          >
+            <span className="timeline-cursor-label">{formatClock(cursorTime)}</span>
+          </div>
+        )}
+        {timeline && (
+          <div className="timeline-axis" aria-hidden="true">
+            <span>{formatClock(from)}</span>
+            <span>{formatClock(to)}</span>
+          </div>
+        )}
+      </div>
+      <div className="timeline-legend" aria-label="Kinds">
+        {kinds.slice(0, 4).map((kind) => (
+          <span key={kind.gvr} className="timeline-legend-entry" title={`${kind.total} changes`}>
+            <i style={{ background: kindColour(kind.gvr) }} />
+            {kind.gvr.split('.')[0]}
+          </span>
+        ))}
+        {error && <span className="timeline-error">{error}</span>}
+      </div>
+      <div className="timeline-actions">
+        <button
+          type="button"
+          className="timeline-text-button"
+          data-testid="history-export-open"
+          disabled={!timeline?.range}
+          onClick={() => timeline && props.onExport(timeline)}
+        >
+          Export…
+        </button>
+        <button
+          type="button"
+          className="timeline-text-button"
+          data-testid="history-import-open"
+          onClick={props.onImport}
+        >
+          Import…
+        </button>
+        <button
+          type="button"
+          className={`live-button${travel ? '' : ' live'}`}
+          data-testid="timeline-live"
+          title={imported ? 'Close the recording and show the live cluster (Esc)' : 'Back to live (Esc)'}
+          onClick={props.onLive}
+        >
+          <span className="live-dot" />
+          {imported ? 'Close recording' : 'LIVE'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,173 @@
+// Time travel end to end: the backend records the embedded cluster into a temporary data directory,
+// the UI in headless Chromium scrubs back, plays forward, diffs versions, exports and imports. The
+// test runs in the server's process, so Date.now() here is the recorder's clock.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { launchChromium, screenshotPath } from './chromium';
+import { ClusterApi, type PodSummary } from './cluster-api';
+
+let mode: BrowserMode;
+let browser: Browser;
+let page: Page;
+let api: ClusterApi;
+let dataDirectory: string;
+const pageErrors: string[] = [];
+/** The deleted pod, a moment when it still existed, and the pod whose label changes. */
+let victim: PodSummary;
+let beforeDeletion: number;
+let relabelled: PodSummary;
+
+const keyOf = (pod: Pick<PodSummary, 'namespace' | 'name'>) => `${pod.namespace}/${pod.name}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function visibleKeys(): Promise<string[]> {
+  return page.$$eval('[role="row"][data-key]', (rows) =>
+    rows.map((row) => (row as HTMLElement).dataset.key ?? ''),
+  );
+}
+
+async function setFilter(text: string): Promise<void> {
+  await page.keyboard.press('/');
+  await page.getByTestId('filter-input').fill(text);
+  await page.keyboard.press('Escape');
+}
+
+/** Clicks the timeline where `time` is, once the timeline covers it. */
+async function scrubTo(time: number): Promise<void> {
+  const timeline = page.getByTestId('timeline');
+  await expect
+    .poll(async () => Number(await timeline.getAttribute('data-to')), { timeout: 15_000 })
+    .toBeGreaterThan(time);
+  const from = Number(await timeline.getAttribute('data-from'));
+  const to = Number(await timeline.getAttribute('data-to'));
+  const box = (await page.getByTestId('timeline-chart').boundingBox())!;
+  await page.mouse.click(box.x + ((time - from) / (to - from)) * box.width, box.y + box.height / 2);
+}
+
+async function openHistoryOf(pod: PodSummary): Promise<void> {
+  await setFilter(pod.name);
+  await page.locator(`[role="row"][data-key="${keyOf(pod)}"]`).click();
+  await page.keyboard.press('h');
+  try {
+    await expect
+      .poll(() => page.getByTestId('history-version').count(), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
+  } catch (error) {
+    await page.screenshot({ path: screenshotPath('failed-history') });
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  await ensureRendererBuilt(() => undefined);
+  dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-history-e2e-'));
+  mode = await startBrowserMode({
+    port: 0,
+    embedded: true,
+    pods: 200,
+    churn: false,
+    dataDirectory,
+    log: () => undefined,
+  });
+  api = new ClusterApi(mode.backend.embedded!.url);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(mode.url);
+  await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
+  const pods = await api.pods();
+  await page.locator('[role="row"][data-key]').first().waitFor({ timeout: 30_000 });
+  victim = pods[4]!;
+  relabelled = pods[7]!;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await mode?.close();
+  if (dataDirectory) rmSync(dataDirectory, { recursive: true, force: true });
+});
+
+describe('time travel in browser mode', { timeout: 60_000 }, () => {
+  it('scrubs back to a moment where a pod deleted since reappears', async () => {
+    await sleep(2_000);
+    beforeDeletion = Date.now();
+    await sleep(1_500);
+    await setFilter(victim.name);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
+    await api.deletePod(victim.namespace, victim.name);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).not.toContain(keyOf(victim));
+    await api.labelPod(relabelled.namespace, relabelled.name, { e2e: 'history-diff' });
+    await page.getByTestId('timeline').screenshot({ path: screenshotPath('history-timeline') });
+
+    await scrubTo(beforeDeletion + 500);
+    await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing .* read-only/);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
+    await page.screenshot({ path: screenshotPath('history-time-travel') });
+  });
+
+  it('plays forward at 100x until the deleted pod goes', async () => {
+    await page.getByTestId('timeline-speed').selectOption('100');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press(' ');
+    await expect.poll(visibleKeys, { timeout: 20_000 }).not.toContain(keyOf(victim));
+    await expect
+      .poll(() => page.getByTestId('travel-banner').textContent(), { timeout: 20_000 })
+      .not.toContain('playing');
+  });
+
+  it("shows the changed field in the History tab's diff", async () => {
+    await page.getByTestId('timeline-live').click();
+    await expect.poll(() => page.getByTestId('travel-banner').count()).toBe(0);
+    await openHistoryOf(relabelled);
+    const added = page.getByTestId('history-diff').locator('.diff-added');
+    await expect
+      .poll(() => added.allTextContents(), { timeout: 10_000 })
+      .toContainEqual(expect.stringContaining('e2e: history-diff'));
+    await page.screenshot({ path: screenshotPath('history-diff') });
+  });
+
+  it('exports the recording and imports it with the same history', async () => {
+    await page.keyboard.press('Escape');
+    const file = join(dataDirectory, 'exported.kubetide');
+    await page.getByTestId('history-export-open').click();
+    await page.getByTestId('history-export-path').fill(file);
+    const downloaded = page.waitForEvent('download');
+    await page.getByTestId('history-export').getByRole('button', { name: 'Export' }).click();
+    expect((await downloaded).suggestedFilename()).toBe('exported.kubetide');
+    expect(existsSync(file)).toBe(true);
+
+    await page.getByTestId('history-import-open').click();
+    expect(await page.getByTestId('history-import-path').inputValue()).toBe(file);
+    await page.getByTestId('history-import').getByRole('button', { name: 'Open' }).click();
+    await expect
+      .poll(() => page.getByTestId('travel-banner').textContent(), { timeout: 10_000 })
+      .toContain('recording exported.kubetide');
+
+    await openHistoryOf(relabelled);
+    const added = page.getByTestId('history-diff').locator('.diff-added');
+    await expect
+      .poll(() => added.allTextContents(), { timeout: 10_000 })
+      .toContainEqual(expect.stringContaining('e2e: history-diff'));
+    await page.keyboard.press('Escape');
+    await setFilter(victim.name);
+    await scrubTo(beforeDeletion + 500);
+    await expect
+      .poll(() => page.getByTestId('travel-banner').textContent())
+      .toContain('recording exported.kubetide');
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
+    await page.screenshot({ path: screenshotPath('history-imported') });
+
+    await page.getByTestId('timeline-live').click();
+    await expect.poll(() => page.getByTestId('travel-banner').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

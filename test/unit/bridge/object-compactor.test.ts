@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { StringInterner, createObjectCompactor } from '../../../main/bridge/object-compactor';
+import type { KubeObject } from '../../../shared/kube/object';
+
+function pod(name: string): KubeObject {
+  return JSON.parse(
+    JSON.stringify({
+      metadata: {
+        name,
+        uid: `uid-${name}`,
+        labels: { app: 'web' },
+        managedFields: [{ manager: 'kubelet' }],
+      },
+      spec: { containers: [{ name: 'app', image: 'registry.example/web:1.2.3' }] },
+    }),
+  ) as KubeObject;
+}
+
+describe('object compactor', () => {
+  it('drops managedFields and keeps everything else', () => {
+    const compacted = createObjectCompactor()(pod('a')) as KubeObject;
+    expect(compacted).toEqual({
+      metadata: { name: 'a', uid: 'uid-a', labels: { app: 'web' } },
+      spec: { containers: [{ name: 'app', image: 'registry.example/web:1.2.3' }] },
+    });
+  });
+
+  it('remembers repeated values but not per-object identities', () => {
+    const interner = new StringInterner();
+    const compact = createObjectCompactor(interner);
+    compact(pod('a'));
+    const sizeAfterOne = interner.size;
+    compact(pod('b'));
+    compact(pod('c'));
+    expect(interner.size).toBe(sizeAfterOne);
+  });
+});
+
+describe('StringInterner capacity', () => {
+  it('stays bounded when fed strings that never repeat, such as timestamps', () => {
+    const interner = new StringInterner(100);
+    for (let second = 0; second < 1_000; second++) interner.intern(`2026-11-30T08:00:${second}Z`);
+    expect(interner.size).toBeLessThanOrEqual(100);
+  });
+});

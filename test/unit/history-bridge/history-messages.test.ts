@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { validateClientMessage } from '../../../shared/protocol/validate-client-message';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+
+function accepted(message: unknown): unknown {
+  const result = validateClientMessage(message);
+  if (!result.ok) throw new Error(`refused: ${result.reason}`);
+  return result.message;
+}
+
+function refusal(message: unknown): string {
+  const result = validateClientMessage(message);
+  if (result.ok) throw new Error('accepted');
+  return result.reason;
+}
+
+describe('history messages are validated like the rest of the protocol', () => {
+  it('accepts each history request in its documented shape', () => {
+    const messages = [
+      { type: 'historyTimeline', requestId: 1, buckets: 200, from: 1, to: 2 },
+      { type: 'historyState', requestId: 2, subscriptionId: 'replay1', gvr: pods, namespace: 'ns', time: 5 },
+      { type: 'historyPlay', requestId: 3, subscriptionId: 'replay1', speed: 100 },
+      { type: 'historyStop', requestId: 4, subscriptionId: 'replay1' },
+      { type: 'historyVersions', requestId: 5, object: { gvr: pods, namespace: 'ns', name: 'web-1' } },
+      { type: 'historyDiff', requestId: 6, object: { uid: 'abc-123' }, olderId: 1, newerId: 9 },
+      { type: 'historyObject', requestId: 7, object: { uid: 'abc-123' }, time: 10 },
+      { type: 'historyAdjacent', requestId: 8, object: { uid: 'abc' }, time: 10, direction: 'next' },
+      {
+        type: 'historyExport',
+        requestId: 9,
+        from: 1,
+        to: 2,
+        namespaces: ['ns'],
+        gvrs: [pods],
+        path: '/tmp/x.kubetide',
+        download: true,
+      },
+      { type: 'historyImport', requestId: 10, path: '/tmp/x.kubetide' },
+      { type: 'historyLive', requestId: 11 },
+    ];
+    for (const message of messages) expect(accepted(message)).toEqual(message);
+  });
+
+  it('refuses playback speeds outside 1x..100x', () => {
+    expect(refusal({ type: 'historyPlay', requestId: 1, subscriptionId: 'r', speed: 0 })).toMatch(/speed/);
+    expect(refusal({ type: 'historyPlay', requestId: 1, subscriptionId: 'r', speed: 101 })).toMatch(
+      /at most 100/,
+    );
+  });
+
+  it('refuses negative or fractional moments', () => {
+    expect(refusal({ type: 'historyState', requestId: 1, subscriptionId: 'r', gvr: pods, time: -1 })).toMatch(
+      /time/,
+    );
+    expect(refusal({ type: 'historyObject', requestId: 1, object: { uid: 'u' }, time: 1.5 })).toMatch(/time/);
+  });
+
+  it('refuses an export whose range ends before it starts', () => {
+    expect(refusal({ type: 'historyExport', requestId: 1, from: 5, to: 4 })).toMatch(/before from/);
+  });
+
+  it('refuses unknown fields, in the message and in the object reference', () => {
+    expect(refusal({ type: 'historyLive', requestId: 1, extra: true })).toMatch(/unknown field "extra"/);
+    expect(refusal({ type: 'historyVersions', requestId: 1, object: { uid: 'u', name: 'x' } })).toMatch(
+      /unknown field "name"/,
+    );
+  });
+
+  it('refuses a bad direction, a timeline without buckets and paths with control characters', () => {
+    expect(
+      refusal({ type: 'historyAdjacent', requestId: 1, object: { uid: 'u' }, time: 1, direction: 'up' }),
+    ).toMatch(/direction/);
+    expect(refusal({ type: 'historyTimeline', requestId: 1 })).toMatch(/buckets/);
+    expect(refusal({ type: 'historyImport', requestId: 1, path: 'a\u0000b' })).toMatch(/path/);
+  });
+});

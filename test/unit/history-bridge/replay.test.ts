@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BridgeHost } from '../../../main/bridge/bridge-host';
+import { ClusterSession } from '../../../main/bridge/cluster-session';
+import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { Recorder } from '../../../main/history/recorder';
+import { BridgeClient } from '../../../renderer/transport/bridge-client';
+import type { BridgeLink } from '../../../renderer/transport/bridge-link';
+import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import type { HistoryCursorMessage, HistoryStateReply, HistoryTimeline } from '../../../shared/protocol';
+import { FakeApi, pod } from '../bridge/fake-api';
+import { seededRandom } from '../bridge/fixtures';
+import { tempDirectory } from '../history/fixtures';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A recorded session over a fake API, and a renderer-side client connected to it in memory. */
+function setUp(api: FakeApi) {
+  const clock = new FakeClock(Date.UTC(2026, 10, 30, 12));
+  const directory = tempDirectory();
+  const file = directory.file('test.kubetide');
+  const recorder = new Recorder({ file, context: 'test', clock });
+  const session = new ClusterSession({
+    context: 'test',
+    newListerWatcher: () => api.listerWatcher(),
+    clock,
+    batch: { maxBatchRows: 50 },
+    recording: { recorder, file, kinds: [pods] },
+  });
+  const host = new BridgeHost({
+    session,
+    listContexts: () => [{ name: 'test', cluster: 'test' }],
+    openSession: async () => {
+      throw new Error('one context only');
+    },
+    log: () => {},
+  });
+  const scheduler = new ManualFrameScheduler();
+  const client = new BridgeClient({
+    scheduler,
+    timers: {
+      now: () => clock.now(),
+      setTimeout: (callback, delay) => clock.setTimeout(callback, delay),
+      clearTimeout: (timer) => (timer as { stop(): void }).stop(),
+    },
+    open: async () => {
+      const pair = createInMemoryTransportPair();
+      host.accept(pair.server);
+      return pair.client as unknown as BridgeLink;
+    },
+  });
+  cleanups.push(
+    directory.remove,
+    () => recorder.close(),
+    async () => {
+      client.close();
+      await host.close();
+    },
+  );
+  const settle = async (rounds = 20) => {
+    for (let round = 0; round < rounds; round++) {
+      await clock.stepAsync(50);
+      scheduler.runFrame();
+    }
+  };
+  return { clock, client, settle };
+}
+
+/** key -> resourceVersion of a mirror's rows. */
+function versions(client: BridgeClient, subscriptionId: string): Record<string, string> {
+  const rows = client.store.mirror(subscriptionId)!.rows;
+  return Object.fromEntries([...rows.values()].map((row) => [row.key, row.resourceVersion]));
+}
+
+/** Random creates, relabels and deletes, settled after each step so every change reached the mirror. */
+async function churn(
+  clock: FakeClock,
+  api: FakeApi,
+  settle: () => Promise<void>,
+  steps: number,
+  capture: () => void,
+  seed = 7,
+): Promise<void> {
+  const random = seededRandom(seed);
+  for (let step = 0; step < steps; step++) {
+    for (let change = 0; change < 6; change++) {
+      const name = `p${Math.floor(random() * 40)}`;
+      const namespace = `ns${Math.floor(random() * 3)}`;
+      if (random() < 0.3) api.remove(namespace, name);
+      else api.apply(pod(namespace, name, { step: String(step), app: `a${change % 3}` }));
+    }
+    await settle();
+    capture();
+    // The next step's changes are stamped after the captured moment, never at it.
+    await clock.stepAsync(1);
+  }
+}
+
+describe('history through the bridge', () => {
+  it('shows at each moment of a churn run what the live mirror held then', async () => {
+    const api = new FakeApi();
+    for (let index = 0; index < 30; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
+    const { clock, client, settle } = setUp(api);
+    client.start();
+    await settle(4);
+    const live = await client.subscribe(pods);
+    await settle();
+    const captured: { time: number; rows: Record<string, string> }[] = [];
+    await churn(clock, api, settle, 12, () =>
+      captured.push({ time: clock.now(), rows: versions(client, live) }),
+    );
+
+    const replay = client.openReplay();
+    for (const moment of captured) {
+      const reply = await client.history<HistoryStateReply>({
+        type: 'historyState',
+        subscriptionId: replay,
+        gvr: pods,
+        time: moment.time,
+      });
+      await settle(4);
+      expect(reply.count).toBe(Object.keys(moment.rows).length);
+      expect(versions(client, replay)).toEqual(moment.rows);
+    }
+  });
+
+  it('plays forward from a past moment until the replay mirror equals the live one', async () => {
+    const api = new FakeApi();
+    for (let index = 0; index < 20; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
+    const { clock, client, settle } = setUp(api);
+    client.start();
+    await settle(4);
+    const live = await client.subscribe(pods);
+    await settle();
+    const start = clock.now();
+    await churn(clock, api, settle, 10, () => {}, 11);
+
+    const replay = client.openReplay();
+    await client.history({ type: 'historyState', subscriptionId: replay, gvr: pods, time: start });
+    await settle(4);
+    expect(versions(client, replay)).not.toEqual(versions(client, live));
+    const cursors: HistoryCursorMessage[] = [];
+    client.onHistoryCursor((cursor) => cursors.push(cursor));
+    await client.history({ type: 'historyPlay', subscriptionId: replay, speed: 10 });
+    await settle(40);
+    expect(cursors.at(-1)?.playing).toBe(false);
+    expect(cursors.length).toBeGreaterThan(3);
+    expect(versions(client, replay)).toEqual(versions(client, live));
+  });
+
+  it('answers the timeline with density per kind and the relist of the initial list', async () => {
+    const api = new FakeApi();
+    for (let index = 0; index < 10; index++) api.apply(pod('ns0', `p${index}`));
+    const { clock, client, settle } = setUp(api);
+    client.start();
+    await settle(4);
+    await churn(clock, api, settle, 3, () => {});
+    const timeline = await client.history<HistoryTimeline>({ type: 'historyTimeline', buckets: 20 });
+    expect(timeline.source.kind).toBe('live');
+    expect(timeline.density['pods.v1']!.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(10);
+    expect(timeline.marks.some((mark) => mark.kind === 'relist' && mark.gvr === 'pods.v1')).toBe(true);
+  });
+});
