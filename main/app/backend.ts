@@ -18,6 +18,7 @@ import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-clus
 import { printerFor } from '../../shared/kinds/columns';
 import type { ContextDescription } from '../../shared/protocol/server-messages';
 import { openSessionRecording } from './history-recording';
+import type { FilePicker } from '../bridge/history-service';
 
 /** The context name the embedded cluster goes by in the picker. */
 export const embeddedContext = 'Embedded cluster';
@@ -39,6 +40,8 @@ export interface BackendOptions {
   dataDirectory?: string;
   /** Record every change the informers see into the context's recording (default true). */
   record?: boolean;
+  /** Main's file dialog for history export/import (Electron); browser mode has none. */
+  pickFile?: FilePicker;
 }
 
 export interface Backend {
@@ -153,7 +156,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     throw new Error('the kubeconfig sets no current-context; name one with --context, or use --embedded');
   }
   const session = await openSession(firstContext);
-  const host = new BridgeHost({ session, listContexts, openSession, log });
+  const host = new BridgeHost({
+    session,
+    listContexts,
+    openSession,
+    log,
+    ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+  });
   log(`kubetide: connected to context ${firstContext}`);
 
   return {

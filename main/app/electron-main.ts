@@ -1,13 +1,14 @@
 // The Electron entry: the only process-level code that imports electron. It starts the same backend as
 // browser mode, opens hardened windows on the kubetide://app origin, and gives each window's renderer a
 // MessagePort to the bridge after checking who asks.
-import { app, BrowserWindow, ipcMain, MessageChannelMain, net, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, net, protocol, session } from 'electron';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ipcChannels } from '../../shared/preload-api';
 import { startBackend, type Backend } from './backend';
 import { ElectronTransport } from './electron-transport';
 import { checkSender } from './ipc-guard';
+import { electronFilePicker } from './history-file-dialog';
 import { parseServeOptions } from './serve-options';
 import { appOrigin, appScheme, hardenSession, hardenWindow, secureWebPreferences } from './window-security';
 
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     ...(options !== 'help' && options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options !== 'help' && options.context !== undefined ? { context: options.context } : {}),
     ...(options !== 'help' ? { pods: options.pods, record: options.record } : {}),
+    pickFile: electronFilePicker(dialog, () => BrowserWindow.getFocusedWindow() ?? undefined),
     ...(options !== 'help' && options.dataDirectory !== undefined
       ? { dataDirectory: options.dataDirectory }
       : {}),

@@ -11,6 +11,7 @@ import type { ClusterSession } from './cluster-session';
 import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
 import { HistoryService } from './history-service';
+import type { FilePicker } from './history-service';
 
 /** What a connection needs of the BridgeHost that owns it. */
 export interface ConnectionHost {
@@ -18,6 +19,8 @@ export interface ConnectionHost {
   listContexts(): Promise<ContextList>;
   switchContext(context: string): Promise<void>;
   log(message: string): void;
+  /** Main's file dialog, where there is one (Electron). */
+  readonly pickFile?: FilePicker | undefined;
 }
 
 /** Turns any failure into what a reply carries, keeping the API server's code and reason. */
@@ -181,6 +184,7 @@ export class BridgeConnection {
         if (!this.closed) transport.send(message);
       },
       clock: this.host.session.clock,
+      ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
     });
   }

@@ -6,6 +6,7 @@ import { BridgeConnection } from './bridge-connection';
 import type { ConnectionHost } from './bridge-connection';
 import type { ClusterSession } from './cluster-session';
 import type { Transport } from './transport';
+import type { FilePicker } from './history-service';
 
 export interface BridgeHostOptions {
   /** The session to serve first. */
@@ -16,6 +17,8 @@ export interface BridgeHostOptions {
   openSession: (context: string) => Promise<ClusterSession>;
   /** Where refusals and failures are reported (default console.warn). */
   log?: (message: string) => void;
+  /** Main's file dialog (Electron), for history exports and imports the user picks a file for. */
+  pickFile?: FilePicker;
 }
 
 export class BridgeHost implements ConnectionHost {
@@ -65,6 +68,10 @@ export class BridgeHost implements ConnectionHost {
 
   log(message: string): void {
     (this.options.log ?? console.warn)(message);
+  }
+
+  get pickFile(): FilePicker | undefined {
+    return this.options.pickFile;
   }
 
   /** Closes every connection and the session. */

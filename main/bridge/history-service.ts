@@ -1,7 +1,7 @@
 // One renderer's history: answers the history messages of the protocol from its HistorySource (the
 // current context's recording, or a file it imported) and owns its replay subscriptions.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
@@ -28,12 +28,23 @@ import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
 
+/**
+ * Asks the user for a recording file in main's own dialog (a save dialog to export, an open dialog to
+ * import); resolves undefined when they cancel.
+ */
+export type FilePicker = (
+  purpose: 'export' | 'import',
+  suggestedPath: string | undefined,
+) => Promise<string | undefined>;
+
 export interface HistoryServiceOptions {
   /** The host's current session (it changes with context switches). */
   readonly session: () => ClusterSession;
   readonly send: (message: ServerMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly clock: Clock;
+  /** Main's file dialog; without one, requests with `pick` are refused. */
+  readonly pickFile?: FilePicker;
 }
 
 /** Exports of at most this size also travel back in the reply, for a browser download. */
@@ -132,15 +143,23 @@ export class HistoryService {
         return change ? { time: change.time } : null;
       }
       case 'historyExport':
-        return this.export(message);
+        if (!message.pick) return this.export(message);
+        return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));
       case 'historyImport':
-        return this.import(message.path);
+        if (!message.pick) return this.import(message.path ?? '');
+        return this.pick('import', message.path).then((path) => path && this.import(path));
       case 'historyLive':
         this.imported?.close();
         this.imported = undefined;
         this.stopReplays();
         return this.describe();
     }
+  }
+
+  /** The user's choice in main's dialog: a path, or null when they cancelled. */
+  private async pick(purpose: 'export' | 'import', suggested: string | undefined): Promise<string | null> {
+    if (!this.options.pickFile) throw new Error('main has no file dialog here: give a path instead');
+    return (await this.options.pickFile(purpose, suggested)) ?? null;
   }
 
   /** Closes every replay and reader. */
@@ -230,6 +249,7 @@ export class HistoryService {
         'exports',
         `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`,
       );
+    guardExportPath(path);
     mkdirSync(dirname(path), { recursive: true });
     const summary = exportRecording(reader, path, {
       from: message.from,
@@ -258,6 +278,22 @@ export class HistoryService {
 function reference(object: HistoryObjectReference): ObjectReference {
   if ('uid' in object) return { uid: object.uid };
   return { gvr: gvrKey(object.gvr), namespace: object.namespace ?? '', name: object.name };
+}
+
+/**
+ * The renderer is the less trusted side and an export replaces its destination: only a
+ * ".kubetide" file may be written, and an existing one only if it is a recording, so no request can
+ * overwrite anything else the user owns.
+ */
+function guardExportPath(path: string): void {
+  if (!isAbsolute(path)) throw new Error(`export to an absolute path, not "${path}"`);
+  if (!path.endsWith('.kubetide')) throw new Error(`an export file name ends in .kubetide: "${path}"`);
+  if (!existsSync(path)) return;
+  try {
+    openRecording(path).close();
+  } catch {
+    throw new Error(`${path} exists and is not a Kubetide recording; it was left alone`);
+  }
 }
 
 function safeName(text: string): string {

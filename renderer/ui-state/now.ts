@@ -7,6 +7,8 @@ const tickMs = 1000;
 const listeners = new Set<() => void>();
 let now = Date.now();
 let interval: ReturnType<typeof setInterval> | undefined;
+/** The travel moment while the view shows the past: ages are then as they were at that moment. */
+let pinned: number | undefined;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
@@ -26,7 +28,14 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** Milliseconds since the epoch, re-rendering the caller once a second. */
+/** Milliseconds since the epoch (or the pinned moment), re-rendering the caller once a second. */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now);
+  return useSyncExternalStore(subscribe, () => pinned ?? now);
+}
+
+/** Shows every age as of `moment` (time travel), or as of the present again when undefined. */
+export function pinNow(moment: number | undefined): void {
+  if (pinned === moment) return;
+  pinned = moment;
+  for (const notify of listeners) notify();
 }

@@ -24,7 +24,7 @@ import { ResourceView } from './resource-view';
 import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
-import { useReplay, messageOf } from './timeline-replay';
+import { useTimeTravel } from './timeline-travel';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
@@ -77,7 +77,7 @@ export function App(): ReactNode {
     return { column: column?.sortBy ?? 'name', descending: state.sort.descending };
   }, [columns, state.sort]);
   const travel = state.travel;
-  const replayId = useReplay(kind.gvr, travel, state.playbackSpeed);
+  const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -121,40 +121,6 @@ export function App(): ReactNode {
         detailTab: 'yaml',
       }),
     [update],
-  );
-
-  const travelTo = useCallback((time: number) => update({ travel: { time, playing: false } }), [update]);
-  const goLive = useCallback(() => {
-    if (view.getState().importedRecording !== undefined) {
-      bridge.history({ type: 'historyLive' }).catch(() => undefined);
-    }
-    update({ travel: undefined, importedRecording: undefined });
-  }, [bridge, view, update]);
-  const selectedObject =
-    state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
-  const stepChange = useCallback(
-    (direction: 'previous' | 'next') => {
-      const key = view.getState().selectedKey;
-      if (key === undefined) return;
-      const name = key.split('/').pop() ?? key;
-      const namespace = key.includes('/') ? key.slice(0, key.lastIndexOf('/')) : undefined;
-      const from = view.getState().travel?.time ?? Date.now();
-      bridge
-        .history<{ time: number } | null>({
-          type: 'historyAdjacent',
-          object: { gvr: kind.gvr, name, ...(namespace ? { namespace } : {}) },
-          time: from,
-          direction,
-        })
-        .then(
-          (change) =>
-            change
-              ? travelTo(change.time)
-              : update({ notice: `No ${direction === 'previous' ? 'earlier' : 'later'} change of ${name}` }),
-          (error: unknown) => update({ notice: `Cannot step: ${messageOf(error)}` }),
-        );
-    },
-    [bridge, view, kind.gvr, travelTo, update],
   );
 
   const copyName = useCallback(() => {
@@ -320,7 +286,7 @@ export function App(): ReactNode {
         )}
       </div>
       <Timeline
-        {...(selectedObject ? { onStep: stepChange } : {})}
+        {...(selectedRow ? { onStep: stepChange } : {})}
         onExport={(timeline) => setTransfer({ type: 'export', timeline })}
         onImport={() => setTransfer({ type: 'import' })}
         onLive={goLive}

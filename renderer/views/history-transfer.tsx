@@ -4,12 +4,16 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { HistoryExportReply, HistoryTimeline, RecordingSource } from '../../shared/protocol';
+import { preloadGlobalName } from '../../shared/preload-api';
 import { useServices } from './app-context';
 import { messageOf } from './timeline-replay';
 import { formatStamp } from './timeline-format';
 
 /** The last file exported in this window, offered first on import. */
 let lastExportPath = '';
+
+/** Under Electron main has the OS file dialogs; in a browser the path is typed. */
+const mainHasFileDialog = () => preloadGlobalName in window;
 
 function Dialog(props: {
   readonly title: string;
@@ -18,6 +22,9 @@ function Dialog(props: {
   readonly onSubmit: () => void;
   readonly busy: boolean;
   readonly submitLabel: string;
+  /** A button that lets main's own file dialog choose the file (Electron). */
+  readonly onPick?: () => void;
+  readonly pickLabel?: string;
   readonly children: ReactNode;
 }): ReactNode {
   const submit = (event: FormEvent) => {
@@ -41,6 +48,11 @@ function Dialog(props: {
           <button type="button" className="timeline-text-button" onClick={props.onClose}>
             Cancel
           </button>
+          {props.onPick && (
+            <button type="button" className="timeline-text-button" onClick={props.onPick}>
+              {props.pickLabel}
+            </button>
+          )}
           <button type="submit" className="primary-button" disabled={props.busy}>
             {props.busy ? 'Working…' : props.submitLabel}
           </button>
@@ -84,20 +96,25 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
   const [alsoDownload, setAlsoDownload] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = () => {
+  const submit = (pick = false) => {
     setBusy(true);
     bridge
-      .history<HistoryExportReply>({
+      .history<HistoryExportReply | null>({
         type: 'historyExport',
         from: range.start,
         to: range.end,
-        download: alsoDownload,
+        download: alsoDownload && !pick,
+        ...(pick ? { pick } : {}),
         ...(path.trim() ? { path: path.trim() } : {}),
         ...(onlyKind ? { gvrs: [props.gvr] } : {}),
         ...(onlyNamespaces && props.namespaces.length > 0 ? { namespaces: [...props.namespaces] } : {}),
       })
       .then(
         (reply) => {
+          if (!reply) {
+            setBusy(false);
+            return;
+          }
           lastExportPath = reply.path;
           if (reply.download) download(reply.download, reply.path.split(/[\\/]/).pop() ?? 'recording');
           view.setState({
@@ -116,9 +133,10 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
       title="Export recording"
       testId="history-export"
       onClose={props.onClose}
-      onSubmit={submit}
+      onSubmit={() => submit()}
       busy={busy}
       submitLabel="Export"
+      {...(mainHasFileDialog() ? { onPick: () => submit(true), pickLabel: 'Save as…' } : {})}
     >
       <p className="muted">
         {formatStamp(range.start)} → {props.timeline.source.kind === 'live' ? 'now' : formatStamp(range.end)}
@@ -163,10 +181,18 @@ export function ImportDialog(props: { readonly onClose: () => void }): ReactNode
   const [path, setPath] = useState(lastExportPath);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = async () => {
+  const submit = async (pick = false) => {
     setBusy(true);
     try {
-      const source = await bridge.history<RecordingSource>({ type: 'historyImport', path: path.trim() });
+      const source = await bridge.history<RecordingSource | null>({
+        type: 'historyImport',
+        ...(path.trim() ? { path: path.trim() } : {}),
+        ...(pick ? { pick } : {}),
+      });
+      if (!source) {
+        setBusy(false);
+        return;
+      }
       const timeline = await bridge.history<HistoryTimeline>({ type: 'historyTimeline', buckets: 1 });
       view.setState({
         importedRecording: source.name ?? path.trim(),
@@ -192,6 +218,7 @@ export function ImportDialog(props: { readonly onClose: () => void }): ReactNode
       onSubmit={() => void submit()}
       busy={busy || path.trim() === ''}
       submitLabel="Open"
+      {...(mainHasFileDialog() ? { onPick: () => void submit(true), pickLabel: 'Choose file…' } : {})}
     >
       <p className="muted">
         Shows a recording read-only, without a cluster. The live cluster comes back with “Close recording”.

@@ -97,13 +97,22 @@ export interface HistoryExportMessage {
   path?: string;
   /** Also return the file's bytes, for a browser download. */
   download?: boolean;
+  /**
+   * Let the user choose the file in main's save dialog (Electron); `path` is then only the suggestion.
+   * Refused where main has no dialog (browser mode). A cancelled dialog replies null.
+   */
+  pick?: boolean;
 }
 
-/** Opens a recording file read-only as this renderer's history source. Reply value: RecordingSource. */
+/**
+ * Opens a recording file read-only as this renderer's history source: `path`, or one the user picks in
+ * main's open dialog (Electron). Reply value: RecordingSource, or null when the dialog was cancelled.
+ */
 export interface HistoryImportMessage {
   type: 'historyImport';
   requestId: number;
-  path: string;
+  path?: string;
+  pick?: boolean;
 }
 
 /** Closes an imported recording: history is the current context's recording again. Reply: RecordingSource. */

@@ -100,6 +100,7 @@ const electron = vi.hoisted(() => {
         on: (name: string, listener: (...values: unknown[]) => void) => void appListeners.set(name, listener),
       },
       BrowserWindow,
+      dialog: {},
       ipcMain: {
         on: (channel: string, listener: (event: unknown) => void) => ipcListeners.set(channel, listener),
       },

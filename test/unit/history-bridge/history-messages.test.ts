@@ -37,6 +37,8 @@ describe('history messages are validated like the rest of the protocol', () => {
         download: true,
       },
       { type: 'historyImport', requestId: 10, path: '/tmp/x.kubetide' },
+      { type: 'historyImport', requestId: 12, pick: true },
+      { type: 'historyExport', requestId: 13, from: 1, to: 2, pick: true },
       { type: 'historyLive', requestId: 11 },
     ];
     for (const message of messages) expect(accepted(message)).toEqual(message);
@@ -73,5 +75,6 @@ describe('history messages are validated like the rest of the protocol', () => {
     ).toMatch(/direction/);
     expect(refusal({ type: 'historyTimeline', requestId: 1 })).toMatch(/buckets/);
     expect(refusal({ type: 'historyImport', requestId: 1, path: 'a\u0000b' })).toMatch(/path/);
+    expect(refusal({ type: 'historyImport', requestId: 1 })).toMatch(/a path or pick/);
   });
 });

@@ -1,13 +1,23 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { Recorder } from '../../../main/history/recorder';
+import type { FilePicker } from '../../../main/bridge/history-service';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../../renderer/transport/bridge-link';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
-import type { HistoryCursorMessage, HistoryStateReply, HistoryTimeline } from '../../../shared/protocol';
+import type {
+  HistoryCursorMessage,
+  HistoryDiffLine,
+  HistoryExportReply,
+  HistoryStateReply,
+  HistoryTimeline,
+  ObjectVersion,
+  RecordingSource,
+} from '../../../shared/protocol';
 import { FakeApi, pod } from '../bridge/fake-api';
 import { seededRandom } from '../bridge/fixtures';
 import { tempDirectory } from '../history/fixtures';
@@ -19,7 +29,7 @@ afterEach(async () => {
 });
 
 /** A recorded session over a fake API, and a renderer-side client connected to it in memory. */
-function setUp(api: FakeApi) {
+function setUp(api: FakeApi, pickFile?: FilePicker) {
   const clock = new FakeClock(Date.UTC(2026, 10, 30, 12));
   const directory = tempDirectory();
   const file = directory.file('test.kubetide');
@@ -38,6 +48,7 @@ function setUp(api: FakeApi) {
       throw new Error('one context only');
     },
     log: () => {},
+    ...(pickFile ? { pickFile } : {}),
   });
   const scheduler = new ManualFrameScheduler();
   const client = new BridgeClient({
@@ -67,7 +78,7 @@ function setUp(api: FakeApi) {
       scheduler.runFrame();
     }
   };
-  return { clock, client, settle };
+  return { clock, client, settle, directory };
 }
 
 /** key -> resourceVersion of a mirror's rows. */
@@ -163,5 +174,84 @@ describe('history through the bridge', () => {
     expect(timeline.source.kind).toBe('live');
     expect(timeline.density['pods.v1']!.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(10);
     expect(timeline.marks.some((mark) => mark.kind === 'relist' && mark.gvr === 'pods.v1')).toBe(true);
+  });
+
+  it('exports a range to a file and, imported, answers the same versions of an object', async () => {
+    const api = new FakeApi();
+    api.apply(pod('ns0', 'web', { version: '1' }));
+    const { clock, client, settle, directory } = setUp(api);
+    client.start();
+    await settle(4);
+    api.apply(pod('ns0', 'web', { version: '2' }));
+    await settle();
+    const web = { gvr: pods, namespace: 'ns0', name: 'web' };
+    const live = await client.history<ObjectVersion[]>({ type: 'historyVersions', object: web });
+    const file = directory.file('export.kubetide');
+    const exported = await client.history<HistoryExportReply>({
+      type: 'historyExport',
+      from: 0,
+      to: clock.now(),
+      path: file,
+      download: true,
+    });
+    expect(exported.changes).toBe(2);
+    expect(Buffer.from(exported.download!, 'base64').length).toBe(exported.bytes);
+
+    const source = await client.history<RecordingSource>({ type: 'historyImport', path: file });
+    expect(source).toMatchObject({ kind: 'imported', context: 'test', name: 'export.kubetide' });
+    const imported = await client.history<ObjectVersion[]>({ type: 'historyVersions', object: web });
+    expect(imported.map(({ type, resourceVersion }) => [type, resourceVersion])).toEqual(
+      live.map(({ type, resourceVersion }) => [type, resourceVersion]),
+    );
+    const diff = await client.history<HistoryDiffLine[]>({
+      type: 'historyDiff',
+      object: web,
+      olderId: imported[0]!.id,
+      newerId: imported[1]!.id,
+    });
+    expect(diff.filter((line) => line.kind === 'added').map((line) => line.text.trim())).toContain(
+      'version: "2"',
+    );
+  });
+
+  it('refuses to export over a file that is not a recording', async () => {
+    const { client, settle, directory } = setUp(new FakeApi());
+    client.start();
+    await settle(4);
+    const precious = directory.file('notes.kubetide');
+    writeFileSync(precious, 'keep me');
+    await expect(client.history({ type: 'historyExport', from: 0, to: 1, path: precious })).rejects.toThrow(
+      /not a Kubetide recording/,
+    );
+    await expect(
+      client.history({ type: 'historyExport', from: 0, to: 1, path: directory.file('notes.txt') }),
+    ).rejects.toThrow(/ends in .kubetide/);
+    expect(readFileSync(precious, 'utf8')).toBe('keep me');
+  });
+
+  it("exports where main's file dialog says, and refuses to pick where main has none", async () => {
+    let picked = '';
+    const { clock, client, settle, directory } = setUp(new FakeApi(), async (purpose, suggested) => {
+      expect(purpose).toBe('export');
+      expect(suggested).toBeUndefined();
+      return (picked = directory.file('chosen.kubetide'));
+    });
+    client.start();
+    await settle(4);
+    const reply = await client.history<HistoryExportReply>({
+      type: 'historyExport',
+      from: 0,
+      to: clock.now(),
+      pick: true,
+    });
+    expect(reply.path).toBe(picked);
+    expect(readFileSync(picked).length).toBe(reply.bytes);
+
+    const browser = setUp(new FakeApi());
+    browser.client.start();
+    await browser.settle(4);
+    await expect(browser.client.history({ type: 'historyImport', pick: true })).rejects.toThrow(
+      /no file dialog/,
+    );
   });
 });

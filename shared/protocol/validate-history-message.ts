@@ -1,0 +1,175 @@
+// The checks of the history messages (shared/protocol/history-messages.ts): moments, object
+// references, playback speeds, export filters and file paths.
+import type { HistoryClientMessage, HistoryObjectReference } from './history-messages';
+import type { Fields } from './validation-rules';
+import {
+  boolean,
+  counter,
+  dnsLabel,
+  messageLimits,
+  namespace,
+  objectNameFormat,
+  onlyFields,
+  optional,
+  record,
+  reject,
+  requestId,
+  string,
+  subscriptionId,
+  subscriptionIdFormat,
+  validateGroupVersionResource,
+  withOptional,
+} from './validation-rules';
+
+function historyObject(value: unknown): HistoryObjectReference {
+  const fields = record(value, 'object');
+  if ('uid' in fields) {
+    onlyFields(fields, ['uid'], 'object');
+    return { uid: string(fields.uid, 'object.uid', messageLimits.labelLength, subscriptionIdFormat) };
+  }
+  onlyFields(fields, ['gvr', 'namespace', 'name'], 'object');
+  return withOptional(
+    {
+      gvr: validateGroupVersionResource(fields.gvr, 'object.gvr'),
+      name: string(fields.name, 'object.name', messageLimits.nameLength, objectNameFormat),
+    },
+    { namespace: namespace(fields.namespace) },
+  );
+}
+
+/** A moment in ms since the epoch. */
+function moment(value: unknown, where: string): number {
+  return counter(value, where, 0);
+}
+
+/** A file path on main's machine: any printable text; main decides what it may open or write. */
+function path(value: unknown): string {
+  return string(value, 'path', messageLimits.pathLength, /^[^\p{Cc}]+$/u);
+}
+
+function list<T>(value: unknown, where: string, check: (item: unknown, where: string) => T): T[] {
+  if (!Array.isArray(value)) reject(`${where} must be an array`);
+  if (value.length > messageLimits.historyFilterEntries) {
+    reject(`${where} lists more than ${messageLimits.historyFilterEntries} entries`);
+  }
+  return value.map((item, index) => check(item, `${where}[${index}]`));
+}
+
+/** The history message `fields` describes, or undefined when its type is not a history type. */
+export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
+  switch (fields.type) {
+    case 'historyTimeline': {
+      onlyFields(fields, ['type', 'requestId', 'buckets', 'from', 'to'], 'historyTimeline');
+      const buckets = counter(fields.buckets, 'buckets', 1);
+      if (buckets > messageLimits.timelineBuckets)
+        reject(`buckets must be at most ${messageLimits.timelineBuckets}`);
+      return withOptional(
+        { type: 'historyTimeline' as const, requestId: requestId(fields), buckets },
+        {
+          from: optional(fields.from, (present) => moment(present, 'from')),
+          to: optional(fields.to, (present) => moment(present, 'to')),
+        },
+      );
+    }
+    case 'historyState':
+      onlyFields(fields, ['type', 'requestId', 'subscriptionId', 'gvr', 'namespace', 'time'], 'historyState');
+      return withOptional(
+        {
+          type: 'historyState' as const,
+          requestId: requestId(fields),
+          subscriptionId: subscriptionId(fields.subscriptionId),
+          gvr: validateGroupVersionResource(fields.gvr),
+          time: moment(fields.time, 'time'),
+        },
+        { namespace: namespace(fields.namespace) },
+      );
+    case 'historyPlay': {
+      onlyFields(fields, ['type', 'requestId', 'subscriptionId', 'speed'], 'historyPlay');
+      const speed = counter(fields.speed, 'speed', 1);
+      if (speed > messageLimits.maxPlaybackSpeed)
+        reject(`speed must be at most ${messageLimits.maxPlaybackSpeed}`);
+      return {
+        type: 'historyPlay',
+        requestId: requestId(fields),
+        subscriptionId: subscriptionId(fields.subscriptionId),
+        speed,
+      };
+    }
+    case 'historyStop':
+      onlyFields(fields, ['type', 'requestId', 'subscriptionId'], 'historyStop');
+      return {
+        type: 'historyStop',
+        requestId: requestId(fields),
+        subscriptionId: subscriptionId(fields.subscriptionId),
+      };
+    case 'historyVersions':
+      onlyFields(fields, ['type', 'requestId', 'object'], 'historyVersions');
+      return { type: 'historyVersions', requestId: requestId(fields), object: historyObject(fields.object) };
+    case 'historyDiff':
+      onlyFields(fields, ['type', 'requestId', 'object', 'olderId', 'newerId'], 'historyDiff');
+      return {
+        type: 'historyDiff',
+        requestId: requestId(fields),
+        object: historyObject(fields.object),
+        olderId: counter(fields.olderId, 'olderId', 0),
+        newerId: counter(fields.newerId, 'newerId', 0),
+      };
+    case 'historyObject':
+      onlyFields(fields, ['type', 'requestId', 'object', 'time'], 'historyObject');
+      return {
+        type: 'historyObject',
+        requestId: requestId(fields),
+        object: historyObject(fields.object),
+        time: moment(fields.time, 'time'),
+      };
+    case 'historyAdjacent':
+      onlyFields(fields, ['type', 'requestId', 'object', 'time', 'direction'], 'historyAdjacent');
+      if (fields.direction !== 'previous' && fields.direction !== 'next')
+        reject('direction must be "previous" or "next"');
+      return {
+        type: 'historyAdjacent',
+        requestId: requestId(fields),
+        object: historyObject(fields.object),
+        time: moment(fields.time, 'time'),
+        direction: fields.direction,
+      };
+    case 'historyExport': {
+      onlyFields(
+        fields,
+        ['type', 'requestId', 'from', 'to', 'namespaces', 'gvrs', 'path', 'download', 'pick'],
+        'historyExport',
+      );
+      const from = moment(fields.from, 'from');
+      const to = moment(fields.to, 'to');
+      if (to < from) reject('to must not be before from');
+      return withOptional(
+        { type: 'historyExport' as const, requestId: requestId(fields), from, to },
+        {
+          namespaces: optional(fields.namespaces, (present) =>
+            list(present, 'namespaces', (item, where) =>
+              string(item, where, messageLimits.labelLength, dnsLabel),
+            ),
+          ),
+          gvrs: optional(fields.gvrs, (present) => list(present, 'gvrs', validateGroupVersionResource)),
+          path: optional(fields.path, path),
+          download: optional(fields.download, (present) => boolean(present, 'download')),
+          pick: optional(fields.pick, (present) => boolean(present, 'pick')),
+        },
+      );
+    }
+    case 'historyImport': {
+      onlyFields(fields, ['type', 'requestId', 'path', 'pick'], 'historyImport');
+      const pick = optional(fields.pick, (present) => boolean(present, 'pick'));
+      if (fields.path === undefined && pick !== true) reject('historyImport needs a path or pick: true');
+      return withOptional(
+        { type: 'historyImport' as const, requestId: requestId(fields) },
+        { path: optional(fields.path, path), pick },
+      );
+    }
+    case 'historyLive':
+      onlyFields(fields, ['type', 'requestId'], 'historyLive');
+      return { type: 'historyLive', requestId: requestId(fields) };
+    default:
+      return undefined;
+  }
+}
