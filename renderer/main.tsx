@@ -34,6 +34,12 @@ if (!open) {
 } else {
   const client = new BridgeClient({ open, scheduler: animationFrameScheduler() });
   client.start();
+  let offlineSince: number | undefined;
+  window.addEventListener('offline', () => (offlineSince = Date.now()));
+  window.addEventListener('online', () => {
+    client.networkRestored(offlineSince);
+    offlineSince = undefined;
+  });
   root.render(
     <StrictMode>
       <AppContext.Provider value={{ bridge: client, view: createViewStore() }}>

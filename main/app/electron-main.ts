@@ -1,13 +1,24 @@
 // The Electron entry: the only process-level code that imports electron. It starts the same backend as
 // browser mode, opens hardened windows on the kubetide://app origin, and gives each window's renderer a
 // MessagePort to the bridge after checking who asks.
-import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, net, protocol, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  MessageChannelMain,
+  net,
+  powerMonitor,
+  protocol,
+  session,
+} from 'electron';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ipcChannels } from '../../shared/preload-api';
 import { startBackend, type Backend } from './backend';
 import { ElectronTransport } from './electron-transport';
 import { checkSender } from './ipc-guard';
+import { followPowerEvents } from './power-events';
 import { electronFilePicker } from './history-file-dialog';
 import { parseServeOptions } from './serve-options';
 import { appOrigin, appScheme, hardenSession, hardenWindow, secureWebPreferences } from './window-security';
@@ -87,6 +98,7 @@ async function main(): Promise<void> {
       : {}),
   });
   acceptBridgeRequests(backend);
+  followPowerEvents(powerMonitor, backend.host);
   let window = openWindow();
   app.on('second-instance', () => {
     if (window.isDestroyed()) window = openWindow();

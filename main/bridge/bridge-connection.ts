@@ -18,6 +18,8 @@ export interface ConnectionHost {
   readonly session: ClusterSession;
   listContexts(): Promise<ContextList>;
   switchContext(context: string): Promise<void>;
+  /** Re-establishes every watch at once (the renderer saw the network come back). */
+  reconnect(reason: string, staleSince?: number): void;
   log(message: string): void;
   /** Main's file dialog, where there is one (Electron). */
   readonly pickFile?: FilePicker | undefined;
@@ -130,6 +132,9 @@ export class BridgeConnection {
       case 'ack':
         if (history?.has(message.subscriptionId)) history.acknowledge(message.subscriptionId, message.seq);
         else subscriptions?.acknowledge(message.subscriptionId, message.seq);
+        return null;
+      case 'reconnect':
+        this.host.reconnect('network is back', message.offlineSince);
         return null;
       case 'resync':
         if (!(await subscriptions?.resync(message.subscriptionId))) {

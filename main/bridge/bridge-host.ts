@@ -66,6 +66,16 @@ export class BridgeHost implements ConnectionHost {
     return next;
   }
 
+  /**
+   * Re-establishes every watch of the current session at once: after the machine resumed from sleep
+   * or the network came back. `staleSince` is when the data stopped being live (default: now).
+   */
+  reconnect(reason: string, staleSince?: number): void {
+    const session = this.current;
+    this.log(`kubetide: ${reason}; re-establishing every watch of context ${session.context}`);
+    session.reconnectAll(reason, staleSince ?? session.clock.now());
+  }
+
   log(message: string): void {
     (this.options.log ?? console.warn)(message);
   }

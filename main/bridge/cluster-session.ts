@@ -178,6 +178,11 @@ export class ClusterSession {
       .sort((left, right) => eventTime(left) - eventTime(right));
   }
 
+  /** Re-establishes every feed's watch at once, after sleep or a network change (see Feed.reconnect). */
+  reconnectAll(reason: string, staleSince: number): void {
+    for (const feed of this.feeds.feeds()) feed.reconnect(reason, staleSince);
+  }
+
   /** Drops every connection's subscriptions and stops every feed and timer. */
   async close(): Promise<void> {
     this.closed = true;

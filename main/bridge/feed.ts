@@ -60,20 +60,7 @@ export interface FeedOptions {
 /** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
 const permanentCodes = new Set([401, 403, 404]);
 
-/**
- * Drops metadata.managedFields as objects enter the cache: half a pod's bytes, never shown. metadata is
- * rebuilt rather than `delete`d from: a delete turns it into a dictionary-mode object, larger and
- * slower to read for every later key function and projection.
- */
-export function stripManagedFields(object: unknown): unknown {
-  const target = object as KubeObject | undefined;
-  const metadata = target?.metadata;
-  if (metadata && 'managedFields' in metadata) {
-    const { managedFields: _managedFields, ...rest } = metadata;
-    target.metadata = rest;
-  }
-  return object;
-}
+export { stripManagedFields } from '../kube/managed-fields';
 
 /** The error's message, with the code and reason of the first StatusError in its cause chain. */
 function syncErrorOf(error: unknown): SyncError {
@@ -102,6 +89,8 @@ export class Feed {
   private firstFailureAt: number | undefined;
   private lastError: unknown;
   private progressTimer: Timer | undefined;
+  /** A reconnect asked for by reconnect(), reported on the synced state once the watch is back. */
+  private pendingReconnect: { reason: string; staleSince: number } | undefined;
   /** Keys held before a resync, not yet seen again; whatever remains once synced was deleted. */
   private unconfirmed: Set<string> | undefined;
   private readonly staleAfterMs: number;
@@ -181,6 +170,22 @@ export class Feed {
     this.unconfirmed = new Set(this.rowsByKey.keys());
     this.firstFailureAt = undefined;
     this.start();
+  }
+
+  /**
+   * The machine slept or the network came back: the watch is probably dead. Shows "reconnecting" since
+   * `staleSince` and has the informer re-watch at once (Reflector.restartWatch); once the watch runs
+   * again the synced state carries how long the data was stale.
+   */
+  reconnect(reason: string, staleSince: number): void {
+    if (!this.informer) return;
+    this.pendingReconnect = { reason, staleSince };
+    this.setState({
+      phase: 'reconnecting',
+      since: staleSince,
+      error: { message: `${reason}: re-establishing the watch` },
+    });
+    this.informer.restartWatch();
   }
 
   /** The running informer's indexer holds full objects (managedFields stripped). */
@@ -324,7 +329,22 @@ export class Feed {
       for (const key of gone) this.deleteKey(key);
       for (const subscriber of this.subscribers) subscriber.resynced?.();
     }
-    if (this.firstFailureAt === undefined) this.setState({ phase: 'synced' });
+    if (this.firstFailureAt !== undefined) return;
+    const reconnect = this.pendingReconnect;
+    this.pendingReconnect = undefined;
+    if (!reconnect) {
+      this.setState(
+        this.state.reconnected
+          ? { phase: 'synced', reconnected: this.state.reconnected }
+          : { phase: 'synced' },
+      );
+      return;
+    }
+    const at = this.options.clock.now();
+    this.setState({
+      phase: 'synced',
+      reconnected: { at, staleForMs: at - reconnect.staleSince, reason: reconnect.reason },
+    });
   }
 
   private setState(next: SyncState): void {

@@ -195,6 +195,8 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   restartWatch(): void {
     this.restartRequested = true;
     this.skipNextBackoff = true;
+    // The fresh watch is reported as a new "watching" phase even though the phase does not change.
+    this.stateReported = false;
     this.currentWatcher?.stop();
     const wake = this.wake;
     this.wake = new AbortController();

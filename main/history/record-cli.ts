@@ -6,11 +6,12 @@
 import { parseArgs } from 'node:util';
 import { SharedInformerFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
-import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import type { GroupVersionResource } from '../../shared/kube/object';
 import { Discovery } from '../kube/discovery';
 import type { ApiResource } from '../kube/discovery';
 import { Kubeconfig } from '../kube/kubeconfig';
 import { httpListerWatcherFactory } from '../kube/lister-watcher';
+import { stripManagedFields } from '../kube/managed-fields';
 import { RestClient } from '../kube/rest-client';
 import { startEmbeddedCluster } from '../sim/embedded-cluster';
 import type { EmbeddedCluster } from '../sim/embedded-cluster';
@@ -19,13 +20,6 @@ import { Recorder } from './recorder';
 
 const usage =
   'usage: npm run record -- --context NAME [--out FILE] [--kubeconfig PATH] [--embedded [--pods N] [--churn PER_SECOND]] [--kinds pods,deployments,...]';
-
-/** Drops managedFields as objects enter the caches: never recorded, half a pod's memory. */
-function stripManagedFields(object: unknown): unknown {
-  const metadata = (object as KubeObject | undefined)?.metadata;
-  if (metadata && 'managedFields' in metadata) delete metadata.managedFields;
-  return object;
-}
 
 function fail(message: string): never {
   console.error(`${message}\n${usage}`);

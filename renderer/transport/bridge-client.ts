@@ -190,6 +190,16 @@ export class BridgeClient {
     this.setConnection({ phase: 'closed' });
   }
 
+  /**
+   * The network came back (the browser's `online` event): main re-establishes every watch at once
+   * rather than waiting for dead connections to time out. `offlineSince` is when it went away.
+   */
+  networkRestored(offlineSince?: number): void {
+    this.sendIfReady(
+      offlineSince === undefined ? { type: 'reconnect' } : { type: 'reconnect', offlineSince },
+    );
+  }
+
   private sendIfReady(message: ClientMessage): void {
     if (this.ready) this.link?.send(message);
   }

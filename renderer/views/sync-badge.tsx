@@ -6,8 +6,11 @@ import type { SyncState } from '../../shared/protocol';
 import type { ConnectionState } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
 import { RefreshIcon } from '../components/icons';
+import { humanDuration } from '../../shared/kinds/columns';
 
 const integer = new Intl.NumberFormat('en-US');
+/** How long the badge mentions a reconnect after sleep or a network change. */
+const reconnectNoticeMs = 60_000;
 const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 /** The badge's words for a state: the same text the e2e tests and screen readers read. */
@@ -21,8 +24,11 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
   }
   if (!state) return 'waiting for data…';
   switch (state.phase) {
-    case 'synced':
-      return 'synced';
+    case 'synced': {
+      const reconnect = state.reconnected;
+      if (!reconnect || now - reconnect.at > reconnectNoticeMs) return 'synced';
+      return `synced · ${reconnect.reason}, reconnected after ${humanDuration(reconnect.staleForMs)} stale`;
+    }
     case 'listing': {
       if (state.total && state.total > 0) {
         const percent = Math.min(100, Math.floor(((state.listed ?? 0) / state.total) * 100));

@@ -83,6 +83,15 @@ export interface GetObjectMessage {
   reveal?: boolean;
 }
 
+/**
+ * The renderer saw the network come back (the browser's `online` event): every watch is re-established
+ * at once. `offlineSince` (epoch ms) is when it went offline, for the "stale for" figure. No reply.
+ */
+export interface ReconnectMessage {
+  type: 'reconnect';
+  offlineSince?: number;
+}
+
 /** Reply value: ContextList. */
 export interface ListContextsMessage {
   type: 'listContexts';
@@ -119,6 +128,7 @@ export type ClientMessage =
   | ResnapshotMessage
   | AckMessage
   | ResyncMessage
+  | ReconnectMessage
   | GetObjectMessage
   | ListContextsMessage
   | SwitchContextMessage

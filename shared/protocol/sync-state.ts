@@ -17,8 +17,20 @@ export interface SyncError {
   message: string;
 }
 
+/** A reconnect Kubetide made on its own (resume from sleep, network back) and how stale data had been. */
+export interface Reconnect {
+  /** When the watch was running again (epoch ms). */
+  at: number;
+  /** How long the data may have been out of date: from suspend (or going offline) until `at`. */
+  staleForMs: number;
+  /** Why: "resumed from sleep", "network is back". */
+  reason: string;
+}
+
 export interface SyncState {
   phase: SyncPhase;
+  /** On synced: the last reconnect after sleep or a network change. */
+  reconnected?: Reconnect;
   listed?: number;
   total?: number;
   since?: number;

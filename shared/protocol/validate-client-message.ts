@@ -104,6 +104,14 @@ function parse(value: unknown): ClientMessage {
         subscriptionId: subscriptionId(fields.subscriptionId),
         seq: counter(fields.seq, 'seq', 0),
       };
+    case 'reconnect':
+      onlyFields(fields, ['type', 'offlineSince'], 'reconnect');
+      return withOptional(
+        { type: 'reconnect' },
+        {
+          offlineSince: optional(fields.offlineSince, () => counter(fields.offlineSince, 'offlineSince', 0)),
+        },
+      );
     case 'resync':
       onlyFields(fields, ['type', 'requestId', 'subscriptionId'], 'resync');
       return {

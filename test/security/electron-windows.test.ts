@@ -101,6 +101,7 @@ const electron = vi.hoisted(() => {
       },
       BrowserWindow,
       dialog: {},
+      powerMonitor: { on: () => undefined, off: () => undefined },
       ipcMain: {
         on: (channel: string, listener: (event: unknown) => void) => ipcListeners.set(channel, listener),
       },

@@ -154,4 +154,17 @@ describe('validateClientMessage', () => {
         throw new Error(`trial ${trial}: refused without a reason`);
     }
   });
+
+  it('accepts a network reconnect, with or without the time it went offline', () => {
+    expect(validateClientMessage({ type: 'reconnect' })).toEqual({
+      ok: true,
+      message: { type: 'reconnect' },
+    });
+    expect(validateClientMessage({ type: 'reconnect', offlineSince: 1_000 })).toEqual({
+      ok: true,
+      message: { type: 'reconnect', offlineSince: 1_000 },
+    });
+    expect(reasonFor({ type: 'reconnect', offlineSince: -5 })).toMatch(/offlineSince/);
+    expect(reasonFor({ type: 'reconnect', token: 'x' })).toMatch(/token/);
+  });
 });

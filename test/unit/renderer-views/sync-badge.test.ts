@@ -31,4 +31,12 @@ describe('describeSync', () => {
       'reconnecting in 3 s',
     );
   });
+
+  it('mentions a reconnect after sleep for a minute, then reads plain synced', () => {
+    const reconnected = { at: now, staleForMs: 5 * 60_000, reason: 'resumed from sleep' };
+    expect(describeSync({ phase: 'synced', reconnected }, open, now + 1_000)).toBe(
+      'synced · resumed from sleep, reconnected after 5m stale',
+    );
+    expect(describeSync({ phase: 'synced', reconnected }, open, now + 61_000)).toBe('synced');
+  });
 });

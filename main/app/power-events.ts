@@ -1,0 +1,30 @@
+// Sleep and resume (Electron's powerMonitor): after a laptop wakes, every watch is likely a dead,
+// half-open TCP connection that would otherwise go unnoticed until the inactivity timeout. On resume,
+// every watch is re-established at once, and the UI is told how long the data was stale.
+import type { PowerMonitor } from 'electron';
+
+export interface Reconnector {
+  reconnect(reason: string, staleSince?: number): void;
+}
+
+/** Follows suspend/resume; returns a function that stops following. */
+export function followPowerEvents(
+  powerMonitor: Pick<PowerMonitor, 'on' | 'off'>,
+  target: Reconnector,
+  now: () => number = Date.now,
+): () => void {
+  let suspendedAt: number | undefined;
+  const onSuspend = () => {
+    suspendedAt = now();
+  };
+  const onResume = () => {
+    target.reconnect('resumed from sleep', suspendedAt);
+    suspendedAt = undefined;
+  };
+  powerMonitor.on('suspend', onSuspend);
+  powerMonitor.on('resume', onResume);
+  return () => {
+    powerMonitor.off('suspend', onSuspend);
+    powerMonitor.off('resume', onResume);
+  };
+}
