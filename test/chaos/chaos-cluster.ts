@@ -6,7 +6,7 @@ import type { ListerWatcherFactory } from '../../main/cache/informer-factory';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type { ScheduledFault } from './fault-schedule';
-import type { SeededRandom } from './seeded-random';
+import type { SeededRandom } from '../support/seeded-random';
 import { versionsOf } from './state-comparison';
 import type { VersionMap } from './state-comparison';
 

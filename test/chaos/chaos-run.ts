@@ -37,7 +37,7 @@ import {
 } from './chaos-cluster';
 import { drawSchedule, faultKinds } from './fault-schedule';
 import type { FaultKind, ScheduledFault } from './fault-schedule';
-import { seededRandom } from './seeded-random';
+import { seededRandom } from '../support/seeded-random';
 import { timerFrameScheduler } from './timer-frame-scheduler';
 import { compareVersions, describeDifference, isEqual, versionsOf } from './state-comparison';
 import type { VersionMap } from './state-comparison';

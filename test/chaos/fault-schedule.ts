@@ -2,7 +2,7 @@
 // with a failure is exactly what `--seed S --runs 1` injects again. Only the schedule is replayed: the
 // interleaving with real sockets and timers is not, which is why every run must pass, not just most.
 
-import type { SeededRandom } from './seeded-random';
+import type { SeededRandom } from '../support/seeded-random';
 
 /** Every fault the embedded cluster can inject (main/sim/faults.ts), under the names the CLI accepts. */
 export const faultKinds = [

@@ -1,6 +1,6 @@
 // Generators of hostile input for the fuzz tests, all from a seeded random source so that a failing
 // case is reproduced by its seed and iteration.
-import type { SeededRandom } from '../chaos/seeded-random';
+import type { SeededRandom } from '../support/seeded-random';
 
 /** Text drawn mostly from `alphabet`, sometimes from anywhere in Unicode (lone surrogates included). */
 export function randomText(random: SeededRandom, alphabet: string, maximumLength: number): string {

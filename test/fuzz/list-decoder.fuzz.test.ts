@@ -9,7 +9,7 @@ import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
 import type { KubeObject } from '../../shared/kube/object';
-import { seededRandom } from '../chaos/seeded-random';
+import { seededRandom } from '../support/seeded-random';
 import { mutateBytes } from './fuzz-inputs';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };

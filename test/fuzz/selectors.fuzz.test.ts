@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFieldSelector } from '../../shared/selectors/field-selector';
 import { parseLabelSelector } from '../../shared/selectors/label-selector';
 import { SelectorParseError } from '../../shared/selectors/selector-parse-error';
-import { seededRandom } from '../chaos/seeded-random';
+import { seededRandom } from '../support/seeded-random';
 import { randomText } from './fuzz-inputs';
 
 const labelAlphabet = 'ab.-_/=!,()<> \tinotexs0123456789';

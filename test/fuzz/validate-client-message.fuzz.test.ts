@@ -3,7 +3,7 @@
 // themselves (the copy it returns holds known fields only).
 import { describe, expect, it } from 'vitest';
 import { validateClientMessage } from '../../shared/protocol/validate-client-message';
-import { seededRandom } from '../chaos/seeded-random';
+import { seededRandom } from '../support/seeded-random';
 import { randomValue } from './fuzz-inputs';
 
 const messageTypes = [

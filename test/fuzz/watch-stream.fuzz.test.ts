@@ -11,8 +11,8 @@ import { WatchDecodeError, WatchInactivityError } from '../../main/kube/errors';
 import { WatchStream } from '../../main/kube/watch-stream';
 import type { KubeObject, WatchEvent } from '../../shared/kube/object';
 import { StatusError, newStatus } from '../../shared/kube/status';
-import { seededRandom } from '../chaos/seeded-random';
-import type { SeededRandom } from '../chaos/seeded-random';
+import { seededRandom } from '../support/seeded-random';
+import type { SeededRandom } from '../support/seeded-random';
 import { mutateBytes, randomChunks } from './fuzz-inputs';
 
 const request = 'watching pods (fuzz)';

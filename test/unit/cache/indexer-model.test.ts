@@ -3,23 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { newIndexer } from '../../../main/cache/cache-store';
 import type { IndexFunc, Indexer, Indexers } from '../../../main/cache/indexer';
+import { seededRandom } from '../../support/seeded-random';
 
 interface Item {
   key: string;
   tags: string[];
 }
 
-/** mulberry32: a tiny deterministic PRNG, so a seed reproduces the whole run. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 const tagPool = ['a', 'b', 'c', 'd', 'e', 'f'];
 

@@ -6,6 +6,7 @@ import type { FakeClock } from '../../../main/cache/fake-clock';
 import { DeletedFinalStateUnknown } from '../../../main/cache/keys';
 import type { ResourceEventHandler } from '../../../main/cache/resource-event-handler';
 import type { SharedIndexInformer } from '../../../main/cache/shared-informer';
+import { seededRandom } from '../../support/seeded-random';
 
 export function pod(name: string, labels?: Record<string, string>, namespace = 'default'): KubeObject {
   return {
@@ -91,14 +92,4 @@ export async function advance(clock: FakeClock, totalMs: number, stepMs = totalM
   }
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence, so failures replay. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };

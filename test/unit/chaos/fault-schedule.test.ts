@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChaosArguments } from '../../chaos/chaos-arguments';
 import { describeSchedule, drawSchedule, faultKinds } from '../../chaos/fault-schedule';
 import type { ScheduleOptions } from '../../chaos/fault-schedule';
-import { seededRandom } from '../../chaos/seeded-random';
+import { seededRandom } from '../../support/seeded-random';
 
 const options: ScheduleOptions = {
   kinds: faultKinds,

@@ -9,20 +9,11 @@ import type { KubeObject } from '../../../shared/kube/object';
 import { Recorder } from '../../../main/history/recorder';
 import type { RecorderOptions } from '../../../main/history/recorder';
 import { FakeControllerSource, sourceKey } from '../../support/fake-controller-source';
+import { seededRandom } from '../../support/seeded-random';
 
 export const podsGvr = { group: '', version: 'v1', resource: 'pods' };
 
-/** Deterministic randomness (mulberry32), so a failing run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 let uidCounter = 0;
 

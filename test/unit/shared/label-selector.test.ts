@@ -8,6 +8,7 @@ import {
   selectorFromSet,
   tryParseLabelSelector,
 } from '../../../shared/selectors/label-selector';
+import { seededRandom } from '../../support/seeded-random';
 
 const labels = { app: 'web', tier: 'frontend', replicas: '5', 'example.com/owner': 'team-a' };
 
@@ -213,16 +214,7 @@ describe('label selectors from objects', () => {
 });
 
 describe('label selector fuzzing', () => {
-  /** mulberry32: a seeded generator, so a failure reproduces. */
-  function random(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let t = Math.imul(state ^ (state >>> 15), 1 | state);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const random = seededRandom;
   const fragments = [
     'a',
     'b',

@@ -1,4 +1,4 @@
-// Deterministic randomness for chaos, soak and fuzz runs, so that a failure is replayed from its seed.
+// Deterministic randomness for every seeded test (fuzz, model, chaos, soak): a failure replays from its seed.
 
 /** A source of numbers in [0, 1) like Math.random, with helpers that keep call sites readable. */
 export interface SeededRandom {
