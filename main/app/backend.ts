@@ -18,6 +18,7 @@ import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-clus
 import { printerFor } from '../../shared/kinds/columns';
 import type { ContextDescription } from '../../shared/protocol/server-messages';
 import { openSessionRecording } from './history-recording';
+import type { RetentionPolicy } from '../history/retention';
 import type { FilePicker } from '../bridge/history-service';
 
 /** The context name the embedded cluster goes by in the picker. */
@@ -40,6 +41,8 @@ export interface BackendOptions {
   dataDirectory?: string;
   /** Record every change the informers see into the context's recording (default true). */
   record?: boolean;
+  /** How much history each recording keeps (default: none removed). */
+  retention?: RetentionPolicy;
   /** Main's file dialog for history export/import (Electron); browser mode has none. */
   pickFile?: FilePicker;
 }
@@ -116,7 +119,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     const recording =
       options.record === false
         ? undefined
-        : openSessionRecording({ context, clock, log, dataDirectory: options.dataDirectory });
+        : openSessionRecording({
+            context,
+            clock,
+            log,
+            dataDirectory: options.dataDirectory,
+            retention: options.retention,
+          });
     const session = new OwnedClusterSession({
       context,
       clock,

@@ -91,7 +91,9 @@ async function main(): Promise<void> {
     embedded: options === 'help' ? false : options.embedded,
     ...(options !== 'help' && options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options !== 'help' && options.context !== undefined ? { context: options.context } : {}),
-    ...(options !== 'help' ? { pods: options.pods, record: options.record } : {}),
+    ...(options !== 'help'
+      ? { pods: options.pods, record: options.record, retention: options.retention }
+      : {}),
     pickFile: electronFilePicker(dialog, () => BrowserWindow.getFocusedWindow() ?? undefined),
     ...(options !== 'help' && options.dataDirectory !== undefined
       ? { dataDirectory: options.dataDirectory }

@@ -3,6 +3,7 @@
 import type { Clock } from '../cache/clock';
 import { dataDirectory, recordingFile } from '../history/data-directory';
 import { Recorder } from '../history/recorder';
+import type { RetentionPolicy } from '../history/retention';
 import type { SessionRecording } from '../bridge/history-recording';
 import { defaultRecordedKinds } from '../bridge/history-recording';
 
@@ -12,6 +13,8 @@ export interface SessionRecordingOptions {
   readonly log: (message: string) => void;
   /** Overrides the per-OS data directory (the --data-dir option). */
   readonly dataDirectory?: string | undefined;
+  /** How much history the recording keeps (the --keep-days and --keep-size options). */
+  readonly retention?: RetentionPolicy | undefined;
 }
 
 /**
@@ -27,6 +30,7 @@ export function openSessionRecording(options: SessionRecordingOptions): SessionR
       file,
       context: options.context,
       clock: options.clock,
+      ...(options.retention ? { retention: options.retention } : {}),
       reportError: (error, where) =>
         options.log(`kubetide: ${where}: ${error instanceof Error ? error.message : String(error)}`),
     });

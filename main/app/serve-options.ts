@@ -1,6 +1,8 @@
 // The command line of `npm run serve` (and of `npm start` when it falls back to browser mode).
-// Parsed by hand: eight options do not justify a dependency, and every mistake gets a sentence that
+// Parsed by hand: ten options do not justify a dependency, and every mistake gets a sentence that
 // says what was wrong and what is accepted.
+
+import type { RetentionPolicy } from '../history/retention';
 
 export interface ServeOptions {
   /** 0 picks a free port. */
@@ -17,7 +19,15 @@ export interface ServeOptions {
   dataDirectory?: string;
   /** Record the cluster's history (default true; --no-record turns it off). */
   record: boolean;
+  /** How much history to keep: by age and by size, whichever limit is reached first. */
+  retention: Required<RetentionPolicy>;
 }
+
+/** A week, and 2 GiB per context: enough to investigate last week's incident, small enough to forget. */
+export const defaultRetention: Required<RetentionPolicy> = {
+  maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+  maxBytes: 2048 * 1024 * 1024,
+};
 
 export const serveUsage = `Usage: npm run serve -- [options]
 
@@ -28,6 +38,8 @@ export const serveUsage = `Usage: npm run serve -- [options]
   --pods N          pods in the embedded cluster (default 2000)
   --data-dir PATH   keep recordings under PATH instead of the per-OS data directory
   --no-record       do not record the cluster's history (time travel shows nothing new)
+  --keep-days N     keep recorded history for N days (default 7)
+  --keep-size MIB   keep at most MIB mebibytes of history per context (default 2048)
   --no-open         do not open a browser, only print the address
   --help            this text`;
 
@@ -62,6 +74,7 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
     pods: 2000,
     open: true,
     record: true,
+    retention: { ...defaultRetention },
   };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
@@ -90,6 +103,12 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
         break;
       case '--no-record':
         options.record = false;
+        break;
+      case '--keep-days':
+        options.retention.maxAgeMs = integer(value(), name, 1, 3650) * 24 * 60 * 60 * 1000;
+        break;
+      case '--keep-size':
+        options.retention.maxBytes = integer(value(), name, 16, 1_048_576) * 1024 * 1024;
         break;
       case '--no-open':
         options.open = false;

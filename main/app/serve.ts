@@ -15,7 +15,8 @@ export interface BrowserMode {
   close(): Promise<void>;
 }
 
-export interface BrowserModeOptions extends Omit<ServeOptions, 'open' | 'record'> {
+export interface BrowserModeOptions extends Omit<ServeOptions, 'open' | 'record' | 'retention'> {
+  retention?: ServeOptions['retention'];
   /** Record the cluster's history (default true). */
   record?: boolean;
   log?: (message: string) => void;
@@ -39,6 +40,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     ...(options.churn !== undefined ? { churn: options.churn } : {}),
     ...(options.dataDirectory !== undefined ? { dataDirectory: options.dataDirectory } : {}),
     ...(options.record !== undefined ? { record: options.record } : {}),
+    ...(options.retention !== undefined ? { retention: options.retention } : {}),
   });
   let server: BrowserServer;
   try {

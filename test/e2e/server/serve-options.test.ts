@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeOptions, ServeUsageError } from '../../../main/app/serve-options';
+import { defaultRetention, parseServeOptions, ServeUsageError } from '../../../main/app/serve-options';
+
+const retention = defaultRetention;
 
 describe('parseServeOptions', () => {
   it('defaults to a free port, 2,000 embedded pods, recording and opening a browser', () => {
-    expect(parseServeOptions([])).toEqual({ port: 0, embedded: false, pods: 2000, open: true, record: true });
+    expect(parseServeOptions([])).toEqual({
+      port: 0,
+      embedded: false,
+      pods: 2000,
+      open: true,
+      record: true,
+      retention,
+    });
   });
 
   it('reads where recordings live and whether to record', () => {
@@ -14,6 +23,7 @@ describe('parseServeOptions', () => {
       open: true,
       dataDirectory: '/tmp/kubetide',
       record: false,
+      retention,
     });
   });
 
@@ -37,6 +47,7 @@ describe('parseServeOptions', () => {
       pods: 500,
       open: false,
       record: true,
+      retention,
     });
   });
 
@@ -45,6 +56,17 @@ describe('parseServeOptions', () => {
     expect(() => parseServeOptions(['--port', 'http'])).toThrow(/--port needs a whole number/);
     expect(() => parseServeOptions(['--port', '70000'])).toThrow(/between 0 and 65535/);
     expect(() => parseServeOptions(['--context'])).toThrow(/--context needs a value/);
+  });
+
+  it('keeps a week and 2 GiB of history by default, and reads both limits', () => {
+    expect(defaultRetention).toEqual({ maxAgeMs: 7 * 86_400_000, maxBytes: 2048 * 1024 * 1024 });
+    const options = parseServeOptions(['--keep-days', '30', '--keep-size=512']);
+    expect(options !== 'help' && options.retention).toEqual({
+      maxAgeMs: 30 * 86_400_000,
+      maxBytes: 512 * 1024 * 1024,
+    });
+    expect(() => parseServeOptions(['--keep-days', '0'])).toThrow(/between 1 and 3650/);
+    expect(() => parseServeOptions(['--keep-size', 'lots'])).toThrow(/--keep-size needs a whole number/);
   });
 
   it('answers --help', () => {
