@@ -159,6 +159,18 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
         if (this.closed) throw new FIFOClosedError();
         await this.itemQueued.wait();
       }
+      const deltas = this.popQueued(process);
+      if (deltas !== undefined) return deltas;
+    }
+  }
+
+  /**
+   * pop without the wait: processes and returns the head if a key is queued, else returns undefined
+   * at once (closed or not). A consumer draining a burst pays one await per burst, not one per item.
+   * If `process` throws, the error propagates and the item is not requeued, as with pop.
+   */
+  popQueued(process: (item: Deltas<T>, isInInitialList: boolean) => void): Deltas<T> | undefined {
+    while (this.queue.length > 0) {
       const isInInitialList = !this.hasSynced();
       const key = this.queue.shift() as string;
       if (this.initialPopulationCount > 0) this.initialPopulationCount--;
@@ -168,6 +180,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
       process(deltas, isInInitialList);
       return deltas;
     }
+    return undefined;
   }
 
   hasSynced(): boolean {

@@ -191,7 +191,10 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     let deliveredThisTurn = 0;
     while (!this.stopped && this.buffer.length > 0) {
       const notification = this.buffer.readOne() as Notification<T>;
-      const failed = await this.deliver(notification);
+      // A handler that returns nothing is not awaited: one promise per notification would be the
+      // main cost of a busy watch. One that returns a promise is awaited before the next notification.
+      const outcome = this.deliver(notification);
+      const failed = outcome === true || (outcome !== false && (await outcome));
       if (failed && !this.stopped) {
         await this.clock.sleep(handlerFailurePause, this.stopSignal.signal).catch(() => undefined);
       }
@@ -202,38 +205,68 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     }
   }
 
-  /** Calls the handler; true when it threw. */
-  private async deliver(notification: Notification<T>): Promise<boolean> {
+  /** Calls the handler; true when it threw, a promise of that when the handler returned a promise. */
+  private deliver(notification: Notification<T>): boolean | Promise<boolean> {
+    let result: unknown;
     try {
       switch (notification.type) {
         case 'add':
-          await this.handler.onAdd?.(notification.obj, notification.isInInitialList);
+          result = this.handler.onAdd?.(notification.obj, notification.isInInitialList);
           break;
         case 'update':
-          await this.handler.onUpdate?.(notification.oldObj, notification.newObj);
+          result = this.handler.onUpdate?.(notification.oldObj, notification.newObj);
           break;
         case 'delete':
-          await this.handler.onDelete?.(notification.obj);
+          result = this.handler.onDelete?.(notification.obj);
           break;
       }
-      return false;
     } catch (error) {
-      const subject = notification.type === 'update' ? notification.newObj : notification.obj;
-      try {
-        this.reportError(
-          error,
-          `${this.description}: event handler failed on ${notification.type} of ${keyOf(subject)}`,
-        );
-      } catch {
-        // A failing reporter must not end this handler's stream.
-      }
+      this.delivered(notification);
+      this.report(error, notification);
       return true;
-    } finally {
-      // A throwing initial add still counts as handled: otherwise the registration could never sync
-      // (kubernetes#129024), and the failure has been reported.
-      if (notification.type === 'add' && notification.isInInitialList) this.initialAddsPending--;
+    }
+    if (!isPromiseLike(result)) {
+      this.delivered(notification);
+      return false;
+    }
+    return Promise.resolve(result).then(
+      () => {
+        this.delivered(notification);
+        return false;
+      },
+      (error: unknown) => {
+        this.delivered(notification);
+        this.report(error, notification);
+        return true;
+      },
+    );
+  }
+
+  /**
+   * A throwing initial add still counts as handled: otherwise the registration could never sync
+   * (kubernetes#129024), and the failure has been reported.
+   */
+  private delivered(notification: Notification<T>): void {
+    if (notification.type === 'add' && notification.isInInitialList) this.initialAddsPending--;
+  }
+
+  private report(error: unknown, notification: Notification<T>): void {
+    const subject = notification.type === 'update' ? notification.newObj : notification.obj;
+    try {
+      this.reportError(
+        error,
+        `${this.description}: event handler failed on ${notification.type} of ${keyOf(subject)}`,
+      );
+    } catch {
+      // A failing reporter must not end this handler's stream.
     }
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function keyOf(obj: unknown): string {

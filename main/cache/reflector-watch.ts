@@ -96,6 +96,7 @@ export async function handleAnyWatch<T extends KubeObject>(
   let eventCount = 0;
   let stopWatcher = true;
   const iterator = watcher[Symbol.asyncIterator]();
+  const buffered = isBufferedWatcher<T>(watcher) ? watcher : undefined;
   const { signal, resyncFailed } = options;
   const interruption = (): Interruption | undefined => {
     if (signal.aborted) return { kind: 'stop' };
@@ -123,24 +124,28 @@ export async function handleAnyWatch<T extends KubeObject>(
           initialEventsEndReceived,
           error: pending.kind === 'stop' ? errorStopRequested : pending.error,
         };
-      const next = await new Promise<Next<T>>((resolve) => {
-        wake = resolve;
-        try {
-          iterator.next().then(
-            (result) => resolve({ kind: 'event', result }),
-            (error: unknown) => resolve({ kind: 'failed', error }),
-          );
-        } catch (error) {
-          resolve({ kind: 'failed', error });
-        }
-      });
-      wake = undefined;
-      if (next.kind === 'stop') return { initialEventsEndReceived, error: errorStopRequested };
-      if (next.kind === 'resync' || next.kind === 'failed')
-        return { initialEventsEndReceived, error: next.error };
-      if (next.result.done) break;
-
-      const event = next.result.value;
+      // Events the watcher has already decoded are taken without a promise each; only an empty
+      // buffer costs an await (and a race with the interruptions).
+      let event = buffered?.takeBuffered();
+      if (event === undefined) {
+        const next = await new Promise<Next<T>>((resolve) => {
+          wake = resolve;
+          try {
+            iterator.next().then(
+              (result) => resolve({ kind: 'event', result }),
+              (error: unknown) => resolve({ kind: 'failed', error }),
+            );
+          } catch (error) {
+            resolve({ kind: 'failed', error });
+          }
+        });
+        wake = undefined;
+        if (next.kind === 'stop') return { initialEventsEndReceived, error: errorStopRequested };
+        if (next.kind === 'resync' || next.kind === 'failed')
+          return { initialEventsEndReceived, error: next.error };
+        if (next.result.done) break;
+        event = next.result.value;
+      }
       if (event.type === 'ERROR') return { initialEventsEndReceived, error: errorFromObject(event.object) };
       const object = event.object as unknown;
       const mismatch = unexpectedType(object, options.expectedType);
@@ -156,20 +161,20 @@ export async function handleAnyWatch<T extends KubeObject>(
       const resourceVersion = typeof metadata.resourceVersion === 'string' ? metadata.resourceVersion : '';
       switch (event.type) {
         case 'ADDED':
-          apply(() => store.add(event.object), 'add', event.object);
+          apply('add', event.object, resourceVersion);
           break;
         case 'MODIFIED':
           eventReceivedBesidesAdded = true;
-          apply(() => store.update(event.object), 'update', event.object);
+          apply('update', event.object, resourceVersion);
           break;
         case 'DELETED':
           eventReceivedBesidesAdded = true;
-          apply(() => store.delete(event.object), 'delete', event.object);
+          apply('delete', event.object, resourceVersion);
           break;
         case 'BOOKMARK':
           eventReceivedBesidesAdded = true;
           if (metadata.annotations?.[initialEventsEndAnnotation] === 'true') initialEventsEndReceived = true;
-          if (isBookmarkAware(store)) apply(() => store.bookmark(resourceVersion), 'bookmark', event.object);
+          if (isBookmarkAware(store)) apply('bookmark', event.object, resourceVersion);
           break;
         default:
           log('Unknown watch event', { reflector: name, event });
@@ -194,9 +199,13 @@ export async function handleAnyWatch<T extends KubeObject>(
     if (stopWatcher) watcher.stop();
   }
 
-  function apply(action: () => void, verb: string, object: unknown): void {
+  /** Applies one event to the store; a failure is logged, not fatal. No closure per event. */
+  function apply(verb: 'add' | 'update' | 'delete' | 'bookmark', object: T, resourceVersion: string): void {
     try {
-      action();
+      if (verb === 'add') store.add(object);
+      else if (verb === 'update') store.update(object);
+      else if (verb === 'delete') store.delete(object);
+      else (store as Store<T> & BookmarkAware).bookmark(resourceVersion);
     } catch (error) {
       log(`Unable to ${verb} watch event object ${verb === 'add' ? 'to' : 'in'} store`, {
         reflector: name,
@@ -210,6 +219,18 @@ export async function handleAnyWatch<T extends KubeObject>(
 /** apimachinery's FromObject: a Status becomes a StatusError, anything else an UnexpectedObjectError. */
 export function errorFromObject(object: unknown): Error {
   return isStatus(object) ? new StatusError(object) : new UnexpectedObjectError(object);
+}
+
+/**
+ * A Watcher that can hand out an event it has already decoded synchronously (WatchStream can), so a
+ * burst of events costs one await rather than one per event. undefined means "await next()".
+ */
+export interface BufferedWatcher<T extends KubeObject> {
+  takeBuffered(): WatchEvent<T> | undefined;
+}
+
+function isBufferedWatcher<T extends KubeObject>(watcher: object): watcher is BufferedWatcher<T> {
+  return typeof (watcher as Partial<BufferedWatcher<T>>).takeBuffered === 'function';
 }
 
 function isBookmarkAware(store: object): store is BookmarkAware {

@@ -11,21 +11,43 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 /** `value` with object keys sorted, recursively; metadata.managedFields of the top object left out. */
-export function canonicalize(value: unknown, top = true): Json {
-  if (Array.isArray(value)) return value.map((item) => canonicalize(item, false));
-  if (!isObject(value)) return value as Json;
+export function canonicalize(value: unknown): Json {
+  if (!isObject(value)) return canonicalMember(value);
   const result: JsonObject = {};
-  for (const key of Object.keys(value).sort()) {
+  for (const key of sortedKeys(value)) {
     const member = value[key];
     if (member === undefined) continue;
-    if (top && key === 'metadata' && isObject(member)) {
-      const { managedFields: _managedFields, ...metadata } = member;
-      result[key] = canonicalize(metadata, false);
-    } else {
-      result[key] = canonicalize(member, false);
-    }
+    result[key] =
+      key === 'metadata' && isObject(member)
+        ? canonicalObject(member, 'managedFields')
+        : canonicalMember(member);
   }
   return result;
+}
+
+// Performance-sensitive: the recorder canonicalizes every version it writes (and the one before it).
+function canonicalMember(value: unknown): Json {
+  if (typeof value !== 'object' || value === null) return value as Json;
+  if (!Array.isArray(value)) return canonicalObject(value as JsonObject);
+  const result = new Array<Json>(value.length);
+  for (let index = 0; index < value.length; index++) result[index] = canonicalMember(value[index]);
+  return result;
+}
+
+function canonicalObject(value: JsonObject, leftOut?: string): JsonObject {
+  const result: JsonObject = {};
+  for (const key of sortedKeys(value)) {
+    const member = value[key];
+    if (member !== undefined && key !== leftOut) result[key] = canonicalMember(member);
+  }
+  return result;
+}
+
+/** The keys of `value` in sorted order, sorting only when they are out of order (often they are not). */
+function sortedKeys(value: JsonObject): string[] {
+  const keys = Object.keys(value);
+  for (let index = 1; index < keys.length; index++) if (keys[index - 1] > keys[index]) return keys.sort();
+  return keys;
 }
 
 /** The canonical JSON text of a Kubernetes object (sorted keys, no managedFields). */
@@ -90,13 +112,19 @@ function hasNullMember(value: Json): boolean {
 
 function deepEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!deepEqual(a[index], b[index])) return false;
+    return true;
   }
-  if (!isObject(a) || !isObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => key in b && deepEqual(a[key], b[key]));
+  if (Array.isArray(b)) return false;
+  let count = 0;
+  for (const key in a) {
+    if (!(key in b) || !deepEqual(a[key], b[key])) return false;
+    count++;
+  }
+  return count === Object.keys(b).length;
 }
 
 export type { Json };

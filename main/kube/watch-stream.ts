@@ -137,6 +137,15 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
     waiter?.resolve({ done: true, value: undefined });
   }
 
+  /**
+   * The next decoded event if one is queued, without a promise; undefined when the queue is empty
+   * (then next() tells whether more will come, and delivers a queued failure). Nothing after stop().
+   */
+  takeBuffered(): WatchEvent<T> | undefined {
+    if (this.stopped || this.head >= this.events.length) return undefined;
+    return this.shift();
+  }
+
   next(): Promise<IteratorResult<WatchEvent<T>>> {
     if (this.stopped) return Promise.resolve({ done: true, value: undefined });
     if (this.head < this.events.length) return Promise.resolve({ done: false, value: this.shift() });

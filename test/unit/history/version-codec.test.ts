@@ -45,6 +45,41 @@ describe('canonicalJson', () => {
   });
 });
 
+/** canonicalize as first written: sort every object's keys, whatever their order. */
+function sortEverything(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortEverything);
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .filter((key) => object[key] !== undefined)
+      .map((key) => [key, sortEverything(object[key])]),
+  );
+}
+
+describe('canonicalize', () => {
+  it('gives the fully sorted tree whether keys come sorted, reversed or shuffled (fuzzed)', () => {
+    const random = seededRandom(23);
+    for (let round = 0; round < 500; round++) {
+      const value = randomJson(random, 5);
+      const reversed = JSON.parse(
+        JSON.stringify(value, (_key, member: unknown) => reverseKeys(member)),
+      ) as Json;
+      for (const input of [value, reversed, sortEverything(value)]) {
+        expect(JSON.stringify(canonicalize({ root: input }))).toBe(
+          JSON.stringify(sortEverything({ root: input })),
+        );
+      }
+    }
+  });
+});
+
+function reverseKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).reverse());
+}
+
 describe('createMergePatch', () => {
   it('applied to the old version gives the new one exactly, or declines (fuzzed, nulls included)', () => {
     const random = seededRandom(11);

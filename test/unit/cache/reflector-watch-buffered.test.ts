@@ -1,0 +1,69 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { errorStopRequested, handleAnyWatch } from '../../../main/cache/reflector-watch';
+import type { Store } from '../../../main/cache/store';
+import { WatchStream } from '../../../main/kube/watch-stream';
+import type { KubeObject } from '../../../shared/kube/object';
+
+function added(name: string, resourceVersion: string): string {
+  const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', resourceVersion } };
+  return JSON.stringify({ type: 'ADDED', object }) + '\n';
+}
+
+function recordingStore(onAdd: (obj: KubeObject) => void): Store<KubeObject> {
+  return { add: onAdd, update: () => {}, delete: () => {} } as unknown as Store<KubeObject>;
+}
+
+describe('handleAnyWatch over a WatchStream (buffered events)', () => {
+  it('applies a whole chunk of events in order and records the last resourceVersion', async () => {
+    const clock = new FakeClock();
+    const source = new PassThrough();
+    const stream = new WatchStream<KubeObject>(source, { request: 'watching pods', clock });
+    const names: string[] = [];
+    const versions: string[] = [];
+    source.write(added('a', '1') + added('b', '2') + added('c', '3'));
+    source.end();
+    const outcome = await handleAnyWatch(
+      0,
+      stream,
+      recordingStore((obj) => names.push(obj.metadata.name ?? '')),
+      {
+        name: 'test',
+        typeDescription: 'pods',
+        clock,
+        signal: new AbortController().signal,
+        exitOnInitialEventsEnd: false,
+        setLastSyncResourceVersion: (resourceVersion) => versions.push(resourceVersion),
+        log: () => {},
+      },
+    );
+    expect(outcome).toEqual({ initialEventsEndReceived: false });
+    expect(names).toEqual(['a', 'b', 'c']);
+    expect(versions).toEqual(['1', '2', '3']);
+  });
+
+  it('stops between buffered events once the signal aborts', async () => {
+    const clock = new FakeClock();
+    const source = new PassThrough();
+    const stream = new WatchStream<KubeObject>(source, { request: 'watching pods', clock });
+    const stop = new AbortController();
+    const names: string[] = [];
+    source.write(added('a', '1') + added('b', '2') + added('c', '3'));
+    const store = recordingStore((obj) => {
+      names.push(obj.metadata.name ?? '');
+      stop.abort();
+    });
+    const outcome = await handleAnyWatch(0, stream, store, {
+      name: 'test',
+      typeDescription: 'pods',
+      clock,
+      signal: stop.signal,
+      exitOnInitialEventsEnd: false,
+      setLastSyncResourceVersion: () => {},
+      log: () => {},
+    });
+    expect(outcome.error).toBe(errorStopRequested);
+    expect(names).toEqual(['a']);
+  });
+});
