@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { countRows, matchesFilter, queryRows } from '../../../renderer/store/row-query';
+import { compareCells, countRows, matchesFilter, queryRows } from '../../../renderer/store/row-query';
 import type { RowFilter } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
-import { parseLabelSelector } from '../../../shared/selectors/label-selector';
+import { nothing, parseLabelSelector } from '../../../shared/selectors/label-selector';
 import type { Row } from '../../../shared/protocol/row';
 import { pick, row, seededRandom } from '../bridge/fixtures';
 
@@ -93,26 +93,99 @@ describe('queryRows', () => {
   it('fuzz: the indexed query returns exactly what a full scan with matchesFilter returns', () => {
     const random = seededRandom(99);
     const rows = Array.from({ length: 300 }, (_, index) =>
-      row(`${pick(random, ['a', 'b', 'c'])}/p${index}`, '1', {
-        labels: random() < 0.7 ? { app: pick(random, ['x', 'y', 'z']) } : {},
+      // Names repeat across namespaces, so the order's tie-break by key is exercised too.
+      row(`${pick(random, ['a', 'b', 'c'])}${Math.floor(index / 40)}/p${index % 40}`, '1', {
+        labels: {
+          ...(random() < 0.7 ? { app: pick(random, ['x', 'y', 'z']) } : {}),
+          ...(random() < 0.6 ? { hash: `h${Math.floor(random() * 12)}` } : {}),
+          ...(random() < 0.5 ? { rank: String(Math.floor(random() * 5)) } : {}),
+        },
         node: pick(random, ['n1', 'n2', undefined]),
         status: pick(random, ['Running', 'Failed']),
+        owners:
+          random() < 0.5
+            ? [{ kind: 'ReplicaSet', name: 'r', uid: pick(random, ['o1', 'o2']), controller: true }]
+            : [],
       }),
     );
     const mirror = mirrorOf(rows);
-    const selectors = ['app=x', 'app in (x,y)', 'app', '!app', 'app!=z', ''];
-    for (let trial = 0; trial < 100; trial++) {
+    const selectors = [
+      'app=x',
+      'app in (x,y)',
+      'app',
+      '!app',
+      'app!=z',
+      '',
+      'app notin (x,y)',
+      'app!=x,app!=missing',
+      'app in (x,y),app!=x',
+      'app=missing',
+      'missing!=x',
+      '!hash',
+      '!hash,app!=y',
+      'hash!=h3,!app',
+      'rank>1',
+      'rank<3,app!=x',
+      'hash in (h1,h2,h3),rank',
+    ];
+    for (let trial = 0; trial < 300; trial++) {
       const filter: RowFilter = {
-        namespaces: random() < 0.5 ? [pick(random, ['a', 'b', 'c'])] : undefined,
+        namespaces: random() < 0.4 ? [pick(random, ['a0', 'b1', 'c2', 'a3'])] : undefined,
         labelSelector: parseLabelSelector(pick(random, selectors)),
-        node: random() < 0.3 ? pick(random, ['n1', 'n2']) : undefined,
-        status: random() < 0.3 ? 'Running' : undefined,
+        node: random() < 0.2 ? pick(random, ['n1', 'n2']) : undefined,
+        status: random() < 0.2 ? 'Running' : undefined,
+        ownerUid: random() < 0.2 ? pick(random, ['o1', 'o2', 'o3']) : undefined,
+        text: random() < 0.1 ? 'p1' : undefined,
       };
-      const expected = rows
-        .filter((each) => matchesFilter(each, filter))
-        .map((each) => each.key)
-        .sort();
-      expect([...queryRows(mirror, filter)].sort()).toEqual(expected);
+      const matching = rows.filter((each) => matchesFilter(each, filter));
+      const byName = [...matching]
+        .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
+        .map((each) => each.key);
+      expect(queryRows(mirror, filter)).toEqual(byName);
+      expect(queryRows(mirror, filter, { column: 'status' }).sort()).toEqual([...byName].sort());
+      expect(countRows(mirror, filter)).toBe(matching.length);
     }
+  });
+
+  it('fuzz: the name order stays exact while rows come and go between queries', () => {
+    const random = seededRandom(7);
+    const mirror = new SubscriptionMirror();
+    const live = new Map<string, Row>();
+    let seq = 0;
+    for (let round = 0; round < 60; round++) {
+      const upserts: Row[] = [];
+      const deletes: string[] = [];
+      for (let change = 0; change < 20; change++) {
+        const key = `${pick(random, ['a', 'b'])}/p${Math.floor(random() * 80)}`;
+        if (live.has(key) && random() < 0.4) {
+          if (!deletes.includes(key) && !upserts.some((each) => each.key === key)) deletes.push(key);
+        } else if (!deletes.includes(key) && !upserts.some((each) => each.key === key)) {
+          upserts.push(row(key, String(round), { labels: { app: pick(random, ['x', 'y']) } }));
+        }
+      }
+      for (const key of deletes) live.delete(key);
+      for (const each of upserts) live.set(each.key, each);
+      seq += 1;
+      mirror.apply({
+        type: 'batch',
+        subscriptionId: 's',
+        seq,
+        upserts,
+        deletes,
+        ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}),
+      });
+      const expected = [...live.values()]
+        .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
+        .map((each) => each.key);
+      expect(queryRows(mirror, {})).toEqual(expected);
+      expect(queryRows(mirror, { labelSelector: parseLabelSelector('app!=x') })).toEqual(
+        expected.filter((key) => live.get(key)!.labels.app !== 'x'),
+      );
+    }
+  });
+
+  it('returns nothing for the selector that selects nothing', () => {
+    expect(queryRows(mirrorOf(pods), { labelSelector: nothing() })).toEqual([]);
+    expect(countRows(mirrorOf(pods), { labelSelector: nothing() })).toBe(0);
   });
 });
