@@ -1,9 +1,11 @@
 // What an object costs in the informer's cache, cut down as it enters (client-go's TransformFunc,
-// which it documents as performance-sensitive): managedFields are dropped, and the strings a cluster
-// repeats in every object (images, label values, condition types and reasons, timestamps written in
-// the same second, node names) are shared, so 150,000 pods hold one copy of each instead of 150,000.
+// which it documents as performance-sensitive): managedFields are dropped, the parts siblings have in
+// common are shared (sibling-sharing.ts), and the strings a cluster repeats in every object (images,
+// label values, condition types and reasons, timestamps written in the same second, node names) are
+// shared, so 150,000 pods hold one copy of each instead of 150,000.
 import type { TransformFunc } from '../cache/store';
 import type { KubeObject } from '../../shared/kube/object';
+import { SiblingSharing } from './sibling-sharing';
 
 /** Fields whose values are unique per object: interning them would only grow the table. */
 const uniqueValueFields: ReadonlySet<string> = new Set([
@@ -17,6 +19,11 @@ const uniqueValueFields: ReadonlySet<string> = new Set([
 ]);
 /** Longer strings (certificates, last-applied-configuration) are rarely repeated whole. */
 const maximumInternedLength = 256;
+/**
+ * V8's JSON.parse already internalizes string values of at most 10 characters (one copy per isolate,
+ * json-parser's kMaxInternalizedStringValueLength), so looking those up again would only cost time.
+ */
+const maximumParserInternedLength = 10;
 
 /**
  * Shares repeated strings across every object it is given. The table keeps one entry per distinct
@@ -46,7 +53,12 @@ export class StringInterner {
   /** Replaces, in place, every internable string under `value`; returns `value`. */
   internAll<T>(value: T, field = ''): T {
     if (typeof value === 'string') {
-      if (uniqueValueFields.has(field) || value.length > maximumInternedLength) return value;
+      if (
+        value.length <= maximumParserInternedLength ||
+        value.length > maximumInternedLength ||
+        uniqueValueFields.has(field)
+      )
+        return value;
       return this.intern(value) as T;
     }
     if (Array.isArray(value)) {
@@ -61,9 +73,11 @@ export class StringInterner {
 
 /**
  * The transform of one feed's informer: metadata rebuilt without managedFields (a `delete` would turn
- * metadata into a slow dictionary-mode object, larger and slower to read), then strings interned.
+ * metadata into a slow dictionary-mode object, larger and slower to read), then the parts it shares
+ * with its siblings taken from them and the remaining strings interned.
  */
 export function createObjectCompactor(interner = new StringInterner()): TransformFunc {
+  const siblings = new SiblingSharing(interner);
   return (input) => {
     const object = input as KubeObject | undefined;
     const metadata = object?.metadata;
@@ -72,6 +86,6 @@ export function createObjectCompactor(interner = new StringInterner()): Transfor
       const { managedFields: _managedFields, ...rest } = metadata;
       object.metadata = rest;
     }
-    return interner.internAll(object);
+    return siblings.share(object);
   };
 }

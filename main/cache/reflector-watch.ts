@@ -50,6 +50,13 @@ export const initialEventsEndWarningIntervalMs = 10_000;
 /** A watch closed sooner than this with no event is a VeryShortWatchError. */
 export const veryShortWatchMs = 1000;
 
+/**
+ * Buffered events applied back to back before the loop yields to the event loop (a macrotask), so a
+ * watch that delivers faster than it can be handled never holds the thread for more than one turn:
+ * about 5 ms of full-pipeline work for 3.5 KB pods, while a turn costs a few microseconds.
+ */
+export const watchEventsPerTurn = 128;
+
 export interface WatchHandlerOptions {
   name: string;
   typeDescription: string;
@@ -94,6 +101,7 @@ export async function handleAnyWatch<T extends KubeObject>(
   let initialEventsEndReceived = false;
   let eventReceivedBesidesAdded = false;
   let eventCount = 0;
+  let eventsThisTurn = 0;
   let stopWatcher = true;
   const iterator = watcher[Symbol.asyncIterator]();
   const buffered = isBufferedWatcher<T>(watcher) ? watcher : undefined;
@@ -126,8 +134,14 @@ export async function handleAnyWatch<T extends KubeObject>(
         };
       // Events the watcher has already decoded are taken without a promise each; only an empty
       // buffer costs an await (and a race with the interruptions).
+      if (++eventsThisTurn > watchEventsPerTurn) {
+        eventsThisTurn = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       let event = buffered?.takeBuffered();
       if (event === undefined) {
+        eventsThisTurn = 0;
         const next = await new Promise<Next<T>>((resolve) => {
           wake = resolve;
           try {

@@ -1,7 +1,7 @@
 // The body of a WATCH response: newline-delimited JSON watch events, decoded as bytes arrive. This is
 // where client-node went wrong most often (parse errors swallowed, no inactivity timeout, events after
 // stop), so the contract is strict:
-// - lines are split on the newline byte and decoded whole, so a chunk boundary anywhere (even inside a
+// - lines are split on the newline byte and decoded whole (when the consumer takes them), so a chunk boundary anywhere (even inside a
 //   multi-byte UTF-8 character) changes nothing;
 // - a line that is not a watch event ends the stream with a WatchDecodeError naming the request;
 // - an ERROR event ends the stream with the StatusError it carries (after the events before it);
@@ -27,8 +27,8 @@ const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
   'BOOKMARK',
   'ERROR',
 ]);
-/** Decoded events held before the response is paused, so a slow consumer bounds memory. */
-const highWaterEvents = 1024;
+/** Lines held before the response is paused, so a slow consumer bounds memory. */
+const highWaterLines = 1024;
 const snippetLength = 120;
 
 /**
@@ -80,15 +80,21 @@ interface Waiter<T extends KubeObject> {
   reject(error: unknown): void;
 }
 
-/** A Watcher over a WATCH response body (any Readable of bytes). */
+/**
+ * A Watcher over a WATCH response body (any Readable of bytes). Arriving bytes are only split into
+ * lines; a line is parsed when the consumer takes it. So the socket's read callbacks stay cheap, a
+ * consumer that works in bounded turns bounds the event-loop stall, and what waits is a compact
+ * string rather than a parsed object.
+ */
 export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T> {
   private readonly splitter = new LineSplitter();
   private readonly inactivityTimeoutMs: number;
-  private events: (WatchEvent<T> | undefined)[] = [];
+  private lines: (string | undefined)[] = [];
   private head = 0;
   private waiter: Waiter<T> | undefined;
+  /** Delivered once the lines before it are: a source failure, or the line that failed to decode. */
   private failure: Error | undefined;
-  /** The source ended or failed; queued events may still be waiting for the consumer. */
+  /** No more bytes will be read (ended, failed or stopped); queued lines may still be waiting. */
   private finished = false;
   private stopped = false;
   private paused = false;
@@ -128,7 +134,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.events = [];
+    this.lines = [];
     this.head = 0;
     this.failure = undefined;
     this.close();
@@ -138,17 +144,18 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   }
 
   /**
-   * The next decoded event if one is queued, without a promise; undefined when the queue is empty
+   * The next queued event, decoded now, without a promise; undefined when no complete line is queued
    * (then next() tells whether more will come, and delivers a queued failure). Nothing after stop().
    */
   takeBuffered(): WatchEvent<T> | undefined {
-    if (this.stopped || this.head >= this.events.length) return undefined;
-    return this.shift();
+    if (this.stopped) return undefined;
+    return this.decodeQueued();
   }
 
   next(): Promise<IteratorResult<WatchEvent<T>>> {
     if (this.stopped) return Promise.resolve({ done: true, value: undefined });
-    if (this.head < this.events.length) return Promise.resolve({ done: false, value: this.shift() });
+    const event = this.decodeQueued();
+    if (event) return Promise.resolve({ done: false, value: event });
     if (this.failure) {
       const failure = this.failure;
       this.failure = undefined;
@@ -160,43 +167,70 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
     });
   }
 
-  private shift(): WatchEvent<T> {
-    const event = this.events[this.head] as WatchEvent<T>;
-    this.events[this.head++] = undefined;
-    if (this.head === this.events.length) {
-      this.events = [];
+  /** Decodes queued lines up to the first event; a line that is not one ends the stream with its error. */
+  private decodeQueued(): WatchEvent<T> | undefined {
+    while (this.head < this.lines.length) {
+      const event = this.decodeLine(this.shiftLine());
+      if (event) return event;
+    }
+    return undefined;
+  }
+
+  private shiftLine(): string {
+    const line = this.lines[this.head] as string;
+    this.lines[this.head++] = undefined;
+    if (this.head === this.lines.length) {
+      this.lines = [];
       this.head = 0;
     }
-    if (this.paused && this.events.length - this.head < highWaterEvents / 2) {
+    if (this.paused && this.lines.length - this.head < highWaterLines / 2) {
       this.paused = false;
       this.lastActivity = this.options.clock.now();
       this.source.resume();
     }
-    return event;
+    return line;
   }
 
   private onData(chunk: Buffer | string): void {
     if (this.finished || this.stopped) return;
     this.lastActivity = this.options.clock.now();
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (const line of this.splitter.push(bytes)) {
-      this.decodeLine(line);
-      if (this.finished || this.stopped) return;
-    }
-    if (this.events.length - this.head >= highWaterEvents && !this.paused) {
+    for (const line of this.splitter.push(bytes)) this.lines.push(line);
+    if (this.waiter) this.settleWaiter();
+    if (this.lines.length - this.head >= highWaterLines && !this.paused && !this.finished) {
       this.paused = true;
       this.source.pause();
     }
   }
 
-  private decodeLine(line: string): void {
-    if (line.trim() === '') return;
+  /** Gives a waiting next() the first queued event, or the failure that ends the stream. */
+  private settleWaiter(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    const event = this.decodeQueued();
+    if (event) {
+      this.waiter = undefined;
+      waiter.resolve({ done: false, value: event });
+    } else if (this.failure) {
+      const failure = this.failure;
+      this.waiter = undefined;
+      this.failure = undefined;
+      waiter.reject(failure);
+    } else if (this.finished) {
+      this.waiter = undefined;
+      waiter.resolve({ done: true, value: undefined });
+    }
+  }
+
+  /** The event on `line`; undefined for a blank line, or when the line ends the stream with an error. */
+  private decodeLine(line: string): WatchEvent<T> | undefined {
+    if (line.trim() === '') return undefined;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      this.fail(new WatchDecodeError(this.options.request, snippet(line), (error as Error).message));
-      return;
+      this.failDecoding(new WatchDecodeError(this.options.request, snippet(line), (error as Error).message));
+      return undefined;
     }
     const event = parsed as { type?: unknown; object?: unknown };
     if (
@@ -207,29 +241,31 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
       typeof event.object !== 'object' ||
       event.object === null
     ) {
-      this.fail(
+      this.failDecoding(
         new WatchDecodeError(this.options.request, snippet(line), 'not a {type, object} watch event'),
       );
-      return;
+      return undefined;
     }
     if (event.type === 'ERROR') {
       const status = isStatus(event.object)
         ? event.object
         : newStatus(500, 'InternalError', `ERROR watch event without a Status: ${snippet(line)}`);
-      this.fail(this.options.statusError?.(status) ?? new StatusError(status));
-      return;
+      this.failDecoding(this.options.statusError?.(status) ?? new StatusError(status));
+      return undefined;
     }
-    this.deliver(parsed as WatchEvent<T>);
+    return parsed as WatchEvent<T>;
   }
 
-  private deliver(event: WatchEvent<T>): void {
-    const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = undefined;
-      waiter.resolve({ done: false, value: event });
-    } else {
-      this.events.push(event);
-    }
+  /**
+   * A line ended the stream: the lines after it are dropped, and its error replaces any failure of the
+   * source that came later in time (a truncated last line, a closed connection).
+   */
+  private failDecoding(error: Error): void {
+    this.lines = [];
+    this.head = 0;
+    this.failure = error;
+    this.finished = true;
+    this.close();
   }
 
   private onEnd(): void {
@@ -241,22 +277,16 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
     }
     this.finished = true;
     this.close();
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.resolve({ done: true, value: undefined });
+    this.settleWaiter();
   }
 
+  /** The source failed: the lines already queued are still delivered, then `error`. */
   private fail(error: Error): void {
     if (this.finished || this.stopped) return;
     this.finished = true;
+    this.failure = error;
     this.close();
-    const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = undefined;
-      waiter.reject(error);
-    } else {
-      this.failure = error;
-    }
+    this.settleWaiter();
   }
 
   /** Releases the timer, the abort listener and the response; the queue is left to the consumer. */

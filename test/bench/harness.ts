@@ -17,6 +17,8 @@ export interface BenchOptions {
   pods: number;
   /** Watch events in the replayed stream (default 100,000). */
   events: number;
+  /** Events in the history benchmark's recording (default 1,000,000, the size issue 7 names). */
+  historyEvents: number;
   /** Run only the benchmark of this name. */
   only?: string;
   /** One JSON object per benchmark instead of the table. */
@@ -43,9 +45,9 @@ export interface BenchResult {
 
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
-/** Parses `--pods N --events M --only NAME --json`; throws on anything else. */
+/** Parses `--pods N --events M --history-events H --only NAME --json`; throws on anything else. */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { pods: 50_000, events: 100_000, json: false };
+  const options: BenchOptions = { pods: 50_000, events: 100_000, historyEvents: 1_000_000, json: false };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     const value = (): string => {
@@ -56,13 +58,16 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     if (argument === '--json') options.json = true;
     else if (argument === '--pods') options.pods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
+    else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
     else if (argument === '--only') {
       const name = value();
       if (!(benchNames as readonly string[]).includes(name))
         throw new Error(`--only takes one of ${benchNames.join(', ')}; got "${name}"`);
       options.only = name;
     } else
-      throw new Error(`unknown argument "${argument}" (options: --pods N --events M --only NAME --json)`);
+      throw new Error(
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --only NAME --json)`,
+      );
   }
   return options;
 }

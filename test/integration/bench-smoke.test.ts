@@ -24,7 +24,19 @@ describe('npm run bench', () => {
   it('prints one JSON object per benchmark with every field of issue 7', { timeout: 240_000 }, async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--expose-gc', '--import', 'tsx', 'test/bench/run.ts', '--pods', '2000', '--events', '2000', '--json'],
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        'test/bench/run.ts',
+        '--pods',
+        '2000',
+        '--events',
+        '2000',
+        '--history-events',
+        '2000',
+        '--json',
+      ],
       { maxBuffer: 1 << 20 },
     );
     const results = stdout

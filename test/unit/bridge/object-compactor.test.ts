@@ -34,6 +34,14 @@ describe('object compactor', () => {
     compact(pod('c'));
     expect(interner.size).toBe(sizeAfterOne);
   });
+
+  it('leaves strings JSON.parse has already shared (10 characters or fewer) out of its table', () => {
+    const interner = new StringInterner();
+    createObjectCompactor(interner)(pod('a'));
+    expect(interner.size).toBe(1);
+    expect(interner.intern('registry.example/web:1.2.3')).toBe('registry.example/web:1.2.3');
+    expect(interner.size).toBe(1);
+  });
 });
 
 describe('StringInterner capacity', () => {

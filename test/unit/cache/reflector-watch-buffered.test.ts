@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
-import { errorStopRequested, handleAnyWatch } from '../../../main/cache/reflector-watch';
+import { errorStopRequested, handleAnyWatch, watchEventsPerTurn } from '../../../main/cache/reflector-watch';
 import type { Store } from '../../../main/cache/store';
 import { WatchStream } from '../../../main/kube/watch-stream';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -65,5 +65,39 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
     });
     expect(outcome.error).toBe(errorStopRequested);
     expect(names).toEqual(['a']);
+  });
+
+  it('yields to the event loop after each turn of buffered events, so timers run during a burst', async () => {
+    const clock = new FakeClock();
+    const source = new PassThrough();
+    const stream = new WatchStream<KubeObject>(source, { request: 'watching pods', clock });
+    const total = watchEventsPerTurn * 2 + 10;
+    source.write(Array.from({ length: total }, (_, index) => added(`p${index}`, String(index + 1))).join(''));
+    source.end();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const names: string[] = [];
+    const appliedWhenTimersRan: number[] = [];
+    const probe = setInterval(() => appliedWhenTimersRan.push(names.length), 0);
+    const outcome = await handleAnyWatch(
+      0,
+      stream,
+      recordingStore((obj) => names.push(obj.metadata.name ?? '')),
+      {
+        name: 'test',
+        typeDescription: 'pods',
+        clock,
+        signal: new AbortController().signal,
+        exitOnInitialEventsEnd: false,
+        setLastSyncResourceVersion: () => {},
+        log: () => {},
+      },
+    );
+    clearInterval(probe);
+    expect(outcome).toEqual({ initialEventsEndReceived: false });
+    expect(names).toHaveLength(total);
+    expect(appliedWhenTimersRan.some((applied) => applied > 0 && applied < total)).toBe(true);
+    expect(
+      appliedWhenTimersRan.every((applied) => applied % watchEventsPerTurn === 0 || applied === total),
+    ).toBe(true);
   });
 });
