@@ -100,6 +100,8 @@ function parseFile(file: string): KubeConfig {
 
 function parseText(text: string, origin: string): KubeConfig {
   const config = new KubeConfig();
+  // client-node reads an empty document as undefined and fails on `.clusters` with a TypeError.
+  if (text.trim() === '') throw new KubeconfigMalformedError(origin, 'the file is empty');
   try {
     config.loadFromString(text);
     config.makePathsAbsolute(path.dirname(origin));

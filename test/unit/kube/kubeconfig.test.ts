@@ -160,6 +160,11 @@ describe('Kubeconfig loading', () => {
     );
   });
 
+  it('reports an empty kubeconfig as empty, not as a parser crash', () => {
+    const file = writeConfig('empty.yaml', '\n');
+    expect(() => Kubeconfig.fromFiles([file])).toThrow(/empty.yaml is malformed: the file is empty$/);
+  });
+
   it('reports an unreadable kubeconfig with its path', () => {
     const folder = path.join(directory, 'a-folder');
     mkdirSync(folder, { recursive: true });
