@@ -6,6 +6,7 @@
 import { ClusterSession } from '../../main/bridge/cluster-session';
 import type { ListerWatcherFactory } from '../../main/cache/informer-factory';
 import type { ListerWatcher, Watcher } from '../../main/cache/lister-watcher';
+import type { BufferedWatcher } from '../../main/cache/reflector-watch';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { KubeObject, WatchEvent } from '../../shared/kube/object';
@@ -43,26 +44,39 @@ function arrivalRecording(
     list: (options, signal) => inner.list(options, signal),
     async watch(options, signal): Promise<Watcher<KubeObject>> {
       const watcher = await inner.watch(options, signal);
-      return {
+      const record = (event: WatchEvent<KubeObject>) => {
+        if (event.type === 'BOOKMARK' || event.type === 'ERROR') return;
+        const { metadata } = event.object;
+        arrivals.set(
+          `${objectKey(metadata.namespace, metadata.name ?? '')}@${metadata.resourceVersion}`,
+          performance.now(),
+        );
+      };
+      const recorded: Watcher<KubeObject> & Partial<BufferedWatcher<KubeObject>> = {
         stop: () => watcher.stop(),
         [Symbol.asyncIterator](): AsyncIterator<WatchEvent<KubeObject>> {
           const iterator = watcher[Symbol.asyncIterator]();
           return {
             async next() {
               const result = await iterator.next();
-              if (!result.done && result.value.type !== 'BOOKMARK' && result.value.type !== 'ERROR') {
-                const { metadata } = result.value.object;
-                arrivals.set(
-                  `${objectKey(metadata.namespace, metadata.name ?? '')}@${metadata.resourceVersion}`,
-                  performance.now(),
-                );
-              }
+              if (!result.done) record(result.value);
               return result;
             },
             return: () => iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
           };
         },
       };
+      // Events the watcher has already received are taken as the app takes them, without a promise each.
+      const buffered = watcher as Watcher<KubeObject> & Partial<BufferedWatcher<KubeObject>>;
+      if (typeof buffered.takeBuffered === 'function') {
+        const take = buffered.takeBuffered.bind(buffered);
+        recorded.takeBuffered = () => {
+          const event = take();
+          if (event) record(event);
+          return event;
+        };
+      }
+      return recorded;
     },
   };
 }
