@@ -1,113 +1,114 @@
 // The mirror's indexes, maintained per change like client-go's storeIndex.updateIndices(old, new, key):
-// each upsert or delete touches only the index entries of that one row, so a batch costs what it
-// changed, never a rescan of 150k rows. The filter bar's queries and completions start here.
+// each upsert or delete records only the index values that differ between the row's old and new
+// version, so a batch costs what it changed, never a rescan of 150k rows. Each index, and each label
+// key, applies its changes when it is read (DeferredValueIndex, LabelIndexes): a frame pays only for
+// the indexes its views filter by. The filter bar's queries and completions start here.
 import type { Row } from '../../shared/protocol/row';
+import { DeferredValueIndex } from './deferred-value-index';
+import type { IndexedValues, ValueIndex } from './deferred-value-index';
+import { LabelIndexes } from './label-indexes';
 
-/** value -> keys of the rows that have it. Empty sets are removed, so sizes are live counts. */
-export type ValueIndex = Map<string, Set<string>>;
+export type { ValueIndex } from './deferred-value-index';
+
+/** Below this many changes an unread index keeps them however few rows there are (see IndexSource). */
+const defaultPendingLimit = 4096;
+
+const noOwners: Row['owners'] = [];
 
 export class RowIndexes {
-  readonly byNamespace: ValueIndex = new Map();
-  /** label key -> label value -> row keys. */
-  readonly byLabel = new Map<string, ValueIndex>();
-  readonly byNode: ValueIndex = new Map();
-  readonly byOwnerUid: ValueIndex = new Map();
-  readonly byStatus: ValueIndex = new Map();
+  private readonly namespaces: DeferredValueIndex;
+  private readonly nodes: DeferredValueIndex;
+  private readonly ownerUids: DeferredValueIndex;
+  private readonly statuses: DeferredValueIndex;
+  private readonly labels: LabelIndexes;
+
+  /**
+   * `rows` is the map the updates describe, always current: an index that went unread through too
+   * many changes is rebuilt from it. Without it (indexes built by hand), every change is kept.
+   */
+  constructor(
+    private readonly rows?: ReadonlyMap<string, Row>,
+    private readonly pendingLimit = defaultPendingLimit,
+  ) {
+    this.namespaces = this.deferredIndex((row, emit) => emit(row.namespace));
+    this.nodes = this.deferredIndex((row, emit) => {
+      if (row.node !== undefined) emit(row.node);
+    });
+    this.ownerUids = this.deferredIndex((row, emit) => {
+      for (const owner of row.owners) emit(owner.uid);
+    });
+    this.statuses = this.deferredIndex((row, emit) => {
+      if (row.status !== undefined) emit(row.status);
+    });
+    this.labels = new LabelIndexes(rows, pendingLimit);
+  }
+
+  get byNamespace(): ValueIndex {
+    return this.namespaces.read();
+  }
+
+  get byNode(): ValueIndex {
+    return this.nodes.read();
+  }
+
+  get byOwnerUid(): ValueIndex {
+    return this.ownerUids.read();
+  }
+
+  get byStatus(): ValueIndex {
+    return this.statuses.read();
+  }
+
+  /** label key -> label value -> row keys. Brings every label key up to date; see labelValues. */
+  get byLabel(): Map<string, ValueIndex> {
+    return this.labels.all();
+  }
+
+  /** One label key's index (value -> row keys), bringing only that key up to date; undefined if no row has it. */
+  labelValues(label: string): ValueIndex | undefined {
+    return this.labels.values(label);
+  }
 
   /**
    * Moves `key` from the entries of `oldRow` to those of `newRow`; either may be absent. Like
    * client-go's updateIndices, an index whose value did not change is left alone: most updates (a
-   * status or restart count moving) touch no index at all, and a Set of 150k keys is never made to
-   * delete and re-add the same key (which leaves a hole and forces periodic rehashing of the table).
+   * status or restart count moving) record nothing for most indexes. A replaced labels object is
+   * logged, not walked (see LabelIndexes). Nothing is allocated per row.
    */
   update(key: string, oldRow: Row | undefined, newRow: Row | undefined): void {
-    if (!oldRow || !newRow) {
-      if (oldRow) this.remove(key, oldRow);
-      if (newRow) this.add(key, newRow);
-      return;
+    move(this.namespaces, key, oldRow?.namespace, newRow?.namespace);
+    move(this.nodes, key, oldRow?.node, newRow?.node);
+    move(this.statuses, key, oldRow?.status, newRow?.status);
+    const oldOwners = oldRow?.owners ?? noOwners;
+    const newOwners = newRow?.owners ?? noOwners;
+    if (oldOwners !== newOwners && !sameOwners(oldOwners, newOwners)) {
+      for (const owner of oldOwners) this.ownerUids.change(key, owner.uid, undefined);
+      for (const owner of newOwners) this.ownerUids.change(key, undefined, owner.uid);
     }
-    move(this.byNamespace, key, oldRow.namespace, newRow.namespace);
-    move(this.byNode, key, oldRow.node, newRow.node);
-    move(this.byStatus, key, oldRow.status, newRow.status);
-    if (oldRow.labels !== newRow.labels) this.moveLabels(key, oldRow.labels, newRow.labels);
-    if (oldRow.owners !== newRow.owners && !sameOwners(oldRow.owners, newRow.owners)) {
-      for (const owner of oldRow.owners) erase(this.byOwnerUid, owner.uid, key);
-      for (const owner of newRow.owners) insert(this.byOwnerUid, owner.uid, key);
-    }
+    if (oldRow?.labels !== newRow?.labels) this.labels.record(key, oldRow?.labels, newRow?.labels);
   }
 
   clear(): void {
-    this.byNamespace.clear();
-    this.byLabel.clear();
-    this.byNode.clear();
-    this.byOwnerUid.clear();
-    this.byStatus.clear();
+    this.namespaces.clear();
+    this.nodes.clear();
+    this.ownerUids.clear();
+    this.statuses.clear();
+    this.labels.clear();
   }
 
-  private moveLabels(key: string, oldLabels: Row['labels'], newLabels: Row['labels']): void {
-    for (const [label, value] of Object.entries(oldLabels)) {
-      if (newLabels[label] === value) continue;
-      const values = this.byLabel.get(label);
-      if (!values) continue;
-      erase(values, value, key);
-      if (values.size === 0) this.byLabel.delete(label);
-    }
-    for (const [label, value] of Object.entries(newLabels)) {
-      if (oldLabels[label] === value) continue;
-      let values = this.byLabel.get(label);
-      if (!values) this.byLabel.set(label, (values = new Map()));
-      insert(values, value, key);
-    }
+  private deferredIndex(valuesOf: IndexedValues): DeferredValueIndex {
+    const rows = this.rows;
+    return new DeferredValueIndex(rows && { rows, valuesOf, pendingLimit: this.pendingLimit });
   }
-
-  private add(key: string, row: Row): void {
-    insert(this.byNamespace, row.namespace, key);
-    for (const [label, value] of Object.entries(row.labels)) {
-      let values = this.byLabel.get(label);
-      if (!values) this.byLabel.set(label, (values = new Map()));
-      insert(values, value, key);
-    }
-    if (row.node !== undefined) insert(this.byNode, row.node, key);
-    for (const owner of row.owners) insert(this.byOwnerUid, owner.uid, key);
-    if (row.status !== undefined) insert(this.byStatus, row.status, key);
-  }
-
-  private remove(key: string, row: Row): void {
-    erase(this.byNamespace, row.namespace, key);
-    for (const [label, value] of Object.entries(row.labels)) {
-      const values = this.byLabel.get(label);
-      if (!values) continue;
-      erase(values, value, key);
-      if (values.size === 0) this.byLabel.delete(label);
-    }
-    if (row.node !== undefined) erase(this.byNode, row.node, key);
-    for (const owner of row.owners) erase(this.byOwnerUid, owner.uid, key);
-    if (row.status !== undefined) erase(this.byStatus, row.status, key);
-  }
-}
-
-function insert(index: ValueIndex, value: string, key: string): void {
-  let keys = index.get(value);
-  if (!keys) index.set(value, (keys = new Set()));
-  keys.add(key);
-}
-
-function erase(index: ValueIndex, value: string, key: string): void {
-  const keys = index.get(value);
-  if (!keys) return;
-  keys.delete(key);
-  if (keys.size === 0) index.delete(value);
 }
 
 function move(
-  index: ValueIndex,
+  index: DeferredValueIndex,
   key: string,
   oldValue: string | undefined,
   newValue: string | undefined,
 ): void {
-  if (oldValue === newValue) return;
-  if (oldValue !== undefined) erase(index, oldValue, key);
-  if (newValue !== undefined) insert(index, newValue, key);
+  if (oldValue !== newValue) index.change(key, oldValue, newValue);
 }
 
 function sameOwners(left: Row['owners'], right: Row['owners']): boolean {

@@ -89,7 +89,7 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
     else if (keys) impossible = true;
   }
   for (const requirement of filter.labelSelector?.requirements ?? []) {
-    const values = mirror.indexes.byLabel.get(requirement.key);
+    const values = mirror.indexes.labelValues(requirement.key);
     switch (requirement.operator) {
       case '=':
       case '==':
@@ -179,7 +179,7 @@ function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<s
   if (filter.ownerUid !== undefined) options.push(indexes.byOwnerUid.get(filter.ownerUid) ?? []);
   if (filter.status !== undefined) options.push(indexes.byStatus.get(filter.status) ?? []);
   for (const requirement of filter.labelSelector?.requirements ?? []) {
-    const values = indexes.byLabel.get(requirement.key);
+    const values = indexes.labelValues(requirement.key);
     switch (requirement.operator) {
       case '=':
       case '==':

@@ -16,7 +16,8 @@ export type ApplyOutcome = 'applied' | 'duplicate' | 'gap' | 'awaitingSnapshot';
 
 export class SubscriptionMirror {
   readonly rows = new Map<string, Row>();
-  readonly indexes = new RowIndexes();
+  /** Built from `rows` again when an index went unread through many changes (see DeferredValueIndex). */
+  readonly indexes = new RowIndexes(this.rows);
   /** Bumped once per applied batch; views recompute their queries when it moves. */
   revision = 0;
   /**

@@ -4,11 +4,22 @@ import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror'
 import type { Row } from '../../../shared/protocol/row';
 import { pick, row, seededRandom } from '../bridge/fixtures';
 
-/** The indexes a full rescan of `rows` builds, in a comparable form. */
+/** The indexes a full rescan of `rows` builds. */
 function rescan(rows: Iterable<Row>): RowIndexes {
   const indexes = new RowIndexes();
   for (const each of rows) indexes.update(each.key, undefined, each);
   return indexes;
+}
+
+/** What readers see of `indexes`, in a comparable form. */
+function readable(indexes: RowIndexes) {
+  return {
+    byNamespace: indexes.byNamespace,
+    byNode: indexes.byNode,
+    byOwnerUid: indexes.byOwnerUid,
+    byStatus: indexes.byStatus,
+    byLabel: indexes.byLabel,
+  };
 }
 
 function randomRow(random: () => number, key: string, version: number): Row {
@@ -34,8 +45,42 @@ describe('RowIndexes', () => {
     indexes.update(pod.key, undefined, pod);
     indexes.update(pod.key, pod, undefined);
     expect(indexes.byLabel.size).toBe(0);
+    expect(indexes.labelValues('app')).toBeUndefined();
     expect(indexes.byNode.size).toBe(0);
     expect(indexes.byNamespace.size).toBe(0);
+  });
+
+  it('indexes labels named like Object.prototype members as labels', () => {
+    const indexes = new RowIndexes();
+    const before = row('default/a', '1', { labels: { app: 'web' } });
+    const after = row('default/a', '2', { labels: { app: 'web', constructor: 'x', toString: 'y' } });
+    indexes.update(before.key, undefined, before);
+    indexes.update(after.key, before, after);
+    expect(indexes.labelValues('constructor')).toEqual(new Map([['x', new Set(['default/a'])]]));
+    indexes.update(after.key, after, before);
+    expect([...indexes.byLabel.keys()]).toEqual(['app']);
+  });
+
+  it('applies changes to an index, and to each label key, only when that index is read', () => {
+    const rows = new Map<string, Row>();
+    const indexes = new RowIndexes(rows);
+    const write = (next: Row) => {
+      const old = rows.get(next.key);
+      rows.set(next.key, next);
+      indexes.update(next.key, old, next);
+    };
+    write(row('default/a', '1', { status: 'Running', labels: { app: 'web', tier: 'front' } }));
+    const running = indexes.byStatus.get('Running')!;
+    const front = indexes.labelValues('tier')!.get('front')!;
+    write(row('default/a', '2', { status: 'Failed', labels: { app: 'api', tier: 'back' } }));
+
+    expect(running.has('default/a')).toBe(true);
+    expect(indexes.labelValues('app')!.get('api')).toEqual(new Set(['default/a']));
+    expect(front.has('default/a')).toBe(true);
+    expect(indexes.byStatus.get('Failed')).toEqual(new Set(['default/a']));
+    expect(running.has('default/a')).toBe(false);
+    expect(indexes.byLabel.get('tier')).toEqual(new Map([['back', new Set(['default/a'])]]));
+    expect(front.has('default/a')).toBe(false);
   });
 
   it('fuzz: after random batches the mirrored indexes equal a rescan of the rows', () => {
@@ -66,7 +111,33 @@ describe('RowIndexes', () => {
           snapshotEnd: replace,
         });
         if (seq % 10 === 0)
-          expect(mirror.indexes, `seed ${seed} seq ${seq}`).toEqual(rescan(mirror.rows.values()));
+          expect(readable(mirror.indexes), `seed ${seed} seq ${seq}`).toEqual(
+            readable(rescan(mirror.rows.values())),
+          );
+      }
+    }
+  });
+
+  it('fuzz: indexes read at random moments, or left unread past their limit and rebuilt, equal a rescan', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = seededRandom(seed);
+      const rows = new Map<string, Row>();
+      // A limit of 2 changes makes every index that goes unread for a few changes stale.
+      const indexes = new RowIndexes(rows, seed % 2 === 0 ? 2 : 4096);
+      const keys = Array.from({ length: 12 }, (_, index) => `k${index}`);
+      for (let step = 1; step <= 400; step++) {
+        const key = pick(random, keys);
+        const old = rows.get(key);
+        const next = random() < 0.25 ? undefined : randomRow(random, key, step);
+        if (next) rows.set(key, next);
+        else rows.delete(key);
+        indexes.update(key, old, next);
+        const reader = random();
+        if (reader < 0.05) void indexes.byStatus;
+        else if (reader < 0.1) void indexes.byNamespace;
+        else if (reader < 0.2) indexes.labelValues(pick(random, ['app', 'tier', 'team']));
+        if (step % 40 === 0)
+          expect(readable(indexes), `seed ${seed} step ${step}`).toEqual(readable(rescan(rows.values())));
       }
     }
   });
