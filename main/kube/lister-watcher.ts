@@ -88,7 +88,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
     supportsWatchList: options.supportsWatchList,
 
     async list(given: ListOptions, signal: AbortSignal): Promise<KubeList<T>> {
-      const list = await client.json<KubeList<T>>({
+      const list = await client.list<KubeList<T>>({
         path,
         query: listQuery(tweaked(given)),
         accept: options.metadataOnly ? `${partialObjectMetadataList},application/json` : 'application/json',

@@ -5,12 +5,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { isStatus, newStatus } from '../../shared/kube/status';
 import type { Status } from '../../shared/kube/status';
 import type { ClusterConnection } from './cluster-connection';
+import { ListReplyDecoder } from './list-reply-decoder';
 import {
   ServerUnreachableError,
   TlsVerificationError,
@@ -81,20 +83,45 @@ export class RestClient {
   /** Sends the request and parses the 2xx JSON reply. */
   async json<T>(request: RestRequest): Promise<T> {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
-    const body = await readBody(
-      response,
-      request,
-      this.prefix(request),
-      this.clock,
-      this.inactivityTimeoutMs,
-    );
+    const chunks: Buffer[] = [];
+    await readBody(response, request, this.prefix(request), this.clock, this.inactivityTimeoutMs, (chunk) => {
+      chunks.push(chunk);
+    });
     try {
-      return JSON.parse(body.toString('utf8')) as T;
+      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
     } catch (error) {
-      throw new Error(`${this.prefix(request)}: the reply is not JSON (${(error as Error).message})`, {
-        cause: error,
-      });
+      throw this.notJson(request, error);
     }
+  }
+
+  /**
+   * Sends a LIST and decodes the 2xx JSON reply as it arrives (ListReplyDecoder): each item is parsed
+   * when its bytes are complete, so a reply of any size never holds the thread for long.
+   */
+  async list<T>(request: RestRequest): Promise<T> {
+    const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
+    const decoder = new ListReplyDecoder();
+    try {
+      await readBody(
+        response,
+        request,
+        this.prefix(request),
+        this.clock,
+        this.inactivityTimeoutMs,
+        (chunk) => decoder.push(chunk),
+        true,
+      );
+      return decoder.finish() as T;
+    } catch (error) {
+      if (error instanceof SyntaxError) throw this.notJson(request, error);
+      throw error;
+    }
+  }
+
+  private notJson(request: RestRequest, error: unknown): Error {
+    return new Error(`${this.prefix(request)}: the reply is not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 
   /**
@@ -193,7 +220,18 @@ export class RestClient {
     const code = response.statusCode ?? 0;
     let body: Buffer;
     try {
-      body = await readBody(response, request, this.prefix(request), this.clock, this.inactivityTimeoutMs);
+      const chunks: Buffer[] = [];
+      await readBody(
+        response,
+        request,
+        this.prefix(request),
+        this.clock,
+        this.inactivityTimeoutMs,
+        (chunk) => {
+          chunks.push(chunk);
+        },
+      );
+      body = Buffer.concat(chunks);
     } catch {
       body = Buffer.alloc(0);
     }
@@ -230,18 +268,32 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
   return text === '' ? '' : `?${text}`;
 }
 
-/** Collects the body as Buffers (one concat, one decode), failing if it stalls. */
+/**
+ * Hands the body to `sink` chunk by chunk (gunzipped if it came compressed), failing if it stalls; a
+ * sink that throws ends the reply with that error. With `yieldBetweenChunks` each chunk is a task of
+ * its own: the socket can deliver dozens of chunks in one turn of the event loop, and a sink that
+ * parses them would otherwise hold the loop (timers, other replies, IPC) for all of them.
+ */
 function readBody(
   response: IncomingMessage,
   request: RestRequest,
   prefix: string,
   clock: Clock,
   inactivityTimeoutMs: number,
-): Promise<Buffer> {
+  sink: (chunk: Buffer) => void,
+  yieldBetweenChunks = false,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let lastActivity = clock.now();
     let timer: Timer | undefined;
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      timer?.stop();
+      reject(error);
+      response.destroy();
+    };
     const arm = (delayMs: number) => {
       timer = clock.setTimeout(() => {
         const idle = clock.now() - lastActivity;
@@ -250,31 +302,43 @@ function readBody(
       }, delayMs);
     };
     arm(inactivityTimeoutMs);
-    response.on('data', (chunk: Buffer) => {
+    response.on('data', () => {
       lastActivity = clock.now();
-      chunks.push(chunk);
     });
+    const body: Readable =
+      response.headers['content-encoding'] === 'gzip' ? response.pipe(createGunzip()) : response;
+    body.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      try {
+        sink(chunk);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (yieldBetweenChunks) {
+        body.pause();
+        setImmediate(() => {
+          if (!failed) body.resume();
+        });
+      }
+    });
+    if (body !== response) body.on('error', (error) => fail(error));
     response.on('error', (error) => {
-      timer?.stop();
-      reject(
+      fail(
         request.signal?.aborted
           ? request.signal.reason
           : new Error(`${prefix}: ${error.message}`, { cause: error }),
       );
     });
-    response.on('end', () => {
+    body.on('end', () => {
+      if (failed) return;
       timer?.stop();
-      const body = Buffer.concat(chunks);
-      try {
-        resolve(response.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body);
-      } catch (error) {
-        reject(error);
-      }
+      resolve();
     });
     response.on('close', () => {
       timer?.stop();
       if (!response.complete)
-        reject(request.signal?.reason ?? new Error(`${prefix}: connection closed mid-reply`));
+        fail(request.signal?.reason ?? new Error(`${prefix}: connection closed mid-reply`));
     });
   });
 }

@@ -67,6 +67,36 @@ describe('RestClient', () => {
     expect(list.items).toEqual(items);
   });
 
+  it('decodes a LIST reply as it arrives, gzip-encoded or not, item by item', async () => {
+    const items = Array.from({ length: 2_000 }, (_, index) => ({ metadata: { name: `pod-${index}` } }));
+    const body = JSON.stringify({ kind: 'PodList', metadata: { resourceVersion: '9' }, items });
+    for (const gzip of [false, true]) {
+      const client = await clientFor((_request, response) => {
+        response.writeHead(200, {
+          'Content-Type': 'application/json',
+          ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+        });
+        // Written in small pieces so that items straddle chunk boundaries.
+        const bytes = gzip ? gzipSync(body) : Buffer.from(body);
+        for (let start = 0; start < bytes.length; start += 1_000)
+          response.write(bytes.subarray(start, start + 1_000));
+        response.end();
+      });
+      const list = await client.list<{ items: unknown[] }>({ path: '/api/v1/pods', description: listPods });
+      expect(list).toEqual(JSON.parse(body));
+    }
+  });
+
+  it('names the request when a LIST reply is not JSON', async () => {
+    const client = await clientFor((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end('{"items":[{"metadata":{}} {"metadata":{}}]}');
+    });
+    await expect(client.list({ path: '/api/v1/pods', description: listPods })).rejects.toThrow(
+      /GET \/api\/v1\/pods .*: the reply is not JSON/,
+    );
+  });
+
   it('turns a Status reply into a StatusError with its code and reason and the request in the message', async () => {
     const client = await clientFor((_request, response) =>
       sendJson(response, 410, newStatus(410, 'Expired', 'The provided continue parameter is too old')),
