@@ -57,6 +57,9 @@ export const veryShortWatchMs = 1000;
  */
 export const watchEventsPerTurn = 128;
 
+/** A turn also ends once it has run this long (checked every 16 events): cold code, a slow machine. */
+export const watchTurnBudgetMs = 8;
+
 export interface WatchHandlerOptions {
   name: string;
   typeDescription: string;
@@ -102,6 +105,7 @@ export async function handleAnyWatch<T extends KubeObject>(
   let eventReceivedBesidesAdded = false;
   let eventCount = 0;
   let eventsThisTurn = 0;
+  let turnStart = 0;
   let stopWatcher = true;
   const iterator = watcher[Symbol.asyncIterator]();
   const buffered = isBufferedWatcher<T>(watcher) ? watcher : undefined;
@@ -134,7 +138,11 @@ export async function handleAnyWatch<T extends KubeObject>(
         };
       // Events the watcher has already decoded are taken without a promise each; only an empty
       // buffer costs an await (and a race with the interruptions).
-      if (++eventsThisTurn > watchEventsPerTurn) {
+      if (++eventsThisTurn === 1) turnStart = clock.now();
+      else if (
+        eventsThisTurn > watchEventsPerTurn ||
+        ((eventsThisTurn & 15) === 0 && clock.now() - turnStart >= watchTurnBudgetMs)
+      ) {
         eventsThisTurn = 0;
         await new Promise<void>((resolve) => setImmediate(resolve));
         continue;

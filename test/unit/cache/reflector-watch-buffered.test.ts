@@ -100,4 +100,34 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       appliedWhenTimersRan.every((applied) => applied % watchEventsPerTurn === 0 || applied === total),
     ).toBe(true);
   });
+
+  it('ends a turn early once it has run for its time budget', async () => {
+    const clock = new FakeClock();
+    const source = new PassThrough();
+    const stream = new WatchStream<KubeObject>(source, { request: 'watching pods', clock });
+    source.write(Array.from({ length: 100 }, (_, index) => added(`p${index}`, String(index + 1))).join(''));
+    source.end();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const names: string[] = [];
+    const appliedWhenTimersRan: number[] = [];
+    const probe = setInterval(() => appliedWhenTimersRan.push(names.length), 0);
+    // Each event takes a millisecond: the budget is spent long before watchEventsPerTurn events.
+    const store = recordingStore((obj) => {
+      names.push(obj.metadata.name ?? '');
+      clock.step(1);
+    });
+    await handleAnyWatch(0, stream, store, {
+      name: 'test',
+      typeDescription: 'pods',
+      clock,
+      signal: new AbortController().signal,
+      exitOnInitialEventsEnd: false,
+      setLastSyncResourceVersion: () => {},
+      log: () => {},
+    });
+    clearInterval(probe);
+    const firstTurn = appliedWhenTimersRan.find((applied) => applied > 0);
+    expect(firstTurn).toBeGreaterThanOrEqual(watchTurnBudgetMs);
+    expect(firstTurn).toBeLessThan(watchEventsPerTurn);
+  });
 });
