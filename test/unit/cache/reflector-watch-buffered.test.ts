@@ -1,7 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
-import { errorStopRequested, handleAnyWatch, watchEventsPerTurn } from '../../../main/cache/reflector-watch';
+import {
+  errorStopRequested,
+  handleAnyWatch,
+  watchEventsPerTurn,
+  watchTurnBudgetMs,
+} from '../../../main/cache/reflector-watch';
 import type { Store } from '../../../main/cache/store';
 import { WatchStream } from '../../../main/kube/watch-stream';
 import type { KubeObject } from '../../../shared/kube/object';
