@@ -1,15 +1,16 @@
 // Writes changes, keyframes and marks into a recording, one transaction per batch. Holds, per stream,
-// what the next write needs: each object's id, its last change and that version (to deflate the next
-// one against), and which change is current for every live object (what a keyframe stores).
+// what the next write needs: each object's id, its last change, that version and the text its payload
+// held (to deflate the next one against), and which change is current for every live object (what a
+// keyframe stores).
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
-import type { Json } from './merge-patch';
-import { canonicalize, createMergePatch } from './merge-patch';
-import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
+import { encodeMembers } from './object-codec';
 import type { RecordingMark, StreamIdentity } from './recorded-change';
 import { encodeDeltaType } from './recorded-change';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
+import type { ObjectVersions, Sibling } from './version-encoder';
+import { encodeNextVersion, templateOf } from './version-encoder';
 
 /** One delta to write; `object` undefined only for a DeletedFinalStateUnknown with no known state. */
 export interface ChangeToWrite {
@@ -24,35 +25,9 @@ export interface ChangeToWrite {
   readonly uid?: string;
 }
 
-interface ObjectState {
+/** An object as the writer knows it: its row id, and what encoding its next version needs. */
+interface ObjectState extends ObjectVersions {
   readonly id: number;
-  lastChange: number;
-  /** The version stored by lastChange, kept as the cache's own (immutable) object, not its JSON. */
-  lastObject: KubeObject | undefined;
-  /** lastObject in canonical form, kept only until the end of the batch that wrote it. */
-  lastCanonical: Canonical | undefined;
-  /**
-   * The depth of the last version: how many versions reading it decodes first, through its base and
-   * its hint, recursively. Kept below fullVersionEvery.
-   */
-  chain: number;
-}
-
-interface Canonical {
-  readonly tree: Json;
-  readonly json: string;
-}
-
-function canonical(object: KubeObject | undefined): Canonical {
-  const tree = object ? canonicalize(object) : null;
-  return { tree, json: JSON.stringify(tree) };
-}
-
-interface Encoded {
-  readonly base: number | null;
-  readonly hint?: number;
-  readonly encoding: VersionEncoding;
-  readonly payload: Buffer | null;
 }
 
 interface StreamState {
@@ -66,28 +41,24 @@ interface StreamState {
   readonly siblings: Map<string, Sibling>;
 }
 
-/** A version a new object can be deflated against: pods of one ReplicaSet differ in a few fields. */
-interface Sibling {
-  readonly change: number;
-  readonly json: string;
-  /** Its depth: versions to decode before it (see ObjectState.chain). */
-  readonly chain: number;
-}
-
-/** Patches shorter than this (in JSON characters) are not deflated against a sibling's version. */
-const hintWorthyPatchLength = 256;
-
 /** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
 const maximumSiblings = 10_000;
 
-/** What objects made from the same template share: their controller, else their generateName. */
-function templateOf(object: KubeObject): string {
-  const controller = object.metadata.ownerReferences?.find((owner) => owner.controller);
-  return controller?.uid ?? object.metadata.generateName ?? '';
-}
+/**
+ * Bytes of stored texts (ObjectState.lastStored) kept for all objects before they are all dropped: a
+ * bound on memory, not a policy. A pod's is a few hundred bytes (a patch; its JSON after a full
+ * version), so this holds about 100,000 objects'. An object without its text writes its next version
+ * as a patch against its canonical JSON, recomputed from the cache's object: correct, only slower.
+ */
+const maximumStoredBytes = 64 * 1024 * 1024;
 
 export interface RecordingWriterOptions {
-  /** A full version every this many changes of one object (default 32; 0: every version whole). */
+  /**
+   * A full version every this many changes of one object (default 8; 0: every version whole). Reading
+   * a version decodes its chain, so this bounds what rebuilding a moment costs per object: at 8, a
+   * 1,000-pod moment of a 1,000,000-change recording rebuilds within 500 ms, for about 50 bytes per
+   * change more than at 16.
+   */
   fullVersionEvery?: number;
 }
 
@@ -95,6 +66,8 @@ export class RecordingWriter {
   private readonly streams = new Map<number, StreamState>();
   private readonly fullVersionEvery: number;
   private touched: ObjectState[] = [];
+  /** Bytes held in every object's lastStored: kept under maximumStoredBytes. */
+  private storedBytes = 0;
   private lastChangeId: number;
   private readonly insertChange;
   private readonly insertObject;
@@ -104,7 +77,7 @@ export class RecordingWriter {
     readonly database: SqliteDatabase,
     options: RecordingWriterOptions = {},
   ) {
-    this.fullVersionEvery = options.fullVersionEvery ?? 32;
+    this.fullVersionEvery = options.fullVersionEvery ?? 8;
     this.lastChangeId =
       (database.prepare('SELECT max(id) AS id FROM changes').get() as { id: number | null }).id ?? 0;
     this.insertChange = database.prepare(
@@ -146,6 +119,7 @@ export class RecordingWriter {
       stream.siblings.clear();
     }
     this.touched = [];
+    this.storedBytes = 0;
   }
 
   /** Forgets which objects `stream` holds (they are unknown until the next list). */
@@ -165,8 +139,12 @@ export class RecordingWriter {
     const uid = change.uid || change.object?.metadata.uid || stream.uidByKey.get(change.key) || change.key;
     const object = change.object ?? stream.objects.get(uid)?.lastObject;
     const state = this.objectState(stream, uid, change.key, object);
-    const next = canonical(object);
-    const { base, hint, encoding, payload } = this.encode(stream, state, next, object);
+    const { base, hint, encoding, payload, stored } = encodeNextVersion(
+      state,
+      object,
+      stream.siblings,
+      this.fullVersionEvery,
+    );
     const deleted = change.type === 'Deleted';
     const result = this.insertChange.run(
       change.time,
@@ -183,68 +161,33 @@ export class RecordingWriter {
     this.lastChangeId = id;
     state.lastChange = id;
     state.lastObject = object;
-    state.lastCanonical = next;
+    if (stored !== undefined) this.keepStored(state, stored);
     this.touched.push(state);
     if (deleted) {
       stream.current.delete(state.id);
       stream.uidByKey.delete(change.key);
       stream.objects.delete(uid);
+      this.keepStored(state, undefined);
     } else {
       stream.current.set(state.id, id);
       stream.uidByKey.set(change.key, uid);
       // Only shallow versions serve as siblings: objects built on them start with room to grow.
       if (object && state.chain <= this.fullVersionEvery / 4) {
         if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
-        stream.siblings.set(templateOf(object), { change: id, json: next.json, chain: state.chain });
+        stream.siblings.set(templateOf(object), { change: id, object, json: undefined, chain: state.chain });
       }
     }
     return id;
   }
 
-  /**
-   * The cheapest encoding of `next`: against the object's previous version (a merge patch, else the
-   * text), or for a new object against a sibling's; a full version every fullVersionEvery links.
-   */
-  private encode(
-    stream: StreamState,
-    state: ObjectState,
-    next: Canonical,
-    object: KubeObject | undefined,
-  ): Encoded {
-    const previous = state.lastCanonical ?? (state.lastObject ? canonical(state.lastObject) : undefined);
-    const sibling = object ? stream.siblings.get(templateOf(object)) : undefined;
-    const limit = this.fullVersionEvery;
-    if (previous && state.chain < limit) {
-      const base = state.lastChange;
-      if (next.json === previous.json) {
-        state.chain++;
-        return { base, encoding: VersionEncoding.patch, payload: null };
-      }
-      const patch = createMergePatch(previous.tree, next.tree);
-      const encoding = patch === undefined ? VersionEncoding.text : VersionEncoding.patch;
-      const text = patch === undefined ? next.json : JSON.stringify(patch);
-      // A hint deepens the chain to the sibling's depth, which soon forces full versions: worth it
-      // only for a change bringing much that the object's own past lacks (a pod scheduled, started).
-      const worthHinting = text.length >= hintWorthyPatchLength && sibling && sibling.change !== base;
-      const hinted = worthHinting && sibling.chain < limit ? sibling : undefined;
-      state.chain = 1 + Math.max(state.chain, hinted?.chain ?? 0);
-      return {
-        base,
-        hint: hinted?.change,
-        encoding,
-        payload: encodeVersion(text, previous.json, hinted?.json),
-      };
-    }
-    if (state.lastChange === 0 && sibling && sibling.chain < limit) {
-      state.chain = sibling.chain + 1;
-      return {
-        base: sibling.change,
-        encoding: VersionEncoding.text,
-        payload: encodeVersion(next.json, sibling.json),
-      };
-    }
-    state.chain = 0;
-    return { base: null, encoding: VersionEncoding.full, payload: encodeVersion(next.json) };
+  /** Sets `state`'s stored text, dropping every object's when they would exceed maximumStoredBytes. */
+  private keepStored(state: ObjectState, stored: Buffer | undefined): void {
+    this.storedBytes += (stored?.length ?? 0) - (state.lastStored?.length ?? 0);
+    state.lastStored = stored;
+    if (this.storedBytes <= maximumStoredBytes) return;
+    for (const stream of this.streams.values())
+      for (const other of stream.objects.values()) other.lastStored = undefined;
+    this.storedBytes = 0;
   }
 
   /**
@@ -303,6 +246,7 @@ export class RecordingWriter {
       lastChange: 0,
       lastObject: undefined,
       lastCanonical: undefined,
+      lastStored: undefined,
       chain: 0,
     };
     stream.objects.set(uid, state);

@@ -6,7 +6,7 @@
 // objects   one object identity per stream: namespace, name, uid
 // changes   every delta: time, stream, object, delta type, resourceVersion, and the version itself
 //           (see VersionEncoding): deflated alone, or against the version of the change named by base
-//           (and of the one named by hint: a sibling's)
+//           (and of the one named by hint: a sibling's), or as a patch against what base stored
 // keyframes the state of a stream at a time: which change holds each object's current version
 // marks     gaps and relists
 // meta      format version, context, created, and for exports the range and filters
@@ -18,8 +18,11 @@ import { RecordingError, messageOf, problemKindOf } from './recording-error';
 
 export type { SqliteDatabase };
 
-/** Bumped on any incompatible change; readers refuse newer formats rather than misread them. */
-export const recordingFormatVersion = 1;
+/**
+ * Bumped on any incompatible change; readers refuse newer formats rather than misread them, and read
+ * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding).
+ */
+export const recordingFormatVersion = 2;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -99,6 +102,10 @@ export function openForWriting(file: string, context: string, now = Date.now()):
       message: `it records context "${recordedContext}", not "${context}"`,
     });
   }
+  // An older file is written on in the current format from now on: what it holds still reads, and a
+  // build that only knows its old format refuses it instead of misreading the new versions.
+  if (version !== undefined && Number(version) < recordingFormatVersion)
+    writeMeta(database, 'formatVersion', String(recordingFormatVersion));
   if (version === undefined) {
     writeMeta(database, 'formatVersion', String(recordingFormatVersion));
     writeMeta(database, 'context', context);

@@ -6,23 +6,40 @@ import { decodeVersion } from './object-codec';
 import type { SqliteDatabase } from './schema';
 
 interface StoredVersion {
+  id: number;
   base: number | null;
   hint: number | null;
   encoding: number;
   payload: Uint8Array | null;
 }
 
+/** Longer base chains than this are treated as damage; the writer's are at most fullVersionEvery. */
+const maximumChainLength = 10_000;
+
 export class VersionDecoder {
   private readonly memo = new Map<number, DecodedVersion>();
   private memoChars = 0;
-  private readonly select;
+  /** Whether the last version decoded found a memoized version in its chain (see version()). */
+  private basesMemoized = true;
+  private readonly selectChain;
 
   constructor(
     database: SqliteDatabase,
-    /** Characters of JSON kept before the memo is cleared (default 32 Mi): a bound, not a cache policy. */
+    /** About this many characters of versions kept before the memo is cleared (default 32 Mi): a bound. */
     private readonly memoLimit = 32 * 1024 * 1024,
   ) {
-    this.select = database.prepare('SELECT base, hint, encoding, payload FROM changes WHERE id = ?');
+    // A version's base chain in one query, newest first (a chain has one row per depth, so the
+    // recursion's queue yields them in order): the writer bounds its length (a full version every
+    // fullVersionEvery changes), and the depth guard stops a cycle a damaged file could hold. Each
+    // step reads its row once, carrying the columns along, which halves the pages a cold chain reads.
+    this.selectChain = database.prepare(
+      `WITH RECURSIVE chain (id, base, hint, encoding, payload, depth) AS (
+         SELECT id, base, hint, encoding, payload, 0 FROM changes WHERE id = ?
+         UNION ALL
+         SELECT changes.id, changes.base, changes.hint, changes.encoding, changes.payload, chain.depth + 1
+         FROM changes JOIN chain ON changes.id = chain.base WHERE chain.depth < ?)
+       SELECT id, base, hint, encoding, payload FROM chain`,
+    );
   }
 
   /** The JSON text of the version change `id` stored ("null" for a deletion with no known state). */
@@ -30,27 +47,32 @@ export class VersionDecoder {
     return this.version(id).json;
   }
 
+  /** What change `id`'s payload holds, decoded: the dictionary of a chainedPatch built on it. */
+  stored(id: number): string {
+    return this.version(id).stored;
+  }
+
   private version(id: number): DecodedVersion {
     const known = this.memo.get(id);
     if (known !== undefined) return known;
-    // Walk down to the nearest full or memoized version, then inflate back up.
-    const chain: { id: number; version: StoredVersion }[] = [];
-    let current: number | null = id;
-    let baseVersion: DecodedVersion | undefined;
-    while (current !== null) {
-      const memoized = this.memo.get(current);
-      if (memoized !== undefined) {
-        baseVersion = memoized;
-        break;
-      }
-      const version = this.select.get(current) as StoredVersion | undefined;
-      if (!version) throw new Error(`change ${current} (a version base of change ${id}) is missing`);
-      chain.push({ id: current, version });
-      if (version.base === null) break;
-      current = version.base;
-    }
-    for (let index = chain.length - 1; index >= 0; index--) {
-      const { id: changeId, version } = chain[index];
+    // Take the stored chain down to the nearest full or memoized version, then inflate back up.
+    // Scanning in order (playback, export), the base is usually memoized: reading the version and its
+    // base is enough. Rebuilding a moment, no base is: the whole chain is read at once. Which case
+    // holds is guessed from the last version read; a wrong guess costs one more query.
+    let chain = this.walk(
+      id,
+      this.selectChain.all(id, this.basesMemoized ? 1 : maximumChainLength) as StoredVersion[],
+    );
+    if (chain.missing !== undefined && this.basesMemoized)
+      chain = this.walk(id, this.selectChain.all(id, maximumChainLength) as StoredVersion[]);
+    if (chain.base !== undefined) this.basesMemoized = true;
+    else if (chain.versions.length > 1) this.basesMemoized = false;
+    if (chain.missing !== undefined)
+      throw new Error(`change ${chain.missing} (a version base of change ${id}) is missing`);
+    let baseVersion = chain.base;
+    for (let index = chain.versions.length - 1; index >= 0; index--) {
+      const version = chain.versions[index];
+      const changeId = version.id;
       let decoded: DecodedVersion;
       if (version.payload === null) {
         if (baseVersion === undefined) throw new Error(`change ${changeId} repeats a base it does not name`);
@@ -67,9 +89,30 @@ export class VersionDecoder {
     return baseVersion!;
   }
 
+  /**
+   * The versions of `stored` (a chain from `id`, newest first) down to a memoized or full one: `base`
+   * is the memoized one where the walk stopped; `missing` names the base the rows did not reach.
+   */
+  private walk(
+    id: number,
+    stored: readonly StoredVersion[],
+  ): { versions: StoredVersion[]; base: DecodedVersion | undefined; missing: number | undefined } {
+    const versions: StoredVersion[] = [];
+    let expected: number | null = id;
+    for (const version of stored) {
+      if (version.id !== expected) break;
+      const memoized = this.memo.get(version.id);
+      if (memoized !== undefined) return { versions, base: memoized, missing: undefined };
+      versions.push(version);
+      expected = version.base;
+    }
+    return { versions, base: undefined, missing: expected ?? undefined };
+  }
+
   private remember(id: number, version: DecodedVersion): void {
-    // Parsed trees are counted as twice their text: a rough bound, which is all the memo needs.
-    const cost = version.json.length * 3;
+    // A decoded version costs about three times what its payload held (its text, its tree, and the
+    // parts of the tree a patch replaced): a rough bound, which is all the memo needs.
+    const cost = version.stored.length * 3;
     if (this.memoChars + cost > this.memoLimit) {
       this.memo.clear();
       this.memoChars = 0;

@@ -14,6 +14,7 @@ import {
   decodeVersion,
   encodeMembers,
   encodeVersion,
+  wholeVersion,
 } from '../../../main/history/object-codec';
 import { realisticPod, seededRandom } from './fixtures';
 
@@ -118,8 +119,10 @@ describe('version encodings', () => {
     const next = canonicalJson(after);
     const patch = JSON.stringify(createMergePatch(canonicalize(before), canonicalize(after)));
     const encoded = encodeVersion(patch, base);
-    expect(decodeVersion(VersionEncoding.patch, encoded, { json: base }).json).toBe(next);
-    expect(decodeVersion(VersionEncoding.text, encodeVersion(next, base), { json: base }).json).toBe(next);
+    expect(decodeVersion(VersionEncoding.patch, encoded, wholeVersion(base)).json).toBe(next);
+    expect(decodeVersion(VersionEncoding.text, encodeVersion(next, base), wholeVersion(base)).json).toBe(
+      next,
+    );
     expect(decodeVersion(VersionEncoding.full, encodeVersion(next)).json).toBe(next);
     expect(encoded.length).toBeLessThan(80);
   });
