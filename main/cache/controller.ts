@@ -13,6 +13,7 @@ import { FIFOClosedError } from './queue';
 import type { ReflectorOptions, WatchErrorHandler } from './reflector';
 import { Reflector } from './reflector';
 import type { TransformFunc } from './store';
+import { TurnBudget, nextTurn } from './turn-budget';
 
 /** Reflector settings an informer passes through untouched (backoff, watch-list, logging, ...). */
 export type ReflectorTuning<T extends KubeObject> = Partial<
@@ -42,7 +43,7 @@ export interface InformerControllerOptions<T extends KubeObject> {
   reflector?: ReflectorTuning<T>;
 }
 
-/** Pops handled back to back before the loop yields to I/O, so a large initial list cannot starve it. */
+/** Pops handled back to back before the loop yields to I/O (or turnBudgetMs), so a large list cannot starve it. */
 const popsPerTurn = 1000;
 
 /**
@@ -99,21 +100,19 @@ export class InformerController<T extends KubeObject = KubeObject> {
   }
 
   private async processLoop(): Promise<void> {
-    let popsThisTurn = 0;
+    const turn = new TurnBudget(this.options.clock, popsPerTurn);
     for (;;) {
       try {
         // Only an empty queue costs an await: a burst the Reflector queued drains synchronously.
         if (this.queue.popQueued(this.options.process) === undefined) {
+          turn.reset();
           await this.queue.pop(this.options.process);
         }
       } catch (error) {
         if (error instanceof FIFOClosedError) return;
         this.reportError(error, `${this.options.name}: processing deltas failed`);
       }
-      if (++popsThisTurn >= popsPerTurn) {
-        popsThisTurn = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      if (turn.spend()) await nextTurn();
     }
   }
 }

@@ -2,6 +2,7 @@
 // buffer between the informer, which must never wait for a handler, and the handler, which is called
 // one notification at a time, asynchronously, in order.
 import type { Clock } from './clock';
+import { TurnBudget, nextTurn } from './turn-budget';
 import type { DeletedFinalStateUnknown } from './keys';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import type { ResourceEventHandler, ResourceEventHandlerRegistration } from './resource-event-handler';
@@ -24,7 +25,7 @@ export const initialBufferSize = 1024;
 /** After a handler throws, its stream resumes this long later (client-go's 1 s wait.Until after a panic). */
 export const handlerFailurePause = 1000;
 
-/** Notifications delivered back to back before the loop yields to I/O, so a large initial list cannot starve it. */
+/** Notifications delivered back to back before the loop yields to I/O (or turnBudgetMs), so a large list cannot starve it. */
 const deliveriesPerTurn = 1000;
 
 /**
@@ -188,7 +189,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   private async deliverAll(): Promise<void> {
     // Never call the handler from inside add(): the informer is in the middle of handleDeltas.
     await Promise.resolve();
-    let deliveredThisTurn = 0;
+    const turn = new TurnBudget(this.clock, deliveriesPerTurn);
     while (!this.stopped && this.buffer.length > 0) {
       const notification = this.buffer.readOne() as Notification<T>;
       // A handler that returns nothing is not awaited: one promise per notification would be the
@@ -198,10 +199,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       if (failed && !this.stopped) {
         await this.clock.sleep(handlerFailurePause, this.stopSignal.signal).catch(() => undefined);
       }
-      if (++deliveredThisTurn >= deliveriesPerTurn) {
-        deliveredThisTurn = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      if (turn.spend()) await nextTurn();
     }
   }
 

@@ -5,6 +5,7 @@ import { initialEventsEndAnnotation } from '../../shared/kube/object';
 import { StatusError, isStatus } from '../../shared/kube/status';
 import type { Clock, Timer } from './clock';
 import type { Watcher } from './lister-watcher';
+import { TurnBudget, nextTurn } from './turn-budget';
 import type { BookmarkAware, Store } from './store';
 
 /** Where the Reflector reports what it skips or cannot store; details carry the context. */
@@ -53,12 +54,10 @@ export const veryShortWatchMs = 1000;
 /**
  * Buffered events applied back to back before the loop yields to the event loop (a macrotask), so a
  * watch that delivers faster than it can be handled never holds the thread for more than one turn:
- * about 5 ms of full-pipeline work for 3.5 KB pods, while a turn costs a few microseconds.
+ * about 5 ms of full-pipeline work for 3.5 KB pods, while a turn costs a few microseconds. A turn
+ * also ends at turnBudgetMs (see TurnBudget).
  */
 export const watchEventsPerTurn = 128;
-
-/** A turn also ends once it has run this long (checked every 16 events): cold code, a slow machine. */
-export const watchTurnBudgetMs = 8;
 
 export interface WatchHandlerOptions {
   name: string;
@@ -104,8 +103,7 @@ export async function handleAnyWatch<T extends KubeObject>(
   let initialEventsEndReceived = false;
   let eventReceivedBesidesAdded = false;
   let eventCount = 0;
-  let eventsThisTurn = 0;
-  let turnStart = 0;
+  const turn = new TurnBudget(clock, watchEventsPerTurn);
   let stopWatcher = true;
   const iterator = watcher[Symbol.asyncIterator]();
   const buffered = isBufferedWatcher<T>(watcher) ? watcher : undefined;
@@ -138,18 +136,13 @@ export async function handleAnyWatch<T extends KubeObject>(
         };
       // Events the watcher has already decoded are taken without a promise each; only an empty
       // buffer costs an await (and a race with the interruptions).
-      if (++eventsThisTurn === 1) turnStart = clock.now();
-      else if (
-        eventsThisTurn > watchEventsPerTurn ||
-        ((eventsThisTurn & 15) === 0 && clock.now() - turnStart >= watchTurnBudgetMs)
-      ) {
-        eventsThisTurn = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      if (turn.spend()) {
+        await nextTurn();
         continue;
       }
       let event = buffered?.takeBuffered();
       if (event === undefined) {
-        eventsThisTurn = 0;
+        turn.reset();
         const next = await new Promise<Next<T>>((resolve) => {
           wake = resolve;
           try {
