@@ -17,6 +17,7 @@ import type { StatusError } from '../../shared/kube/status';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
+import { compactingListerWatcher } from './compacting-lister-watcher';
 import { createObjectCompactor } from './object-compactor';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
@@ -113,11 +114,16 @@ export class Feed {
     if (this.informer) return;
     const clock = this.options.clock;
     const baseDelay = this.options.reflector?.backoff ?? newReflectorDelayHandler(clock);
+    const compactor = createObjectCompactor();
     const informer = new SharedIndexInformer<KubeObject>({
       name: this.description,
-      listerWatcher: this.trackListing(this.options.newListerWatcher()),
+      listerWatcher: compactingListerWatcher(
+        this.trackListing(this.options.newListerWatcher()),
+        compactor,
+        clock,
+      ),
       clock,
-      transform: createObjectCompactor(),
+      transform: compactor,
       reflector: {
         ...this.options.reflector,
         backoff: () => {

@@ -74,18 +74,23 @@ export class StringInterner {
 /**
  * The transform of one feed's informer: metadata rebuilt without managedFields (a `delete` would turn
  * metadata into a slow dictionary-mode object, larger and slower to read), then the parts it shares
- * with its siblings taken from them and the remaining strings interned.
+ * with its siblings taken from them and the remaining strings interned. It remembers what it
+ * returned, so an object compacted ahead of DeltaFIFO (compacting-lister-watcher.ts) passes through
+ * DeltaFIFO's own call untouched.
  */
 export function createObjectCompactor(interner = new StringInterner()): TransformFunc {
   const siblings = new SiblingSharing(interner);
+  const compacted = new WeakSet<object>();
   return (input) => {
     const object = input as KubeObject | undefined;
     const metadata = object?.metadata;
-    if (!metadata) return input;
+    if (!metadata || compacted.has(object)) return input;
     if ('managedFields' in metadata) {
       const { managedFields: _managedFields, ...rest } = metadata;
       object.metadata = rest;
     }
-    return siblings.share(object);
+    const output = siblings.share(object);
+    compacted.add(output);
+    return output;
   };
 }

@@ -6,11 +6,15 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { compactingListerWatcher } from '../../main/bridge/compacting-lister-watcher';
 import { createObjectCompactor } from '../../main/bridge/object-compactor';
+import type { ListerWatcher } from '../../main/cache/lister-watcher';
+import { realClock } from '../../main/cache/real-clock';
 import type { TransformFunc } from '../../main/cache/store';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
+import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
-import type { GroupVersionResource } from '../../shared/kube/object';
+import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 
 export interface BenchOptions {
   /** Pods seeded in the embedded cluster (default 50,000). */
@@ -131,6 +135,21 @@ export function startLoopStallMonitor(): { stop(): number } {
 /** The transform the app's feeds give their informers (main/bridge/feed.ts), fresh per informer. */
 export function kubetideTransform(): TransformFunc {
   return createObjectCompactor();
+}
+
+/**
+ * What a feed gives its pods informer (main/bridge/feed.ts): the HTTP ListerWatcher, LIST items
+ * compacted in turns ahead of DeltaFIFO, and the same compactor as the informer's transform.
+ */
+export function kubetideInformerParts(client: RestClient): {
+  listerWatcher: ListerWatcher<KubeObject>;
+  transform: TransformFunc;
+} {
+  const transform = kubetideTransform();
+  return {
+    listerWatcher: compactingListerWatcher(httpListerWatcher(client, podsResource), transform, realClock),
+    transform,
+  };
 }
 
 /** Kubetide's own HTTP client for the cluster at `kubeconfigYaml`, as the app builds it. */

@@ -5,16 +5,13 @@ import http from 'node:http';
 import { makeInformer } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
-import { httpListerWatcher } from '../../main/kube/lister-watcher';
-import type { TransformFunc } from '../../main/cache/store';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import {
   clientNodeConfig,
   clientNodeCoreApi,
   getBody,
   kubetideClient,
-  kubetideTransform,
-  podsResource,
+  kubetideInformerParts,
   waitUntil,
 } from './harness';
 
@@ -42,17 +39,13 @@ export async function syncFloor(server: string): Promise<SyncedCache> {
 
 /**
  * Kubetide as the app runs it (main/bridge/feed.ts): a SharedIndexInformer over httpListerWatcher with
- * the managedFields-stripping transform and one handler; synced when that handler has seen the list.
+ * the feed's compactor and one handler; synced when that handler has seen the list.
  */
-export async function syncKubetide(
-  kubeconfigYaml: string,
-  transform: TransformFunc = kubetideTransform(),
-): Promise<SyncedCache> {
+export async function syncKubetide(kubeconfigYaml: string): Promise<SyncedCache> {
   const { client, close } = kubetideClient(kubeconfigYaml);
   const informer = new SharedIndexInformer<KubeObject>({
     name: 'bench pods',
-    listerWatcher: httpListerWatcher(client, podsResource),
-    transform,
+    ...kubetideInformerParts(client),
   });
   let added = 0;
   const registration = informer.addEventHandler({ onAdd: () => void added++ });

@@ -5,8 +5,6 @@ import http from 'node:http';
 import { makeInformer } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
-import type { TransformFunc } from '../../main/cache/store';
-import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { embeddedKubeconfig } from '../../main/sim/kubeconfig';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import {
@@ -14,8 +12,7 @@ import {
   clientNodeCoreApi,
   getBody,
   kubetideClient,
-  kubetideTransform,
-  podsResource,
+  kubetideInformerParts,
 } from './harness';
 import { epochNow } from './replay-server';
 
@@ -45,16 +42,11 @@ function countdown(target: number): { seen: () => void; done: Promise<number> } 
 }
 
 /** Kubetide's full pipeline: Reflector, DeltaFIFO, indexer, processor, one update handler. */
-export async function readWithKubetide(
-  server: string,
-  events: number,
-  transform: TransformFunc = kubetideTransform(),
-): Promise<number> {
+export async function readWithKubetide(server: string, events: number): Promise<number> {
   const { client, close } = kubetideClient(embeddedKubeconfig(server));
   const informer = new SharedIndexInformer<KubeObject>({
     name: 'bench watch',
-    listerWatcher: httpListerWatcher(client, podsResource),
-    transform,
+    ...kubetideInformerParts(client),
   });
   const progress = countdown(events);
   informer.addEventHandler({ onUpdate: () => progress.seen() });

@@ -1,0 +1,35 @@
+// A feed's compactor (object-compactor.ts) is its informer's TransformFunc, and DeltaFIFO runs it as
+// client-go does: for a LIST, inside the one Replace of every item, a single task of ~6 µs per pod
+// (a second of frozen main process at 150,000 pods). This ListerWatcher compacts a LIST's items as
+// soon as the reply is decoded, in turns that yield to the event loop; the compactor remembers what
+// it produced, so DeltaFIFO's own pass over those items is a lookup. Watch events are untouched:
+// DeltaFIFO compacts them one at a time, which is already a short task.
+import type { Clock } from '../cache/clock';
+import type { ListerWatcher } from '../cache/lister-watcher';
+import type { TransformFunc } from '../cache/store';
+import { TurnBudget, nextTurn } from '../cache/turn-budget';
+import type { KubeObject } from '../../shared/kube/object';
+
+/** Items compacted back to back before yielding (the turn also ends at turnBudgetMs). */
+const itemsPerTurn = 1000;
+
+export function compactingListerWatcher<T extends KubeObject>(
+  inner: ListerWatcher<T>,
+  compact: TransformFunc,
+  clock: Clock,
+): ListerWatcher<T> {
+  return {
+    supportsWatchList: inner.supportsWatchList,
+    async list(options, signal) {
+      const list = await inner.list(options, signal);
+      const items = list.items ?? [];
+      const turn = new TurnBudget(clock, itemsPerTurn);
+      for (let index = 0; index < items.length && !signal.aborted; index++) {
+        items[index] = compact(items[index]) as T;
+        if (turn.spend()) await nextTurn();
+      }
+      return list;
+    },
+    watch: (options, signal) => inner.watch(options, signal),
+  };
+}

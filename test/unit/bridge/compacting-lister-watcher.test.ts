@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { compactingListerWatcher } from '../../../main/bridge/compacting-lister-watcher';
+import { createObjectCompactor } from '../../../main/bridge/object-compactor';
+import type { ListerWatcher } from '../../../main/cache/lister-watcher';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { realClock } from '../../../main/cache/real-clock';
+import type { KubeList, KubeObject } from '../../../shared/kube/object';
+
+function pods(count: number): KubeList {
+  return {
+    metadata: { resourceVersion: '7' },
+    items: Array.from({ length: count }, (_, index) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `p${index}`, namespace: 'shop', managedFields: [{ manager: 'kubelet' }] },
+      spec: { containers: [{ name: 'app', image: 'registry.example/shop:1.0.0' }] },
+    })),
+  } as KubeList;
+}
+
+function listing(list: KubeList): ListerWatcher<KubeObject> {
+  return {
+    list: () => Promise.resolve(list),
+    watch: () => Promise.reject(new Error('not watched here')),
+  };
+}
+
+describe('compactingListerWatcher', () => {
+  it('hands back the items compacted, which the same compactor then passes through untouched', async () => {
+    const compactor = createObjectCompactor();
+    const listed = await compactingListerWatcher(listing(pods(3)), compactor, realClock).list(
+      {},
+      new AbortController().signal,
+    );
+    for (const item of listed.items) {
+      expect(item.metadata.managedFields).toBeUndefined();
+      expect(compactor(item)).toBe(item);
+    }
+    expect(listed.items[1].spec).toBe(listed.items[0].spec);
+  });
+
+  it('compacts a large list in turns, letting timers run in between', async () => {
+    const clock = new FakeClock();
+    let compacted = 0;
+    // One sample per iteration of the event loop: consecutive samples differ by one turn's items.
+    const samples: number[] = [];
+    let sampling = true;
+    const sample = () => {
+      samples.push(compacted);
+      if (sampling) setImmediate(sample);
+    };
+    setImmediate(sample);
+    // Each item takes a millisecond: the turn budget ends turns long before the item count does.
+    const slowCompactor = (object: unknown) => {
+      clock.step(1);
+      compacted++;
+      return object;
+    };
+    await compactingListerWatcher(listing(pods(200)), slowCompactor, clock).list(
+      {},
+      new AbortController().signal,
+    );
+    sampling = false;
+    expect(compacted).toBe(200);
+    const turns = samples.slice(1).map((count, index) => count - samples[index]);
+    expect(turns.filter((items) => items > 0).length).toBeGreaterThan(5);
+    expect(Math.max(...turns)).toBeLessThanOrEqual(16);
+  });
+});
