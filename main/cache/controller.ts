@@ -43,7 +43,10 @@ export interface InformerControllerOptions<T extends KubeObject> {
   reflector?: ReflectorTuning<T>;
 }
 
-/** Pops handled back to back before the loop yields to I/O (or turnBudgetMs), so a large list cannot starve it. */
+/**
+ * Pops handled back to back before the loop yields to I/O (a turn also ends at turnBudgetMs), so a
+ * large list cannot starve it.
+ */
 const popsPerTurn = 1000;
 
 /**

@@ -25,7 +25,10 @@ export const initialBufferSize = 1024;
 /** After a handler throws, its stream resumes this long later (client-go's 1 s wait.Until after a panic). */
 export const handlerFailurePause = 1000;
 
-/** Notifications delivered back to back before the loop yields to I/O (or turnBudgetMs), so a large list cannot starve it. */
+/**
+ * Notifications delivered back to back before the loop yields to I/O (a turn also ends at turnBudgetMs), so a
+ * large list cannot starve it.
+ */
 const deliveriesPerTurn = 1000;
 
 /**

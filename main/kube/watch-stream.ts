@@ -1,7 +1,7 @@
-// The body of a WATCH response: newline-delimited JSON watch events, decoded as bytes arrive. This is
-// where client-node went wrong most often (parse errors swallowed, no inactivity timeout, events after
-// stop), so the contract is strict:
-// - lines are split on the newline byte and decoded whole (when the consumer takes them), so a chunk boundary anywhere (even inside a
+// The body of a WATCH response: newline-delimited JSON watch events, split into lines as bytes arrive
+// and decoded as the consumer takes them. This is where client-node went wrong most often (parse
+// errors swallowed, no inactivity timeout, events after stop), so the contract is strict:
+// - lines are split on the newline byte and decoded whole, so a chunk boundary anywhere (even inside a
 //   multi-byte UTF-8 character) changes nothing;
 // - a line that is not a watch event ends the stream with a WatchDecodeError naming the request;
 // - an ERROR event ends the stream with the StatusError it carries (after the events before it);

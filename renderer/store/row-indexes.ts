@@ -64,7 +64,10 @@ export class RowIndexes {
     return this.labels.all();
   }
 
-  /** One label key's index (value -> row keys), bringing only that key up to date; undefined if no row has it. */
+  /**
+   * One label key's index (value -> row keys), bringing only that key up to date; undefined if no row
+   * has it.
+   */
   labelValues(label: string): ValueIndex | undefined {
     return this.labels.values(label);
   }
