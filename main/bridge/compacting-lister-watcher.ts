@@ -1,8 +1,9 @@
 // A feed's compactor (object-compactor.ts) is its informer's TransformFunc, and DeltaFIFO runs it as
 // client-go does: for a LIST, inside the one Replace of every item, a single task of ~6 µs per pod
-// (a second of frozen main process at 150,000 pods). This ListerWatcher compacts a LIST's items as
-// soon as the reply is decoded, in turns that yield to the event loop; the compactor remembers what
-// it produced, so DeltaFIFO's own pass over those items is a lookup. Watch events are untouched:
+// (a second of frozen main process at 150,000 pods). This ListerWatcher has the inner one compact
+// each item as it is decoded (the parsed original is then garbage while still young, which keeps
+// collections short), and compacts in turns whatever came back uncompacted; the compactor remembers
+// what it produced, so its later calls on those items, DeltaFIFO's included, are lookups. Watch events are untouched:
 // DeltaFIFO compacts them one at a time, which is already a short task.
 import type { Clock } from '../cache/clock';
 import type { ListerWatcher } from '../cache/lister-watcher';
@@ -21,7 +22,8 @@ export function compactingListerWatcher<T extends KubeObject>(
   return {
     supportsWatchList: inner.supportsWatchList,
     async list(options, signal) {
-      const list = await inner.list(options, signal);
+      // Items the inner ListerWatcher compacted as they were decoded pass the loop below as lookups.
+      const list = await inner.list(options, signal, compact as (item: T) => T);
       const items = list.items ?? [];
       const turn = new TurnBudget(clock, itemsPerTurn);
       for (let index = 0; index < items.length && !signal.aborted; index++) {

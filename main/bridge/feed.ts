@@ -308,8 +308,8 @@ export class Feed {
     return {
       supportsWatchList: inner.supportsWatchList,
       watch: (options, signal) => inner.watch(options, signal),
-      list: async (options, signal) => {
-        const page = await inner.list(options, signal);
+      list: async (options, signal, transformItem) => {
+        const page = await inner.list(options, signal, transformItem);
         const first = !options.continue;
         const listed = (first ? 0 : this.listProgress.listed) + page.items.length;
         const remaining = page.metadata.remainingItemCount;

@@ -25,7 +25,12 @@ export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterabl
 }
 
 export interface ListerWatcher<T extends KubeObject = KubeObject> {
-  list(options: ListOptions, signal: AbortSignal): Promise<KubeList<T>>;
+  /**
+   * One LIST (or page). `transformItem`, when given, may be applied to each item as soon as it is
+   * decoded, so what the caller keeps of an item replaces the parsed original while it is still young
+   * garbage; a ListerWatcher may also ignore it, so the caller must transform what comes back anyway.
+   */
+  list(options: ListOptions, signal: AbortSignal, transformItem?: (item: T) => T): Promise<KubeList<T>>;
   /** Resolves once the server has accepted the watch (response headers received). */
   watch(options: ListOptions, signal: AbortSignal): Promise<Watcher<T>>;
   /** False when the server is known not to support the streaming watch-list (sendInitialEvents). */

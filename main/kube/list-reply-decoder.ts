@@ -36,6 +36,9 @@ type State =
   | 'done';
 
 export class ListReplyDecoder {
+  /** `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem). */
+  constructor(private readonly mapItem?: (item: unknown) => unknown) {}
+
   private state: State = 'before-object';
   private readonly members: Record<string, unknown> = {};
   private items: unknown[] | undefined;
@@ -196,7 +199,7 @@ export class ListReplyDecoder {
       this.setMember(this.key, value);
       this.state = 'after-value';
     } else {
-      (this.items as unknown[]).push(value);
+      (this.items as unknown[]).push(this.mapItem ? this.mapItem(value) : value);
       this.state = 'after-item';
     }
   }

@@ -87,14 +87,26 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
   return {
     supportsWatchList: options.supportsWatchList,
 
-    async list(given: ListOptions, signal: AbortSignal): Promise<KubeList<T>> {
-      const list = await client.list<KubeList<T>>({
-        path,
-        query: listQuery(tweaked(given)),
-        accept: options.metadataOnly ? `${partialObjectMetadataList},application/json` : 'application/json',
-        description: describe('list'),
-        signal,
-      });
+    async list(
+      given: ListOptions,
+      signal: AbortSignal,
+      transformItem?: (item: T) => T,
+    ): Promise<KubeList<T>> {
+      // A metadata-only list may still need converting to PartialObjectMetadata below, which must
+      // come first: its items are left to the caller's own pass.
+      const mapItem = options.metadataOnly
+        ? undefined
+        : (transformItem as ((item: unknown) => unknown) | undefined);
+      const list = await client.list<KubeList<T>>(
+        {
+          path,
+          query: listQuery(tweaked(given)),
+          accept: options.metadataOnly ? `${partialObjectMetadataList},application/json` : 'application/json',
+          description: describe('list'),
+          signal,
+        },
+        mapItem,
+      );
       checkListShape(list, describeRequest(describe('list')));
       if (options.metadataOnly && list.kind !== 'PartialObjectMetadataList') {
         list.items = list.items.map((item) => toPartialObjectMetadata(item) as T);

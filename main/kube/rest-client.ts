@@ -96,11 +96,12 @@ export class RestClient {
 
   /**
    * Sends a LIST and decodes the 2xx JSON reply as it arrives (ListReplyDecoder): each item is parsed
-   * when its bytes are complete, so a reply of any size never holds the thread for long.
+   * (and given to `mapItem`) when its bytes are complete, so a reply of any size never holds the
+   * thread for long.
    */
-  async list<T>(request: RestRequest): Promise<T> {
+  async list<T>(request: RestRequest, mapItem?: (item: unknown) => unknown): Promise<T> {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
-    const decoder = new ListReplyDecoder();
+    const decoder = new ListReplyDecoder(mapItem);
     try {
       await readBody(
         response,

@@ -41,7 +41,7 @@ function arrivalRecording(
 ): ListerWatcher<KubeObject> {
   return {
     supportsWatchList: inner.supportsWatchList,
-    list: (options, signal) => inner.list(options, signal),
+    list: (options, signal, transformItem) => inner.list(options, signal, transformItem),
     async watch(options, signal): Promise<Watcher<KubeObject>> {
       const watcher = await inner.watch(options, signal);
       const record = (event: WatchEvent<KubeObject>) => {

@@ -39,6 +39,27 @@ describe('compactingListerWatcher', () => {
     expect(listed.items[1].spec).toBe(listed.items[0].spec);
   });
 
+  it('asks the inner ListerWatcher to compact each item as it is decoded', async () => {
+    const compactor = createObjectCompactor();
+    let given: ((item: KubeObject) => KubeObject) | undefined;
+    const decodingInner: ListerWatcher<KubeObject> = {
+      async list(_options, _signal, transformItem) {
+        given = transformItem;
+        const list = pods(2);
+        if (transformItem) list.items = list.items.map(transformItem);
+        return list;
+      },
+      watch: () => Promise.reject(new Error('not watched here')),
+    };
+    const listed = await compactingListerWatcher(decodingInner, compactor, realClock).list(
+      {},
+      new AbortController().signal,
+    );
+    expect(given).toBe(compactor);
+    expect(listed.items[0].metadata.managedFields).toBeUndefined();
+    expect(listed.items[1].spec).toBe(listed.items[0].spec);
+  });
+
   it('compacts a large list in turns, letting timers run in between', async () => {
     const clock = new FakeClock();
     let compacted = 0;

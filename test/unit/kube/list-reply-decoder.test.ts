@@ -69,6 +69,19 @@ describe('ListReplyDecoder', () => {
     expect(() => decode('"items"')).toThrow(SyntaxError);
   });
 
+  it('hands each item to mapItem as soon as it is parsed, and keeps what mapItem returns', () => {
+    const mapped: string[] = [];
+    const decoder = new ListReplyDecoder((item) => {
+      const name = (item as { metadata: { name: string } }).metadata.name;
+      mapped.push(name);
+      return { name };
+    });
+    decoder.push(Buffer.from('{"items":[{"metadata":{"name":"a"}},{"metadata":'));
+    expect(mapped).toEqual(['a']);
+    decoder.push(Buffer.from('{"name":"b"}}]}'));
+    expect(decoder.finish()).toEqual({ items: [{ name: 'a' }, { name: 'b' }] });
+  });
+
   it('parses each item as its last byte arrives, before the reply ends', () => {
     const decoder = new ListReplyDecoder();
     decoder.push(Buffer.from('{"items":[{"metadata":{"name":"a"}},'));
