@@ -7,27 +7,28 @@
 // DeltaFIFO compacts them one at a time, which is already a short task.
 import type { Clock } from '../cache/clock';
 import type { ListerWatcher } from '../cache/lister-watcher';
-import type { TransformFunc } from '../cache/store';
 import { TurnBudget, nextTurn } from '../cache/turn-budget';
 import type { KubeObject } from '../../shared/kube/object';
+import type { ObjectCompactor } from './object-compactor';
 
 /** Items compacted back to back before yielding (the turn also ends at turnBudgetMs). */
 const itemsPerTurn = 1000;
 
 export function compactingListerWatcher<T extends KubeObject>(
   inner: ListerWatcher<T>,
-  compact: TransformFunc,
+  compactor: ObjectCompactor,
   clock: Clock,
 ): ListerWatcher<T> {
   return {
     supportsWatchList: inner.supportsWatchList,
     async list(options, signal) {
       // Items the inner ListerWatcher compacted as they were decoded pass the loop below as lookups.
-      const list = await inner.list(options, signal, compact as (item: T) => T);
+      const compact = compactor.compactAhead as (item: T) => T;
+      const list = await inner.list(options, signal, compact);
       const items = list.items ?? [];
       const turn = new TurnBudget(clock, itemsPerTurn);
       for (let index = 0; index < items.length && !signal.aborted; index++) {
-        items[index] = compact(items[index]) as T;
+        items[index] = compact(items[index]);
         if (turn.spend()) await nextTurn();
       }
       return list;

@@ -123,7 +123,7 @@ export class Feed {
         clock,
       ),
       clock,
-      transform: compactor,
+      transform: compactor.transform,
       reflector: {
         ...this.options.reflector,
         backoff: () => {

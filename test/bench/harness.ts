@@ -134,7 +134,7 @@ export function startLoopStallMonitor(): { stop(): number } {
 
 /** The transform the app's feeds give their informers (main/bridge/feed.ts), fresh per informer. */
 export function kubetideTransform(): TransformFunc {
-  return createObjectCompactor();
+  return createObjectCompactor().transform;
 }
 
 /**
@@ -145,10 +145,10 @@ export function kubetideInformerParts(client: RestClient): {
   listerWatcher: ListerWatcher<KubeObject>;
   transform: TransformFunc;
 } {
-  const transform = kubetideTransform();
+  const compactor = createObjectCompactor();
   return {
-    listerWatcher: compactingListerWatcher(httpListerWatcher(client, podsResource), transform, realClock),
-    transform,
+    listerWatcher: compactingListerWatcher(httpListerWatcher(client, podsResource), compactor, realClock),
+    transform: compactor.transform,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactingListerWatcher } from '../../../main/bridge/compacting-lister-watcher';
-import { createObjectCompactor } from '../../../main/bridge/object-compactor';
+import { StringInterner, createObjectCompactor } from '../../../main/bridge/object-compactor';
 import type { ListerWatcher } from '../../../main/cache/lister-watcher';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { realClock } from '../../../main/cache/real-clock';
@@ -26,17 +26,25 @@ function listing(list: KubeList): ListerWatcher<KubeObject> {
 }
 
 describe('compactingListerWatcher', () => {
-  it('hands back the items compacted, which the same compactor then passes through untouched', async () => {
-    const compactor = createObjectCompactor();
+  it("hands back the items compacted, which the informer's transform then passes through untouched", async () => {
+    const interner = new StringInterner();
+    const compactor = createObjectCompactor(interner);
     const listed = await compactingListerWatcher(listing(pods(3)), compactor, realClock).list(
       {},
       new AbortController().signal,
     );
+    expect(listed.items[1].spec).toBe(listed.items[0].spec);
+    let interned = 0;
+    const internAll = interner.internAll.bind(interner);
+    interner.internAll = <T>(value: T, field?: string): T => {
+      interned++;
+      return internAll(value, field);
+    };
     for (const item of listed.items) {
       expect(item.metadata.managedFields).toBeUndefined();
-      expect(compactor(item)).toBe(item);
+      expect(compactor.transform(item)).toBe(item);
     }
-    expect(listed.items[1].spec).toBe(listed.items[0].spec);
+    expect(interned).toBe(0);
   });
 
   it('asks the inner ListerWatcher to compact each item as it is decoded', async () => {
@@ -55,7 +63,7 @@ describe('compactingListerWatcher', () => {
       {},
       new AbortController().signal,
     );
-    expect(given).toBe(compactor);
+    expect(given).toBe(compactor.compactAhead);
     expect(listed.items[0].metadata.managedFields).toBeUndefined();
     expect(listed.items[1].spec).toBe(listed.items[0].spec);
   });
@@ -77,7 +85,8 @@ describe('compactingListerWatcher', () => {
       compacted++;
       return object;
     };
-    await compactingListerWatcher(listing(pods(200)), slowCompactor, clock).list(
+    const compactor = { transform: slowCompactor, compactAhead: slowCompactor };
+    await compactingListerWatcher(listing(pods(200)), compactor, clock).list(
       {},
       new AbortController().signal,
     );

@@ -18,7 +18,7 @@ function pod(name: string): KubeObject {
 
 describe('object compactor', () => {
   it('drops managedFields and keeps everything else', () => {
-    const compacted = createObjectCompactor()(pod('a')) as KubeObject;
+    const compacted = createObjectCompactor().transform(pod('a')) as KubeObject;
     expect(compacted).toEqual({
       metadata: { name: 'a', uid: 'uid-a', labels: { app: 'web' } },
       spec: { containers: [{ name: 'app', image: 'registry.example/web:1.2.3' }] },
@@ -27,7 +27,7 @@ describe('object compactor', () => {
 
   it('remembers repeated values but not per-object identities', () => {
     const interner = new StringInterner();
-    const compact = createObjectCompactor(interner);
+    const compact = createObjectCompactor(interner).transform;
     compact(pod('a'));
     const sizeAfterOne = interner.size;
     compact(pod('b'));
@@ -37,7 +37,7 @@ describe('object compactor', () => {
 
   it('leaves strings JSON.parse has already shared (10 characters or fewer) out of its table', () => {
     const interner = new StringInterner();
-    createObjectCompactor(interner)(pod('a'));
+    createObjectCompactor(interner).transform(pod('a'));
     expect(interner.size).toBe(1);
     expect(interner.intern('registry.example/web:1.2.3')).toBe('registry.example/web:1.2.3');
     expect(interner.size).toBe(1);
