@@ -3,8 +3,8 @@
 // (a second of frozen main process at 150,000 pods). This ListerWatcher has the inner one compact
 // each item as it is decoded (the parsed original is then garbage while still young, which keeps
 // collections short), and compacts in turns whatever came back uncompacted; the compactor remembers
-// what it produced, so its later calls on those items, DeltaFIFO's included, are lookups. Watch events are untouched:
-// DeltaFIFO compacts them one at a time, which is already a short task.
+// what it compacted ahead, so its later calls on those items, DeltaFIFO's included, are lookups.
+// Watch events are untouched: DeltaFIFO compacts them one at a time, which is already a short task.
 import type { Clock } from '../cache/clock';
 import type { ListerWatcher } from '../cache/lister-watcher';
 import { TurnBudget, nextTurn } from '../cache/turn-budget';
