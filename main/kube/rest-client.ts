@@ -83,12 +83,9 @@ export class RestClient {
   /** Sends the request and parses the 2xx JSON reply. */
   async json<T>(request: RestRequest): Promise<T> {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
-    const chunks: Buffer[] = [];
-    await readBody(response, request, this.prefix(request), this.clock, this.inactivityTimeoutMs, (chunk) => {
-      chunks.push(chunk);
-    });
+    const body = await this.readWhole(response, request);
     try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+      return JSON.parse(body.toString('utf8')) as T;
     } catch (error) {
       throw this.notJson(request, error);
     }
@@ -103,15 +100,7 @@ export class RestClient {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
     const decoder = new ListReplyDecoder(mapItem);
     try {
-      await readBody(
-        response,
-        request,
-        this.prefix(request),
-        this.clock,
-        this.inactivityTimeoutMs,
-        (chunk) => decoder.push(chunk),
-        true,
-      );
+      await this.read(response, request, (chunk) => decoder.push(chunk), true);
       return decoder.finish() as T;
     } catch (error) {
       if (error instanceof SyntaxError) throw this.notJson(request, error);
@@ -221,18 +210,7 @@ export class RestClient {
     const code = response.statusCode ?? 0;
     let body: Buffer;
     try {
-      const chunks: Buffer[] = [];
-      await readBody(
-        response,
-        request,
-        this.prefix(request),
-        this.clock,
-        this.inactivityTimeoutMs,
-        (chunk) => {
-          chunks.push(chunk);
-        },
-      );
-      body = Buffer.concat(chunks);
+      body = await this.readWhole(response, request);
     } catch {
       body = Buffer.alloc(0);
     }
@@ -252,6 +230,34 @@ export class RestClient {
       status = { ...status, details: { ...status.details, retryAfterSeconds: retryAfter } };
     }
     return toApiStatusError(status, request.description);
+  }
+
+  /** readBody with this client's clock and inactivity timeout. */
+  private read(
+    response: IncomingMessage,
+    request: RestRequest,
+    sink: (chunk: Buffer) => void,
+    yieldBetweenChunks = false,
+  ): Promise<void> {
+    const prefix = this.prefix(request);
+    return readBody(
+      response,
+      request,
+      prefix,
+      this.clock,
+      this.inactivityTimeoutMs,
+      sink,
+      yieldBetweenChunks,
+    );
+  }
+
+  /** The whole body in one Buffer. */
+  private async readWhole(response: IncomingMessage, request: RestRequest): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    await this.read(response, request, (chunk) => {
+      chunks.push(chunk);
+    });
+    return Buffer.concat(chunks);
   }
 
   private prefix(request: RestRequest): string {

@@ -94,13 +94,15 @@ export class DeferredValueIndex {
   }
 }
 
-function insert(index: ValueIndex, value: string, key: string): void {
+/** Adds row `key` under `value`. */
+export function insert(index: ValueIndex, value: string, key: string): void {
   let keys = index.get(value);
   if (!keys) index.set(value, (keys = new Set()));
   keys.add(key);
 }
 
-function erase(index: ValueIndex, value: string, key: string): void {
+/** Removes row `key` from under `value`, dropping the value once no row has it. */
+export function erase(index: ValueIndex, value: string, key: string): void {
   const keys = index.get(value);
   if (!keys) return;
   keys.delete(key);

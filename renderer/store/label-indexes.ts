@@ -7,6 +7,7 @@
 // the changes since its last read.
 import type { Row } from '../../shared/protocol/row';
 import type { ValueIndex } from './deferred-value-index';
+import { erase, insert } from './deferred-value-index';
 
 type Labels = Row['labels'];
 
@@ -205,17 +206,4 @@ export class LabelIndexes {
 function labelValue(labels: Labels, label: string): string | undefined {
   const value: unknown = labels[label];
   return typeof value === 'string' ? value : undefined;
-}
-
-function insert(index: ValueIndex, value: string, key: string): void {
-  let keys = index.get(value);
-  if (!keys) index.set(value, (keys = new Set()));
-  keys.add(key);
-}
-
-function erase(index: ValueIndex, value: string, key: string): void {
-  const keys = index.get(value);
-  if (!keys) return;
-  keys.delete(key);
-  if (keys.size === 0) index.delete(value);
 }

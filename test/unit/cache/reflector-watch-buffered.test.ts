@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { errorStopRequested, handleAnyWatch, watchEventsPerTurn } from '../../../main/cache/reflector-watch';
+import type { WatchHandlerOptions } from '../../../main/cache/reflector-watch';
 import type { Store } from '../../../main/cache/store';
 import { turnBudgetMs } from '../../../main/cache/turn-budget';
 import { WatchStream } from '../../../main/kube/watch-stream';
@@ -10,6 +11,20 @@ import type { KubeObject } from '../../../shared/kube/object';
 function added(name: string, resourceVersion: string): string {
   const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', resourceVersion } };
   return JSON.stringify({ type: 'ADDED', object }) + '\n';
+}
+
+/** handleAnyWatch's options for these tests: a plain watch of pods, nothing logged. */
+function watchOptions(clock: FakeClock, overrides: Partial<WatchHandlerOptions> = {}): WatchHandlerOptions {
+  return {
+    name: 'test',
+    typeDescription: 'pods',
+    clock,
+    signal: new AbortController().signal,
+    exitOnInitialEventsEnd: false,
+    setLastSyncResourceVersion: () => {},
+    log: () => {},
+    ...overrides,
+  };
 }
 
 function recordingStore(onAdd: (obj: KubeObject) => void): Store<KubeObject> {
@@ -29,15 +44,9 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       0,
       stream,
       recordingStore((obj) => names.push(obj.metadata.name ?? '')),
-      {
-        name: 'test',
-        typeDescription: 'pods',
-        clock,
-        signal: new AbortController().signal,
-        exitOnInitialEventsEnd: false,
+      watchOptions(clock, {
         setLastSyncResourceVersion: (resourceVersion) => versions.push(resourceVersion),
-        log: () => {},
-      },
+      }),
     );
     expect(outcome).toEqual({ initialEventsEndReceived: false });
     expect(names).toEqual(['a', 'b', 'c']);
@@ -55,15 +64,7 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       names.push(obj.metadata.name ?? '');
       stop.abort();
     });
-    const outcome = await handleAnyWatch(0, stream, store, {
-      name: 'test',
-      typeDescription: 'pods',
-      clock,
-      signal: stop.signal,
-      exitOnInitialEventsEnd: false,
-      setLastSyncResourceVersion: () => {},
-      log: () => {},
-    });
+    const outcome = await handleAnyWatch(0, stream, store, watchOptions(clock, { signal: stop.signal }));
     expect(outcome.error).toBe(errorStopRequested);
     expect(names).toEqual(['a']);
   });
@@ -89,15 +90,7 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       0,
       stream,
       recordingStore((obj) => names.push(obj.metadata.name ?? '')),
-      {
-        name: 'test',
-        typeDescription: 'pods',
-        clock,
-        signal: new AbortController().signal,
-        exitOnInitialEventsEnd: false,
-        setLastSyncResourceVersion: () => {},
-        log: () => {},
-      },
+      watchOptions(clock),
     );
     sampling = false;
     expect(outcome).toEqual({ initialEventsEndReceived: false });
@@ -122,15 +115,7 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       names.push(obj.metadata.name ?? '');
       clock.step(1);
     });
-    await handleAnyWatch(0, stream, store, {
-      name: 'test',
-      typeDescription: 'pods',
-      clock,
-      signal: new AbortController().signal,
-      exitOnInitialEventsEnd: false,
-      setLastSyncResourceVersion: () => {},
-      log: () => {},
-    });
+    await handleAnyWatch(0, stream, store, watchOptions(clock));
     clearInterval(probe);
     const firstTurn = appliedWhenTimersRan.find((applied) => applied > 0);
     expect(firstTurn).toBeGreaterThanOrEqual(turnBudgetMs);
