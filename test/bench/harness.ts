@@ -116,10 +116,6 @@ export function round(value: number): number {
   return Math.round(value * factor) / factor;
 }
 
-export function elapsedSince(start: number): number {
-  return performance.now() - start;
-}
-
 /** Watches the event loop; `maxStallMs` is the longest delay a 10 ms-resolution timer saw. */
 export function startLoopStallMonitor(): { stop(): number } {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
