@@ -2,13 +2,13 @@
 // Prints a table with each goal's PASS/MISS, or with --json one JSON object per benchmark.
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { BenchName, BenchOptions, BenchResult } from './harness';
-import { hasExposedGc, parseBenchArguments } from './harness';
+import { hasExposedGc, parseBenchArguments, runInChild } from './harness';
 import { formatHeader, formatSection, toJsonLine } from './report';
 import { runSync } from './sync';
 import { runWatch } from './watch';
 import { runBridge } from './bridge';
-import { runRenderer } from './renderer';
-import { runHistory } from './history';
+import type { ComponentBench } from './component-child';
+import type { SyncTarget } from './sync';
 
 /** Runs the selected benchmarks in order, handing each result to `emit` as soon as it is measured. */
 export async function runBenchmarks(
@@ -27,11 +27,20 @@ export async function runBenchmarks(
     if (selected('sync')) emit(await runSync(options, target));
     if (selected('watch')) emit(await runWatch(options, target));
     if (selected('bridge')) emit(await runBridge(options, cluster));
-    if (selected('renderer')) emit(await runRenderer(options, target));
-    if (selected('history')) emit(await runHistory(options, target));
+    if (selected('renderer')) emit(await runComponent('renderer', options, target));
+    if (selected('history')) emit(await runComponent('history', options, target));
   } finally {
     await cluster.close();
   }
+}
+
+/** The renderer and history benchmarks, each in a fresh process (see component-child.ts). */
+function runComponent(name: ComponentBench, options: BenchOptions, target: SyncTarget): Promise<BenchResult> {
+  return runInChild<BenchResult>(new URL('./component-child.ts', import.meta.url), [
+    name,
+    JSON.stringify(options),
+    JSON.stringify(target),
+  ]);
 }
 
 async function main(): Promise<void> {
