@@ -1,56 +1,35 @@
-// The mirror's label indexes (label key -> label value -> row keys), fed by a log of label changes
-// that each key's index replays when it is read. Applying a batch only appends (row key, old labels,
-// new labels) for rows whose labels object was replaced: it never walks a label set. Walking the old
+// The mirror's label indexes (label key -> label value -> row keys), each brought up to date from the
+// mirror's RowChangeLog when it is read. Applying a batch never walks a label set: walking the old
 // row's labels (a cold object somewhere in a heap of 150k rows) and comparing them to the new ones cost
 // as much as the rest of an update together (profiled in V8), and most label keys (pod-template-hash,
 // a team label) are never filtered by. A key is compared only when its index is read, and only over
-// the changes since its last read.
+// the changes since its last read; a change that kept the labels object is skipped unread.
 import type { Row } from '../../shared/protocol/row';
 import type { ValueIndex } from './deferred-value-index';
 import { erase, insert } from './deferred-value-index';
+import type { LogCursor, RowChangeLog } from './row-change-log';
 
 type Labels = Row['labels'];
 
 /** One label key's index and how far into the log it has been brought. */
 interface LabelIndex {
   readonly entries: ValueIndex;
-  /** Log position (absolute) up to which `entries` has been brought. */
-  cursor: number;
-  /** The log was trimmed past `cursor`: `entries` is rebuilt from the rows on the next read. */
-  stale: boolean;
+  /** Changes before it are in `entries`; a position the log no longer covers means "rebuild". */
+  readonly cursor: LogCursor;
 }
 
 export class LabelIndexes {
   private readonly indexes = new Map<string, LabelIndex>();
   /** What `all` returns: the label keys some row has, each with its (read) index. */
   private readonly nonEmpty = new Map<string, ValueIndex>();
-  /** The log: row key, labels before, labels after (undefined: no row), one change per slot. */
-  private keys: string[] = [];
-  private olds: (Labels | undefined)[] = [];
-  private news: (Labels | undefined)[] = [];
-  /** Absolute position of the log's first slot; positions only grow. */
-  private base = 0;
-  /** Every label key of the rows as of this log position has an entry in `indexes`. */
-  private discovered = 0;
-  /** The log was trimmed past `discovered`: keys are found again by walking the rows. */
-  private discoveryStale = false;
-
   /**
-   * `rows` is the map the changes describe, always current: once the log holds more than
-   * max(`pendingLimit`, half the rows) changes, indexes that have not read that far are rebuilt from
-   * it when read, and the log is trimmed. Without it (indexes built by hand) the log is never trimmed.
+   * Every label key of the rows as of this position has an entry in `indexes`; when the log no
+   * longer covers it, keys are found again by walking the rows.
    */
-  constructor(
-    private readonly rows: ReadonlyMap<string, Row> | undefined,
-    private readonly pendingLimit: number,
-  ) {}
+  private readonly discovered: LogCursor;
 
-  /** Row `key`'s labels went from `oldLabels` to `newLabels` (undefined: the row is absent). */
-  record(key: string, oldLabels: Labels | undefined, newLabels: Labels | undefined): void {
-    this.keys.push(key);
-    this.olds.push(oldLabels);
-    this.news.push(newLabels);
-    if (this.rows && this.keys.length > Math.max(this.pendingLimit, this.rows.size >> 1)) this.trim();
+  constructor(private readonly changes: RowChangeLog) {
+    this.discovered = changes.follow(0);
   }
 
   /** One label key's index as of now; undefined if no row has that label. */
@@ -68,89 +47,117 @@ export class LabelIndexes {
   /**
    * Every label key's index as of now; the same Map on every call, holding no empty index. The log is
    * walked once, each change's label sets compared in full, rather than once per label key: a cluster
-   * has hundreds of keys, and completion asks for all of them on every keystroke.
+   * has hundreds of keys, and completion asks for all of them on every keystroke. Keys the log no
+   * longer covers are rebuilt together in one walk of the rows.
    */
   all(): Map<string, ValueIndex> {
     this.discover();
-    let from = this.end;
-    for (const index of this.indexes.values()) if (!index.stale) from = Math.min(from, index.cursor);
-    for (let slot = from - this.base; slot < this.keys.length; slot++) this.replayChange(slot);
-    for (const index of this.indexes.values()) if (!index.stale) index.cursor = this.end;
-    for (const [label, index] of this.indexes) this.catchUp(label, index);
+    const changes = this.changes;
+    const end = changes.end;
+    let from = end;
+    const stale = new Map<string, ValueIndex>();
+    for (const [label, index] of this.indexes) {
+      if (!changes.covers(index.cursor)) stale.set(label, index.entries);
+      else from = Math.min(from, index.cursor.position);
+    }
+    if (from < end)
+      changes.forEachSince(from, (key, oldRow, newRow, position) =>
+        this.replayChange(key, oldRow, newRow, position),
+      );
+    if (stale.size > 0) this.rebuild(stale);
+    for (const [label, index] of this.indexes) {
+      index.cursor.position = end;
+      this.publish(label, index.entries);
+    }
     return this.nonEmpty;
   }
 
+  /** Forgets every label key; only changes from now on are indexed. */
   clear(): void {
+    for (const index of this.indexes.values()) this.changes.release(index.cursor);
     this.indexes.clear();
     this.nonEmpty.clear();
-    this.base += this.keys.length;
-    this.keys = [];
-    this.olds = [];
-    this.news = [];
-    this.discovered = this.base;
-    this.discoveryStale = false;
-  }
-
-  private get end(): number {
-    return this.base + this.keys.length;
+    this.discovered.position = this.changes.end;
   }
 
   /** Creates an (empty) index for every label key that appeared since the last discovery. */
   private discover(): void {
-    if (this.discoveryStale) {
-      for (const row of this.rows!.values())
-        for (const label in row.labels) if (!this.indexes.has(label)) this.create(label, this.end, true);
-    } else {
-      for (let slot = this.discovered - this.base; slot < this.keys.length; slot++) {
-        const labels = this.news[slot];
-        if (labels === undefined) continue;
+    const changes = this.changes;
+    if (!changes.covers(this.discovered)) {
+      for (const row of changes.rows!.values())
+        for (const label in row.labels) if (!this.indexes.has(label)) this.create(label, -1);
+    } else if (this.discovered.position < changes.end) {
+      changes.forEachSince(this.discovered.position, (_key, oldRow, newRow, position) => {
+        if (newRow === undefined || newRow.labels === oldRow?.labels) return;
         // Empty until this change: no row had the label before it, or it would have been found then.
-        for (const label in labels) if (!this.indexes.has(label)) this.create(label, this.base + slot, false);
-      }
+        for (const label in newRow.labels) if (!this.indexes.has(label)) this.create(label, position);
+      });
     }
-    this.discovered = this.end;
-    this.discoveryStale = false;
+    this.discovered.position = changes.end;
   }
 
-  private create(label: string, cursor: number, stale: boolean): void {
-    this.indexes.set(label, { entries: new Map(), cursor, stale });
+  private create(label: string, position: number): void {
+    this.indexes.set(label, { entries: new Map(), cursor: this.changes.follow(position) });
   }
 
   private catchUp(label: string, index: LabelIndex): void {
+    const changes = this.changes;
+    const end = changes.end;
+    if (index.cursor.position === end) return;
     const entries = index.entries;
-    if (index.stale) {
-      entries.clear();
-      this.rows!.forEach((row, key) => {
-        const value = labelValue(row.labels, label);
-        if (value !== undefined) insert(entries, value, key);
-      });
+    if (!changes.covers(index.cursor)) {
+      this.rebuild(new Map([[label, entries]]));
     } else {
-      for (let slot = index.cursor - this.base; slot < this.keys.length; slot++) {
-        const oldLabels = this.olds[slot];
-        const newLabels = this.news[slot];
-        const oldValue = oldLabels === undefined ? undefined : labelValue(oldLabels, label);
-        const newValue = newLabels === undefined ? undefined : labelValue(newLabels, label);
-        if (oldValue === newValue) continue;
-        const key = this.keys[slot];
-        if (oldValue !== undefined) erase(entries, oldValue, key);
-        if (newValue !== undefined) insert(entries, newValue, key);
-      }
+      changes.forEachRunSince(index.cursor.position, ({ oldRows, newRows, keys }, from) => {
+        if (newRows === undefined) {
+          for (let slot = from; slot < oldRows.length; slot++) {
+            const oldValue = labelValue(oldRows[slot]!.labels, label);
+            if (oldValue !== undefined) erase(entries, oldValue, keys![slot]);
+          }
+          return;
+        }
+        for (let slot = from; slot < oldRows.length; slot++) {
+          const newRow = newRows[slot];
+          const oldLabels = oldRows[slot]?.labels;
+          if (oldLabels === newRow.labels) continue;
+          const oldValue = oldLabels === undefined ? undefined : labelValue(oldLabels, label);
+          const newValue = labelValue(newRow.labels, label);
+          if (oldValue === newValue) continue;
+          if (oldValue !== undefined) erase(entries, oldValue, newRow.key);
+          if (newValue !== undefined) insert(entries, newValue, newRow.key);
+        }
+      });
     }
-    index.cursor = this.end;
-    index.stale = false;
-    if (entries.size === 0) this.nonEmpty.delete(label);
-    else this.nonEmpty.set(label, entries);
+    index.cursor.position = end;
+    this.publish(label, entries);
   }
 
-  /** Applies the change in `slot` to every label index that has not read that far. */
-  private replayChange(slot: number): void {
-    const position = this.base + slot;
-    const key = this.keys[slot];
-    const oldLabels = this.olds[slot];
-    const newLabels = this.news[slot];
+  /** Refills the indexes of `stale` (label -> entries) from the rows, in one walk. */
+  private rebuild(stale: Map<string, ValueIndex>): void {
+    for (const entries of stale.values()) entries.clear();
+    this.changes.rows!.forEach((row, key) => {
+      const labels = row.labels;
+      for (const label in labels) {
+        const entries = stale.get(label);
+        const value = labelValue(labels, label);
+        if (entries !== undefined && value !== undefined) insert(entries, value, key);
+      }
+    });
+  }
+
+  /** Applies one change to every label index that has not read that far. */
+  private replayChange(
+    key: string,
+    oldRow: Row | undefined,
+    newRow: Row | undefined,
+    position: number,
+  ): void {
+    const oldLabels = oldRow?.labels;
+    const newLabels = newRow?.labels;
+    if (oldLabels === newLabels) return;
     if (newLabels !== undefined) {
       for (const label in newLabels) {
-        const newValue = newLabels[label];
+        const newValue = labelValue(newLabels, label);
         const oldValue = oldLabels === undefined ? undefined : labelValue(oldLabels, label);
         if (oldValue !== newValue) this.move(label, position, key, oldValue, newValue);
       }
@@ -158,7 +165,7 @@ export class LabelIndexes {
     if (oldLabels !== undefined) {
       for (const label in oldLabels) {
         if (newLabels === undefined || labelValue(newLabels, label) === undefined)
-          this.move(label, position, key, oldLabels[label], undefined);
+          this.move(label, position, key, labelValue(oldLabels, label), undefined);
       }
     }
   }
@@ -171,31 +178,14 @@ export class LabelIndexes {
     newValue: string | undefined,
   ): void {
     const index = this.indexes.get(label);
-    if (index === undefined || index.stale || index.cursor > position) return;
+    if (index === undefined || index.cursor.position > position || !this.changes.covers(index.cursor)) return;
     if (oldValue !== undefined) erase(index.entries, oldValue, key);
     if (newValue !== undefined) insert(index.entries, newValue, key);
   }
 
-  /**
-   * Keeps the log at most half the rows long: indexes (and discovery) that have not read the latest
-   * half of it become stale, so a key nobody filters by costs its rebuild once, on its next read, and
-   * the log never retains more old label objects than that.
-   */
-  private trim(): void {
-    const keep = this.end - (this.keys.length >> 1);
-    let start = this.end;
-    for (const index of this.indexes.values()) {
-      if (index.stale) continue;
-      if (index.cursor < keep) index.stale = true;
-      else start = Math.min(start, index.cursor);
-    }
-    if (!this.discoveryStale && this.discovered < keep) this.discoveryStale = true;
-    if (!this.discoveryStale) start = Math.min(start, this.discovered);
-    const drop = start - this.base;
-    this.keys = this.keys.slice(drop);
-    this.olds = this.olds.slice(drop);
-    this.news = this.news.slice(drop);
-    this.base = start;
+  private publish(label: string, entries: ValueIndex): void {
+    if (entries.size === 0) this.nonEmpty.delete(label);
+    else this.nonEmpty.set(label, entries);
   }
 }
 

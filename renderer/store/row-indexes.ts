@@ -1,19 +1,43 @@
-// The mirror's indexes, maintained per change like client-go's storeIndex.updateIndices(old, new, key):
-// each upsert or delete records only the index values that differ between the row's old and new
-// version, so a batch costs what it changed, never a rescan of 150k rows. Each index, and each label
-// key, applies its changes when it is read (DeferredValueIndex, LabelIndexes): a frame pays only for
-// the indexes its views filter by. The filter bar's queries and completions start here.
+// The mirror's indexes, kept like client-go's storeIndex.updateIndices(old, new, key) but deferred:
+// applying a batch only records it in the mirror's RowChangeLog, and each index, and each label key,
+// replays the changes since its last read when it is read (DeferredValueIndex, LabelIndexes),
+// comparing old and new values so that an unchanged value is left alone. A frame pays only for the
+// indexes its views filter by, and only for what changed. The filter bar's queries and completions
+// start here.
 import type { Row } from '../../shared/protocol/row';
 import { DeferredValueIndex } from './deferred-value-index';
-import type { IndexedValues, ValueIndex } from './deferred-value-index';
+import type { IndexedField, ValueIndex } from './deferred-value-index';
 import { LabelIndexes } from './label-indexes';
+import { RowChangeLog } from './row-change-log';
 
 export type { ValueIndex } from './deferred-value-index';
 
-/** Below this many changes an unread index keeps them however few rows there are (see IndexSource). */
-const defaultPendingLimit = 4096;
+const namespaceField: IndexedField = {
+  valuesOf: (row, emit) => emit(row.namespace),
+  sameValues: (oldRow, newRow) => oldRow.namespace === newRow.namespace,
+};
 
-const noOwners: Row['owners'] = [];
+const nodeField: IndexedField = {
+  valuesOf: (row, emit) => {
+    if (row.node !== undefined) emit(row.node);
+  },
+  sameValues: (oldRow, newRow) => oldRow.node === newRow.node,
+};
+
+const statusField: IndexedField = {
+  valuesOf: (row, emit) => {
+    if (row.status !== undefined) emit(row.status);
+  },
+  sameValues: (oldRow, newRow) => oldRow.status === newRow.status,
+};
+
+/** Owners are compared by their uid lists: a new owners array with the same uids changes nothing. */
+const ownerUidField: IndexedField = {
+  valuesOf: (row, emit) => {
+    for (const owner of row.owners) emit(owner.uid);
+  },
+  sameValues: (oldRow, newRow) => oldRow.owners === newRow.owners || sameOwners(oldRow.owners, newRow.owners),
+};
 
 export class RowIndexes {
   private readonly namespaces: DeferredValueIndex;
@@ -23,24 +47,15 @@ export class RowIndexes {
   private readonly labels: LabelIndexes;
 
   /**
-   * `rows` is the map the updates describe, always current: an index that went unread through too
-   * many changes is rebuilt from it. Without it (indexes built by hand), every change is kept.
+   * Indexes of the rows `changes` describes, created before its first change. Without one (indexes
+   * built by hand), the indexes keep their own log, which `update` feeds and which is never trimmed.
    */
-  constructor(
-    private readonly rows?: ReadonlyMap<string, Row>,
-    private readonly pendingLimit = defaultPendingLimit,
-  ) {
-    this.namespaces = this.deferredIndex((row, emit) => emit(row.namespace));
-    this.nodes = this.deferredIndex((row, emit) => {
-      if (row.node !== undefined) emit(row.node);
-    });
-    this.ownerUids = this.deferredIndex((row, emit) => {
-      for (const owner of row.owners) emit(owner.uid);
-    });
-    this.statuses = this.deferredIndex((row, emit) => {
-      if (row.status !== undefined) emit(row.status);
-    });
-    this.labels = new LabelIndexes(rows, pendingLimit);
+  constructor(private readonly changes: RowChangeLog = new RowChangeLog()) {
+    this.namespaces = new DeferredValueIndex(changes, namespaceField);
+    this.nodes = new DeferredValueIndex(changes, nodeField);
+    this.ownerUids = new DeferredValueIndex(changes, ownerUidField);
+    this.statuses = new DeferredValueIndex(changes, statusField);
+    this.labels = new LabelIndexes(changes);
   }
 
   get byNamespace(): ValueIndex {
@@ -73,45 +88,23 @@ export class RowIndexes {
   }
 
   /**
-   * Moves `key` from the entries of `oldRow` to those of `newRow`; either may be absent. Like
-   * client-go's updateIndices, an index whose value did not change is left alone: most updates (a
-   * status or restart count moving) record nothing for most indexes. A replaced labels object is
-   * logged, not walked (see LabelIndexes). Nothing is allocated per row.
+   * Records one change by hand: row `key` went from `oldRow` to `newRow` (either may be absent). The
+   * mirror records whole batches in its log instead; this is for indexes built row by row.
    */
   update(key: string, oldRow: Row | undefined, newRow: Row | undefined): void {
-    move(this.namespaces, key, oldRow?.namespace, newRow?.namespace);
-    move(this.nodes, key, oldRow?.node, newRow?.node);
-    move(this.statuses, key, oldRow?.status, newRow?.status);
-    const oldOwners = oldRow?.owners ?? noOwners;
-    const newOwners = newRow?.owners ?? noOwners;
-    if (oldOwners !== newOwners && !sameOwners(oldOwners, newOwners)) {
-      for (const owner of oldOwners) this.ownerUids.change(key, owner.uid, undefined);
-      for (const owner of newOwners) this.ownerUids.change(key, undefined, owner.uid);
-    }
-    if (oldRow?.labels !== newRow?.labels) this.labels.record(key, oldRow?.labels, newRow?.labels);
+    if (newRow !== undefined) this.changes.recordUpserts([newRow], [oldRow]);
+    else if (oldRow !== undefined) this.changes.recordDeletes([key], [oldRow]);
   }
 
+  /** Forgets every entry and recorded change, as if no row had ever been indexed. */
   clear(): void {
+    this.changes.clear();
     this.namespaces.clear();
     this.nodes.clear();
     this.ownerUids.clear();
     this.statuses.clear();
     this.labels.clear();
   }
-
-  private deferredIndex(valuesOf: IndexedValues): DeferredValueIndex {
-    const rows = this.rows;
-    return new DeferredValueIndex(rows && { rows, valuesOf, pendingLimit: this.pendingLimit });
-  }
-}
-
-function move(
-  index: DeferredValueIndex,
-  key: string,
-  oldValue: string | undefined,
-  newValue: string | undefined,
-): void {
-  if (oldValue !== newValue) index.change(key, oldValue, newValue);
 }
 
 function sameOwners(left: Row['owners'], right: Row['owners']): boolean {

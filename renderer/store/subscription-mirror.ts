@@ -1,8 +1,10 @@
-// One subscription's rows in the renderer: a Map keyed by row key plus incrementally maintained
-// indexes, changed only by DeltaBatches applied in sequence. Rows are replaced, never mutated, so a
-// row's identity tells a memoized table cell whether it changed.
+// One subscription's rows in the renderer: a Map keyed by row key plus indexes kept from a log of its
+// changes, changed only by DeltaBatches applied in sequence. Rows are replaced, never mutated, so a
+// row's identity tells a memoized table cell whether it changed; batches are not mutated either once
+// applied, because the change log keeps their `upserts` arrays.
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import { RowChangeLog } from './row-change-log';
 import { RowIndexes } from './row-indexes';
 
 /**
@@ -16,8 +18,10 @@ export type ApplyOutcome = 'applied' | 'duplicate' | 'gap' | 'awaitingSnapshot';
 
 export class SubscriptionMirror {
   readonly rows = new Map<string, Row>();
-  /** Built from `rows` again when an index went unread through many changes (see DeferredValueIndex). */
-  readonly indexes = new RowIndexes(this.rows);
+  /** Every change to `rows`, recorded once per batch, until the indexes that need it have read it. */
+  readonly changes: RowChangeLog;
+  /** Built from `rows` again when an index went unread through many changes (see RowChangeLog). */
+  readonly indexes: RowIndexes;
   /** Bumped once per applied batch; views recompute their queries when it moves. */
   revision = 0;
   /**
@@ -33,8 +37,11 @@ export class SubscriptionMirror {
   /** Keys the snapshot under way has mentioned; undefined outside a snapshot. */
   private snapshotKeys: Set<string> | undefined;
 
-  constructor(lastSeq = 0) {
+  /** `pendingLimit`: see RowChangeLog (tests lower it to exercise rebuilds). */
+  constructor(lastSeq = 0, pendingLimit?: number) {
     this.lastSeq = lastSeq;
+    this.changes = new RowChangeLog(this.rows, pendingLimit);
+    this.indexes = new RowIndexes(this.changes);
   }
 
   /** True while a sequence gap is open and a resnapshot is due. */
@@ -54,14 +61,13 @@ export class SubscriptionMirror {
     this.awaitingSnapshot = false;
     this.lastSeq = batch.seq;
     if (startsSnapshot) this.snapshotKeys = new Set();
-    for (const key of batch.deletes) this.remove(key);
-    for (const row of batch.upserts) {
-      this.upsert(row);
-      this.snapshotKeys?.add(row.key);
-    }
+    if (batch.deletes.length > 0) this.removeAll(batch.deletes);
+    this.upsertAll(batch.upserts);
     if (batch.snapshotEnd && this.snapshotKeys) {
       const mentioned = this.snapshotKeys;
-      for (const key of [...this.rows.keys()]) if (!mentioned.has(key)) this.remove(key);
+      const unmentioned: string[] = [];
+      for (const key of this.rows.keys()) if (!mentioned.has(key)) unmentioned.push(key);
+      this.removeAll(unmentioned);
       this.snapshotKeys = undefined;
       this.hasSnapshot = true;
     }
@@ -69,18 +75,37 @@ export class SubscriptionMirror {
     return 'applied';
   }
 
-  private upsert(row: Row): void {
-    const old = this.rows.get(row.key);
-    if (!old) this.membership += 1;
-    this.rows.set(row.key, row);
-    this.indexes.update(row.key, old, row);
+  /** Writes `upserts` and records them, with the rows they replaced, as one run of the change log. */
+  private upsertAll(upserts: Row[]): void {
+    const oldRows: (Row | undefined)[] = [];
+    const snapshotKeys = this.snapshotKeys;
+    for (const row of upserts) {
+      oldRows.push(this.upsert(row));
+      snapshotKeys?.add(row.key);
+    }
+    this.changes.recordUpserts(upserts, oldRows);
   }
 
-  private remove(key: string): void {
-    const old = this.rows.get(key);
-    if (!old) return;
-    this.membership += 1;
-    this.rows.delete(key);
-    this.indexes.update(key, old, undefined);
+  /** The row `row` replaced (undefined: it was added). */
+  private upsert(row: Row): Row | undefined {
+    const old = this.rows.get(row.key);
+    if (old === undefined) this.membership += 1;
+    this.rows.set(row.key, row);
+    return old;
+  }
+
+  /** Removes the rows under `keys` (absent keys are skipped) and records them as one run of the change log. */
+  private removeAll(keys: readonly string[]): void {
+    const removedKeys: string[] = [];
+    const removedRows: Row[] = [];
+    for (const key of keys) {
+      const old = this.rows.get(key);
+      if (old === undefined) continue;
+      this.membership += 1;
+      this.rows.delete(key);
+      removedKeys.push(key);
+      removedRows.push(old);
+    }
+    this.changes.recordDeletes(removedKeys, removedRows);
   }
 }

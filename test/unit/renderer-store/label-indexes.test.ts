@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LabelIndexes } from '../../../renderer/store/label-indexes';
+import { RowChangeLog } from '../../../renderer/store/row-change-log';
+import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
+import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import type { Row } from '../../../shared/protocol/row';
 import { row } from '../bridge/fixtures';
 
@@ -13,40 +16,69 @@ function counted(labels: Record<string, string>, reads: Map<string, number>): Re
   });
 }
 
+function batch(seq: number, upserts: Row[]): DeltaBatch {
+  return { type: 'batch', subscriptionId: 's', seq, upserts, deletes: [] };
+}
+
+/** Label indexes over `rows`, fed one change at a time as the mirror would record it. */
+function byHand(rows: Map<string, Row>, pendingLimit = 4096) {
+  const changes = new RowChangeLog(rows, pendingLimit);
+  const indexes = new LabelIndexes(changes);
+  const write = (next: Row) => {
+    const previous = rows.get(next.key);
+    rows.set(next.key, next);
+    changes.recordUpserts([next], [previous]);
+  };
+  return { indexes, write };
+}
+
 describe('LabelIndexes', () => {
-  it('reads no label when a change is recorded, and only the asked label when one key is read', () => {
+  it('reads no label when a batch is applied, and only the asked label when one key is read', () => {
     const reads = new Map<string, number>();
-    const indexes = new LabelIndexes(undefined, 4096);
-    const before = counted({ app: 'web', team: 'a' }, reads);
-    const after = counted({ app: 'api', team: 'a' }, reads);
-    indexes.record('default/a', undefined, before);
-    indexes.values('app');
+    const mirror = new SubscriptionMirror();
+    mirror.apply(batch(1, [row('default/a', '1', { labels: counted({ app: 'web', team: 'a' }, reads) })]));
+    mirror.indexes.labelValues('app');
     reads.clear();
-    indexes.record('default/a', before, after);
+    mirror.apply(batch(2, [row('default/a', '2', { labels: counted({ app: 'api', team: 'a' }, reads) })]));
     expect(reads.size).toBe(0);
-    expect(indexes.values('app')).toEqual(new Map([['api', new Set(['default/a'])]]));
+    expect(mirror.indexes.labelValues('app')).toEqual(new Map([['api', new Set(['default/a'])]]));
     expect([...reads.keys()]).toEqual(['app']);
   });
 
   it('rebuilds a key left unread past the limit from the rows instead of replaying old labels', () => {
     const rows = new Map<string, Row>();
-    const indexes = new LabelIndexes(rows, 4);
-    const oldReads = new Map<string, number>();
+    const { indexes, write } = byHand(rows, 4);
+    const readsByVersion: Map<string, number>[] = [];
     for (let version = 1; version <= 20; version++) {
-      const previous = rows.get('default/a');
-      const next = row('default/a', String(version), { labels: { app: `v${version}` } });
-      rows.set(next.key, next);
-      indexes.record(next.key, previous && counted(previous.labels, oldReads), next.labels);
+      const reads = new Map<string, number>();
+      readsByVersion.push(reads);
+      write(row('default/a', String(version), { labels: counted({ app: `v${version}` }, reads) }));
+      if (version === 1) indexes.values('app');
     }
+    for (const reads of readsByVersion) reads.clear();
     expect(indexes.values('app')).toEqual(new Map([['v20', new Set(['default/a'])]]));
-    expect(oldReads.size).toBe(0);
+    expect(readsByVersion.slice(0, -1).every((reads) => reads.size === 0)).toBe(true);
+    expect(readsByVersion.at(-1)!.get('app')).toBe(1);
   });
 
   it('lists only label keys some row has', () => {
-    const indexes = new LabelIndexes(undefined, 4096);
-    indexes.record('default/a', undefined, { app: 'web', tier: 'front' });
-    indexes.record('default/a', { app: 'web', tier: 'front' }, { app: 'web' });
+    const { indexes, write } = byHand(new Map());
+    write(row('default/a', '1', { labels: { app: 'web', tier: 'front' } }));
+    write(row('default/a', '2', { labels: { app: 'web' } }));
     expect([...indexes.all().keys()]).toEqual(['app']);
     expect(indexes.values('tier')).toBeUndefined();
+  });
+
+  it('skips changes that kept the labels object without reading it', () => {
+    const reads = new Map<string, number>();
+    const mirror = new SubscriptionMirror();
+    const first = row('default/a', '1', { labels: counted({ app: 'web' }, reads), status: 'Running' });
+    mirror.apply(batch(1, [first]));
+    mirror.indexes.labelValues('app');
+    reads.clear();
+    mirror.apply(batch(2, [{ ...first, resourceVersion: '2', status: 'Failed' }]));
+    expect(mirror.indexes.labelValues('app')).toEqual(new Map([['web', new Set(['default/a'])]]));
+    expect(mirror.indexes.byLabel.get('app')).toEqual(new Map([['web', new Set(['default/a'])]]));
+    expect(reads.size).toBe(0);
   });
 });

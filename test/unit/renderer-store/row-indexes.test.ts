@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RowChangeLog } from '../../../renderer/store/row-change-log';
 import { RowIndexes } from '../../../renderer/store/row-indexes';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
@@ -38,6 +39,23 @@ function randomRow(random: () => number, key: string, version: number): Row {
   });
 }
 
+const labelPool = ['app', 'tier', 'team', 'constructor'];
+
+/**
+ * The next version of row `key`: often the previous one with only its status or resourceVersion moved
+ * (same labels and owners objects, as churn does), otherwise a new row whose labels include a
+ * `release-N` key that exists only for a stretch of batches, so label keys appear and vanish.
+ */
+function churnedRow(random: () => number, key: string, version: number, seq: number, previous?: Row): Row {
+  if (previous && random() < 0.4)
+    return { ...previous, resourceVersion: String(version), status: pick(random, ['Running', 'Failed']) };
+  const next = randomRow(random, key, version);
+  if (random() < 0.5) next.labels[`release-${Math.floor(seq / 20)}`] = pick(random, ['1', '2']);
+  if (random() < 0.05) next.labels = { ...next.labels, constructor: 'x' };
+  if (previous && random() < 0.2) return { ...next, owners: previous.owners.map((owner) => ({ ...owner })) };
+  return next;
+}
+
 describe('RowIndexes', () => {
   it('drops empty entries so sizes are live counts', () => {
     const indexes = new RowIndexes();
@@ -63,7 +81,7 @@ describe('RowIndexes', () => {
 
   it('applies changes to an index, and to each label key, only when that index is read', () => {
     const rows = new Map<string, Row>();
-    const indexes = new RowIndexes(rows);
+    const indexes = new RowIndexes(new RowChangeLog(rows));
     const write = (next: Row) => {
       const old = rows.get(next.key);
       rows.set(next.key, next);
@@ -118,12 +136,65 @@ describe('RowIndexes', () => {
     }
   });
 
+  it('fuzz: through snapshots, label keys coming and going and reads at random points, every index equals a rescan', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const random = seededRandom(seed);
+      // Limits of 2 and 8 changes trim the log every batch or few, so unread indexes are rebuilt.
+      const mirror = new SubscriptionMirror(0, pick(random, [2, 8, 4096]));
+      const keys = Array.from({ length: 24 }, (_, index) => `k${index}`);
+      const first = readable(mirror.indexes);
+      let version = 0;
+      let snapshotBatchesLeft = 0;
+      for (let seq = 1; seq <= 120; seq++) {
+        const startsSnapshot = snapshotBatchesLeft === 0 && random() < 0.06;
+        if (startsSnapshot) snapshotBatchesLeft = 1 + Math.floor(random() * 3);
+        const inSnapshot = snapshotBatchesLeft > 0;
+        const touched = new Set<string>();
+        const upserts: Row[] = [];
+        const deletes: string[] = [];
+        for (let change = 0, count = Math.floor(random() * 10); change < count; change++) {
+          const key = pick(random, keys);
+          if (touched.has(key)) continue;
+          touched.add(key);
+          if (!inSnapshot && random() < 0.3) deletes.push(key);
+          else upserts.push(churnedRow(random, key, ++version, seq, mirror.rows.get(key)));
+        }
+        if (inSnapshot) snapshotBatchesLeft -= 1;
+        mirror.apply({
+          type: 'batch',
+          subscriptionId: 's',
+          seq,
+          upserts,
+          deletes,
+          replace: startsSnapshot,
+          snapshotEnd: inSnapshot && snapshotBatchesLeft === 0,
+        });
+        const expected = () => rescan(mirror.rows.values());
+        const reader = random();
+        if (reader < 0.1) expect(mirror.indexes.byStatus).toEqual(expected().byStatus);
+        else if (reader < 0.2) expect(mirror.indexes.byOwnerUid).toEqual(expected().byOwnerUid);
+        else if (reader < 0.3) expect(mirror.indexes.byNode).toEqual(expected().byNode);
+        else if (reader < 0.5) {
+          const label = pick(random, [...labelPool, `release-${Math.floor(seq / 20)}`]);
+          expect(mirror.indexes.labelValues(label), `seed ${seed} seq ${seq} ${label}`).toEqual(
+            expected().labelValues(label),
+          );
+        } else if (reader < 0.55 || seq === 120) {
+          expect(readable(mirror.indexes), `seed ${seed} seq ${seq}`).toEqual(readable(expected()));
+        }
+      }
+      const last = readable(mirror.indexes);
+      expect(last.byNamespace).toBe(first.byNamespace);
+      expect(last.byLabel).toBe(first.byLabel);
+    }
+  });
+
   it('fuzz: indexes read at random moments, or left unread past their limit and rebuilt, equal a rescan', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const random = seededRandom(seed);
       const rows = new Map<string, Row>();
       // A limit of 2 changes makes every index that goes unread for a few changes stale.
-      const indexes = new RowIndexes(rows, seed % 2 === 0 ? 2 : 4096);
+      const indexes = new RowIndexes(new RowChangeLog(rows, seed % 2 === 0 ? 2 : 4096));
       const keys = Array.from({ length: 12 }, (_, index) => `k${index}`);
       for (let step = 1; step <= 400; step++) {
         const key = pick(random, keys);
