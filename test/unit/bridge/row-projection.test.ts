@@ -49,13 +49,20 @@ describe('RowProjector', () => {
     expect(new RowProjector(podPrinter).project(crashingPod, now).status).toBe('CrashLoopBackOff');
   });
 
-  it('keys cluster-scoped objects by name alone and leaves out node and status when there are none', () => {
+  it('keys cluster-scoped objects by name alone and leaves node and status undefined when there are none', () => {
     const node: KubeObject = { metadata: { name: 'n-12', uid: 'n', resourceVersion: '1' } };
     const row = new RowProjector().project(node, now);
     expect(row.key).toBe('n-12');
     expect(row.namespace).toBe('');
-    expect(row).not.toHaveProperty('node');
-    expect(row).not.toHaveProperty('status');
+    expect(row.node).toBeUndefined();
+    expect(row.status).toBeUndefined();
+  });
+
+  it('gives every row the same fields in the same order, so rows of any object share one shape', () => {
+    const node: KubeObject = { metadata: { name: 'n-12', uid: 'n', resourceVersion: '1' } };
+    const bare = new RowProjector().project(node, now);
+    const pod = new RowProjector(podPrinter).project(crashingPod, now);
+    expect(Object.keys(bare)).toEqual(Object.keys(pod));
   });
 
   it('prints NAME and AGE for kinds without a printer', () => {
