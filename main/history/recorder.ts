@@ -31,7 +31,7 @@ export interface RecorderOptions {
   keyframeIntervalMs?: number;
   /** ... or after this many changes of one stream (default 20,000). */
   keyframeEveryChanges?: number;
-  /** A full version every this many changes of one object (default 8; 0: every version whole). */
+  /** A full version every this many changes of one object (default 12; 0: every version whole). */
   fullVersionEvery?: number;
   retention?: RetentionPolicy;
   /** How often retention runs, in ms (default 60 s). */
