@@ -1,5 +1,6 @@
 // client-go's dynamic SharedInformerFactory (informers/factory.go, dynamic/dynamicinformer): one shared
 // informer per GroupVersionResource, so every consumer of a resource shares one list+watch and one cache.
+import { setMaxListeners } from 'node:events';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { Clock } from './clock';
@@ -95,6 +96,10 @@ export class SharedInformerFactory {
   start(signal: AbortSignal): void {
     if (this.stopAll.signal.aborted) return;
     const combined = AbortSignal.any([signal, this.stopAll.signal]);
+    // Like client-go's one stop channel, this signal is shared by every informer's controller,
+    // reflector, watch and sleeps: dozens of listeners are the design, not a leak, so Node's leak
+    // warning (past 10 listeners) is turned off for it.
+    setMaxListeners(0, combined);
     for (const [key, generic] of this.informers) {
       if (this.running.has(key)) continue;
       const report = this.options.reportError ?? reportToConsole;

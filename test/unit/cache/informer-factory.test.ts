@@ -48,6 +48,26 @@ function newFactory(options: Omit<SharedInformerFactoryOptions, 'clock'> = {}) {
 }
 
 describe('SharedInformerFactory', () => {
+  it('starts many informers on one stop signal without a listener-leak warning: sharing it is the design', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      factory = new SharedInformerFactory(() => new FakeControllerSource(), { clock: new FakeClock() });
+      const started = factory;
+      const informers = Array.from({ length: 12 }, (_, index) =>
+        started.forResource({ group: 'example.com', version: 'v1', resource: `kind${index}` }).informer(),
+      );
+      started.start(new AbortController().signal);
+      await eventually(() => informers.every((informer) => informer.hasSynced()), 'every informer synced');
+      // Node emits the warning on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('hands out one informer and one lister per GroupVersionResource, indexed by namespace', () => {
     const tweak: TweakListOptions = (options) => void (options.labelSelector = 'app=web');
     const { factory, built } = newFactory({ namespace: 'shop', tweakListOptions: tweak });
