@@ -34,7 +34,7 @@ export function encodingKind(encoding: number): number {
 /** Texts shorter than this (in bytes) are stored raw: deflating them saves a few dozen bytes at most. */
 export const rawStorageLimit = 64;
 
-/** zlib's default level for every payload: past it, a few bytes saved cost much more CPU. */
+/** zlib's window: a dictionary beyond it is only partly used, which costs bytes, never correctness. */
 const compressionLevel = 6;
 
 /**
@@ -46,23 +46,17 @@ const compressionLevel = 6;
 const chainedPatchZlib = { level: compressionLevel, windowBits: 12, memLevel: 4, chunkSize: 1024 } as const;
 
 /**
- * Whole versions (full, text, patch against the base's JSON) are deflated with a 16 KB window and a
- * mid-sized hash table: a pod's JSON and its dictionary (a sibling's and the base's, 2-4 KB each) fit,
- * and zlib's default set-up (a 32 KB window and a 64 KB hash table, allocated and cleared per call) cost
- * a third more CPU for the same bytes. Readers inflate with the default 32 KB window, which reads
- * any smaller one, so files written before this still read and no format change was needed.
- */
-const wholeVersionZlib = { level: compressionLevel, windowBits: 14, memLevel: 6 } as const;
-
-/**
  * Deflates `text` against `baseJson` when given, preceded in the dictionary by `hintJson` (a sibling's
  * version that likely went through the same change: pods of one ReplicaSet are scheduled, started and
  * made ready with the same conditions, images and messages). Decoding needs the same two texts.
  */
 export function encodeVersion(text: string, baseJson?: string, hintJson?: string): Buffer {
   const input = Buffer.from(text);
-  if (baseJson === undefined) return deflateRawSync(input, wholeVersionZlib);
-  return deflateRawSync(input, { ...wholeVersionZlib, dictionary: Buffer.from((hintJson ?? '') + baseJson) });
+  if (baseJson === undefined) return deflateRawSync(input, { level: compressionLevel });
+  return deflateRawSync(input, {
+    level: compressionLevel,
+    dictionary: Buffer.from((hintJson ?? '') + baseJson),
+  });
 }
 
 /**
