@@ -34,16 +34,18 @@ export function encodingKind(encoding: number): number {
 /** Texts shorter than this (in bytes) are stored raw: deflating them saves a few dozen bytes at most. */
 export const rawStorageLimit = 64;
 
-/** zlib's window: a dictionary beyond it is only partly used, which costs bytes, never correctness. */
+/** zlib's default level, for whole versions: past it, a few bytes saved cost much more CPU. */
 const compressionLevel = 6;
 
 /**
  * chainedPatch payloads are deflated with a 4 KB window, a small hash table and 1 KB output chunks: a
  * patch and its dictionary, the previous patch, fit in them, and zlib sets up (allocates, clears) far
  * less per call, which is most of what deflating a few hundred bytes costs (24 -> 14 us of CPU for a
- * pod's status patch, same size). Readers inflate with the same window.
+ * pod's status patch, same size). Readers inflate with the same window. Level 3 (greedy matching)
+ * finds the long runs a patch shares with the previous one as well as 6 does: 69.6 against 69.1 bytes
+ * for a pod's status patch, at about 17% less time per call (median 6.3 against 7.6 us).
  */
-const chainedPatchZlib = { level: compressionLevel, windowBits: 12, memLevel: 4, chunkSize: 1024 } as const;
+const chainedPatchZlib = { level: 3, windowBits: 12, memLevel: 4, chunkSize: 1024 } as const;
 
 /**
  * Deflates `text` against `baseJson` when given, preceded in the dictionary by `hintJson` (a sibling's
