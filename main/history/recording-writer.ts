@@ -56,9 +56,9 @@ export interface RecordingWriterOptions {
   /**
    * A full version every this many changes of one object (default 12; 0: every version whole).
    * Reading a version decodes its chain, so this bounds what rebuilding a moment costs per object: at
-   * 12, a 1,000-pod moment of a 1,000,000-change recording rebuilds in about 300 ms (issue 7's bound is
-   * 500), and recording costs about 8% less CPU and 12% fewer bytes than at 8 (a full pod version
-   * costs several patches' worth of both). At 16, rebuilds ran past 500 ms.
+   * 12, a 1,000-pod moment of a 1,000,000-change recording rebuilds in 250-340 ms (issue 7's bound is
+   * 500), for 12% fewer bytes per change than at 8 (214 against 243) and a few percent less CPU (a full
+   * pod version costs several patches' worth of both). At 16, rebuilds ran past 500 ms.
    */
   fullVersionEvery?: number;
 }
