@@ -1,6 +1,5 @@
 // client-go's dynamic SharedInformerFactory (informers/factory.go, dynamic/dynamicinformer): one shared
 // informer per GroupVersionResource, so every consumer of a resource shares one list+watch and one cache.
-import { setMaxListeners } from 'node:events';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { Clock } from './clock';
@@ -96,19 +95,28 @@ export class SharedInformerFactory {
   start(signal: AbortSignal): void {
     if (this.stopAll.signal.aborted) return;
     const combined = AbortSignal.any([signal, this.stopAll.signal]);
-    // Like client-go's one stop channel, this signal is shared by every informer's controller,
-    // reflector, watch and sleeps: dozens of listeners are the design, not a leak, so Node's leak
-    // warning (past 10 listeners) is turned off for it.
-    setMaxListeners(0, combined);
+    // client-go shares one stop channel among all informers. Here each informer stops on its own
+    // signal, which `combined` aborts through one listener: an informer's controller, reflector,
+    // watch and sleeps each listen on its signal, and a dozen informers on one signal would pass
+    // Node's listener-leak warning (10) although nothing leaks.
+    const stops: AbortController[] = [];
     for (const [key, generic] of this.informers) {
       if (this.running.has(key)) continue;
+      const stop = new AbortController();
+      stops.push(stop);
       const report = this.options.reportError ?? reportToConsole;
       const done = generic
         .informer()
-        .run(combined)
+        .run(stop.signal)
         .catch((error: unknown) => report(error, `${key}: informer failed`));
       this.running.set(key, done);
     }
+    if (stops.length === 0) return;
+    const stopEach = () => {
+      for (const stop of stops) stop.abort(combined.reason);
+    };
+    if (combined.aborted) stopEach();
+    else combined.addEventListener('abort', stopEach, { once: true });
   }
 
   /**
