@@ -48,9 +48,9 @@ const wholeVersionZlib = { level: 6, memLevel: 4 } as const;
  * chunks: a patch and its dictionary, the previous patch, fit in them, and zlib sets up (allocates,
  * clears) far less per call, which is most of what deflating a few hundred bytes costs. Readers
  * inflate with the same window. Level 3 (greedy matching) finds the long runs a patch shares with
- * the previous one as well as level 6 does. Measured on the bench's pod status patches (median of
- * 5,320 calls, caches cleared between calls): 69.6 bytes (69.1 at level 6), 7.7 us against 10.7 at memory
- * level 4 and 10.0 at level 6 with memory level 4.
+ * the previous one about as well as level 6 does. Measured on the bench's pod status patches (median
+ * of 5,320 calls, caches cleared between calls): 69.6 bytes (69.1 at level 6), 7.7 us against 10.7 at
+ * memory level 4 and 10.0 at level 6 with memory level 4.
  */
 const chainedPatchZlib = { level: 3, windowBits: 12, memLevel: 1, chunkSize: 1024 } as const;
 
