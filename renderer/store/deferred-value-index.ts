@@ -22,6 +22,12 @@ export interface IndexedField {
    * index is then left alone, and most updates (a status or restart count moving) touch no other index.
    */
   sameValues(oldRow: Row, newRow: Row): boolean;
+  /**
+   * True when the value follows from the row key (a namespace: keys are "namespace/name"), so an
+   * update never changes it and only adds and deletes are replayed: the old rows of a batch, cold in
+   * memory by the time an index is read, are then not read at all.
+   */
+  readonly fixedByKey?: boolean;
 }
 
 export class DeferredValueIndex {
@@ -64,7 +70,7 @@ export class DeferredValueIndex {
    */
   private replay(): void {
     const entries = this.entries;
-    const { valuesOf, sameValues } = this.field;
+    const { valuesOf, sameValues, fixedByKey } = this.field;
     let rowKey = '';
     const eraseValue = (value: string) => erase(entries, value, rowKey);
     const insertValue = (value: string) => insert(entries, value, rowKey);
@@ -80,7 +86,7 @@ export class DeferredValueIndex {
         const oldRow = oldRows[slot];
         const newRow = newRows[slot];
         if (oldRow !== undefined) {
-          if (sameValues(oldRow, newRow)) continue;
+          if (fixedByKey || sameValues(oldRow, newRow)) continue;
           rowKey = newRow.key;
           valuesOf(oldRow, eraseValue);
         } else rowKey = newRow.key;

@@ -15,6 +15,7 @@ export type { ValueIndex } from './deferred-value-index';
 const namespaceField: IndexedField = {
   valuesOf: (row, emit) => emit(row.namespace),
   sameValues: (oldRow, newRow) => oldRow.namespace === newRow.namespace,
+  fixedByKey: true,
 };
 
 const nodeField: IndexedField = {

@@ -3,6 +3,7 @@ import { RowChangeLog } from '../../../renderer/store/row-change-log';
 import { RowIndexes } from '../../../renderer/store/row-indexes';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
+import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { pick, row, seededRandom } from '../bridge/fixtures';
 
 /** The indexes a full rescan of `rows` builds. */
@@ -23,12 +24,21 @@ function readable(indexes: RowIndexes) {
   };
 }
 
+const namespaces = ['default', 'kube-system', 'payments'];
+
+function namespaceOfKey(key: string): string {
+  let hash = 0;
+  for (const character of key) hash = (hash * 31 + character.charCodeAt(0)) >>> 0;
+  return namespaces[hash % namespaces.length];
+}
+
 function randomRow(random: () => number, key: string, version: number): Row {
   const labels: Record<string, string> = {};
   for (const label of ['app', 'tier', 'team'])
     if (random() < 0.6) labels[label] = pick(random, ['a', 'b', 'c']);
   return row(key, String(version), {
-    namespace: pick(random, ['default', 'kube-system', 'payments']),
+    // A row's namespace is part of its key ("namespace/name"), so it never changes across versions.
+    namespace: namespaceOfKey(key),
     labels,
     node: random() < 0.8 ? pick(random, ['n1', 'n2', 'n3']) : undefined,
     status: pick(random, ['Running', 'Pending', 'Failed', undefined]),
@@ -99,6 +109,31 @@ describe('RowIndexes', () => {
     expect(running.has('default/a')).toBe(false);
     expect(indexes.byLabel.get('tier')).toEqual(new Map([['back', new Set(['default/a'])]]));
     expect(front.has('default/a')).toBe(false);
+  });
+
+  it('replays only adds and deletes into the namespace index: an update (same key) reads no old row', () => {
+    const mirror = new SubscriptionMirror();
+    const reads: string[] = [];
+    const watched = (version: Row): Row =>
+      new Proxy(version, {
+        get(target, property, receiver) {
+          if (typeof property === 'string') reads.push(property);
+          return Reflect.get(target, property, receiver) as unknown;
+        },
+      });
+    const batch = (seq: number, upserts: Row[]): DeltaBatch => ({
+      type: 'batch',
+      subscriptionId: 's',
+      seq,
+      upserts,
+      deletes: [],
+    });
+    mirror.apply(batch(1, [watched(row('default/a', '1')), row('shop/b', '1')]));
+    expect(mirror.indexes.byNamespace.get('default')).toEqual(new Set(['default/a']));
+    mirror.apply(batch(2, [row('default/a', '2', { status: 'Failed' }), row('shop/c', '1')]));
+    reads.length = 0;
+    expect(mirror.indexes.byNamespace.get('shop')).toEqual(new Set(['shop/b', 'shop/c']));
+    expect(reads).toEqual([]);
   });
 
   it('fuzz: after random batches the mirrored indexes equal a rescan of the rows', () => {
