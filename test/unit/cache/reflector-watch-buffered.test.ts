@@ -31,6 +31,29 @@ function recordingStore(onAdd: (obj: KubeObject) => void): Store<KubeObject> {
   return { add: onAdd, update: () => {}, delete: () => {} } as unknown as Store<KubeObject>;
 }
 
+/**
+ * Runs `run`, sampling `count` once per iteration of the event loop meanwhile (not on a timer: a fast
+ * machine finishes every turn inside one millisecond, before any timer is due), so consecutive samples
+ * differ by one turn's work.
+ */
+async function sampledPerIteration<Result>(
+  count: () => number,
+  run: () => Promise<Result>,
+): Promise<{ result: Result; samples: number[] }> {
+  const samples: number[] = [];
+  let sampling = true;
+  const sample = () => {
+    samples.push(count());
+    if (sampling) setImmediate(sample);
+  };
+  setImmediate(sample);
+  try {
+    return { result: await run(), samples };
+  } finally {
+    sampling = false;
+  }
+}
+
 describe('handleAnyWatch over a WatchStream (buffered events)', () => {
   it('applies a whole chunk of events in order and records the last resourceVersion', async () => {
     const clock = new FakeClock();
@@ -78,21 +101,16 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
     source.end();
     await new Promise<void>((resolve) => setImmediate(resolve));
     const names: string[] = [];
-    // One sample per iteration of the event loop: consecutive samples differ by one turn's events.
-    const samples: number[] = [];
-    let sampling = true;
-    const sample = () => {
-      samples.push(names.length);
-      if (sampling) setImmediate(sample);
-    };
-    setImmediate(sample);
-    const outcome = await handleAnyWatch(
-      0,
-      stream,
-      recordingStore((obj) => names.push(obj.metadata.name ?? '')),
-      watchOptions(clock),
+    const { result: outcome, samples } = await sampledPerIteration(
+      () => names.length,
+      () =>
+        handleAnyWatch(
+          0,
+          stream,
+          recordingStore((obj) => names.push(obj.metadata.name ?? '')),
+          watchOptions(clock),
+        ),
     );
-    sampling = false;
     expect(outcome).toEqual({ initialEventsEndReceived: false });
     expect(names).toHaveLength(total);
     const turns = samples.slice(1).map((applied, index) => applied - samples[index]);
@@ -108,22 +126,15 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
     source.end();
     await new Promise<void>((resolve) => setImmediate(resolve));
     const names: string[] = [];
-    // One sample per iteration of the event loop (not a timer: a fast machine finishes every turn
-    // inside one millisecond, before any timer is due), so consecutive samples differ by one turn.
-    const samples: number[] = [];
-    let sampling = true;
-    const sample = () => {
-      samples.push(names.length);
-      if (sampling) setImmediate(sample);
-    };
-    setImmediate(sample);
     // Each event takes a millisecond: the budget is spent long before watchEventsPerTurn events.
     const store = recordingStore((obj) => {
       names.push(obj.metadata.name ?? '');
       clock.step(1);
     });
-    await handleAnyWatch(0, stream, store, watchOptions(clock));
-    sampling = false;
+    const { samples } = await sampledPerIteration(
+      () => names.length,
+      () => handleAnyWatch(0, stream, store, watchOptions(clock)),
+    );
     expect(names).toHaveLength(100);
     const turns = samples
       .slice(1)
