@@ -4,7 +4,7 @@ import { RowChangeLog } from '../../../renderer/store/row-change-log';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import type { Row } from '../../../shared/protocol/row';
-import { row } from '../bridge/fixtures';
+import { deltaBatch, row } from '../bridge/fixtures';
 
 /** `labels`, counting every label read from it by name into `reads`. */
 function counted(labels: Record<string, string>, reads: Map<string, number>): Record<string, string> {
@@ -17,7 +17,7 @@ function counted(labels: Record<string, string>, reads: Map<string, number>): Re
 }
 
 function batch(seq: number, upserts: Row[]): DeltaBatch {
-  return { type: 'batch', subscriptionId: 's', seq, upserts, deletes: [] };
+  return deltaBatch(seq, { upserts });
 }
 
 /** Label indexes over `rows`, fed one change at a time as the mirror would record it. */

@@ -3,7 +3,7 @@ import { RowChangeLog } from '../../../renderer/store/row-change-log';
 import { RowIndexes } from '../../../renderer/store/row-indexes';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 
 type Change = [key: string, oldVersion: string | undefined, newVersion: string | undefined, position: number];
 
@@ -37,13 +37,7 @@ function churn(mirror: SubscriptionMirror, batches: number, seed: number, afterE
         );
     }
     const seq = mirror.lastSeq + 1;
-    mirror.apply({
-      type: 'batch',
-      subscriptionId: 's',
-      seq,
-      upserts: [...upserts.values()],
-      deletes: [...deletes],
-    });
+    mirror.apply(deltaBatch(seq, { upserts: [...upserts.values()], deletes: [...deletes] }));
     afterEach?.();
   }
 }

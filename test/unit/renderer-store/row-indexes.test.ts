@@ -3,8 +3,7 @@ import { RowChangeLog } from '../../../renderer/store/row-change-log';
 import { RowIndexes } from '../../../renderer/store/row-indexes';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
-import type { DeltaBatch } from '../../../shared/protocol/server-messages';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 
 /** The indexes a full rescan of `rows` builds. */
 function rescan(rows: Iterable<Row>): RowIndexes {
@@ -121,16 +120,11 @@ describe('RowIndexes', () => {
           return Reflect.get(target, property, receiver) as unknown;
         },
       });
-    const batch = (seq: number, upserts: Row[]): DeltaBatch => ({
-      type: 'batch',
-      subscriptionId: 's',
-      seq,
-      upserts,
-      deletes: [],
-    });
-    mirror.apply(batch(1, [watched(row('default/a', '1')), row('shop/b', '1')]));
+    mirror.apply(deltaBatch(1, { upserts: [watched(row('default/a', '1')), row('shop/b', '1')] }));
     expect(mirror.indexes.byNamespace.get('default')).toEqual(new Set(['default/a']));
-    mirror.apply(batch(2, [row('default/a', '2', { status: 'Failed' }), row('shop/c', '1')]));
+    mirror.apply(
+      deltaBatch(2, { upserts: [row('default/a', '2', { status: 'Failed' }), row('shop/c', '1')] }),
+    );
     reads.length = 0;
     expect(mirror.indexes.byNamespace.get('shop')).toEqual(new Set(['shop/b', 'shop/c']));
     expect(reads).toEqual([]);
@@ -154,15 +148,9 @@ describe('RowIndexes', () => {
           else upserts.push(randomRow(random, key, ++version));
         }
         const replace = random() < 0.05;
-        mirror.apply({
-          type: 'batch',
-          subscriptionId: 's',
-          seq,
-          upserts,
-          deletes: replace ? [] : deletes,
-          replace,
-          snapshotEnd: replace,
-        });
+        mirror.apply(
+          deltaBatch(seq, { upserts, deletes: replace ? [] : deletes, replace, snapshotEnd: replace }),
+        );
         if (seq % 10 === 0)
           expect(readable(mirror.indexes), `seed ${seed} seq ${seq}`).toEqual(
             readable(rescan(mirror.rows.values())),
@@ -195,15 +183,14 @@ describe('RowIndexes', () => {
           else upserts.push(churnedRow(random, key, ++version, seq, mirror.rows.get(key)));
         }
         if (inSnapshot) snapshotBatchesLeft -= 1;
-        mirror.apply({
-          type: 'batch',
-          subscriptionId: 's',
-          seq,
-          upserts,
-          deletes,
-          replace: startsSnapshot,
-          snapshotEnd: inSnapshot && snapshotBatchesLeft === 0,
-        });
+        mirror.apply(
+          deltaBatch(seq, {
+            upserts,
+            deletes,
+            replace: startsSnapshot,
+            snapshotEnd: inSnapshot && snapshotBatchesLeft === 0,
+          }),
+        );
         const expected = () => rescan(mirror.rows.values());
         const reader = random();
         if (reader < 0.1) expect(mirror.indexes.byStatus).toEqual(expected().byStatus);

@@ -4,19 +4,11 @@ import type { RowFilter } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import { nothing, parseLabelSelector } from '../../../shared/selectors/label-selector';
 import type { Row } from '../../../shared/protocol/row';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 
 function mirrorOf(rows: Row[]): SubscriptionMirror {
   const mirror = new SubscriptionMirror();
-  mirror.apply({
-    type: 'batch',
-    subscriptionId: 's',
-    seq: 1,
-    upserts: rows,
-    deletes: [],
-    replace: true,
-    snapshotEnd: true,
-  });
+  mirror.apply(deltaBatch(1, { upserts: rows, replace: true, snapshotEnd: true }));
   return mirror;
 }
 
@@ -166,14 +158,9 @@ describe('queryRows', () => {
       for (const key of deletes) live.delete(key);
       for (const each of upserts) live.set(each.key, each);
       seq += 1;
-      mirror.apply({
-        type: 'batch',
-        subscriptionId: 's',
-        seq,
-        upserts,
-        deletes,
-        ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}),
-      });
+      mirror.apply(
+        deltaBatch(seq, { upserts, deletes, ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}) }),
+      );
       const expected = [...live.values()]
         .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
         .map((each) => each.key);

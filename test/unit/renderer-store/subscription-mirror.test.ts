@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
-import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import type { Row } from '../../../shared/protocol/row';
-import { row } from '../bridge/fixtures';
-
-function batch(seq: number, changes: Partial<DeltaBatch> = {}): DeltaBatch {
-  return { type: 'batch', subscriptionId: 's', seq, upserts: [], deletes: [], ...changes };
-}
+import { deltaBatch as batch, row } from '../bridge/fixtures';
 
 const keysOf = (mirror: SubscriptionMirror) => [...mirror.rows.keys()].sort();
 
