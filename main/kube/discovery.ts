@@ -6,6 +6,8 @@
 // ErrGroupDiscoveryFailed does. Legacy (per group version) discovery only: every server has it.
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
+import type { KindPrinter } from '../../shared/kinds/columns';
+import type { GroupVersionResource } from '../../shared/kube/object';
 import { CustomResourceDefinitionWatch } from './custom-resource-definition-watch';
 import type { RestClient } from './rest-client';
 
@@ -77,6 +79,14 @@ export class Discovery {
   /** Why following CRDs gave up (no permission, or CRDs not served); undefined while it runs. */
   get customResourceWatchError(): Error | undefined {
     return this.definitions?.error;
+  }
+
+  /**
+   * A custom resource's kubectl printer, from its CRD's additionalPrinterColumns for `gvr.version`;
+   * undefined for built-in kinds and when CRDs cannot be followed.
+   */
+  customResourcePrinter(gvr: GroupVersionResource): KindPrinter | undefined {
+    return this.definitions?.printers.printerFor(gvr);
   }
 
   /** Runs the first discovery (its failure is thrown), then follows CRDs in the background. */
