@@ -30,6 +30,7 @@ import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
+const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 
 export function App(): ReactNode {
   const { bridge, view } = useServices();
@@ -81,7 +82,19 @@ export function App(): ReactNode {
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
-  const rows = useKindRows(travel ? replayId : subscriptionId, expression, state.namespaces, rowSort);
+  // owner=web on pods also means the pods of Deployment web's ReplicaSets: mirror those meanwhile.
+  const ownersThrough = useSubscription(
+    expression.owner !== undefined && kind.gvr.group === '' && kind.gvr.resource === 'pods'
+      ? replicaSetsResource
+      : undefined,
+  );
+  const rows = useKindRows(
+    travel ? replayId : subscriptionId,
+    expression,
+    state.namespaces,
+    rowSort,
+    ownersThrough,
+  );
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],

@@ -1,8 +1,13 @@
-// owner= in the filter bar names an owner ("web-7c9d8"); rows index owners by uid. These helpers go
-// from names to uids through the owner index itself, so they cost one step per distinct owner, never
-// one per row.
+// owner= in the filter bar names an owner ("web-7c9d8", or the Deployment "web" above it); rows index
+// owners by uid. These helpers go from names to uids through the owner index itself, so they cost one
+// step per distinct owner, never one per row, and a keystroke never scans the rows.
+import type { Row } from '../../shared/protocol';
+import type { RowFilter, RowSort } from '../store/row-query';
+import { compareCells } from '../store/row-query';
 import type { ValueIndex } from '../store/row-indexes';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
+import type { SortedOrder } from './sorted-order';
+import { orderedQuery } from './sorted-order';
 
 /** owner name -> keys of the rows it owns, built from the owner-uid index. */
 export function ownerNameIndex(mirror: SubscriptionMirror): ValueIndex {
@@ -31,4 +36,47 @@ export function ownerUidsNamed(mirror: SubscriptionMirror, name: string): string
       uids.push(uid);
   }
   return uids;
+}
+
+/**
+ * The uids of `through`'s rows (ReplicaSets) whose owner is called `name` (their Deployment). Pods
+ * point only at their ReplicaSet, so these are the uids `owner=web` must also look for. One step per
+ * distinct owner in `through`, plus one per row the matching owners own.
+ */
+export function ownedUidsThrough(through: SubscriptionMirror, name: string): string[] {
+  const uids: string[] = [];
+  for (const ownerUid of ownerUidsNamed(through, name))
+    for (const key of through.indexes.byOwnerUid.get(ownerUid) ?? []) {
+      const row = through.rows.get(key);
+      if (row) uids.push(row.uid);
+    }
+  return uids;
+}
+
+/**
+ * The keys of `mirror`'s rows matching `filter` and owned by an owner called `owner`, directly or,
+ * when `through` mirrors the intermediate kind, through one of its rows (Pod -> ReplicaSet ->
+ * Deployment), in `sort` order.
+ */
+export function ownerQuery(
+  mirror: SubscriptionMirror,
+  owner: string,
+  filter: RowFilter,
+  sort: RowSort,
+  order: SortedOrder,
+  through?: SubscriptionMirror,
+): string[] {
+  const uids = new Set(ownerUidsNamed(mirror, owner));
+  if (through) for (const uid of ownedUidsThrough(through, owner)) uids.add(uid);
+  if (uids.size <= 1)
+    return orderedQuery(mirror, { ...filter, ownerUid: [...uids][0] ?? '\u0000none' }, sort, order);
+  const merged = new Set(
+    [...uids].flatMap((ownerUid) => orderedQuery(mirror, { ...filter, ownerUid }, sort, order)),
+  );
+  const value = (row: Row | undefined) =>
+    typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
+  return [...merged].sort(
+    (left, right) =>
+      compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
+  );
 }
