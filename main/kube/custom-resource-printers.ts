@@ -19,7 +19,7 @@ export function trimDefinition(definition: KubeObject): KubeObject {
   return {
     apiVersion: definition.apiVersion,
     kind: definition.kind,
-    metadata: { name: definition.metadata.name, resourceVersion: definition.metadata.resourceVersion },
+    metadata: { name: definition.metadata.name },
     spec: {
       group: spec.group,
       names: { plural: (spec.names as { plural?: unknown } | undefined)?.plural },
@@ -35,23 +35,37 @@ export function trimDefinition(definition: KubeObject): KubeObject {
 }
 
 export class CustomResourcePrinters {
+  /**
+   * Bumped whenever some kind's printer changes (a CRD added or deleted, or its columns edited); a
+   * CRD update that leaves the columns alone (status, schema, labels) keeps its compiled printers.
+   */
+  revision = 0;
   /** By CRD name, which the API server requires to be `<plural>.<group>`. */
   private readonly entries = new Map<string, Entry>();
 
   /** The state after a LIST: every CRD the server has, no others. */
   replace(definitions: readonly KubeObject[]): void {
-    this.entries.clear();
-    for (const definition of definitions) this.set(definition);
+    const listed = new Set<string>();
+    for (const definition of definitions) {
+      this.set(definition);
+      if (definition.metadata.name) listed.add(definition.metadata.name);
+    }
+    for (const name of [...this.entries.keys()]) if (!listed.has(name)) this.delete({ metadata: { name } });
   }
 
-  /** An added or modified CRD; its printers are rebuilt on next use. */
+  /** An added or modified CRD; its printers are rebuilt on next use if what they read changed. */
   set(definition: KubeObject): void {
     const name = definition.metadata.name;
-    if (name) this.entries.set(name, { definition: trimDefinition(definition), printers: new Map() });
+    if (!name) return;
+    const trimmed = trimDefinition(definition);
+    const existing = this.entries.get(name);
+    if (existing && sameColumns(existing.definition, trimmed)) return;
+    this.entries.set(name, { definition: trimmed, printers: new Map() });
+    this.revision++;
   }
 
   delete(definition: KubeObject): void {
-    if (definition.metadata.name) this.entries.delete(definition.metadata.name);
+    if (definition.metadata.name && this.entries.delete(definition.metadata.name)) this.revision++;
   }
 
   /** The printer of a custom resource at the version it is read at; undefined for other kinds. */
@@ -66,4 +80,9 @@ export class CustomResourcePrinters {
     }
     return printer;
   }
+}
+
+/** Trimmed CRDs print alike when their specs (all a printer reads) are equal. */
+function sameColumns(left: KubeObject, right: KubeObject): boolean {
+  return JSON.stringify(left.spec) === JSON.stringify(right.spec);
 }

@@ -60,6 +60,8 @@ export class Discovery {
   /** Group versions whose last discovery failed, with the error. */
   readonly failedGroupVersions = new Map<string, Error>();
   private readonly definitions: CustomResourceDefinitionWatch | undefined;
+  /** The CRD printers' revision the listeners were last told about. */
+  private notifiedPrintersRevision = 0;
 
   constructor(
     private readonly client: RestClient,
@@ -104,7 +106,10 @@ export class Discovery {
     this.listeners.clear();
   }
 
-  /** Calls `listener` after every discovery that changed the set of resources. Returns the unsubscriber. */
+  /**
+   * Calls `listener` after every discovery that changed the set of resources or a custom kind's printer
+   * columns (an empty change then). Returns the unsubscriber.
+   */
   onChange(listener: (change: DiscoveryChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -178,7 +183,10 @@ export class Discovery {
     );
     const change = diff(this.byGroupVersion, next);
     this.byGroupVersion = next;
-    if (change.added.length + change.removed.length + change.updated.length > 0) {
+    const printersRevision = this.definitions?.printers.revision ?? 0;
+    const printersChanged = printersRevision !== this.notifiedPrintersRevision;
+    this.notifiedPrintersRevision = printersRevision;
+    if (change.added.length + change.removed.length + change.updated.length > 0 || printersChanged) {
       for (const listener of [...this.listeners]) listener(change);
     }
     return this.resources();

@@ -87,7 +87,9 @@ describe('custom resource printer columns', () => {
     ).toEqual(['NAME', 'AGE']);
   });
 
-  it('follow a CRD edited while connected in Discovery, typed columns included', async () => {
+  it("follow a CRD edited while connected, telling Discovery's listeners", async () => {
+    let notified = 0;
+    const stopListening = discovery.onChange(() => notified++);
     const column = { name: 'Hosts', type: 'integer', jsonPath: '.spec.hostCount' };
     await harness.kubectl([
       'patch',
@@ -110,8 +112,11 @@ describe('custom resource printer columns', () => {
         timeout: 10_000,
       })
       .toEqual(['NAME', 'READY', 'SECRET', 'HOSTS', 'ISSUER', 'AGE']);
+    await expect.poll(() => notified, { timeout: 10_000 }).toBeGreaterThan(0);
+    stopListening();
     const kubectl = cellsOf(await harness.kubectl(['get', 'certificates', '-A']));
     expect(kubectl[0]).toEqual(['NAMESPACE', 'NAME', 'READY', 'SECRET', 'HOSTS', 'AGE']);
+    expect(kubectl.some((row) => row[4] === '3')).toBe(true);
     expect(kubetideTable(await certificateObjects(), false)).toEqual(kubectl);
   });
 });

@@ -60,13 +60,22 @@ describe('CustomResourcePrinters', () => {
     expect(headers(printers, 'v1')).toBeUndefined();
   });
 
-  it('rebuilds a printer after its CRD changes, and reuses it until then', () => {
+  it('rebuilds a printer when its columns change, and keeps it through other CRD updates', () => {
     const printers = new CustomResourcePrinters();
     printers.set(definition('1', [column('Colour', '.spec.colour')]));
     const gvr = { group: 'example.dev', version: 'v2', resource: 'widgets' };
     const first = printers.printerFor(gvr);
+    const revision = printers.revision;
+    const statusUpdate = definition('2', [column('Colour', '.spec.colour')]);
+    statusUpdate.status = { conditions: [{ type: 'Established', status: 'True' }] };
+    printers.set(statusUpdate);
+    printers.replace([statusUpdate]);
     expect(printers.printerFor(gvr)).toBe(first);
-    printers.set(definition('2', [column('Shape', '.spec.shape')]));
+    expect(printers.revision).toBe(revision);
+    printers.set(definition('3', [column('Shape', '.spec.shape')]));
     expect(headers(printers, 'v2')).toEqual(['NAME', 'SHAPE']);
+    expect(printers.revision).toBe(revision + 1);
+    printers.replace([]);
+    expect(printers.revision).toBe(revision + 2);
   });
 });
