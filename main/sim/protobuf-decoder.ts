@@ -9,7 +9,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import { badRequest } from './api-errors';
 import type { FieldSchema, MessageSchema, ScalarType } from './protobuf-schema';
-import { topLevelMessages } from './protobuf-schema';
+import { topLevelMessages } from './protobuf-kinds';
 import type { WireField } from './protobuf-wire';
 import { readFields, signed } from './protobuf-wire';
 
@@ -127,7 +127,8 @@ function decodeMessage(schema: MessageSchema, bytes: Uint8Array): Record<string,
       continue;
     }
     const decoded = value(field, wire, schema);
-    if (field.repeated) ((result[field.name] ??= []) as unknown[]).push(decoded);
+    if (field.inline) Object.assign(result, decoded);
+    else if (field.repeated) ((result[field.name] ??= []) as unknown[]).push(decoded);
     else if (
       decoded === undefined ||
       (!field.pointer && (decoded === '' || decoded === 0 || decoded === false))

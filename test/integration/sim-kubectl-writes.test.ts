@@ -47,6 +47,43 @@ async function watch(resource: string, ready: string, fields: string) {
 const configMapYaml = (name: string, value: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, namespace: writes}\ndata: {mode: "${value}"}\n`;
 
+const cronJobYaml = `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: writes}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate:
+    spec:
+      backoffLimit: 2
+      template:
+        spec:
+          restartPolicy: OnFailure
+          securityContext: {runAsNonRoot: true, fsGroup: 2000}
+          imagePullSecrets: [{name: registry}]
+          tolerations: [{key: dedicated, operator: Equal, value: batch, effect: NoSchedule}]
+          containers:
+          - name: backup
+            image: backup:1
+            args: ["--all"]
+            env:
+            - {name: MODE, value: full}
+            - name: PASSWORD
+              valueFrom: {secretKeyRef: {name: db, key: password}}
+            - name: NODE
+              valueFrom: {fieldRef: {fieldPath: spec.nodeName}}
+            envFrom: [{configMapRef: {name: settings}, prefix: S_}]
+            resources: {limits: {cpu: 500m, memory: 128Mi}}
+            volumeMounts: [{name: data, mountPath: /data}, {name: config, mountPath: /etc/config, readOnly: true}]
+            livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 5}
+            readinessProbe: {tcpSocket: {port: http}}
+            securityContext: {readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
+          volumes:
+          - {name: data, emptyDir: {sizeLimit: 1Gi}}
+          - {name: config, configMap: {name: settings, defaultMode: 420}}
+          - {name: creds, secret: {secretName: db, optional: false}}
+          - {name: store, persistentVolumeClaim: {claimName: store}}
+`;
+
 describe('kubectl writes against the embedded cluster', () => {
   it('create namespace (a protobuf body) makes a namespace that lists', async () => {
     expect(await kubectl('create', 'namespace', 'writes')).toBe('namespace/writes created\n');
@@ -162,6 +199,36 @@ describe('kubectl writes against the embedded cluster', () => {
     expect(job.spec.template.spec.restartPolicy).toBe('Never');
     expect(cronJob.spec.schedule).toBe('@hourly');
     expect(service.spec.ports[0]).toMatchObject({ port: 80, targetPort: 'http', protocol: 'TCP' });
+  });
+
+  it('create job --from=cronjob sends the whole pod template, volumes, env references and probes included', async () => {
+    await kubectl('apply', '-f', harness.file('cronjob.yaml', cronJobYaml));
+    expect(await kubectl('create', 'job', 'backup-now', '-n', 'writes', '--from=cronjob/backup')).toBe(
+      'job.batch/backup-now created\n',
+    );
+    const [cronJob, job] = JSON.parse(
+      await kubectl('get', 'cronjob/backup', 'job/backup-now', '-n', 'writes', '-o', 'json'),
+    ).items;
+    const template = cronJob.spec.jobTemplate.spec.template.spec;
+    const copied = job.spec.template.spec;
+    for (const field of ['volumes', 'securityContext', 'tolerations', 'imagePullSecrets'])
+      expect(copied[field], field).toEqual(template[field]);
+    for (const field of [
+      'args',
+      'env',
+      'envFrom',
+      'resources',
+      'volumeMounts',
+      'livenessProbe',
+      'readinessProbe',
+      'securityContext',
+    ])
+      expect(copied.containers[0][field], field).toEqual(template.containers[0][field]);
+    expect(job.metadata.ownerReferences[0]).toMatchObject({
+      kind: 'CronJob',
+      name: 'backup',
+      controller: true,
+    });
   });
 
   it('apply --server-side gets the 415 kubectl reads as "server-side apply not available"', async () => {
