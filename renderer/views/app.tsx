@@ -17,7 +17,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
 import { useKeyboard } from './use-keyboard';
-import { ownerNameIndex } from './owner-names';
+import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
 import { Sidebar } from './sidebar';
 import { ResourceView } from './resource-view';
@@ -103,9 +103,12 @@ export function App(): ReactNode {
     rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
 
   const complete = useCallback(
-    (text: string, caret: number) =>
-      rows.mirror ? completeFilter({ text, caret }, rows.mirror.indexes, ownerNameIndex(rows.mirror)) : [],
-    [rows.mirror],
+    (text: string, caret: number) => {
+      if (!rows.mirror) return [];
+      const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
+      return completeFilter({ text, caret }, rows.mirror.indexes, ownerNameCounts(rows.mirror, through));
+    },
+    [bridge, rows.mirror, ownersThrough],
   );
 
   const update = view.setState;

@@ -4,26 +4,43 @@
 import type { Row } from '../../shared/protocol';
 import type { RowFilter, RowSort } from '../store/row-query';
 import { compareCells } from '../store/row-query';
-import type { ValueIndex } from '../store/row-indexes';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { SortedOrder } from './sorted-order';
 import { orderedQuery } from './sorted-order';
 
-/** owner name -> keys of the rows it owns, built from the owner-uid index. */
-export function ownerNameIndex(mirror: SubscriptionMirror): ValueIndex {
-  const byName: ValueIndex = new Map();
-  for (const [uid, keys] of mirror.indexes.byOwnerUid) {
-    const first = keys.values().next().value;
-    const name =
-      first === undefined
-        ? undefined
-        : mirror.rows.get(first)?.owners.find((owner) => owner.uid === uid)?.name;
-    if (name === undefined) continue;
-    const existing = byName.get(name);
-    if (!existing) byName.set(name, keys);
-    else byName.set(name, new Set([...existing, ...keys]));
-  }
-  return byName;
+/** The name an owner uid goes by, read from the first row (of `mirror`) it owns. */
+function ownerName(mirror: SubscriptionMirror, uid: string, keys: ReadonlySet<string>): string | undefined {
+  const first = keys.values().next().value;
+  return first === undefined
+    ? undefined
+    : mirror.rows.get(first)?.owners.find((owner) => owner.uid === uid)?.name;
+}
+
+/**
+ * owner name -> how many rows owner=name matches, for completion: the rows each owner owns, plus,
+ * with `through` (ReplicaSets), the rows of the ReplicaSets a Deployment owns under the Deployment's
+ * name. One step per distinct owner and per ReplicaSet; no row is visited.
+ */
+export function ownerNameCounts(
+  mirror: SubscriptionMirror,
+  through?: SubscriptionMirror,
+): Map<string, { size: number }> {
+  const counts = new Map<string, { size: number }>();
+  const add = (name: string | undefined, size: number) => {
+    if (name === undefined || size === 0) return;
+    const entry = counts.get(name);
+    if (entry) entry.size += size;
+    else counts.set(name, { size });
+  };
+  const owned = mirror.indexes.byOwnerUid;
+  for (const [uid, keys] of owned) add(ownerName(mirror, uid, keys), keys.size);
+  if (through)
+    for (const [uid, keys] of through.indexes.byOwnerUid) {
+      let size = 0;
+      for (const key of keys) size += owned.get(through.rows.get(key)?.uid ?? '')?.size ?? 0;
+      add(ownerName(through, uid, keys), size);
+    }
+  return counts;
 }
 
 /** The uids of the owners called `name` (several when the name repeats across namespaces). */

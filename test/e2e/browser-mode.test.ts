@@ -137,6 +137,11 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
     expect(expected.length).toBeGreaterThan(0);
     await setFilter(`owner=${deployment.name}`);
     await expectRows(expected);
+    // Completion offers the Deployment's name too, with the number of pods it matches.
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect
+      .poll(() => suggestions.textContent())
+      .toMatch(new RegExp(`owner=${deployment.name}\\s*${expected.length}(?!\\d)`));
     await page.screenshot({ path: screenshotPath('pods-owner-deployment') });
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnerSummary, Row } from '../../../shared/protocol';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
-import { ownedUidsThrough, ownerQuery } from '../../../renderer/views/owner-names';
+import { ownedUidsThrough, ownerNameCounts, ownerQuery } from '../../../renderer/views/owner-names';
 import { SortedOrder } from '../../../renderer/views/sorted-order';
 import { deltaBatch, row } from '../bridge/fixtures';
 
@@ -87,5 +87,19 @@ describe('owner= through ReplicaSets', () => {
       deltaBatch(2, { upserts: [pod('shop/web-next-a', [owner('ReplicaSet', 'web-next', 'rs-web-next')])] }),
     );
     expect(ownerQuery(podMirror, 'web', {}, byName, new SortedOrder(), sets)).toContain('shop/web-next-a');
+  });
+
+  it('offers Deployment names for completion, counting the pods owner= would match', () => {
+    const counts = (through?: SubscriptionMirror) =>
+      Object.fromEntries([...ownerNameCounts(pods(), through)].map(([name, { size }]) => [name, size]));
+    expect(counts()).toEqual({ 'web-new': 2, 'web-old': 1, 'web-1': 1, 'api-1': 1, web: 1 });
+    expect(counts(replicaSets())).toEqual({
+      'web-new': 2,
+      'web-old': 1,
+      'web-1': 1,
+      'api-1': 1,
+      web: 5,
+      api: 1,
+    });
   });
 });
