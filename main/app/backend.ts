@@ -132,7 +132,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       ...(recording ? { recording } : {}),
       newListerWatcher: (gvr, namespace, tweak) =>
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
-      printerFor: (gvr) => printerFor(gvr),
+      printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
     });
     session.release = () => {

@@ -15,7 +15,7 @@ import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
 import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
-import { RowProjector } from './row-projection';
+import { RowProjector, defaultPrinter } from './row-projection';
 import type { PrinterLookup } from './row-projection';
 import { servedKinds } from './served-kinds';
 import type { KindSource } from './served-kinds';
@@ -64,7 +64,8 @@ export class ClusterSession {
   readonly clock: Clock;
   readonly feeds: FeedRegistry<Feed>;
   private readonly connections = new Set<SessionConnection>();
-  private readonly projectors = new Map<string, RowProjector>();
+  /** By gvrKey, with the resource they project (refreshPrinters looks its printer up again). */
+  private readonly projectors = new Map<string, { gvr: GroupVersionResource; projector: RowProjector }>();
   private readonly stopDiscovery: () => void;
   private countTimer: Timer | undefined;
   private lastKinds = '';
@@ -107,7 +108,11 @@ export class ClusterSession {
           },
         }),
     });
-    this.stopDiscovery = options.discovery?.onChange(() => this.pushKinds()) ?? (() => {});
+    this.stopDiscovery =
+      options.discovery?.onChange(() => {
+        this.refreshPrinters();
+        this.pushKinds();
+      }) ?? (() => {});
     for (const gvr of options.recording?.kinds ?? []) this.feeds.acquire(gvr, '');
   }
 
@@ -204,12 +209,28 @@ export class ClusterSession {
   /** The row projection of `gvr`, shared by live feeds and history replay so both give the same rows. */
   projectorFor(gvr: GroupVersionResource): RowProjector {
     const key = gvrKey(gvr);
-    let projector = this.projectors.get(key);
-    if (!projector) {
-      projector = new RowProjector((this.options.printerFor ?? printerFor)(gvr));
-      this.projectors.set(key, projector);
+    let entry = this.projectors.get(key);
+    if (!entry) {
+      entry = { gvr, projector: new RowProjector((this.options.printerFor ?? printerFor)(gvr)) };
+      this.projectors.set(key, entry);
     }
-    return projector;
+    return entry.projector;
+  }
+
+  /**
+   * After discovery reported a change: a kind whose printer is no longer the one its projector has (a
+   * CRD's printer columns edited while connected) gets a new projector, and its feeds re-project their
+   * rows; the kinds push that follows carries the new columns.
+   */
+  private refreshPrinters(): void {
+    const lookup = this.options.printerFor ?? printerFor;
+    for (const [key, entry] of this.projectors) {
+      const printer = lookup(entry.gvr) ?? defaultPrinter;
+      if (printer === entry.projector.printer) continue;
+      const projector = new RowProjector(printer);
+      this.projectors.set(key, { gvr: entry.gvr, projector });
+      for (const feed of this.feeds.feeds()) if (gvrKey(feed.gvr) === key) feed.reproject(projector);
+    }
   }
 
   private scheduleCountPush(): void {

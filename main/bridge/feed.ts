@@ -96,8 +96,11 @@ export class Feed {
   private unconfirmed: Set<string> | undefined;
   private readonly staleAfterMs: number;
   private readonly progressIntervalMs: number;
+  /** Replaced by reproject() when the kind's printer changes. */
+  private projector: RowProjector;
 
   constructor(private readonly options: FeedOptions) {
+    this.projector = options.projector;
     this.gvr = options.gvr;
     this.namespace = options.namespace;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
@@ -194,6 +197,21 @@ export class Feed {
     this.informer.restartWatch();
   }
 
+  /**
+   * The kind's columns changed (its CRD's printer columns were edited): every cached object is
+   * projected again and sent as an update, though no object changed, so subscribers get the new cells.
+   */
+  reproject(projector: RowProjector): void {
+    this.projector = projector;
+    const now = this.options.clock.now();
+    for (const object of this.informer?.getIndexer().list() ?? []) {
+      const row = projector.project(object, now);
+      if (!this.rowsByKey.has(row.key)) continue;
+      this.rowsByKey.set(row.key, row);
+      this.publish({ type: 'updated', row });
+    }
+  }
+
   /** The running informer's indexer holds full objects (managedFields stripped). */
   cachedObject(namespace: string, name: string): KubeObject | undefined {
     return this.informer?.getIndexer().getByKey(objectKey(namespace, name));
@@ -224,7 +242,7 @@ export class Feed {
   }
 
   private upsert(object: KubeObject): void {
-    const row = this.options.projector.project(object, this.options.clock.now());
+    const row = this.projector.project(object, this.options.clock.now());
     const previous = this.rowsByKey.get(row.key);
     this.unconfirmed?.delete(row.key);
     if (previous && previous.resourceVersion === row.resourceVersion && previous.uid === row.uid) return;

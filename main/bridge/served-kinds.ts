@@ -17,7 +17,10 @@ export interface DiscoveredResource extends GroupVersionResource {
 /** What the session needs of main/kube's Discovery. */
 export interface KindSource {
   preferredResources(): DiscoveredResource[];
-  /** Calls `listener` after each discovery that changed the set; returns the unsubscriber. */
+  /**
+   * Calls `listener` after each discovery that changed the set or a custom kind's printer columns;
+   * returns the unsubscriber.
+   */
   onChange(listener: () => void): () => void;
 }
 

@@ -1,12 +1,14 @@
 // Follows customresourcedefinitions so Discovery can rerun when one is created, changed (Established,
-// new versions) or deleted. A minimal reflector: "something changed" is all it reports, so it keeps no
-// cache and asks only for metadata.
+// new versions) or deleted, and custom resources get their printer columns. A minimal reflector: it
+// reports "something changed", and keeps of each CRD only what its printers need
+// (CustomResourcePrinters), so no object cache. Full objects, not metadata: the columns are in spec.
 import type { Clock } from '../cache/clock';
 import type { ListerWatcher } from '../cache/lister-watcher';
 import type { KubeObject } from '../../shared/kube/object';
 import { isNotFound, isResourceExpired } from '../../shared/kube/status';
 import { ForbiddenError, UnauthorizedError } from './errors';
-import { metadataListerWatcher } from './lister-watcher';
+import { CustomResourcePrinters, trimDefinition } from './custom-resource-printers';
+import { httpListerWatcher } from './lister-watcher';
 import type { RestClient } from './rest-client';
 
 const customResourceDefinitions = {
@@ -27,6 +29,8 @@ export interface CustomResourceDefinitionWatchOptions {
 export class CustomResourceDefinitionWatch {
   /** Why it gave up (no permission, or CRDs not served); undefined while it can run. */
   error: Error | undefined;
+  /** The printer columns of every CRD, current as of the last event. */
+  readonly printers = new CustomResourcePrinters();
   private readonly listerWatcher: ListerWatcher<KubeObject>;
   /** Where the watch resumes; "" means list first. */
   private resourceVersion = '';
@@ -37,7 +41,7 @@ export class CustomResourceDefinitionWatch {
     private readonly onChange: () => void,
     private readonly options: CustomResourceDefinitionWatchOptions,
   ) {
-    this.listerWatcher = metadataListerWatcher(client, customResourceDefinitions, '', undefined, {
+    this.listerWatcher = httpListerWatcher(client, customResourceDefinitions, '', undefined, {
       clock: options.clock,
     });
   }
@@ -48,8 +52,7 @@ export class CustomResourceDefinitionWatch {
    */
   async list(): Promise<boolean> {
     try {
-      const list = await this.listerWatcher.list({ resourceVersion: '0' }, this.options.signal);
-      this.resourceVersion = list.metadata.resourceVersion ?? '';
+      await this.relist(this.options.signal);
       return true;
     } catch (error) {
       return !this.givesUp(error);
@@ -64,8 +67,7 @@ export class CustomResourceDefinitionWatch {
     while (!signal.aborted) {
       try {
         if (this.resourceVersion === '') {
-          const list = await this.listerWatcher.list({ resourceVersion: '0' }, signal);
-          this.resourceVersion = list.metadata.resourceVersion ?? '';
+          await this.relist(signal);
           this.onChange();
         }
         const watcher = await this.listerWatcher.watch(
@@ -77,6 +79,8 @@ export class CustomResourceDefinitionWatch {
         for await (const event of watcher) {
           events++;
           this.resourceVersion = event.object.metadata.resourceVersion ?? this.resourceVersion;
+          if (event.type === 'DELETED') this.printers.delete(event.object);
+          else if (event.type === 'ADDED' || event.type === 'MODIFIED') this.printers.set(event.object);
           if (event.type !== 'BOOKMARK') this.onChange();
           backoffMs = initialBackoffMs;
         }
@@ -93,6 +97,13 @@ export class CustomResourceDefinitionWatch {
         backoffMs = Math.min(backoffMs * 2, maxBackoffMs);
       }
     }
+  }
+
+  /** Lists every CRD (trimmed as each arrives, so the schemas are never all held at once). */
+  private async relist(signal: AbortSignal): Promise<void> {
+    const list = await this.listerWatcher.list({ resourceVersion: '0' }, signal, trimDefinition);
+    this.printers.replace(list.items);
+    this.resourceVersion = list.metadata.resourceVersion ?? '';
   }
 
   /** No permission, or no CRDs served: retrying would only load the server. */

@@ -6,6 +6,8 @@
 // ErrGroupDiscoveryFailed does. Legacy (per group version) discovery only: every server has it.
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
+import type { KindPrinter } from '../../shared/kinds/columns';
+import type { GroupVersionResource } from '../../shared/kube/object';
 import { CustomResourceDefinitionWatch } from './custom-resource-definition-watch';
 import type { RestClient } from './rest-client';
 
@@ -58,6 +60,8 @@ export class Discovery {
   /** Group versions whose last discovery failed, with the error. */
   readonly failedGroupVersions = new Map<string, Error>();
   private readonly definitions: CustomResourceDefinitionWatch | undefined;
+  /** The CRD printers' revision the listeners were last told about. */
+  private notifiedPrintersRevision = 0;
 
   constructor(
     private readonly client: RestClient,
@@ -79,6 +83,14 @@ export class Discovery {
     return this.definitions?.error;
   }
 
+  /**
+   * A custom resource's kubectl printer, from its CRD's additionalPrinterColumns for `gvr.version`;
+   * undefined for built-in kinds and when CRDs cannot be followed.
+   */
+  customResourcePrinter(gvr: GroupVersionResource): KindPrinter | undefined {
+    return this.definitions?.printers.printerFor(gvr);
+  }
+
   /** Runs the first discovery (its failure is thrown), then follows CRDs in the background. */
   async start(): Promise<void> {
     // The CRD list comes first: discovery then reflects at least its state, and the watch from its
@@ -94,7 +106,10 @@ export class Discovery {
     this.listeners.clear();
   }
 
-  /** Calls `listener` after every discovery that changed the set of resources. Returns the unsubscriber. */
+  /**
+   * Calls `listener` after every discovery that changed the set of resources or a custom kind's printer
+   * columns (an empty change then). Returns the unsubscriber.
+   */
   onChange(listener: (change: DiscoveryChange) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -168,7 +183,10 @@ export class Discovery {
     );
     const change = diff(this.byGroupVersion, next);
     this.byGroupVersion = next;
-    if (change.added.length + change.removed.length + change.updated.length > 0) {
+    const printersRevision = this.definitions?.printers.revision ?? 0;
+    const printersChanged = printersRevision !== this.notifiedPrintersRevision;
+    this.notifiedPrintersRevision = printersRevision;
+    if (change.added.length + change.removed.length + change.updated.length > 0 || printersChanged) {
       for (const listener of [...this.listeners]) listener(change);
     }
     return this.resources();

@@ -56,6 +56,11 @@ export function statusOfError(error: unknown): Status {
 const maximumBodyBytes = 8 * 1024 * 1024;
 
 export async function readBody(request: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(request)).toString('utf8');
+}
+
+/** The request body as bytes, for the binary (protobuf) media types. */
+export async function readBodyBytes(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -66,7 +71,7 @@ export async function readBody(request: IncomingMessage): Promise<string> {
       );
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */

@@ -228,9 +228,26 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
-/** Applies a PATCH body by its Content-Type; 415 for anything else (apply-patch+yaml included). */
-export function applyPatch(contentType: string, target: unknown, body: string): unknown {
+const patchMediaTypes = new Set([
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/json-patch+json',
+]);
+
+/**
+ * The PATCH media type, or 415 for any other (apply-patch+yaml included). The apiserver checks this
+ * before it reads the object, so a server-side apply of an object that does not exist yet is a 415,
+ * not a 404: that 415 is what kubectl reads as "Server-side apply not available on the server".
+ */
+export function patchMediaType(contentType: string): string {
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  if (!patchMediaTypes.has(mediaType)) throw unsupportedMediaType(mediaType);
+  return mediaType;
+}
+
+/** Applies a PATCH body by its Content-Type (see patchMediaType). */
+export function applyPatch(contentType: string, target: unknown, body: string): unknown {
+  const mediaType = patchMediaType(contentType);
   let patch: unknown;
   try {
     patch = JSON.parse(body);
@@ -242,9 +259,7 @@ export function applyPatch(contentType: string, target: unknown, body: string): 
       return mergePatch(target, patch);
     case 'application/strategic-merge-patch+json':
       return strategicMergePatch(target, patch);
-    case 'application/json-patch+json':
-      return jsonPatch(target, patch);
     default:
-      throw unsupportedMediaType(mediaType);
+      return jsonPatch(target, patch);
   }
 }

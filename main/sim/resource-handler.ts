@@ -4,15 +4,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../shared/kube/object';
 import { badRequest, methodNotAllowed, notFound } from './api-errors';
-import type { ClusterStorage, DeleteOptions, PropagationPolicy } from './cluster-storage';
+import type { ClusterStorage } from './cluster-storage';
 import type { FaultInjector, Verb } from './faults';
 import { parseObjectFilter } from './filter';
 import { readBody, sendText } from './http-io';
 import { readListOptions } from './list-options';
 import { planList, readPage, serveList } from './list-handler';
 import type { Rendering } from './media';
-import { applyPatch } from './patch';
+import { applyPatch, patchMediaType } from './patch';
 import { presenterFor } from './presenter';
+import { readDeleteOptions, readObject } from './request-body';
 import type { ResourcePath } from './request-path';
 import type { ResourceType } from './resource-type';
 import { resourceKey } from './resource-type';
@@ -47,43 +48,6 @@ export function verbOf(method: string, path: ResourcePath, query: URLSearchParam
   }
 }
 
-function parseObject(body: string): KubeObject {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (error) {
-    throw badRequest(`the object provided is unrecognized: ${(error as Error).message}`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw badRequest('the object provided is not a JSON object');
-  const object = parsed as KubeObject;
-  object.metadata ??= {};
-  return object;
-}
-
-/** metav1.DeleteOptions from the body and the query; dryRun is ["All"] in the body, "All" in the query. */
-async function deleteOptionsOf(request: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
-  const body = await readBody(request);
-  let parsed: {
-    propagationPolicy?: string;
-    preconditions?: DeleteOptions['preconditions'];
-    dryRun?: string[];
-  } = {};
-  try {
-    parsed = body.trim() ? JSON.parse(body) : {};
-  } catch (error) {
-    throw badRequest(`the DeleteOptions provided are unrecognized: ${(error as Error).message}`);
-  }
-  const policy = query.get('propagationPolicy') ?? parsed.propagationPolicy;
-  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy))
-    throw badRequest(`propagationPolicy: Unsupported value: "${policy}"`);
-  return {
-    propagationPolicy: policy as PropagationPolicy | undefined,
-    preconditions: parsed.preconditions,
-    dryRun: query.get('dryRun') === 'All' || (parsed.dryRun ?? []).includes('All'),
-  };
-}
-
 export async function handleResource(
   context: ResourceHandlerContext,
   type: ResourceType,
@@ -114,7 +78,7 @@ export async function handleResource(
       listRequest,
       planList(storage.store, context.faults, { ...options, limit: 0, continueToken: undefined }),
     );
-    const deleteOptions = await deleteOptionsOf(request, query);
+    const deleteOptions = await readDeleteOptions(request, query);
     const removed = page.items.map((stored) =>
       storage.delete(
         type,
@@ -149,11 +113,11 @@ export async function handleResource(
       return sendText(response, 200, presenter.single(stored));
     }
     case 'create': {
-      const stored = storage.create(type, path.namespace, parseObject(await readBody(request)), dryRun);
+      const stored = storage.create(type, path.namespace, await readObject(request), dryRun);
       return sendText(response, 201, presenter.single(stored));
     }
     case 'update': {
-      const input = parseObject(await readBody(request));
+      const input = await readObject(request);
       if (subresource === 'scale') {
         const current = storage.get(type, namespace, name);
         const stored = storage.update(
@@ -177,8 +141,9 @@ export async function handleResource(
       return sendText(response, 200, presenter.single(stored));
     }
     case 'patch': {
-      const body = await readBody(request);
       const contentType = request.headers['content-type'] ?? '';
+      patchMediaType(contentType);
+      const body = await readBody(request);
       const current = storage.get(type, namespace, name);
       if (subresource === 'scale') {
         const patched = applyPatch(contentType, scaleOf(type, current), body) as KubeObject;
@@ -208,7 +173,7 @@ export async function handleResource(
       return sendText(response, 200, presenter.single(stored));
     }
     case 'delete': {
-      const stored = storage.delete(type, namespace, name, await deleteOptionsOf(request, query));
+      const stored = storage.delete(type, namespace, name, await readDeleteOptions(request, query));
       return sendText(response, 200, presenter.single(stored));
     }
   }

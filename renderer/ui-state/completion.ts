@@ -1,6 +1,6 @@
 // Completion for the filter bar, answered from the mirror's indexes (label keys and values, namespaces,
 // nodes, statuses) so suggestions name only what exists, most common first.
-import type { RowIndexes, ValueIndex } from '../store/row-indexes';
+import type { RowIndexes } from '../store/row-indexes';
 
 export interface Completion {
   /** The whole token that replaces the one being typed. */
@@ -30,8 +30,11 @@ export function tokenAt(request: CompletionRequest): TokenSpan {
   return { start, end: request.caret, token: request.text.slice(start, request.caret) };
 }
 
+/** value -> how many rows have it: an index's key sets, or owner counts (see ownerNameCounts). */
+type Counted = ReadonlyMap<string, { readonly size: number }>;
+
 function fromIndex(
-  index: ValueIndex | undefined,
+  index: Counted | undefined,
   prefix: string,
   typed: string,
   render: (value: string) => string,
@@ -56,14 +59,14 @@ function fromIndex(
 export function completeFilter(
   request: CompletionRequest,
   indexes: RowIndexes,
-  ownerNames: ValueIndex,
+  ownerNames: Counted,
 ): Completion[] {
   const { token } = tokenAt(request);
   const offered = suggestionsFor(token, indexes, ownerNames);
   return offered.length === 1 && offered[0]?.insert === token ? [] : offered;
 }
 
-function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: ValueIndex): Completion[] {
+function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: Counted): Completion[] {
   const operator = /^(!?)([^=!]*?)(==|!=|=)(.*)$/.exec(token);
   if (operator) {
     const [, , key = '', op = '=', typed = ''] = operator;

@@ -18,7 +18,7 @@ export interface FilterExpression {
   readonly labelSelector?: LabelSelector;
   readonly namespaces: readonly string[];
   readonly node?: string;
-  /** An owner's name (matched against the rows' owner references by the view). */
+  /** An owner's name: rows it owns, and pods of the ReplicaSets a Deployment of that name owns (see ownerQuery). */
   readonly owner?: string;
   readonly status?: string;
   readonly text?: string;

@@ -17,7 +17,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
 import { useKeyboard } from './use-keyboard';
-import { ownerNameIndex } from './owner-names';
+import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
 import { Sidebar } from './sidebar';
 import { ResourceView } from './resource-view';
@@ -30,6 +30,7 @@ import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
+const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 
 export function App(): ReactNode {
   const { bridge, view } = useServices();
@@ -81,7 +82,19 @@ export function App(): ReactNode {
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
-  const rows = useKindRows(travel ? replayId : subscriptionId, expression, state.namespaces, rowSort);
+  // owner=web on pods also means the pods of Deployment web's ReplicaSets: mirror those meanwhile.
+  const ownersThrough = useSubscription(
+    expression.owner !== undefined && kind.gvr.group === '' && kind.gvr.resource === 'pods'
+      ? replicaSetsResource
+      : undefined,
+  );
+  const rows = useKindRows(
+    travel ? replayId : subscriptionId,
+    expression,
+    state.namespaces,
+    rowSort,
+    ownersThrough,
+  );
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],
@@ -90,9 +103,12 @@ export function App(): ReactNode {
     rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
 
   const complete = useCallback(
-    (text: string, caret: number) =>
-      rows.mirror ? completeFilter({ text, caret }, rows.mirror.indexes, ownerNameIndex(rows.mirror)) : [],
-    [rows.mirror],
+    (text: string, caret: number) => {
+      if (!rows.mirror) return [];
+      const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
+      return completeFilter({ text, caret }, rows.mirror.indexes, ownerNameCounts(rows.mirror, through));
+    },
+    [bridge, rows.mirror, ownersThrough],
   );
 
   const update = view.setState;

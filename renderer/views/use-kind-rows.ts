@@ -3,13 +3,11 @@
 // to rows; the query reruns when the revision, filter or sort changes, and under churn at most once per
 // a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Row } from '../../shared/protocol';
 import type { RowFilter, RowSort } from '../store/row-query';
-import { compareCells } from '../store/row-query';
 import { orderedQuery, SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
-import { ownerUidsNamed } from './owner-names';
+import { ownerQuery } from './owner-names';
 import { useMirrorState, useServices } from './app-context';
 
 export interface KindRows {
@@ -46,37 +44,23 @@ function useThrottledRevision(revision: number, minimumGapMs: number): number {
   return settled;
 }
 
-function queryWithOwners(
-  mirror: SubscriptionMirror,
-  expression: FilterExpression,
-  filter: RowFilter,
-  sort: RowSort,
-  order: SortedOrder,
-): string[] {
-  if (expression.owner === undefined) return orderedQuery(mirror, filter, sort, order);
-  const uids = ownerUidsNamed(mirror, expression.owner);
-  if (uids.length <= 1)
-    return orderedQuery(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort, order);
-  const merged = new Set(
-    uids.flatMap((ownerUid) => orderedQuery(mirror, { ...filter, ownerUid }, sort, order)),
-  );
-  const value = (row: Row | undefined) =>
-    typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
-  return [...merged].sort(
-    (left, right) =>
-      compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
-  );
-}
-
+/**
+ * `ownersThrough`: the subscription of the kind between these rows and the owners owner= names
+ * (ReplicaSets, for pods under a Deployment), while the filter has owner=; see ownerQuery.
+ */
 export function useKindRows(
   subscriptionId: string | undefined,
   expression: FilterExpression,
   namespaces: readonly string[],
   sort: RowSort,
+  ownersThrough?: string,
 ): KindRows {
   const { bridge } = useServices();
   const liveRevision = useMirrorState((state) =>
     subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
+  );
+  const throughRevision = useMirrorState((state) =>
+    ownersThrough ? (state.revisions[ownersThrough] ?? 0) : 0,
   );
   const cost = useRef(0);
   const order = useRef(new SortedOrder());
@@ -98,11 +82,15 @@ export function useKindRows(
   const keys = useMemo(() => {
     if (!mirror) return [];
     const started = performance.now();
-    const result = queryWithOwners(mirror, expression, filter, sort, order.current);
+    const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
+    const result =
+      expression.owner === undefined
+        ? orderedQuery(mirror, filter, sort, order.current)
+        : ownerQuery(mirror, expression.owner, filter, sort, order.current, through);
     cost.current = performance.now() - started;
     return result;
-    // `revision` is the mirror's change signal: the rows behind `mirror` changed when it moved.
-  }, [mirror, revision, filter, expression, sort]);
+    // The revisions are the mirrors' change signals: the rows behind them changed when they moved.
+  }, [bridge, mirror, revision, ownersThrough, throughRevision, filter, expression, sort]);
 
   return {
     keys,

@@ -122,6 +122,29 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
     await page.screenshot({ path: screenshotPath('pods-node-filter') });
   });
 
+  it('filters by owner= through ReplicaSets to their Deployment', async () => {
+    const pods = await api.pods();
+    const replicaSets = await api.replicaSets();
+    const deployment = replicaSets.flatMap((set) => set.owners).find((owner) => owner.kind === 'Deployment')!;
+    const setsOfDeployment = new Set(
+      replicaSets
+        .filter((set) => set.owners.some((owner) => owner.name === deployment.name))
+        .map((set) => set.uid),
+    );
+    const expected = pods.filter((pod) =>
+      pod.owners.some((owner) => setsOfDeployment.has(owner.uid) || owner.name === deployment.name),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    await setFilter(`owner=${deployment.name}`);
+    await expectRows(expected);
+    // Completion offers the Deployment's name too, with the number of pods it matches.
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect
+      .poll(() => suggestions.textContent())
+      .toMatch(new RegExp(`owner=${deployment.name}\\s*${expected.length}(?!\\d)`));
+    await page.screenshot({ path: screenshotPath('pods-owner-deployment') });
+  });
+
   it('shows a change made through the API live', async () => {
     const pod = (await api.pods())[3]!;
     await setFilter('e2e=live');
@@ -223,6 +246,20 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
       .toMatch(/replica ?set/i);
     await page.screenshot({ path: screenshotPath('deployment-children') });
     await page.keyboard.press('Escape');
+  });
+
+  it("shows a custom resource with its CRD's printer columns", async () => {
+    await page.keyboard.press(':');
+    await page.getByTestId('palette-input').fill(':certificates');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Certificates');
+    await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    // The header's text, less the sort arrow beside the sorted column's title.
+    const headers = await page.$$eval('[role="columnheader"]', (cells) =>
+      cells.map((cell) => (cell.textContent ?? '').replace(/[▲▼]/g, '').trim().toUpperCase()),
+    );
+    expect(headers).toEqual(['NAMESPACE', 'NAME', 'READY', 'SECRET', 'AGE']);
+    await page.screenshot({ path: screenshotPath('certificates') });
   });
 
   it('lists the contexts with the embedded cluster among them', async () => {

@@ -5,11 +5,23 @@ export interface PodSummary {
   name: string;
   node: string;
   labels: Record<string, string>;
+  owners: OwnerReference[];
+}
+
+interface OwnerReference {
+  kind: string;
+  name: string;
+  uid: string;
 }
 
 interface PodList {
   items: {
-    metadata: { namespace: string; name: string; labels?: Record<string, string> };
+    metadata: {
+      namespace: string;
+      name: string;
+      labels?: Record<string, string>;
+      ownerReferences?: OwnerReference[];
+    };
     spec?: { nodeName?: string };
   }[];
 }
@@ -33,7 +45,18 @@ export class ClusterApi {
       name: pod.metadata.name,
       node: pod.spec?.nodeName ?? '',
       labels: pod.metadata.labels ?? {},
+      owners: pod.metadata.ownerReferences ?? [],
     }));
+  }
+
+  /** kubectl get replicasets -A: each one's uid and owner references. */
+  async replicaSets(): Promise<{ uid: string; owners: OwnerReference[] }[]> {
+    const response = await fetch(`${this.url}/apis/apps/v1/replicasets`);
+    if (!response.ok) throw new Error(`GET replicasets: ${response.status} ${await response.text()}`);
+    const list = (await response.json()) as {
+      items: { metadata: { uid: string; ownerReferences?: OwnerReference[] } }[];
+    };
+    return list.items.map((set) => ({ uid: set.metadata.uid, owners: set.metadata.ownerReferences ?? [] }));
   }
 
   /** kubectl label pod NAME key=value --overwrite */

@@ -1,19 +1,14 @@
 // kubectl v1.32, unmodified, against the embedded cluster through a temporary kubeconfig: discovery,
 // tables, JSON output, watches, client-side apply (create, then patch), scale, delete, and a custom
 // kind served through its CRD.
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { KubectlHarness } from './kubectl-harness';
+import { kubectlHarness } from './kubectl-harness';
 
-const run = promisify(execFile);
 let cluster: EmbeddedCluster;
-let directory: string;
-let environment: NodeJS.ProcessEnv;
+let harness: KubectlHarness;
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({
@@ -23,32 +18,16 @@ beforeAll(async () => {
     namespaces: 3,
     simulation: { timing: { startupMs: 50 } },
   });
-  directory = mkdtempSync(join(tmpdir(), 'sim-kubectl-'));
-  writeFileSync(join(directory, 'kubeconfig'), cluster.kubeconfigYaml());
-  // A private cache directory, so discovery is really fetched from this server.
-  environment = {
-    ...process.env,
-    KUBECONFIG: join(directory, 'kubeconfig'),
-    KUBECACHEDIR: join(directory, 'cache'),
-    HOME: directory,
-  };
+  harness = kubectlHarness(cluster);
 });
 
 afterAll(async () => {
+  harness?.close();
   await cluster?.close();
-  rmSync(directory, { recursive: true, force: true });
 });
 
-async function kubectl(...args: string[]): Promise<string> {
-  const { stdout } = await run('kubectl', args, { env: environment, timeout: 20_000 });
-  return stdout;
-}
-
-function manifest(name: string, text: string): string {
-  const path = join(directory, name);
-  writeFileSync(path, text);
-  return path;
-}
+const kubectl = (...args: string[]) => harness.kubectl(args);
+const manifest = (name: string, text: string) => harness.file(name, text);
 
 const deploymentYaml = (image: string, replicas: number) => `apiVersion: apps/v1
 kind: Deployment
@@ -102,20 +81,16 @@ describe('kubectl against the embedded cluster', () => {
 
   it('get -w sees a change made through the API', async () => {
     cluster.storage.create(cluster.resource('configmaps'), 'default', { metadata: { name: 'existing' } });
-    const watcher = spawn('kubectl', ['get', 'configmaps', '-n', 'default', '-w', '--output-watch-events'], {
-      env: environment,
-    });
-    let output = '';
-    watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const watcher = harness.spawn(['get', 'configmaps', '-n', 'default', '-w', '--output-watch-events']);
     try {
-      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/existing/);
+      await expect.poll(watcher.output, { timeout: 15_000 }).toMatch(/existing/);
       cluster.storage.create(cluster.resource('configmaps'), 'default', {
         metadata: { name: 'watched' },
         data: { a: '1' },
       });
-      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/ADDED\s+watched/);
+      await expect.poll(watcher.output, { timeout: 15_000 }).toMatch(/ADDED\s+watched/);
     } finally {
-      watcher.kill();
+      watcher.stop();
     }
   });
 
