@@ -89,6 +89,15 @@ function statusOf(error: unknown): Status | undefined {
   return error instanceof StatusError ? error.status : undefined;
 }
 
+/**
+ * apimachinery's SuggestsClientDelay: the seconds the server asked the client to wait before retrying
+ * (details.retryAfterSeconds, filled from a Retry-After header), or undefined when it asked for none.
+ */
+export function suggestsClientDelay(error: unknown): number | undefined {
+  const seconds = statusOf(error)?.details?.retryAfterSeconds;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 /** 410: the requested resourceVersion is older than what the server keeps (Expired or Gone). */
 export function isResourceExpired(error: unknown): boolean {
   const status = statusOf(error);
