@@ -6,6 +6,7 @@
 // fix (401, 403, 404).
 import type { Clock, Timer } from '../cache/clock';
 import type { ReflectorTuning } from '../cache/controller';
+import { resourceDescription } from '../cache/informer-factory';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ListerWatcher } from '../cache/lister-watcher';
 import type { ReflectorState, WatchErrorHandler } from '../cache/reflector';
@@ -148,6 +149,7 @@ export class Feed {
       clock,
       transform: compactor.transform,
       reflector: {
+        typeDescription: resourceDescription(this.gvr),
         ...this.options.reflector,
         onStateChange: (state) => this.reflectorStateChanged(state),
         onWatchData: () => this.silence.data(),
