@@ -3,18 +3,17 @@
 // to rows; the query reruns when the revision, filter or sort changes, and under churn at most once per
 // a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Row } from '../../shared/protocol';
 import type { RowFilter, RowSort } from '../store/row-query';
-import { compareCells } from '../store/row-query';
-import { orderedQuery, SortedOrder } from './sorted-order';
+import { SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
-import { ownerUidsNamed } from './owner-names';
+import { queryKindRows } from './kind-rows-query';
+import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
 
 export interface KindRows {
   readonly keys: readonly string[];
-  /** Rows in the mirror (the "of 12,403"). */
+  /** Rows in the mirror when `keys` were taken (the "of 12,403"), so "N of M" always agree. */
   readonly total: number;
   /** The revision the rows were read at; visible rows re-read when it moves. */
   readonly revision: number;
@@ -46,28 +45,6 @@ function useThrottledRevision(revision: number, minimumGapMs: number): number {
   return settled;
 }
 
-function queryWithOwners(
-  mirror: SubscriptionMirror,
-  expression: FilterExpression,
-  filter: RowFilter,
-  sort: RowSort,
-  order: SortedOrder,
-): string[] {
-  if (expression.owner === undefined) return orderedQuery(mirror, filter, sort, order);
-  const uids = ownerUidsNamed(mirror, expression.owner);
-  if (uids.length <= 1)
-    return orderedQuery(mirror, { ...filter, ownerUid: uids[0] ?? '\u0000none' }, sort, order);
-  const merged = new Set(
-    uids.flatMap((ownerUid) => orderedQuery(mirror, { ...filter, ownerUid }, sort, order)),
-  );
-  const value = (row: Row | undefined) =>
-    typeof sort.column === 'number' ? row?.cells[sort.column] : row?.[sort.column as 'name'];
-  return [...merged].sort(
-    (left, right) =>
-      compareCells(value(mirror.rows.get(left)), value(mirror.rows.get(right))) * (sort.descending ? -1 : 1),
-  );
-}
-
 export function useKindRows(
   subscriptionId: string | undefined,
   expression: FilterExpression,
@@ -95,10 +72,10 @@ export function useKindRows(
     };
   }, [expression, namespaces]);
 
-  const keys = useMemo(() => {
-    if (!mirror) return [];
+  const { keys, total } = useMemo<KindRowsSnapshot>(() => {
+    if (!mirror) return { keys: [], total: 0 };
     const started = performance.now();
-    const result = queryWithOwners(mirror, expression, filter, sort, order.current);
+    const result = queryKindRows(mirror, expression, filter, sort, order.current);
     cost.current = performance.now() - started;
     return result;
     // `revision` is the mirror's change signal: the rows behind `mirror` changed when it moved.
@@ -106,7 +83,7 @@ export function useKindRows(
 
   return {
     keys,
-    total: mirror?.rows.size ?? 0,
+    total,
     revision: liveRevision,
     mirror,
     hasSnapshot: mirror?.hasSnapshot ?? false,
