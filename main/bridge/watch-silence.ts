@@ -27,7 +27,7 @@ export class WatchSilence {
     this.arm(this.thresholdMs);
   }
 
-  /** The watch delivered data (an event or a bookmark). Cheap: called on every arrival. */
+  /** A watch opened, or delivered data (an event or a bookmark). Cheap: called on every arrival. */
   data(): void {
     this.lastDataAt = this.clock.now();
     if (!this.silent) return;

@@ -68,8 +68,9 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   watchErrorHandler?: WatchErrorHandler;
   onStateChange?: (state: ReflectorState) => void;
   /**
-   * Told while watch events (bookmarks included) arrive: at most once per wait for data or per
-   * turn of buffered events, never per event. A watch that stays silent calls it not at all.
+   * Told when a watch opens and while its events (bookmarks included) arrive: at most once per wait
+   * for data or per turn of buffered events, never per event. A watch that stays silent after
+   * opening calls it no more.
    */
   onWatchData?: () => void;
   /** Where skipped events and store failures are reported (default console.warn). */

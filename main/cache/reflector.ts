@@ -316,6 +316,8 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
             );
             if (opened.aborted) return;
             watcher = opened.value;
+            // The server answered from lastSyncResourceVersion: the new watch's silence starts now.
+            this.onWatchData?.();
           } catch (error) {
             if (signal.aborted) return;
             if (isWatchErrorRetriable(error)) {

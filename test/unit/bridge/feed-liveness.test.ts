@@ -23,7 +23,7 @@ function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
     newListerWatcher: () => listerWatcher,
     projector: new RowProjector(),
     clock,
-    reflector: { backoff: () => 2_000 },
+    reflector: { backoff: () => 2_000, log: () => {} },
   });
   feed.attach({ record: (change) => changes.push(change), syncStateChanged: (state) => states.push(state) });
   return { feed, states, changes, clock };
@@ -80,6 +80,30 @@ describe('Feed liveness', () => {
       await clock.stepAsync(0);
       expect(feed.syncState()).toEqual({ phase: 'synced' });
     }
+    await feed.stop();
+  });
+
+  it('times the silence of the current watch: a re-watch after a lost connection starts it over', async () => {
+    const watchers: FakeWatcher[] = [];
+    const listerWatcher: ListerWatcher = {
+      list: async () => ({ metadata: { resourceVersion: '5' }, items: [stored('a', '5')] }),
+      watch: async () => {
+        watchers.push(new FakeWatcher());
+        return watchers[watchers.length - 1]!;
+      },
+    };
+    const { feed, clock } = feedOver(listerWatcher);
+    feed.start();
+    await clock.stepAsync(500);
+    await clock.stepAsync(45_000);
+    watchers[0]!.throw(Object.assign(new Error('http2: ping timeout'), { code: 'ERR_HTTP2_PING_CANCEL' }));
+    await clock.stepAsync(0);
+    expect(watchers).toHaveLength(2);
+    await clock.stepAsync(60_000);
+    expect(feed.syncState()).toEqual({ phase: 'synced' });
+    const reopenedAt = clock.now() - 60_000;
+    await clock.stepAsync(10_000);
+    expect(feed.syncState()).toEqual({ phase: 'synced', noDataSince: reopenedAt });
     await feed.stop();
   });
 
