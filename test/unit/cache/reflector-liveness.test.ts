@@ -72,6 +72,29 @@ describe('Reflector watch liveness', () => {
     });
   }
 
+  it('backs off and re-watches, with no LIST, when the connection breaks while a watch is being opened', async () => {
+    let attempts = 0;
+    const watchers: FakeWatcher[] = [];
+    const lw = new ListWatch({
+      list: () => listOf('5', []),
+      watch: () => {
+        if (attempts++ < 2)
+          throw new Error('watching pods: cannot reach', {
+            cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+          });
+        watchers.push(new FakeWatcher());
+        return watchers[watchers.length - 1]!;
+      },
+    });
+    const { reflector, clock, controller } = newTestReflector(lw, podStore());
+    const done = reflector.run(controller.signal);
+    await eventually(() => watchers.length === 1, clock);
+    expect(lw.listOptions).toHaveLength(1);
+    expect(lw.watchOptions.map((options) => options.resourceVersion)).toEqual(['5', '5', '5']);
+    controller.abort();
+    await done;
+  });
+
   it('relists after a backoff when the lost watch lasted under a second with no event (very short)', async () => {
     const { lw, watchers } = recordingListWatch((watcher, index) => {
       if (index === 0) watcher.throw(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
