@@ -253,8 +253,9 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   /**
    * Waits one backoff delay on the clock, showing the backoff phase; false once aborted. A server
    * that said how long to wait (429 with Retry-After) is taken at its word, and the backoff does not
-   * advance: client-go honours Retry-After in its REST client (request.go's checkWait) before the
-   * Reflector ever sees the 429; Kubetide's REST client leaves that wait to the Reflector.
+   * advance: client-go honours Retry-After (on a 429 or 5xx) in its REST client, retrying the request
+   * itself (rest/with_retry.go, checkWait) before the Reflector ever sees the error; Kubetide's REST
+   * client leaves that wait to the Reflector.
    */
   private async backoff(signal: AbortSignal, error: unknown): Promise<boolean> {
     if (signal.aborted) return false;
@@ -386,9 +387,9 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   /**
    * Kubetide's difference from client-go: a watch the server served (at least one event, bookmarks
    * included) starts the backoff over, so failures it has outlived (earlier 410s, a refused
-   * connection) no longer stretch the wait before the next, unrelated one. client-go only starts
-   * over two minutes after the backoff last did (DelayWithReset), healthy watch or not; that rule
-   * still applies too, for delay handlers without reset().
+   * connection) no longer stretch the wait before the next, unrelated one. client-go starts over only
+   * once two minutes have passed since it last did (DelayWithReset), healthy watch or not; that rule
+   * still holds beside this one (and alone for a DelayHandler without reset()).
    */
   private resetBackoffAfter(eventCount: number): void {
     if (eventCount > 0) this.delayHandler.reset?.();
