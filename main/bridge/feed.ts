@@ -1,11 +1,12 @@
 // One informer, for one resource in one namespace ("" for all), projected to rows and fanned out to
 // every subscription that shares it. The feed keeps the current row of every cached object, so a new
 // subscriber's snapshot costs no projection, and it turns the Reflector's phases into the SyncState
-// the top bar shows: listing (with the count so far), synced, reconnecting at a known time, stale
-// since the first failure, or error for failures retrying cannot fix (401, 403, 404).
+// the top bar shows: listing (with the count so far), synced (or synced but silent: no data for N s),
+// reconnecting at a known time, stale since the first failure, or error for failures retrying cannot
+// fix (401, 403, 404).
 import type { Clock, Timer } from '../cache/clock';
-import { newReflectorDelayHandler } from '../cache/backoff';
 import type { ReflectorTuning } from '../cache/controller';
+import { resourceDescription } from '../cache/informer-factory';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ListerWatcher } from '../cache/lister-watcher';
 import type { ReflectorState, WatchErrorHandler } from '../cache/reflector';
@@ -18,6 +19,8 @@ import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
 import { compactingListerWatcher } from './compacting-lister-watcher';
+import { consistentFirstList } from './consistent-first-list';
+import { WatchSilence } from './watch-silence';
 import { createObjectCompactor } from './object-compactor';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
@@ -44,6 +47,12 @@ export interface FeedOptions {
   staleAfterMs?: number;
   /** How often listing progress is reported. */
   progressIntervalMs?: number;
+  /**
+   * A synced watch that delivered nothing (no event, no bookmark) for this long is reported as
+   * silent ("no data for N s") until data arrives. Default: the API server's bookmark cadence plus
+   * a margin (defaultSilenceAfterMs).
+   */
+  silenceAfterMs?: number;
   reflector?: ReflectorTuning<KubeObject>;
   /** Told about every list/watch failure (they also show in the sync state); default: ignored. */
   onWatchError?: (feed: string, error: unknown) => void;
@@ -57,6 +66,15 @@ export interface FeedOptions {
     watchErrorHandler: WatchErrorHandler,
   ) => (() => void) | undefined;
 }
+
+/**
+ * kube-apiserver's watch cache sends every watch that allows bookmarks one about every minute
+ * (cacher.go defaultBookmarkFrequency; dispatched on a ~1-1.25 s tick in 1 s buckets), and one 2 s
+ * before the watch's deadline (cache_watcher.go nextBookmarkTime), after which the Reflector
+ * re-watches and the next comes a minute later. So a healthy quiet watch goes at most about 62 s
+ * without data; past 70 s the feed says so rather than showing a "synced" it cannot vouch for.
+ */
+export const defaultSilenceAfterMs = 60_000 + 10_000;
 
 /** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
 const permanentCodes = new Set([401, 403, 404]);
@@ -90,6 +108,7 @@ export class Feed {
   private firstFailureAt: number | undefined;
   private lastError: unknown;
   private progressTimer: Timer | undefined;
+  private readonly silence: WatchSilence;
   /** A reconnect asked for by reconnect(), reported on the synced state once the watch is back. */
   private pendingReconnect: { reason: string; staleSince: number } | undefined;
   /** Keys held before a resync, not yet seen again; whatever remains once synced was deleted. */
@@ -98,6 +117,8 @@ export class Feed {
   private readonly progressIntervalMs: number;
   /** Replaced by reproject() when the kind's printer changes. */
   private projector: RowProjector;
+  /** The next informer's first LIST is a consistent read (a manual resync must not go back in time). */
+  private listConsistently = false;
 
   constructor(private readonly options: FeedOptions) {
     this.projector = options.projector;
@@ -105,6 +126,11 @@ export class Feed {
     this.namespace = options.namespace;
     this.staleAfterMs = options.staleAfterMs ?? 30_000;
     this.progressIntervalMs = options.progressIntervalMs ?? 250;
+    this.silence = new WatchSilence(
+      options.clock,
+      options.silenceAfterMs ?? defaultSilenceAfterMs,
+      (silentSince) => this.silenceChanged(silentSince),
+    );
   }
 
   /** "pods.v1 in payments", for logs and errors. */
@@ -116,25 +142,20 @@ export class Feed {
   start(): void {
     if (this.informer) return;
     const clock = this.options.clock;
-    const baseDelay = this.options.reflector?.backoff ?? newReflectorDelayHandler(clock);
     const compactor = createObjectCompactor();
+    let listerWatcher = this.trackListing(this.options.newListerWatcher());
+    if (this.listConsistently) listerWatcher = consistentFirstList(listerWatcher);
+    this.listConsistently = false;
     const informer = new SharedIndexInformer<KubeObject>({
       name: this.description,
-      listerWatcher: compactingListerWatcher(
-        this.trackListing(this.options.newListerWatcher()),
-        compactor,
-        clock,
-      ),
+      listerWatcher: compactingListerWatcher(listerWatcher, compactor, clock),
       clock,
       transform: compactor.transform,
       reflector: {
+        typeDescription: resourceDescription(this.gvr),
         ...this.options.reflector,
-        backoff: () => {
-          const delay = baseDelay();
-          this.backingOff(delay);
-          return delay;
-        },
         onStateChange: (state) => this.reflectorStateChanged(state),
+        onWatchData: () => this.silence.data(),
       },
     });
     const watchErrorHandler: WatchErrorHandler = (_reflector, error) =>
@@ -160,6 +181,7 @@ export class Feed {
   async stop(): Promise<void> {
     this.progressTimer?.stop();
     this.progressTimer = undefined;
+    this.silence.stop();
     this.stopInformer?.abort();
     this.releaseInformer?.();
     this.releaseInformer = undefined;
@@ -172,12 +194,16 @@ export class Feed {
 
   /**
    * Relists from scratch (the manual refresh): a new informer lists again; rows it does not confirm
-   * by the time it has synced are deleted.
+   * by the time it has synced are deleted. Its first LIST is a consistent read (resourceVersion "",
+   * served from etcd), not the Reflector's usual RV "0" (whatever the API server's watch cache
+   * holds, which may lag behind what this feed already shows: client-go #83520): a refresh never
+   * moves a row back in time, nor deletes one that a lagging cache has not seen yet.
    */
   async resync(): Promise<void> {
     await this.stop();
     this.unconfirmed = new Set(this.rowsByKey.keys());
     this.firstFailureAt = undefined;
+    this.listConsistently = true;
     this.start();
   }
 
@@ -268,7 +294,14 @@ export class Feed {
   }
 
   private reflectorStateChanged(state: ReflectorState): void {
-    if (state.phase === 'listing') {
+    if (state.phase !== 'watching') this.silence.stop();
+    if (state.phase === 'backoff') {
+      if (state.error !== undefined) {
+        this.lastError = state.error;
+        this.firstFailureAt ??= state.since;
+      }
+      if (state.retryAt !== undefined) this.backingOff(state.retryAt);
+    } else if (state.phase === 'listing') {
       // A retry after a failure keeps showing the failure (stale since T) until it succeeds.
       this.listProgress = { listed: 0 };
       if (this.firstFailureAt === undefined) this.reportListing();
@@ -277,18 +310,14 @@ export class Feed {
       this.firstFailureAt = undefined;
       this.lastError = undefined;
       this.watchProgress();
-    } else if (state.error !== undefined) {
-      this.lastError = state.error;
-      this.firstFailureAt ??= state.since;
     }
   }
 
-  /** Called with each backoff delay, just after the Reflector entered backoff. */
-  private backingOff(delayMs: number): void {
+  /** The Reflector entered backoff after a failure and will retry at `retryAt`. */
+  private backingOff(retryAt: number): void {
     if (this.lastError === undefined || this.firstFailureAt === undefined) return;
     const now = this.options.clock.now();
     const error = syncErrorOf(this.lastError);
-    const retryAt = now + delayMs;
     if (error.code !== undefined && permanentCodes.has(error.code)) {
       this.setState({ phase: 'error', since: this.firstFailureAt, retryAt, error });
     } else if (now - this.firstFailureAt >= this.staleAfterMs) {
@@ -354,6 +383,7 @@ export class Feed {
       for (const subscriber of this.subscribers) subscriber.resynced?.();
     }
     if (this.firstFailureAt !== undefined) return;
+    this.silence.restart();
     const reconnect = this.pendingReconnect;
     this.pendingReconnect = undefined;
     if (!reconnect) {
@@ -369,6 +399,13 @@ export class Feed {
       phase: 'synced',
       reconnected: { at, staleForMs: at - reconnect.staleSince, reason: reconnect.reason },
     });
+  }
+
+  /** A synced watch went silent (since when data last came) or spoke again (undefined). */
+  private silenceChanged(silentSince: number | undefined): void {
+    if (this.state.phase !== 'synced') return;
+    const { noDataSince: _previous, ...synced } = this.state;
+    this.setState(silentSince === undefined ? synced : { ...synced, noDataSince: silentSince });
   }
 
   private setState(next: SyncState): void {

@@ -6,8 +6,14 @@ import type { Clock } from './clock';
 /** A source of uniformly distributed numbers in [0, 1), like Math.random. */
 export type RandomSource = () => number;
 
-/** Returns the next delay in milliseconds; each call advances the backoff by one step. */
-export type DelayHandler = () => number;
+/**
+ * Returns the next delay in milliseconds; each call advances the backoff by one step. reset(), where
+ * offered, starts the backoff over from its first step (the Reflector calls it after a healthy watch).
+ */
+export interface DelayHandler {
+  (): number;
+  reset?(): void;
+}
 
 /**
  * wait.Backoff, in milliseconds. Each step returns `duration` jittered into
@@ -67,17 +73,18 @@ export function stepBackoff(backoff: Backoff, random: RandomSource = Math.random
   return backoff.jitter > 0 ? jitter(current, backoff.jitter, random) : current;
 }
 
-/** wait.Backoff.DelayFunc: a DelayHandler over a private copy of `backoff` that never resets. */
+/** wait.Backoff.DelayFunc: a DelayHandler over a private copy of `backoff` that resets only when told. */
 export function delayFunc(backoff: Readonly<Backoff>, random: RandomSource = Math.random): DelayHandler {
-  const state = { ...backoff };
-  return () => stepBackoff(state, random);
+  let state = { ...backoff };
+  return Object.assign(() => stepBackoff(state, random), { reset: () => void (state = { ...backoff }) });
 }
 
 /**
  * wait.Backoff.DelayWithReset: like delayFunc, but the backoff starts over from `backoff` when more
  * than `resetIntervalMs` have passed on `clock` since it last started over (current client-go; up to
  * v0.24 the interval counted from the previous delay instead). A factor ≤ 0 gives a plain delayFunc;
- * a reset interval ≤ 0 gives a constant (jittered) delay.
+ * a reset interval ≤ 0 gives a constant (jittered) delay. reset() starts over at once: Kubetide's
+ * addition (client-go's backoffManager has none), used by the Reflector after a healthy watch.
  */
 export function delayWithReset(
   backoff: Readonly<Backoff>,
@@ -89,14 +96,17 @@ export function delayWithReset(
   if (resetIntervalMs <= 0) return delayFunc({ ...backoff, steps: 0, factor: 0 }, random);
   let state = { ...backoff };
   let lastStart = clock.now();
-  return () => {
-    const now = clock.now();
-    if (now - lastStart > resetIntervalMs) {
-      state = { ...backoff };
-      lastStart = now;
-    }
-    return stepBackoff(state, random);
+  const reset = () => {
+    state = { ...backoff };
+    lastStart = clock.now();
   };
+  return Object.assign(
+    () => {
+      if (clock.now() - lastStart > resetIntervalMs) reset();
+      return stepBackoff(state, random);
+    },
+    { reset },
+  );
 }
 
 /** The Reflector's default DelayHandler: defaultReflectorBackoff, reset after two minutes. */

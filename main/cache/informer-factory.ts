@@ -43,6 +43,15 @@ export interface SharedInformerFactoryOptions {
   reflector?: ReflectorTuning<KubeObject>;
 }
 
+/**
+ * What the Reflector's messages call the listed objects: GroupVersionResource.String(), as client-go's
+ * dynamic informers pass it (ObjectDescription), e.g. "apps/v1, Resource=deployments", "/v1,
+ * Resource=pods". Without it a Reflector of untyped objects says "<unspecified>".
+ */
+export function resourceDescription(gvr: GroupVersionResource): string {
+  return `${gvr.group}/${gvr.version}, Resource=${gvr.resource}`;
+}
+
 /** One resource's shared informer and a lister over its cache (client-go's GenericInformer). */
 export interface GenericInformer {
   informer(): SharedIndexInformer<KubeObject>;
@@ -80,7 +89,7 @@ export class SharedInformerFactory {
       clock: this.clock,
       transform: this.options.transform,
       reportError: this.options.reportError,
-      reflector: this.options.reflector,
+      reflector: { typeDescription: resourceDescription(gvr), ...this.options.reflector },
     });
     const lister = new GenericLister<KubeObject>(informer.getIndexer(), gvr);
     const generic: GenericInformer = { informer: () => informer, lister: () => lister };

@@ -17,8 +17,11 @@ export interface ListOptions {
 
 /**
  * An open WATCH. Iterating yields events until the server closes the stream (the iterator ends),
- * or fails (the iterator throws: a StatusError for an ERROR event or a non-2xx reply, otherwise the
- * network error). stop() ends the request at once; after it, no further event or error is delivered.
+ * or fails (the iterator throws). A StatusError means the server (or the decoder, as an InternalError)
+ * said what went wrong; any other error means the connection was lost (reset, closed, a failed health
+ * check, no data), which the Reflector handles as client-go's StreamWatcher handles a probable EOF: a
+ * normal end, re-watched from the last resourceVersion. stop() ends the request at once; after it, no
+ * further event or error is delivered.
  */
 export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
   stop(): void;

@@ -30,6 +30,8 @@ export interface ReflectorState {
   itemsListed?: number;
   /** The error that led to the current backoff. */
   error?: unknown;
+  /** In backoff: when the next attempt is due, on the Reflector's clock (ms since the epoch). */
+  retryAt?: number;
   /** When this phase began, on the Reflector's clock (ms since the epoch). */
   since: number;
 }
@@ -48,7 +50,10 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   /** Asked at each resync tick; undefined means always resync. */
   shouldResync?: () => boolean;
   clock: Clock;
-  /** The delay before each relist and each retried watch (default: 800 ms ×2 to 30 s, jittered, reset after 2 m). */
+  /**
+   * The delay before each relist and each retried watch (default: 800 ms ×2 to 30 s, jittered, reset
+   * after 2 m, and by its reset() after a watch that delivered events). A Retry-After replaces it.
+   */
   backoff?: DelayHandler;
   /** LIST page size; by default 500, except 0 (unpaged) for lists at an exact RV the watch cache can serve. */
   watchListPageSize?: number;
@@ -62,6 +67,12 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   random?: RandomSource;
   watchErrorHandler?: WatchErrorHandler;
   onStateChange?: (state: ReflectorState) => void;
+  /**
+   * Told when a watch opens and while its events (bookmarks included) arrive: at most once per wait
+   * for data or per turn of buffered events, never per event. A watch that stays silent after
+   * opening calls it no more.
+   */
+  onWatchData?: () => void;
   /** Where skipped events and store failures are reported (default console.warn). */
   log?: ReflectorLogger;
 }

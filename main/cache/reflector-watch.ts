@@ -72,14 +72,26 @@ export interface WatchHandlerOptions {
   exitOnInitialEventsEnd: boolean;
   /** Called after every event with its resourceVersion and whether a non-ADDED event has been seen. */
   setLastSyncResourceVersion(resourceVersion: string, eventReceivedBesidesAdded: boolean): void;
+  /**
+   * Told that events are arriving: once per event that ended a wait for data, and once per turn
+   * while events flow without a wait, so its cost does not grow with the event rate.
+   */
+  onData?: () => void;
   log: ReflectorLogger;
 }
 
 export interface WatchOutcome {
   /** The initial-events-end bookmark was received (watch-list mode). */
   initialEventsEndReceived: boolean;
+  /** Events applied (bookmarks included): more than 0 means the server served this watch. */
+  eventCount: number;
   /** Why the watch ended; undefined for a normal close (or the watch-list bookmark). */
   error?: unknown;
+  /**
+   * Set when the stream failed without a Status (reset, closed, a failed health check): the watch
+   * ended as if closed normally, and this says why, for the log.
+   */
+  connectionLost?: unknown;
 }
 
 type Interruption = { kind: 'stop' } | { kind: 'resync'; error: unknown };
@@ -90,8 +102,11 @@ type Next<T extends KubeObject> =
 
 /**
  * Applies each event of `watcher` to `store` until the stream ends, fails, the signal aborts or a
- * resync fails. ERROR events end it with their StatusError; store failures are only logged. The
- * watcher is always stopped on return, except after the watch-list bookmark, when the caller keeps it.
+ * resync fails. ERROR events and StatusError failures end it with their error. Any other failure of
+ * the stream is a lost connection, which client-go's StreamWatcher turns into a normal close (EOF,
+ * "connection reset", timeouts: apimachinery watch/streamwatcher.go, net.IsProbableEOF), so it ends
+ * here as a close too, very-short-watch check included. Store failures are only logged. The watcher
+ * is always stopped on return, except after the watch-list bookmark, when the caller keeps it.
  */
 export async function handleAnyWatch<T extends KubeObject>(
   start: number,
@@ -103,6 +118,7 @@ export async function handleAnyWatch<T extends KubeObject>(
   let initialEventsEndReceived = false;
   let eventReceivedBesidesAdded = false;
   let eventCount = 0;
+  let connectionLost: unknown;
   const turn = new TurnBudget(clock, watchEventsPerTurn);
   let stopWatcher = true;
   const iterator = watcher[Symbol.asyncIterator]();
@@ -132,11 +148,13 @@ export async function handleAnyWatch<T extends KubeObject>(
       if (pending)
         return {
           initialEventsEndReceived,
+          eventCount,
           error: pending.kind === 'stop' ? errorStopRequested : pending.error,
         };
       // Events the watcher has already decoded are taken without a promise each; only an empty
       // buffer costs an await (and a race with the interruptions).
       if (turn.spend()) {
+        options.onData?.();
         await nextTurn();
         continue;
       }
@@ -155,13 +173,19 @@ export async function handleAnyWatch<T extends KubeObject>(
           }
         });
         wake = undefined;
-        if (next.kind === 'stop') return { initialEventsEndReceived, error: errorStopRequested };
-        if (next.kind === 'resync' || next.kind === 'failed')
-          return { initialEventsEndReceived, error: next.error };
+        if (next.kind === 'stop') return { initialEventsEndReceived, eventCount, error: errorStopRequested };
+        if (next.kind === 'resync' || (next.kind === 'failed' && next.error instanceof StatusError))
+          return { initialEventsEndReceived, eventCount, error: next.error };
+        if (next.kind === 'failed') {
+          connectionLost = next.error;
+          break;
+        }
         if (next.result.done) break;
         event = next.result.value;
+        options.onData?.();
       }
-      if (event.type === 'ERROR') return { initialEventsEndReceived, error: errorFromObject(event.object) };
+      if (event.type === 'ERROR')
+        return { initialEventsEndReceived, eventCount, error: errorFromObject(event.object) };
       const object = event.object as unknown;
       const mismatch = unexpectedType(object, options.expectedType);
       if (mismatch) {
@@ -198,15 +222,15 @@ export async function handleAnyWatch<T extends KubeObject>(
       eventCount++;
       if (options.exitOnInitialEventsEnd && initialEventsEndReceived) {
         stopWatcher = false;
-        return { initialEventsEndReceived };
+        return { initialEventsEndReceived, eventCount };
       }
       warning?.observeEvent(clock.now());
     }
 
     if (clock.now() - start < veryShortWatchMs && eventCount === 0) {
-      return { initialEventsEndReceived, error: new VeryShortWatchError(name) };
+      return { initialEventsEndReceived, eventCount, error: new VeryShortWatchError(name), connectionLost };
     }
-    return { initialEventsEndReceived };
+    return { initialEventsEndReceived, eventCount, connectionLost };
   } finally {
     warning?.stop();
     signal.removeEventListener('abort', onInterrupt);

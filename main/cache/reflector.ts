@@ -3,7 +3,12 @@
 // resumed. See reflector-list.ts (the LIST), reflector-watch.ts (one watch), watch-list.ts (streaming
 // lists), resync-timer.ts, and reflector-options.ts for the options and state it reports.
 import type { KubeObject } from '../../shared/kube/object';
-import { isInternalError, isResourceExpired, isTooManyRequests } from '../../shared/kube/status';
+import {
+  isInternalError,
+  isResourceExpired,
+  isTooManyRequests,
+  suggestsClientDelay,
+} from '../../shared/kube/status';
 import type { DelayHandler, RandomSource } from './backoff';
 import { newReflectorDelayHandler } from './backoff';
 import type { Clock } from './clock';
@@ -56,6 +61,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   private readonly maxInternalErrorRetryDuration: number;
   private readonly random: RandomSource;
   private readonly onStateChange?: (state: ReflectorState) => void;
+  private readonly onWatchData?: () => void;
   private watchErrorHandler: WatchErrorHandler;
   private readonly versions: ResourceVersionBookkeeping = {
     lastSyncResourceVersion: '',
@@ -96,6 +102,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     this.maxInternalErrorRetryDuration = options.maxInternalErrorRetryDuration ?? 0;
     this.watchErrorHandler = options.watchErrorHandler ?? defaultWatchErrorHandler;
     this.onStateChange = options.onStateChange;
+    this.onWatchData = options.onWatchData;
     this.log =
       options.log ??
       ((message, details) => (details ? console.warn(message, details) : console.warn(message)));
@@ -243,7 +250,13 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     }
   }
 
-  /** Waits one backoff delay on the clock, showing the backoff phase; false once aborted. */
+  /**
+   * Waits one backoff delay on the clock, showing the backoff phase; false once aborted. A server
+   * that said how long to wait (429 with Retry-After) is taken at its word, and the backoff does not
+   * advance: client-go honours Retry-After (on a 429 or 5xx) in its REST client, retrying the request
+   * itself (rest/with_retry.go, checkWait) before the Reflector ever sees the error; Kubetide's REST
+   * client leaves that wait to the Reflector.
+   */
   private async backoff(signal: AbortSignal, error: unknown): Promise<boolean> {
     if (signal.aborted) return false;
     if (this.skipNextBackoff) {
@@ -251,8 +264,9 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
       this.restartRequested = false;
       return true;
     }
-    this.setState('backoff', error);
-    const delay = this.delayHandler();
+    const retryAfterSeconds = suggestsClientDelay(error);
+    const delay = retryAfterSeconds === undefined ? this.delayHandler() : retryAfterSeconds * 1000;
+    this.setState('backoff', error, this.currentState.itemsListed, this.clock.now() + delay);
     const interrupt = AbortSignal.any([signal, this.wake.signal]);
     await sleepUnlessAborted((delayMs, abort) => this.clock.sleep(delayMs, abort), delay, interrupt);
     this.restartRequested = false;
@@ -271,10 +285,11 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
   }
 
   /**
-   * Re-watches from the last RV for as long as the watch can be resumed: at once after a normal close
-   * or an InternalError within maxInternalErrorRetryDuration, after a backoff for 429 and refused
-   * connections. Returns (so that run() relists after a backoff) on 410, a very short watch, a resync
-   * failure or any other watch error; rejects when a watch cannot be opened for another reason.
+   * Re-watches from the last RV for as long as the watch can be resumed: at once after a normal close,
+   * a lost connection or an InternalError within maxInternalErrorRetryDuration, after a backoff for
+   * 429 and refused connections. Returns (so that run() relists after a backoff) on 410, a very short
+   * watch, a resync failure or any other watch error; rejects when a watch cannot be opened for
+   * another reason. A watch that delivered events resets the backoff (see resetBackoffAfter).
    */
   private async watch(signal: AbortSignal, initial: Watcher<T> | undefined, resyncFailed: AbortSignal) {
     const retry = new RetryWithDeadline(
@@ -302,6 +317,8 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
             );
             if (opened.aborted) return;
             watcher = opened.value;
+            // The server answered from lastSyncResourceVersion: the new watch's silence starts now.
+            this.onWatchData?.();
           } catch (error) {
             if (signal.aborted) return;
             if (isWatchErrorRetriable(error)) {
@@ -317,7 +334,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
         // A restart asked for while listing or opening is served by this fresh watch.
         this.restartRequested = false;
         this.currentWatcher = current;
-        const { error } = await handleAnyWatch(start, current, this.store, {
+        const outcome = await handleAnyWatch(start, current, this.store, {
           name: this.name,
           typeDescription: this.typeDescription,
           expectedType: this.expectedType,
@@ -330,16 +347,22 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
             this.versions.lastSyncResourceVersion = resourceVersion;
             (this.store as Partial<ResourceVersionUpdater>).updateResourceVersion?.(resourceVersion);
           },
+          onData: this.onWatchData,
           log: this.log,
         }).finally(() => (this.currentWatcher = undefined));
+        const { error } = outcome;
         if (this.restartRequested && !signal.aborted) {
           this.restartRequested = false;
           continue;
         }
         // A watch that outlived the very-short threshold was healthy: a later failure backs off again.
         if (this.clock.now() - start >= veryShortWatchMs) this.skipNextBackoff = false;
+        this.resetBackoffAfter(outcome.eventCount);
         retry.after(error);
-        if (error === undefined) continue;
+        if (error === undefined) {
+          if (outcome.connectionLost !== undefined) this.logConnectionLost(outcome.connectionLost);
+          continue;
+        }
         if (error === errorStopRequested || signal.aborted) return;
         if (isTooManyRequests(error)) {
           if (!(await this.backoff(signal, error))) return;
@@ -361,20 +384,46 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     }
   }
 
+  /**
+   * Kubetide's difference from client-go: a watch the server served (at least one event, bookmarks
+   * included) starts the backoff over, so failures it has outlived (earlier 410s, a refused
+   * connection) no longer stretch the wait before the next, unrelated one. client-go starts over only
+   * once two minutes have passed since it last did (DelayWithReset), healthy watch or not; that rule
+   * still holds beside this one (and alone for a DelayHandler without reset()).
+   */
+  private resetBackoffAfter(eventCount: number): void {
+    if (eventCount > 0) this.delayHandler.reset?.();
+  }
+
+  /** One line, no stack: a lost connection is routine, and the watch resumes where it was. */
+  private logConnectionLost(cause: unknown): void {
+    this.log('Watch connection lost; re-watching from the last synced resourceVersion', {
+      reflector: this.name,
+      type: this.typeDescription,
+      resourceVersion: this.versions.lastSyncResourceVersion,
+      cause: cause instanceof Error ? cause.message : String(cause),
+    });
+  }
+
   /** Records and reports a phase change; itemsListed carries over unless a new list gives it. */
   private setState(
     phase: ReflectorState['phase'],
     error?: unknown,
     itemsListed = this.currentState.itemsListed,
+    retryAt?: number,
   ): void {
     const previous = this.currentState;
     const unchanged =
-      previous.phase === phase && previous.error === error && previous.itemsListed === itemsListed;
+      previous.phase === phase &&
+      previous.error === error &&
+      previous.itemsListed === itemsListed &&
+      previous.retryAt === retryAt;
     if (unchanged && this.stateReported) return;
     this.stateReported = true;
     this.currentState = { phase, since: this.clock.now() };
     if (itemsListed !== undefined) this.currentState.itemsListed = itemsListed;
     if (error !== undefined) this.currentState.error = error;
+    if (retryAt !== undefined) this.currentState.retryAt = retryAt;
     this.onStateChange?.({ ...this.currentState });
   }
 }

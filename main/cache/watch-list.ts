@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../shared/kube/object';
 import {
   isConnectionRefused,
+  isProbableEOF,
   isResourceExpired,
   isTooLargeResourceVersion,
   isTooManyRequests,
@@ -35,9 +36,14 @@ export interface WatchListHost<T extends KubeObject> {
   backoff(signal: AbortSignal, error: unknown): Promise<boolean>;
 }
 
-/** Refused connections and 429s are worth retrying after a backoff; the server is there but busy. */
+/**
+ * client-go's isWatchErrorRetriable: refused connections and 429s are retried after a backoff, with no
+ * relist; the server is there but busy. So are connections that broke before the watch was opened
+ * (a reset, a timeout): client-go's Request.Watch retries those itself (after 1 s, up to 10 times,
+ * rest/with_retry.go) before the Reflector ever sees them; Kubetide's REST client leaves it here.
+ */
 export function isWatchErrorRetriable(error: unknown): boolean {
-  return isConnectionRefused(error) || isTooManyRequests(error);
+  return isConnectionRefused(error) || isTooManyRequests(error) || isProbableEOF(error);
 }
 
 export interface WatchListResult<T extends KubeObject> {

@@ -2,7 +2,7 @@
 // pick another context, check the network, trust the CA, install the plugin, ask for RBAC) and so
 // that code branches on the class rather than on message text. Errors the API server reports stay
 // StatusError (shared/kube/status), because the Reflector classifies them by code and reason.
-import { StatusError } from '../../shared/kube/status';
+import { StatusError, newStatus } from '../../shared/kube/status';
 import type { Status, StatusReason } from '../../shared/kube/status';
 
 /** The kubeconfig file could not be read (missing, permissions, a directory). */
@@ -214,15 +214,24 @@ export class ExecPluginMissingError extends Error {
   }
 }
 
-/** A WATCH line that is not a JSON watch event; the stream ends with this error. */
-export class WatchDecodeError extends Error {
-  override readonly name = 'WatchDecodeError';
+/**
+ * A WATCH line that is not a JSON watch event; the stream ends with this error. Like client-go's
+ * StreamWatcher ("unable to decode an event from the watch stream"), it is an InternalError Status,
+ * so the Reflector tells it apart from a lost connection (re-watched) and relists after a backoff.
+ */
+export class WatchDecodeError extends StatusError {
   constructor(
     readonly request: string,
     readonly snippet: string,
     detail: string,
   ) {
-    super(`${request}: malformed watch event (${detail}): ${JSON.stringify(snippet)}`);
+    super(
+      newStatus(
+        500,
+        'InternalError',
+        `${request}: malformed watch event (${detail}): ${JSON.stringify(snippet)}`,
+      ),
+    );
   }
 }
 

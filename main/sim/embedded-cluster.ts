@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiServerContext } from './api-server';
 import { createRequestListener } from './api-server';
+import { defaultBookmarkFrequencyMs } from './bookmark-schedule';
 import type { SimClock } from './clock';
 import { systemClock } from './clock';
 import { ClusterStorage } from './cluster-storage';
@@ -34,7 +35,10 @@ export interface EmbeddedClusterOptions {
   clock?: SimClock;
   /** Events a watch or continue token can reach back over before 410 (default 50,000). */
   eventWindow?: number;
-  /** Interval of BOOKMARK events on watches that allow them (default 60 s). */
+  /**
+   * Interval of the periodic BOOKMARKs on watches that allow them (default 60 s, kube-apiserver's
+   * watch cache cadence); each watch also gets one 2 s before its timeout (see bookmark-schedule.ts).
+   */
   bookmarkIntervalMs?: number;
   /** Server-side watch timeout when the client sends none (default 1,800 s). */
   watchTimeoutSeconds?: number;
@@ -90,7 +94,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const hub = new WatchHub();
   const faults = new FaultInjector(store, hub);
   const settings: WatchSettings = {
-    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? defaultBookmarkFrequencyMs,
     defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
     maximumBufferedBytes: options.watchBufferBytes ?? 64 * 1024 * 1024,
   };

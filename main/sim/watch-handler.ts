@@ -1,13 +1,14 @@
 // WATCH: events after a resourceVersion from the bounded event window (410 ERROR event once it has
 // been compacted away), the initial state as synthetic ADDED events for resourceVersion ""/"0" and
-// for the streaming watch-list (then a BOOKMARK annotated k8s.io/initial-events-end), periodic
-// bookmarks, and a clean end at timeoutSeconds. Plain watches share each event's line across all
+// for the streaming watch-list (then a BOOKMARK annotated k8s.io/initial-events-end), bookmarks at
+// the watch cache's cadence (bookmark-schedule.ts), and a clean end at timeoutSeconds. Plain watches share each event's line across all
 // watchers; selector transitions are rewritten per watcher as the watch cache does (an object
 // leaving the selector is DELETED, entering it is ADDED).
 import type { ServerResponse } from 'node:http';
 import { initialEventsEndAnnotation } from '../../shared/kube/object';
 import { newStatus } from '../../shared/kube/status';
 import { badRequest, tooLargeResourceVersion } from './api-errors';
+import { nextBookmarkTime } from './bookmark-schedule';
 import type { SimClock, SimTimer } from './clock';
 import type { ObjectFilter } from './filter';
 import { ChunkedWriter } from './http-io';
@@ -23,6 +24,7 @@ import { WatchSession } from './watch-session';
 const definitions = 'customresourcedefinitions.apiextensions.k8s.io';
 
 export interface WatchSettings {
+  /** The periodic bookmarks' interval; kube-apiserver's is a minute (see bookmark-schedule.ts). */
   bookmarkIntervalMs: number;
   /** Used when the client sends no timeoutSeconds. */
   defaultTimeoutSeconds: number;
@@ -105,6 +107,7 @@ export class WatchServer {
     }
     // 0 or absent: the server default, as the apiserver picks its own timeout.
     const timeoutSeconds = request.options.timeoutSeconds || settings.defaultTimeoutSeconds;
+    const deadline = this.clock.now() + timeoutSeconds * 1000;
     const timers: SimTimer[] = [this.clock.setTimeout(() => session.end(), timeoutSeconds * 1000)];
     session.onClose(() => timers.forEach((timer) => timer.stop()));
 
@@ -159,11 +162,23 @@ export class WatchServer {
     const unsubscribe = this.store.subscribe((event) => this.deliver(session, request, event));
     session.onClose(unsubscribe);
     if (request.options.allowWatchBookmarks) {
-      const tick = () => {
-        session.send(watchLine('BOOKMARK', request.presenter.bookmarkObject(this.store.resourceVersion)));
-        timers.push(this.clock.setTimeout(tick, settings.bookmarkIntervalMs));
+      // One timer at a time, re-armed from each bookmark sent, as the cacher re-queues its watchers.
+      let bookmarkTimer: SimTimer | undefined;
+      const schedule = () => {
+        const now = this.clock.now();
+        const next = nextBookmarkTime(now, settings.bookmarkIntervalMs, deadline);
+        bookmarkTimer =
+          next === undefined
+            ? undefined
+            : this.clock.setTimeout(() => {
+                session.send(
+                  watchLine('BOOKMARK', request.presenter.bookmarkObject(this.store.resourceVersion)),
+                );
+                schedule();
+              }, next - now);
       };
-      timers.push(this.clock.setTimeout(tick, settings.bookmarkIntervalMs));
+      schedule();
+      timers.push({ stop: () => bookmarkTimer?.stop() ?? false });
     }
   }
 

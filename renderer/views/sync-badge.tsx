@@ -25,6 +25,7 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
   if (!state) return 'waiting for data…';
   switch (state.phase) {
     case 'synced': {
+      if (state.noDataSince !== undefined) return `no data for ${silence(now - state.noDataSince)}`;
       const reconnect = state.reconnected;
       if (!reconnect || now - reconnect.at > reconnectNoticeMs) return 'synced';
       return `synced · ${reconnect.reason}, reconnected after ${humanDuration(reconnect.staleForMs)} stale`;
@@ -50,6 +51,21 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
   }
 }
 
+/** "75 s" up to two minutes, then the table's durations ("3m", "2h"). */
+function silence(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  return seconds < 120 ? `${seconds} s` : humanDuration(ms);
+}
+
+/** The badge's colour: a synced watch that has gone silent is a warning, not a green light. */
+function badgePhase(state: SyncState | undefined, connection: ConnectionState): string {
+  if (connection.phase === 'closed') return 'stale';
+  if (connection.phase === 'connecting')
+    return connection.retryAt === undefined ? 'connecting' : 'reconnecting';
+  if (state?.phase === 'synced' && state.noDataSince !== undefined) return 'silent';
+  return state?.phase ?? 'connecting';
+}
+
 export interface SyncBadgeProps {
   readonly state: SyncState | undefined;
   readonly connection: ConnectionState;
@@ -60,14 +76,7 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
   const now = useNow();
   const { state, connection } = props;
   const text = describeSync(state, connection, now);
-  const phase =
-    connection.phase === 'open'
-      ? (state?.phase ?? 'connecting')
-      : connection.phase === 'closed'
-        ? 'stale'
-        : connection.retryAt === undefined
-          ? 'connecting'
-          : 'reconnecting';
+  const phase = badgePhase(state, connection);
   const progress =
     state?.phase === 'listing' && state.total
       ? Math.min(100, ((state.listed ?? 0) / state.total) * 100)

@@ -4,15 +4,16 @@
 // a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RowFilter, RowSort } from '../store/row-query';
-import { orderedQuery, SortedOrder } from './sorted-order';
+import { SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
-import { ownerQuery } from './owner-names';
+import { queryKindRows } from './kind-rows-query';
+import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
 
 export interface KindRows {
   readonly keys: readonly string[];
-  /** Rows in the mirror (the "of 12,403"). */
+  /** Rows in the mirror when `keys` were taken (the "of 12,403"), so "N of M" always agree. */
   readonly total: number;
   /** The revision the rows were read at; visible rows re-read when it moves. */
   readonly revision: number;
@@ -79,14 +80,11 @@ export function useKindRows(
     };
   }, [expression, namespaces]);
 
-  const keys = useMemo(() => {
-    if (!mirror) return [];
+  const { keys, total } = useMemo<KindRowsSnapshot>(() => {
+    if (!mirror) return { keys: [], total: 0 };
     const started = performance.now();
     const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
-    const result =
-      expression.owner === undefined
-        ? orderedQuery(mirror, filter, sort, order.current)
-        : ownerQuery(mirror, expression.owner, filter, sort, order.current, through);
+    const result = queryKindRows(mirror, expression, filter, sort, order.current, through);
     cost.current = performance.now() - started;
     return result;
     // The revisions are the mirrors' change signals: the rows behind them changed when they moved.
@@ -94,7 +92,7 @@ export function useKindRows(
 
   return {
     keys,
-    total: mirror?.rows.size ?? 0,
+    total,
     revision: liveRevision,
     mirror,
     hasSnapshot: mirror?.hasSnapshot ?? false,

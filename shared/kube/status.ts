@@ -89,6 +89,15 @@ function statusOf(error: unknown): Status | undefined {
   return error instanceof StatusError ? error.status : undefined;
 }
 
+/**
+ * apimachinery's SuggestsClientDelay: the seconds the server asked the client to wait before retrying
+ * (details.retryAfterSeconds, filled from a Retry-After header), or undefined when it asked for none.
+ */
+export function suggestsClientDelay(error: unknown): number | undefined {
+  const seconds = statusOf(error)?.details?.retryAfterSeconds;
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 /** 410: the requested resourceVersion is older than what the server keeps (Expired or Gone). */
 export function isResourceExpired(error: unknown): boolean {
   const status = statusOf(error);
@@ -113,16 +122,44 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /**
- * apimachinery's isTooLargeResourceVersionError: a cause of type ResourceVersionTooLarge, or a Timeout
- * whose message says "Too large resource version" (older servers).
+ * client-go's isTooLargeResourceVersionError: a cause of type ResourceVersionTooLarge, or a Timeout
+ * whose cause or message says "Too large resource version" (older servers).
  */
 export function isTooLargeResourceVersion(error: unknown): boolean {
   const status = statusOf(error);
   if (status === undefined) return false;
   if (status.details?.causes?.some((cause) => cause.type === 'ResourceVersionTooLarge')) return true;
-  return (
-    (status.code === 504 || status.reason === 'Timeout') && /too large resource version/i.test(status.message)
-  );
+  if (status.code !== 504 && status.reason !== 'Timeout') return false;
+  // API servers 1.17.0-1.18.5 said so in a cause's message, older ones in the Status message.
+  if (status.details?.causes?.some((cause) => cause.message === 'Too large resource version')) return true;
+  return /too large resource version/i.test(status.message);
+}
+
+/**
+ * Node's codes for a connection that broke or timed out under a request (utilnet.IsProbableEOF and
+ * IsTimeout): the server was reached, so trying again is likely to work.
+ */
+const probableEOFCodes: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_STREAM_CANCEL',
+  'ERR_HTTP2_SESSION_ERROR',
+  'ERR_HTTP2_GOAWAY_SESSION',
+  'ERR_HTTP2_INVALID_SESSION',
+  'ERR_HTTP2_PING_CANCEL',
+]);
+
+/** utilnet.IsProbableEOF || utilnet.IsTimeout, for errors thrown by Node's network stack. */
+export function isProbableEOF(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && probableEOFCodes.has(code)) return true;
+  }
+  return false;
 }
 
 /** utilnet.IsConnectionRefused, for errors thrown by Node's network stack. */

@@ -3,7 +3,9 @@
 
 /**
  * - listing: the initial LIST (or a relist) is under way; `listed` of `total` objects so far.
- * - synced: the cache holds the full list and the watch is running.
+ * - synced: the cache holds the full list and the watch is running; with `noDataSince`, the watch has
+ *   delivered nothing (not even a bookmark, which API servers send about once a minute) since then,
+ *   so the data may be frozen ("no data for N s").
  * - reconnecting: the watch failed; the reflector retries at `retryAt` (epoch ms).
  * - stale: the data is known to be out of date `since` (epoch ms), for `error`; retries continue.
  * - error: the subscription cannot be served (forbidden, kind not served); no retry until asked.
@@ -31,6 +33,8 @@ export interface SyncState {
   phase: SyncPhase;
   /** On synced: the last reconnect after sleep or a network change. */
   reconnected?: Reconnect;
+  /** On synced: the watch has been silent since this time (epoch ms), past the bookmark cadence. */
+  noDataSince?: number;
   listed?: number;
   total?: number;
   since?: number;

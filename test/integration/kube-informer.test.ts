@@ -3,6 +3,7 @@
 // state, object for object and resourceVersion for resourceVersion. Time is real here (sockets are),
 // so timeouts and backoffs are set short and the final state is awaited by polling.
 import { afterEach, describe, expect, it } from 'vitest';
+import { newReflectorDelayHandler } from '../../main/cache/backoff';
 import type { ReflectorTuning } from '../../main/cache/controller';
 import { SharedInformerFactory } from '../../main/cache/informer-factory';
 import type { ListOptions, ListerWatcher } from '../../main/cache/lister-watcher';
@@ -11,6 +12,8 @@ import type { ClusterConnection } from '../../main/kube/cluster-connection';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
+import { defaultWatchInactivityTimeoutMs } from '../../main/kube/watch-stream';
+import { realClock } from '../../main/cache/real-clock';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster, EmbeddedClusterOptions } from '../../main/sim/embedded-cluster';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
@@ -245,6 +248,27 @@ describe('informers over HTTP against the embedded cluster', () => {
     expect(
       harness.calls.some((call) => call.verb === 'list' && !call.options.limit && !call.options.continue),
     ).toBe(true);
+  });
+
+  it('re-watches from its last resourceVersion, with no LIST, when the connection drops (production timings)', async () => {
+    const harness = await startHarness({
+      resources: [pods],
+      inactivityTimeoutMs: defaultWatchInactivityTimeoutMs,
+      reflector: { backoff: newReflectorDelayHandler(realClock) },
+    });
+    churn(harness.cluster, 0, 10);
+    await expectCachesToConverge(harness, [pods]);
+    const resourceVersion = harness.informer(pods).lastSyncResourceVersion();
+    const before = harness.calls.length;
+    expect(harness.cluster.faults.dropWatches()).toBe(1);
+    const deadline = Date.now() + 5_000;
+    while (harness.calls.length === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    churn(harness.cluster, 1, 10);
+    await expectCachesToConverge(harness, [pods]);
+    expect(harness.calls.slice(before)).toEqual([
+      { resource: 'pods', verb: 'watch', options: expect.objectContaining({ resourceVersion }) },
+    ]);
   });
 
   const faults: [name: string, inject: (cluster: EmbeddedCluster) => void][] = [

@@ -160,6 +160,26 @@ describe('SharedInformerFactory', () => {
     expect(result).toEqual(new Map([['pods.v1', true]]));
   });
 
+  it('names the resource in watch errors, never "<unspecified>"', async () => {
+    const { factory, clock, sources } = newFactory();
+    sources.get('deployments')!.listError = new Error('Access Denied');
+    const errors: { type: string; message: string }[] = [];
+    factory
+      .forResource(deployments)
+      .informer()
+      .setWatchErrorHandler((reflector, error) =>
+        errors.push({ type: reflector.typeDescription, message: (error as Error).message }),
+      );
+    const stop = new AbortController();
+    factory.start(stop.signal);
+    await advance(clock, 10, 1);
+    stop.abort();
+    expect(errors[0]).toEqual({
+      type: 'apps/v1, Resource=deployments',
+      message: 'failed to list apps/v1, Resource=deployments: Access Denied',
+    });
+  });
+
   it('shutdown stops every informer, waits for them, and makes start a no-op', async () => {
     const { factory } = newFactory();
     const podInformer = factory.forResource(pods).informer();

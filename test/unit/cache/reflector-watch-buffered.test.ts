@@ -71,7 +71,7 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
         setLastSyncResourceVersion: (resourceVersion) => versions.push(resourceVersion),
       }),
     );
-    expect(outcome).toEqual({ initialEventsEndReceived: false });
+    expect(outcome).toEqual({ initialEventsEndReceived: false, eventCount: 3 });
     expect(names).toEqual(['a', 'b', 'c']);
     expect(versions).toEqual(['1', '2', '3']);
   });
@@ -111,7 +111,7 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
           watchOptions(clock),
         ),
     );
-    expect(outcome).toEqual({ initialEventsEndReceived: false });
+    expect(outcome).toEqual({ initialEventsEndReceived: false, eventCount: total });
     expect(names).toHaveLength(total);
     const turns = samples.slice(1).map((applied, index) => applied - samples[index]);
     expect(samples.some((applied) => applied > 0 && applied < total)).toBe(true);

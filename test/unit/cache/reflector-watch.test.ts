@@ -123,7 +123,7 @@ describe('handleAnyWatch', () => {
     const outcome = handleAnyWatch(clock.now(), watcher, podStore(), options);
     await clock.stepAsync(1000);
     watcher.close();
-    expect(await outcome).toEqual({ initialEventsEndReceived: false });
+    expect(await outcome).toEqual({ initialEventsEndReceived: false, eventCount: 0 });
     expect(watcher.isStopped()).toBe(true);
   });
 
@@ -145,7 +145,7 @@ describe('handleAnyWatch', () => {
     expect(outcome.error).toBeInstanceOf(UnexpectedObjectError);
   });
 
-  it('returns the failure of a broken stream and stops the watcher', async () => {
+  it('ends a stream that fails without a Status as a close (a lost connection) and stops the watcher', async () => {
     const failure = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     const watcher = new FakeWatcher();
     watcher.add(pod('a', '1'));
@@ -153,7 +153,8 @@ describe('handleAnyWatch', () => {
     const store = podStore();
     const { options } = handlerOptions(new FakeClock(), new AbortController().signal);
     const outcome = await handleAnyWatch(0, watcher, store, options);
-    expect(outcome.error).toBe(failure);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.connectionLost).toBe(failure);
     expect(versions(store.list())).toEqual(['a@1']);
     expect(watcher.isStopped()).toBe(true);
   });
@@ -241,7 +242,7 @@ describe('handleAnyWatch', () => {
       exitOnInitialEventsEnd: true,
     });
     const outcome = await handleAnyWatch(0, watcher, store, options);
-    expect(outcome).toEqual({ initialEventsEndReceived: true });
+    expect(outcome).toEqual({ initialEventsEndReceived: true, eventCount: 2 });
     expect(versions(store.list())).toEqual(['p1@1']);
     expect(watcher.isStopped()).toBe(false);
   });

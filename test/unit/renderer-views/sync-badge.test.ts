@@ -11,6 +11,14 @@ describe('describeSync', () => {
     );
   });
 
+  it('says how long a synced watch has delivered nothing, ticking, and plain synced once data is back', () => {
+    const silent = { phase: 'synced' as const, noDataSince: now - 70_000 };
+    expect(describeSync(silent, open, now)).toBe('no data for 70 s');
+    expect(describeSync(silent, open, now + 5_000)).toBe('no data for 75 s');
+    expect(describeSync(silent, open, now + 230_000)).toMatch(/^no data for 5m/);
+    expect(describeSync({ phase: 'synced' }, open, now)).toBe('synced');
+  });
+
   it('counts down to the next reconnect', () => {
     expect(describeSync({ phase: 'reconnecting', retryAt: now + 7_200 }, open, now)).toBe(
       'reconnecting in 8 s',
