@@ -13,6 +13,8 @@ import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
 import { OwnerIndex } from './owner-index';
 import { SeededRandom } from './random';
+import type { SimUser } from './sim-users';
+import { SimUsers } from './sim-users';
 import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import type { SeedProgress } from './seed';
@@ -53,6 +55,11 @@ export interface EmbeddedClusterOptions {
   simulate?: boolean;
   /** Options of the controller loop, churn rate included. */
   simulation?: SimulationOptions;
+  /**
+   * Users besides the administrator, authenticated by bearer token and limited by their rules
+   * (namespaceViewer in sim-users.ts makes the usual namespace-limited one).
+   */
+  users?: readonly SimUser[];
 }
 
 /** Runtime control of background change. */
@@ -77,7 +84,8 @@ export interface EmbeddedCluster {
   readonly simulation?: Simulation;
   /** A served type by plural resource and group ("" for core), e.g. resource('deployments', 'apps'). */
   resource(resource: string, group?: string): ResourceType;
-  kubeconfigYaml(): string;
+  /** A kubeconfig for the administrator, or for one of the `users` by name (its context namespace set). */
+  kubeconfigYaml(userName?: string): string;
   close(): Promise<void>;
 }
 
@@ -88,6 +96,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const catalog = new ResourceCatalog();
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
+  const users = new SimUsers(options.users ?? []);
   const faults = new FaultInjector(store, hub);
   const settings: WatchSettings = {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
@@ -142,6 +151,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     table: createTableConverter(store),
     now: () => clock.now(),
     hub,
+    users,
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
@@ -171,7 +181,12 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     churn,
     simulation,
     resource,
-    kubeconfigYaml: () => embeddedKubeconfig(url),
+    kubeconfigYaml: (userName) => {
+      if (userName === undefined) return embeddedKubeconfig(url);
+      const user = users.find(userName);
+      if (!user) throw new Error(`the embedded cluster has no user ${userName}`);
+      return embeddedKubeconfig(url, user);
+    },
     async close() {
       closed = true;
       simulation?.close();
