@@ -7,12 +7,17 @@ import type { ListerWatcherFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import { StatusError, isResourceExpired, newStatus } from '../../shared/kube/status';
+import { StatusError, isForbidden, isResourceExpired, newStatus } from '../../shared/kube/status';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
-import type { ServedKind } from '../../shared/protocol/server-messages';
+import type { NamespaceChoices, ServedKind } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
+import type { FeedView } from './feed-view';
+import { isForbiddenState } from './feed-view';
+import type { NamespaceAccess } from './namespace-access';
+import { NamespaceUnionFeed } from './namespace-union-feed';
+import { builtinKinds } from '../../shared/kinds/registry';
 import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector } from './row-projection';
@@ -55,6 +60,12 @@ export interface ClusterSessionOptions {
    * whoever made it does, after the session.
    */
   recording?: SessionRecording;
+  /**
+   * Follow the user's RBAC: a namespaced kind whose cluster-scope LIST/WATCH is forbidden is served
+   * by one informer per readable namespace (NamespaceUnionFeed). Without it, every feed is one
+   * informer and a 403 is the subscription's error.
+   */
+  access?: NamespaceAccess;
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
@@ -62,10 +73,16 @@ const eventsResource: GroupVersionResource = { group: '', version: 'v1', resourc
 export class ClusterSession {
   readonly context: string;
   readonly clock: Clock;
-  readonly feeds: FeedRegistry<Feed>;
+  readonly feeds: FeedRegistry<FeedView>;
   private readonly connections = new Set<SessionConnection>();
   private readonly projectors = new Map<string, RowProjector>();
   private readonly stopDiscovery: () => void;
+  private readonly stopAccess: () => void;
+  /** Feeds whose 403 was already logged. */
+  private readonly forbiddenLogged = new Set<string>();
+  /** Kinds SelfSubjectRulesReview says the user cannot read, with the reason, by gvrKey. */
+  private predictedDenials = new Map<string, string>();
+  private predictionGeneration = 0;
   private countTimer: Timer | undefined;
   private lastKinds = '';
   private closed = false;
@@ -73,42 +90,113 @@ export class ClusterSession {
   constructor(readonly options: ClusterSessionOptions) {
     this.context = options.context;
     this.clock = options.clock ?? realClock;
-    this.feeds = new FeedRegistry<Feed>({
+    this.feeds = new FeedRegistry<FeedView>({
       clock: this.clock,
       quietPeriodMs: options.quietPeriodMs,
       createFeed: (gvr, namespace) =>
-        new Feed({
-          gvr,
-          namespace,
-          newListerWatcher: () => options.newListerWatcher(gvr, namespace, undefined),
-          projector: this.projectorFor(gvr),
-          clock: this.clock,
-          staleAfterMs: options.staleAfterMs,
-          reflector: options.reflector,
-          // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
-          ...(options.recording && !isSecretResource(gvr)
-            ? {
-                onInformer: (informer, watchErrorHandler) => {
-                  const attachment = options.recording!.recorder.attach(
-                    informer,
-                    gvr,
-                    namespace,
-                    watchErrorHandler,
-                  );
-                  return () => attachment.detach();
-                },
-              }
-            : {}),
-          onWatchError: (feed, error) => {
-            if (isResourceExpired(error)) return;
-            (options.log ?? console.warn)(
-              `${feed}: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          },
-        }),
+        options.access && namespace === '' && this.isNamespaced(gvr)
+          ? new NamespaceUnionFeed({
+              gvr,
+              newClusterFeed: () => this.newFeed(gvr, ''),
+              acquire: (member) => this.feeds.acquire(gvr, member),
+              release: (member) => this.feeds.release(gvr, member),
+              access: options.access,
+            })
+          : this.newFeed(gvr, namespace),
     });
-    this.stopDiscovery = options.discovery?.onChange(() => this.pushKinds()) ?? (() => {});
+    this.stopDiscovery =
+      options.discovery?.onChange(() => {
+        this.pushKinds();
+        void this.predictAccess();
+      }) ?? (() => {});
+    this.stopAccess = options.access?.onChange(() => this.accessChanged()) ?? (() => {});
+    if (options.access) void this.predictAccess();
     for (const gvr of options.recording?.kinds ?? []) this.feeds.acquire(gvr, '');
+  }
+
+  /** One informer of `gvr` in `namespace` ("" for all), recorded when the session records. */
+  private newFeed(gvr: GroupVersionResource, namespace: string): Feed {
+    const options = this.options;
+    return new Feed({
+      gvr,
+      namespace,
+      newListerWatcher: () => options.newListerWatcher(gvr, namespace, undefined),
+      projector: this.projectorFor(gvr),
+      clock: this.clock,
+      staleAfterMs: options.staleAfterMs,
+      reflector: options.reflector,
+      // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
+      ...(options.recording && !isSecretResource(gvr)
+        ? {
+            onInformer: (informer, watchErrorHandler) => {
+              const attachment = options.recording!.recorder.attach(
+                informer,
+                gvr,
+                namespace,
+                watchErrorHandler,
+              );
+              return () => attachment.detach();
+            },
+          }
+        : {}),
+      onWatchError: (feed, error) => {
+        if (isResourceExpired(error)) return;
+        // A refusal repeats on every retry of a feed nobody can fix from here: said once per feed.
+        if (isForbidden(error)) {
+          if (this.forbiddenLogged.has(feed)) return;
+          this.forbiddenLogged.add(feed);
+        }
+        (options.log ?? console.warn)(`${feed}: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    });
+  }
+
+  /** Namespaced per discovery (or the built-in registry); an unknown kind is taken as namespaced. */
+  private isNamespaced(gvr: GroupVersionResource): boolean {
+    const resources = this.options.discovery?.preferredResources() ?? builtinKinds;
+    const found = resources.find(
+      (resource) => resource.group === gvr.group && resource.resource === gvr.resource,
+    );
+    return found?.namespaced ?? true;
+  }
+
+  /**
+   * The user's namespace list for this context (SetNamespacesMessage): persisted by NamespaceAccess,
+   * and followed by every union feed, which starts or stops per-namespace informers.
+   */
+  setAddedNamespaces(namespaces: readonly string[]): void {
+    if (!this.options.access) throw new Error(`context ${this.context} does not follow namespace access`);
+    this.options.access.setAddedNamespaces(namespaces);
+  }
+
+  private accessChanged(): void {
+    void this.predictAccess();
+    this.pushKinds(true);
+  }
+
+  /**
+   * Asks SelfSubjectRulesReview, for every served kind, whether the user may list and watch it at all,
+   * so the sidebar marks forbidden kinds before anyone opens them. Running feeds' 403s win over this.
+   */
+  private async predictAccess(): Promise<void> {
+    const access = this.options.access;
+    if (!access) return;
+    const generation = ++this.predictionGeneration;
+    const resources = this.options.discovery?.preferredResources() ?? builtinKinds;
+    const denied = new Map<string, string>();
+    await Promise.all(
+      resources.map(async (resource) => {
+        const gvr = { group: resource.group, version: resource.version, resource: resource.resource };
+        if ((await access.kindAccess(gvr, resource.namespaced)) !== 'denied') return;
+        const where = resource.namespaced
+          ? `at the cluster scope or in ${access.candidates().join(', ')}`
+          : 'at the cluster scope';
+        denied.set(gvrKey(gvr), `your user may not list and watch ${resource.resource} ${where}`);
+      }),
+    );
+    if (generation !== this.predictionGeneration || this.closed) return;
+    this.predictedDenials = denied;
+    this.pushKinds();
   }
 
   /** The recording this session writes, if any (history queries read it). */
@@ -125,13 +213,26 @@ export class ClusterSession {
     return connection;
   }
 
-  /** Served kinds, with counts for those some feed is mirroring. */
+  /** Served kinds, with counts for those some feed is mirroring, and why the forbidden ones are. */
   kinds(): ServedKind[] {
     return servedKinds(
       this.options.discovery,
       (gvr) => this.feeds.find(gvr, '')?.count,
       (gvr) => this.projectorFor(gvr).printer.columns,
+      (gvr) => {
+        const state = this.feeds.find(gvr, '')?.syncState();
+        if (state && isForbiddenState(state)) return state.error?.message;
+        return state?.phase === 'synced' ? undefined : this.predictedDenials.get(gvrKey(gvr));
+      },
     );
+  }
+
+  /** The namespaces tried where the cluster scope is refused; undefined when access is not followed. */
+  namespaceChoices(): NamespaceChoices | undefined {
+    const access = this.options.access;
+    return access
+      ? { contextNamespace: access.contextNamespace, added: access.addedNamespaces() }
+      : undefined;
   }
 
   /**
@@ -187,6 +288,7 @@ export class ClusterSession {
   async close(): Promise<void> {
     this.closed = true;
     this.stopDiscovery();
+    this.stopAccess();
     this.countTimer?.stop();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();
@@ -195,10 +297,12 @@ export class ClusterSession {
   /** Sends the kinds list to every connection if it changed since the last push. */
   pushKinds(force = false): void {
     const kinds = this.kinds();
-    const serialized = JSON.stringify(kinds);
+    const namespaces = this.namespaceChoices();
+    const serialized = JSON.stringify([kinds, namespaces]);
     if (!force && serialized === this.lastKinds) return;
     this.lastKinds = serialized;
-    for (const connection of this.connections) connection.send({ type: 'kinds', kinds });
+    for (const connection of this.connections)
+      connection.send({ type: 'kinds', kinds, ...(namespaces ? { namespaces } : {}) });
   }
 
   /** The row projection of `gvr`, shared by live feeds and history replay so both give the same rows. */
