@@ -30,6 +30,7 @@ import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
+const noNamespaces: readonly string[] = [];
 
 export function App(): ReactNode {
   const { bridge, view } = useServices();
@@ -52,10 +53,18 @@ export function App(): ReactNode {
   const namespaceRevision = useMirrorState((mirror) =>
     namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
   );
+  // Where Namespaces cannot be listed, the ones main reads anyway (the context's and the user's) are
+  // offered all the same.
+  const namespaceChoices = useMirrorState((mirror) => mirror.namespaceChoices);
   const namespaces = useMemo(() => {
     const mirror = namespaceSubscription ? bridge.store.mirror(namespaceSubscription) : undefined;
-    return mirror ? [...mirror.rows.keys()].sort() : [];
-  }, [bridge, namespaceSubscription, namespaceRevision]);
+    const names = new Set(mirror ? mirror.rows.keys() : []);
+    if (namespaceChoices) {
+      names.add(namespaceChoices.contextNamespace);
+      for (const name of namespaceChoices.added) names.add(name);
+    }
+    return [...names].sort();
+  }, [bridge, namespaceSubscription, namespaceRevision, namespaceChoices]);
 
   // Row.cells follow the columns main announces per kind (CRD printer columns included); before the
   // first kinds message, a built-in's own printer tells the same columns, and anything else shows the
@@ -81,13 +90,19 @@ export function App(): ReactNode {
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
-  const rows = useKindRows(travel ? replayId : subscriptionId, expression, state.namespaces, rowSort);
+  // Cluster-scoped kinds ignore the namespace picker (a Node is in no namespace).
+  const pickedNamespaces = kind.namespaced ? state.namespaces : noNamespaces;
+  const rows = useKindRows(travel ? replayId : subscriptionId, expression, pickedNamespaces, rowSort);
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],
   );
   const filtered =
-    rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
+    rows.keys.length !== rows.total || state.filterText.trim() !== '' || pickedNamespaces.length > 0;
+  const setAddedNamespaces = (added: string[]) =>
+    bridge
+      .setNamespaces(added)
+      .catch((error: unknown) => update({ notice: `Could not change the namespaces: ${String(error)}` }));
 
   const complete = useCallback(
     (text: string, caret: number) =>
@@ -223,6 +238,20 @@ export function App(): ReactNode {
         }}
         onResync={() => subscriptionId && bridge.resync(subscriptionId).catch(() => undefined)}
         onNamespaces={(picked) => update({ namespaces: picked })}
+        namespacesIgnored={!kind.namespaced}
+        {...(namespaceChoices
+          ? {
+              addedNamespaces: namespaceChoices.added,
+              onAddNamespace: (name: string) => {
+                void setAddedNamespaces([...namespaceChoices.added, name]);
+                update({ namespaces: [...new Set([...state.namespaces, name])].sort() });
+              },
+              onForgetNamespace: (name: string) => {
+                void setAddedNamespaces(namespaceChoices.added.filter((added) => added !== name));
+                update({ namespaces: state.namespaces.filter((picked) => picked !== name) });
+              },
+            }
+          : {})}
         onFilter={(text) => update({ filterText: text })}
         onPalette={() => update({ overlay: { type: 'palette', query: '' } })}
         onHelp={() => update({ overlay: { type: 'help' } })}

@@ -26,6 +26,8 @@ export interface ResourceViewProps {
 
 function emptyMessage(props: ResourceViewProps): ReactNode {
   const title = props.kind.title.toLowerCase();
+  if (props.sync?.phase === 'error' && props.sync.error?.code === 403)
+    return `No access to ${title}: ${props.sync.error.message}`;
   if (props.sync?.phase === 'error')
     return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
   if (!props.rows.hasSnapshot) {
