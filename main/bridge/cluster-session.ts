@@ -16,7 +16,7 @@ import { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
 import { isForbiddenState } from './feed-view';
 import type { NamespaceAccess } from './namespace-access';
-import { NamespaceUnionFeed } from './namespace-union-feed';
+import { AccessAwareFeed } from './access-aware-feed';
 import { builtinKinds } from '../../shared/kinds/registry';
 import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
@@ -61,9 +61,9 @@ export interface ClusterSessionOptions {
    */
   recording?: SessionRecording;
   /**
-   * Follow the user's RBAC: a namespaced kind whose cluster-scope LIST/WATCH is forbidden is served
-   * by one informer per readable namespace (NamespaceUnionFeed). Without it, every feed is one
-   * informer and a 403 is the subscription's error.
+   * Follow the user's RBAC (AccessAwareFeed): a namespaced kind whose cluster-scope LIST/WATCH is
+   * forbidden is served by one informer per readable namespace; a kind the rules refuse everywhere
+   * runs no informer. Without it, every feed is one informer and a 403 is the subscription's error.
    */
   access?: NamespaceAccess;
 }
@@ -94,9 +94,10 @@ export class ClusterSession {
       clock: this.clock,
       quietPeriodMs: options.quietPeriodMs,
       createFeed: (gvr, namespace) =>
-        options.access && namespace === '' && this.isNamespaced(gvr)
-          ? new NamespaceUnionFeed({
+        options.access && namespace === ''
+          ? new AccessAwareFeed({
               gvr,
+              namespaced: this.isNamespaced(gvr),
               newClusterFeed: () => this.newFeed(gvr, ''),
               acquire: (member) => this.feeds.acquire(gvr, member),
               release: (member) => this.feeds.release(gvr, member),
@@ -111,7 +112,24 @@ export class ClusterSession {
       }) ?? (() => {});
     this.stopAccess = options.access?.onChange(() => this.accessChanged()) ?? (() => {});
     if (options.access) void this.predictAccess();
-    for (const gvr of options.recording?.kinds ?? []) this.feeds.acquire(gvr, '');
+    void this.acquireRecordedKinds(options.recording?.kinds ?? []);
+  }
+
+  /**
+   * Runs the recorded kinds' feeds for the whole session, leaving out those the user's rules refuse
+   * everywhere: their history would be one long gap, and their informers a 403 every backoff.
+   */
+  private async acquireRecordedKinds(kinds: readonly GroupVersionResource[]): Promise<void> {
+    const access = this.options.access;
+    if (!access) {
+      for (const gvr of kinds) this.feeds.acquire(gvr, '');
+      return;
+    }
+    const verdicts = await Promise.all(kinds.map((gvr) => access.kindAccess(gvr, this.isNamespaced(gvr))));
+    if (this.closed) return;
+    kinds.forEach((gvr, index) => {
+      if (verdicts[index] !== 'denied') this.feeds.acquire(gvr, '');
+    });
   }
 
   /** One informer of `gvr` in `namespace` ("" for all), recorded when the session records. */
@@ -142,7 +160,7 @@ export class ClusterSession {
       onWatchError: (feed, error) => {
         if (isResourceExpired(error)) return;
         // A refusal repeats on every retry of a feed nobody can fix from here: said once per feed.
-        if (isForbidden(error)) {
+        if (causedByForbidden(error)) {
           if (this.forbiddenLogged.has(feed)) return;
           this.forbiddenLogged.add(feed);
         }
@@ -325,6 +343,13 @@ export class ClusterSession {
       this.scheduleCountPush();
     }, this.options.kindCountIntervalMs ?? 1_000);
   }
+}
+
+/** A 403 anywhere in the error's cause chain (the Reflector wraps the server's error). */
+function causedByForbidden(error: unknown): boolean {
+  for (let current = error; current; current = (current as { cause?: unknown }).cause)
+    if (isForbidden(current)) return true;
+  return false;
 }
 
 function eventTime(event: KubeObject): number {

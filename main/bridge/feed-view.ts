@@ -1,5 +1,5 @@
 // What a subscription and the session need of a feed, whether it is one informer (Feed) or the union
-// of one informer per readable namespace (NamespaceUnionFeed): rows, sync state, subscribers, and the
+// of one informer per readable namespace (AccessAwareFeed): rows, sync state, subscribers, and the
 // informer controls. SessionConnection and ClusterSession hold feeds only through this.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';

@@ -102,12 +102,17 @@ export class NamespaceAccess {
     return candidates.filter((_, index) => verdicts[index] !== 'denied');
   }
 
+  /** What the cluster-wide rules say of listing and watching `gvr` across all namespaces. */
+  async clusterAccess(gvr: GroupVersionResource): Promise<KindAccess> {
+    return kindAccessIn(await this.rulesIn(''), gvr);
+  }
+
   /**
    * Whether `gvr` can be read at all: at the cluster scope, or (for a namespaced kind) in some
    * candidate namespace. For the sidebar, before any informer of the kind has run.
    */
   async kindAccess(gvr: GroupVersionResource, namespaced: boolean): Promise<KindAccess> {
-    const cluster = kindAccessIn(await this.rulesIn(''), gvr);
+    const cluster = await this.clusterAccess(gvr);
     if (cluster === 'allowed' || !namespaced) return cluster;
     const verdicts = await Promise.all(
       this.candidates().map(async (namespace) => kindAccessIn(await this.rulesIn(namespace), gvr)),

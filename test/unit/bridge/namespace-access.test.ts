@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { mergeSyncStates } from '../../../main/bridge/merged-sync-state';
 import { NamespaceAccess, allowsListAndWatch, kindAccessIn } from '../../../main/bridge/namespace-access';
-import type { NamespaceUnionFeed } from '../../../main/bridge/namespace-union-feed';
+import type { AccessAwareFeed } from '../../../main/bridge/access-aware-feed';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { ListerWatcher, Watcher } from '../../../main/cache/lister-watcher';
 import type { SubjectRules } from '../../../main/kube/self-subject-rules';
@@ -155,13 +155,21 @@ function limitedListerWatcher(api: FakeApi, namespace: string, readable: readonl
   };
 }
 
-function limitedSession(api: FakeApi, readable: readonly string[], access: NamespaceAccess) {
+function limitedSession(
+  api: FakeApi,
+  readable: readonly string[],
+  access: NamespaceAccess,
+  scopes: string[] = [],
+) {
   const clock = new FakeClock();
   const session = new ClusterSession({
     context: 'limited',
     clock,
     access,
-    newListerWatcher: (_gvr, namespace) => limitedListerWatcher(api, namespace, readable),
+    newListerWatcher: (_gvr, namespace) => {
+      scopes.push(namespace);
+      return limitedListerWatcher(api, namespace, readable);
+    },
     reflector: { backoff: () => 1_000 },
     log: () => undefined,
   });
@@ -174,7 +182,7 @@ describe('a union of per-namespace informers', () => {
     for (const namespace of ['alpha', 'beta', 'gamma']) api.apply(pod(namespace, `web-${namespace}`));
     const access = new NamespaceAccess({ contextNamespace: 'alpha' });
     const { session, clock } = limitedSession(api, ['alpha', 'beta'], access);
-    const union = session.feeds.acquire(pods, '') as NamespaceUnionFeed;
+    const union = session.feeds.acquire(pods, '') as AccessAwareFeed;
     await clock.stepAsync(0);
     await clock.stepAsync(500);
     expect(union.memberNamespaces).toEqual(['alpha']);
@@ -224,5 +232,27 @@ describe('a union of per-namespace informers', () => {
     });
     expect(nowhere.session.kinds().find((kind) => kind.gvr.resource === 'pods')?.count).toBeUndefined();
     await nowhere.session.close();
+  });
+
+  it('goes straight to the namespaces when the rules already refuse the cluster scope', async () => {
+    const api = new FakeApi();
+    api.apply(pod('alpha', 'web'));
+    const rules = async (namespace: string) => (namespace === 'alpha' ? viewRules : basicRules);
+    const scopes: string[] = [];
+    const { session, clock } = limitedSession(
+      api,
+      ['alpha'],
+      new NamespaceAccess({ contextNamespace: 'alpha', rules }),
+      scopes,
+    );
+    const union = session.feeds.acquire(pods, '');
+    const refusedNodes = session.feeds.acquire(nodes, '');
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    expect(union.count).toBe(1);
+    // Nodes are cluster-scoped: refused by the rules, they run no informer and show the reason.
+    expect(refusedNodes.syncState()).toMatchObject({ phase: 'error', error: { code: 403 } });
+    expect(scopes).toEqual(['alpha']);
+    await session.close();
   });
 });

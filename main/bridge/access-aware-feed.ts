@@ -1,10 +1,12 @@
-// All namespaces of one namespaced kind, for a user who may or may not list it at the cluster scope.
-// It first runs the one cluster-scope informer every viewer runs; when the API server refuses that
-// (403), it falls back to one informer per namespace the user can read (NamespaceAccess) and serves
-// their union as if it were one feed: rows keyed namespace/name never collide between members, so the
-// union is their plain sum. Members are the registry's per-namespace feeds, so a subscription to one
-// namespace shares its informer (and its recording) with the union. The set of members follows
-// NamespaceAccess: a namespace the user adds gets an informer, one removed is released.
+// One kind in all namespaces, as the user's RBAC lets them see it. It runs the one cluster-scope
+// informer every viewer runs, unless SelfSubjectRulesReview already says the cluster scope is refused.
+// For a namespaced kind refused there (by the rules, or by the API server's 403), it falls back to one
+// informer per namespace the user can read (NamespaceAccess) and serves their union as if it were one
+// feed: rows keyed namespace/name never collide between members, so the union is their plain sum.
+// Members are the registry's per-namespace feeds, so a subscription to one namespace shares its
+// informer (and its recording) with the union. The set of members follows NamespaceAccess: a
+// namespace the user adds gets an informer, one removed is released. A cluster-scoped kind the rules
+// refuse runs no informer at all: it is "no access" until a resync asks again.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
@@ -16,7 +18,11 @@ import { mergeSyncStates } from './merged-sync-state';
 import type { NamespaceAccess } from './namespace-access';
 import type { RowChange } from './squash';
 
-export interface NamespaceUnionFeedOptions {
+function qualifiedResource(gvr: GroupVersionResource): string {
+  return gvr.group ? `${gvr.resource}.${gvr.group}` : gvr.resource;
+}
+
+export interface AccessAwareFeedOptions {
   gvr: GroupVersionResource;
   /** A new, unstarted cluster-scope feed of the kind. */
   newClusterFeed: () => FeedView;
@@ -24,6 +30,8 @@ export interface NamespaceUnionFeedOptions {
   acquire: (namespace: string) => FeedView;
   release: (namespace: string) => void;
   access: NamespaceAccess;
+  /** False for Nodes, Namespaces, PersistentVolumes...: there is no namespace to fall back to. */
+  namespaced: boolean;
 }
 
 interface Attached {
@@ -31,7 +39,7 @@ interface Attached {
   subscriber: FeedSubscriber;
 }
 
-export class NamespaceUnionFeed implements FeedView {
+export class AccessAwareFeed implements FeedView {
   readonly gvr: GroupVersionResource;
   readonly namespace = '';
   private readonly subscribers = new Set<FeedSubscriber>();
@@ -45,7 +53,7 @@ export class NamespaceUnionFeed implements FeedView {
   private generation = 0;
   private stopFollowingAccess: (() => void) | undefined;
 
-  constructor(private readonly options: NamespaceUnionFeedOptions) {
+  constructor(private readonly options: AccessAwareFeedOptions) {
     this.gvr = options.gvr;
   }
 
@@ -61,6 +69,22 @@ export class NamespaceUnionFeed implements FeedView {
   start(): void {
     if (this.started) return;
     this.started = true;
+    const generation = ++this.generation;
+    // Known rules spare the API server a LIST bound to fail, and the recording a gap that was none.
+    void this.options.access.clusterAccess(this.gvr).then((verdict) => {
+      if (generation !== this.generation || !this.started) return;
+      if (verdict !== 'denied') return this.startCluster();
+      const denied = {
+        code: 403,
+        reason: 'Forbidden',
+        message: `your user may not list and watch ${qualifiedResource(this.gvr)} at the cluster scope (SelfSubjectRulesReview)`,
+      };
+      if (this.options.namespaced) this.fallBack(denied);
+      else this.setState({ phase: 'error', error: denied });
+    });
+  }
+
+  private startCluster(): void {
     const feed = this.options.newClusterFeed();
     this.cluster = {
       feed,
@@ -91,10 +115,15 @@ export class NamespaceUnionFeed implements FeedView {
     }
   }
 
-  /** Relists every informer behind the union. */
+  /** Relists every informer behind the union; with none (refused), asks the rules again. */
   async resync(): Promise<void> {
     if (this.cluster) return this.cluster.feed.resync();
-    await Promise.all([...this.members.values()].map((member) => member.feed.resync()));
+    if (this.members.size > 0) {
+      await Promise.all([...this.members.values()].map((member) => member.feed.resync()));
+      return;
+    }
+    await this.stop();
+    this.start();
   }
 
   /** Members are registry feeds, which the session reconnects itself; only the cluster feed is ours. */
@@ -135,18 +164,20 @@ export class NamespaceUnionFeed implements FeedView {
   }
 
   private clusterStateChanged(state: SyncState): void {
-    if (isForbiddenState(state)) this.fallBack(state.error!);
+    if (this.options.namespaced && isForbiddenState(state)) this.fallBack(state.error!);
     else this.setState(state);
   }
 
-  /** The cluster scope is forbidden: drop its informer and serve the readable namespaces instead. */
+  /** The cluster scope is forbidden: drop its informer, if any, and serve the readable namespaces. */
   private fallBack(denied: SyncError): void {
-    const cluster = this.cluster!;
+    const cluster = this.cluster;
     this.cluster = undefined;
-    cluster.feed.detach(cluster.subscriber);
-    // A refusal on the first LIST cached nothing; access revoked later leaves rows the members relist.
-    for (const row of cluster.feed.rows()) this.publish({ type: 'deleted', key: row.key });
-    void cluster.feed.stop();
+    if (cluster) {
+      cluster.feed.detach(cluster.subscriber);
+      // A refusal on the first LIST cached nothing; access revoked later leaves rows the members relist.
+      for (const row of cluster.feed.rows()) this.publish({ type: 'deleted', key: row.key });
+      void cluster.feed.stop();
+    }
     this.denied = denied;
     this.stopFollowingAccess = this.options.access.onChange(() => void this.plan());
     void this.plan();
