@@ -222,6 +222,7 @@ export class AccessAwareFeed implements FeedView {
       mergeSyncStates(
         [...this.members.values()].map((member) => member.feed.syncState()),
         this.denied,
+        this.options.access.candidates(),
       ),
     );
   }

@@ -7,17 +7,24 @@ import { isForbiddenState } from './feed-view';
 /**
  * Members listing: listing, with their counts summed (a total only when every listing member knows
  * its own). Else the earliest failing member's reconnecting or stale state. Else synced.
- * `denied` is the cluster scope's refusal, shown when there is no member to serve.
+ * `denied` is the cluster scope's refusal, shown when there is no member to serve; `tried` are the
+ * namespaces the rules refused as well, so the message says where else the user could look.
  */
-export function mergeSyncStates(members: readonly SyncState[], denied: SyncError): SyncState {
-  if (members.length === 0)
+export function mergeSyncStates(
+  members: readonly SyncState[],
+  denied: SyncError,
+  tried: readonly string[] = [],
+): SyncState {
+  if (members.length === 0) {
+    const where = tried.length > 0 ? `, nor in ${tried.join(', ')}` : '';
     return {
       phase: 'error',
       error: {
         ...denied,
-        message: `${denied.message}; no namespace you may read it in is known: add one in the namespace picker`,
+        message: `${denied.message}${where}; add namespaces you can read in the namespace picker`,
       },
     };
+  }
   const served = members.filter((state) => state.phase !== 'error');
   if (served.length === 0) {
     const forbidden = members.every(isForbiddenState);

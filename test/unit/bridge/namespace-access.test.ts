@@ -111,7 +111,12 @@ describe('the merged sync state', () => {
     const none = mergeSyncStates([], denied);
     expect(none.phase).toBe('error');
     expect(none.error?.code).toBe(403);
-    expect(none.error?.message).toMatch(/^pods is forbidden: at the cluster scope; .*namespace picker/);
+    expect(none.error?.message).toBe(
+      'pods is forbidden: at the cluster scope; add namespaces you can read in the namespace picker',
+    );
+    expect(mergeSyncStates([], denied, ['default', 'shop']).error?.message).toBe(
+      'pods is forbidden: at the cluster scope, nor in default, shop; add namespaces you can read in the namespace picker',
+    );
     const refused = { phase: 'error' as const, error: { code: 403, message: 'no' } };
     expect(mergeSyncStates([refused, refused], denied)).toEqual({ phase: 'error', error: denied });
   });
