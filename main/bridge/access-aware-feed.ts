@@ -115,7 +115,11 @@ export class AccessAwareFeed implements FeedView {
     }
   }
 
-  /** Relists every informer behind the union; with none (refused), asks the rules again. */
+  /**
+   * Relists every informer behind the union. With none (refused everywhere), asks again from the
+   * start: the rules afresh, then the cluster scope, then the namespaces, since access may have been
+   * granted meanwhile.
+   */
   async resync(): Promise<void> {
     if (this.cluster) return this.cluster.feed.resync();
     if (this.members.size > 0) {
@@ -123,6 +127,7 @@ export class AccessAwareFeed implements FeedView {
       return;
     }
     await this.stop();
+    this.options.access.forgetRules();
     this.start();
   }
 

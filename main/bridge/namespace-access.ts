@@ -87,6 +87,11 @@ export class NamespaceAccess {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /** Forgets the rules asked so far, so the next question asks the API server again (a resync). */
+  forgetRules(): void {
+    this.rules.clear();
+  }
+
   /** Calls `listener` after every change of the candidates; returns the unsubscriber. */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -260,4 +260,26 @@ describe('a union of per-namespace informers', () => {
     expect(scopes).toEqual(['alpha']);
     await session.close();
   });
+
+  it('asks the rules again on a resync of a kind refused everywhere, once access is granted', async () => {
+    const api = new FakeApi();
+    api.apply(pod('alpha', 'web'));
+    let granted = false;
+    const rules = async () => (granted ? viewRules : basicRules);
+    const { session, clock } = limitedSession(
+      api,
+      ['alpha'],
+      new NamespaceAccess({ contextNamespace: 'alpha', rules }),
+    );
+    const feed = session.feeds.acquire(pods, '');
+    await clock.stepAsync(0);
+    expect(feed.syncState().phase).toBe('error');
+    granted = true;
+    await feed.resync();
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    expect(feed.syncState()).toEqual({ phase: 'synced' });
+    expect(feed.count).toBe(1);
+    await session.close();
+  });
 });
