@@ -223,13 +223,17 @@ export class AccessAwareFeed implements FeedView {
 
   private mergeStates(): void {
     if (!this.denied) return;
-    this.setState(
-      mergeSyncStates(
-        [...this.members.values()].map((member) => member.feed.syncState()),
-        this.denied,
-        this.options.access.candidates(),
-      ),
+    const merged = mergeSyncStates(
+      [...this.members.values()].map((member) => member.feed.syncState()),
+      this.denied,
+      this.options.access.candidates(),
     );
+    if (merged.phase === 'error') return this.setState(merged);
+    // Refused members (a typed name the user cannot read after all) serve nothing: not named.
+    const served = this.memberNamespaces.filter(
+      (namespace) => this.members.get(namespace)!.feed.syncState().phase !== 'error',
+    );
+    this.setState({ ...merged, namespaces: served });
   }
 
   private publish(change: RowChange): void {

@@ -60,6 +60,17 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}
           {kind.namespaced ? '' : ' · cluster-scoped'}
         </span>
+        {props.sync?.namespaces && (
+          <span
+            className="content-subtitle muted"
+            data-testid="access-scope"
+            title={`Listing ${kind.title.toLowerCase()} across all namespaces is not allowed for your user; shown from ${props.sync.namespaces.join(', ')}. Add namespaces in the namespace picker.`}
+          >
+            {props.sync.namespaces.length === 1
+              ? `only ${props.sync.namespaces[0]} (your access)`
+              : `only ${props.sync.namespaces.length} namespaces (your access)`}
+          </span>
+        )}
       </div>
       <VirtualTable<Row>
         label={kind.title}

@@ -144,6 +144,9 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
         )
         .toBe('equal');
       for (const key of await visibleKeys()) expect(readable).toContain(key.split('/')[0]);
+      await expect
+        .poll(() => page.getByTestId('access-scope').textContent())
+        .toBe('only 2 namespaces (your access)');
     }
   });
 

@@ -192,7 +192,7 @@ describe('a union of per-namespace informers', () => {
     await clock.stepAsync(500);
     expect(union.memberNamespaces).toEqual(['alpha']);
     expect(union.rows().map((row) => row.key)).toEqual(['alpha/web-alpha']);
-    expect(union.syncState()).toEqual({ phase: 'synced' });
+    expect(union.syncState()).toEqual({ phase: 'synced', namespaces: ['alpha'] });
 
     session.setAddedNamespaces(['beta']);
     await clock.stepAsync(0);
@@ -223,7 +223,7 @@ describe('a union of per-namespace informers', () => {
     const union = session.feeds.acquire(pods, '');
     await clock.stepAsync(0);
     await clock.stepAsync(500);
-    expect(union.syncState()).toEqual({ phase: 'synced' });
+    expect(union.syncState()).toEqual({ phase: 'synced', namespaces: ['alpha'] });
     expect(union.count).toBe(1);
     await session.close();
 
@@ -278,7 +278,7 @@ describe('a union of per-namespace informers', () => {
     await feed.resync();
     await clock.stepAsync(0);
     await clock.stepAsync(500);
-    expect(feed.syncState()).toEqual({ phase: 'synced' });
+    expect(feed.syncState()).toEqual({ phase: 'synced', namespaces: ['alpha'] });
     expect(feed.count).toBe(1);
     await session.close();
   });
