@@ -17,6 +17,7 @@ import type { FeedView } from './feed-view';
 import { isForbiddenState } from './feed-view';
 import type { NamespaceAccess } from './namespace-access';
 import { AccessAwareFeed } from './access-aware-feed';
+import { ForbiddenKinds } from './forbidden-kinds';
 import { builtinKinds } from '../../shared/kinds/registry';
 import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
@@ -81,8 +82,7 @@ export class ClusterSession {
   /** Feeds whose 403 was already logged. */
   private readonly forbiddenLogged = new Set<string>();
   /** Kinds SelfSubjectRulesReview says the user cannot read, with the reason, by gvrKey. */
-  private predictedDenials = new Map<string, string>();
-  private predictionGeneration = 0;
+  private readonly forbiddenKinds: ForbiddenKinds | undefined;
   private countTimer: Timer | undefined;
   private lastKinds = '';
   private closed = false;
@@ -108,10 +108,17 @@ export class ClusterSession {
     this.stopDiscovery =
       options.discovery?.onChange(() => {
         this.pushKinds();
-        void this.predictAccess();
+        void this.forbiddenKinds?.refresh();
       }) ?? (() => {});
     this.stopAccess = options.access?.onChange(() => this.accessChanged()) ?? (() => {});
-    if (options.access) void this.predictAccess();
+    this.forbiddenKinds =
+      options.access &&
+      new ForbiddenKinds(
+        options.access,
+        () => options.discovery?.preferredResources() ?? builtinKinds,
+        () => this.pushKinds(),
+      );
+    void this.forbiddenKinds?.refresh();
     void this.acquireRecordedKinds(options.recording?.kinds ?? []);
   }
 
@@ -188,33 +195,8 @@ export class ClusterSession {
   }
 
   private accessChanged(): void {
-    void this.predictAccess();
+    void this.forbiddenKinds?.refresh();
     this.pushKinds(true);
-  }
-
-  /**
-   * Asks SelfSubjectRulesReview, for every served kind, whether the user may list and watch it at all,
-   * so the sidebar marks forbidden kinds before anyone opens them. Running feeds' 403s win over this.
-   */
-  private async predictAccess(): Promise<void> {
-    const access = this.options.access;
-    if (!access) return;
-    const generation = ++this.predictionGeneration;
-    const resources = this.options.discovery?.preferredResources() ?? builtinKinds;
-    const denied = new Map<string, string>();
-    await Promise.all(
-      resources.map(async (resource) => {
-        const gvr = { group: resource.group, version: resource.version, resource: resource.resource };
-        if ((await access.kindAccess(gvr, resource.namespaced)) !== 'denied') return;
-        const where = resource.namespaced
-          ? `at the cluster scope or in ${access.candidates().join(', ')}`
-          : 'at the cluster scope';
-        denied.set(gvrKey(gvr), `your user may not list and watch ${resource.resource} ${where}`);
-      }),
-    );
-    if (generation !== this.predictionGeneration || this.closed) return;
-    this.predictedDenials = denied;
-    this.pushKinds();
   }
 
   /** The recording this session writes, if any (history queries read it). */
@@ -240,7 +222,7 @@ export class ClusterSession {
       (gvr) => {
         const state = this.feeds.find(gvr, '')?.syncState();
         if (state && isForbiddenState(state)) return state.error?.message;
-        return state?.phase === 'synced' ? undefined : this.predictedDenials.get(gvrKey(gvr));
+        return state?.phase === 'synced' ? undefined : this.forbiddenKinds?.reason(gvr);
       },
     );
   }
@@ -307,6 +289,7 @@ export class ClusterSession {
     this.closed = true;
     this.stopDiscovery();
     this.stopAccess();
+    this.forbiddenKinds?.stop();
     this.countTimer?.stop();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();
