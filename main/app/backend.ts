@@ -11,6 +11,7 @@ import { Discovery } from '../kube/discovery';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
+import { selfSubjectAccessReview } from '../kube/self-subject-access-review';
 import { NamespaceAccess } from '../bridge/namespace-access';
 import { dataDirectory } from '../history/data-directory';
 import { NamespaceListFile } from './namespace-list-file';
@@ -137,6 +138,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     const access = new NamespaceAccess({
       contextNamespace: connection.namespace,
       rules: (namespace) => selfSubjectRules(client, namespace, AbortSignal.timeout(30_000)),
+      review: (namespace, verb, gvr) =>
+        selfSubjectAccessReview(client, namespace, verb, gvr, AbortSignal.timeout(30_000)),
       list: namespaceLists.forContext(context),
     });
     const session = new OwnedClusterSession({

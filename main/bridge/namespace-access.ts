@@ -2,12 +2,21 @@
 // namespaces"), Headlamp ("allowed namespaces") and k9s (the context's namespace) find them: the
 // kubeconfig context's namespace, the names the user typed for this context (accepted even when
 // Namespaces cannot be listed, and persisted), narrowed by SelfSubjectRulesReview where the server
-// answers it. One instance per ClusterSession; the per-namespace informers follow its changes.
+// answers it, and by SelfSubjectAccessReview where those rules are incomplete. One instance per
+// ClusterSession; the per-namespace informers follow its changes.
 import type { GroupVersionResource } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
 import type { ResourceRule, SubjectRules } from '../kube/self-subject-rules';
 
 /** The caller's rules in a namespace ("" for cluster-wide ones); rejects when the server will not say. */
 export type RulesSource = (namespace: string) => Promise<SubjectRules>;
+
+/** Whether the caller may `verb` `gvr` in `namespace` ("" for all); rejects when the server will not say. */
+export type AccessReviewSource = (
+  namespace: string,
+  verb: string,
+  gvr: GroupVersionResource,
+) => Promise<boolean>;
 
 /** Where the user's own namespace list for a context lives between runs (main/app keeps a file). */
 export interface NamespaceListStore {
@@ -19,6 +28,8 @@ export interface NamespaceAccessOptions {
   /** The kubeconfig context's `namespace:` ("default" when it sets none, as kubectl does). */
   contextNamespace: string;
   rules?: RulesSource;
+  /** Asked where the rules cannot tell (the server marked them incomplete, or did not answer). */
+  review?: AccessReviewSource;
   list?: NamespaceListStore;
 }
 
@@ -61,6 +72,8 @@ export class NamespaceAccess {
   readonly contextNamespace: string;
   private added: string[];
   private readonly rules = new Map<string, Promise<SubjectRules | undefined>>();
+  /** SelfSubjectAccessReview answers by namespace and kind. */
+  private readonly reviews = new Map<string, Promise<KindAccess>>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: NamespaceAccessOptions) {
@@ -90,6 +103,7 @@ export class NamespaceAccess {
   /** Forgets the rules asked so far, so the next question asks the API server again (a resync). */
   forgetRules(): void {
     this.rules.clear();
+    this.reviews.clear();
   }
 
   /** Calls `listener` after every change of the candidates; returns the unsubscriber. */
@@ -101,15 +115,13 @@ export class NamespaceAccess {
   /** The candidates whose rules do not rule out listing and watching `gvr`. */
   async readableNamespaces(gvr: GroupVersionResource): Promise<string[]> {
     const candidates = this.candidates();
-    const verdicts = await Promise.all(
-      candidates.map(async (namespace) => kindAccessIn(await this.rulesIn(namespace), gvr)),
-    );
+    const verdicts = await Promise.all(candidates.map((namespace) => this.accessIn(namespace, gvr)));
     return candidates.filter((_, index) => verdicts[index] !== 'denied');
   }
 
   /** What the cluster-wide rules say of listing and watching `gvr` across all namespaces. */
   async clusterAccess(gvr: GroupVersionResource): Promise<KindAccess> {
-    return kindAccessIn(await this.rulesIn(''), gvr);
+    return this.accessIn('', gvr);
   }
 
   /**
@@ -119,11 +131,26 @@ export class NamespaceAccess {
   async kindAccess(gvr: GroupVersionResource, namespaced: boolean): Promise<KindAccess> {
     const cluster = await this.clusterAccess(gvr);
     if (cluster === 'allowed' || !namespaced) return cluster;
-    const verdicts = await Promise.all(
-      this.candidates().map(async (namespace) => kindAccessIn(await this.rulesIn(namespace), gvr)),
-    );
+    const verdicts = await Promise.all(this.candidates().map((namespace) => this.accessIn(namespace, gvr)));
     if (verdicts.includes('allowed')) return 'allowed';
     return cluster === 'denied' && verdicts.every((verdict) => verdict === 'denied') ? 'denied' : 'unknown';
+  }
+
+  /** The rules' verdict, or where they cannot tell, SelfSubjectAccessReview's for list and watch. */
+  private async accessIn(namespace: string, gvr: GroupVersionResource): Promise<KindAccess> {
+    const verdict = kindAccessIn(await this.rulesIn(namespace), gvr);
+    const review = this.options.review;
+    if (verdict !== 'unknown' || !review) return verdict;
+    const key = `${namespace}|${gvrKey(gvr)}`;
+    let reviewed = this.reviews.get(key);
+    if (!reviewed) {
+      reviewed = Promise.all([review(namespace, 'list', gvr), review(namespace, 'watch', gvr)]).then(
+        ([list, watch]): KindAccess => (list && watch ? 'allowed' : 'denied'),
+        (): KindAccess => 'unknown',
+      );
+      this.reviews.set(key, reviewed);
+    }
+    return reviewed;
   }
 
   /** The rules in `namespace`, asked once per session; undefined when the server would not say. */

@@ -9,6 +9,7 @@ import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
 import { selfSubjectRules } from '../../main/kube/self-subject-rules';
+import { selfSubjectAccessReview } from '../../main/kube/self-subject-access-review';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { namespaceViewer } from '../../main/sim/sim-users';
@@ -23,6 +24,7 @@ let cluster: EmbeddedCluster;
 let connection: ClusterConnection;
 let session: ClusterSession;
 let access: NamespaceAccess;
+let client: RestClient;
 const requested: string[] = [];
 
 beforeAll(async () => {
@@ -33,7 +35,7 @@ beforeAll(async () => {
   });
   seedWorkload(cluster);
   connection = Kubeconfig.fromString(cluster.kubeconfigYaml('jane')).connect();
-  const client = new RestClient(connection);
+  client = new RestClient(connection);
   access = new NamespaceAccess({
     contextNamespace: connection.namespace,
     rules: (namespace) => selfSubjectRules(client, namespace),
@@ -108,5 +110,11 @@ describe('informers of a user limited to two namespaces', () => {
     expect(kinds.find((kind) => kind.gvr.resource === 'secrets')?.count).toBeUndefined();
     expect(kinds.find((kind) => kind.gvr.resource === 'pods')?.forbidden).toBeUndefined();
     expect(requested.some((entry) => entry.startsWith('secrets|') || entry.startsWith('nodes|'))).toBe(false);
+  });
+
+  it('are planned by the same SelfSubjectAccessReview answers kubectl auth can-i gets', async () => {
+    expect(await selfSubjectAccessReview(client, 'web', 'watch', pods)).toBe(true);
+    expect(await selfSubjectAccessReview(client, '', 'list', pods)).toBe(false);
+    expect(await selfSubjectAccessReview(client, 'web', 'list', secrets)).toBe(false);
   });
 });

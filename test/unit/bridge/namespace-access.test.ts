@@ -73,6 +73,27 @@ describe('NamespaceAccess', () => {
     expect(await access.readableNamespaces(pods)).toEqual(['alpha', 'gamma']);
   });
 
+  it('asks SelfSubjectAccessReview where the rules are incomplete', async () => {
+    const incomplete = async () => ({ ...basicRules, incomplete: true });
+    const asked: string[] = [];
+    const review = async (namespace: string, verb: string, gvr: GroupVersionResource) => {
+      asked.push(`${verb} ${gvr.resource} in ${namespace || 'all'}`);
+      return namespace === 'alpha';
+    };
+    const access = new NamespaceAccess({ contextNamespace: 'alpha', rules: incomplete, review });
+    access.setAddedNamespaces(['beta']);
+    expect(await access.readableNamespaces(pods)).toEqual(['alpha']);
+    expect(await access.clusterAccess(pods)).toBe('denied');
+    expect(asked.sort()).toEqual([
+      'list pods in all',
+      'list pods in alpha',
+      'list pods in beta',
+      'watch pods in all',
+      'watch pods in alpha',
+      'watch pods in beta',
+    ]);
+  });
+
   it('marks a kind denied only when no scope it could be read in allows it', async () => {
     const rules = async (namespace: string) => (namespace === 'alpha' ? viewRules : basicRules);
     const access = new NamespaceAccess({ contextNamespace: 'alpha', rules });
