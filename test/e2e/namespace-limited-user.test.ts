@@ -122,6 +122,7 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
       .toContain((await keysInReadable(kinds.pods)).find((key) => key.startsWith('default/')));
     await page.getByTestId('namespace-picker').click();
     await page.getByLabel('Search namespaces').fill(typedNamespace);
+    await page.screenshot({ path: screenshotPath('namespace-limited-user-add') });
     await page.getByTestId('namespace-add').click();
     await page.getByRole('button', { name: 'All namespaces' }).click();
     await page.keyboard.press('Escape');
