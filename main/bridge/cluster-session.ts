@@ -187,7 +187,7 @@ export class ClusterSession {
 
   /**
    * The user's namespace list for this context (SetNamespacesMessage): persisted by NamespaceAccess,
-   * and followed by every union feed, which starts or stops per-namespace informers.
+   * and followed by every AccessAwareFeed, which starts or stops its per-namespace informers.
    */
   setAddedNamespaces(namespaces: readonly string[]): void {
     if (!this.options.access) throw new Error(`context ${this.context} does not follow namespace access`);
