@@ -177,8 +177,8 @@ describe('validateClientMessage', () => {
     expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: ['ok', 'Not/OK'] })).toMatch(
       /^namespaces\[1\]/,
     );
-    expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: Array(1001).fill('a') })).toBe(
-      'namespaces lists more than 1000 names',
+    expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: Array(101).fill('a') })).toBe(
+      'namespaces lists more than 100 names',
     );
   });
 });
