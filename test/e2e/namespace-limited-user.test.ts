@@ -192,4 +192,20 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
       )
       .toEqual(expected);
   });
+
+  it('stops reading a namespace the user forgets', async () => {
+    await page.keyboard.press('/');
+    await page.getByTestId('filter-input').fill('');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('namespace-picker').click();
+    await page.getByLabel('Search namespaces').fill('');
+    await page.screenshot({ path: screenshotPath('namespace-limited-user-picker') });
+    await page.getByRole('button', { name: `Forget namespace ${typedNamespace}` }).click();
+    await page.keyboard.press('Escape');
+    const inDefault = (await keysInReadable(kinds.pods)).filter((key) => key.startsWith('default/'));
+    await expect.poll(async () => (await shownCount()).total).toBe(inDefault.length);
+    await expect
+      .poll(() => page.getByTestId('access-scope').textContent())
+      .toBe('only default (your access)');
+  });
 });
