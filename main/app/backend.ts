@@ -10,6 +10,11 @@ import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
 import { Discovery } from '../kube/discovery';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
+import { selfSubjectRules } from '../kube/self-subject-rules';
+import { selfSubjectAccessReview } from '../kube/self-subject-access-review';
+import { NamespaceAccess } from '../bridge/namespace-access';
+import { dataDirectory } from '../history/data-directory';
+import { NamespaceListFile } from './namespace-list-file';
 import { messageOf } from '../kube/errors';
 import { BridgeHost } from '../bridge/bridge-host';
 import { ClusterSession } from '../bridge/cluster-session';
@@ -88,6 +93,10 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       ? Kubeconfig.fromFiles([options.kubeconfig])
       : Kubeconfig.load();
 
+  const namespaceLists = new NamespaceListFile(
+    dataDirectory(options.dataDirectory ? { override: options.dataDirectory } : {}),
+    log,
+  );
   let embedded: EmbeddedCluster | undefined;
   let embeddedConfig: Kubeconfig | undefined;
   let embeddedStarting: Promise<Kubeconfig> | undefined;
@@ -126,9 +135,17 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
             dataDirectory: options.dataDirectory,
             retention: options.retention,
           });
+    const access = new NamespaceAccess({
+      contextNamespace: connection.namespace,
+      rules: (namespace) => selfSubjectRules(client, namespace, AbortSignal.timeout(30_000)),
+      review: (namespace, verb, gvr) =>
+        selfSubjectAccessReview(client, namespace, verb, gvr, AbortSignal.timeout(30_000)),
+      list: namespaceLists.forContext(context),
+    });
     const session = new OwnedClusterSession({
       context,
       clock,
+      access,
       ...(recording ? { recording } : {}),
       newListerWatcher: (gvr, namespace, tweak) =>
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
@@ -184,6 +201,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     },
     close: async () => {
       await host.close();
+      await namespaceLists.flushed();
       await embedded?.close();
     },
   };

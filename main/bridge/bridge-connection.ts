@@ -150,6 +150,9 @@ export class BridgeConnection {
       case 'switchContext':
         await this.host.switchContext(message.context);
         return null;
+      case 'setNamespaces':
+        session.setAddedNamespaces(message.namespaces);
+        return null;
     }
   }
 
@@ -198,6 +201,11 @@ export class BridgeConnection {
     const contexts = await this.host.listContexts();
     if (this.closed) return;
     this.transport.send({ type: 'contexts', ...contexts });
-    this.transport.send({ type: 'kinds', kinds: this.host.session.kinds() });
+    const namespaces = this.host.session.namespaceChoices();
+    this.transport.send({
+      type: 'kinds',
+      kinds: this.host.session.kinds(),
+      ...(namespaces ? { namespaces } : {}),
+    });
   }
 }

@@ -7,12 +7,18 @@ import type { ListerWatcherFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import { StatusError, isResourceExpired, newStatus } from '../../shared/kube/status';
+import { StatusError, isForbidden, isResourceExpired, newStatus } from '../../shared/kube/status';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
-import type { ServedKind } from '../../shared/protocol/server-messages';
+import type { NamespaceChoices, ServedKind } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
+import type { FeedView } from './feed-view';
+import { isForbiddenState } from './feed-view';
+import type { NamespaceAccess } from './namespace-access';
+import { AccessAwareFeed } from './access-aware-feed';
+import { ForbiddenKinds } from './forbidden-kinds';
+import { builtinKinds } from '../../shared/kinds/registry';
 import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector, defaultPrinter } from './row-projection';
@@ -55,6 +61,12 @@ export interface ClusterSessionOptions {
    * whoever made it does, after the session.
    */
   recording?: SessionRecording;
+  /**
+   * Follow the user's RBAC (AccessAwareFeed): a namespaced kind whose cluster-scope LIST/WATCH is
+   * forbidden is served by one informer per readable namespace; a kind the rules refuse everywhere
+   * runs no informer. Without it, every feed is one informer and a 403 is the subscription's error.
+   */
+  access?: NamespaceAccess;
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
@@ -62,11 +74,16 @@ const eventsResource: GroupVersionResource = { group: '', version: 'v1', resourc
 export class ClusterSession {
   readonly context: string;
   readonly clock: Clock;
-  readonly feeds: FeedRegistry<Feed>;
+  readonly feeds: FeedRegistry<FeedView>;
   private readonly connections = new Set<SessionConnection>();
   /** By gvrKey, with the resource they project (refreshPrinters looks its printer up again). */
   private readonly projectors = new Map<string, { gvr: GroupVersionResource; projector: RowProjector }>();
   private readonly stopDiscovery: () => void;
+  private readonly stopAccess: () => void;
+  /** Feeds whose 403 was already logged. */
+  private readonly forbiddenLogged = new Set<string>();
+  /** Kinds SelfSubjectRulesReview says the user cannot read, with the reason, by gvrKey. */
+  private readonly forbiddenKinds: ForbiddenKinds | undefined;
   private countTimer: Timer | undefined;
   private lastKinds = '';
   private closed = false;
@@ -74,46 +91,114 @@ export class ClusterSession {
   constructor(readonly options: ClusterSessionOptions) {
     this.context = options.context;
     this.clock = options.clock ?? realClock;
-    this.feeds = new FeedRegistry<Feed>({
+    this.feeds = new FeedRegistry<FeedView>({
       clock: this.clock,
       quietPeriodMs: options.quietPeriodMs,
       createFeed: (gvr, namespace) =>
-        new Feed({
-          gvr,
-          namespace,
-          newListerWatcher: () => options.newListerWatcher(gvr, namespace, undefined),
-          projector: this.projectorFor(gvr),
-          clock: this.clock,
-          staleAfterMs: options.staleAfterMs,
-          reflector: options.reflector,
-          // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
-          ...(options.recording && !isSecretResource(gvr)
-            ? {
-                onInformer: (informer, watchErrorHandler) => {
-                  const attachment = options.recording!.recorder.attach(
-                    informer,
-                    gvr,
-                    namespace,
-                    watchErrorHandler,
-                  );
-                  return () => attachment.detach();
-                },
-              }
-            : {}),
-          onWatchError: (feed, error) => {
-            if (isResourceExpired(error)) return;
-            (options.log ?? console.warn)(
-              `${feed}: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          },
-        }),
+        options.access && namespace === ''
+          ? new AccessAwareFeed({
+              gvr,
+              namespaced: this.isNamespaced(gvr),
+              newClusterFeed: () => this.newFeed(gvr, ''),
+              acquire: (member) => this.feeds.acquire(gvr, member),
+              release: (member) => this.feeds.release(gvr, member),
+              access: options.access,
+            })
+          : this.newFeed(gvr, namespace),
     });
     this.stopDiscovery =
       options.discovery?.onChange(() => {
         this.refreshPrinters();
         this.pushKinds();
+        void this.forbiddenKinds?.refresh();
       }) ?? (() => {});
-    for (const gvr of options.recording?.kinds ?? []) this.feeds.acquire(gvr, '');
+    this.stopAccess = options.access?.onChange(() => this.accessChanged()) ?? (() => {});
+    this.forbiddenKinds =
+      options.access &&
+      new ForbiddenKinds(
+        options.access,
+        () => options.discovery?.preferredResources() ?? builtinKinds,
+        () => this.pushKinds(),
+      );
+    void this.forbiddenKinds?.refresh();
+    void this.acquireRecordedKinds(options.recording?.kinds ?? []);
+  }
+
+  /**
+   * Runs the recorded kinds' feeds for the whole session, leaving out those the user's rules refuse
+   * everywhere: their history would be one long gap, and their informers a 403 every backoff.
+   */
+  private async acquireRecordedKinds(kinds: readonly GroupVersionResource[]): Promise<void> {
+    const access = this.options.access;
+    if (!access) {
+      for (const gvr of kinds) this.feeds.acquire(gvr, '');
+      return;
+    }
+    const verdicts = await Promise.all(kinds.map((gvr) => access.kindAccess(gvr, this.isNamespaced(gvr))));
+    if (this.closed) return;
+    kinds.forEach((gvr, index) => {
+      if (verdicts[index] !== 'denied') this.feeds.acquire(gvr, '');
+    });
+  }
+
+  /** One informer of `gvr` in `namespace` ("" for all), recorded when the session records. */
+  private newFeed(gvr: GroupVersionResource, namespace: string): Feed {
+    const options = this.options;
+    return new Feed({
+      gvr,
+      namespace,
+      newListerWatcher: () => options.newListerWatcher(gvr, namespace, undefined),
+      projector: this.projectorFor(gvr),
+      clock: this.clock,
+      staleAfterMs: options.staleAfterMs,
+      reflector: options.reflector,
+      // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
+      ...(options.recording && !isSecretResource(gvr)
+        ? {
+            onInformer: (informer, watchErrorHandler) => {
+              const attachment = options.recording!.recorder.attach(
+                informer,
+                gvr,
+                namespace,
+                watchErrorHandler,
+              );
+              return () => attachment.detach();
+            },
+          }
+        : {}),
+      onWatchError: (feed, error) => {
+        if (isResourceExpired(error)) return;
+        // A refusal repeats on every retry of a feed nobody can fix from here: said once per feed.
+        if (causedByForbidden(error)) {
+          if (this.forbiddenLogged.has(feed)) return;
+          this.forbiddenLogged.add(feed);
+        }
+        (options.log ?? console.warn)(`${feed}: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    });
+  }
+
+  /** Namespaced per discovery (or the built-in registry); an unknown kind is taken as namespaced. */
+  private isNamespaced(gvr: GroupVersionResource): boolean {
+    const resources = this.options.discovery?.preferredResources() ?? builtinKinds;
+    const found = resources.find(
+      (resource) => resource.group === gvr.group && resource.resource === gvr.resource,
+    );
+    return found?.namespaced ?? true;
+  }
+
+  /**
+   * The user's namespace list for this context (SetNamespacesMessage): persisted by NamespaceAccess,
+   * and followed by every AccessAwareFeed, which starts or stops its per-namespace informers.
+   */
+  setAddedNamespaces(namespaces: readonly string[]): void {
+    if (!this.options.access) throw new Error(`context ${this.context} does not follow namespace access`);
+    this.options.access.setAddedNamespaces(namespaces);
+  }
+
+  private accessChanged(): void {
+    void this.forbiddenKinds?.refresh();
+    this.pushKinds(true);
   }
 
   /** The recording this session writes, if any (history queries read it). */
@@ -130,13 +215,26 @@ export class ClusterSession {
     return connection;
   }
 
-  /** Served kinds, with counts for those some feed is mirroring. */
+  /** Served kinds, with counts for those some feed is mirroring, and why the forbidden ones are. */
   kinds(): ServedKind[] {
     return servedKinds(
       this.options.discovery,
       (gvr) => this.feeds.find(gvr, '')?.count,
       (gvr) => this.projectorFor(gvr).printer.columns,
+      (gvr) => {
+        const state = this.feeds.find(gvr, '')?.syncState();
+        if (state && isForbiddenState(state)) return state.error?.message;
+        return state?.phase === 'synced' ? undefined : this.forbiddenKinds?.reason(gvr);
+      },
     );
+  }
+
+  /** The namespaces tried where the cluster scope is refused; undefined when access is not followed. */
+  namespaceChoices(): NamespaceChoices | undefined {
+    const access = this.options.access;
+    return access
+      ? { contextNamespace: access.contextNamespace, added: access.addedNamespaces() }
+      : undefined;
   }
 
   /**
@@ -192,6 +290,8 @@ export class ClusterSession {
   async close(): Promise<void> {
     this.closed = true;
     this.stopDiscovery();
+    this.stopAccess();
+    this.forbiddenKinds?.stop();
     this.countTimer?.stop();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();
@@ -200,10 +300,12 @@ export class ClusterSession {
   /** Sends the kinds list to every connection if it changed since the last push. */
   pushKinds(force = false): void {
     const kinds = this.kinds();
-    const serialized = JSON.stringify(kinds);
+    const namespaces = this.namespaceChoices();
+    const serialized = JSON.stringify([kinds, namespaces]);
     if (!force && serialized === this.lastKinds) return;
     this.lastKinds = serialized;
-    for (const connection of this.connections) connection.send({ type: 'kinds', kinds });
+    for (const connection of this.connections)
+      connection.send({ type: 'kinds', kinds, ...(namespaces ? { namespaces } : {}) });
   }
 
   /** The row projection of `gvr`, shared by live feeds and history replay so both give the same rows. */
@@ -242,6 +344,13 @@ export class ClusterSession {
       this.scheduleCountPush();
     }, this.options.kindCountIntervalMs ?? 1_000);
   }
+}
+
+/** A 403 anywhere in the error's cause chain (the Reflector wraps the server's error). */
+function causedByForbidden(error: unknown): boolean {
+  for (let current = error; current; current = (current as { cause?: unknown }).cause)
+    if (isForbidden(current)) return true;
+  return false;
 }
 
 function eventTime(event: KubeObject): number {

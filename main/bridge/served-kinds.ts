@@ -33,6 +33,7 @@ export function servedKinds(
   source: KindSource | undefined,
   countOf: (gvr: GroupVersionResource) => number | undefined,
   columnsOf: (gvr: GroupVersionResource) => readonly ColumnDefinition[],
+  forbiddenOf: (gvr: GroupVersionResource) => string | undefined = () => undefined,
 ): ServedKind[] {
   const resources = source ? source.preferredResources() : builtinKinds;
   const kinds: ServedKind[] = [];
@@ -45,8 +46,10 @@ export function servedKinds(
       namespaced: resource.namespaced,
       columns: [...columnsOf(gvr)],
     };
+    const forbidden = forbiddenOf(gvr);
     const count = countOf(gvr);
-    if (count !== undefined) kind.count = count;
+    if (forbidden !== undefined) kind.forbidden = forbidden;
+    else if (count !== undefined) kind.count = count;
     kinds.push(kind);
   }
   return kinds.sort(

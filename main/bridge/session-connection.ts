@@ -5,7 +5,8 @@ import type { ServerMessage } from '../../shared/protocol/server-messages';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
 import type { ClusterSession } from './cluster-session';
-import type { Feed, FeedSubscriber } from './feed';
+import type { FeedSubscriber } from './feed';
+import type { FeedView } from './feed-view';
 
 /** Where a connection's messages go: a Transport, as far as the session needs one. */
 export interface SessionPeer {
@@ -16,7 +17,7 @@ export interface SessionPeer {
 interface Subscription {
   gvr: GroupVersionResource;
   namespace: string;
-  feed: Feed;
+  feed: FeedView;
   stream: BatchStream;
   subscriber: FeedSubscriber;
 }

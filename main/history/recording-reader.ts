@@ -142,10 +142,18 @@ export class RecordingReader {
       });
     }
     this.checkIntegrity();
+    this.loadStreams();
+  }
+
+  /**
+   * Reads the streams table again. A live recording gains streams while a reader is open (an informer
+   * started later, e.g. per namespace once the user adds one); the table is a few rows.
+   */
+  private loadStreams(): void {
     for (const stream of this.guard(
       'streams',
       [],
-      () => database.prepare('SELECT id, gvr, scope FROM streams').all() as ReaderStream[],
+      () => this.database.prepare('SELECT id, gvr, scope FROM streams').all() as ReaderStream[],
     )) {
       this.streamsById.set(stream.id, stream);
     }
@@ -157,10 +165,12 @@ export class RecordingReader {
   }
 
   streams(): ReaderStream[] {
+    this.loadStreams();
     return [...this.streamsById.values()];
   }
 
   stream(id: number): ReaderStream | undefined {
+    if (!this.streamsById.has(id)) this.loadStreams();
     return this.streamsById.get(id);
   }
 

@@ -9,17 +9,25 @@
 //   GET  /_sim/faults  the pending request faults
 //   POST /_sim/churn   {"changesPerSecond": 50}
 //   GET  /_sim/stats   object counts, resourceVersion, open watches
+//
+// Every request is authenticated (sim-users.ts) and authorized (rbac-authorizer.ts) first, as
+// kube-apiserver's filter chain does: an unknown token is 401, a denied request 403 with the API
+// server's own Status message. The /_sim endpoints are an administrator's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newStatus } from '../../shared/kube/status';
+import { handleAccessReview, isAccessReviewPath } from './access-reviews';
 import { badRequest, methodNotAllowed } from './api-errors';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
 import { readBody, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
+import { authorizeNonResource, authorizeResource, forbidden, forbiddenPath } from './rbac-authorizer';
 import { parseApiPath } from './request-path';
+import type { ResourcePath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
 import { handleResource, verbOf } from './resource-handler';
+import type { SimUser, SimUsers } from './sim-users';
 import type { WatchHub } from './watch-session';
 
 export interface AdminHooks {
@@ -30,6 +38,7 @@ export interface AdminHooks {
 export interface ApiServerContext extends ResourceHandlerContext {
   hub: WatchHub;
   admin: AdminHooks;
+  users: SimUsers;
 }
 
 const versionInfo = {
@@ -89,6 +98,12 @@ async function route(
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const { pathname } = url;
   const method = request.method ?? 'GET';
+  const user = context.users.authenticate(request.headers.authorization);
+  const parsed = parseApiPath(pathname);
+  if (parsed?.kind !== 'resource') {
+    const attributes = { verb: method.toLowerCase(), path: pathname };
+    if (!authorizeNonResource(user, attributes).allowed) throw forbiddenPath(user, attributes);
+  }
   if (pathname.startsWith('/_sim/')) return handleAdmin(context, request, response, pathname);
   if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/livez')
     return sendText(response, 200, 'ok', { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -98,7 +113,6 @@ async function route(
     const document = openApiDocument(context.storage.catalog, pathname.slice('/openapi/v3/'.length));
     return document ? sendJson(response, 200, document) : notFoundPath(response);
   }
-  const parsed = parseApiPath(pathname);
   if (!parsed) return notFoundPath(response);
   const { catalog } = context.storage;
   if (parsed.kind !== 'resource') {
@@ -115,10 +129,12 @@ async function route(
     return body ? sendJson(response, 200, body) : notFoundPath(response);
   }
   const path = parsed.path;
+  if (isAccessReviewPath(path)) return handleAccessReview(user, path, request, response);
   const type = catalog.find(path.group, path.version, path.resource);
   if (!type) return notFoundPath(response);
   const verb = verbOf(method, path, url.searchParams);
   if (!verb) throw methodNotAllowed();
+  authorize(user, path, verb);
   const fault = context.faults.take(verb, pathname);
   if (fault) return sendStatus(response, fault);
   const rendering = negotiateRendering(request.headers.accept);
@@ -132,6 +148,21 @@ async function route(
       ),
     );
   return handleResource(context, type, path, verb, rendering, request, response, url.searchParams);
+}
+
+/** Throws the API server's 403 unless RBAC lets `user` do `verb` on `path`. */
+function authorize(user: SimUser, path: ResourcePath, verb: string): void {
+  const attributes = {
+    verb,
+    group: path.group,
+    resource: path.resource,
+    ...(path.subresource ? { subresource: path.subresource } : {}),
+    // A Namespace's own namespace attribute is its name (apiserver's RequestInfoFactory), so a
+    // RoleBinding in "payments" lets its subject get the Namespace "payments".
+    namespace: path.namespace ?? (path.resource === 'namespaces' ? (path.name ?? '') : ''),
+    ...(path.name ? { name: path.name } : {}),
+  };
+  if (!authorizeResource(user, attributes).allowed) throw forbidden(user, attributes);
 }
 
 /** The node:http request listener; never throws, every failure becomes a Status reply. */

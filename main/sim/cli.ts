@@ -1,11 +1,25 @@
 // `npm run sim -- --pods 5000 --churn 50 --port 6443 --kubeconfig FILE [--seed S] [--nodes N]
-// [--namespaces N]`: starts the embedded cluster, writes a kubeconfig for it, and runs until Ctrl-C.
+// [--namespaces N] [--user NAME:NS1,NS2 ...]`: starts the embedded cluster, writes a kubeconfig for
+// it (and one per --user, beside it, as NAME.kubeconfig), and runs until Ctrl-C.
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedCluster } from './embedded-cluster';
+import type { SimUser } from './sim-users';
+import { namespaceViewer } from './sim-users';
 
-const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N]`;
+const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--user NAME:NAMESPACE,NAMESPACE ...]`;
+
+/** "jane:payments,default": a user who may read those namespaces only (namespaceViewer). */
+function limitedUser(text: string): SimUser {
+  const match = /^([a-z0-9][-a-z0-9.@]*):([-a-z0-9,]+)$/.exec(text);
+  const namespaces = match?.[2]!.split(',').filter(Boolean) ?? [];
+  if (!match || namespaces.length === 0) {
+    console.error(`--user must be NAME:NAMESPACE[,NAMESPACE...] (got ${text})\n${usage}`);
+    process.exit(2);
+  }
+  return namespaceViewer({ name: match[1]!, namespaces });
+}
 
 function integer(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -27,6 +41,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       nodes: { type: 'string' },
       namespaces: { type: 'string' },
+      user: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -36,6 +51,7 @@ async function main(): Promise<void> {
   }
   const pods = integer('pods', values.pods, 5000);
   const kubeconfigPath = resolve(values.kubeconfig ?? 'kubetide-embedded.kubeconfig');
+  const users = (values.user ?? []).map(limitedUser);
   const started = Date.now();
   const cluster = await startEmbeddedCluster({
     port: integer('port', values.port, 6443),
@@ -44,6 +60,7 @@ async function main(): Promise<void> {
     nodes: values.nodes === undefined ? undefined : integer('nodes', values.nodes, 0),
     namespaces: values.namespaces === undefined ? undefined : integer('namespaces', values.namespaces, 0),
     simulation: { churnPerSecond: integer('churn', values.churn, 0) },
+    users,
     onSeedProgress: ({ pods: done, totalPods }) =>
       process.stderr.write(`\rseeding pods: ${done}/${totalPods}`),
   });
@@ -54,6 +71,13 @@ async function main(): Promise<void> {
   console.log(
     `Kubeconfig written to ${kubeconfigPath}. Try:\n  KUBECONFIG=${kubeconfigPath} kubectl get pods -A`,
   );
+  for (const user of users) {
+    const path = join(dirname(kubeconfigPath), `${user.name}.kubeconfig`);
+    writeFileSync(path, cluster.kubeconfigYaml(user.name), { mode: 0o600 });
+    console.log(
+      `User ${user.name} (reads ${user.rules[0]?.namespaces?.join(', ')} only): KUBECONFIG=${path}`,
+    );
+  }
   console.log(`Faults: curl -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
   let stopping = false;
   const stop = () => {

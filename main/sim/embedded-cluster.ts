@@ -14,6 +14,8 @@ import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
 import { OwnerIndex } from './owner-index';
 import { SeededRandom } from './random';
+import type { SimUser } from './sim-users';
+import { SimUsers } from './sim-users';
 import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import type { SeedProgress } from './seed';
@@ -57,6 +59,11 @@ export interface EmbeddedClusterOptions {
   simulate?: boolean;
   /** Options of the controller loop, churn rate included. */
   simulation?: SimulationOptions;
+  /**
+   * Users besides the administrator, authenticated by bearer token and limited by their rules
+   * (namespaceViewer in sim-users.ts makes the usual namespace-limited one).
+   */
+  users?: readonly SimUser[];
 }
 
 /** Runtime control of background change. */
@@ -81,7 +88,8 @@ export interface EmbeddedCluster {
   readonly simulation?: Simulation;
   /** A served type by plural resource and group ("" for core), e.g. resource('deployments', 'apps'). */
   resource(resource: string, group?: string): ResourceType;
-  kubeconfigYaml(): string;
+  /** A kubeconfig for the administrator, or for one of the `users` by name (its context namespace set). */
+  kubeconfigYaml(userName?: string): string;
   close(): Promise<void>;
 }
 
@@ -92,6 +100,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const catalog = new ResourceCatalog();
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
+  const users = new SimUsers(options.users ?? []);
   const faults = new FaultInjector(store, hub);
   const settings: WatchSettings = {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? defaultBookmarkFrequencyMs,
@@ -146,6 +155,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     table: createTableConverter(store),
     now: () => clock.now(),
     hub,
+    users,
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
@@ -175,7 +185,12 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     churn,
     simulation,
     resource,
-    kubeconfigYaml: () => embeddedKubeconfig(url),
+    kubeconfigYaml: (userName) => {
+      if (userName === undefined) return embeddedKubeconfig(url);
+      const user = users.find(userName);
+      if (!user) throw new Error(`the embedded cluster has no user ${userName}`);
+      return embeddedKubeconfig(url, user);
+    },
     async close() {
       closed = true;
       simulation?.close();

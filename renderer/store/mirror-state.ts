@@ -3,7 +3,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { SyncState } from '../../shared/protocol/sync-state';
-import type { ContextList, ServedKind } from '../../shared/protocol/server-messages';
+import type { ContextList, NamespaceChoices, ServedKind } from '../../shared/protocol/server-messages';
 
 /**
  * - connecting: no link yet (first attempt or after a loss, until `retryAt`).
@@ -26,6 +26,8 @@ export interface MirrorState {
   revisions: Readonly<Record<string, number>>;
   syncStates: Readonly<Record<string, SyncState>>;
   kinds: readonly ServedKind[];
+  /** The namespaces main tries where the cluster scope is refused (with the kinds message). */
+  namespaceChoices?: NamespaceChoices;
   contexts?: ContextList;
 }
 

@@ -89,6 +89,7 @@ export class MirrorStore {
         }
         case 'kinds':
           next.kinds = message.kinds;
+          next.namespaceChoices = message.namespaces;
           break;
         case 'contexts':
           next.contexts = { current: message.current, contexts: message.contexts };

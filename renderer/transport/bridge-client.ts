@@ -167,6 +167,11 @@ export class BridgeClient {
     return this.request({ type: 'listContexts' }) as Promise<ContextList>;
   }
 
+  /** Replaces the namespaces the user added for the current context (main keeps them per context). */
+  setNamespaces(namespaces: string[]): Promise<void> {
+    return this.request({ type: 'setNamespaces', namespaces }).then(() => undefined);
+  }
+
   switchContext(context: string): Promise<void> {
     return this.request({ type: 'switchContext', context }).then(() => undefined);
   }

@@ -16,6 +16,8 @@ export interface ViewBridge {
   getObject(gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<KubeObject>;
   listEvents(involvedObject: InvolvedObject): Promise<KubeObject[]>;
   switchContext(context: string): Promise<void>;
+  /** Replaces the namespaces the user added for the current context (NamespaceChoices.added). */
+  setNamespaces(namespaces: string[]): Promise<void>;
   /** A replay mirror for time travel; main fills it on historyState and historyPlay. */
   openReplay(): string;
   closeReplay(subscriptionId: string): void;

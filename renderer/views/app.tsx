@@ -31,6 +31,7 @@ import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
+const noNamespaces: readonly string[] = [];
 
 export function App(): ReactNode {
   const { bridge, view } = useServices();
@@ -53,10 +54,18 @@ export function App(): ReactNode {
   const namespaceRevision = useMirrorState((mirror) =>
     namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
   );
+  // Where Namespaces cannot be listed, the ones main reads anyway (the context's and the user's) are
+  // offered all the same.
+  const namespaceChoices = useMirrorState((mirror) => mirror.namespaceChoices);
   const namespaces = useMemo(() => {
     const mirror = namespaceSubscription ? bridge.store.mirror(namespaceSubscription) : undefined;
-    return mirror ? [...mirror.rows.keys()].sort() : [];
-  }, [bridge, namespaceSubscription, namespaceRevision]);
+    const names = new Set(mirror ? mirror.rows.keys() : []);
+    if (namespaceChoices) {
+      names.add(namespaceChoices.contextNamespace);
+      for (const name of namespaceChoices.added) names.add(name);
+    }
+    return [...names].sort();
+  }, [bridge, namespaceSubscription, namespaceRevision, namespaceChoices]);
 
   // Row.cells follow the columns main announces per kind (CRD printer columns included); before the
   // first kinds message, a built-in's own printer tells the same columns, and anything else shows the
@@ -88,10 +97,12 @@ export function App(): ReactNode {
       ? replicaSetsResource
       : undefined,
   );
+  // Cluster-scoped kinds ignore the namespace picker (a Node is in no namespace).
+  const pickedNamespaces = kind.namespaced ? state.namespaces : noNamespaces;
   const rows = useKindRows(
     travel ? replayId : subscriptionId,
     expression,
-    state.namespaces,
+    pickedNamespaces,
     rowSort,
     ownersThrough,
   );
@@ -100,7 +111,11 @@ export function App(): ReactNode {
     [rows.keys, state.selectedKey],
   );
   const filtered =
-    rows.keys.length !== rows.total || state.filterText.trim() !== '' || state.namespaces.length > 0;
+    rows.keys.length !== rows.total || state.filterText.trim() !== '' || pickedNamespaces.length > 0;
+  const setAddedNamespaces = (added: string[]) =>
+    bridge
+      .setNamespaces(added)
+      .catch((error: unknown) => update({ notice: `Could not change the namespaces: ${String(error)}` }));
 
   const complete = useCallback(
     (text: string, caret: number) => {
@@ -239,6 +254,20 @@ export function App(): ReactNode {
         }}
         onResync={() => subscriptionId && bridge.resync(subscriptionId).catch(() => undefined)}
         onNamespaces={(picked) => update({ namespaces: picked })}
+        namespacesIgnored={!kind.namespaced}
+        {...(namespaceChoices
+          ? {
+              addedNamespaces: namespaceChoices.added,
+              onAddNamespace: (name: string) => {
+                void setAddedNamespaces([...namespaceChoices.added, name]);
+                update({ namespaces: [...new Set([...state.namespaces, name])].sort() });
+              },
+              onForgetNamespace: (name: string) => {
+                void setAddedNamespaces(namespaceChoices.added.filter((added) => added !== name));
+                update({ namespaces: state.namespaces.filter((picked) => picked !== name) });
+              },
+            }
+          : {})}
         onFilter={(text) => update({ filterText: text })}
         onPalette={() => update({ overlay: { type: 'palette', query: '' } })}
         onHelp={() => update({ overlay: { type: 'help' } })}

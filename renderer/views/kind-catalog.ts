@@ -20,6 +20,8 @@ export interface CatalogKind {
   /** Names kubectl resolves for it, lower-case: resource, singular, short names, kind. */
   readonly aliases: readonly string[];
   readonly count?: number;
+  /** Why the user may not read this kind (ServedKind.forbidden): the sidebar says "no access". */
+  readonly forbidden?: string;
   /** The columns main projects this kind's Row.cells onto (a CRD's printer columns included). */
   readonly columns?: readonly ColumnDefinition[];
 }
@@ -59,8 +61,12 @@ function fromServed(served: ServedKind): CatalogKind {
   const builtin = builtinKinds.find(
     (info) => info.group === served.gvr.group && info.resource === served.gvr.resource,
   );
+  const forbidden = served.forbidden !== undefined ? { forbidden: served.forbidden } : {};
   if (builtin)
-    return fromInfo({ ...builtin, version: served.gvr.version, namespaced: served.namespaced }, served.count);
+    return {
+      ...fromInfo({ ...builtin, version: served.gvr.version, namespaced: served.namespaced }, served.count),
+      ...forbidden,
+    };
   const qualified = served.gvr.group ? `${served.gvr.resource}.${served.gvr.group}` : served.gvr.resource;
   return {
     id: gvrKey(served.gvr),
@@ -71,6 +77,7 @@ function fromServed(served: ServedKind): CatalogKind {
     category: 'Custom',
     aliases: [served.gvr.resource, served.kind.toLowerCase(), qualified, gvrKey(served.gvr)],
     ...(served.count !== undefined ? { count: served.count } : {}),
+    ...forbidden,
     columns: served.columns,
   };
 }

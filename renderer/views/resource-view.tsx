@@ -26,6 +26,8 @@ export interface ResourceViewProps {
 
 function emptyMessage(props: ResourceViewProps): ReactNode {
   const title = props.kind.title.toLowerCase();
+  if (props.sync?.phase === 'error' && props.sync.error?.code === 403)
+    return `No access to ${title}: ${props.sync.error.message}`;
   if (props.sync?.phase === 'error')
     return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
   if (!props.rows.hasSnapshot) {
@@ -58,6 +60,17 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}
           {kind.namespaced ? '' : ' · cluster-scoped'}
         </span>
+        {props.sync?.namespaces && (
+          <span
+            className="content-subtitle muted"
+            data-testid="access-scope"
+            title={`Listing ${kind.title.toLowerCase()} across all namespaces is not allowed for your user; shown from ${props.sync.namespaces.join(', ')}. Add namespaces in the namespace picker.`}
+          >
+            {props.sync.namespaces.length === 1
+              ? `only ${props.sync.namespaces[0]} (your access)`
+              : `only ${props.sync.namespaces.length} namespaces (your access)`}
+          </span>
+        )}
       </div>
       <VirtualTable<Row>
         label={kind.title}

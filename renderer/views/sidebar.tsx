@@ -1,5 +1,6 @@
 // The kinds sidebar: grouped as kubectl and Lens group them, custom resources under their API group,
-// with the live count of every kind whose informer is running.
+// with the live count of every kind whose informer is running, and "no access" (the reason on hover)
+// for kinds the user's RBAC refuses.
 import { memo, type ReactNode } from 'react';
 import type { CatalogGroup } from './kind-catalog';
 import { formatCount } from './format';
@@ -32,19 +33,30 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
             {group.group !== undefined && <div className="kind-subgroup">{group.group}</div>}
             {group.kinds.map((kind) => {
               const active = kind.id === props.activeId;
-              const count = active && props.activeCount !== undefined ? props.activeCount : kind.count;
+              // A kind the user may not read has no count: "no access" must never read as "0".
+              const count =
+                kind.forbidden !== undefined
+                  ? undefined
+                  : active && props.activeCount !== undefined
+                    ? props.activeCount
+                    : kind.count;
               return (
                 <button
                   key={kind.id}
                   type="button"
                   className={`kind-item${active ? ' active' : ''}`}
                   aria-current={active ? 'page' : undefined}
-                  title={`${kind.kind} (${kind.gvr.group ? `${kind.gvr.group}/` : ''}${kind.gvr.version})`}
+                  title={`${kind.kind} (${kind.gvr.group ? `${kind.gvr.group}/` : ''}${kind.gvr.version})${kind.forbidden !== undefined ? `: no access, ${kind.forbidden}` : ''}`}
                   data-kind={kind.gvr.resource}
+                  data-forbidden={kind.forbidden !== undefined ? 'true' : undefined}
                   onClick={() => props.onChoose(kind.id)}
                 >
                   <span className="kind-name">{kind.title}</span>
-                  {count !== undefined && <span className="kind-count">{formatCount(count)}</span>}
+                  {kind.forbidden !== undefined ? (
+                    <span className="kind-count kind-forbidden">no access</span>
+                  ) : (
+                    count !== undefined && <span className="kind-count">{formatCount(count)}</span>
+                  )}
                 </button>
               );
             })}

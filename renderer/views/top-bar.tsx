@@ -27,6 +27,12 @@ export interface TopBarProps {
   readonly onSwitchContext: (context: string) => void;
   readonly onResync: () => void;
   readonly onNamespaces: (namespaces: string[]) => void;
+  /** The namespaces the user added for this context; with onAddNamespace/onForgetNamespace. */
+  readonly addedNamespaces?: readonly string[];
+  readonly onAddNamespace?: (name: string) => void;
+  readonly onForgetNamespace?: (name: string) => void;
+  /** The kind is cluster-scoped: the namespace pick does not apply to it. */
+  readonly namespacesIgnored: boolean;
   readonly onFilter: (text: string) => void;
   readonly onPalette: () => void;
   readonly onHelp: () => void;
@@ -46,6 +52,10 @@ export function TopBar(props: TopBarProps): ReactNode {
         counts={props.namespaceCounts}
         selected={props.selectedNamespaces}
         onChange={props.onNamespaces}
+        ignored={props.namespacesIgnored}
+        {...(props.addedNamespaces ? { added: props.addedNamespaces } : {})}
+        {...(props.onAddNamespace ? { onAdd: props.onAddNamespace } : {})}
+        {...(props.onForgetNamespace ? { onForget: props.onForgetNamespace } : {})}
       />
       <FilterBar
         ref={props.filterRef}

@@ -116,6 +116,11 @@ export function isInternalError(error: unknown): boolean {
   return status !== undefined && status.reason === 'InternalError';
 }
 
+export function isForbidden(error: unknown): boolean {
+  const status = statusOf(error);
+  return status !== undefined && (status.code === 403 || status.reason === 'Forbidden');
+}
+
 export function isNotFound(error: unknown): boolean {
   const status = statusOf(error);
   return status !== undefined && (status.code === 404 || status.reason === 'NotFound');

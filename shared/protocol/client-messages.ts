@@ -120,6 +120,18 @@ export interface ListEventsMessage {
   involvedObject: InvolvedObject;
 }
 
+/**
+ * The namespaces the user says they can read in the current context, beyond its kubeconfig namespace:
+ * the whole list, replacing the previous one, and kept for the context across runs. Main runs an
+ * informer per namespace for every kind the cluster scope refuses, so typed names work even when
+ * Namespaces cannot be listed. Each is a DNS label; at most messageLimits.addedNamespaces. Reply: null.
+ */
+export interface SetNamespacesMessage {
+  type: 'setNamespaces';
+  requestId: number;
+  namespaces: string[];
+}
+
 /** Every message the renderer may send; the validator refuses any type it does not know. */
 export type ClientMessage =
   | HelloMessage
@@ -133,6 +145,7 @@ export type ClientMessage =
   | ListContextsMessage
   | SwitchContextMessage
   | ListEventsMessage
+  | SetNamespacesMessage
   | HistoryClientMessage;
 
 export type ClientMessageType = ClientMessage['type'];

@@ -13,14 +13,33 @@ export interface ServedKind {
   namespaced: boolean;
   /** Objects in the cache, known only while some subscription keeps its informer running. */
   count?: number;
+  /**
+   * Why the user may not list and watch this kind anywhere Kubetide knows to look (the API server's 403
+   * message, or what SelfSubjectRulesReview says); absent when it may, or when nobody knows yet. A
+   * forbidden kind has no count: "no access" is not "0".
+   */
+  forbidden?: string;
   /** The columns Row.cells holds for this kind, in order (a CRD's printer columns included). */
   columns: ColumnDefinition[];
+}
+
+/**
+ * The namespaces main tries for kinds the cluster scope refuses: the context's own and those the user
+ * added (SetNamespacesMessage). The namespace picker offers them even when Namespaces cannot be listed.
+ */
+export interface NamespaceChoices {
+  /** The kubeconfig context's namespace ("default" when it names none). */
+  contextNamespace: string;
+  /** The user's list for this context, sorted. */
+  added: string[];
 }
 
 /** Pushed after hello and whenever discovery changes or a count moves. Always the whole list. */
 export interface KindsMessage {
   type: 'kinds';
   kinds: ServedKind[];
+  /** Absent when the session does not follow access (tests, recordings). */
+  namespaces?: NamespaceChoices;
 }
 
 /** A kubeconfig context as the user may see it. Never credentials: no tokens, certificates or exec. */

@@ -40,4 +40,9 @@ export interface SyncState {
   since?: number;
   retryAt?: number;
   error?: SyncError;
+  /**
+   * Set when the cluster scope is refused and the subscription is served by one informer per
+   * namespace the user can read: those namespaces, sorted. The view is then partial by design.
+   */
+  namespaces?: string[];
 }

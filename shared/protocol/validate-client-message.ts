@@ -7,6 +7,7 @@ import {
   Rejection,
   boolean,
   counter,
+  dnsLabel,
   kindFormat,
   messageLimits,
   namespace,
@@ -150,6 +151,20 @@ function parse(value: unknown): ClientMessage {
         requestId: requestId(fields),
         involvedObject: involvedObject(fields.involvedObject),
       };
+    case 'setNamespaces': {
+      onlyFields(fields, ['type', 'requestId', 'namespaces'], 'setNamespaces');
+      const names = fields.namespaces;
+      if (!Array.isArray(names)) reject('namespaces must be an array');
+      if (names.length > messageLimits.addedNamespaces)
+        reject(`namespaces lists more than ${messageLimits.addedNamespaces} names`);
+      return {
+        type: 'setNamespaces',
+        requestId: requestId(fields),
+        namespaces: names.map((name, index) =>
+          string(name, `namespaces[${index}]`, messageLimits.labelLength, dnsLabel),
+        ),
+      };
+    }
     default:
       return (
         parseHistory(fields) ??

@@ -16,6 +16,8 @@ export const messageLimits = {
   pathLength: 4096,
   historyFilterEntries: 1000,
   maxPlaybackSpeed: 100,
+  /** Namespaces a user may add per context (setNamespaces): each costs an informer per refused kind. */
+  addedNamespaces: 100,
 } as const;
 
 export const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -17,6 +17,7 @@ const messageTypes = [
   'listContexts',
   'switchContext',
   'listEvents',
+  'setNamespaces',
   'constructor',
   '',
 ];

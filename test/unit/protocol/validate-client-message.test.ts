@@ -34,6 +34,8 @@ describe('validateClientMessage', () => {
         requestId: 7,
         involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-1' },
       },
+      { type: 'setNamespaces', requestId: 8, namespaces: ['default', 'payments'] },
+      { type: 'setNamespaces', requestId: 9, namespaces: [] },
     ];
     for (const message of messages) expect(validateClientMessage(message)).toEqual({ ok: true, message });
   });
@@ -166,5 +168,17 @@ describe('validateClientMessage', () => {
     });
     expect(reasonFor({ type: 'reconnect', offlineSince: -5 })).toMatch(/offlineSince/);
     expect(reasonFor({ type: 'reconnect', token: 'x' })).toMatch(/token/);
+  });
+
+  it('refuses a namespace list that is not DNS labels, or too long', () => {
+    expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: 'default' })).toBe(
+      'namespaces must be an array',
+    );
+    expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: ['ok', 'Not/OK'] })).toMatch(
+      /^namespaces\[1\]/,
+    );
+    expect(reasonFor({ type: 'setNamespaces', requestId: 1, namespaces: Array(101).fill('a') })).toBe(
+      'namespaces lists more than 100 names',
+    );
   });
 });

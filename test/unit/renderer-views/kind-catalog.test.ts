@@ -45,4 +45,25 @@ describe('catalogKinds', () => {
     expect(titles).toContain('Pods');
     expect(titles).toContain('Services');
   });
+
+  it('carries why a kind is forbidden, for built-ins and custom resources alike', () => {
+    const forbidden = 'secrets is forbidden: User "jane" cannot list resource "secrets"';
+    const kinds = catalogKinds([
+      {
+        gvr: { group: '', version: 'v1', resource: 'secrets' },
+        kind: 'Secret',
+        namespaced: true,
+        forbidden,
+        columns: [],
+      },
+      {
+        gvr: { group: 'example.com', version: 'v1', resource: 'widgets' },
+        kind: 'Widget',
+        namespaced: true,
+        forbidden,
+        columns: [],
+      },
+    ]);
+    expect(kinds.map((kind) => kind.forbidden)).toEqual([forbidden, forbidden]);
+  });
 });

@@ -1,0 +1,132 @@
+// Who may call the embedded cluster: users authenticated by bearer token, each with RBAC-shaped rules,
+// as a real cluster's token authenticator and Roles/ClusterRoles would give them. The kubeconfig user
+// the cluster writes by default is an administrator, so tools and tests that know nothing of users
+// keep full access; requests without any credentials are served as that administrator too (the
+// embedded cluster listens on loopback only, and curl against /_sim must keep working).
+import { randomBytes } from 'node:crypto';
+import { StatusError, newStatus } from '../../shared/kube/status';
+
+/**
+ * One RBAC PolicyRule with the binding that grants it: `namespaces` lists the namespaces a RoleBinding
+ * grants it in; absent, a ClusterRoleBinding grants it everywhere, the cluster scope included.
+ * "*" in verbs, apiGroups or resources matches anything, as in RBAC.
+ */
+export interface AccessRule {
+  readonly verbs: readonly string[];
+  readonly apiGroups: readonly string[];
+  /** Plural resources, "pods/log" for a subresource. */
+  readonly resources: readonly string[];
+  readonly namespaces?: readonly string[];
+}
+
+export interface SimUser {
+  readonly name: string;
+  readonly token: string;
+  readonly groups: readonly string[];
+  readonly rules: readonly AccessRule[];
+  /** The namespace the user's kubeconfig context names (the first it may read, for a limited user). */
+  readonly namespace?: string;
+}
+
+/** The name and token of the kubeconfig user an embedded cluster writes by default. */
+export const administratorName = 'kubetide-admin';
+export const administratorToken = 'kubetide-embedded-token';
+
+export const administrator: SimUser = {
+  name: administratorName,
+  token: administratorToken,
+  groups: ['system:masters', 'system:authenticated'],
+  rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+};
+
+/**
+ * What the built-in "view" ClusterRole lets a user read (kubernetes/plugin/pkg/auth/authorizer/rbac/
+ * bootstrappolicy): workloads, services, config, events; never Secrets, Roles or RoleBindings.
+ */
+export const viewRoleResources: ReadonlyArray<{ group: string; resources: readonly string[] }> = [
+  {
+    group: '',
+    resources: [
+      'pods',
+      'pods/log',
+      'pods/status',
+      'services',
+      'endpoints',
+      'configmaps',
+      'events',
+      'persistentvolumeclaims',
+      'replicationcontrollers',
+      'serviceaccounts',
+      'limitranges',
+      'resourcequotas',
+    ],
+  },
+  {
+    group: 'apps',
+    resources: ['deployments', 'deployments/scale', 'replicasets', 'statefulsets', 'daemonsets'],
+  },
+  { group: 'batch', resources: ['jobs', 'cronjobs'] },
+  { group: 'autoscaling', resources: ['horizontalpodautoscalers'] },
+  { group: 'policy', resources: ['poddisruptionbudgets'] },
+  { group: 'networking.k8s.io', resources: ['ingresses', 'networkpolicies'] },
+  { group: 'discovery.k8s.io', resources: ['endpointslices'] },
+  { group: 'events.k8s.io', resources: ['events'] },
+];
+
+export interface NamespaceViewerOptions {
+  name: string;
+  /** The namespaces the user may read; the first is its kubeconfig context's namespace. */
+  namespaces: readonly string[];
+  /** Default: 32 random bytes, hex. */
+  token?: string;
+}
+
+/**
+ * The user most companies hand out: "view" bound by RoleBindings in a few namespaces, nothing at the
+ * cluster scope (no Nodes, no Namespaces, no listing across namespaces), no Secrets.
+ */
+export function namespaceViewer(options: NamespaceViewerOptions): SimUser {
+  if (options.namespaces.length === 0) throw new Error(`user ${options.name} needs at least one namespace`);
+  return {
+    name: options.name,
+    token: options.token ?? randomBytes(32).toString('hex'),
+    groups: ['system:authenticated'],
+    namespace: options.namespaces[0],
+    rules: viewRoleResources.map(({ group, resources }) => ({
+      verbs: ['get', 'list', 'watch'],
+      apiGroups: [group],
+      resources,
+      namespaces: options.namespaces,
+    })),
+  };
+}
+
+/** Users by bearer token. */
+export class SimUsers {
+  private readonly byToken = new Map<string, SimUser>();
+
+  constructor(users: readonly SimUser[]) {
+    for (const user of [administrator, ...users]) {
+      const taken = this.byToken.get(user.token);
+      if (taken) throw new Error(`users ${taken.name} and ${user.name} have the same token`);
+      this.byToken.set(user.token, user);
+    }
+  }
+
+  find(name: string): SimUser | undefined {
+    return [...this.byToken.values()].find((user) => user.name === name);
+  }
+
+  /**
+   * The user an Authorization header names. No header is the administrator (see the file comment);
+   * any other scheme or an unknown token is 401 with kube-apiserver's body, as its token
+   * authenticator answers.
+   */
+  authenticate(authorization: string | undefined): SimUser {
+    if (authorization === undefined) return administrator;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const user = match ? this.byToken.get(match[1]!) : undefined;
+    if (!user) throw new StatusError(newStatus(401, 'Unauthorized', 'Unauthorized'));
+    return user;
+  }
+}
