@@ -7,6 +7,7 @@ import type { ConnectionHost } from './bridge-connection';
 import type { ClusterSession } from './cluster-session';
 import type { Transport } from './transport';
 import type { FilePicker } from './history-service';
+import type { ConnectionLimits } from './connection-limits';
 
 export interface BridgeHostOptions {
   /** The session to serve first. */
@@ -19,6 +20,8 @@ export interface BridgeHostOptions {
   log?: (message: string) => void;
   /** Main's file dialog (Electron), for history exports and imports the user picks a file for. */
   pickFile?: FilePicker;
+  /** What each renderer connection may ask (default: defaultConnectionLimits). */
+  limits?: ConnectionLimits;
 }
 
 export class BridgeHost implements ConnectionHost {
@@ -82,6 +85,10 @@ export class BridgeHost implements ConnectionHost {
 
   get pickFile(): FilePicker | undefined {
     return this.options.pickFile;
+  }
+
+  get limits(): ConnectionLimits | undefined {
+    return this.options.limits;
   }
 
   /** Closes every connection and the session. */

@@ -1,9 +1,15 @@
 // Reference-counted feeds, one per (resource, namespace), as Lens's KubeWatchApi counts watches: the
 // informer starts with its first subscription and stops a quiet period after its last one leaves, so
 // flicking between kinds does not relist each time, and kinds nobody looks at cost nothing.
+//
+// Cluster-wide feeds are bounded by the kinds the server serves. Feeds of single namespaces are not
+// (a client can name any number of namespaces), and each holds a watch, which over HTTP/1.1 holds a
+// pooled socket: so they are capped per session, idle ones making way first, and a subscription past
+// the cap is refused with 429 rather than starving every other request of a connection.
 import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import { StatusError, newStatus } from '../../shared/kube/status';
 
 /** What the registry needs of a feed. */
 export interface StartableFeed {
@@ -22,7 +28,15 @@ export interface FeedRegistryOptions<F> {
   clock: Clock;
   /** How long an unused feed keeps running in case it is wanted again. */
   quietPeriodMs?: number;
+  /**
+   * Feeds of single namespaces that may run at once (default 100): with the cluster-wide feeds of
+   * every served kind, this keeps a session's watches well inside the API client's pool of 256
+   * sockets, leaving room for LISTs and one-off requests.
+   */
+  maxNamespacedFeeds?: number;
 }
+
+export const defaultMaxNamespacedFeeds = 100;
 
 export function feedKey(gvr: GroupVersionResource, namespace: string): string {
   return `${gvrKey(gvr)}|${namespace}`;
@@ -41,6 +55,7 @@ export class FeedRegistry<F extends StartableFeed> {
     const key = feedKey(gvr, namespace);
     let entry = this.entries.get(key);
     if (!entry) {
+      if (namespace !== '') this.makeRoomForNamespacedFeed(gvr, namespace);
       entry = { feed: this.options.createFeed(gvr, namespace), references: 0, stopTimer: undefined };
       this.entries.set(key, entry);
       entry.feed.start();
@@ -63,6 +78,28 @@ export class FeedRegistry<F extends StartableFeed> {
       this.entries.delete(key);
       void entry.feed.stop();
     }, this.quietPeriodMs);
+  }
+
+  /** Stops an idle namespaced feed when the cap is reached; throws 429 when every one is in use. */
+  private makeRoomForNamespacedFeed(gvr: GroupVersionResource, namespace: string): void {
+    const limit = this.options.maxNamespacedFeeds ?? defaultMaxNamespacedFeeds;
+    const namespaced = [...this.entries].filter(([key]) => !key.endsWith('|'));
+    if (namespaced.length < limit) return;
+    const idle = namespaced.find(([, entry]) => entry.references === 0);
+    if (!idle) {
+      throw new StatusError(
+        newStatus(
+          429,
+          'TooManyRequests',
+          `cannot watch ${gvrKey(gvr)} in namespace ${namespace}: ${limit} single-namespace watches ` +
+            'are already running, the most one session runs; subscribe to all namespaces instead',
+        ),
+      );
+    }
+    const [key, entry] = idle;
+    entry.stopTimer?.stop();
+    this.entries.delete(key);
+    void entry.feed.stop();
   }
 
   /** A running feed, whether or not anyone holds it. */

@@ -61,6 +61,11 @@ export class HistoryService {
 
   constructor(private readonly options: HistoryServiceOptions) {}
 
+  /** How many replay subscriptions this renderer holds (they count towards its subscription limit). */
+  get replayCount(): number {
+    return this.replays.size;
+  }
+
   /** True when `subscriptionId` is one of this renderer's replay subscriptions. */
   has(subscriptionId: string): boolean {
     return this.replays.has(subscriptionId);

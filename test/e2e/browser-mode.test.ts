@@ -65,7 +65,7 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  await page.goto(mode.url);
+  await page.goto(mode.launchUrl());
   try {
     await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
   } catch (error) {

@@ -82,7 +82,7 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  await page.goto(mode.url);
+  await page.goto(mode.launchUrl());
   await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
   const pods = await api.pods();
   await page.locator('[role="row"][data-key]').first().waitFor({ timeout: 30_000 });

@@ -16,7 +16,18 @@ import {
   webSocketLinkOptionsFrom,
 } from '../../../renderer/transport/websocket-link';
 import type { WebSocketConstructor } from '../../../renderer/transport/websocket-link';
+import { sessionCookieName } from '../../../shared/protocol/websocket-handshake';
 import { FakeApi, pod } from './fake-api';
+
+/** ws's WebSocket sending a session cookie, as a browser does for a page main opened. */
+function cookieWebSocket(port: number, secret: string): WebSocketConstructor {
+  const headers = { Cookie: `${sessionCookieName(port)}=${secret}` };
+  return class extends WebSocket {
+    constructor(url: string, protocols: string[]) {
+      super(url, protocols, { headers });
+    }
+  } as unknown as WebSocketConstructor;
+}
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,13 +65,12 @@ describe('renderer links', () => {
       () => server.close(),
       () => host.close(),
     );
-    const page = new URL(server.appUrl);
-    const options = webSocketLinkOptionsFrom(page)!;
+    const options = webSocketLinkOptionsFrom(new URL(`http://127.0.0.1:${server.port}/`));
     expect(options.url).toBe(`ws://127.0.0.1:${server.port}/bridge`);
     const scheduler = new ManualFrameScheduler();
     const client = new BridgeClient({
       scheduler,
-      open: webSocketLinkOpener({ ...options, WebSocket: WebSocket as unknown as WebSocketConstructor }),
+      open: webSocketLinkOpener({ ...options, WebSocket: cookieWebSocket(server.port, secret) }),
     });
     cleanups.push(() => client.close());
     client.start();
@@ -70,14 +80,13 @@ describe('renderer links', () => {
     expect(client.state.getState().contexts?.current).toBe('sim');
   });
 
-  it('browser mode: a wrong secret fails to open the link, with a reason', async () => {
+  it('browser mode: a wrong session cookie fails to open the link, with a reason', async () => {
     const server = await listenWebSocketBridge({ secret: createLaunchSecret(), onConnection: () => {} });
     cleanups.push(() => server.close());
     await expect(
       openWebSocketLink({
         url: `ws://127.0.0.1:${server.port}/bridge`,
-        secret: 'guessed',
-        WebSocket: WebSocket as unknown as WebSocketConstructor,
+        WebSocket: cookieWebSocket(server.port, 'guessed'),
       }),
     ).rejects.toThrow(/could not connect/);
   });
