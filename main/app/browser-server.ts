@@ -39,6 +39,8 @@ export interface BrowserServerOptions {
   /** Authenticated routes by path prefix (e.g. "/history/"). */
   routes?: Readonly<Record<string, AuthenticatedRoute>>;
   clock?: Clock;
+  /** Where errors of accepted bridge connections are reported (default console.warn). */
+  log?: (message: string) => void;
 }
 
 export interface BrowserServer {
@@ -112,6 +114,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     secret,
     onConnection: options.onConnection,
     onRefused: (reason) => options.onRefused?.(reason),
+    ...(options.log ? { log: options.log } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -47,6 +47,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
         else transport.close('Kubetide is still starting');
       },
       onRefused: (reason) => log(`kubetide: refused a bridge connection: ${reason}`),
+      log,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -161,6 +161,8 @@ function webSocketTransport(
 export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOptions): WebSocketBridge {
   const sockets = new WebSocketServer({
     noServer: true,
+    // The largest legitimate message is a hello resuming every subscription (a few KiB); 1 MiB leaves
+    // room for any future request while bounding what one frame can make main buffer and parse.
     maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
     handleProtocols: (offered) => (offered.has(bridgeSubprotocol) ? bridgeSubprotocol : false),
   });
