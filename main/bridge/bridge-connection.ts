@@ -227,7 +227,9 @@ export class BridgeConnection {
         }
         return null;
       case 'getObject':
-        return session.getObject(message.gvr, message.namespace ?? '', message.name, message.reveal);
+        return session.getObject(message.gvr, message.namespace ?? '', message.name);
+      case 'revealSecretValue':
+        return session.revealSecretValue(message.namespace, message.name, message.key);
       case 'listEvents':
         return session.listEvents(message.involvedObject);
       case 'listContexts':
