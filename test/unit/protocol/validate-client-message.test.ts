@@ -75,7 +75,7 @@ describe('validateClientMessage', () => {
     );
     expect(
       reasonFor({ type: 'revealSecretValue', requestId: 1, namespace: 'a', name: 'db', key: 'a/b' }),
-    ).toBe('key does not have the expected format');
+    ).toBe('key "a/b" is malformed');
   });
 
   it('refuses malformed group, version, resource and namespace', () => {
