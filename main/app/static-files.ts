@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { contentSecurityPolicy } from './content-security-policy';
+import { contentSecurityPolicy } from '../../shared/security/content-security-policy';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
