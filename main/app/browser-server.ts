@@ -70,6 +70,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   const staticFiles = staticFileHandler(options.rendererDirectory);
   let port = 0;
   const cookieName = () => sessionCookieName(port);
+  const ownOrigins = () => ['127.0.0.1', 'localhost', '[::1]'].map((host) => `http://${host}:${port}`);
 
   const authenticated = (request: IncomingMessage): boolean => {
     const offered = cookieValue(request.headers.cookie, cookieName());
@@ -104,6 +105,14 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
         return;
       }
       if (route) {
+        // Cookies reach every port of 127.0.0.1 and SameSite treats them as one site: a request that
+        // changes anything must also come from this server's own page.
+        const safe = request.method === 'GET' || request.method === 'HEAD';
+        if (!safe && !ownOrigins().includes(request.headers.origin ?? '')) {
+          options.onRefused?.(`a ${request.method} to ${url.pathname} from origin ${request.headers.origin}`);
+          page(response, 403, 'Refused', 'This request did not come from the Kubetide page.');
+          return;
+        }
         route[1](request, response);
         return;
       }

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { startBackend, type Backend } from './backend';
 import { startBrowserServer, type BrowserServer } from './browser-server';
 import { openerCodeLifetimeMs } from './launch-codes';
+import { HistoryTransfers } from '../bridge/history-transfers';
+import { historyTransferRoutes } from './history-transfer-routes';
 import { ensureRendererBuilt, rendererOutput } from './renderer-build';
 import { parseServeOptions, serveUsage, ServeUsageError, type ServeOptions } from './serve-options';
 
@@ -38,10 +40,12 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   // before it opens (and writes a gap into) the recording the first instance is writing.
   let backend: Backend | undefined;
   let server: BrowserServer;
+  const transfers = new HistoryTransfers();
   try {
     server = await startBrowserServer({
       rendererDirectory,
       port: options.port,
+      routes: historyTransferRoutes(transfers),
       onConnection: (transport) => {
         if (backend) backend.connect(transport);
         else transport.close('Kubetide is still starting');
@@ -66,9 +70,11 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       ...(options.dataDirectory !== undefined ? { dataDirectory: options.dataDirectory } : {}),
       ...(options.record !== undefined ? { record: options.record } : {}),
       ...(options.retention !== undefined ? { retention: options.retention } : {}),
+      transfers,
     });
   } catch (error) {
     await server.close();
+    transfers.close();
     throw error;
   }
   const started = backend;
@@ -79,6 +85,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     close: async () => {
       await server.close();
       await started.close();
+      transfers.close();
     },
   };
 }

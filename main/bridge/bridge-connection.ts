@@ -15,6 +15,7 @@ import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
 import { HistoryService } from './history-service';
 import type { FilePicker } from './history-service';
+import type { HistoryTransfers } from './history-transfers';
 import { MessageRateLimiter, defaultConnectionLimits } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 
@@ -28,6 +29,8 @@ export interface ConnectionHost {
   log(message: string): void;
   /** Main's file dialog, where there is one (Electron). */
   readonly pickFile?: FilePicker | undefined;
+  /** Browser mode's history downloads and uploads. */
+  readonly transfers?: HistoryTransfers | undefined;
   /** Per-connection limits (default: defaultConnectionLimits). */
   readonly limits?: ConnectionLimits | undefined;
 }
@@ -278,6 +281,7 @@ export class BridgeConnection {
       },
       clock: this.host.session.clock,
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
+      ...(this.host.transfers ? { transfers: this.host.transfers } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
     });
   }

@@ -8,6 +8,7 @@ import type { ClusterSession } from './cluster-session';
 import type { Transport } from './transport';
 import type { FilePicker } from './history-service';
 import type { ConnectionLimits } from './connection-limits';
+import type { HistoryTransfers } from './history-transfers';
 
 export interface BridgeHostOptions {
   /** The session to serve first. */
@@ -22,6 +23,8 @@ export interface BridgeHostOptions {
   pickFile?: FilePicker;
   /** What each renderer connection may ask (default: defaultConnectionLimits). */
   limits?: ConnectionLimits;
+  /** Browser mode's history downloads and uploads. */
+  transfers?: HistoryTransfers;
 }
 
 export class BridgeHost implements ConnectionHost {
@@ -89,6 +92,10 @@ export class BridgeHost implements ConnectionHost {
 
   get limits(): ConnectionLimits | undefined {
     return this.options.limits;
+  }
+
+  get transfers(): HistoryTransfers | undefined {
+    return this.options.transfers;
   }
 
   /** Closes every connection and the session. */

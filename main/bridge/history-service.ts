@@ -1,7 +1,14 @@
 // One renderer's history: answers the history messages of the protocol from its HistorySource (the
 // current context's recording, or a file it imported) and owns its replay subscriptions.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+//
+// Files only where the user chose them: no message names a path. An export goes to a new file the
+// user picked in main's save dialog (Electron) or to a one-time browser download (browser mode); an
+// import is a file picked in main's open dialog or a checked upload. See export-destination.ts and
+// recording-file-check.ts for the rules each path is held to.
+import { constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
@@ -9,6 +16,7 @@ import type {
   HistoryClientMessage,
   HistoryExportMessage,
   HistoryExportReply,
+  HistoryImportMessage,
   HistoryObjectReference,
   HistoryTimeline,
   HistoryTimelineMessage,
@@ -24,6 +32,10 @@ import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
 import { exportRecording } from '../history/export-recording';
+import type { ExportSummary } from '../history/export-recording';
+import { exportDestination } from './export-destination';
+import { checkRecordingFile } from './recording-file-check';
+import type { HistoryTransfers } from './history-transfers';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
@@ -43,12 +55,11 @@ export interface HistoryServiceOptions {
   readonly send: (message: ServerMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly clock: Clock;
-  /** Main's file dialog; without one, requests with `pick` are refused. */
+  /** Main's file dialog (Electron); without one, destination and source "dialog" are refused. */
   readonly pickFile?: FilePicker;
+  /** Browser mode's downloads and uploads; without them, "download" and uploads are refused. */
+  readonly transfers?: HistoryTransfers;
 }
-
-/** Exports of at most this size also travel back in the reply, for a browser download. */
-const maxDownloadBytes = 64 * 1024 * 1024;
 
 function notFound(message: string): StatusError {
   return new StatusError(newStatus(404, 'NotFound', message));
@@ -56,6 +67,8 @@ function notFound(message: string): StatusError {
 
 export class HistoryService {
   private imported: HistorySource | undefined;
+  /** Deletes the imported file when it was an upload (main's own temporary copy). */
+  private removeImported: (() => void) | undefined;
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
 
@@ -148,14 +161,11 @@ export class HistoryService {
         return change ? { time: change.time } : null;
       }
       case 'historyExport':
-        if (!message.pick) return this.export(message);
-        return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));
+        return this.export(message);
       case 'historyImport':
-        if (!message.pick) return this.import(message.path ?? '');
-        return this.pick('import', message.path).then((path) => path && this.import(path));
+        return this.import(message.source);
       case 'historyLive':
-        this.imported?.close();
-        this.imported = undefined;
+        this.closeImported();
         this.stopReplays();
         return this.describe();
     }
@@ -163,17 +173,24 @@ export class HistoryService {
 
   /** The user's choice in main's dialog: a path, or null when they cancelled. */
   private async pick(purpose: 'export' | 'import', suggested: string | undefined): Promise<string | null> {
-    if (!this.options.pickFile) throw new Error('main has no file dialog here: give a path instead');
+    if (!this.options.pickFile)
+      throw new Error('main has no file dialog here (browser mode): use a download or upload');
     return (await this.options.pickFile(purpose, suggested)) ?? null;
   }
 
   /** Closes every replay and reader. */
   close(): void {
     this.stopReplays();
-    this.imported?.close();
+    this.closeImported();
     this.live?.source.close();
-    this.imported = undefined;
     this.live = undefined;
+  }
+
+  private closeImported(): void {
+    this.imported?.close();
+    this.imported = undefined;
+    this.removeImported?.();
+    this.removeImported = undefined;
   }
 
   private describe(): RecordingSource {
@@ -244,37 +261,83 @@ export class HistoryService {
     }));
   }
 
-  private export(message: HistoryExportMessage): HistoryExportReply {
+  private async export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
     const source = this.source();
     const reader: RecordingReader = source.reader();
-    const path =
-      message.path ??
-      join(
-        dirname(dirname(source.file)),
-        'exports',
-        `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`,
-      );
-    guardExportPath(path);
-    mkdirSync(dirname(path), { recursive: true });
-    const summary = exportRecording(reader, path, {
-      from: message.from,
-      to: message.to,
-      ...(message.namespaces ? { namespaces: message.namespaces } : {}),
-      ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
-    });
-    const bytes = statSync(path).size;
-    const download =
-      message.download && bytes <= maxDownloadBytes ? readFileSync(path).toString('base64') : undefined;
-    return { path, changes: summary.changes, bytes, ...(download !== undefined ? { download } : {}) };
+    const name = `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
+    const write = (file: string): ExportSummary =>
+      exportRecording(reader, file, {
+        from: message.from,
+        to: message.to,
+        ...(message.namespaces ? { namespaces: message.namespaces } : {}),
+        ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
+      });
+    if (message.destination === 'download') {
+      const transfers = this.options.transfers;
+      if (!transfers)
+        throw new Error('main offers no downloads here (Electron): export to a file you choose');
+      const target = transfers.newFile(name);
+      let summary: ExportSummary;
+      try {
+        summary = write(target.file);
+      } catch (error) {
+        target.remove();
+        throw error;
+      }
+      const bytes = statSync(target.file).size;
+      return {
+        name: target.name,
+        changes: summary.changes,
+        bytes,
+        downloadUrl: transfers.offerDownload(target),
+      };
+    }
+    const chosen = await this.pick('export', name);
+    if (chosen === null) return null;
+    const live = this.options.session().recording?.file;
+    const destination = exportDestination(chosen, live ? dirname(live) : undefined);
+    // Written in a private folder first and then copied with COPYFILE_EXCL: the destination is created
+    // by the copy or not at all, never replaced, and a failed export leaves nothing at it.
+    const staging = mkdtempSync(join(tmpdir(), 'kubetide-export-'));
+    try {
+      const staged = join(staging, 'export.kubetide');
+      const summary = write(staged);
+      await copyFile(staged, destination, constants.COPYFILE_EXCL);
+      return { name: basename(destination), changes: summary.changes, bytes: statSync(destination).size };
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
   }
 
-  private import(path: string): RecordingSource {
-    const reader = openRecording(path);
-    const context = reader.metadata.context;
-    reader.close();
-    this.imported?.close();
+  private async import(from: HistoryImportMessage['source']): Promise<RecordingSource | null> {
+    let file: string;
+    let name: string;
+    let remove: (() => void) | undefined;
+    if (from === 'dialog') {
+      const chosen = await this.pick('import', undefined);
+      if (chosen === null) return null;
+      checkRecordingFile(chosen);
+      file = chosen;
+      name = basename(chosen);
+    } else {
+      const upload = this.options.transfers?.takeUpload(from.upload);
+      if (!upload)
+        throw notFound('no such upload (it was used, expired, or never made): upload the file again');
+      ({ file, name, remove } = upload);
+    }
+    let context: string;
+    try {
+      const reader = openRecording(file);
+      context = reader.metadata.context;
+      reader.close();
+    } catch (error) {
+      remove?.();
+      throw error;
+    }
+    this.closeImported();
     this.stopReplays();
-    this.imported = new HistorySource({ file: path, context, clock: this.options.clock });
+    this.imported = new HistorySource({ file, name, context, clock: this.options.clock });
+    this.removeImported = remove;
     this.imported.reader();
     return this.imported.describe();
   }
@@ -283,22 +346,6 @@ export class HistoryService {
 function reference(object: HistoryObjectReference): ObjectReference {
   if ('uid' in object) return { uid: object.uid };
   return { gvr: gvrKey(object.gvr), namespace: object.namespace ?? '', name: object.name };
-}
-
-/**
- * The renderer is the less trusted side and an export replaces its destination: only a
- * ".kubetide" file may be written, and an existing one only if it is a recording, so no request can
- * overwrite anything else the user owns.
- */
-function guardExportPath(path: string): void {
-  if (!isAbsolute(path)) throw new Error(`export to an absolute path, not "${path}"`);
-  if (!path.endsWith('.kubetide')) throw new Error(`an export file name ends in .kubetide: "${path}"`);
-  if (!existsSync(path)) return;
-  try {
-    openRecording(path).close();
-  } catch {
-    throw new Error(`${path} exists and is not a Kubetide recording; it was left alone`);
-  }
 }
 
 function safeName(text: string): string {

@@ -13,7 +13,6 @@ export const messageLimits = {
   kindLength: 128,
   resumedSubscriptions: 1000,
   timelineBuckets: 2000,
-  pathLength: 4096,
   historyFilterEntries: 1000,
   maxPlaybackSpeed: 100,
 } as const;
