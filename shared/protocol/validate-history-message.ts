@@ -4,7 +4,6 @@
 import type { HistoryClientMessage, HistoryObjectReference } from './history-messages';
 import type { Fields } from './validation-rules';
 import {
-  boolean,
   counter,
   dnsLabel,
   messageLimits,
