@@ -233,6 +233,30 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape');
   });
 
+  it("reveals a Secret's value only through its Reveal control, one key at a time", async () => {
+    await page.keyboard.press(':');
+    await page.getByTestId('palette-input').fill(':secrets');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Secrets');
+    await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const first = (await visibleKeys())[0]!;
+    await page.locator(`[role="row"][data-key="${first}"]`).click();
+    await page.keyboard.press('y');
+    const yaml = page.getByTestId('yaml-view').locator('.cm-content');
+    await expect.poll(() => yaml.textContent(), { timeout: 10_000 }).toContain('kind: Secret');
+    expect(await yaml.textContent()).toContain('password: "<masked');
+    const values = page.getByTestId('secret-values');
+    expect(await values.textContent()).toContain('masked');
+    await page.getByTestId('secret-reveal-password').click();
+    const revealed = page.getByTestId('secret-value-password');
+    await expect.poll(() => revealed.textContent(), { timeout: 10_000 }).toMatch(/^[a-z0-9]{16}$/);
+    expect(await yaml.textContent()).toContain('password: "<masked');
+    await page.screenshot({ path: screenshotPath('secret-revealed') });
+    await values.getByRole('button', { name: 'Hide' }).click();
+    expect(await revealed.count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
   it('follows the light theme of the system', async () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.keyboard.press(':');
