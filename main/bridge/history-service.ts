@@ -1,14 +1,7 @@
 // One renderer's history: answers the history messages of the protocol from its HistorySource (the
-// current context's recording, or a file it imported) and owns its replay subscriptions.
-//
-// Files only where the user chose them: no message names a path. An export goes to a new file the
-// user picked in main's save dialog (Electron) or to a one-time browser download (browser mode); an
-// import is a file picked in main's open dialog or a checked upload. See export-destination.ts and
-// recording-file-check.ts for the rules each path is held to.
-import { constants, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+// current context's recording, or a file it imported) and owns its replay subscriptions. Which files
+// an export writes and an import reads is recording-files.ts's to decide: never a renderer's.
+import { dirname } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
@@ -32,22 +25,14 @@ import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
 import { exportRecording } from '../history/export-recording';
-import type { ExportSummary } from '../history/export-recording';
-import { exportDestination } from './export-destination';
-import { checkRecordingFile } from './recording-file-check';
+import { exportRecordingFile, recordingToImport } from './recording-files';
+import type { FilePicker, RecordingFileAccess } from './recording-files';
 import type { HistoryTransfers } from './history-transfers';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
 
-/**
- * Asks the user for a recording file in main's own dialog (a save dialog to export, an open dialog to
- * import); resolves undefined when they cancel.
- */
-export type FilePicker = (
-  purpose: 'export' | 'import',
-  suggestedPath: string | undefined,
-) => Promise<string | undefined>;
+export type { FilePicker } from './recording-files';
 
 export interface HistoryServiceOptions {
   /** The host's current session (it changes with context switches). */
@@ -171,13 +156,6 @@ export class HistoryService {
     }
   }
 
-  /** The user's choice in main's dialog: a path, or null when they cancelled. */
-  private async pick(purpose: 'export' | 'import', suggested: string | undefined): Promise<string | null> {
-    if (!this.options.pickFile)
-      throw new Error('main has no file dialog here (browser mode): use a download or upload');
-    return (await this.options.pickFile(purpose, suggested)) ?? null;
-  }
-
   /** Closes every replay and reader. */
   close(): void {
     this.stopReplays();
@@ -261,85 +239,51 @@ export class HistoryService {
     }));
   }
 
-  private async export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
-    const source = this.source();
-    const reader: RecordingReader = source.reader();
+  private export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
+    const reader: RecordingReader = this.source().reader();
     const name = `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
-    const write = (file: string): ExportSummary =>
+    return exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
       exportRecording(reader, file, {
         from: message.from,
         to: message.to,
         ...(message.namespaces ? { namespaces: message.namespaces } : {}),
         ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
-      });
-    if (message.destination === 'download') {
-      const transfers = this.options.transfers;
-      if (!transfers)
-        throw new Error('main offers no downloads here (Electron): export to a file you choose');
-      const target = transfers.newFile(name);
-      let summary: ExportSummary;
-      try {
-        summary = write(target.file);
-      } catch (error) {
-        target.remove();
-        throw error;
-      }
-      const bytes = statSync(target.file).size;
-      return {
-        name: target.name,
-        changes: summary.changes,
-        bytes,
-        downloadUrl: transfers.offerDownload(target),
-      };
-    }
-    const chosen = await this.pick('export', name);
-    if (chosen === null) return null;
-    const live = this.options.session().recording?.file;
-    const destination = exportDestination(chosen, live ? dirname(live) : undefined);
-    // Written in a private folder first and then copied with COPYFILE_EXCL: the destination is created
-    // by the copy or not at all, never replaced, and a failed export leaves nothing at it.
-    const staging = mkdtempSync(join(tmpdir(), 'kubetide-export-'));
-    try {
-      const staged = join(staging, 'export.kubetide');
-      const summary = write(staged);
-      await copyFile(staged, destination, constants.COPYFILE_EXCL);
-      return { name: basename(destination), changes: summary.changes, bytes: statSync(destination).size };
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
-    }
+      }),
+    );
   }
 
   private async import(from: HistoryImportMessage['source']): Promise<RecordingSource | null> {
-    let file: string;
-    let name: string;
-    let remove: (() => void) | undefined;
-    if (from === 'dialog') {
-      const chosen = await this.pick('import', undefined);
-      if (chosen === null) return null;
-      checkRecordingFile(chosen);
-      file = chosen;
-      name = basename(chosen);
-    } else {
-      const upload = this.options.transfers?.takeUpload(from.upload);
-      if (!upload)
-        throw notFound('no such upload (it was used, expired, or never made): upload the file again');
-      ({ file, name, remove } = upload);
-    }
+    const chosen = await recordingToImport(this.fileAccess(), from);
+    if (!chosen) return null;
     let context: string;
     try {
-      const reader = openRecording(file);
+      const reader = openRecording(chosen.file);
       context = reader.metadata.context;
       reader.close();
     } catch (error) {
-      remove?.();
+      chosen.remove?.();
       throw error;
     }
     this.closeImported();
     this.stopReplays();
-    this.imported = new HistorySource({ file, name, context, clock: this.options.clock });
-    this.removeImported = remove;
+    this.imported = new HistorySource({
+      file: chosen.file,
+      name: chosen.name,
+      context,
+      clock: this.options.clock,
+    });
+    this.removeImported = chosen.remove;
     this.imported.reader();
     return this.imported.describe();
+  }
+
+  private fileAccess(): RecordingFileAccess {
+    const live = this.options.session().recording?.file;
+    return {
+      pickFile: this.options.pickFile,
+      transfers: this.options.transfers,
+      recordingsFolder: live ? dirname(live) : undefined,
+    };
   }
 }
 
