@@ -262,6 +262,7 @@ describe('every Electron window', () => {
   });
 
   it('guards every webContents Electron creates, not only the windows main opens', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const guard = electron.appListeners.get('web-contents-created')!;
     const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
     let openHandler: ((details: { url: string }) => { action: string }) | undefined;
@@ -273,7 +274,6 @@ describe('every Electron window', () => {
         setWindowOpenHandler: (handler: typeof openHandler) => (openHandler = handler),
       },
     );
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
       const preventDefault = vi.fn();
       listeners.get(name)!({ preventDefault }, 'https://evil.example/');
