@@ -20,7 +20,11 @@ import './styles/components.css';
 function linkOpener(): LinkOpener {
   const preload = (window as unknown as Record<string, KubetidePreloadApi | undefined>)[preloadGlobalName];
   if (preload?.requestPort) {
-    return messagePortLinkOpener({ requestPort: (nonce) => preload.requestPort(nonce), target: window });
+    return messagePortLinkOpener({
+      requestPort: (nonce) => preload.requestPort(nonce),
+      target: window,
+      origin: window.location.origin,
+    });
   }
   return webSocketLinkOpener(webSocketLinkOptionsFrom(window.location));
 }

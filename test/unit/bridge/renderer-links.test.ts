@@ -91,14 +91,15 @@ describe('renderer links', () => {
     ).rejects.toThrow(/could not connect/);
   });
 
-  it('Electron: accepts only the port announced with its own nonce, from its own window', async () => {
+  it('Electron: accepts only the port announced with its own nonce, from its own window and origin', async () => {
     const listeners = new Set<(event: MessageEvent) => void>();
     const target: PortTarget = {
       addEventListener: (_type, listener) => listeners.add(listener),
       removeEventListener: (_type, listener) => listeners.delete(listener),
     };
-    const post = (data: unknown, source: unknown, ports: unknown[]) => {
-      for (const listener of [...listeners]) listener({ data, source, ports } as unknown as MessageEvent);
+    const post = (data: unknown, source: unknown, ports: unknown[], origin = 'kubetide://app') => {
+      for (const listener of [...listeners])
+        listener({ data, source, ports, origin } as unknown as MessageEvent);
     };
     const channel = new MessageChannel();
     const decoy = new MessageChannel();
@@ -108,10 +109,12 @@ describe('renderer links', () => {
     });
     const linked = openMessagePortLink({
       target,
+      origin: 'kubetide://app',
       newNonce: () => 'nonce-1',
       requestPort: (nonce) => {
         post({ kubetideBridgePort: 'someone-else' }, target, [decoy.port1]);
         post({ kubetideBridgePort: nonce }, {}, [decoy.port1]);
+        post({ kubetideBridgePort: nonce }, target, [decoy.port1], 'https://evil.example');
         post({ kubetideBridgePort: nonce }, target, [channel.port1]);
       },
     });
