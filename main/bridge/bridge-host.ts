@@ -7,6 +7,7 @@ import type { ConnectionHost } from './bridge-connection';
 import type { ClusterSession } from './cluster-session';
 import type { Transport } from './transport';
 import type { FilePicker } from './history-service';
+import { defaultConnectionLimits } from './connection-limits';
 import type { ConnectionLimits } from './connection-limits';
 import type { HistoryTransfers } from './history-transfers';
 
@@ -40,8 +41,19 @@ export class BridgeHost implements ConnectionHost {
     return this.current;
   }
 
-  /** Serves a renderer on `transport` until either side closes it. */
-  accept(transport: Transport): BridgeConnection {
+  /**
+   * Serves a renderer on `transport` until either side closes it; undefined when main already serves
+   * as many connections as it will (each holds subscriptions, replays and buffers of its own).
+   */
+  accept(transport: Transport): BridgeConnection | undefined {
+    const limit = this.limits?.maxConnections ?? defaultConnectionLimits.maxConnections;
+    if (this.connections.size >= limit) {
+      const reason = `main already serves ${limit} connections, the most it accepts; close a window or tab`;
+      this.log(`kubetide: refused ${transport.description}: ${reason}`);
+      transport.send({ type: 'rejected', reason });
+      transport.close(reason);
+      return undefined;
+    }
     const connection = new BridgeConnection(transport, this, (closed) => this.connections.delete(closed));
     this.connections.add(connection);
     return connection;

@@ -1,11 +1,17 @@
-// What one renderer connection may ask of main. A renderer is the less trusted side (in browser mode
-// any page that got hold of the session could drive it), so every connection is bounded on its own:
-// no single connection can starve main's event loop, the API server's connection pool, or the other
-// connections. Each default sits far above what the UI does, so only a misbehaving client meets one,
+// What renderer connections may ask of main. A renderer is the less trusted side (in browser mode
+// any page that got hold of the session could drive it), so main bounds how many it serves and each
+// connection on its own: no connection can starve main's event loop, the API server's connection
+// pool, or the other connections. Each default sits far above what the UI does, so only a misbehaving client meets one,
 // and it is told which limit it hit.
 import type { Clock } from '../cache/clock';
 
 export interface ConnectionLimits {
+  /**
+   * Renderer connections main serves at once, over every transport: a window or browser tab holds one
+   * (two briefly while it reloads). Without a bound, a compromised renderer asking for port after port
+   * would multiply every per-connection limit below.
+   */
+  readonly maxConnections: number;
   /**
    * Sustained messages per second. The UI's busiest traffic is one ack per batch per subscription
    * (at most ~20 batches/s each) plus timeline scrubbing (a historyState per pointer move, ~60/s):
@@ -33,6 +39,7 @@ export interface ConnectionLimits {
 }
 
 export const defaultConnectionLimits: ConnectionLimits = {
+  maxConnections: 32,
   messagesPerSecond: 1_000,
   messageBurst: 2_000,
   maxSubscriptions: 64,

@@ -151,6 +151,20 @@ describe('hostile bridge clients', () => {
     attacker.close();
   }, 60_000);
 
+  it('connections past the limit are refused with the reason, and served again once others close', async () => {
+    const limit = defaultConnectionLimits.maxConnections;
+    const clients: BridgeClientSocket[] = [];
+    for (let index = 0; index < limit + 5; index++) clients.push(await client());
+    await expect
+      .poll(() => clients.filter((opened) => opened.closed).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(5);
+    const refused = clients.filter((opened) => opened.closed);
+    expect(refused.every((opened) => /the most it accepts/.test(opened.closed!.reason))).toBe(true);
+    for (const opened of clients) opened.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expectStillServing();
+  });
+
   it('600 subscriptions in distinct namespaces exhaust nothing: getObject and new subscriptions still work', async () => {
     const attackers = await Promise.all(Array.from({ length: 10 }, () => greeted()));
     const replies = await Promise.all(
