@@ -41,7 +41,7 @@ function send(response: ServerResponse, status: number, text: string): void {
 
 /**
  * A request handler for the files under `root`. "/" is index.html; anything else that does not name a
- * file is 404 (the UI is one page; the secret travels in the URL fragment, never to the server).
+ * file is 404 (the UI is one page). browser-server.ts decides who may have index.html and its routes.
  */
 export function staticFileHandler(
   root: string,
