@@ -2,6 +2,7 @@
 // cannot be ESM or require anything but electron) and the renderer, into out/.
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicyMetaPlugin } from './shared/security/content-security-policy';
 import { resolve } from 'node:path';
 
 export default defineConfig({
@@ -23,7 +24,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('renderer'),
-    plugins: [react()],
+    plugins: [react(), contentSecurityPolicyMetaPlugin()],
     build: {
       outDir: resolve('out/renderer'),
       rollupOptions: { input: resolve('renderer/index.html') },

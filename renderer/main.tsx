@@ -12,39 +12,35 @@ import { animationFrameScheduler } from './store/frame-scheduler';
 import { createViewStore } from './ui-state/view-store';
 import { AppContext } from './views/app-context';
 import { App } from './views/app';
-import { ConnectionProblem } from './views/connection-problem';
 import './styles/theme.css';
 import './styles/layout.css';
 import './styles/components.css';
 
 /** Electron's preload API when running in the desktop app; a WebSocket to main in browser mode. */
-function linkOpener(): LinkOpener | undefined {
+function linkOpener(): LinkOpener {
   const preload = (window as unknown as Record<string, KubetidePreloadApi | undefined>)[preloadGlobalName];
   if (preload?.requestPort) {
-    return messagePortLinkOpener({ requestPort: (nonce) => preload.requestPort(nonce), target: window });
+    return messagePortLinkOpener({
+      requestPort: (nonce) => preload.requestPort(nonce),
+      target: window,
+      origin: window.location.origin,
+    });
   }
-  const options = webSocketLinkOptionsFrom(window.location);
-  return options ? webSocketLinkOpener(options) : undefined;
+  return webSocketLinkOpener(webSocketLinkOptionsFrom(window.location));
 }
 
-const root = createRoot(document.getElementById('root')!);
-const open = linkOpener();
-if (!open) {
-  root.render(<ConnectionProblem />);
-} else {
-  const client = new BridgeClient({ open, scheduler: animationFrameScheduler() });
-  client.start();
-  let offlineSince: number | undefined;
-  window.addEventListener('offline', () => (offlineSince = Date.now()));
-  window.addEventListener('online', () => {
-    client.networkRestored(offlineSince);
-    offlineSince = undefined;
-  });
-  root.render(
-    <StrictMode>
-      <AppContext.Provider value={{ bridge: client, view: createViewStore() }}>
-        <App />
-      </AppContext.Provider>
-    </StrictMode>,
-  );
-}
+const client = new BridgeClient({ open: linkOpener(), scheduler: animationFrameScheduler() });
+client.start();
+let offlineSince: number | undefined;
+window.addEventListener('offline', () => (offlineSince = Date.now()));
+window.addEventListener('online', () => {
+  client.networkRestored(offlineSince);
+  offlineSince = undefined;
+});
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppContext.Provider value={{ bridge: client, view: createViewStore() }}>
+      <App />
+    </AppContext.Provider>
+  </StrictMode>,
+);

@@ -4,13 +4,14 @@
 // (vite) but lives with the renderer, so it resolves paths with URL rather than Node's path module.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicyMetaPlugin } from '../shared/security/content-security-policy';
 
 const folder = (relative: string) => decodeURIComponent(new URL(relative, import.meta.url).pathname);
 
 export default defineConfig({
   root: folder('.'),
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicyMetaPlugin()],
   logLevel: 'warn',
   build: {
     outDir: folder('../out/renderer'),

@@ -25,6 +25,7 @@ import type { ContextDescription } from '../../shared/protocol/server-messages';
 import { openSessionRecording } from './history-recording';
 import type { RetentionPolicy } from '../history/retention';
 import type { FilePicker } from '../bridge/history-service';
+import type { HistoryTransfers } from '../bridge/history-transfers';
 
 /** The context name the embedded cluster goes by in the picker. */
 export const embeddedContext = 'Embedded cluster';
@@ -50,6 +51,8 @@ export interface BackendOptions {
   retention?: RetentionPolicy;
   /** Main's file dialog for history export/import (Electron); browser mode has none. */
   pickFile?: FilePicker;
+  /** Browser mode's history downloads and uploads (served by its HTTP server). */
+  transfers?: HistoryTransfers;
 }
 
 export interface Backend {
@@ -188,6 +191,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     openSession,
     log,
     ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+    ...(options.transfers ? { transfers: options.transfers } : {}),
   });
   log(`kubetide: connected to context ${firstContext}`);
 

@@ -12,8 +12,8 @@ import {
   protocol,
   session,
 } from 'electron';
-import { join, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ipcChannels } from '../../shared/preload-api';
 import { startBackend, type Backend } from './backend';
 import { ElectronTransport } from './electron-transport';
@@ -21,7 +21,15 @@ import { checkSender } from './ipc-guard';
 import { followPowerEvents } from './power-events';
 import { electronFilePicker } from './history-file-dialog';
 import { parseServeOptions } from './serve-options';
-import { appOrigin, appScheme, hardenSession, hardenWindow, secureWebPreferences } from './window-security';
+import { rendererProtocolHandler } from './renderer-protocol';
+import { showStartupFailure } from './startup-failure';
+import {
+  appOrigin,
+  appScheme,
+  hardenSession,
+  hardenWebContents,
+  secureWebPreferences,
+} from './window-security';
 
 const outDirectory = join(fileURLToPath(import.meta.url), '..', '..');
 const rendererDirectory = join(outDirectory, 'renderer');
@@ -33,20 +41,15 @@ protocol.registerSchemesAsPrivileged([
   { scheme: appScheme, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 app.enableSandbox();
+// Every webContents, whoever creates it, gets navigation, new windows and webviews denied.
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
 /** Serves out/renderer under kubetide://app/, refusing any path that escapes it. */
 function serveRenderer(): void {
-  protocol.handle(appScheme, (request) => {
-    const { host, pathname } = new URL(request.url);
-    const file = resolve(
-      rendererDirectory,
-      `.${decodeURIComponent(pathname === '/' ? '/index.html' : pathname)}`,
-    );
-    if (host !== 'app' || !file.startsWith(rendererDirectory + sep)) {
-      return new Response('not found', { status: 404 });
-    }
-    return net.fetch(pathToFileURL(file).toString());
-  });
+  protocol.handle(
+    appScheme,
+    rendererProtocolHandler(rendererDirectory, (url) => net.fetch(url)),
+  );
 }
 
 function acceptBridgeRequests(backend: Backend): void {
@@ -72,7 +75,6 @@ function openWindow(): BrowserWindow {
     show: false,
     webPreferences: secureWebPreferences(join(outDirectory, 'preload', 'index.cjs')),
   });
-  hardenWindow(window);
   window.once('ready-to-show', () => window.show());
   void window.loadURL(devServerUrl ?? `${appOrigin}/index.html`);
   return window;
@@ -116,5 +118,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error('kubetide: could not start:', error);
+  showStartupFailure(dialog, error);
   app.exit(1);
 });

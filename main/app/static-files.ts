@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { contentSecurityPolicy } from './content-security-policy';
+import { contentSecurityPolicy } from '../../shared/security/content-security-policy';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -41,7 +41,7 @@ function send(response: ServerResponse, status: number, text: string): void {
 
 /**
  * A request handler for the files under `root`. "/" is index.html; anything else that does not name a
- * file is 404 (the UI is one page; the secret travels in the URL fragment, never to the server).
+ * file is 404 (the UI is one page). browser-server.ts decides who may have index.html and its routes.
  */
 export function staticFileHandler(
   root: string,

@@ -1,8 +1,8 @@
 // Electron's security checklist, applied to every window and session Kubetide creates
 // (docs/tutorial/security.md, items 2-17). Kept apart from window creation so tests can assert each
 // item against a mocked electron.
-import type { BrowserWindow, Session, WebPreferences } from 'electron';
-import { contentSecurityPolicy } from './content-security-policy';
+import type { Session, WebContents, WebPreferences } from 'electron';
+import { contentSecurityPolicy } from '../../shared/security/content-security-policy';
 
 /** The renderer's origin: a privileged custom scheme, so origin checks never depend on file:// rules. */
 export const appScheme = 'kubetide';
@@ -41,10 +41,14 @@ export function isAppUrl(url: string, devServerOrigin?: string): boolean {
 
 /**
  * Denies every navigation away from the loaded page, every new window and every webview: the UI is a
- * single page and never needs another document. External links are not opened either.
+ * single page and never needs another document. External links are not opened either. Applied from
+ * app's 'web-contents-created', so it covers every webContents Electron ever creates (windows,
+ * devtools, anything a future code path opens), not only the windows main creates on purpose.
  */
-export function hardenWindow(window: BrowserWindow, log: (message: string) => void = console.warn): void {
-  const contents = window.webContents;
+export function hardenWebContents(
+  contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>,
+  log: (message: string) => void = console.warn,
+): void {
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
     log(`kubetide: blocked navigation to ${url}`);
@@ -63,7 +67,11 @@ export function hardenWindow(window: BrowserWindow, log: (message: string) => vo
   });
 }
 
-/** Refuses every permission (camera, notifications, ...) and sets the CSP on every response. */
+/**
+ * Refuses every permission (camera, notifications, ...) and sets the CSP on every HTTP response (the
+ * development server's). Electron does not run webRequest for custom protocols: responses of
+ * kubetide://app carry their headers from the protocol handler itself (renderer-protocol.ts).
+ */
 export function hardenSession(session: Session, devServerOrigin?: string): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);

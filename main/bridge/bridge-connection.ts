@@ -1,7 +1,10 @@
 // One renderer's end of the bridge in main: every message from the Transport is validated, refused
 // with its reason, or served against the host's current ClusterSession. A connection must say hello
-// first; after a context switch it is re-attached to the new session by the host.
-import { StatusError } from '../../shared/kube/status';
+// first; after a context switch it is re-attached to the new session by the host. Each connection is
+// held to its ConnectionLimits: a flood closes it, too many subscriptions or requests are refused with
+// 429, and refusals are logged once per connection (then counted), so a hostile client costs main no
+// more than a well-behaved one and never delays the others.
+import { StatusError, newStatus } from '../../shared/kube/status';
 import { protocolVersion } from '../../shared/protocol/client-messages';
 import type { ClientMessage, HelloMessage } from '../../shared/protocol/client-messages';
 import type { HistoryClientMessage } from '../../shared/protocol/history-messages';
@@ -12,6 +15,9 @@ import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
 import { HistoryService } from './history-service';
 import type { FilePicker } from './history-service';
+import type { HistoryTransfers } from './history-transfers';
+import { MessageRateLimiter, defaultConnectionLimits } from './connection-limits';
+import type { ConnectionLimits } from './connection-limits';
 
 /** What a connection needs of the BridgeHost that owns it. */
 export interface ConnectionHost {
@@ -23,6 +29,10 @@ export interface ConnectionHost {
   log(message: string): void;
   /** Main's file dialog, where there is one (Electron). */
   readonly pickFile?: FilePicker | undefined;
+  /** Browser mode's history downloads and uploads. */
+  readonly transfers?: HistoryTransfers | undefined;
+  /** Per-connection limits (default: defaultConnectionLimits). */
+  readonly limits?: ConnectionLimits | undefined;
 }
 
 /** Turns any failure into what a reply carries, keeping the API server's code and reason. */
@@ -31,17 +41,31 @@ export function replyErrorOf(error: unknown): ReplyError {
   return { message: error instanceof Error ? error.message : String(error) };
 }
 
+function tooManyRequests(message: string): StatusError {
+  return new StatusError(newStatus(429, 'TooManyRequests', message));
+}
+
 export class BridgeConnection {
   private sessionConnection: SessionConnection | undefined;
   private history: HistoryService | undefined;
   private greeted = false;
   private closed = false;
+  private readonly limits: ConnectionLimits;
+  private readonly rate: MessageRateLimiter;
+  private outstandingRequests = 0;
+  private refusedMessages = 0;
 
   constructor(
     readonly transport: Transport,
     private readonly host: ConnectionHost,
     private readonly onClosed: (connection: BridgeConnection) => void,
   ) {
+    this.limits = host.limits ?? defaultConnectionLimits;
+    this.rate = new MessageRateLimiter(
+      host.session.clock,
+      this.limits.messagesPerSecond,
+      this.limits.messageBurst,
+    );
     transport.onMessage((message) => this.receive(message));
     transport.onClose(() => this.close());
   }
@@ -60,11 +84,21 @@ export class BridgeConnection {
     this.closed = true;
     this.sessionConnection?.close();
     this.history?.close();
+    if (this.refusedMessages > 1) {
+      this.host.log(`${this.transport.description}: refused ${this.refusedMessages} messages in all`);
+    }
     this.onClosed(this);
   }
 
   private receive(raw: unknown): void {
     if (this.closed) return;
+    if (!this.rate.take()) {
+      this.abort(
+        `sent messages faster than ${this.limits.messagesPerSecond} per second ` +
+          `(bursts up to ${this.limits.messageBurst})`,
+      );
+      return;
+    }
     const result = validateClientMessage(raw);
     if (!result.ok) {
       this.refuse(requestIdOf(raw), result.reason);
@@ -75,7 +109,26 @@ export class BridgeConnection {
       this.refuse('requestId' in message ? message.requestId : undefined, `${message.type} before hello`);
       return;
     }
-    void this.serve(message).then(
+    const requestId = 'requestId' in message ? message.requestId : undefined;
+    if (requestId !== undefined && this.outstandingRequests >= this.limits.maxOutstandingRequests) {
+      this.transport.send({
+        type: 'reply',
+        requestId,
+        ok: false,
+        error: replyErrorOf(
+          tooManyRequests(
+            `${this.limits.maxOutstandingRequests} requests are already in progress on this connection; ` +
+              'wait for their replies',
+          ),
+        ),
+      });
+      return;
+    }
+    if (requestId !== undefined) this.outstandingRequests++;
+    const served = this.serve(message).finally(() => {
+      if (requestId !== undefined) this.outstandingRequests--;
+    });
+    void served.then(
       (value) => {
         if (this.closed || !('requestId' in message) || message.requestId === undefined) return;
         this.transport.send({ type: 'reply', requestId: message.requestId, ok: true, value: value ?? null });
@@ -94,8 +147,19 @@ export class BridgeConnection {
     );
   }
 
+  /**
+   * Answers a message main will not act on. Only the first refusal of a connection is logged (the
+   * total is logged when it closes): a flood of bad messages must not become a flood of log lines.
+   * Past maxInvalidMessages the connection is closed.
+   */
   private refuse(requestId: number | undefined, reason: string): void {
-    this.host.log(`${this.transport.description}: refused a message: ${reason}`);
+    this.refusedMessages++;
+    if (this.refusedMessages === 1)
+      this.host.log(`${this.transport.description}: refused a message: ${reason}`);
+    if (this.refusedMessages > this.limits.maxInvalidMessages) {
+      this.abort(`sent more than ${this.limits.maxInvalidMessages} invalid messages (the last: ${reason})`);
+      return;
+    }
     if (requestId !== undefined) {
       this.transport.send({
         type: 'reply',
@@ -108,18 +172,42 @@ export class BridgeConnection {
     }
   }
 
+  /** Ends a connection that broke a limit no reply can remedy, telling the client why. */
+  private abort(reason: string): void {
+    if (this.closed) return;
+    this.host.log(`${this.transport.description}: closing the connection: it ${reason}`);
+    this.transport.send({ type: 'rejected', reason: `connection closed: it ${reason}` });
+    this.close();
+    this.transport.close(`it ${reason}`);
+  }
+
+  /** Throws 429 when one more subscription would pass this connection's limit. */
+  private checkSubscriptionLimit(): void {
+    const held = (this.sessionConnection?.subscriptionIds().length ?? 0) + (this.history?.replayCount ?? 0);
+    if (held >= this.limits.maxSubscriptions) {
+      throw tooManyRequests(
+        `this connection already holds ${held} subscriptions, the most one connection may hold; ` +
+          'unsubscribe from some first',
+      );
+    }
+  }
+
   private async serve(message: ClientMessage): Promise<unknown> {
     const session = this.host.session;
     const subscriptions = this.sessionConnection;
     const history = this.history;
     if (message.type.startsWith('history')) {
       if (!history) throw new Error('history is not available before hello');
+      if (message.type === 'historyState' && !history.has(message.subscriptionId)) {
+        this.checkSubscriptionLimit();
+      }
       return history.serve(message as HistoryClientMessage);
     }
     switch (message.type) {
       case 'hello':
         return this.hello(message);
       case 'subscribe':
+        this.checkSubscriptionLimit();
         subscriptions?.subscribe(message.subscriptionId, message.gvr, message.namespace ?? '');
         return null;
       case 'unsubscribe':
@@ -142,7 +230,9 @@ export class BridgeConnection {
         }
         return null;
       case 'getObject':
-        return session.getObject(message.gvr, message.namespace ?? '', message.name, message.reveal);
+        return session.getObject(message.gvr, message.namespace ?? '', message.name);
+      case 'revealSecretValue':
+        return session.revealSecretValue(message.namespace, message.name, message.key);
       case 'listEvents':
         return session.listEvents(message.involvedObject);
       case 'listContexts':
@@ -169,6 +259,7 @@ export class BridgeConnection {
     await this.pushState();
     for (const resumed of message.resume ?? []) {
       try {
+        this.checkSubscriptionLimit();
         this.sessionConnection.subscribe(
           resumed.subscriptionId,
           resumed.gvr,
@@ -193,6 +284,7 @@ export class BridgeConnection {
       },
       clock: this.host.session.clock,
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
+      ...(this.host.transfers ? { transfers: this.host.transfers } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
     });
   }

@@ -7,6 +7,9 @@ import type { ConnectionHost } from './bridge-connection';
 import type { ClusterSession } from './cluster-session';
 import type { Transport } from './transport';
 import type { FilePicker } from './history-service';
+import { defaultConnectionLimits } from './connection-limits';
+import type { ConnectionLimits } from './connection-limits';
+import type { HistoryTransfers } from './history-transfers';
 
 export interface BridgeHostOptions {
   /** The session to serve first. */
@@ -19,6 +22,10 @@ export interface BridgeHostOptions {
   log?: (message: string) => void;
   /** Main's file dialog (Electron), for history exports and imports the user picks a file for. */
   pickFile?: FilePicker;
+  /** What each renderer connection may ask (default: defaultConnectionLimits). */
+  limits?: ConnectionLimits;
+  /** Browser mode's history downloads and uploads. */
+  transfers?: HistoryTransfers;
 }
 
 export class BridgeHost implements ConnectionHost {
@@ -34,8 +41,19 @@ export class BridgeHost implements ConnectionHost {
     return this.current;
   }
 
-  /** Serves a renderer on `transport` until either side closes it. */
-  accept(transport: Transport): BridgeConnection {
+  /**
+   * Serves a renderer on `transport` until either side closes it; undefined when main already serves
+   * as many connections as it will (each holds subscriptions, replays and buffers of its own).
+   */
+  accept(transport: Transport): BridgeConnection | undefined {
+    const limit = this.limits?.maxConnections ?? defaultConnectionLimits.maxConnections;
+    if (this.connections.size >= limit) {
+      const reason = `main already serves ${limit} connections, the most it accepts; close a window or tab`;
+      this.log(`kubetide: refused ${transport.description}: ${reason}`);
+      transport.send({ type: 'rejected', reason });
+      transport.close(reason);
+      return undefined;
+    }
     const connection = new BridgeConnection(transport, this, (closed) => this.connections.delete(closed));
     this.connections.add(connection);
     return connection;
@@ -82,6 +100,14 @@ export class BridgeHost implements ConnectionHost {
 
   get pickFile(): FilePicker | undefined {
     return this.options.pickFile;
+  }
+
+  get limits(): ConnectionLimits | undefined {
+    return this.options.limits;
+  }
+
+  get transfers(): HistoryTransfers | undefined {
+    return this.options.transfers;
   }
 
   /** Closes every connection and the session. */

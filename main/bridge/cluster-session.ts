@@ -9,7 +9,11 @@ import type { GroupVersionResource, KubeObject } from '../../shared/kube/object'
 import { gvrKey } from '../../shared/kube/object';
 import { StatusError, isForbidden, isResourceExpired, newStatus } from '../../shared/kube/status';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
-import type { NamespaceChoices, ServedKind } from '../../shared/protocol/server-messages';
+import type {
+  NamespaceChoices,
+  RevealedSecretValue,
+  ServedKind,
+} from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
@@ -70,6 +74,7 @@ export interface ClusterSessionOptions {
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
+const secretsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'secrets' };
 
 export class ClusterSession {
   readonly context: string;
@@ -100,7 +105,7 @@ export class ClusterSession {
               gvr,
               namespaced: this.isNamespaced(gvr),
               newClusterFeed: () => this.newFeed(gvr, ''),
-              acquire: (member) => this.feeds.acquire(gvr, member),
+              acquire: (member) => this.feeds.acquire(gvr, member, { capped: false }),
               release: (member) => this.feeds.release(gvr, member),
               access: options.access,
             })
@@ -239,18 +244,36 @@ export class ClusterSession {
 
   /**
    * The object for the detail pane, from a running feed's cache when there is one (no API call),
-   * otherwise by a LIST narrowed to its name. Throws a NotFound StatusError when it does not exist.
+   * otherwise by a LIST narrowed to its name; Secret values masked. Throws a NotFound StatusError when
+   * it does not exist.
    */
-  async getObject(
-    gvr: GroupVersionResource,
-    namespace: string,
-    name: string,
-    reveal = false,
-  ): Promise<KubeObject> {
+  async getObject(gvr: GroupVersionResource, namespace: string, name: string): Promise<KubeObject> {
+    return sanitizeObject(await this.fetchObject(gvr, namespace, name), gvr);
+  }
+
+  /**
+   * One value of a Secret, for the Reveal control: data[key] as stored (base64), or stringData[key]
+   * encoded. Only this value leaves main; it is neither logged nor recorded (Secrets never are).
+   */
+  async revealSecretValue(namespace: string, name: string, key: string): Promise<RevealedSecretValue> {
+    const secret = await this.fetchObject(secretsResource, namespace, name);
+    const data = secret.data as Record<string, unknown> | undefined;
+    const stringData = secret.stringData as Record<string, unknown> | undefined;
+    const value = data?.[key] ?? stringData?.[key];
+    if (typeof value !== 'string') {
+      throw new StatusError(
+        newStatus(404, 'NotFound', `secret "${name}" in namespace ${namespace} has no key ${key}`),
+      );
+    }
+    return { base64: data?.[key] === value ? value : Buffer.from(value).toString('base64') };
+  }
+
+  /** The object as the cache or the API server has it: never hand this to a renderer unsanitized. */
+  private async fetchObject(gvr: GroupVersionResource, namespace: string, name: string): Promise<KubeObject> {
     const cached =
       this.feeds.find(gvr, namespace)?.cachedObject(namespace, name) ??
       this.feeds.find(gvr, '')?.cachedObject(namespace, name);
-    if (cached) return sanitizeObject(cached, gvr, reveal);
+    if (cached) return cached;
     const listerWatcher = this.options.newListerWatcher(gvr, namespace, (options) => {
       options.fieldSelector = `metadata.name=${name}`;
     });
@@ -260,7 +283,7 @@ export class ClusterSession {
       const where = namespace ? ` in namespace ${namespace}` : '';
       throw new StatusError(newStatus(404, 'NotFound', `${gvrKey(gvr)} "${name}" not found${where}`));
     }
-    return sanitizeObject(found, gvr, reveal);
+    return found;
   }
 
   /** core/v1 Events whose involvedObject is the given object, oldest first. */

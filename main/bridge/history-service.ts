@@ -1,7 +1,7 @@
 // One renderer's history: answers the history messages of the protocol from its HistorySource (the
-// current context's recording, or a file it imported) and owns its replay subscriptions.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+// current context's recording, or a file it imported) and owns its replay subscriptions. Which files
+// an export writes and an import reads is recording-files.ts's to decide: never a renderer's.
+import { dirname } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
@@ -9,6 +9,7 @@ import type {
   HistoryClientMessage,
   HistoryExportMessage,
   HistoryExportReply,
+  HistoryImportMessage,
   HistoryObjectReference,
   HistoryTimeline,
   HistoryTimelineMessage,
@@ -24,18 +25,14 @@ import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
 import { exportRecording } from '../history/export-recording';
+import { exportRecordingFile, recordingToImport } from './recording-files';
+import type { FilePicker, RecordingFileAccess } from './recording-files';
+import type { HistoryTransfers } from './history-transfers';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
 
-/**
- * Asks the user for a recording file in main's own dialog (a save dialog to export, an open dialog to
- * import); resolves undefined when they cancel.
- */
-export type FilePicker = (
-  purpose: 'export' | 'import',
-  suggestedPath: string | undefined,
-) => Promise<string | undefined>;
+export type { FilePicker } from './recording-files';
 
 export interface HistoryServiceOptions {
   /** The host's current session (it changes with context switches). */
@@ -43,12 +40,11 @@ export interface HistoryServiceOptions {
   readonly send: (message: ServerMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly clock: Clock;
-  /** Main's file dialog; without one, requests with `pick` are refused. */
+  /** Main's file dialog (Electron); without one, destination and source "dialog" are refused. */
   readonly pickFile?: FilePicker;
+  /** Browser mode's downloads and uploads; without them, "download" and uploads are refused. */
+  readonly transfers?: HistoryTransfers;
 }
-
-/** Exports of at most this size also travel back in the reply, for a browser download. */
-const maxDownloadBytes = 64 * 1024 * 1024;
 
 function notFound(message: string): StatusError {
   return new StatusError(newStatus(404, 'NotFound', message));
@@ -56,10 +52,17 @@ function notFound(message: string): StatusError {
 
 export class HistoryService {
   private imported: HistorySource | undefined;
+  /** Deletes the imported file when it was an upload (main's own temporary copy). */
+  private removeImported: (() => void) | undefined;
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
 
   constructor(private readonly options: HistoryServiceOptions) {}
+
+  /** How many replay subscriptions this renderer holds (they count towards its subscription limit). */
+  get replayCount(): number {
+    return this.replays.size;
+  }
 
   /** True when `subscriptionId` is one of this renderer's replay subscriptions. */
   has(subscriptionId: string): boolean {
@@ -143,32 +146,29 @@ export class HistoryService {
         return change ? { time: change.time } : null;
       }
       case 'historyExport':
-        if (!message.pick) return this.export(message);
-        return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));
+        return this.export(message);
       case 'historyImport':
-        if (!message.pick) return this.import(message.path ?? '');
-        return this.pick('import', message.path).then((path) => path && this.import(path));
+        return this.import(message.source);
       case 'historyLive':
-        this.imported?.close();
-        this.imported = undefined;
+        this.closeImported();
         this.stopReplays();
         return this.describe();
     }
   }
 
-  /** The user's choice in main's dialog: a path, or null when they cancelled. */
-  private async pick(purpose: 'export' | 'import', suggested: string | undefined): Promise<string | null> {
-    if (!this.options.pickFile) throw new Error('main has no file dialog here: give a path instead');
-    return (await this.options.pickFile(purpose, suggested)) ?? null;
-  }
-
   /** Closes every replay and reader. */
   close(): void {
     this.stopReplays();
-    this.imported?.close();
+    this.closeImported();
     this.live?.source.close();
-    this.imported = undefined;
     this.live = undefined;
+  }
+
+  private closeImported(): void {
+    this.imported?.close();
+    this.imported = undefined;
+    this.removeImported?.();
+    this.removeImported = undefined;
   }
 
   private describe(): RecordingSource {
@@ -239,61 +239,57 @@ export class HistoryService {
     }));
   }
 
-  private export(message: HistoryExportMessage): HistoryExportReply {
-    const source = this.source();
-    const reader: RecordingReader = source.reader();
-    const path =
-      message.path ??
-      join(
-        dirname(dirname(source.file)),
-        'exports',
-        `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`,
-      );
-    guardExportPath(path);
-    mkdirSync(dirname(path), { recursive: true });
-    const summary = exportRecording(reader, path, {
-      from: message.from,
-      to: message.to,
-      ...(message.namespaces ? { namespaces: message.namespaces } : {}),
-      ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
-    });
-    const bytes = statSync(path).size;
-    const download =
-      message.download && bytes <= maxDownloadBytes ? readFileSync(path).toString('base64') : undefined;
-    return { path, changes: summary.changes, bytes, ...(download !== undefined ? { download } : {}) };
+  private export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
+    const reader: RecordingReader = this.source().reader();
+    const name = `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
+    return exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
+      exportRecording(reader, file, {
+        from: message.from,
+        to: message.to,
+        ...(message.namespaces ? { namespaces: message.namespaces } : {}),
+        ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
+      }),
+    );
   }
 
-  private import(path: string): RecordingSource {
-    const reader = openRecording(path);
-    const context = reader.metadata.context;
-    reader.close();
-    this.imported?.close();
+  private async import(from: HistoryImportMessage['source']): Promise<RecordingSource | null> {
+    const chosen = await recordingToImport(this.fileAccess(), from);
+    if (!chosen) return null;
+    let context: string;
+    try {
+      const reader = openRecording(chosen.file);
+      context = reader.metadata.context;
+      reader.close();
+    } catch (error) {
+      chosen.remove?.();
+      throw error;
+    }
+    this.closeImported();
     this.stopReplays();
-    this.imported = new HistorySource({ file: path, context, clock: this.options.clock });
+    this.imported = new HistorySource({
+      file: chosen.file,
+      name: chosen.name,
+      context,
+      clock: this.options.clock,
+    });
+    this.removeImported = chosen.remove;
     this.imported.reader();
     return this.imported.describe();
+  }
+
+  private fileAccess(): RecordingFileAccess {
+    const live = this.options.session().recording?.file;
+    return {
+      pickFile: this.options.pickFile,
+      transfers: this.options.transfers,
+      recordingsFolder: live ? dirname(live) : undefined,
+    };
   }
 }
 
 function reference(object: HistoryObjectReference): ObjectReference {
   if ('uid' in object) return { uid: object.uid };
   return { gvr: gvrKey(object.gvr), namespace: object.namespace ?? '', name: object.name };
-}
-
-/**
- * The renderer is the less trusted side and an export replaces its destination: only a
- * ".kubetide" file may be written, and an existing one only if it is a recording, so no request can
- * overwrite anything else the user owns.
- */
-function guardExportPath(path: string): void {
-  if (!isAbsolute(path)) throw new Error(`export to an absolute path, not "${path}"`);
-  if (!path.endsWith('.kubetide')) throw new Error(`an export file name ends in .kubetide: "${path}"`);
-  if (!existsSync(path)) return;
-  try {
-    openRecording(path).close();
-  } catch {
-    throw new Error(`${path} exists and is not a Kubetide recording; it was left alone`);
-  }
 }
 
 function safeName(text: string): string {

@@ -11,6 +11,8 @@ export interface HistorySourceOptions {
   readonly file: string;
   /** The context the file records (for an import, what its metadata says). */
   readonly context: string;
+  /** The name the user knows the file by (default: its file name). */
+  readonly name?: string;
   /** The live recording's writer: flushed before each read so answers include the last second. */
   readonly recorder?: Recorder;
   readonly clock: Clock;
@@ -63,7 +65,7 @@ export class HistorySource {
     return {
       kind: this.live ? 'live' : 'imported',
       context: this.options.context,
-      name: basename(this.options.file),
+      name: this.options.name ?? basename(this.options.file),
       problems: (this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
     };
   }

@@ -7,11 +7,15 @@
 //   own name to 127.0.0.1);
 // - an Origin, when present, is one of the app's own origins, which stops other web pages open in the
 //   user's browser (cross-site WebSocket hijacking);
-// - the launch secret matches (compared in constant time). Main generates it per launch and opens
-//   the app at http://127.0.0.1:PORT/#secret=SECRET; the page offers it as the subprotocol
-//   "kubetide.secret.SECRET" (shared/protocol/websocket-handshake.ts). Other local processes and
-//   users can reach a loopback port, but cannot read the fragment of a URL main handed the browser,
-//   so the secret is what actually authenticates the renderer.
+// - the session cookie (sessionCookieName(port)) carries the per-launch secret, compared in constant
+//   time. The secret never appears in a URL or command line: the browser gets the cookie in exchange
+//   for a one-time launch code (main/app/browser-server.ts, shared/protocol/websocket-handshake.ts).
+//   Other local processes and users can reach a loopback port, but cannot read the browser's
+//   HttpOnly cookie, so the secret is what actually authenticates the renderer. The Origin check
+//   matters with it: other ports of 127.0.0.1 are the same site to the browser, so SameSite alone
+//   would let a page served from another local port send the cookie.
+//
+// Once accepted, a connection's socket errors (a bad frame, a reset) close that connection only.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
@@ -22,13 +26,14 @@ import type { WebSocket } from 'ws';
 import {
   bridgeSubprotocol,
   bridgeWebSocketPath,
-  secretSubprotocolPrefix,
+  cookieValue,
+  sessionCookieName,
 } from '../../shared/protocol/websocket-handshake';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import type { Transport } from './transport';
 
 export interface WebSocketBridgeOptions {
-  /** The per-launch secret (see createLaunchSecret). */
+  /** The per-launch session secret (see createLaunchSecret), expected in the session cookie. */
   secret: string;
   /** Receives each authenticated connection. */
   onConnection: (transport: Transport) => void;
@@ -41,6 +46,8 @@ export interface WebSocketBridgeOptions {
   maxPayloadBytes?: number;
   /** Told about every refused upgrade, with the reason. */
   onRefused?: (reason: string, request: IncomingMessage) => void;
+  /** Where socket errors of accepted connections are reported (default console.warn). */
+  log?: (message: string) => void;
 }
 
 export interface WebSocketBridge {
@@ -50,11 +57,9 @@ export interface WebSocketBridge {
 
 export interface ListeningWebSocketBridge extends WebSocketBridge {
   readonly port: number;
-  /** The page URL to open, secret in the fragment. */
-  readonly appUrl: string;
 }
 
-/** 32 random bytes, base64url: a valid subprotocol token and URL fragment value. */
+/** 32 random bytes, base64url: a valid cookie value. */
 export function createLaunchSecret(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -71,14 +76,6 @@ function hostName(hostHeader: string | undefined): string | undefined {
   if (!hostHeader) return undefined;
   const match = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(hostHeader);
   return match?.[1].toLowerCase();
-}
-
-function offeredSecret(request: IncomingMessage): string | undefined {
-  const header = request.headers['sec-websocket-protocol'];
-  if (typeof header !== 'string') return undefined;
-  const offered = header.split(',').map((token) => token.trim());
-  const carrier = offered.find((token) => token.startsWith(secretSubprotocolPrefix));
-  return carrier?.slice(secretSubprotocolPrefix.length);
 }
 
 function secretsEqual(offered: string | undefined, expected: string): boolean {
@@ -110,13 +107,21 @@ function refusal(
       return { status: 403, reason: `Origin ${origin} is not the Kubetide UI` };
     }
   }
-  const secret = offeredSecret(request);
-  if (secret === undefined) return { status: 401, reason: 'no launch secret offered' };
-  if (!secretsEqual(secret, options.secret)) return { status: 401, reason: 'wrong launch secret' };
+  const secret = cookieValue(request.headers.cookie, sessionCookieName(ownPort() ?? 0));
+  if (secret === undefined) return { status: 401, reason: 'no session cookie offered' };
+  if (!secretsEqual(secret, options.secret)) return { status: 401, reason: 'wrong session secret' };
   return undefined;
 }
 
-function webSocketTransport(socket: WebSocket, description: string): Transport {
+function webSocketTransport(
+  socket: WebSocket,
+  description: string,
+  log: (message: string) => void,
+): Transport {
+  // A bad frame (invalid UTF-8, a reserved opcode, a payload over maxPayload) or a reset peer surfaces
+  // as 'error' on this socket; ws then closes it (1007, 1002, 1009). Without a listener the error
+  // would be thrown and take main down with every other connection.
+  socket.on('error', (error) => log(`${description}: ${error.message}; closing this connection`));
   return {
     description,
     send(message: ServerMessage) {
@@ -145,6 +150,8 @@ function webSocketTransport(socket: WebSocket, description: string): Transport {
     },
     bufferedAmount: () => socket.bufferedAmount,
     close(reason = 'closed by main') {
+      // Frames still arriving are not even parsed: a flood the bridge gave up on costs nothing more.
+      socket.removeAllListeners('message');
       socket.close(1000, reason.slice(0, 120));
     },
   };
@@ -154,11 +161,17 @@ function webSocketTransport(socket: WebSocket, description: string): Transport {
 export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOptions): WebSocketBridge {
   const sockets = new WebSocketServer({
     noServer: true,
+    // The largest legitimate message is a hello resuming every subscription (a few KiB); 1 MiB leaves
+    // room for any future request while bounding what one frame can make main buffer and parse.
     maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
     handleProtocols: (offered) => (offered.has(bridgeSubprotocol) ? bridgeSubprotocol : false),
   });
   const ownPort = () => (server.address() as AddressInfo | null)?.port;
+  const log = options.log ?? console.warn;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // The peer may reset the connection at any moment, before or while we answer it: an unhandled
+    // 'error' (ECONNRESET, EPIPE) on this socket would end the whole process.
+    socket.on('error', () => socket.destroy());
     const refused = refusal(request, options, ownPort);
     if (refused) {
       options.onRefused?.(refused.reason, request);
@@ -171,7 +184,7 @@ export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOp
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const peer = `ws ${request.socket.remoteAddress}:${request.socket.remotePort}`;
-      options.onConnection(webSocketTransport(webSocket, peer));
+      options.onConnection(webSocketTransport(webSocket, peer, log));
     });
   };
   server.on('upgrade', onUpgrade);
@@ -203,7 +216,6 @@ export async function listenWebSocketBridge(
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    appUrl: `http://127.0.0.1:${port}/#secret=${options.secret}`,
     close: async () => {
       await bridge.close();
       server.closeAllConnections();

@@ -77,7 +77,23 @@ export function openRecording(file: string): RecordingReader {
     // SQLite refuses a file shorter than its header says; a copy padded with empty pages opens, and
     // only the queries that reach the missing pages fail. The file itself is never written.
     const copy = paddedCopy(file, truncation.expectedBytes);
-    const reader = new RecordingReader(file, openReadOnly(copy.path), copy.remove);
+    let database: SqliteDatabase;
+    try {
+      database = openReadOnly(copy.path);
+    } catch (failure) {
+      // The salvage copy may be as large as the header claims: never leave it behind.
+      copy.remove();
+      throw new RecordingError(
+        file,
+        {
+          kind: problemKindOf(failure),
+          where: 'open',
+          message: `not a readable SQLite file (${messageOf(failure)})`,
+        },
+        { cause: failure },
+      );
+    }
+    const reader = new RecordingReader(file, database, copy.remove);
     reader.problems.unshift({
       kind: 'corrupt',
       where: 'file size',

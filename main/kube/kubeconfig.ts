@@ -106,9 +106,24 @@ function parseText(text: string, origin: string): KubeConfig {
     config.loadFromString(text);
     config.makePathsAbsolute(path.dirname(origin));
   } catch (error) {
-    throw new KubeconfigMalformedError(origin, messageOf(error), error);
+    // No cause attached: the YAML parser's error carries the source lines around the fault.
+    throw new KubeconfigMalformedError(origin, parseFailure(error));
   }
   return config;
+}
+
+/**
+ * Why a kubeconfig did not parse, by reason and position only. The YAML parser's message quotes the
+ * lines around the fault, and in a kubeconfig those hold tokens, passwords and keys: an error that is
+ * logged or shown must never echo them.
+ */
+function parseFailure(error: unknown): string {
+  const yamlError = error as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (typeof yamlError?.reason === 'string' && typeof yamlError.mark?.line === 'number') {
+    const column = typeof yamlError.mark.column === 'number' ? `, column ${yamlError.mark.column + 1}` : '';
+    return `${yamlError.reason} (line ${yamlError.mark.line + 1}${column})`;
+  }
+  return messageOf(error).split('\n')[0];
 }
 
 /** kubectl's merge: the first file that sets current-context wins, and so does the first definition of a name. */

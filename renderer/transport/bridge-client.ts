@@ -9,7 +9,12 @@ import type {
   InvolvedObject,
   ResumedSubscription,
 } from '../../shared/protocol/client-messages';
-import type { ContextList, ReplyError, ServerMessage } from '../../shared/protocol/server-messages';
+import type {
+  ContextList,
+  ReplyError,
+  RevealedSecretValue,
+  ServerMessage,
+} from '../../shared/protocol/server-messages';
 import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { MirrorStore } from '../store/mirror-store';
@@ -144,19 +149,18 @@ export class BridgeClient {
     return this.request({ type: 'resync', subscriptionId }).then(() => undefined);
   }
 
-  getObject(
-    gvr: GroupVersionResource,
-    namespace: string | undefined,
-    name: string,
-    reveal = false,
-  ): Promise<KubeObject> {
+  getObject(gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<KubeObject> {
     return this.request({
       type: 'getObject',
       gvr,
       name,
-      reveal,
       ...(namespace ? { namespace } : {}),
     }) as Promise<KubeObject>;
+  }
+
+  /** One Secret value; the detail pane's Reveal control is its only caller. */
+  revealSecretValue(namespace: string, name: string, key: string): Promise<RevealedSecretValue> {
+    return this.request({ type: 'revealSecretValue', namespace, name, key }) as Promise<RevealedSecretValue>;
   }
 
   listEvents(involvedObject: InvolvedObject): Promise<KubeObject[]> {

@@ -24,6 +24,8 @@ export interface MessagePortLinkOptions {
   requestPort: (nonce: string) => void;
   /** The window the preload posts to (and the event source it must be). */
   target: PortTarget;
+  /** The page's own origin: the preload posts the port to it, so an announcement from any other is not ours. */
+  origin?: string;
   newNonce?: () => string;
   timeoutMs?: number;
 }
@@ -41,7 +43,12 @@ export function openMessagePortLink(options: MessagePortLinkOptions): Promise<Br
     }, options.timeoutMs ?? 10_000);
     function onMessage(event: MessageEvent): void {
       const data = event.data as Partial<PortAnnouncement> | undefined;
-      if (event.source !== options.target || data?.kubetideBridgePort !== nonce || event.ports.length !== 1)
+      if (
+        event.source !== options.target ||
+        (options.origin !== undefined && event.origin !== options.origin) ||
+        data?.kubetideBridgePort !== nonce ||
+        event.ports.length !== 1
+      )
         return;
       clearTimeout(timer);
       options.target.removeEventListener('message', onMessage);

@@ -1,11 +1,8 @@
-// The browser-mode link: a WebSocket to main's bridge server on loopback, authenticated by the launch
-// secret main put in the page URL's fragment (see shared/protocol/websocket-handshake.ts).
+// The browser-mode link: a WebSocket to main's bridge server on loopback. The page never holds the
+// session secret: the browser sends main's HttpOnly session cookie with the upgrade, as with any
+// same-origin request (see shared/protocol/websocket-handshake.ts).
 import type { ServerMessage } from '../../shared/protocol/server-messages';
-import {
-  bridgeWebSocketPath,
-  clientSubprotocols,
-  secretFromHash,
-} from '../../shared/protocol/websocket-handshake';
+import { bridgeSubprotocol, bridgeWebSocketPath } from '../../shared/protocol/websocket-handshake';
 import type { BridgeLink, LinkOpener } from './bridge-link';
 
 /** The part of the WebSocket API the link uses (the DOM's, or the ws package's in tests). */
@@ -23,20 +20,13 @@ export type WebSocketConstructor = new (url: string, protocols: string[]) => Web
 
 export interface WebSocketLinkOptions {
   url: string;
-  secret: string;
   WebSocket?: WebSocketConstructor;
 }
 
-/** ws://HOST/bridge and the secret, from the page's own location; undefined without a secret. */
-export function webSocketLinkOptionsFrom(location: {
-  host: string;
-  hash: string;
-  protocol: string;
-}): WebSocketLinkOptions | undefined {
-  const secret = secretFromHash(location.hash);
-  if (!secret) return undefined;
+/** ws://HOST/bridge, from the page's own location. */
+export function webSocketLinkOptionsFrom(location: { host: string; protocol: string }): WebSocketLinkOptions {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return { url: `${scheme}//${location.host}${bridgeWebSocketPath}`, secret };
+  return { url: `${scheme}//${location.host}${bridgeWebSocketPath}` };
 }
 
 export function webSocketLinkOpener(options: WebSocketLinkOptions): LinkOpener {
@@ -46,7 +36,7 @@ export function webSocketLinkOpener(options: WebSocketLinkOptions): LinkOpener {
 export function openWebSocketLink(options: WebSocketLinkOptions): Promise<BridgeLink> {
   const Constructor = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
   return new Promise((resolve, reject) => {
-    const socket = new Constructor(options.url, clientSubprotocols(options.secret));
+    const socket = new Constructor(options.url, [bridgeSubprotocol]);
     let opened = false;
     let messageListener: ((message: ServerMessage) => void) | undefined;
     let closeListener: ((reason: string) => void) | undefined;
@@ -67,7 +57,7 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
       else closeListener?.(closedReason);
     });
     socket.addEventListener('error', () => {
-      if (!opened) closedReason ??= 'refused (wrong secret, or main is not running)';
+      if (!opened) closedReason ??= 'refused (this page was not opened by Kubetide, or main is not running)';
     });
     socket.addEventListener('open', () => {
       opened = true;

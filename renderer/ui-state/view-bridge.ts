@@ -2,7 +2,12 @@
 // one method per request. renderer/transport's BridgeClient satisfies it as it is; tests can hand the
 // views a fake, so no view knows whether it runs in Electron or in a browser.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
-import type { HistoryClientMessage, HistoryCursorMessage, InvolvedObject } from '../../shared/protocol';
+import type {
+  HistoryClientMessage,
+  HistoryCursorMessage,
+  InvolvedObject,
+  RevealedSecretValue,
+} from '../../shared/protocol';
 import type { MirrorStore } from '../store/mirror-store';
 
 export interface ViewBridge {
@@ -14,6 +19,8 @@ export interface ViewBridge {
   /** Relists the subscription's informer (the manual resync button). */
   resync(subscriptionId: string): Promise<void>;
   getObject(gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<KubeObject>;
+  /** One Secret value, only ever asked for by the Reveal control of that key. */
+  revealSecretValue(namespace: string, name: string, key: string): Promise<RevealedSecretValue>;
   listEvents(involvedObject: InvolvedObject): Promise<KubeObject[]>;
   switchContext(context: string): Promise<void>;
   /** Replaces the namespaces the user added for the current context (NamespaceChoices.added). */

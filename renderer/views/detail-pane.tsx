@@ -14,6 +14,7 @@ import { EventsTab } from './events-tab';
 import { OwnersTab, type OwnerStep } from './owners-tab';
 import { ChildrenTab } from './children-tab';
 import { HistoryTab } from './history-tab';
+import { SecretValues, secretKeys } from './secret-values';
 import { formatAge } from './format';
 import { useNow } from '../ui-state/now';
 
@@ -64,6 +65,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
   const name = row?.name ?? props.rowKey.split('/').pop() ?? '';
 
   const travelTime = props.travelTime;
+  const isSecret = kind.gvr.group === '' && kind.gvr.resource === 'secrets';
   const object = useFetched<KubeObject>(
     tab === 'yaml' && row
       ? travelTime === undefined
@@ -117,6 +119,11 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
         <div className="detail-message error">Could not get the object: {object.message}</div>
       ) : object.state === 'loading' ? (
         <div className="detail-message">Loading…</div>
+      ) : isSecret && travelTime === undefined && namespace ? (
+        <div className="detail-secret">
+          <SecretValues namespace={namespace} name={name} keys={secretKeys(object.value)} />
+          <YamlView text={objectYaml(object.value)} />
+        </div>
       ) : (
         <YamlView text={objectYaml(object.value)} />
       );

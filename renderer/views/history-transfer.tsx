@@ -1,18 +1,18 @@
 // Export and import of recordings. Export writes a time range (optionally only the kind shown, or the
-// namespaces picked) to a file on main's machine and, in a browser, also downloads it; import opens a
-// recording file read-only and shows it in place of the cluster, at its last moment.
+// namespaces picked) to a file the user chooses: in main's save dialog under Electron, as a browser
+// download in browser mode. Import opens a recording read-only and shows it in place of the cluster,
+// at its last moment: picked in main's open dialog, or uploaded from the browser. The page never
+// names a path on main's machine.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { HistoryExportReply, HistoryTimeline, RecordingSource } from '../../shared/protocol';
+import { historyUploadPath } from '../../shared/protocol/history-messages';
 import { preloadGlobalName } from '../../shared/preload-api';
 import { useServices } from './app-context';
 import { messageOf } from './timeline-replay';
 import { formatStamp } from './timeline-format';
 
-/** The last file exported in this window, offered first on import. */
-let lastExportPath = '';
-
-/** Under Electron main has the OS file dialogs; in a browser the path is typed. */
+/** Under Electron main has the OS file dialogs; in a browser files are downloaded and uploaded. */
 const mainHasFileDialog = () => preloadGlobalName in window;
 
 function Dialog(props: {
@@ -22,9 +22,6 @@ function Dialog(props: {
   readonly onSubmit: () => void;
   readonly busy: boolean;
   readonly submitLabel: string;
-  /** A button that lets main's own file dialog choose the file (Electron). */
-  readonly onPick?: () => void;
-  readonly pickLabel?: string;
   readonly children: ReactNode;
 }): ReactNode {
   const submit = (event: FormEvent) => {
@@ -48,11 +45,6 @@ function Dialog(props: {
           <button type="button" className="timeline-text-button" onClick={props.onClose}>
             Cancel
           </button>
-          {props.onPick && (
-            <button type="button" className="timeline-text-button" onClick={props.onPick}>
-              {props.pickLabel}
-            </button>
-          )}
           <button type="submit" className="primary-button" disabled={props.busy}>
             {props.busy ? 'Working…' : props.submitLabel}
           </button>
@@ -62,15 +54,23 @@ function Dialog(props: {
   );
 }
 
-/** Hands `base64` to the browser as a file download. */
-function download(base64: string, name: string): void {
-  const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/vnd.sqlite3' }));
+/** Lets the browser fetch main's one-time download address (same origin, session cookie). */
+function download(url: string, name: string): void {
   const anchor = document.createElement('a');
   anchor.href = url;
   anchor.download = name;
   anchor.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Uploads `file` to main; resolves with the token historyImport takes. */
+async function upload(file: File): Promise<string> {
+  const response = await fetch(`${historyUploadPath}?name=${encodeURIComponent(file.name)}`, {
+    method: 'POST',
+    body: file,
+    headers: { 'Content-Type': 'application/vnd.sqlite3' },
+  });
+  if (!response.ok) throw new Error(await response.text());
+  return ((await response.json()) as { upload: string }).upload;
 }
 
 export interface ExportDialogProps {
@@ -90,22 +90,19 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
     start: recorded.start,
     end: props.timeline.source.kind === 'live' ? Math.max(recorded.end, Date.now()) : recorded.end,
   };
-  const [path, setPath] = useState('');
   const [onlyKind, setOnlyKind] = useState(false);
   const [onlyNamespaces, setOnlyNamespaces] = useState(false);
-  const [alsoDownload, setAlsoDownload] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = (pick = false) => {
+  const dialog = mainHasFileDialog();
+  const submit = () => {
     setBusy(true);
     bridge
       .history<HistoryExportReply | null>({
         type: 'historyExport',
         from: range.start,
         to: range.end,
-        download: alsoDownload && !pick,
-        ...(pick ? { pick } : {}),
-        ...(path.trim() ? { path: path.trim() } : {}),
+        destination: dialog ? 'dialog' : 'download',
         ...(onlyKind ? { gvrs: [props.gvr] } : {}),
         ...(onlyNamespaces && props.namespaces.length > 0 ? { namespaces: [...props.namespaces] } : {}),
       })
@@ -115,10 +112,9 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
             setBusy(false);
             return;
           }
-          lastExportPath = reply.path;
-          if (reply.download) download(reply.download, reply.path.split(/[\\/]/).pop() ?? 'recording');
+          if (reply.downloadUrl) download(reply.downloadUrl, reply.name);
           view.setState({
-            notice: `Exported ${reply.changes.toLocaleString('en-US')} changes to ${reply.path}`,
+            notice: `Exported ${reply.changes.toLocaleString('en-US')} changes to ${reply.name}`,
           });
           props.onClose();
         },
@@ -133,10 +129,9 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
       title="Export recording"
       testId="history-export"
       onClose={props.onClose}
-      onSubmit={() => submit()}
+      onSubmit={submit}
       busy={busy}
-      submitLabel="Export"
-      {...(mainHasFileDialog() ? { onPick: () => submit(true), pickLabel: 'Save as…' } : {})}
+      submitLabel={dialog ? 'Save as…' : 'Download'}
     >
       <p className="muted">
         {formatStamp(range.start)} → {props.timeline.source.kind === 'live' ? 'now' : formatStamp(range.end)}
@@ -154,23 +149,6 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
         />
         Only the selected namespaces{props.namespaces.length > 0 ? ` (${props.namespaces.join(', ')})` : ''}
       </label>
-      <label className="history-field">
-        File on this computer
-        <input
-          data-testid="history-export-path"
-          value={path}
-          placeholder="default: the exports folder of the data directory"
-          onChange={(event) => setPath(event.target.value)}
-        />
-      </label>
-      <label className="history-check">
-        <input
-          type="checkbox"
-          checked={alsoDownload}
-          onChange={(event) => setAlsoDownload(event.target.checked)}
-        />
-        Also download it through the browser
-      </label>
       {error && <p className="history-error">{error}</p>}
     </Dialog>
   );
@@ -178,16 +156,16 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
 
 export function ImportDialog(props: { readonly onClose: () => void }): ReactNode {
   const { bridge, view } = useServices();
-  const [path, setPath] = useState(lastExportPath);
+  const [file, setFile] = useState<File | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
-  const submit = async (pick = false) => {
+  const dialog = mainHasFileDialog();
+  const submit = async () => {
     setBusy(true);
     try {
       const source = await bridge.history<RecordingSource | null>({
         type: 'historyImport',
-        ...(path.trim() ? { path: path.trim() } : {}),
-        ...(pick ? { pick } : {}),
+        source: dialog ? 'dialog' : { upload: await upload(file!) },
       });
       if (!source) {
         setBusy(false);
@@ -195,7 +173,7 @@ export function ImportDialog(props: { readonly onClose: () => void }): ReactNode
       }
       const timeline = await bridge.history<HistoryTimeline>({ type: 'historyTimeline', buckets: 1 });
       view.setState({
-        importedRecording: source.name ?? path.trim(),
+        importedRecording: source.name ?? 'recording',
         travel: { time: timeline.range?.end ?? timeline.to, playing: false },
         selectedKey: undefined,
         detailOpen: false,
@@ -216,22 +194,23 @@ export function ImportDialog(props: { readonly onClose: () => void }): ReactNode
       testId="history-import"
       onClose={props.onClose}
       onSubmit={() => void submit()}
-      busy={busy || path.trim() === ''}
-      submitLabel="Open"
-      {...(mainHasFileDialog() ? { onPick: () => void submit(true), pickLabel: 'Choose file…' } : {})}
+      busy={busy || (!dialog && !file)}
+      submitLabel={dialog ? 'Choose file…' : 'Open'}
     >
       <p className="muted">
         Shows a recording read-only, without a cluster. The live cluster comes back with “Close recording”.
       </p>
-      <label className="history-field">
-        Recording file on this computer
-        <input
-          data-testid="history-import-path"
-          value={path}
-          placeholder="/path/to/recording.kubetide"
-          onChange={(event) => setPath(event.target.value)}
-        />
-      </label>
+      {!dialog && (
+        <label className="history-field">
+          Recording file
+          <input
+            type="file"
+            accept=".kubetide"
+            data-testid="history-import-file"
+            onChange={(event) => setFile(event.target.files?.[0])}
+          />
+        </label>
+      )}
       {error && <p className="history-error">{error}</p>}
     </Dialog>
   );

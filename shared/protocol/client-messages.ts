@@ -72,7 +72,8 @@ export interface ResyncMessage {
 
 /**
  * One full object for the YAML and detail panes: managedFields stripped, and for Secrets every value of
- * data/stringData masked unless `reveal` is true. Reply value: KubeObject; NotFound as a reply error.
+ * data/stringData (and the last-applied annotation, which repeats them) always masked: values only
+ * ever cross one at a time, by revealSecretValue. Reply value: KubeObject; NotFound as a reply error.
  */
 export interface GetObjectMessage {
   type: 'getObject';
@@ -80,7 +81,18 @@ export interface GetObjectMessage {
   gvr: GroupVersionResource;
   namespace?: string;
   name: string;
-  reveal?: boolean;
+}
+
+/**
+ * The value of one key of a core/v1 Secret, sent only when the user presses that key's Reveal control
+ * in the detail pane, and never logged or recorded by main. Reply value: RevealedSecretValue.
+ */
+export interface RevealSecretValueMessage {
+  type: 'revealSecretValue';
+  requestId: number;
+  namespace: string;
+  name: string;
+  key: string;
 }
 
 /**
@@ -142,6 +154,7 @@ export type ClientMessage =
   | ResyncMessage
   | ReconnectMessage
   | GetObjectMessage
+  | RevealSecretValueMessage
   | ListContextsMessage
   | SwitchContextMessage
   | ListEventsMessage

@@ -84,8 +84,9 @@ export interface HistoryAdjacentMessage {
 }
 
 /**
- * Writes [from, to] of the recording (optionally only some namespaces and kinds) to `path` on main's
- * machine (default: the data directory's exports folder). Reply value: HistoryExportReply.
+ * Writes [from, to] of the recording (optionally only some namespaces and kinds) to a file only the
+ * user chose; a renderer never names a path. Reply value: HistoryExportReply, or null when the user
+ * cancelled the dialog.
  */
 export interface HistoryExportMessage {
   type: 'historyExport';
@@ -94,26 +95,32 @@ export interface HistoryExportMessage {
   to: number;
   namespaces?: string[];
   gvrs?: GroupVersionResource[];
-  path?: string;
-  /** Also return the file's bytes, for a browser download. */
-  download?: boolean;
   /**
-   * Let the user choose the file in main's save dialog (Electron); `path` is then only the suggestion.
-   * Refused where main has no dialog (browser mode). A cancelled dialog replies null.
+   * "dialog": main's own save dialog picks a new file (Electron). "download": main offers the export
+   * once, for a few minutes, at HistoryExportReply.downloadUrl, to the browser holding the session
+   * cookie (browser mode).
    */
-  pick?: boolean;
+  destination: 'dialog' | 'download';
 }
 
 /**
- * Opens a recording file read-only as this renderer's history source: `path`, or one the user picks in
- * main's open dialog (Electron). Reply value: RecordingSource, or null when the dialog was cancelled.
+ * Opens a recording read-only as this renderer's history source: one the user picks in main's open
+ * dialog (Electron), or one the browser uploaded to historyUploadPath (browser mode), by the token the
+ * upload answered with. Reply value: RecordingSource, or null when the dialog was cancelled.
  */
 export interface HistoryImportMessage {
   type: 'historyImport';
   requestId: number;
-  path?: string;
-  pick?: boolean;
+  source: 'dialog' | { upload: string };
 }
+
+/**
+ * Browser mode: POST a recording's bytes here (same origin, session cookie; `?name=` its file name) to
+ * import it. The answer is JSON { upload: token } for historyImport, or a status with the reason.
+ */
+export const historyUploadPath = '/history/upload';
+/** Browser mode: where exports are offered for download, followed by a one-time token. */
+export const historyDownloadPath = '/history/download/';
 
 /** Closes an imported recording: history is the current context's recording again. Reply: RecordingSource. */
 export interface HistoryLiveMessage {
@@ -194,11 +201,12 @@ export interface HistoryDiffLine {
 }
 
 export interface HistoryExportReply {
-  path: string;
+  /** The file's name (not its folder). */
+  name: string;
   changes: number;
   bytes: number;
-  /** The file, base64, when a download was asked for. */
-  download?: string;
+  /** destination "download": the one-time address to fetch the file from (same origin). */
+  downloadUrl?: string;
 }
 
 /** Pushed while a replay subscription plays: the moment its rows now show. */

@@ -110,6 +110,11 @@ export interface RejectedMessage {
   reason: string;
 }
 
+/** One revealed Secret value: the bytes of data[key], or of stringData[key] as UTF-8, in base64. */
+export interface RevealedSecretValue {
+  base64: string;
+}
+
 export interface HelloReply {
   protocolVersion: typeof protocolVersion;
 }

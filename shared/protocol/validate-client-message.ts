@@ -5,8 +5,8 @@ import type { ClientMessage, InvolvedObject, ResumedSubscription } from './clien
 import { parseHistory } from './validate-history-message';
 import {
   Rejection,
-  boolean,
   counter,
+  dataKeyFormat,
   dnsLabel,
   kindFormat,
   messageLimits,
@@ -121,7 +121,7 @@ function parse(value: unknown): ClientMessage {
         subscriptionId: subscriptionId(fields.subscriptionId),
       };
     case 'getObject':
-      onlyFields(fields, ['type', 'requestId', 'gvr', 'namespace', 'name', 'reveal'], 'getObject');
+      onlyFields(fields, ['type', 'requestId', 'gvr', 'namespace', 'name'], 'getObject');
       return withOptional(
         {
           type: 'getObject',
@@ -129,11 +129,20 @@ function parse(value: unknown): ClientMessage {
           gvr: validateGroupVersionResource(fields.gvr),
           name: string(fields.name, 'name', messageLimits.nameLength, objectNameFormat),
         },
-        {
-          namespace: namespace(fields.namespace),
-          reveal: optional(fields.reveal, (present) => boolean(present, 'reveal')),
-        },
+        { namespace: namespace(fields.namespace) },
       );
+    case 'revealSecretValue': {
+      onlyFields(fields, ['type', 'requestId', 'namespace', 'name', 'key'], 'revealSecretValue');
+      const secretNamespace = namespace(fields.namespace);
+      if (secretNamespace === undefined) reject('namespace is required: a Secret is namespaced');
+      return {
+        type: 'revealSecretValue',
+        requestId: requestId(fields),
+        namespace: secretNamespace,
+        name: string(fields.name, 'name', messageLimits.nameLength, objectNameFormat),
+        key: string(fields.key, 'key', messageLimits.nameLength, dataKeyFormat),
+      };
+    }
     case 'listContexts':
       onlyFields(fields, ['type', 'requestId'], 'listContexts');
       return { type: 'listContexts', requestId: requestId(fields) };

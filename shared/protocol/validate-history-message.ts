@@ -1,9 +1,9 @@
 // The checks of the history messages (shared/protocol/history-messages.ts): moments, object
-// references, playback speeds, export filters and file paths.
+// references, playback speeds, export filters and transfer tokens. No message carries a file path:
+// main alone decides where recordings are read and written.
 import type { HistoryClientMessage, HistoryObjectReference } from './history-messages';
 import type { Fields } from './validation-rules';
 import {
-  boolean,
   counter,
   dnsLabel,
   messageLimits,
@@ -43,9 +43,8 @@ function moment(value: unknown, where: string): number {
 }
 
 /** A file path on main's machine: any printable text; main decides what it may open or write. */
-function path(value: unknown): string {
-  return string(value, 'path', messageLimits.pathLength, /^[^\p{Cc}]+$/u);
-}
+/** An upload token as main issues them (base64url). */
+const transferTokenFormat = /^[A-Za-z0-9_-]{16,64}$/;
 
 function list<T>(value: unknown, where: string, check: (item: unknown, where: string) => T): T[] {
   if (!Array.isArray(value)) reject(`${where} must be an array`);
@@ -136,14 +135,26 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
     case 'historyExport': {
       onlyFields(
         fields,
-        ['type', 'requestId', 'from', 'to', 'namespaces', 'gvrs', 'path', 'download', 'pick'],
+        ['type', 'requestId', 'from', 'to', 'namespaces', 'gvrs', 'destination'],
         'historyExport',
       );
       const from = moment(fields.from, 'from');
       const to = moment(fields.to, 'to');
       if (to < from) reject('to must not be before from');
+      const destination =
+        fields.destination === 'dialog'
+          ? ('dialog' as const)
+          : fields.destination === 'download'
+            ? ('download' as const)
+            : reject('destination must be "dialog" or "download"');
       return withOptional(
-        { type: 'historyExport' as const, requestId: requestId(fields), from, to },
+        {
+          type: 'historyExport' as const,
+          requestId: requestId(fields),
+          from,
+          to,
+          destination,
+        },
         {
           namespaces: optional(fields.namespaces, (present) =>
             list(present, 'namespaces', (item, where) =>
@@ -151,20 +162,21 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
             ),
           ),
           gvrs: optional(fields.gvrs, (present) => list(present, 'gvrs', validateGroupVersionResource)),
-          path: optional(fields.path, path),
-          download: optional(fields.download, (present) => boolean(present, 'download')),
-          pick: optional(fields.pick, (present) => boolean(present, 'pick')),
         },
       );
     }
     case 'historyImport': {
-      onlyFields(fields, ['type', 'requestId', 'path', 'pick'], 'historyImport');
-      const pick = optional(fields.pick, (present) => boolean(present, 'pick'));
-      if (fields.path === undefined && pick !== true) reject('historyImport needs a path or pick: true');
-      return withOptional(
-        { type: 'historyImport' as const, requestId: requestId(fields) },
-        { path: optional(fields.path, path), pick },
-      );
+      onlyFields(fields, ['type', 'requestId', 'source'], 'historyImport');
+      if (fields.source === 'dialog') {
+        return { type: 'historyImport', requestId: requestId(fields), source: 'dialog' };
+      }
+      const source = record(fields.source, 'source');
+      onlyFields(source, ['upload'], 'source');
+      return {
+        type: 'historyImport',
+        requestId: requestId(fields),
+        source: { upload: string(source.upload, 'source.upload', 64, transferTokenFormat) },
+      };
     }
     case 'historyLive':
       onlyFields(fields, ['type', 'requestId'], 'historyLive');

@@ -13,7 +13,6 @@ export const messageLimits = {
   kindLength: 128,
   resumedSubscriptions: 1000,
   timelineBuckets: 2000,
-  pathLength: 4096,
   historyFilterEntries: 1000,
   maxPlaybackSpeed: 100,
   /** Namespaces a user may add per context (setNamespaces): each costs an informer per refused kind. */
@@ -30,6 +29,8 @@ export const versionFormat = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
  */
 export const objectNameFormat = /^[^/\p{Cc}]+$/u;
 export const kindFormat = /^[A-Za-z][A-Za-z0-9]*$/;
+/** A Secret or ConfigMap data key, as the API server validates it. */
+export const dataKeyFormat = /^[-._a-zA-Z0-9]+$/;
 export const subscriptionIdFormat = /^[\x21-\x7e]+$/;
 
 /** Thrown by the checks; validateClientMessage turns it into a refusal with its message. */

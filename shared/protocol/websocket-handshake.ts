@@ -1,36 +1,35 @@
-// How a browser-mode renderer proves to main's WebSocket server that main launched it.
+// How a browser-mode page proves to main that main launched it, without the proof ever appearing on a
+// command line or in page script.
 //
-// Main makes a random secret per launch and opens the app at http://127.0.0.1:PORT/#secret=SECRET.
-// A fragment is never sent in HTTP requests, Referer headers or server logs, so only the page main
-// opened (and the user, who can see it) learns the secret. The page offers it as a WebSocket
-// subprotocol ("kubetide.secret.SECRET") beside bridgeSubprotocol: it stays out of the URL, and the
-// server answers with bridgeSubprotocol alone, never echoing the secret.
+// Main keeps a random session secret per launch. It never leaves main except in one cookie: an
+// HttpOnly, SameSite=Strict cookie named after the port (two instances on one machine keep separate
+// sessions), which page script cannot read and other sites cannot make the browser send. The browser
+// obtains it by opening a one-time launch code, http://127.0.0.1:PORT/launch?code=CODE: the code is
+// single-use and expires within seconds, so the copy visible on the browser opener's command line
+// (xdg-open, open, explorer) is worthless by the time anyone could read it. The WebSocket upgrade then
+// carries the cookie like any same-origin request, and the server checks it with the Origin.
 
 /** The path the bridge's WebSocket endpoint listens on. */
 export const bridgeWebSocketPath = '/bridge';
 /** The subprotocol the server selects; bump with protocolVersion. */
 export const bridgeSubprotocol = 'kubetide.bridge.v1';
-/** Prefix of the subprotocol that carries the launch secret. */
-export const secretSubprotocolPrefix = 'kubetide.secret.';
-/** The URL fragment parameter main puts the secret in. */
-export const secretFragmentParameter = 'secret';
+/** The path that exchanges a one-time launch code for the session cookie. */
+export const launchPath = '/launch';
+/** The query parameter of launchPath that carries the code. */
+export const launchCodeParameter = 'code';
 
-/** The secret in a location hash such as "#secret=abc" (other parameters allowed), or undefined. */
-export function secretFromHash(hash: string): string | undefined {
-  for (const parameter of hash.replace(/^#/, '').split('&')) {
-    const separator = parameter.indexOf('=');
-    if (separator <= 0 || parameter.slice(0, separator) !== secretFragmentParameter) continue;
-    try {
-      const secret = decodeURIComponent(parameter.slice(separator + 1));
-      return secret === '' ? undefined : secret;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+/** The session cookie's name on `port`: cookies are shared across a host's ports, names are not. */
+export function sessionCookieName(port: number): string {
+  return `kubetide-session-${port}`;
 }
 
-/** The subprotocols a client offers: the bridge's, then the one carrying the secret. */
-export function clientSubprotocols(secret: string): string[] {
-  return [bridgeSubprotocol, `${secretSubprotocolPrefix}${secret}`];
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const pair of header.split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator < 0) continue;
+    if (pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
 }

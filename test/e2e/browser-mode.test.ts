@@ -65,7 +65,7 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  await page.goto(mode.url);
+  await page.goto(mode.launchUrl());
   try {
     await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
   } catch (error) {
@@ -267,6 +267,30 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
     const menu = page.getByRole('dialog', { name: 'Cluster context' });
     await expect.poll(() => menu.textContent()).toContain('Embedded cluster');
     await page.screenshot({ path: screenshotPath('context-picker') });
+    await page.keyboard.press('Escape');
+  });
+
+  it("reveals a Secret's value only through its Reveal control, one key at a time", async () => {
+    await page.keyboard.press(':');
+    await page.getByTestId('palette-input').fill(':secrets');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Secrets');
+    await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const first = (await visibleKeys())[0]!;
+    await page.locator(`[role="row"][data-key="${first}"]`).click();
+    await page.keyboard.press('y');
+    const yaml = page.getByTestId('yaml-view').locator('.cm-content');
+    await expect.poll(() => yaml.textContent(), { timeout: 10_000 }).toContain('kind: Secret');
+    expect(await yaml.textContent()).toContain('password: "<masked');
+    const values = page.getByTestId('secret-values');
+    expect(await values.textContent()).toContain('masked');
+    await page.getByTestId('secret-reveal-password').click();
+    const revealed = page.getByTestId('secret-value-password');
+    await expect.poll(() => revealed.textContent(), { timeout: 10_000 }).toMatch(/^[a-z0-9]{16}$/);
+    expect(await yaml.textContent()).toContain('password: "<masked');
+    await page.screenshot({ path: screenshotPath('secret-revealed') });
+    await values.getByRole('button', { name: 'Hide' }).click();
+    expect(await revealed.count()).toBe(0);
     await page.keyboard.press('Escape');
   });
 

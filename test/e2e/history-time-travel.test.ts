@@ -82,7 +82,7 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  await page.goto(mode.url);
+  await page.goto(mode.launchUrl());
   await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
   const pods = await api.pods();
   await page.locator('[role="row"][data-key]').first().waitFor({ timeout: 30_000 });
@@ -139,14 +139,15 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape');
     const file = join(dataDirectory, 'exported.kubetide');
     await page.getByTestId('history-export-open').click();
-    await page.getByTestId('history-export-path').fill(file);
     const downloaded = page.waitForEvent('download');
-    await page.getByTestId('history-export').getByRole('button', { name: 'Export' }).click();
-    expect((await downloaded).suggestedFilename()).toBe('exported.kubetide');
+    await page.getByTestId('history-export').getByRole('button', { name: 'Download' }).click();
+    const download = await downloaded;
+    expect(download.suggestedFilename()).toMatch(/^Embedded-cluster-.*\.kubetide$/);
+    await download.saveAs(file);
     expect(existsSync(file)).toBe(true);
 
     await page.getByTestId('history-import-open').click();
-    expect(await page.getByTestId('history-import-path').inputValue()).toBe(file);
+    await page.getByTestId('history-import-file').setInputFiles(file);
     await page.getByTestId('history-import').getByRole('button', { name: 'Open' }).click();
     await expect
       .poll(() => page.getByTestId('travel-banner').textContent(), { timeout: 10_000 })

@@ -103,7 +103,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await page.goto(mode.url);
+  await page.goto(mode.launchUrl());
   await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
 }, 180_000);
 

@@ -1,5 +1,6 @@
 // Browser mode's server (main/app/browser-server.ts), as a hostile neighbour meets it: a bridge
-// connection needs the per-launch secret, and nothing from off this machine gets in. The address check
+// connection needs the session cookie, which only a one-time launch code buys, and nothing from off
+// this machine gets in. The address check
 // is exercised both through isLoopbackAddress, the function that decides it, and through the server's
 // own upgrade path with a peer address that loopback sockets cannot produce.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,11 @@ import WebSocket from 'ws';
 import { startBrowserServer } from '../../main/app/browser-server';
 import type { BrowserServer } from '../../main/app/browser-server';
 import { isLoopbackAddress } from '../../main/bridge/websocket-server';
-import { bridgeWebSocketPath, clientSubprotocols } from '../../shared/protocol/websocket-handshake';
+import {
+  bridgeSubprotocol,
+  bridgeWebSocketPath,
+  sessionCookieName,
+} from '../../shared/protocol/websocket-handshake';
 
 let server: BrowserServer;
 let directory: string;
@@ -37,10 +42,12 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+const cookie = (secret: string) => ({ Cookie: `${sessionCookieName(server.port)}=${secret}` });
+
 /** Opens a bridge WebSocket and resolves with the HTTP status of a refusal, or 101 when accepted. */
-function attempt(protocols: string[], headers: Record<string, string> = {}): Promise<number> {
+function attempt(headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}${bridgeWebSocketPath}`, protocols, {
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}${bridgeWebSocketPath}`, [bridgeSubprotocol], {
       headers,
     });
     socket.on('open', () => {
@@ -59,25 +66,38 @@ function attempt(protocols: string[], headers: Record<string, string> = {}): Pro
 }
 
 describe('browser-mode WebSocket bridge', () => {
-  it('accepts the page main opened, with the secret from its URL fragment', async () => {
-    const secret = new URL(server.url).hash.replace('#secret=', '');
-    expect(await attempt(clientSubprotocols(secret))).toBe(101);
+  it('accepts the browser that redeemed a launch code, with the cookie it was given', async () => {
+    const launched = await fetch(server.launchUrl(), { redirect: 'manual' });
+    expect(launched.status).toBe(303);
+    const setCookie = launched.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    const secret = setCookie.split(';')[0].split('=')[1];
+    expect(await attempt(cookie(secret))).toBe(101);
     await expect.poll(() => connections).toBe(1);
   });
 
-  it('refuses a connection without the secret', async () => {
-    expect(await attempt(['kubetide.bridge.v1'])).toBe(401);
+  it('refuses a connection without the session cookie', async () => {
+    expect(await attempt()).toBe(401);
   });
 
   it('refuses a connection with a wrong or truncated secret', async () => {
-    expect(await attempt(clientSubprotocols('guess'))).toBe(401);
-    expect(await attempt(clientSubprotocols(server.secret.slice(0, -1)))).toBe(401);
+    expect(await attempt(cookie('guess'))).toBe(401);
+    expect(await attempt(cookie(server.secret.slice(0, -1)))).toBe(401);
   });
 
-  it('refuses the right secret from another web page (Origin) and through a rebound name (Host)', async () => {
-    const protocols = clientSubprotocols(server.secret);
-    expect(await attempt(protocols, { Origin: 'https://evil.example' })).toBe(403);
-    expect(await attempt(protocols, { Host: `evil.example:${server.port}` })).toBe(403);
+  it('refuses the right cookie from another web page, even on a local port (Origin), and through a rebound name (Host)', async () => {
+    expect(await attempt({ ...cookie(server.secret), Origin: 'https://evil.example' })).toBe(403);
+    expect(await attempt({ ...cookie(server.secret), Origin: `http://127.0.0.1:${server.port + 1}` })).toBe(
+      403,
+    );
+    expect(await attempt({ ...cookie(server.secret), Host: `evil.example:${server.port}` })).toBe(403);
+  });
+
+  it('serves the app page only to a browser holding the cookie', async () => {
+    expect((await fetch(`http://127.0.0.1:${server.port}/`)).status).toBe(401);
+    const page = await fetch(`http://127.0.0.1:${server.port}/`, { headers: cookie(server.secret) });
+    expect(page.status).toBe(200);
   });
 
   it('never serves the secret over plain HTTP', async () => {
@@ -117,7 +137,8 @@ describe('browser-mode WebSocket bridge', () => {
         connection: 'Upgrade',
         'sec-websocket-version': '13',
         'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        'sec-websocket-protocol': clientSubprotocols(server.secret).join(', '),
+        'sec-websocket-protocol': bridgeSubprotocol,
+        cookie: `${sessionCookieName(server.port)}=${server.secret}`,
       },
       socket: { remoteAddress: '192.168.1.20', remotePort: 50000 },
     } as unknown as IncomingMessage;

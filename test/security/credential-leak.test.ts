@@ -190,24 +190,46 @@ describe('credentials never cross the bridge', () => {
     }
   }, 60_000);
 
-  it('masks Secret values unless the user reveals them on purpose', async () => {
+  it('masks Secret values; only the Reveal request, one key at a time, carries a value', async () => {
     const scheduler = new ManualFrameScheduler();
+    let link: ReturnType<typeof createInMemoryTransportPair>['client'] | undefined;
     const client = new BridgeClient({
       scheduler,
       open: async () => {
         const pair = createInMemoryTransportPair('masking');
-        backend.connect(pair.server);
+        backend.connect(recorded(pair.server));
+        link = pair.client;
         return pair.client as unknown as BridgeLink;
       },
     });
     client.start();
     await expect.poll(() => client.state.getState().connection.phase).toBe('open');
+    crossing.length = 0;
     const secrets = { group: '', version: 'v1', resource: 'secrets' };
     const masked = await client.getObject(secrets, 'default', 'database');
     expect(masked.data).toEqual({ password: maskedValue });
-    expect(JSON.stringify(masked)).not.toContain(secretValue);
-    const revealed = await client.getObject(secrets, 'default', 'database', true);
-    expect(revealed.data).toEqual({ password: secretValue });
+    // The old way round: a getObject asking for `reveal: true`, with no Reveal action behind it.
+    link!.send({
+      type: 'getObject',
+      requestId: 9_001,
+      gvr: secrets,
+      namespace: 'default',
+      name: 'database',
+      reveal: true,
+    });
+    await expect.poll(() => crossing.some((message) => message.includes('"requestId":9001,"ok"'))).toBe(true);
+    expect(crossing.some((message) => message.includes(secretValue))).toBe(false);
+
+    const revealed = await client.revealSecretValue('default', 'database', 'password');
+    expect(revealed).toEqual({ base64: secretValue });
+    const carrying = crossing.filter((message) => message.includes(secretValue));
+    expect(carrying).toHaveLength(1);
+    expect(JSON.parse(carrying[0])).toMatchObject({
+      type: 'reply',
+      ok: true,
+      value: { base64: secretValue },
+    });
+    expect(logged.some((line) => line.includes(secretValue))).toBe(false);
     client.close();
   }, 30_000);
 });

@@ -1,7 +1,15 @@
 // Electron's security checklist, asserted for every window main/app/electron-main.ts creates: the real
 // entry module is imported against a full electron mock, so a window opened by a new code path (a
-// second instance, macOS activate) is checked too, not just the helpers it is meant to use.
+// second instance, macOS activate) is checked too, not just the helpers it is meant to use. The mock
+// is thin where it matters: the kubetide: protocol handler the entry registers is called with real
+// Requests and its real Responses' headers are read; Electron's 'web-contents-created' is emitted for
+// each window as Electron emits it; the preload runs against a stub window.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { contentSecurityPolicyMetaPlugin } from '../../shared/security/content-security-policy';
+import { showStartupFailure } from '../../main/app/startup-failure';
 
 interface MockWindow {
   options: { webPreferences: Record<string, unknown> };
@@ -68,6 +76,7 @@ const electron = vi.hoisted(() => {
         on: (name, listener) => void record.listeners.set(name, listener),
         setWindowOpenHandler: (handler) => void (record.openHandler = handler),
       };
+      appListeners.get('web-contents-created')?.({}, this.webContents);
     }
     static getAllWindows = () => windows.filter((window) => !window.destroyed);
     once() {}
@@ -81,13 +90,17 @@ const electron = vi.hoisted(() => {
       return Promise.resolve();
     }
   }
-  const protocolHandlers = new Map<string, (request: { url: string }) => unknown>();
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
+  const ipcRendererOnce = new Map<string, (event: { ports: unknown[] }) => void>();
+  const exposed = new Map<string, unknown>();
   return {
     windows,
     appListeners,
     ipcListeners,
     session,
     protocolHandlers,
+    ipcRendererOnce,
+    exposed,
     sandboxEnabled: { value: false },
     module: {
       app: {
@@ -109,11 +122,20 @@ const electron = vi.hoisted(() => {
         port1 = { on() {}, start() {}, postMessage() {}, close() {} };
         port2 = {};
       },
-      net: { fetch: (url: string) => Promise.resolve(new Response(`file ${url}`)) },
+      net: {
+        fetch: (url: string) =>
+          Promise.resolve(new Response(`file ${url}`, { headers: { 'Content-Type': 'text/html' } })),
+      },
       protocol: {
         registerSchemesAsPrivileged: () => undefined,
-        handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
+        handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
           protocolHandlers.set(scheme, handler),
+      },
+      contextBridge: { exposeInMainWorld: (name: string, api: unknown) => void exposed.set(name, api) },
+      ipcRenderer: {
+        once: (channel: string, listener: (event: { ports: unknown[] }) => void) =>
+          void ipcRendererOnce.set(channel, listener),
+        send: () => undefined,
       },
       session: { defaultSession: session },
     },
@@ -204,25 +226,96 @@ describe('every Electron window', () => {
     expect(electron.session.devicePermission!()).toBe(false);
   });
 
-  it('sends a strict Content-Security-Policy with every response', () => {
-    let headers: Record<string, string[]> = {};
-    electron.session.headers!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (response) => {
-      headers = (response as { responseHeaders: Record<string, string[]> }).responseHeaders;
-    });
-    const policy = headers['Content-Security-Policy']?.[0] ?? '';
-    const directives = new Map(
-      policy.split(';').map((directive) => {
-        const [name, ...sources] = directive.trim().split(/\s+/);
-        return [name, sources] as const;
-      }),
+  it('the app protocol answers with a strict CSP and the security headers, 404s included', async () => {
+    const handler = electron.protocolHandlers.get('kubetide')!;
+    for (const url of ['kubetide://app/index.html', 'kubetide://app/assets/index.js', 'kubetide://evil/']) {
+      const response = await handler(new Request(url));
+      const policy = response.headers.get('Content-Security-Policy') ?? '';
+      const directives = new Map(
+        policy.split(';').map((directive) => {
+          const [name, ...sources] = directive.trim().split(/\s+/);
+          return [name, sources] as const;
+        }),
+      );
+      expect(directives.get('default-src'), url).toEqual(["'none'"]);
+      expect(directives.get('script-src'), url).toEqual(["'self'"]);
+      expect(directives.get('object-src'), url).toEqual(["'none'"]);
+      expect(directives.get('frame-ancestors'), url).toEqual(["'none'"]);
+      expect(directives.get('base-uri'), url).toEqual(["'none'"]);
+      expect(policy, url).not.toMatch(/unsafe-eval|https?:|\*/);
+      expect(response.headers.get('X-Content-Type-Options'), url).toBe('nosniff');
+      expect(response.headers.get('X-Frame-Options'), url).toBe('DENY');
+      expect(response.headers.get('Referrer-Policy'), url).toBe('no-referrer');
+    }
+    const page = await handler(new Request('kubetide://app/index.html'));
+    expect(page.headers.get('Content-Type')).toBe('text/html');
+  });
+
+  it('index.html carries the policy as a meta tag too, for any load that bypasses the handler', () => {
+    const html = readFileSync(join(__dirname, '..', '..', 'renderer', 'index.html'), 'utf8');
+    const built = contentSecurityPolicyMetaPlugin().transformIndexHtml(html);
+    expect(built).toMatch(
+      /<head>\s*<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self';/,
     );
-    expect(directives.get('default-src')).toEqual(["'none'"]);
-    expect(directives.get('script-src')).toEqual(["'self'"]);
-    expect(directives.get('object-src')).toEqual(["'none'"]);
-    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
-    expect(directives.get('base-uri')).toEqual(["'none'"]);
-    expect(policy).not.toMatch(/unsafe-eval|https?:|\*/);
-    expect(headers['X-Content-Type-Options']).toEqual(['nosniff']);
+    // frame-ancestors is ignored (with a console warning) in a meta tag; the header carries it.
+    expect(built).not.toContain('frame-ancestors');
+  });
+
+  it('guards every webContents Electron creates, not only the windows main opens', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const guard = electron.appListeners.get('web-contents-created')!;
+    const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
+    let openHandler: ((details: { url: string }) => { action: string }) | undefined;
+    guard(
+      {},
+      {
+        on: (name: string, listener: (event: { preventDefault(): void }, url: string) => void) =>
+          listeners.set(name, listener),
+        setWindowOpenHandler: (handler: typeof openHandler) => (openHandler = handler),
+      },
+    );
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const preventDefault = vi.fn();
+      listeners.get(name)!({ preventDefault }, 'https://evil.example/');
+      expect(preventDefault, name).toHaveBeenCalled();
+    }
+    expect(openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
+    warn.mockRestore();
+  });
+
+  it("the preload posts the bridge port to the app's own origin only, never '*'", async () => {
+    await import('../../main/app/preload/preload');
+    const api = electron.exposed.get('kubetide') as { requestPort(nonce: string): void };
+    const postMessage = vi.fn();
+    vi.stubGlobal('window', { postMessage, location: { origin: 'kubetide://app' } });
+    api.requestPort('nonce-1');
+    electron.ipcRendererOnce.get('kubetide:bridge-port')!({ ports: ['port'] });
+    expect(postMessage).toHaveBeenCalledWith({ kubetideBridgePort: 'nonce-1' }, 'kubetide://app', ['port']);
+    vi.unstubAllGlobals();
+  });
+
+  it('packages with the hardening fuses on', () => {
+    const config = parse(
+      readFileSync(join(__dirname, '..', '..', 'build', 'electron-builder.yml'), 'utf8'),
+    ) as { electronFuses: Record<string, boolean> };
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
+  it('a failed start-up shows a dialog with the reason', () => {
+    const shown: string[][] = [];
+    showStartupFailure(
+      { showErrorBox: (title, content) => void shown.push([title, content]) },
+      new Error('no kubeconfig'),
+    );
+    expect(shown).toEqual([['Kubetide could not start', expect.stringContaining('no kubeconfig')]]);
   });
 
   it('serves only files inside the renderer folder on kubetide://app', async () => {
@@ -233,12 +326,12 @@ describe('every Electron window', () => {
       'kubetide://app/..%5C..%5Cpackage.json',
       'kubetide://evil/index.html',
     ]) {
-      const response = (await handler({ url })) as Response;
+      const response = await handler(new Request(url));
       // A 200 may only be a file that resolved inside the renderer folder (URL parsing folds "%2e%2e").
       if (response.status === 200) expect(await response.text(), url).toMatch(/\/renderer\/[^/]*$/);
       else expect(response.status, url).toBe(404);
     }
-    expect(((await handler({ url: 'kubetide://evil/index.html' })) as Response).status).toBe(404);
+    expect((await handler(new Request('kubetide://evil/index.html'))).status).toBe(404);
   });
 
   it('hands a bridge port only to the main frame of the app, never to other pages or subframes', () => {

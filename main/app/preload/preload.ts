@@ -18,7 +18,9 @@ export const api: KubetidePreloadApi = {
     }
     ipcRenderer.once(ipcChannels.bridgePort, (event) => {
       const announcement: PortAnnouncement = { kubetideBridgePort: nonce };
-      window.postMessage(announcement, '*', event.ports);
+      // Delivered only if this window still shows the app's own origin: were it navigated elsewhere
+      // (which main also forbids), the port would not be handed to that page.
+      window.postMessage(announcement, window.location.origin, event.ports);
     });
     ipcRenderer.send(ipcChannels.requestPort);
   },

@@ -34,14 +34,14 @@ describe('preload', () => {
   it('forwards the bridge port to the main world with the caller nonce, without the IPC event', async () => {
     const api = (await loadPreload()) as { requestPort(nonce: string): void };
     const postMessage = vi.fn();
-    vi.stubGlobal('window', { postMessage });
+    vi.stubGlobal('window', { postMessage, location: { origin: 'kubetide://app' } });
     api.requestPort('n-1');
     expect(electron.ipcRenderer.send).toHaveBeenCalledWith(ipcChannels.requestPort);
     const [channel, listener] = electron.ipcRenderer.once.mock.calls[0]!;
     expect(channel).toBe(ipcChannels.bridgePort);
     const port = { fake: 'port' };
     (listener as (event: unknown) => void)({ ports: [port], sender: { secret: 'ipc internals' } });
-    expect(postMessage).toHaveBeenCalledWith({ kubetideBridgePort: 'n-1' }, '*', [port]);
+    expect(postMessage).toHaveBeenCalledWith({ kubetideBridgePort: 'n-1' }, 'kubetide://app', [port]);
     vi.unstubAllGlobals();
   });
 

@@ -3,7 +3,7 @@ import type { BrowserWindow, Session } from 'electron';
 import {
   appOrigin,
   hardenSession,
-  hardenWindow,
+  hardenWebContents,
   isAppUrl,
   secureWebPreferences,
 } from '../../../main/app/window-security';
@@ -45,7 +45,7 @@ describe('window security', () => {
 
   it('prevents navigation, redirects and webviews, and denies new windows', () => {
     const { window, listeners, open } = fakeWindow();
-    hardenWindow(window, () => {});
+    hardenWebContents(window.webContents as never, () => {});
     for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
       const preventDefault = vi.fn();
       listeners.get(name)!({ preventDefault }, 'https://evil.example/');

@@ -74,4 +74,20 @@ describe('FeedRegistry', () => {
     clock.step(10_000);
     expect(log).toEqual(['start pods ', 'stop pods ']);
   });
+
+  it('caps the single-namespace feeds renderers ask for, but never those of an access union', () => {
+    const clock = new FakeClock();
+    const feeds = new FeedRegistry({
+      clock,
+      maxNamespacedFeeds: 2,
+      createFeed: () => ({ start: () => undefined, stop: () => undefined }),
+    });
+    // A namespace-limited user's union: one informer per readable namespace, whatever their number.
+    for (let index = 0; index < 5; index += 1) feeds.acquire(pods, `team-${index}`, { capped: false });
+    feeds.acquire(pods, 'a');
+    feeds.acquire(pods, 'b');
+    expect(() => feeds.acquire(pods, 'c')).toThrow(/2 single-namespace watches/);
+    // A namespace the union already reads is shared, not counted again.
+    expect(() => feeds.acquire(pods, 'team-0')).not.toThrow();
+  });
 });

@@ -26,12 +26,6 @@ describe('sanitizeObject', () => {
     expect(JSON.stringify(safe)).not.toContain('aHVudGVyMg==');
   });
 
-  it('shows Secret values when revealed, still without managedFields', () => {
-    const revealed = sanitizeObject(secret, secrets, true);
-    expect(revealed.data).toEqual({ password: 'aHVudGVyMg==' });
-    expect(revealed.metadata).not.toHaveProperty('managedFields');
-  });
-
   it('leaves other kinds alone apart from managedFields', () => {
     const configMap = { ...secret, kind: 'ConfigMap' };
     expect(sanitizeObject(configMap, configMaps).data).toEqual({ password: 'aHVudGVyMg==' });

@@ -16,7 +16,18 @@ import {
   webSocketLinkOptionsFrom,
 } from '../../../renderer/transport/websocket-link';
 import type { WebSocketConstructor } from '../../../renderer/transport/websocket-link';
+import { sessionCookieName } from '../../../shared/protocol/websocket-handshake';
 import { FakeApi, pod } from './fake-api';
+
+/** ws's WebSocket sending a session cookie, as a browser does for a page main opened. */
+function cookieWebSocket(port: number, secret: string): WebSocketConstructor {
+  const headers = { Cookie: `${sessionCookieName(port)}=${secret}` };
+  return class extends WebSocket {
+    constructor(url: string, protocols: string[]) {
+      super(url, protocols, { headers });
+    }
+  } as unknown as WebSocketConstructor;
+}
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,13 +65,12 @@ describe('renderer links', () => {
       () => server.close(),
       () => host.close(),
     );
-    const page = new URL(server.appUrl);
-    const options = webSocketLinkOptionsFrom(page)!;
+    const options = webSocketLinkOptionsFrom(new URL(`http://127.0.0.1:${server.port}/`));
     expect(options.url).toBe(`ws://127.0.0.1:${server.port}/bridge`);
     const scheduler = new ManualFrameScheduler();
     const client = new BridgeClient({
       scheduler,
-      open: webSocketLinkOpener({ ...options, WebSocket: WebSocket as unknown as WebSocketConstructor }),
+      open: webSocketLinkOpener({ ...options, WebSocket: cookieWebSocket(server.port, secret) }),
     });
     cleanups.push(() => client.close());
     client.start();
@@ -70,26 +80,26 @@ describe('renderer links', () => {
     expect(client.state.getState().contexts?.current).toBe('sim');
   });
 
-  it('browser mode: a wrong secret fails to open the link, with a reason', async () => {
+  it('browser mode: a wrong session cookie fails to open the link, with a reason', async () => {
     const server = await listenWebSocketBridge({ secret: createLaunchSecret(), onConnection: () => {} });
     cleanups.push(() => server.close());
     await expect(
       openWebSocketLink({
         url: `ws://127.0.0.1:${server.port}/bridge`,
-        secret: 'guessed',
-        WebSocket: WebSocket as unknown as WebSocketConstructor,
+        WebSocket: cookieWebSocket(server.port, 'guessed'),
       }),
     ).rejects.toThrow(/could not connect/);
   });
 
-  it('Electron: accepts only the port announced with its own nonce, from its own window', async () => {
+  it('Electron: accepts only the port announced with its own nonce, from its own window and origin', async () => {
     const listeners = new Set<(event: MessageEvent) => void>();
     const target: PortTarget = {
       addEventListener: (_type, listener) => listeners.add(listener),
       removeEventListener: (_type, listener) => listeners.delete(listener),
     };
-    const post = (data: unknown, source: unknown, ports: unknown[]) => {
-      for (const listener of [...listeners]) listener({ data, source, ports } as unknown as MessageEvent);
+    const post = (data: unknown, source: unknown, ports: unknown[], origin = 'kubetide://app') => {
+      for (const listener of [...listeners])
+        listener({ data, source, ports, origin } as unknown as MessageEvent);
     };
     const channel = new MessageChannel();
     const decoy = new MessageChannel();
@@ -99,10 +109,12 @@ describe('renderer links', () => {
     });
     const linked = openMessagePortLink({
       target,
+      origin: 'kubetide://app',
       newNonce: () => 'nonce-1',
       requestPort: (nonce) => {
         post({ kubetideBridgePort: 'someone-else' }, target, [decoy.port1]);
         post({ kubetideBridgePort: nonce }, {}, [decoy.port1]);
+        post({ kubetideBridgePort: nonce }, target, [decoy.port1], 'https://evil.example');
         post({ kubetideBridgePort: nonce }, target, [channel.port1]);
       },
     });

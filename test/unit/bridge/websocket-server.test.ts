@@ -7,11 +7,10 @@ import {
 } from '../../../main/bridge/websocket-server';
 import type { ListeningWebSocketBridge } from '../../../main/bridge/websocket-server';
 import type { Transport } from '../../../main/bridge/transport';
-import {
-  bridgeSubprotocol,
-  clientSubprotocols,
-  secretFromHash,
-} from '../../../shared/protocol/websocket-handshake';
+import { bridgeSubprotocol, sessionCookieName } from '../../../shared/protocol/websocket-handshake';
+
+/** The session cookie a browser opened by main would send. */
+const cookie = (port: number, secret: string) => ({ Cookie: `${sessionCookieName(port)}=${secret}` });
 
 const open: ListeningWebSocketBridge[] = [];
 afterEach(async () => {
@@ -47,7 +46,11 @@ describe('WebSocket bridge server', () => {
   it('accepts the right secret, selecting the bridge subprotocol without echoing the secret', async () => {
     const secret = createLaunchSecret();
     const { server, connections } = await bridge(secret);
-    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, clientSubprotocols(secret));
+    const result = await connect(
+      `ws://127.0.0.1:${server.port}/bridge`,
+      [bridgeSubprotocol],
+      cookie(server.port, secret),
+    );
     expect(result.protocol).toBe(bridgeSubprotocol);
     expect(connections).toHaveLength(1);
     result.socket.close();
@@ -57,10 +60,11 @@ describe('WebSocket bridge server', () => {
     const { server, connections, refused } = await bridge(createLaunchSecret());
     const result = await connect(
       `ws://127.0.0.1:${server.port}/bridge`,
-      clientSubprotocols(createLaunchSecret()),
+      [bridgeSubprotocol],
+      cookie(server.port, createLaunchSecret()),
     );
     expect(result.status).toBe(401);
-    expect(refused).toEqual(['wrong launch secret']);
+    expect(refused).toEqual(['wrong session secret']);
     expect(connections).toHaveLength(0);
   });
 
@@ -68,13 +72,14 @@ describe('WebSocket bridge server', () => {
     const { server, refused } = await bridge(createLaunchSecret());
     const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, [bridgeSubprotocol]);
     expect(result.status).toBe(401);
-    expect(refused).toEqual(['no launch secret offered']);
+    expect(refused).toEqual(['no session cookie offered']);
   });
 
   it('refuses a foreign Origin even with the right secret', async () => {
     const secret = createLaunchSecret();
     const { server, refused } = await bridge(secret);
-    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, clientSubprotocols(secret), {
+    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, [bridgeSubprotocol], {
+      ...cookie(server.port, secret),
       Origin: 'https://evil.example',
     });
     expect(result.status).toBe(403);
@@ -84,7 +89,8 @@ describe('WebSocket bridge server', () => {
   it('accepts its own loopback origin', async () => {
     const secret = createLaunchSecret();
     const { server } = await bridge(secret);
-    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, clientSubprotocols(secret), {
+    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, [bridgeSubprotocol], {
+      ...cookie(server.port, secret),
       Origin: `http://127.0.0.1:${server.port}`,
     });
     expect(result.protocol).toBe(bridgeSubprotocol);
@@ -94,7 +100,8 @@ describe('WebSocket bridge server', () => {
   it('refuses a non-loopback Host header (DNS rebinding)', async () => {
     const secret = createLaunchSecret();
     const { server } = await bridge(secret);
-    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, clientSubprotocols(secret), {
+    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, [bridgeSubprotocol], {
+      ...cookie(server.port, secret),
       Host: `rebind.example:${server.port}`,
     });
     expect(result.status).toBe(403);
@@ -103,7 +110,11 @@ describe('WebSocket bridge server', () => {
   it('carries JSON messages both ways once connected', async () => {
     const secret = createLaunchSecret();
     const { server, connections } = await bridge(secret);
-    const result = await connect(`ws://127.0.0.1:${server.port}/bridge`, clientSubprotocols(secret));
+    const result = await connect(
+      `ws://127.0.0.1:${server.port}/bridge`,
+      [bridgeSubprotocol],
+      cookie(server.port, secret),
+    );
     const received = new Promise<unknown>((resolve) => connections[0].onMessage(resolve));
     const echoed = new Promise<unknown>((resolve) =>
       result.socket.once('message', (data) => resolve(JSON.parse(String(data)))),
@@ -113,12 +124,6 @@ describe('WebSocket bridge server', () => {
     connections[0].send({ type: 'rejected', reason: 'just testing' });
     expect(await echoed).toEqual({ type: 'rejected', reason: 'just testing' });
     result.socket.close();
-  });
-
-  it('puts the secret in the app URL fragment, where the page finds it', async () => {
-    const secret = createLaunchSecret();
-    const { server } = await bridge(secret);
-    expect(secretFromHash(new URL(server.appUrl).hash)).toBe(secret);
   });
 
   it('recognises loopback addresses only', () => {

@@ -33,12 +33,11 @@ describe('history messages are validated like the rest of the protocol', () => {
         to: 2,
         namespaces: ['ns'],
         gvrs: [pods],
-        path: '/tmp/x.kubetide',
-        download: true,
+        destination: 'download',
       },
-      { type: 'historyImport', requestId: 10, path: '/tmp/x.kubetide' },
-      { type: 'historyImport', requestId: 12, pick: true },
-      { type: 'historyExport', requestId: 13, from: 1, to: 2, pick: true },
+      { type: 'historyImport', requestId: 10, source: { upload: 'a'.repeat(32) } },
+      { type: 'historyImport', requestId: 12, source: 'dialog' },
+      { type: 'historyExport', requestId: 13, from: 1, to: 2, destination: 'dialog' },
       { type: 'historyLive', requestId: 11 },
     ];
     for (const message of messages) expect(accepted(message)).toEqual(message);
@@ -59,7 +58,9 @@ describe('history messages are validated like the rest of the protocol', () => {
   });
 
   it('refuses an export whose range ends before it starts', () => {
-    expect(refusal({ type: 'historyExport', requestId: 1, from: 5, to: 4 })).toMatch(/before from/);
+    expect(refusal({ type: 'historyExport', requestId: 1, from: 5, to: 4, destination: 'dialog' })).toMatch(
+      /before from/,
+    );
   });
 
   it('refuses unknown fields, in the message and in the object reference', () => {
@@ -69,12 +70,22 @@ describe('history messages are validated like the rest of the protocol', () => {
     );
   });
 
-  it('refuses a bad direction, a timeline without buckets and paths with control characters', () => {
+  it('refuses a bad direction, a timeline without buckets, and any file path from the renderer', () => {
     expect(
       refusal({ type: 'historyAdjacent', requestId: 1, object: { uid: 'u' }, time: 1, direction: 'up' }),
     ).toMatch(/direction/);
     expect(refusal({ type: 'historyTimeline', requestId: 1 })).toMatch(/buckets/);
-    expect(refusal({ type: 'historyImport', requestId: 1, path: 'a\u0000b' })).toMatch(/path/);
-    expect(refusal({ type: 'historyImport', requestId: 1 })).toMatch(/a path or pick/);
+    const path = '/home/user/.ssh/authorized_keys/x.kubetide';
+    expect(refusal({ type: 'historyImport', requestId: 1, path })).toMatch(/unknown field "path"/);
+    expect(refusal({ type: 'historyImport', requestId: 1, source: { path } })).toMatch(
+      /unknown field "path"/,
+    );
+    expect(refusal({ type: 'historyImport', requestId: 1, source: { upload: '../x' } })).toMatch(/malformed/);
+    expect(refusal({ type: 'historyExport', requestId: 1, from: 1, to: 2, destination: path })).toMatch(
+      /destination must be/,
+    );
+    expect(
+      refusal({ type: 'historyExport', requestId: 1, from: 1, to: 2, destination: 'dialog', path }),
+    ).toMatch(/unknown field "path"/);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
@@ -6,6 +7,7 @@ import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-tran
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { Recorder } from '../../../main/history/recorder';
 import type { FilePicker } from '../../../main/bridge/history-service';
+import { HistoryTransfers } from '../../../main/bridge/history-transfers';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../../renderer/transport/bridge-link';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
@@ -29,7 +31,7 @@ afterEach(async () => {
 });
 
 /** A recorded session over a fake API, and a renderer-side client connected to it in memory. */
-function setUp(api: FakeApi, pickFile?: FilePicker) {
+function setUp(api: FakeApi, pickFile?: FilePicker, transfers?: HistoryTransfers) {
   const clock = new FakeClock(Date.UTC(2026, 10, 30, 12));
   const directory = tempDirectory();
   const file = directory.file('test.kubetide');
@@ -49,6 +51,7 @@ function setUp(api: FakeApi, pickFile?: FilePicker) {
     },
     log: () => {},
     ...(pickFile ? { pickFile } : {}),
+    ...(transfers ? { transfers } : {}),
   });
   const scheduler = new ManualFrameScheduler();
   const client = new BridgeClient({
@@ -176,28 +179,33 @@ describe('history through the bridge', () => {
     expect(timeline.marks.some((mark) => mark.kind === 'relist' && mark.gvr === 'pods.v1')).toBe(true);
   });
 
-  it('exports a range to a file and, imported, answers the same versions of an object', async () => {
+  it('exports a range as a download and, uploaded back, answers the same versions of an object', async () => {
     const api = new FakeApi();
     api.apply(pod('ns0', 'web', { version: '1' }));
-    const { clock, client, settle, directory } = setUp(api);
+    const transfers = new HistoryTransfers();
+    cleanups.push(() => transfers.close());
+    const { clock, client, settle } = setUp(api, undefined, transfers);
     client.start();
     await settle(4);
     api.apply(pod('ns0', 'web', { version: '2' }));
     await settle();
     const web = { gvr: pods, namespace: 'ns0', name: 'web' };
     const live = await client.history<ObjectVersion[]>({ type: 'historyVersions', object: web });
-    const file = directory.file('export.kubetide');
     const exported = await client.history<HistoryExportReply>({
       type: 'historyExport',
       from: 0,
       to: clock.now(),
-      path: file,
-      download: true,
+      destination: 'download',
     });
     expect(exported.changes).toBe(2);
-    expect(Buffer.from(exported.download!, 'base64').length).toBe(exported.bytes);
+    const token = exported.downloadUrl!.split('/').pop()!;
+    const offered = transfers.takeDownload(token)!;
+    expect(readFileSync(offered.file).length).toBe(exported.bytes);
+    expect(transfers.takeDownload(token)).toBeUndefined();
 
-    const source = await client.history<RecordingSource>({ type: 'historyImport', path: file });
+    const upload = await transfers.receiveUpload(createReadStream(offered.file), 'export.kubetide');
+    offered.remove();
+    const source = await client.history<RecordingSource>({ type: 'historyImport', source: { upload } });
     expect(source).toMatchObject({ kind: 'imported', context: 'test', name: 'export.kubetide' });
     const imported = await client.history<ObjectVersion[]>({ type: 'historyVersions', object: web });
     expect(imported.map(({ type, resourceVersion }) => [type, resourceVersion])).toEqual(
@@ -212,29 +220,19 @@ describe('history through the bridge', () => {
     expect(diff.filter((line) => line.kind === 'added').map((line) => line.text.trim())).toContain(
       'version: "2"',
     );
-  });
-
-  it('refuses to export over a file that is not a recording', async () => {
-    const { client, settle, directory } = setUp(new FakeApi());
-    client.start();
-    await settle(4);
-    const precious = directory.file('notes.kubetide');
-    writeFileSync(precious, 'keep me');
-    await expect(client.history({ type: 'historyExport', from: 0, to: 1, path: precious })).rejects.toThrow(
-      /not a Kubetide recording/,
+    await expect(client.history({ type: 'historyImport', source: { upload } })).rejects.toThrow(
+      /no such upload/,
     );
-    await expect(
-      client.history({ type: 'historyExport', from: 0, to: 1, path: directory.file('notes.txt') }),
-    ).rejects.toThrow(/ends in .kubetide/);
-    expect(readFileSync(precious, 'utf8')).toBe('keep me');
   });
 
-  it("exports where main's file dialog says, and refuses to pick where main has none", async () => {
-    let picked = '';
-    const { clock, client, settle, directory } = setUp(new FakeApi(), async (purpose, suggested) => {
+  it("exports to a new file main's dialog picked, and never over an existing one", async () => {
+    const elsewhere = tempDirectory();
+    cleanups.push(elsewhere.remove);
+    let answer = elsewhere.file('chosen');
+    const { clock, client, settle } = setUp(new FakeApi(), async (purpose, suggested) => {
       expect(purpose).toBe('export');
-      expect(suggested).toBeUndefined();
-      return (picked = directory.file('chosen.kubetide'));
+      expect(suggested).toMatch(/^test-.*\.kubetide$/);
+      return answer;
     });
     client.start();
     await settle(4);
@@ -242,16 +240,30 @@ describe('history through the bridge', () => {
       type: 'historyExport',
       from: 0,
       to: clock.now(),
-      pick: true,
+      destination: 'dialog',
     });
-    expect(reply.path).toBe(picked);
-    expect(readFileSync(picked).length).toBe(reply.bytes);
+    expect(reply.name).toBe('chosen.kubetide');
+    expect(readFileSync(elsewhere.file('chosen.kubetide')).length).toBe(reply.bytes);
 
+    answer = elsewhere.file('notes.kubetide');
+    writeFileSync(answer, 'keep me');
+    await expect(
+      client.history({ type: 'historyExport', from: 0, to: 1, destination: 'dialog' }),
+    ).rejects.toThrow(/already exists/);
+    expect(readFileSync(answer, 'utf8')).toBe('keep me');
+    expect(readdirSync(join(elsewhere.file('')))).toEqual(['chosen.kubetide', 'notes.kubetide']);
+  });
+
+  it('refuses a dialog where main has none, and a download where main offers none', async () => {
     const browser = setUp(new FakeApi());
     browser.client.start();
     await browser.settle(4);
-    await expect(browser.client.history({ type: 'historyImport', pick: true })).rejects.toThrow(
+    await expect(browser.client.history({ type: 'historyImport', source: 'dialog' })).rejects.toThrow(
       /no file dialog/,
     );
+    await expect(
+      browser.client.history({ type: 'historyExport', from: 0, to: 1, destination: 'download' }),
+    ).rejects.toThrow(/no downloads/);
+    expect(existsSync(join(browser.directory.file(''), 'exports'))).toBe(false);
   });
 });

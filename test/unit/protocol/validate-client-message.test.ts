@@ -26,7 +26,8 @@ describe('validateClientMessage', () => {
       { type: 'resnapshot', subscriptionId: 's1' },
       { type: 'ack', subscriptionId: 's1', seq: 3 },
       { type: 'resync', requestId: 3, subscriptionId: 's1' },
-      { type: 'getObject', requestId: 4, gvr: pods, namespace: 'default', name: 'web-1', reveal: false },
+      { type: 'getObject', requestId: 4, gvr: pods, namespace: 'default', name: 'web-1' },
+      { type: 'revealSecretValue', requestId: 8, namespace: 'default', name: 'db', key: 'tls.crt' },
       { type: 'listContexts', requestId: 5 },
       { type: 'switchContext', requestId: 6, context: 'arn:aws:eks:eu-west-1:1234:cluster/prod' },
       {
@@ -68,9 +69,15 @@ describe('validateClientMessage', () => {
     expect(reasonFor({ type: 'listContexts', requestId: 1.5 })).toBe(
       'requestId must be an integer of at least 0',
     );
-    expect(reasonFor({ type: 'getObject', requestId: 1, gvr: pods, name: 'a', reveal: 'yes' })).toBe(
-      'reveal must be a boolean',
+    expect(reasonFor({ type: 'getObject', requestId: 1, gvr: pods, name: 'a', reveal: true })).toBe(
+      'getObject has unknown field "reveal"',
     );
+    expect(reasonFor({ type: 'revealSecretValue', requestId: 1, name: 'db', key: 'k' })).toBe(
+      'namespace is required: a Secret is namespaced',
+    );
+    expect(
+      reasonFor({ type: 'revealSecretValue', requestId: 1, namespace: 'a', name: 'db', key: 'a/b' }),
+    ).toBe('key "a/b" is malformed');
   });
 
   it('refuses malformed group, version, resource and namespace', () => {
