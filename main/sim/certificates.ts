@@ -27,8 +27,9 @@ export function servingCertificates(): Promise<ServingCertificates> {
 }
 
 async function generateServingCertificates(): Promise<ServingCertificates> {
-  const crypto = webcrypto as unknown as Crypto;
-  x509.cryptoProvider.set(crypto);
+  // Node's WebCrypto is the DOM's Crypto that @peculiar/x509 declares (main/ has no DOM types).
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[1]);
+  const crypto = webcrypto;
   // Backdated an hour so a client clock slightly behind still accepts them; a year is longer than
   // any process lives.
   const notBefore = new Date(Date.now() - 60 * 60 * 1000);
