@@ -95,7 +95,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     (embeddedStarting ??= (async () => {
       const pods = options.pods ?? 2000;
       log(`kubetide: starting the embedded cluster with ${pods.toLocaleString('en-US')} pods`);
-      embedded = await startEmbeddedCluster({ pods });
+      // Like a real API server: TLS (a generated CA in the kubeconfig) and HTTP/2.
+      embedded = await startEmbeddedCluster({ pods, tls: true });
       embedded.churn.set(options.churn === false ? 0 : gentleChurnPerSecond);
       embeddedConfig = embeddedKubeconfig(embedded);
       return embeddedConfig;

@@ -12,8 +12,8 @@ import type { Http2HealthSettings } from './http2-health-check';
 
 /**
  * Streams assumed allowed until the server's SETTINGS arrive: x/net/http2's
- * initialMaxConcurrentStreams, low enough for any real server (kube-apiserver allows 100 by default,
- * --http2-max-streams-per-connection).
+ * initialMaxConcurrentStreams, which kube-apiserver matches by default
+ * (--http2-max-streams-per-connection unset).
  */
 const initialMaxConcurrentStreams = 100;
 /**

@@ -1,11 +1,13 @@
 // The HTTP front of the embedded cluster: health and version, legacy discovery, the resource verbs,
-// and the /_sim admin endpoints. Plain HTTP with keep-alive on loopback.
+// and the /_sim admin endpoints. Served over TLS with HTTP/2 and HTTP/1.1 (node:http2's compatibility
+// API hands both the same request and response shapes), or plain HTTP/1.1, on loopback.
 //
 // Admin endpoints (JSON in, JSON out):
 //   POST /_sim/faults  a FaultCommand, e.g. {"action":"failNext","count":2,"code":429,"verb":"list","path":"/pods"},
 //                      {"action":"dropWatches"}, {"action":"stallWatches","seconds":5},
 //                      {"action":"corruptWatches","mode":"malformed"|"truncated"},
-//                      {"action":"expireContinueTokens"}, {"action":"restartCompacted"}, {"action":"clear"}
+//                      {"action":"expireContinueTokens"}, {"action":"restartCompacted"},
+//                      {"action":"blackholeConnections"}, {"action":"clear"}
 //   GET  /_sim/faults  the pending request faults
 //   POST /_sim/churn   {"changesPerSecond": 50}
 //   GET  /_sim/stats   object counts, resourceVersion, open watches
@@ -15,7 +17,7 @@ import { badRequest, methodNotAllowed } from './api-errors';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
-import { readBody, sendJson, sendStatus, sendText, statusOfError } from './http-io';
+import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
 import { parseApiPath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
@@ -64,6 +66,12 @@ async function handleAdmin(
     body = JSON.parse((await readBody(request)) || '{}');
   } catch {
     throw badRequest('the body must be JSON');
+  }
+  if (pathname === '/_sim/faults' && (body as FaultCommand).action === 'blackholeConnections') {
+    // The answer leaves on one of the connections about to hang, so it goes out first.
+    const affected = context.faults.connectionsToBlackhole();
+    response.once('finish', () => setTimeout(() => context.faults.blackholeConnections(), 50));
+    return sendJson(response, 200, { ok: true, affected });
   }
   if (pathname === '/_sim/faults') {
     try {
@@ -140,7 +148,7 @@ export function createRequestListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     route(context, request, response).catch((error: unknown) => {
-      if (!response.destroyed) sendStatus(response, statusOfError(error));
+      if (!responseGone(response)) sendStatus(response, statusOfError(error));
     });
   };
 }

@@ -1,11 +1,12 @@
 // `npm run sim -- --pods 5000 --churn 50 --port 6443 --kubeconfig FILE [--seed S] [--nodes N]
-// [--namespaces N]`: starts the embedded cluster, writes a kubeconfig for it, and runs until Ctrl-C.
+// [--namespaces N] [--plain-http]`: starts the embedded cluster (TLS with HTTP/2 and HTTP/1.1, behind
+// its fault proxy, unless --plain-http), writes a kubeconfig for it, and runs until Ctrl-C.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedCluster } from './embedded-cluster';
 
-const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N]`;
+const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--plain-http]`;
 
 function integer(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       nodes: { type: 'string' },
       namespaces: { type: 'string' },
+      'plain-http': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -36,9 +38,12 @@ async function main(): Promise<void> {
   }
   const pods = integer('pods', values.pods, 5000);
   const kubeconfigPath = resolve(values.kubeconfig ?? 'kubetide-embedded.kubeconfig');
+  const caPath = `${kubeconfigPath}.ca.crt`;
   const started = Date.now();
   const cluster = await startEmbeddedCluster({
     port: integer('port', values.port, 6443),
+    tls: !values['plain-http'],
+    faultProxy: true,
     seed: integer('seed', values.seed, Date.now() % 2 ** 31),
     pods,
     nodes: values.nodes === undefined ? undefined : integer('nodes', values.nodes, 0),
@@ -54,7 +59,9 @@ async function main(): Promise<void> {
   console.log(
     `Kubeconfig written to ${kubeconfigPath}. Try:\n  KUBECONFIG=${kubeconfigPath} kubectl get pods -A`,
   );
-  console.log(`Faults: curl -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
+  const trust = cluster.certificateAuthority ? ` --cacert ${caPath}` : '';
+  if (cluster.certificateAuthority) writeFileSync(caPath, cluster.certificateAuthority);
+  console.log(`Faults: curl${trust} -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
   let stopping = false;
   const stop = () => {
     if (stopping) process.exit(1);

@@ -69,9 +69,18 @@ export async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Whether the client went away or the response was cut. Over HTTP/2 the response is node:http2's
+ * compatibility Http2ServerResponse, which has no `destroyed` of its own; its stream has.
+ */
+export function responseGone(response: ServerResponse): boolean {
+  const stream = (response as { stream?: { destroyed: boolean } }).stream;
+  return stream ? stream.destroyed : response.destroyed;
+}
+
 /** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */
 export function writeChunk(response: ServerResponse, chunk: string): Promise<void> | undefined {
-  if (response.destroyed) return Promise.reject(new Error('client closed the connection'));
+  if (responseGone(response)) return Promise.reject(new Error('client closed the connection'));
   if (response.write(chunk)) return undefined;
   return new Promise((resolve, reject) => {
     const cleanup = () => {
