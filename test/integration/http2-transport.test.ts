@@ -109,6 +109,20 @@ describe('HTTP/2 to the embedded cluster', () => {
     expect(cluster.connections.accepted).toBe(2);
   });
 
+  it('resetConnections (resume from sleep) fails the watches at once and the next request reconnects', async () => {
+    const { cluster, connection, list, watch } = await harness();
+    const { metadata } = await list('pods');
+    const watcher = await watch('configmaps', metadata.resourceVersion ?? '');
+    const outcome = nextEvent(watcher).then(
+      () => 'event',
+      (error: unknown) => error,
+    );
+    connection.resetConnections('resumed from sleep');
+    expect(await outcome).toBeInstanceOf(ConnectionLostError);
+    await list('pods');
+    expect(cluster.connections.accepted).toBe(2);
+  });
+
   it('never fails a quiet healthy connection: ten silent minutes of answered PINGs, then events flow', async () => {
     const { cluster, clock, list, watch } = await harness({ simulate: false });
     const { metadata } = await list('configmaps');
