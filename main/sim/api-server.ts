@@ -10,7 +10,7 @@
 //                      {"action":"blackholeConnections"}, {"action":"clear"}
 //   GET  /_sim/faults  the pending request faults
 //   POST /_sim/churn   {"changesPerSecond": 50}
-//   GET  /_sim/stats   object counts, resourceVersion, open watches
+//   GET  /_sim/stats   object counts, resourceVersion, open watches, connections, requests by verb and resource
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newStatus } from '../../shared/kube/status';
 import { badRequest, methodNotAllowed } from './api-errors';
@@ -19,6 +19,7 @@ import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
 import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
+import type { RequestLog } from './request-log';
 import { parseApiPath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
 import { handleResource, verbOf } from './resource-handler';
@@ -32,6 +33,7 @@ export interface AdminHooks {
 export interface ApiServerContext extends ResourceHandlerContext {
   hub: WatchHub;
   admin: AdminHooks;
+  requests: RequestLog;
 }
 
 const versionInfo = {
@@ -127,6 +129,11 @@ async function route(
   if (!type) return notFoundPath(response);
   const verb = verbOf(method, path, url.searchParams);
   if (!verb) throw methodNotAllowed();
+  context.requests.record(
+    verb,
+    type.group === '' ? type.resource : `${type.resource}.${type.group}`,
+    url.searchParams.has('continue'),
+  );
   const fault = context.faults.take(verb, pathname);
   if (fault) return sendStatus(response, fault);
   const rendering = negotiateRendering(request.headers.accept);

@@ -14,6 +14,7 @@ import { FaultProxy } from './fault-proxy';
 import { GarbageCollector } from './garbage-collector';
 import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
+import { RequestLog } from './request-log';
 import { OwnerIndex } from './owner-index';
 import { SeededRandom } from './random';
 import { ResourceCatalog } from './resource-catalog';
@@ -96,6 +97,8 @@ export interface EmbeddedCluster {
   /** The PEM of the CA that signed the serving certificate (with tls). */
   readonly certificateAuthority?: string;
   readonly connections: ServerConnections;
+  /** Requests served, by verb and resource (full LISTs apart from continuation pages). */
+  readonly requests: RequestLog;
   readonly store: ObjectStore;
   readonly storage: ClusterStorage;
   readonly faults: FaultInjector;
@@ -170,6 +173,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     step: (count) => simulation?.churn.step(count),
   };
 
+  const requests = new RequestLog();
   const context: ApiServerContext = {
     storage,
     faults,
@@ -177,6 +181,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     table: createTableConverter(store),
     now: () => clock.now(),
     hub,
+    requests,
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
@@ -185,6 +190,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
         churnPerSecond: churn.rate,
         objects: Object.fromEntries(store.resources().map((name) => [name, store.count(name)])),
         connections: { ...connections },
+        requests: requests.snapshot(),
       }),
     },
   };
@@ -227,6 +233,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     port,
     certificateAuthority: certificates?.certificateAuthority,
     connections,
+    requests,
     store,
     storage,
     faults,

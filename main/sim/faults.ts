@@ -102,7 +102,9 @@ export class FaultInjector {
 
   private requireProxy(): ConnectionFaults {
     if (!this.connections)
-      throw badRequest('blackholeConnections needs the cluster started with its fault proxy (faultProxy: true)');
+      throw badRequest(
+        'blackholeConnections needs the cluster started with its fault proxy (faultProxy: true)',
+      );
     return this.connections;
   }
 
