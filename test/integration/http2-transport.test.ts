@@ -2,6 +2,7 @@
 // and WATCH of a context, a second only past the server's stream limit, HTTP/1.1 where the server
 // does not offer h2, and the HTTP/2 health check (on a fake clock) failing a blackholed connection's
 // watches after read-idle + ping timeout while never failing a quiet healthy one.
+import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -55,6 +56,28 @@ async function harness(options: EmbeddedClusterOptions = {}) {
 /** Lets the real network answer the PING the fake clock just sent: its deadline timer goes away. */
 async function pingAnswered(clock: FakeClock): Promise<void> {
   await vi.waitFor(() => expect(Math.max(...clock.pendingDelays())).toBeLessThanOrEqual(1_000));
+}
+
+/** A kubeconfig for a test server at `url` signed by `certificateAuthority`. */
+function kubeconfigFor(url: string, certificateAuthority: string): Kubeconfig {
+  return Kubeconfig.fromString(
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'c',
+          cluster: {
+            server: url,
+            'certificate-authority-data': Buffer.from(certificateAuthority).toString('base64'),
+          },
+        },
+      ],
+      users: [{ name: 'u', user: { token: 't' } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+  );
 }
 
 function protocolOf(connection: ClusterConnection): string | undefined {
@@ -144,6 +167,38 @@ describe('HTTP/2 to the embedded cluster', () => {
   });
 });
 
+describe('GOAWAY', () => {
+  it('lets the stream in flight finish, and sends new requests over a new connection', async () => {
+    const certificates = await servingCertificates();
+    const server = http2.createSecureServer({ key: certificates.privateKey, cert: certificates.certificate });
+    let sessions = 0;
+    server.on('session', () => sessions++);
+    server.on('stream', (stream, headers) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/json' });
+      if (headers[':path'] !== '/slow') return void stream.end('{"kind":"Status"}');
+      // The server says goodbye mid-reply, then finishes the stream it had accepted.
+      stream.write('{"kind":');
+      stream.session?.goaway();
+      setTimeout(() => stream.end('"Status"}'), 50);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const connection = kubeconfigFor(
+      `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      certificates.certificateAuthority,
+    ).connect();
+    cleanup.push(async () => {
+      connection.close();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const client = new RestClient(connection);
+    const get = (path: string) =>
+      client.json<{ kind: string }>({ path, description: { verb: 'get', resource: 'status' } });
+    expect(await get('/slow')).toEqual({ kind: 'Status' });
+    expect(await get('/fast')).toEqual({ kind: 'Status' });
+    expect(sessions).toBe(2);
+  });
+});
+
 describe('HTTP/1.1 fallback', () => {
   it('speaks HTTP/1.1, a socket per watch, to a plain http:// cluster', async () => {
     const cluster: EmbeddedCluster = await startEmbeddedCluster({ seed: 3 });
@@ -184,24 +239,7 @@ describe('HTTP/1.1 fallback', () => {
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const kubeconfig = Kubeconfig.fromString(
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [
-          {
-            name: 'c',
-            cluster: {
-              server: url,
-              'certificate-authority-data': Buffer.from(certificates.certificateAuthority).toString('base64'),
-            },
-          },
-        ],
-        users: [{ name: 'u', user: { token: 't' } }],
-        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-        'current-context': 'x',
-      }),
-    );
+    const kubeconfig = kubeconfigFor(url, certificates.certificateAuthority);
     const connection = kubeconfig.connect();
     cleanup.push(async () => {
       connection.close();
