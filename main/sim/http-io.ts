@@ -1,6 +1,8 @@
 // Small HTTP helpers shared by the handlers: JSON and Status replies, request bodies, and writes
 // that wait for 'drain' so a big LIST body streams out instead of piling up in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants as http2Constants } from 'node:http2';
+import type { ServerHttp2Stream } from 'node:http2';
 import type { Status } from '../../shared/kube/status';
 import { StatusError, newStatus } from '../../shared/kube/status';
 
@@ -34,7 +36,7 @@ export function sendStatus(
   headers: Record<string, string> = {},
 ): void {
   if (response.headersSent) {
-    response.destroy();
+    cutResponse(response);
     return;
   }
   const retryAfter = status.details?.retryAfterSeconds;
@@ -76,6 +78,17 @@ export async function readBody(request: IncomingMessage): Promise<string> {
 export function responseGone(response: ServerResponse): boolean {
   const stream = (response as { stream?: { destroyed: boolean } }).stream;
   return stream ? stream.destroyed : response.destroyed;
+}
+
+/**
+ * Cuts the response without a proper end, as a dying API server does. Over HTTP/1.1 the connection is
+ * destroyed. Over HTTP/2 the stream is reset with INTERNAL_ERROR: destroying it would reset it with
+ * CANCEL, which the client's HTTP/2 stack reports as a clean end of the body.
+ */
+export function cutResponse(response: ServerResponse): void {
+  const stream = (response as { stream?: ServerHttp2Stream }).stream;
+  if (stream) stream.close(http2Constants.NGHTTP2_INTERNAL_ERROR);
+  else response.destroy();
 }
 
 /** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */
