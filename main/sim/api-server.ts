@@ -70,10 +70,8 @@ async function handleAdmin(
     throw badRequest('the body must be JSON');
   }
   if (pathname === '/_sim/faults' && (body as FaultCommand).action === 'blackholeConnections') {
-    // The answer leaves on one of the connections about to hang, so it goes out first.
-    const affected = context.faults.connectionsToBlackhole();
-    response.once('finish', () => setTimeout(() => context.faults.blackholeConnections(), 50));
-    return sendJson(response, 200, { ok: true, affected });
+    // The reply leaves on one of the connections about to hang, so they hang a moment later.
+    return sendJson(response, 200, { ok: true, affected: context.faults.blackholeConnections(50) });
   }
   if (pathname === '/_sim/faults') {
     try {

@@ -121,12 +121,14 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
   let proxy: FaultProxy | undefined;
-  const faults = new FaultInjector(store, hub, {
-    blackholeConnections: () => proxy?.blackholeConnections() ?? 0,
-    get forwarding() {
-      return proxy?.forwarding ?? 0;
-    },
-  });
+  // The proxy starts with the server, before any request can ask for a blackhole.
+  const faults = new FaultInjector(
+    store,
+    hub,
+    options.faultProxy
+      ? { blackholeConnections: (delayMs) => proxy?.blackholeConnections(delayMs) ?? 0 }
+      : undefined,
+  );
   const settings: WatchSettings = {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,

@@ -43,15 +43,19 @@ export class FaultProxy {
     return this.acceptedCount;
   }
 
-  /** Connections forwarding now (blackholed ones excluded). */
-  get forwarding(): number {
-    return this.open.size;
+  /**
+   * Every connection open now goes silent both ways, for ever, after `delayMs` (0: at once; later
+   * connections are not touched either way); returns how many.
+   */
+  blackholeConnections(delayMs = 0): number {
+    const chosen = [...this.open];
+    if (delayMs === 0) this.hang(chosen);
+    else setTimeout(() => this.hang(chosen.filter((connection) => this.open.has(connection))), delayMs);
+    return chosen.length;
   }
 
-  /** Every open connection goes silent both ways, for ever; returns how many. */
-  blackholeConnections(): number {
-    const count = this.open.size;
-    for (const connection of this.open) {
+  private hang(connections: readonly ProxiedConnection[]): void {
+    for (const connection of connections) {
       const { client, upstream } = connection;
       // Bytes already read are dropped, and nothing more is read: each end's writes pile up in the
       // kernel's buffers, unacknowledged by the application, as in front of a dead NAT entry.
@@ -62,10 +66,9 @@ export class FaultProxy {
       // A hung pair reports nothing either: errors and closes of one side are not passed on.
       client.removeAllListeners('close');
       upstream.removeAllListeners('close');
+      this.open.delete(connection);
       this.hung.add(connection);
     }
-    this.open.clear();
-    return count;
   }
 
   async close(): Promise<void> {

@@ -33,10 +33,8 @@ export type FaultCommand =
 
 /** Faults below HTTP, when the cluster runs behind its fault proxy (see fault-proxy.ts). */
 export interface ConnectionFaults {
-  /** Every open connection goes silent both ways, for ever; returns how many. */
-  blackholeConnections(): number;
-  /** Connections open (and not yet blackholed) now. */
-  readonly forwarding: number;
+  /** Every connection open now goes silent both ways, for ever, after `delayMs`; returns how many. */
+  blackholeConnections(delayMs?: number): number;
 }
 
 export class FaultInjector {
@@ -89,15 +87,11 @@ export class FaultInjector {
   /**
    * Every open connection (watches, and the HTTP/2 connection carrying them) hangs for ever: no FIN,
    * no byte either way, PINGs unanswered, as behind a NAT that dropped them. New connections work.
-   * Needs the cluster started with faultProxy: true.
+   * Needs the cluster started with faultProxy: true. With `delayMs`, the connections open now hang
+   * that much later (so that an HTTP reply can leave on one of them first).
    */
-  blackholeConnections(): number {
-    return this.requireProxy().blackholeConnections();
-  }
-
-  /** How many connections blackholeConnections() would hang now. */
-  connectionsToBlackhole(): number {
-    return this.requireProxy().forwarding;
+  blackholeConnections(delayMs = 0): number {
+    return this.requireProxy().blackholeConnections(delayMs);
   }
 
   private requireProxy(): ConnectionFaults {
