@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../main/cache/fake-clock';
 import type { Watcher } from '../../main/cache/lister-watcher';
 import type { ClusterConnection } from '../../main/kube/cluster-connection';
-import { ConnectionLostError } from '../../main/kube/errors';
+import { ConnectionLostError, WatchInactivityError } from '../../main/kube/errors';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
@@ -45,8 +45,9 @@ async function harness(options: EmbeddedClusterOptions = {}) {
       path: `/api/v1/${resource}`,
       description: { verb: 'list', resource },
     });
+  // The watch's own silence timer runs on the fake clock too: over h2 there must be none.
   const watch = (resource: string, resourceVersion: string) =>
-    httpListerWatcher(client, { group: '', version: 'v1', resource }).watch(
+    httpListerWatcher(client, { group: '', version: 'v1', resource }, '', undefined, { clock }).watch(
       { resourceVersion, allowWatchBookmarks: true },
       controller.signal,
     );
@@ -221,6 +222,31 @@ describe('HTTP/1.1 fallback', () => {
       );
     expect(protocolOf(connection)).toBe('http/1.1');
     expect(cluster.connections.accepted).toBe(3);
+  });
+
+  it('fails a silent HTTP/1.1 watch after 150 s (two missed bookmarks), not at the 60 s cadence', async () => {
+    const cluster: EmbeddedCluster = await startEmbeddedCluster({ seed: 3, simulate: false });
+    const connection = Kubeconfig.fromString(cluster.kubeconfigYaml()).connect();
+    const controller = new AbortController();
+    cleanup.push(async () => {
+      controller.abort();
+      connection.close();
+      await cluster.close();
+    });
+    const clock = new FakeClock();
+    const watcher = await httpListerWatcher(
+      new RestClient(connection),
+      { group: '', version: 'v1', resource: 'configmaps' },
+      '',
+      undefined,
+      { clock },
+    ).watch({ resourceVersion: String(cluster.store.resourceVersion) }, controller.signal);
+    let failure: unknown;
+    void nextEvent(watcher).catch((error: unknown) => (failure = error));
+    await clock.stepAsync(149_000);
+    expect(failure).toBeUndefined();
+    await clock.stepAsync(1_000);
+    expect(failure).toBeInstanceOf(WatchInactivityError);
   });
 
   it('speaks HTTP/1.1 over TLS when ALPN does not pick h2', async () => {
