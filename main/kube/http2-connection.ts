@@ -21,6 +21,18 @@ const initialMaxConcurrentStreams = 100;
  * http.DefaultTransport's IdleConnTimeout (apimachinery SetOldTransportDefaults), 90 s.
  */
 const idleConnectionTimeoutMs = 90_000;
+/**
+ * Flow-control windows of x/net/http2's Transport (transportDefaultStreamFlow, ...ConnFlow): 4 MiB per
+ * stream and 1 GiB per connection, so a LIST of many megabytes streams without waiting for a window
+ * update every 64 KiB (HTTP/2's default), and watches beside it are not starved.
+ */
+const streamWindowBytes = 4 << 20;
+const connectionWindowBytes = 1 << 30;
+/**
+ * Node refuses new streams (ENHANCE_YOUR_CALM) once a session holds more than maxSessionMemory MB
+ * (default 10); with 4 MiB windows, a few big LISTs at once pass that. Go sets no such cap.
+ */
+const maxSessionMemoryMegabytes = 512;
 
 export class Http2Connection {
   private readonly session: ClientHttp2Session;
@@ -39,7 +51,12 @@ export class Http2Connection {
     settings: Http2HealthSettings,
     private readonly gone: (connection: Http2Connection) => void,
   ) {
-    this.session = http2.connect(server, { createConnection: () => socket });
+    this.session = http2.connect(server, {
+      createConnection: () => socket,
+      maxSessionMemory: maxSessionMemoryMegabytes,
+      settings: { initialWindowSize: streamWindowBytes },
+    });
+    this.session.once('connect', () => this.session.setLocalWindowSize(connectionWindowBytes));
     this.session.on('remoteSettings', () => {
       this.settingsReceived = true;
     });

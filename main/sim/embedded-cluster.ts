@@ -206,6 +206,9 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
           cert: certificates.certificate,
           allowHTTP1: true,
           settings: { maxConcurrentStreams: options.http2MaxConcurrentStreams ?? 100 },
+          // Node refuses new streams once a session holds more than this many MB (default 10), as
+          // a few concurrent multi-megabyte LISTs do; kube-apiserver (Go) has no such cap.
+          maxSessionMemory: 512,
         },
         listener as unknown as Parameters<typeof createSecureServer>[1],
       )
