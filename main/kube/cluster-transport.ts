@@ -81,11 +81,6 @@ export class ClusterTransport {
     return this.negotiated;
   }
 
-  /** Open HTTP/2 connections that still take new streams. */
-  get http2Connections(): number {
-    return this.connections.size;
-  }
-
   start(request: TransportRequest): OutgoingRequest {
     if (this.negotiated === 'http/1.1') return this.startHttp1(request);
     let aborted: Error | undefined;
