@@ -12,6 +12,7 @@ import { ClusterTransport } from './cluster-transport';
 import type { TlsMaterial } from './cluster-transport';
 import { ExecCredentialProvider } from './exec-credential';
 import type { ExecConfig } from './exec-credential';
+import type { HttpProtocol } from './http-response';
 import { http2HealthSettings } from './http2-health-check';
 import type { Http2HealthSettings } from './http2-health-check';
 import type { ContextDescription } from './kubeconfig';
@@ -71,6 +72,11 @@ export class ClusterConnection {
           insecureSkipTlsVerify: cluster.skipTLSVerify,
         })
       : undefined;
+  }
+
+  /** The protocol requests go over now: 'h2' once a connection negotiated it; undefined before any. */
+  get protocol(): HttpProtocol | undefined {
+    return this.transport?.protocol;
   }
 
   describe(): ContextDescription {

@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../main/cache/fake-clock';
 import type { Watcher } from '../../main/cache/lister-watcher';
-import type { ClusterConnection } from '../../main/kube/cluster-connection';
 import { ConnectionLostError, WatchInactivityError } from '../../main/kube/errors';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
@@ -81,10 +80,6 @@ function kubeconfigFor(url: string, certificateAuthority: string): Kubeconfig {
   );
 }
 
-function protocolOf(connection: ClusterConnection): string | undefined {
-  return (connection as unknown as { transport?: { protocol?: string } }).transport?.protocol;
-}
-
 async function nextEvent(watcher: Watcher<KubeObject>) {
   return watcher[Symbol.asyncIterator]().next();
 }
@@ -94,7 +89,7 @@ describe('HTTP/2 to the embedded cluster', () => {
     const { cluster, connection, list, watch } = await harness();
     const { metadata } = await list('pods');
     const watchers = await Promise.all(kinds.map((kind) => watch(kind, metadata.resourceVersion ?? '')));
-    expect(protocolOf(connection)).toBe('h2');
+    expect(connection.protocol).toBe('h2');
     expect(cluster.connections.accepted).toBe(1);
     expect(cluster.watches.size).toBe(kinds.length);
     for (const watcher of watchers) watcher.stop();
@@ -220,7 +215,7 @@ describe('HTTP/1.1 fallback', () => {
         { resourceVersion: metadata.resourceVersion },
         controller.signal,
       );
-    expect(protocolOf(connection)).toBe('http/1.1');
+    expect(connection.protocol).toBe('http/1.1');
     expect(cluster.connections.accepted).toBe(3);
   });
 
@@ -276,7 +271,7 @@ describe('HTTP/1.1 fallback', () => {
       path: '/version',
       description: { verb: 'get', resource: 'version' },
     });
-    expect(protocolOf(connection)).toBe('http/1.1');
+    expect(connection.protocol).toBe('http/1.1');
     expect(reply.alpn).toBe(false);
   });
 });
