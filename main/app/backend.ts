@@ -69,6 +69,18 @@ const gentleChurnPerSecond = 2;
 /** A ClusterSession that also owns its discovery and HTTP connection, and releases them on close. */
 class OwnedClusterSession extends ClusterSession {
   release: () => void = () => undefined;
+  /** Drops the context's connections (see ClusterConnection.resetConnections). */
+  resetConnections: (reason: string) => void = () => undefined;
+
+  /**
+   * After sleep the connections are most likely half-open: dropped first, the watches re-established
+   * at once open a new one instead of waiting up to 45 s on the dead one for its health check.
+   */
+  override reconnectAll(reason: string, staleSince: number): void {
+    this.resetConnections(reason);
+    super.reconnectAll(reason, staleSince);
+  }
+
   override async close(): Promise<void> {
     await super.close();
     this.release();
@@ -107,7 +119,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     (embeddedStarting ??= (async () => {
       const pods = options.pods ?? 2000;
       log(`kubetide: starting the embedded cluster with ${pods.toLocaleString('en-US')} pods`);
-      embedded = await startEmbeddedCluster({ pods });
+      // Like a real API server: TLS (a generated CA in the kubeconfig) and HTTP/2.
+      embedded = await startEmbeddedCluster({ pods, tls: true });
       embedded.churn.set(options.churn === false ? 0 : gentleChurnPerSecond);
       embeddedConfig = embeddedKubeconfig(embedded);
       return embeddedConfig;
@@ -160,6 +173,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       connection.close();
       recording?.recorder.close();
     };
+    session.resetConnections = (reason) => connection.resetConnections(reason);
     return session;
   };
 

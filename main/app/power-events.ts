@@ -1,6 +1,7 @@
-// Sleep and resume (Electron's powerMonitor): after a laptop wakes, every watch is likely a dead,
-// half-open TCP connection that would otherwise go unnoticed until the inactivity timeout. On resume,
-// every watch is re-established at once, and the UI is told how long the data was stale.
+// Sleep and resume (Electron's powerMonitor): after a laptop wakes, every connection is likely dead
+// and half-open, which would otherwise go unnoticed until the HTTP/2 health check (up to 45 s) or,
+// over HTTP/1.1, the watch silence limit. On resume, the context's connections are dropped and every
+// watch is re-established at once on a new one, and the UI is told how long the data was stale.
 import type { PowerMonitor } from 'electron';
 
 export interface Reconnector {

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   let kubeconfig: Kubeconfig;
   if (values.embedded) {
     cluster = await startEmbeddedCluster({
+      tls: true,
       pods: count('pods', values.pods, 500),
       simulation: { churnPerSecond: count('churn', values.churn, 20) },
     });

@@ -1,21 +1,26 @@
-// One context's cluster as our own HTTP requests need it: the server URL, one keep-alive Agent (so
-// every LIST and WATCH reuses connections, unlike client-node's connection per request), and the
-// user's credentials, refreshed when they expire. client-node applies the kubeconfig's auth (token,
+// One context's cluster as our own HTTP requests need it: the server URL, one ClusterTransport (one
+// HTTP/2 connection for every LIST and WATCH where the server speaks h2, a keep-alive pool otherwise;
+// unlike client-node's connection per request), and the user's credentials, refreshed when they
+// expire. client-node applies the kubeconfig's auth (token,
 // token file, basic, client certificates, OIDC, auth providers, impersonation); exec plugins run
 // through ExecCredentialProvider so that failures are typed and a 401 can force a refresh.
-import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { Clock } from '../cache/clock';
+import { ClusterTransport } from './cluster-transport';
+import type { TlsMaterial } from './cluster-transport';
 import { ExecCredentialProvider } from './exec-credential';
 import type { ExecConfig } from './exec-credential';
+import type { HttpProtocol } from './http-response';
+import { http2HealthSettings } from './http2-health-check';
+import type { Http2HealthSettings } from './http2-health-check';
 import type { ContextDescription } from './kubeconfig';
 
-/** What one request needs: headers carrying the credentials, and the agent to send it through. */
+/** What one request needs: headers carrying the credentials, and the transport to send it through. */
 export interface AuthorizedRequest {
   headers: Record<string, string>;
-  agent: http.Agent;
+  transport: ClusterTransport;
 }
 
 export interface ClusterConnectionOptions {
@@ -23,22 +28,8 @@ export interface ClusterConnectionOptions {
   cluster: Cluster;
   user: User;
   clock: Clock;
-}
-
-/**
- * Watches hold a socket each for their whole life (HTTP/1.1), so the cap must sit well above the
- * number of concurrent watches, or LISTs would queue behind them; it still bounds a runaway caller.
- */
-const maxSockets = 256;
-/** Idle connections kept for reuse; more are closed. */
-const maxFreeSockets = 16;
-
-interface TlsMaterial {
-  ca?: string | Buffer;
-  cert?: string | Buffer;
-  key?: string | Buffer;
-  rejectUnauthorized?: boolean;
-  servername?: string;
+  /** HTTP/2 health-check timings (default: client-go's, or its environment overrides). */
+  health?: Http2HealthSettings;
 }
 
 export class ClusterConnection {
@@ -50,10 +41,10 @@ export class ClusterConnection {
   private readonly config: KubeConfig;
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly secure: boolean;
-  private agent: http.Agent | undefined;
-  private agentMaterial: TlsMaterial | undefined;
-  /** Agents replaced after a certificate rotation; their in-flight watches end on their own. */
-  private readonly retiredAgents: http.Agent[] = [];
+  private transport: ClusterTransport | undefined;
+  private transportMaterial: TlsMaterial | undefined;
+  /** Transports replaced after a certificate rotation; their in-flight watches end on their own. */
+  private readonly retiredTransports: ClusterTransport[] = [];
   private closed = false;
 
   constructor(private readonly options: ClusterConnectionOptions) {
@@ -81,6 +72,11 @@ export class ClusterConnection {
           insecureSkipTlsVerify: cluster.skipTLSVerify,
         })
       : undefined;
+  }
+
+  /** The protocol requests go over now: 'h2' once a connection negotiated it; undefined before any. */
+  get protocol(): HttpProtocol | undefined {
+    return this.transport?.protocol;
   }
 
   describe(): ContextDescription {
@@ -113,7 +109,7 @@ export class ClusterConnection {
         material.key = credential.clientKeyData;
       }
     }
-    return { headers, agent: this.agentFor(material) };
+    return { headers, transport: this.transportFor(material) };
   }
 
   /**
@@ -126,24 +122,42 @@ export class ClusterConnection {
     return true;
   }
 
+  /**
+   * Fails every request in flight and drops every connection, so that the next requests open fresh
+   * ones at once: after sleep or a network change the old ones are most likely dead, and would
+   * otherwise be found so only by the health check (HTTP/2) or the watch silence limit (HTTP/1.1).
+   */
+  resetConnections(reason: string): void {
+    this.transport?.resetConnections(reason);
+    for (const transport of this.retiredTransports) transport.close();
+    this.retiredTransports.length = 0;
+  }
+
   /** Closes every connection, in-flight requests included. */
   close(): void {
     this.closed = true;
-    this.agent?.destroy();
-    for (const agent of this.retiredAgents) agent.destroy();
-    this.agent = undefined;
-    this.retiredAgents.length = 0;
+    this.transport?.close();
+    for (const transport of this.retiredTransports) transport.close();
+    this.transport = undefined;
+    this.retiredTransports.length = 0;
   }
 
-  private agentFor(material: TlsMaterial): http.Agent {
-    if (this.agent && (!this.secure || sameMaterial(this.agentMaterial, material))) return this.agent;
-    if (this.agent) this.retiredAgents.push(this.agent);
-    const common = { keepAlive: true, maxSockets, maxFreeSockets, scheduling: 'lifo' as const };
-    this.agent = this.secure
-      ? new https.Agent({ ...common, ...definedOnly(material) })
-      : new http.Agent(common);
-    this.agentMaterial = material;
-    return this.agent;
+  private transportFor(material: TlsMaterial): ClusterTransport {
+    if (this.transport && (!this.secure || sameMaterial(this.transportMaterial, material)))
+      return this.transport;
+    if (this.transport) {
+      this.transport.retire();
+      this.retiredTransports.push(this.transport);
+    }
+    this.transport = new ClusterTransport({
+      server: this.server,
+      tls: this.secure ? material : undefined,
+      clock: this.options.clock,
+      health: this.options.health ?? http2HealthSettings(),
+      disableHttp2: Boolean(process.env.DISABLE_HTTP2),
+    });
+    this.transportMaterial = material;
+    return this.transport;
   }
 }
 
@@ -161,8 +175,4 @@ function sameMaterial(left: TlsMaterial | undefined, right: TlsMaterial): boolea
 function sameBytes(left: string | Buffer | undefined, right: string | Buffer | undefined): boolean {
   if (left === undefined || right === undefined) return left === right;
   return Buffer.from(left).equals(Buffer.from(right));
-}
-
-function definedOnly(material: TlsMaterial): https.AgentOptions {
-  return Object.fromEntries(Object.entries(material).filter(([, value]) => value !== undefined));
 }

@@ -59,6 +59,22 @@ export class ServerUnreachableError extends Error {
   }
 }
 
+/**
+ * An HTTP/2 connection failed its health check: nothing was read from it for the read-idle timeout,
+ * and a PING then went unanswered for the ping timeout (golang.org/x/net/http2's
+ * closeForLostPing, "http2: client connection lost"). Every request and watch on the connection
+ * fails with this error; the next request opens a new connection.
+ */
+export class ConnectionLostError extends Error {
+  override readonly name = 'ConnectionLostError';
+  constructor(
+    readonly server: string,
+    readonly reason: string,
+  ) {
+    super(`the HTTP/2 connection to ${server} was lost: ${reason}`);
+  }
+}
+
 /** The TLS handshake failed, most often because the server certificate is not trusted. */
 export class TlsVerificationError extends Error {
   override readonly name = 'TlsVerificationError';

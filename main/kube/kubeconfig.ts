@@ -17,6 +17,7 @@ import {
   KubeconfigUnreadableError,
   messageOf,
 } from './errors';
+import type { Http2HealthSettings } from './http2-health-check';
 
 /** How a context's user authenticates; for display only. */
 export type AuthKind =
@@ -205,10 +206,13 @@ export class Kubeconfig {
   }
 
   /**
-   * A connection to the context's cluster, with its own keep-alive agent and credential cache. The
-   * caller owns it and must close() it.
+   * A connection to the context's cluster, with its own transport (HTTP/2 connection or keep-alive
+   * pool) and credential cache. The caller owns it and must close() it.
    */
-  connect(name: string = this.current, options: { clock?: Clock } = {}): ClusterConnection {
+  connect(
+    name: string = this.current,
+    options: { clock?: Clock; health?: Http2HealthSettings } = {},
+  ): ClusterConnection {
     const context = this.requireContext(name);
     const cluster = this.config.getCluster(context.cluster);
     if (!cluster) {
@@ -224,6 +228,7 @@ export class Kubeconfig {
       cluster,
       user: user ?? { name: context.user ?? '' },
       clock: options.clock ?? realClock,
+      health: options.health,
     });
   }
 

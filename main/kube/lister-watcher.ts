@@ -11,14 +11,18 @@ import type { GroupVersionResource, KubeList, KubeObject, WatchEvent } from '../
 import { ListDecodeError, describeRequest, toApiStatusError } from './errors';
 import type { RequestDescription } from './errors';
 import type { QueryValue, RestClient } from './rest-client';
-import { WatchStream } from './watch-stream';
+import { WatchStream, defaultWatchInactivityTimeoutMs } from './watch-stream';
 
 export interface HttpListerWatcherOptions {
   /** Request PartialObjectMetadata instead of full objects. */
   metadataOnly?: boolean;
   /** Runs the watch inactivity timer (default: the real clock). */
   clock?: Clock;
-  /** See WatchStream; default 60 s. */
+  /**
+   * Watch silence that fails the watch, over either protocol (tests shorten it). Default: none over
+   * HTTP/2, whose connection health check finds dead connections (its PINGs are answered however
+   * quiet the watch), and defaultWatchInactivityTimeoutMs over HTTP/1.1, which has no PING.
+   */
   inactivityTimeoutMs?: number;
   /** Set false when the server is known not to serve sendInitialEvents. */
   supportsWatchList?: boolean;
@@ -123,10 +127,11 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
         description,
         signal,
       });
-      const stream = new WatchStream<T>(response, {
+      const stream = new WatchStream<T>(response.body, {
         request: describeRequest(description),
         clock,
-        inactivityTimeoutMs: options.inactivityTimeoutMs,
+        inactivityTimeoutMs:
+          options.inactivityTimeoutMs ?? (response.protocol === 'h2' ? 0 : defaultWatchInactivityTimeoutMs),
         statusError: (status) => toApiStatusError(status, description),
         signal,
       });

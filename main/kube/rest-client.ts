@@ -1,17 +1,15 @@
 // Our HTTP client for the API server (client-go's rest.RESTClient, the parts a viewer needs). Every
-// request goes through the connection's keep-alive Agent; every failure says which request failed:
+// request goes through the connection's transport (one HTTP/2 connection, or a keep-alive pool for
+// HTTP/1.1 servers); every failure says which request failed:
 // non-2xx replies become StatusError subclasses carrying the Status (so the Reflector can classify
 // them), network failures name the server. Bodies are collected as Buffers and parsed once.
-import http from 'node:http';
-import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { isStatus, newStatus } from '../../shared/kube/status';
 import type { Status } from '../../shared/kube/status';
-import type { ClusterConnection } from './cluster-connection';
+import type { AuthorizedRequest, ClusterConnection } from './cluster-connection';
 import { ListReplyDecoder } from './list-reply-decoder';
 import {
   ServerUnreachableError,
@@ -22,6 +20,7 @@ import {
   toApiStatusError,
 } from './errors';
 import type { RequestDescription } from './errors';
+import type { HttpResponse } from './http-response';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -116,19 +115,19 @@ export class RestClient {
 
   /**
    * Sends the request and resolves with the 2xx response once its headers arrive, body unread: the
-   * caller owns it and must consume or destroy it (WatchStream does). The signal no longer applies.
+   * caller owns the body and must consume or destroy it (WatchStream does). The signal no longer
+   * applies. The response says which protocol carried it (watches time out differently on each).
    */
-  stream(request: RestRequest): Promise<IncomingMessage> {
+  stream(request: RestRequest): Promise<HttpResponse> {
     return this.send(request, false);
   }
 
-  private async send(request: RestRequest, forJson: boolean, attempt = 0): Promise<IncomingMessage> {
+  private async send(request: RestRequest, forJson: boolean, attempt = 0): Promise<HttpResponse> {
     request.signal?.throwIfAborted();
     const authorized = await this.connection.authorize();
     request.signal?.throwIfAborted();
     const response = await this.exchange(request, authorized, forJson);
-    if (response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300)
-      return response;
+    if (response.statusCode >= 200 && response.statusCode < 300) return response;
     const error = await this.statusError(response, request);
     if (error instanceof UnauthorizedError && attempt === 0 && this.connection.invalidateCredentials()) {
       return this.send(request, forJson, attempt + 1);
@@ -138,9 +137,9 @@ export class RestClient {
 
   private exchange(
     request: RestRequest,
-    authorized: { headers: Record<string, string>; agent: http.Agent },
+    authorized: AuthorizedRequest,
     forJson: boolean,
-  ): Promise<IncomingMessage> {
+  ): Promise<HttpResponse> {
     const url = this.connection.server + request.path + queryString(request.query);
     const headers: Record<string, string> = {
       ...authorized.headers,
@@ -155,7 +154,6 @@ export class RestClient {
       headers['Content-Type'] = request.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
-    const transport = url.startsWith('https:') ? https : http;
     return new Promise((resolve, reject) => {
       let settled = false;
       const finish = (outcome: () => void) => {
@@ -165,34 +163,36 @@ export class RestClient {
         request.signal?.removeEventListener('abort', onAbort);
         outcome();
       };
-      const outgoing = transport.request(url, {
+      const outgoing = authorized.transport.start({
+        url,
         method: request.method ?? 'GET',
         headers,
-        agent: authorized.agent,
+        payload,
       });
       const onAbort = () => {
         finish(() => reject(request.signal?.reason));
-        outgoing.destroy();
+        outgoing.abort(request.signal?.reason as Error);
       };
       const timer = this.clock.setTimeout(() => {
         const error = Object.assign(new Error(`no response within ${this.inactivityTimeoutMs} ms`), {
           code: 'ETIMEDOUT',
         });
         finish(() => reject(this.networkError(request, error)));
-        outgoing.destroy(error);
+        outgoing.abort(error);
       }, this.inactivityTimeoutMs);
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      outgoing.on('error', (error) => finish(() => reject(this.networkError(request, error))));
-      outgoing.on('response', (response) => {
-        finish(() => resolve(response));
-        // A JSON body is still ours to abort; a stream belongs to its owner from here on.
-        if (request.signal && forJson) {
-          const onBodyAbort = () => response.destroy(request.signal?.reason as Error);
-          request.signal.addEventListener('abort', onBodyAbort, { once: true });
-          response.once('close', () => request.signal?.removeEventListener('abort', onBodyAbort));
-        }
-      });
-      outgoing.end(payload);
+      outgoing.response.then(
+        (response) => {
+          finish(() => resolve(response));
+          // A JSON body is still ours to abort; a stream belongs to its owner from here on.
+          if (request.signal && forJson) {
+            const onBodyAbort = () => response.body.destroy(request.signal?.reason as Error);
+            request.signal.addEventListener('abort', onBodyAbort, { once: true });
+            response.body.once('close', () => request.signal?.removeEventListener('abort', onBodyAbort));
+          }
+        },
+        (error: unknown) => finish(() => reject(this.networkError(request, error))),
+      );
     });
   }
 
@@ -206,7 +206,7 @@ export class RestClient {
     return new ServerUnreachableError(server, description, code, error);
   }
 
-  private async statusError(response: IncomingMessage, request: RestRequest): Promise<Error> {
+  private async statusError(response: HttpResponse, request: RestRequest): Promise<Error> {
     const code = response.statusCode ?? 0;
     let body: Buffer;
     try {
@@ -234,7 +234,7 @@ export class RestClient {
 
   /** readBody with this client's clock and inactivity timeout. */
   private read(
-    response: IncomingMessage,
+    response: HttpResponse,
     request: RestRequest,
     sink: (chunk: Buffer) => void,
     yieldBetweenChunks = false,
@@ -252,7 +252,7 @@ export class RestClient {
   }
 
   /** The whole body in one Buffer. */
-  private async readWhole(response: IncomingMessage, request: RestRequest): Promise<Buffer> {
+  private async readWhole(response: HttpResponse, request: RestRequest): Promise<Buffer> {
     const chunks: Buffer[] = [];
     await this.read(response, request, (chunk) => {
       chunks.push(chunk);
@@ -282,7 +282,7 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
  * parses them would otherwise hold the loop (timers, other replies, IPC) for all of them.
  */
 function readBody(
-  response: IncomingMessage,
+  response: HttpResponse,
   request: RestRequest,
   prefix: string,
   clock: Clock,
@@ -290,6 +290,7 @@ function readBody(
   sink: (chunk: Buffer) => void,
   yieldBetweenChunks = false,
 ): Promise<void> {
+  const source = response.body;
   return new Promise((resolve, reject) => {
     let lastActivity = clock.now();
     let timer: Timer | undefined;
@@ -299,21 +300,21 @@ function readBody(
       failed = true;
       timer?.stop();
       reject(error);
-      response.destroy();
+      source.destroy();
     };
     const arm = (delayMs: number) => {
       timer = clock.setTimeout(() => {
         const idle = clock.now() - lastActivity;
         if (idle < inactivityTimeoutMs) return arm(inactivityTimeoutMs - idle);
-        response.destroy(new Error(`the reply stalled for ${inactivityTimeoutMs} ms`));
+        source.destroy(new Error(`the reply stalled for ${inactivityTimeoutMs} ms`));
       }, delayMs);
     };
     arm(inactivityTimeoutMs);
-    response.on('data', () => {
+    source.on('data', () => {
       lastActivity = clock.now();
     });
     const body: Readable =
-      response.headers['content-encoding'] === 'gzip' ? response.pipe(createGunzip()) : response;
+      response.headers['content-encoding'] === 'gzip' ? source.pipe(createGunzip()) : source;
     body.on('data', (chunk: Buffer) => {
       if (failed) return;
       try {
@@ -329,8 +330,8 @@ function readBody(
         });
       }
     });
-    if (body !== response) body.on('error', (error) => fail(error));
-    response.on('error', (error) => {
+    if (body !== source) body.on('error', (error) => fail(error));
+    source.on('error', (error) => {
       fail(
         request.signal?.aborted
           ? request.signal.reason
@@ -342,9 +343,9 @@ function readBody(
       timer?.stop();
       resolve();
     });
-    response.on('close', () => {
+    source.on('close', () => {
       timer?.stop();
-      if (!response.complete)
+      if (!response.complete())
         fail(request.signal?.reason ?? new Error(`${prefix}: connection closed mid-reply`));
     });
   });

@@ -6,7 +6,8 @@
 // - a line that is not a watch event ends the stream with a WatchDecodeError naming the request;
 // - an ERROR event ends the stream with the StatusError it carries (after the events before it);
 // - no byte for `inactivityTimeoutMs` (the server's bookmarks keep a healthy quiet watch alive) ends the
-//   stream with a WatchInactivityError, so a silently dead connection is noticed;
+//   stream with a WatchInactivityError, so a silently dead connection is noticed; 0 turns it off, as
+//   for watches over HTTP/2, whose connection's PINGs find a dead one sooner without racing bookmarks;
 // - stop() destroys the response (and so the request) at once; afterwards nothing is delivered.
 import type { Readable } from 'node:stream';
 import type { Clock, Timer } from '../cache/clock';
@@ -16,8 +17,15 @@ import { StatusError, isStatus, newStatus } from '../../shared/kube/status';
 import type { Status } from '../../shared/kube/status';
 import { WatchDecodeError, WatchInactivityError } from './errors';
 
-/** A watch with no byte for this long is presumed dead (client-go relies on HTTP/2 pings instead). */
-export const defaultWatchInactivityTimeoutMs = 60_000;
+/**
+ * A watch over HTTP/1.1 with no byte for this long is presumed dead (over HTTP/2, client-go and we rely
+ * on the connection's PINGs instead). kube-apiserver's cacher sends a quiet watch a BOOKMARK about once
+ * a minute (cacher.go: bookmarkFrequency = time.Minute, dispatched by a 1 s ticker, so 60-62 s apart),
+ * so a healthy watch is never silent much past 60 s. 150 s fails a watch only after two consecutive
+ * bookmarks went missing, with half a period to spare for a loaded server: a limit at the cadence
+ * itself (the old 60 s) raced every bookmark and relisted quiet kinds every minute or two.
+ */
+export const defaultWatchInactivityTimeoutMs = 150_000;
 
 const newline = 0x0a;
 const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
@@ -68,6 +76,7 @@ export interface WatchStreamOptions {
   /** What the watch is, for errors: "watching pods in namespace payments". */
   request: string;
   clock: Clock;
+  /** Default defaultWatchInactivityTimeoutMs; 0: no limit. */
   inactivityTimeoutMs?: number;
   /** Builds the error thrown for an ERROR event (default: a plain StatusError). */
   statusError?: (status: Status) => Error;
@@ -115,7 +124,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
       if (!this.finished)
         this.fail(new Error(`${options.request}: connection closed before the stream ended`));
     });
-    this.armTimer(this.inactivityTimeoutMs);
+    if (this.inactivityTimeoutMs > 0) this.armTimer(this.inactivityTimeoutMs);
     if (options.signal?.aborted) this.stop();
     else options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }

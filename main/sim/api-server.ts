@@ -1,14 +1,16 @@
 // The HTTP front of the embedded cluster: health and version, legacy discovery, the resource verbs,
-// and the /_sim admin endpoints. Plain HTTP with keep-alive on loopback.
+// and the /_sim admin endpoints. Served over TLS with HTTP/2 and HTTP/1.1 (node:http2's compatibility
+// API hands both the same request and response shapes), or plain HTTP/1.1, on loopback.
 //
 // Admin endpoints (JSON in, JSON out):
 //   POST /_sim/faults  a FaultCommand, e.g. {"action":"failNext","count":2,"code":429,"verb":"list","path":"/pods"},
 //                      {"action":"dropWatches"}, {"action":"stallWatches","seconds":5},
 //                      {"action":"corruptWatches","mode":"malformed"|"truncated"},
-//                      {"action":"expireContinueTokens"}, {"action":"restartCompacted"}, {"action":"clear"}
+//                      {"action":"expireContinueTokens"}, {"action":"restartCompacted"},
+//                      {"action":"blackholeConnections"}, {"action":"clear"}
 //   GET  /_sim/faults  the pending request faults
 //   POST /_sim/churn   {"changesPerSecond": 50}
-//   GET  /_sim/stats   object counts, resourceVersion, open watches
+//   GET  /_sim/stats   object counts, resourceVersion, open watches, connections, requests by verb and resource
 //
 // Every request is authenticated (sim-users.ts) and authorized (rbac-authorizer.ts) first, as
 // kube-apiserver's filter chain does: an unknown token is 401, a denied request 403 with the API
@@ -20,9 +22,10 @@ import { badRequest, methodNotAllowed } from './api-errors';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
-import { readBody, sendJson, sendStatus, sendText, statusOfError } from './http-io';
+import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
 import { authorizeNonResource, authorizeResource, forbidden, forbiddenPath } from './rbac-authorizer';
+import type { RequestLog } from './request-log';
 import { parseApiPath } from './request-path';
 import type { ResourcePath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
@@ -39,6 +42,7 @@ export interface ApiServerContext extends ResourceHandlerContext {
   hub: WatchHub;
   admin: AdminHooks;
   users: SimUsers;
+  requests: RequestLog;
 }
 
 const versionInfo = {
@@ -73,6 +77,10 @@ async function handleAdmin(
     body = JSON.parse((await readBody(request)) || '{}');
   } catch {
     throw badRequest('the body must be JSON');
+  }
+  if (pathname === '/_sim/faults' && (body as FaultCommand).action === 'blackholeConnections') {
+    // The reply leaves on one of the connections about to hang, so they hang a moment later.
+    return sendJson(response, 200, { ok: true, affected: context.faults.blackholeConnections(50) });
   }
   if (pathname === '/_sim/faults') {
     try {
@@ -135,6 +143,11 @@ async function route(
   const verb = verbOf(method, path, url.searchParams);
   if (!verb) throw methodNotAllowed();
   authorize(user, path, verb);
+  context.requests.record(
+    verb,
+    type.group === '' ? type.resource : `${type.resource}.${type.group}`,
+    url.searchParams.has('continue'),
+  );
   const fault = context.faults.take(verb, pathname);
   if (fault) return sendStatus(response, fault);
   const rendering = negotiateRendering(request.headers.accept);
@@ -171,7 +184,7 @@ export function createRequestListener(
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     route(context, request, response).catch((error: unknown) => {
-      if (!response.destroyed) sendStatus(response, statusOfError(error));
+      if (!responseGone(response)) sendStatus(response, statusOfError(error));
     });
   };
 }

@@ -1,6 +1,7 @@
 // `npm run sim -- --pods 5000 --churn 50 --port 6443 --kubeconfig FILE [--seed S] [--nodes N]
-// [--namespaces N] [--user NAME:NS1,NS2 ...]`: starts the embedded cluster, writes a kubeconfig for
-// it (and one per --user, beside it, as NAME.kubeconfig), and runs until Ctrl-C.
+// [--namespaces N] [--user NAME:NS1,NS2 ...] [--plain-http]`: starts the embedded cluster (TLS with
+// HTTP/2 and HTTP/1.1, behind its fault proxy, unless --plain-http), writes a kubeconfig for it (and one
+// per --user, beside it, as NAME.kubeconfig), and runs until Ctrl-C.
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,7 +9,7 @@ import { startEmbeddedCluster } from './embedded-cluster';
 import type { SimUser } from './sim-users';
 import { namespaceViewer } from './sim-users';
 
-const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--user NAME:NAMESPACE,NAMESPACE ...]`;
+const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--user NAME:NAMESPACE,NAMESPACE ...] [--plain-http]`;
 
 /** "jane:payments,default": a user who may read those namespaces only (namespaceViewer). */
 function limitedUser(text: string): SimUser {
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
       nodes: { type: 'string' },
       namespaces: { type: 'string' },
       user: { type: 'string', multiple: true },
+      'plain-http': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -52,9 +54,12 @@ async function main(): Promise<void> {
   const pods = integer('pods', values.pods, 5000);
   const kubeconfigPath = resolve(values.kubeconfig ?? 'kubetide-embedded.kubeconfig');
   const users = (values.user ?? []).map(limitedUser);
+  const caPath = `${kubeconfigPath}.ca.crt`;
   const started = Date.now();
   const cluster = await startEmbeddedCluster({
     port: integer('port', values.port, 6443),
+    tls: !values['plain-http'],
+    faultProxy: true,
     seed: integer('seed', values.seed, Date.now() % 2 ** 31),
     pods,
     nodes: values.nodes === undefined ? undefined : integer('nodes', values.nodes, 0),
@@ -78,7 +83,9 @@ async function main(): Promise<void> {
       `User ${user.name} (reads ${user.rules[0]?.namespaces?.join(', ')} only): KUBECONFIG=${path}`,
     );
   }
-  console.log(`Faults: curl -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
+  const trust = cluster.certificateAuthority ? ` --cacert ${caPath}` : '';
+  if (cluster.certificateAuthority) writeFileSync(caPath, cluster.certificateAuthority);
+  console.log(`Faults: curl${trust} -X POST ${cluster.url}/_sim/faults -d '{"action":"dropWatches"}'`);
   let stopping = false;
   const stop = () => {
     if (stopping) process.exit(1);

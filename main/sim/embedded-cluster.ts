@@ -1,17 +1,21 @@
 // The library entry of the simulator: startEmbeddedCluster builds the store, the API server, the
 // seeded workload and the controllers, and returns handles for tests, benchmarks and the app.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createSecureServer } from 'node:http2';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import type { ApiServerContext } from './api-server';
 import { createRequestListener } from './api-server';
 import { defaultBookmarkFrequencyMs } from './bookmark-schedule';
+import { servingCertificates } from './certificates';
 import type { SimClock } from './clock';
 import { systemClock } from './clock';
 import { ClusterStorage } from './cluster-storage';
 import { FaultInjector } from './faults';
+import { FaultProxy } from './fault-proxy';
 import { GarbageCollector } from './garbage-collector';
 import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
+import { RequestLog } from './request-log';
 import { OwnerIndex } from './owner-index';
 import { SeededRandom } from './random';
 import type { SimUser } from './sim-users';
@@ -31,6 +35,22 @@ import { WatchHub } from './watch-session';
 export interface EmbeddedClusterOptions {
   /** 0 (default): an ephemeral port. The server listens on 127.0.0.1 only. */
   port?: number;
+  /**
+   * Serve HTTPS as a real API server does: HTTP/2 and HTTP/1.1 by ALPN, with a certificate for
+   * 127.0.0.1, ::1 and localhost signed by a CA that the kubeconfig carries (default false: plain
+   * HTTP/1.1, which most tests use).
+   */
+  tls?: boolean;
+  /**
+   * SETTINGS_MAX_CONCURRENT_STREAMS over HTTP/2. Default 100, kube-apiserver's when
+   * --http2-max-streams-per-connection is unset (secure_serving.go, matching Go clients' initial 100).
+   */
+  http2MaxConcurrentStreams?: number;
+  /**
+   * Put a TCP proxy in front of the server (the URL and port are then the proxy's), so that
+   * faults.blackholeConnections() can hang connections for ever (default false).
+   */
+  faultProxy?: boolean;
   /** Makes seeding, names, uids and churn reproducible. */
   seed?: number;
   /** Time for the controllers, bookmarks, watch timeouts and timestamps (default: the system clock). */
@@ -75,9 +95,21 @@ export interface ChurnControls {
   step(count: number): void;
 }
 
+/** TCP connections the API server (not the fault proxy) accepted. */
+export interface ServerConnections {
+  readonly accepted: number;
+  readonly open: number;
+}
+
 export interface EmbeddedCluster {
+  /** https:// with tls, else http://. */
   readonly url: string;
   readonly port: number;
+  /** The PEM of the CA that signed the serving certificate (with tls). */
+  readonly certificateAuthority?: string;
+  readonly connections: ServerConnections;
+  /** Requests served, by verb and resource (full LISTs apart from continuation pages). */
+  readonly requests: RequestLog;
   readonly store: ObjectStore;
   readonly storage: ClusterStorage;
   readonly faults: FaultInjector;
@@ -101,7 +133,15 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
   const users = new SimUsers(options.users ?? []);
-  const faults = new FaultInjector(store, hub);
+  let proxy: FaultProxy | undefined;
+  // The proxy starts with the server, before any request can ask for a blackhole.
+  const faults = new FaultInjector(
+    store,
+    hub,
+    options.faultProxy
+      ? { blackholeConnections: (delayMs) => proxy?.blackholeConnections(delayMs) ?? 0 }
+      : undefined,
+  );
   const settings: WatchSettings = {
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? defaultBookmarkFrequencyMs,
     defaultTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
@@ -148,6 +188,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     step: (count) => simulation?.churn.step(count),
   };
 
+  const requests = new RequestLog();
   const context: ApiServerContext = {
     storage,
     faults,
@@ -156,6 +197,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     now: () => clock.now(),
     hub,
     users,
+    requests,
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
@@ -163,20 +205,54 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
         openWatches: hub.size,
         churnPerSecond: churn.rate,
         objects: Object.fromEntries(store.resources().map((name) => [name, store.count(name)])),
+        connections: { ...connections },
+        requests: requests.snapshot(),
       }),
     },
   };
-  const server = createServer({ keepAlive: true }, createRequestListener(context));
-  server.keepAliveTimeout = 65_000;
+  const listener = createRequestListener(context);
+  const certificates = options.tls ? await servingCertificates() : undefined;
+  const server: Server = certificates
+    ? // node:http2's compatibility API gives HTTP/2 and HTTP/1.1 requests the node:http shapes.
+      createSecureServer(
+        {
+          key: certificates.privateKey,
+          cert: certificates.certificate,
+          allowHTTP1: true,
+          settings: { maxConcurrentStreams: options.http2MaxConcurrentStreams ?? 100 },
+          // Node refuses new streams once a session holds more than this many MB (default 10), as
+          // a few concurrent multi-megabyte LISTs do; kube-apiserver (Go) has no such cap.
+          maxSessionMemory: 512,
+        },
+        listener as unknown as Parameters<typeof createSecureServer>[1],
+      )
+    : Object.assign(createServer({ keepAlive: true }, listener), { keepAliveTimeout: 65_000 });
+  // Counted for tests (N watches share one HTTP/2 connection) and closed with the cluster.
+  const sockets = new Set<Socket>();
+  const connections = { accepted: 0, open: 0 };
+  server.on('connection', (socket: Socket) => {
+    connections.accepted++;
+    sockets.add(socket);
+    connections.open = sockets.size;
+    socket.once('close', () => {
+      sockets.delete(socket);
+      connections.open = sockets.size;
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.faultProxy ? 0 : (options.port ?? 0), '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const serverPort = (server.address() as AddressInfo).port;
+  if (options.faultProxy) proxy = await FaultProxy.start(serverPort, options.port ?? 0);
+  const port = proxy?.port ?? serverPort;
+  const url = `${certificates ? 'https' : 'http'}://127.0.0.1:${port}`;
   return {
     url,
     port,
+    certificateAuthority: certificates?.certificateAuthority,
+    connections,
+    requests,
     store,
     storage,
     faults,
@@ -186,10 +262,11 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     simulation,
     resource,
     kubeconfigYaml: (userName) => {
-      if (userName === undefined) return embeddedKubeconfig(url);
+      const certificateAuthority = certificates?.certificateAuthority;
+      if (userName === undefined) return embeddedKubeconfig(url, certificateAuthority);
       const user = users.find(userName);
       if (!user) throw new Error(`the embedded cluster has no user ${userName}`);
-      return embeddedKubeconfig(url, user);
+      return embeddedKubeconfig(url, certificateAuthority, user);
     },
     async close() {
       closed = true;
@@ -197,7 +274,8 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
       collector.close();
       owners.close();
       for (const session of hub.all()) session.drop();
-      server.closeAllConnections();
+      await proxy?.close();
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -2,7 +2,7 @@
 // these methods directly; the CLI and other processes reach them through POST /_sim/faults.
 import type { Status } from '../../shared/kube/status';
 import { newStatus } from '../../shared/kube/status';
-import { continueTooOldMessage } from './api-errors';
+import { badRequest, continueTooOldMessage } from './api-errors';
 import type { ObjectStore } from './object-store';
 import type { CorruptionMode, WatchHub } from './watch-session';
 
@@ -28,7 +28,14 @@ export type FaultCommand =
   | { action: 'corruptWatches'; mode: CorruptionMode }
   | { action: 'expireContinueTokens' }
   | { action: 'restartCompacted' }
+  | { action: 'blackholeConnections' }
   | { action: 'clear' };
+
+/** Faults below HTTP, when the cluster runs behind its fault proxy (see fault-proxy.ts). */
+export interface ConnectionFaults {
+  /** Every connection open now goes silent both ways, for ever, after `delayMs`; returns how many. */
+  blackholeConnections(delayMs?: number): number;
+}
 
 export class FaultInjector {
   private requestFaults: RequestFault[] = [];
@@ -37,6 +44,7 @@ export class FaultInjector {
   constructor(
     private readonly store: ObjectStore,
     private readonly watches: WatchHub,
+    private readonly connections?: ConnectionFaults,
   ) {}
 
   /** Answers the next `count` requests matching verb and path with the given error status. */
@@ -76,6 +84,24 @@ export class FaultInjector {
     this.store.compact();
   }
 
+  /**
+   * Every open connection (watches, and the HTTP/2 connection carrying them) hangs for ever: no FIN,
+   * no byte either way, PINGs unanswered, as behind a NAT that dropped them. New connections work.
+   * Needs the cluster started with faultProxy: true. With `delayMs`, the connections open now hang
+   * that much later (so that an HTTP reply can leave on one of them first).
+   */
+  blackholeConnections(delayMs = 0): number {
+    return this.requireProxy().blackholeConnections(delayMs);
+  }
+
+  private requireProxy(): ConnectionFaults {
+    if (!this.connections)
+      throw badRequest(
+        'blackholeConnections needs the cluster started with its fault proxy (faultProxy: true)',
+      );
+    return this.connections;
+  }
+
   clear(): void {
     this.requestFaults = [];
     this.continueFloor = 0;
@@ -106,6 +132,8 @@ export class FaultInjector {
       case 'restartCompacted':
         this.restartCompacted();
         return {};
+      case 'blackholeConnections':
+        return { affected: this.blackholeConnections() };
       case 'clear':
         this.clear();
         return {};

@@ -1,6 +1,8 @@
 // Small HTTP helpers shared by the handlers: JSON and Status replies, request bodies, and writes
 // that wait for 'drain' so a big LIST body streams out instead of piling up in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants as http2Constants } from 'node:http2';
+import type { ServerHttp2Stream } from 'node:http2';
 import type { Status } from '../../shared/kube/status';
 import { StatusError, newStatus } from '../../shared/kube/status';
 
@@ -34,7 +36,7 @@ export function sendStatus(
   headers: Record<string, string> = {},
 ): void {
   if (response.headersSent) {
-    response.destroy();
+    cutResponse(response);
     return;
   }
   const retryAfter = status.details?.retryAfterSeconds;
@@ -74,9 +76,29 @@ export async function readBodyBytes(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Whether the client went away or the response was cut. Over HTTP/2 the response is node:http2's
+ * compatibility Http2ServerResponse, which has no `destroyed` of its own; its stream has.
+ */
+export function responseGone(response: ServerResponse): boolean {
+  const stream = (response as { stream?: { destroyed: boolean } }).stream;
+  return stream ? stream.destroyed : response.destroyed;
+}
+
+/**
+ * Cuts the response without a proper end, as a dying API server does. Over HTTP/1.1 the connection is
+ * destroyed. Over HTTP/2 the stream is reset with INTERNAL_ERROR: destroying it would reset it with
+ * CANCEL, which the client's HTTP/2 stack reports as a clean end of the body.
+ */
+export function cutResponse(response: ServerResponse): void {
+  const stream = (response as { stream?: ServerHttp2Stream }).stream;
+  if (stream) stream.close(http2Constants.NGHTTP2_INTERNAL_ERROR);
+  else response.destroy();
+}
+
 /** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */
 export function writeChunk(response: ServerResponse, chunk: string): Promise<void> | undefined {
-  if (response.destroyed) return Promise.reject(new Error('client closed the connection'));
+  if (responseGone(response)) return Promise.reject(new Error('client closed the connection'));
   if (response.write(chunk)) return undefined;
   return new Promise((resolve, reject) => {
     const cleanup = () => {

@@ -90,7 +90,6 @@ export class WatchServer {
     response.writeHead(200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
     });
     response.flushHeaders();
     const session = new WatchSession(response, this.clock, settings.maximumBufferedBytes);

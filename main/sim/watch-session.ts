@@ -3,6 +3,7 @@
 // faults can reach them.
 import type { ServerResponse } from 'node:http';
 import type { SimClock, SimTimer } from './clock';
+import { cutResponse } from './http-io';
 
 export type CorruptionMode = 'malformed' | 'truncated';
 
@@ -47,7 +48,7 @@ export class WatchSession {
       if (mode === 'truncated') {
         // The half line must reach the client before the connection is cut.
         this.response.write(line.slice(0, Math.max(1, Math.floor(line.length / 2))), () =>
-          this.response.destroy(),
+          cutResponse(this.response),
         );
         this.finish();
         return;
@@ -68,7 +69,7 @@ export class WatchSession {
   /** Cuts the connection without a proper end, as a dying apiserver or proxy would. */
   drop(): void {
     if (this.closed) return;
-    this.response.destroy();
+    cutResponse(this.response);
     this.finish();
   }
 

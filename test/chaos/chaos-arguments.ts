@@ -7,11 +7,19 @@ export interface ChaosArguments {
   seed: number;
   pods: number;
   kinds: FaultKind[];
+  /** Real timers, backoff and bookmark cadence, TLS + HTTP/2, a blackhole each run (chaosProfiles.production). */
+  production: boolean;
 }
 
 /** Parses the CLI arguments; throws with a usage message on anything it does not understand. */
 export function parseChaosArguments(argv: readonly string[]): ChaosArguments {
-  const parsed: ChaosArguments = { runs: 1, seed: Date.now() % 1_000_000, pods: 300, kinds: [...faultKinds] };
+  const parsed: ChaosArguments = {
+    runs: 1,
+    seed: Date.now() % 1_000_000,
+    pods: argv.includes('--production') ? 3_000 : 300,
+    kinds: [...faultKinds],
+    production: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const name = argv[index];
     const value = argv[index + 1];
@@ -22,7 +30,8 @@ export function parseChaosArguments(argv: readonly string[]): ChaosArguments {
       index++;
       return result;
     };
-    if (name === '--runs') parsed.runs = number();
+    if (name === '--production') parsed.production = true;
+    else if (name === '--runs') parsed.runs = number();
     else if (name === '--seed') parsed.seed = number();
     else if (name === '--pods') parsed.pods = number();
     else if (name === '--kinds') {
@@ -32,7 +41,10 @@ export function parseChaosArguments(argv: readonly string[]): ChaosArguments {
         throw new Error(`--kinds takes a comma-separated list of ${faultKinds.join(', ')}; got ${value}`);
       parsed.kinds = kinds as FaultKind[];
       index++;
-    } else throw new Error(`unknown argument ${name}; usage: --runs N --seed S [--pods P] [--kinds a,b]`);
+    } else
+      throw new Error(
+        `unknown argument ${name}; usage: [--production] --runs N --seed S [--pods P] [--kinds a,b]`,
+      );
   }
   return parsed;
 }

@@ -144,6 +144,9 @@ export function injectFault(cluster: EmbeddedCluster, trap: ContinueTokenTrap, f
     case 'restart-compacted':
       faults.restartCompacted();
       return;
+    case 'blackhole':
+      faults.blackholeConnections();
+      return;
     case 'continue-expiry':
       // The watch of that path fails with 410, so its Reflector relists from scratch, in pages;
       // the trap expires the tokens before the second page.

@@ -23,6 +23,7 @@ import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcherFactory } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { EmbeddedClusterOptions } from '../../main/sim/embedded-cluster';
 import type { KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { BridgeClient } from '../../renderer/transport/bridge-client';
@@ -65,10 +66,68 @@ export const convergenceBoundMs =
   chaosTimings.backoff.cap * (1 + chaosTimings.backoff.jitter) +
   chaosTimings.relistAllowanceMs;
 
+/** How a run talks to its cluster, how long it faults, and how soon it must converge. */
+export interface ChaosProfile {
+  pods: number;
+  cluster: Pick<EmbeddedClusterOptions, 'tls' | 'faultProxy' | 'bookmarkIntervalMs'>;
+  /** Watch silence limit; undefined: the product's (none over HTTP/2, 150 s over HTTP/1.1). */
+  watchInactivityTimeoutMs?: number;
+  /** No response headers or body bytes for this long fails a request (undefined: the product's 60 s). */
+  requestInactivityTimeoutMs?: number;
+  /** Undefined: the Reflector's own (client-go's 800 ms ×2 to 30 s, jittered). */
+  backoff?: Backoff;
+  /** Undefined: the Reflector's own (500). */
+  pageSize?: number;
+  faultPhaseMs: number;
+  stallMs: number;
+  minimumFaults: number;
+  maximumFaults: number;
+  /** One permanent blackhole, before this time into the fault phase. */
+  blackholeWithinMs?: number;
+  convergenceBoundMs: number;
+}
+
+export const chaosProfiles: Record<'fast' | 'production', ChaosProfile> = {
+  fast: {
+    pods: 300,
+    cluster: { bookmarkIntervalMs: chaosTimings.bookmarkIntervalMs },
+    watchInactivityTimeoutMs: chaosTimings.inactivityTimeoutMs,
+    requestInactivityTimeoutMs: 10_000,
+    backoff: chaosTimings.backoff,
+    pageSize: chaosTimings.pageSize,
+    faultPhaseMs: chaosTimings.faultPhaseMs,
+    stallMs: chaosTimings.stallMs,
+    minimumFaults: 3,
+    maximumFaults: 8,
+    convergenceBoundMs,
+  },
+  /**
+   * Everything at the product's real values: TLS + HTTP/2 with client-go's health check (30 s
+   * read-idle, 15 s ping timeout), no watch silence limit, the Reflector's real backoff, bookmarks
+   * once a minute, 3,000 pods. Each run hangs its connection for ever (a blackhole) early enough for
+   * the health check to notice it within the fault phase (30 + 15 s, sampled each second), so that
+   * "calm" means no fault is acting any more; it must then converge within 45 s. Faults are fewer
+   * than in the fast profile: the real backoff doubles per failure to 30-60 s, and client-go resets
+   * it only after 2 minutes, so eight faults in a minute would leave a kind waiting longer than that.
+   */
+  production: {
+    pods: 3_000,
+    cluster: { tls: true, faultProxy: true, bookmarkIntervalMs: 60_000 },
+    faultPhaseMs: 60_000,
+    stallMs: 20_000,
+    minimumFaults: 1,
+    maximumFaults: 3,
+    blackholeWithinMs: 14_000,
+    convergenceBoundMs: 45_000,
+  },
+};
+
 export interface ChaosRunOptions {
   seed: number;
   pods?: number;
   kinds?: readonly FaultKind[];
+  /** Default: fast. */
+  profile?: ChaosProfile;
 }
 
 export interface ChaosRunResult {
@@ -106,18 +165,20 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosRunResult
 async function faultAndConverge(
   options: ChaosRunOptions,
 ): Promise<Omit<ChaosRunResult, 'totalMs' | 'maximumEventLoopDelayMs'>> {
+  const profile = options.profile ?? chaosProfiles.fast;
   const random = seededRandom(options.seed);
   const schedule = drawSchedule(random, {
     kinds: options.kinds ?? faultKinds,
-    durationMs: chaosTimings.faultPhaseMs,
-    minimumFaults: 3,
-    maximumFaults: 8,
-    stallMs: chaosTimings.stallMs,
+    durationMs: profile.faultPhaseMs,
+    minimumFaults: profile.minimumFaults,
+    maximumFaults: profile.maximumFaults,
+    stallMs: profile.stallMs,
+    blackholeWithinMs: profile.blackholeWithinMs,
   });
   const cluster = await startEmbeddedCluster({
     seed: options.seed,
-    pods: options.pods ?? 300,
-    bookmarkIntervalMs: chaosTimings.bookmarkIntervalMs,
+    pods: options.pods ?? profile.pods,
+    ...profile.cluster,
     simulation: { churnPerSecond: 40 },
   });
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-chaos-'));
@@ -126,15 +187,15 @@ async function faultAndConverge(
   try {
     defineWidgets(cluster, 10);
     const trap = new ContinueTokenTrap(cluster);
-    const client = new RestClient(Kubeconfig.fromString(cluster.kubeconfigYaml()).connect(), {
-      inactivityTimeoutMs: 10_000,
-    });
+    const connection = Kubeconfig.fromString(cluster.kubeconfigYaml()).connect();
+    cleanups.push(() => connection.close());
+    const client = new RestClient(connection, { inactivityTimeoutMs: profile.requestInactivityTimeoutMs });
     const newListerWatcher = trap.wrap(
-      httpListerWatcherFactory(client, { inactivityTimeoutMs: chaosTimings.inactivityTimeoutMs }),
+      httpListerWatcherFactory(client, { inactivityTimeoutMs: profile.watchInactivityTimeoutMs }),
     );
     const reflector: ReflectorTuning<KubeObject> = {
-      backoff: delayWithReset(chaosTimings.backoff, realClock, 60_000, random),
-      watchListPageSize: chaosTimings.pageSize,
+      ...(profile.backoff ? { backoff: delayWithReset(profile.backoff, realClock, 60_000, random) } : {}),
+      ...(profile.pageSize ? { watchListPageSize: profile.pageSize } : {}),
       log: () => undefined,
     };
 
@@ -193,7 +254,7 @@ async function faultAndConverge(
       if (wait > 0) await sleep(wait);
       injectFault(cluster, trap, fault);
     }
-    await sleep(Math.max(0, phaseStart + chaosTimings.faultPhaseMs - Date.now()));
+    await sleep(Math.max(0, phaseStart + profile.faultPhaseMs - Date.now()));
 
     cluster.faults.clear();
     trap.disarm();
@@ -255,7 +316,7 @@ async function faultAndConverge(
     };
 
     let remaining: string[] = ['not checked'];
-    while (Date.now() - quiet <= convergenceBoundMs) {
+    while (Date.now() - quiet <= profile.convergenceBoundMs) {
       remaining = differences(false);
       if (remaining.length === 0) remaining = differences(true);
       if (remaining.length === 0) {
@@ -265,7 +326,7 @@ async function faultAndConverge(
     }
     // Past the bound the run has failed; watching a little longer tells slow from stuck.
     let late = 'still not converged 3 bounds after faults stopped';
-    while (Date.now() - quiet <= 3 * convergenceBoundMs) {
+    while (Date.now() - quiet <= 3 * profile.convergenceBoundMs) {
       await sleep(chaosTimings.pollIntervalMs * 5);
       if (differences(false).length === 0 && differences(true).length === 0) {
         late = `converged late, ${Date.now() - quiet} ms after faults stopped`;

@@ -17,7 +17,13 @@ export const faultKinds = [
   'continue-expiry',
 ] as const;
 
-export type FaultKind = (typeof faultKinds)[number];
+/**
+ * The connection hanging for ever (cluster.faults.blackholeConnections): production mode only, where
+ * the HTTP/2 health check at its real timings is what must notice it.
+ */
+export const blackhole = 'blackhole';
+
+export type FaultKind = (typeof faultKinds)[number] | typeof blackhole;
 
 /** Which requests a failNext fault answers: "/pods" matches every path holding it. */
 export const faultPaths = ['/pods', '/deployments', '/replicasets', '/nodes', '/events', '/widgets'] as const;
@@ -44,10 +50,15 @@ export interface ScheduleOptions {
   maximumFaults: number;
   /** Stalls last this long; it must exceed the watch inactivity timeout so that they are noticed. */
   stallMs: number;
+  /**
+   * Adds one blackhole, at a time before this: early enough that the health check can notice it
+   * (read-idle + ping timeout) before the fault phase ends.
+   */
+  blackholeWithinMs?: number;
 }
 
 export function isFaultKind(value: string): value is FaultKind {
-  return (faultKinds as readonly string[]).includes(value);
+  return (faultKinds as readonly string[]).includes(value) || value === blackhole;
 }
 
 /** A random fault schedule in time order; the same random state always gives the same schedule. */
@@ -69,6 +80,8 @@ export function drawSchedule(random: SeededRandom, options: ScheduleOptions): Sc
     }
     schedule.push(fault);
   }
+  if (options.blackholeWithinMs !== undefined)
+    schedule.push({ atMs: random.integer(options.blackholeWithinMs), kind: blackhole });
   return schedule.sort((left, right) => left.atMs - right.atMs);
 }
 

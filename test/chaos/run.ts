@@ -1,8 +1,8 @@
-// npm run chaos -- --runs N --seed S [--pods P] [--kinds drop,gone,...]
+// npm run chaos -- [--production] --runs N --seed S [--pods P] [--kinds drop,gone,...]
 // Run i uses seed S + i and prints one line; a failure also prints its fault schedule and the command
 // that replays it. The last line is exactly "N passed, N failed"; the exit code is 1 if any failed.
 import { parseChaosArguments } from './chaos-arguments';
-import { convergenceBoundMs, runChaos } from './chaos-run';
+import { chaosProfiles, runChaos } from './chaos-run';
 import { describeSchedule } from './fault-schedule';
 
 /**
@@ -29,8 +29,11 @@ function captureConsole(): { lines: string[]; restore: () => void } {
 
 async function main(): Promise<void> {
   const options = parseChaosArguments(process.argv.slice(2));
+  const profile = options.production ? chaosProfiles.production : chaosProfiles.fast;
+  const { convergenceBoundMs } = profile;
   console.log(
-    `chaos: ${options.runs} runs from seed ${options.seed}, ${options.pods} pods, faults ${options.kinds.join(',')}; ` +
+    `chaos${options.production ? ' (production settings)' : ''}: ${options.runs} runs from seed ${options.seed}, ` +
+      `${options.pods} pods, faults ${options.kinds.join(',')}${options.production ? ' + a blackhole' : ''}; ` +
       `bound ${convergenceBoundMs} ms after faults stop`,
   );
   let passed = 0;
@@ -38,7 +41,9 @@ async function main(): Promise<void> {
   for (let run = 0; run < options.runs; run++) {
     const seed = options.seed + run;
     const logged = captureConsole();
-    const result = await runChaos({ seed, pods: options.pods, kinds: options.kinds }).finally(logged.restore);
+    const result = await runChaos({ seed, pods: options.pods, kinds: options.kinds, profile }).finally(
+      logged.restore,
+    );
     const faults = result.schedule.map((fault) => fault.kind).join(',');
     if (result.passed) {
       passed++;
@@ -57,7 +62,8 @@ async function main(): Promise<void> {
       if (logged.lines.length) console.log(`last warnings logged:\n${logged.lines.slice(-5).join('\n')}`);
       console.log(`fault schedule of seed ${seed}:\n${describeSchedule(result.schedule)}`);
       console.log(
-        `replay: npm run chaos -- --seed ${seed} --runs 1 --pods ${options.pods} --kinds ${options.kinds.join(',')}`,
+        `replay: npm run chaos -- ${options.production ? '--production ' : ''}--seed ${seed} --runs 1 ` +
+          `--pods ${options.pods} --kinds ${options.kinds.join(',')}`,
       );
     }
   }

@@ -58,7 +58,7 @@ beforeAll(async () => {
     dataDirectory,
     log: () => undefined,
   });
-  api = new ClusterApi(mode.backend.embedded!.url);
+  api = new ClusterApi(mode.backend.embedded!.url, mode.backend.embedded!.certificateAuthority);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -211,7 +211,9 @@ describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
 
   it('shows a reconnect after an injected watch drop, then recovers', async () => {
     const cluster = mode.backend.embedded!;
-    cluster.faults.failNext({ count: 2, code: 500, verb: 'watch' });
+    // Only the pods' re-watches fail: every watch of the context shares one HTTP/2 connection and
+    // re-watches at once, in no fixed order, so an unscoped fault may land on other kinds.
+    cluster.faults.failNext({ count: 2, code: 500, verb: 'watch', path: '/pods' });
     cluster.faults.dropWatches();
     await expect
       .poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 })

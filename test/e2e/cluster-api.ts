@@ -1,5 +1,14 @@
 // The e2e tests' view of the embedded cluster through its HTTP API, the way kubectl sees it: the
 // ground truth the UI's rows are compared with, and the way changes are made behind the UI's back.
+// Over TLS it trusts the cluster's CA, as kubectl does through the kubeconfig.
+import http from 'node:http';
+import https from 'node:https';
+
+interface Reply {
+  ok: boolean;
+  status: number;
+  text: string;
+}
 export interface PodSummary {
   namespace: string;
   name: string;
@@ -27,7 +36,41 @@ interface PodList {
 }
 
 export class ClusterApi {
-  constructor(private readonly url: string) {}
+  /** `certificateAuthority`: the CA's PEM, for an https:// cluster. */
+  constructor(
+    private readonly url: string,
+    private readonly certificateAuthority?: string,
+  ) {}
+
+  /** One request on a connection of its own. */
+  private request(
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) {
+    const url = `${this.url}${path}`;
+    const transport = url.startsWith('https:') ? https : http;
+    return new Promise<Reply>((resolve, reject) => {
+      const request = transport.request(
+        url,
+        { method: init.method ?? 'GET', headers: init.headers, ca: this.certificateAuthority, agent: false },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            resolve({
+              ok: status >= 200 && status < 300,
+              status,
+              text: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(init.body);
+    });
+  }
 
   /** kubectl get pods -A [-l selector] [--field-selector ...] */
   async pods(
@@ -37,9 +80,9 @@ export class ClusterApi {
     if (options.labelSelector) query.set('labelSelector', options.labelSelector);
     if (options.fieldSelector) query.set('fieldSelector', options.fieldSelector);
     const path = options.namespace ? `/api/v1/namespaces/${options.namespace}/pods` : '/api/v1/pods';
-    const response = await fetch(`${this.url}${path}?${query}`);
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
-    const list = (await response.json()) as PodList;
+    const response = await this.request(`${path}?${query}`);
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${response.text}`);
+    const list = JSON.parse(response.text) as PodList;
     return list.items.map((pod) => ({
       namespace: pod.metadata.namespace,
       name: pod.metadata.name,
@@ -51,9 +94,9 @@ export class ClusterApi {
 
   /** kubectl get replicasets -A: each one's uid and owner references. */
   async replicaSets(): Promise<{ uid: string; owners: OwnerReference[] }[]> {
-    const response = await fetch(`${this.url}/apis/apps/v1/replicasets`);
-    if (!response.ok) throw new Error(`GET replicasets: ${response.status} ${await response.text()}`);
-    const list = (await response.json()) as {
+    const response = await this.request('/apis/apps/v1/replicasets');
+    if (!response.ok) throw new Error(`GET replicasets: ${response.status} ${response.text}`);
+    const list = JSON.parse(response.text) as {
       items: { metadata: { uid: string; ownerReferences?: OwnerReference[] } }[];
     };
     return list.items.map((set) => ({ uid: set.metadata.uid, owners: set.metadata.ownerReferences ?? [] }));
@@ -61,24 +104,19 @@ export class ClusterApi {
 
   /** kubectl label pod NAME key=value --overwrite */
   async labelPod(namespace: string, name: string, labels: Record<string, string>): Promise<void> {
-    const response = await fetch(`${this.url}/api/v1/namespaces/${namespace}/pods/${name}`, {
+    const response = await this.request(`/api/v1/namespaces/${namespace}/pods/${name}`, {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/merge-patch+json' },
       body: JSON.stringify({ metadata: { labels } }),
     });
-    if (!response.ok)
-      throw new Error(`PATCH pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+    if (!response.ok) throw new Error(`PATCH pod ${namespace}/${name}: ${response.status} ${response.text}`);
   }
 
   /** kubectl delete pod NAME --grace-period=0 */
   async deletePod(namespace: string, name: string): Promise<void> {
-    const response = await fetch(
-      `${this.url}/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`,
-      {
-        method: 'DELETE',
-      },
-    );
-    if (!response.ok)
-      throw new Error(`DELETE pod ${namespace}/${name}: ${response.status} ${await response.text()}`);
+    const response = await this.request(`/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`, {
+      method: 'DELETE',
+    });
+    if (!response.ok) throw new Error(`DELETE pod ${namespace}/${name}: ${response.status} ${response.text}`);
   }
 }

@@ -74,7 +74,7 @@ beforeAll(async () => {
     dataDirectory,
     log: () => undefined,
   });
-  api = new ClusterApi(mode.backend.embedded!.url);
+  api = new ClusterApi(mode.backend.embedded!.url, mode.backend.embedded!.certificateAuthority);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   page.setDefaultTimeout(15_000);

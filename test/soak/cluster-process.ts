@@ -32,6 +32,8 @@ export async function startClusterProcess(pods: number, seed: number): Promise<C
       String(seed),
       '--kubeconfig',
       kubeconfig,
+      // Plain HTTP/1.1 as in earlier rounds (and fetch below needs no CA).
+      '--plain-http',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -49,6 +49,16 @@ describe('chaos fault schedule', () => {
     }
   });
 
+  it('adds exactly one blackhole, within its window, when asked', () => {
+    for (let seed = 0; seed < 50; seed++) {
+      const schedule = drawSchedule(seededRandom(seed), { ...options, blackholeWithinMs: 1_000 });
+      const blackholes = schedule.filter((fault) => fault.kind === 'blackhole');
+      expect(blackholes).toHaveLength(1);
+      expect(blackholes[0].atMs).toBeLessThan(1_000);
+    }
+    expect(drawSchedule(seededRandom(3), options).some((fault) => fault.kind === 'blackhole')).toBe(false);
+  });
+
   it('prints one line per fault for a failure report', () => {
     const text = describeSchedule([
       { atMs: 412, kind: 'throttle', count: 2, verb: 'list', path: '/pods' },
@@ -67,6 +77,15 @@ describe('chaos arguments', () => {
       seed: 7,
       pods: 50,
       kinds: ['drop', 'gone'],
+      production: false,
+    });
+  });
+
+  it('reads --production, whose runs default to 3,000 pods', () => {
+    expect(parseChaosArguments(['--production', '--seed', '7'])).toMatchObject({
+      production: true,
+      seed: 7,
+      pods: 3_000,
     });
   });
 
