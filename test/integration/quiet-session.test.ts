@@ -5,7 +5,7 @@
 // no feed ever stops being "synced" nor claims "no data"; a watch stalled for minutes is re-watched
 // from its last resourceVersion, without a LIST.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Feed, defaultSilenceAfterMs } from '../../main/bridge/feed';
+import { Feed } from '../../main/bridge/feed';
 import { RowProjector } from '../../main/bridge/row-projection';
 import { FakeClock, flushMicrotasks } from '../../main/cache/fake-clock';
 import type { ListerWatcher } from '../../main/cache/lister-watcher';
