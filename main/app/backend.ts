@@ -119,7 +119,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     const recording =
       options.record === false
         ? undefined
-        : openSessionRecording({
+        : await openSessionRecording({
             context,
             clock,
             log,
@@ -138,7 +138,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     session.release = () => {
       discovery?.stop();
       connection.close();
-      recording?.recorder.close();
+      void recording?.recorder.close();
     };
     return session;
   };

@@ -19,14 +19,16 @@ export interface SessionRecordingOptions {
 
 /**
  * Opens (or creates) the context's recording; the time since it was last written is recorded as a
- * gap by the Recorder. Returns undefined, after logging why, when the file cannot be opened: the app
+ * gap by the Recorder, which records from a worker thread. Returns undefined, after logging why, when the file cannot be opened: the app
  * then runs without history rather than not at all.
  */
-export function openSessionRecording(options: SessionRecordingOptions): SessionRecording | undefined {
+export async function openSessionRecording(
+  options: SessionRecordingOptions,
+): Promise<SessionRecording | undefined> {
   const directory = dataDirectory(options.dataDirectory ? { override: options.dataDirectory } : {});
   const file = recordingFile(directory, options.context);
   try {
-    const recorder = new Recorder({
+    const recorder = await Recorder.open({
       file,
       context: options.context,
       clock: options.clock,

@@ -88,13 +88,8 @@ export class ClusterSession {
           // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
           ...(options.recording && !isSecretResource(gvr)
             ? {
-                onInformer: (informer, watchErrorHandler) => {
-                  const attachment = options.recording!.recorder.attach(
-                    informer,
-                    gvr,
-                    namespace,
-                    watchErrorHandler,
-                  );
+                onInformer: (informer) => {
+                  const attachment = options.recording!.recorder.attach(informer, gvr, namespace);
                   return () => attachment.detach();
                 },
               }

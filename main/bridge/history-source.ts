@@ -11,7 +11,10 @@ export interface HistorySourceOptions {
   readonly file: string;
   /** The context the file records (for an import, what its metadata says). */
   readonly context: string;
-  /** The live recording's writer: flushed before each read so answers include the last second. */
+  /**
+   * The live recording's writer. Its recording process commits every flush interval (100 ms), and a
+   * reader sees every committed batch, so answers are never more than about that behind.
+   */
   readonly recorder?: Recorder;
   readonly clock: Clock;
   /**
@@ -39,7 +42,6 @@ export class HistorySource {
   reader(): RecordingReader {
     const now = this.options.clock.now();
     if (this.options.recorder) {
-      this.options.recorder.flush();
       if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
         // Safe to close: every question reads within one synchronous call; playback has its own reader.
         this.current.close();
@@ -55,7 +57,6 @@ export class HistorySource {
 
   /** A reader of its own, for a playback that iterates while other questions are answered. */
   dedicatedReader(): RecordingReader {
-    this.options.recorder?.flush();
     return openRecording(this.options.file);
   }
 

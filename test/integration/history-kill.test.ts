@@ -80,7 +80,7 @@ describe('a recorder killed with SIGKILL', () => {
     reader.close();
 
     // Recording again into the same file: it opens for writing and marks the time it was down.
-    new Recorder({ file, context: 'kill-test', clock: realClock }).close();
+    await (await Recorder.open({ file, context: 'kill-test', clock: realClock })).close();
     const reopened = openRecording(file);
     const gap = recordingMarks(reopened, range.end, Date.now()).find(
       (mark) => mark.reason === 'not-recording',

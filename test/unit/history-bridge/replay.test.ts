@@ -5,6 +5,7 @@ import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { FilePicker } from '../../../main/bridge/history-service';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../../renderer/transport/bridge-link';
@@ -29,11 +30,16 @@ afterEach(async () => {
 });
 
 /** A recorded session over a fake API, and a renderer-side client connected to it in memory. */
-function setUp(api: FakeApi, pickFile?: FilePicker) {
+async function setUp(api: FakeApi, pickFile?: FilePicker) {
   const clock = new FakeClock(Date.UTC(2026, 10, 30, 12));
   const directory = tempDirectory();
   const file = directory.file('test.kubetide');
-  const recorder = new Recorder({ file, context: 'test', clock });
+  const recorder = await Recorder.open({
+    file,
+    context: 'test',
+    clock,
+    recordingProcess: inlineRecordingProcess,
+  });
   const session = new ClusterSession({
     context: 'test',
     newListerWatcher: () => api.listerWatcher(),
@@ -115,7 +121,7 @@ describe('history through the bridge', () => {
   it('shows at each moment of a churn run what the live mirror held then', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 30; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     const live = await client.subscribe(pods);
@@ -142,7 +148,7 @@ describe('history through the bridge', () => {
   it('plays forward from a past moment until the replay mirror equals the live one', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 20; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     const live = await client.subscribe(pods);
@@ -166,7 +172,7 @@ describe('history through the bridge', () => {
   it('answers the timeline with density per kind and the relist of the initial list', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 10; index++) api.apply(pod('ns0', `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     await churn(clock, api, settle, 3, () => {});
@@ -179,7 +185,7 @@ describe('history through the bridge', () => {
   it('exports a range to a file and, imported, answers the same versions of an object', async () => {
     const api = new FakeApi();
     api.apply(pod('ns0', 'web', { version: '1' }));
-    const { clock, client, settle, directory } = setUp(api);
+    const { clock, client, settle, directory } = await setUp(api);
     client.start();
     await settle(4);
     api.apply(pod('ns0', 'web', { version: '2' }));
@@ -215,7 +221,7 @@ describe('history through the bridge', () => {
   });
 
   it('refuses to export over a file that is not a recording', async () => {
-    const { client, settle, directory } = setUp(new FakeApi());
+    const { client, settle, directory } = await setUp(new FakeApi());
     client.start();
     await settle(4);
     const precious = directory.file('notes.kubetide');
@@ -231,7 +237,7 @@ describe('history through the bridge', () => {
 
   it("exports where main's file dialog says, and refuses to pick where main has none", async () => {
     let picked = '';
-    const { clock, client, settle, directory } = setUp(new FakeApi(), async (purpose, suggested) => {
+    const { clock, client, settle, directory } = await setUp(new FakeApi(), async (purpose, suggested) => {
       expect(purpose).toBe('export');
       expect(suggested).toBeUndefined();
       return (picked = directory.file('chosen.kubetide'));
@@ -247,7 +253,7 @@ describe('history through the bridge', () => {
     expect(reply.path).toBe(picked);
     expect(readFileSync(picked).length).toBe(reply.bytes);
 
-    const browser = setUp(new FakeApi());
+    const browser = await setUp(new FakeApi());
     browser.client.start();
     await browser.settle(4);
     await expect(browser.client.history({ type: 'historyImport', pick: true })).rejects.toThrow(

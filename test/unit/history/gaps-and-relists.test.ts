@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt } from '../../../main/history/replay';
 import { FakeControllerSource } from '../../support/fake-controller-source';
@@ -24,12 +25,12 @@ describe('recording marks', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('marks.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('marks.kubetide'), clock);
     await settle();
     const listed = clock.now();
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(directory.file('marks.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
     expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.stream?.gvr])).toEqual([
@@ -43,7 +44,7 @@ describe('recording marks', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('gap.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('gap.kubetide'), clock);
     await settle();
     await clock.stepAsync(1000);
     source.listError = new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -61,7 +62,7 @@ describe('recording marks', () => {
     const relisted = clock.now();
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
 
     const reader = openRecording(directory.file('gap.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
@@ -83,11 +84,11 @@ describe('recording marks', () => {
     directory = tempDirectory();
     const file = directory.file('restart.kubetide');
     const clock = new FakeClock();
-    new Recorder({ file, context: 'test-context', clock }).close();
+    const options = { file, context: 'test-context', clock, recordingProcess: inlineRecordingProcess };
+    await (await Recorder.open(options)).close();
     const closed = clock.now();
     clock.step(60_000);
-    const reopened = new Recorder({ file, context: 'test-context', clock });
-    reopened.close();
+    await (await Recorder.open(options)).close();
     const reader = openRecording(file);
     const [gap] = recordingMarks(reader, 0, clock.now());
     expect(gap).toMatchObject({ kind: 'gap', reason: 'not-recording', start: closed, end: closed + 60_000 });
@@ -99,7 +100,7 @@ describe('recording marks', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     const pod = source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('tombstone.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('tombstone.kubetide'), clock);
     await settle();
     await clock.stepAsync(1000);
     source.deleteDropWatch(pod);
@@ -107,7 +108,7 @@ describe('recording marks', () => {
     await until(clock, () => run.informer.getStore().list().length === 0);
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(directory.file('tombstone.kubetide'));
     const versions = objectVersions(reader, { uid: pod.metadata.uid! });
     expect(versions.map((version) => [version.type, version.finalStateUnknown])).toEqual([
