@@ -5,13 +5,19 @@ import type { RecordingReply } from './recording-protocol';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 
 /**
- * Starts the worker from recording-worker's source. Run from TypeScript (tsx, vitest), the worker
- * needs tsx's loader itself; a built app loads the compiled .js and needs nothing.
+ * Starts the worker from recording-worker's source. A built app loads the compiled .js; run from
+ * TypeScript (tsx, vitest), the worker loads the .ts through tsx's API, since loader flags in a
+ * worker's execArgv do not reach its module loading on Node 20.
  */
 export const workerRecordingProcess: RecordingProcessFactory = () => {
-  const typescript = import.meta.url.endsWith('.ts');
-  const entry = new URL(typescript ? './recording-worker.ts' : './recording-worker.js', import.meta.url);
-  const worker = new Worker(entry, typescript ? { execArgv: ['--import', 'tsx'] } : {});
+  const worker = import.meta.url.endsWith('.ts')
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(
+          new URL('./recording-worker.ts', import.meta.url).href,
+        )}, ${JSON.stringify(import.meta.url)}));`,
+        { eval: true },
+      )
+    : new Worker(new URL('./recording-worker.js', import.meta.url));
   let terminating = false;
   const exitListeners: ((error: Error) => void)[] = [];
   const died = (error: Error) => {
