@@ -20,12 +20,14 @@ async function until(clock: FakeClock, condition: () => boolean): Promise<void> 
 }
 
 describe('recording marks', () => {
-  it('marks the initial list as a relist', async () => {
+  it('holds the stream in a listing gap from the start until the initial list is in the cache', async () => {
     directory = tempDirectory();
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     source.add(realisticPod('web-1'));
+    const started = clock.now();
     const run = await recordedInformer(source, directory.file('marks.kubetide'), clock);
+    clock.step(300); // the list takes a while: the past must not show 0 pods meanwhile
     await settle();
     const listed = clock.now();
     await clock.stepAsync(2000);
@@ -33,13 +35,17 @@ describe('recording marks', () => {
     await run.recorder.close();
     const reader = openRecording(directory.file('marks.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
-    expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.stream?.gvr])).toEqual([
-      ['relist', 'initial-list', listed, 'pods.v1'],
+    expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.end, mark.stream?.gvr])).toEqual([
+      ['gap', 'listing', started, listed, 'pods.v1'],
+      ['relist', 'initial-list', listed, listed, 'pods.v1'],
     ]);
+    const before = stateAt(reader, { gvr: 'pods.v1', time: started + 100 });
+    expect(before.gap).toMatchObject({ reason: 'listing' });
+    expect(stateAt(reader, { gvr: 'pods.v1', time: listed }).gap).toBeUndefined();
     reader.close();
   });
 
-  it('records a failed list as a watch-disconnected gap ending when the informer relists', async () => {
+  it('covers a 410, failed relists and the relist with gaps that say why, ending when the list is in', async () => {
     directory = tempDirectory();
     const clock = new FakeClock();
     const source = new FakeControllerSource();
@@ -66,14 +72,18 @@ describe('recording marks', () => {
 
     const reader = openRecording(directory.file('gap.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
-    const gap = marks.find((mark) => mark.kind === 'gap');
-    expect(gap?.reason).toBe('watch-disconnected');
-    expect(gap?.detail).toContain('ECONNREFUSED');
-    expect(gap!.start).toBeGreaterThanOrEqual(failedAfter);
-    expect(gap!.end).toBeGreaterThan(gap!.start);
-    expect(gap!.end).toBeLessThanOrEqual(relisted);
+    const gaps = marks.filter((mark) => mark.kind === 'gap' && mark.start >= failedAfter);
+    expect(gaps[0]).toMatchObject({ reason: 'relisting' });
+    expect(gaps[0].detail).toContain('410');
+    const down = gaps.find((gap) => gap.reason === 'watch-disconnected');
+    expect(down?.detail).toContain('ECONNREFUSED');
+    // One gap follows another without a hole, from the 410 to the relist.
+    for (let index = 1; index < gaps.length; index++) expect(gaps[index].start).toBe(gaps[index - 1].end);
+    const last = gaps[gaps.length - 1];
+    expect(last.end).toBeLessThanOrEqual(relisted);
     const relist = marks.find((mark) => mark.kind === 'relist' && mark.reason === 'relist');
-    expect(relist?.start).toBe(gap!.end);
+    expect(relist?.start).toBe(last.end);
+    expect(stateAt(reader, { gvr: 'pods.v1', time: gaps[0].start }).gap?.reason).toBe('relisting');
     expect(
       stateAt(reader, { gvr: 'pods.v1', time: relisted }).objects.map((pod) => pod.metadata.name),
     ).toEqual(['web-1', 'web-2']);
