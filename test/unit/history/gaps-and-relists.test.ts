@@ -128,4 +128,43 @@ describe('recording marks', () => {
     expect(versions[1].object?.metadata.name).toBe('web-1');
     reader.close();
   });
+
+  it('retires an old uid at the relist that reveals its name was recreated while the watch was down', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const first = source.add(realisticPod('config-1'));
+    const run = await recordedInformer(source, directory.file('ghost.kubetide'), clock);
+    await settle();
+    await clock.stepAsync(1000);
+    // Deleted and recreated under the same name while no watch saw it: the relist brings a new uid.
+    source.deleteDropWatch(first);
+    const second = source.addDropWatch(realisticPod('config-1'));
+    source.resetWatch();
+    await until(clock, () => run.informer.getStore().list()[0]?.metadata.uid === second.metadata.uid);
+    await settle();
+    await clock.stepAsync(1000);
+    const relisted = clock.now();
+    await clock.stepAsync(1000);
+    source.delete(second);
+    await settle();
+    await clock.stepAsync(1000);
+    const end = clock.now();
+    await run.stop();
+    await run.recorder.close();
+
+    const reader = openRecording(directory.file('ghost.kubetide'));
+    const old = objectVersions(reader, { uid: first.metadata.uid! });
+    expect(old.map((version) => [version.type, version.finalStateUnknown])).toEqual([
+      ['Replaced', false],
+      ['Deleted', true],
+    ]);
+    const relist = recordingMarks(reader, 0, end).find((mark) => mark.reason === 'relist');
+    expect(old[1].time).toBe(relist?.start);
+    const uids = (time: number) =>
+      stateAt(reader, { gvr: 'pods.v1', time }).objects.map((pod) => pod.metadata.uid);
+    expect(uids(relisted)).toEqual([second.metadata.uid]);
+    expect(uids(end)).toEqual([]);
+    reader.close();
+  });
 });
