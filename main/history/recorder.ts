@@ -43,6 +43,8 @@ export interface RecorderStats {
   readonly dropped: number;
   /** The file's size in bytes, WAL included, as of the last batch written. */
   readonly bytes: number;
+  /** Time the recording process spent parsing and writing batches, in ms (not the informers' thread). */
+  readonly writeMs: number;
 }
 
 /** A batch goes at once when this much is queued, so a burst does not wait for the timer. */
@@ -74,6 +76,7 @@ export class Recorder {
   private changesWritten = 0;
   private dropped = 0;
   private bytes = 0;
+  private writeMs = 0;
   private closing: Promise<void> | undefined;
   private dead: Error | undefined;
   private readonly flushIntervalMs: number;
@@ -192,6 +195,7 @@ export class Recorder {
       buffered: this.queue.bufferedChanges,
       dropped: this.dropped,
       bytes: this.bytes,
+      writeMs: this.writeMs,
     };
   }
 
@@ -275,6 +279,7 @@ export class Recorder {
       this.queue.written(reply.sequence);
       this.changesWritten = reply.changesWritten;
       this.bytes = reply.bytes;
+      this.writeMs = reply.writeMs;
       this.writtenSequence = reply.sequence;
       const done = this.waiting.filter((waiter) => waiter.sequence <= reply.sequence);
       this.waiting = this.waiting.filter((waiter) => waiter.sequence > reply.sequence);

@@ -39,6 +39,8 @@ export type RecordingReply =
       readonly sequence: number;
       readonly changesWritten: number;
       readonly bytes: number;
+      /** Time the process has spent writing batches, in ms. */
+      readonly writeMs: number;
     }
   /** Something failed that recording survives (a batch, retention); for the Recorder's reportError. */
   | { readonly type: 'error'; readonly context: string; readonly message: string }

@@ -7,6 +7,7 @@ import { RecordingSession } from './recording-session';
 
 export class RecordingServer {
   private session: RecordingSession | undefined;
+  private writeMs = 0;
 
   constructor(private readonly reply: (reply: RecordingReply) => void) {}
 
@@ -29,6 +30,7 @@ export class RecordingServer {
         return;
       case 'batch': {
         const session = this.requireSession();
+        const started = performance.now();
         let entries: BatchEntry[] = [];
         try {
           entries = JSON.parse(request.entries) as BatchEntry[];
@@ -40,7 +42,14 @@ export class RecordingServer {
           });
         }
         const changesWritten = session.write(entries, request.now);
-        this.reply({ type: 'written', sequence: request.sequence, changesWritten, bytes: session.bytes() });
+        this.writeMs += performance.now() - started;
+        this.reply({
+          type: 'written',
+          sequence: request.sequence,
+          changesWritten,
+          bytes: session.bytes(),
+          writeMs: this.writeMs,
+        });
         return;
       }
       case 'retention':
