@@ -138,7 +138,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     session.release = () => {
       discovery?.stop();
       connection.close();
-      void recording?.recorder.close();
+      void recording?.recorder?.close();
     };
     return session;
   };

@@ -192,7 +192,8 @@ export class HistoryService {
         source: new HistorySource({
           file: recording.file,
           context: session.context,
-          recorder: recording.recorder,
+          ...(recording.recorder ? { recorder: recording.recorder } : {}),
+          ...(recording.readOnly ? { readOnly: recording.readOnly } : {}),
           clock: this.options.clock,
         }),
       };

@@ -16,6 +16,8 @@ export interface HistorySourceOptions {
    * reader sees every committed batch, so answers are never more than about that behind.
    */
   readonly recorder?: Recorder;
+  /** Set when another instance writes the live recording and this one only reads it: says why. */
+  readonly readOnly?: string;
   readonly clock: Clock;
   /**
    * How long one opened reader answers a live recording before it is reopened (a reader lists the
@@ -34,14 +36,15 @@ export class HistorySource {
     return this.options.file;
   }
 
+  /** The context's recording, still being written (by this instance, or read-only by another). */
   get live(): boolean {
-    return this.options.recorder !== undefined;
+    return this.options.recorder !== undefined || this.options.readOnly !== undefined;
   }
 
   /** A reader that includes every change recorded so far. Throws a RecordingError when unreadable. */
   reader(): RecordingReader {
     const now = this.options.clock.now();
-    if (this.options.recorder) {
+    if (this.live) {
       if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
         // Safe to close: every question reads within one synchronous call; playback has its own reader.
         this.current.close();
@@ -65,7 +68,10 @@ export class HistorySource {
       kind: this.live ? 'live' : 'imported',
       context: this.options.context,
       name: basename(this.options.file),
-      problems: (this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+      problems: [
+        ...(this.options.readOnly ? [`read-only: ${this.options.readOnly}`] : []),
+        ...(this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+      ],
     };
   }
 

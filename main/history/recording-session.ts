@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { decodeDeltaType } from './recorded-change';
 import type { BatchEntry, MarkEntry, RecordingSettings } from './recording-protocol';
+import { RecordingLock } from './recording-lock';
 import { RecordingWriter } from './recording-writer';
 import { messageOf } from './recording-error';
 import type { RetentionPolicy } from './retention';
@@ -21,6 +22,7 @@ interface StreamProgress {
 
 export class RecordingSession {
   readonly lastWritten: number | undefined;
+  private readonly lock: RecordingLock;
   private readonly database: SqliteDatabase;
   private readonly writer: RecordingWriter;
   /** The Recorder's stream numbers -> the file's streams. */
@@ -32,7 +34,7 @@ export class RecordingSession {
   private closed = false;
 
   /**
-   * Opens (or creates) the recording and records the time since it was last written as a
+   * Takes the recording's lock (one writer per file), opens (or creates) the recording and records the time since it was last written as a
    * "not-recording" gap, closing any gap a crash left open at that same time. Throws a RecordingError
    * when the file cannot be recorded into.
    */
@@ -41,7 +43,13 @@ export class RecordingSession {
     now: number,
     private readonly reportError: (context: string, message: string) => void,
   ) {
-    this.database = openForWriting(settings.file, settings.context, now);
+    this.lock = RecordingLock.acquire(settings.file);
+    try {
+      this.database = openForWriting(settings.file, settings.context, now);
+    } catch (error) {
+      this.lock.release();
+      throw error;
+    }
     this.writer = new RecordingWriter(this.database, { fullVersionEvery: settings.fullVersionEvery });
     const lastWritten = readMeta(this.database, 'lastWritten');
     this.lastWritten = lastWritten === undefined ? undefined : Number(lastWritten);
@@ -126,6 +134,7 @@ export class RecordingSession {
     this.closed = true;
     this.database.pragma('wal_checkpoint(TRUNCATE)');
     this.database.close();
+    this.lock.release();
   }
 
   private writeChange([time, stream, code, key, object]: readonly [
