@@ -29,6 +29,11 @@ export class RecordingSession {
   private readonly streams = new Map<number, StreamProgress>();
   /** The Recorder's gap numbers -> mark row ids. */
   private readonly gaps = new Map<number, number>();
+  /**
+   * The file's streams not (yet) recorded in this session -> their open not-recording gap: a stream
+   * recorded in an earlier session is unknown from this session's start until it is attached again.
+   */
+  private readonly unrecorded = new Map<number, number>();
   private lastRetention: number;
   private changesWritten = 0;
   private closed = false;
@@ -66,6 +71,20 @@ export class RecordingSession {
           end: now,
           detail: 'the recorder was not running',
         });
+      }
+      const streams = this.database.prepare('SELECT id FROM streams').all() as { id: number }[];
+      for (const { id } of streams) {
+        this.unrecorded.set(
+          id,
+          this.writer.writeMark({
+            kind: 'gap',
+            reason: 'not-recording',
+            stream: id,
+            start: now,
+            end: undefined,
+            detail: 'not recorded in this session',
+          }),
+        );
       }
       this.writer.touch(now);
     });
@@ -127,10 +146,11 @@ export class RecordingSession {
   close(now: number): void {
     if (this.closed) return;
     this.writer.transaction(() => {
-      for (const id of this.gaps.values()) this.writer.closeMark(id, now);
+      for (const id of [...this.gaps.values(), ...this.unrecorded.values()]) this.writer.closeMark(id, now);
       this.writer.touch(now);
     });
     this.gaps.clear();
+    this.unrecorded.clear();
     this.closed = true;
     this.database.pragma('wal_checkpoint(TRUNCATE)');
     this.database.close();
@@ -163,6 +183,9 @@ export class RecordingSession {
       case 'stream': {
         const id = this.writer.stream({ gvr: entry.gvr, scope: entry.scope });
         this.streams.set(entry.stream, { id, changesSinceKeyframe: 0, lastKeyframe: entry.time });
+        const unrecorded = this.unrecorded.get(id);
+        if (unrecorded !== undefined) this.writer.closeMark(unrecorded, entry.time);
+        this.unrecorded.delete(id);
         this.writer.resetStream(id);
         this.writer.writeKeyframe(id, entry.time);
         break;
