@@ -23,7 +23,7 @@ import { eventDensity, recordingMarks, timeRange } from '../history/replay';
 import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
-import { exportRecording } from '../history/export-recording';
+import { exportInWorker } from '../history/export-in-worker';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
@@ -144,7 +144,9 @@ export class HistoryService {
       }
       case 'historyExport':
         if (!message.pick) return this.export(message);
-        return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));
+        return this.pick('export', message.path).then((path) =>
+          path ? this.export({ ...message, path }) : null,
+        );
       case 'historyImport':
         if (!message.pick) return this.import(message.path ?? '');
         return this.pick('import', message.path).then((path) => path && this.import(path));
@@ -240,7 +242,8 @@ export class HistoryService {
     }));
   }
 
-  private export(message: HistoryExportMessage): HistoryExportReply {
+  /** Exports in a worker thread: the main thread, and the recording, go on meanwhile. */
+  private async export(message: HistoryExportMessage): Promise<HistoryExportReply> {
     const source = this.source();
     const reader: RecordingReader = source.reader();
     const path =
@@ -252,7 +255,7 @@ export class HistoryService {
       );
     guardExportPath(path);
     mkdirSync(dirname(path), { recursive: true });
-    const summary = exportRecording(reader, path, {
+    const summary = await exportInWorker(source.file, path, {
       from: message.from,
       to: message.to,
       ...(message.namespaces ? { namespaces: message.namespaces } : {}),

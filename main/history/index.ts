@@ -37,3 +37,5 @@ export { diffLines, diffObjects, objectYaml } from './object-diff';
 // Export (opening the file with openRecording is the import).
 export type { ExportOptions, ExportSummary } from './export-recording';
 export { exportRecording } from './export-recording';
+export type { ExportInWorkerOptions } from './export-in-worker';
+export { exportInWorker } from './export-in-worker';

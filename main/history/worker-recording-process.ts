@@ -1,23 +1,12 @@
 // A RecordingProcess on a worker thread: the recording's encoding, compression, SQLite writes and
 // retention run there, so the thread that runs the informers and the bridge never waits on them.
-import { Worker } from 'node:worker_threads';
+import { startHistoryWorker } from './history-worker';
 import type { RecordingReply } from './recording-protocol';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 
-/**
- * Starts the worker from recording-worker's source. A built app loads the compiled .js; run from
- * TypeScript (tsx, vitest), the worker loads the .ts through tsx's API, since loader flags in a
- * worker's execArgv do not reach its module loading on Node 20.
- */
+/** Starts recording-worker on a worker thread. */
 export const workerRecordingProcess: RecordingProcessFactory = () => {
-  const worker = import.meta.url.endsWith('.ts')
-    ? new Worker(
-        `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(
-          new URL('./recording-worker.ts', import.meta.url).href,
-        )}, ${JSON.stringify(import.meta.url)}));`,
-        { eval: true },
-      )
-    : new Worker(new URL('./recording-worker.js', import.meta.url));
+  const worker = startHistoryWorker('recording-worker');
   let terminating = false;
   const exitListeners: ((error: Error) => void)[] = [];
   const died = (error: Error) => {
