@@ -167,4 +167,42 @@ describe('recording marks', () => {
     expect(uids(end)).toEqual([]);
     reader.close();
   });
+
+  it('drops changes past the queue bound into a queue-overflow gap, closed once the cache is recorded again', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const run = await recordedInformer(source, directory.file('overflow.kubetide'), clock, {
+      queueLimitBytes: 40_000,
+    });
+    await settle();
+    await clock.stepAsync(1000);
+    // About 3.5 KB each: twenty pods in one burst pass a 40 KB bound before the next batch goes.
+    for (let index = 0; index < 20; index++) source.add(realisticPod(`web-${index}`));
+    await settle();
+    const burst = clock.now();
+    expect(run.recorder.stats().dropped).toBeGreaterThan(0);
+    await clock.stepAsync(1000);
+    await settle();
+    const recovered = clock.now();
+    await clock.stepAsync(1000);
+    await run.stop();
+    await run.recorder.close();
+
+    const reader = openRecording(directory.file('overflow.kubetide'));
+    const gap = recordingMarks(reader, 0, clock.now()).find((mark) => mark.reason === 'queue-overflow');
+    expect(gap).toMatchObject({ kind: 'gap', start: burst, stream: undefined });
+    expect(gap!.end).toBeLessThanOrEqual(recovered);
+    expect(stateAt(reader, { gvr: 'pods.v1', time: burst }).gap?.reason).toBe('queue-overflow');
+    const after = stateAt(reader, { gvr: 'pods.v1', time: recovered });
+    expect(after.gap).toBeUndefined();
+    expect(after.objects.map((pod) => pod.metadata.name).sort()).toEqual(
+      run.informer
+        .getStore()
+        .list()
+        .map((pod) => pod.metadata.name)
+        .sort(),
+    );
+    reader.close();
+  });
 });
