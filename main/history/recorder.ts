@@ -162,12 +162,17 @@ export class Recorder {
       this.detachedGaps.delete(streamKey);
       this.appendMark({ mark: 'gap-close', gap: detachedGap, end: time });
     }
-    const tap = new StreamTap(stream, `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`, {
-      stamp: () => this.stamp(),
-      appendChange: (text, force) => this.appendChange(text, force),
-      appendMark: (entry) => this.appendMark(entry),
-      nextGap: () => ++this.gaps,
-    });
+    const tap = new StreamTap(
+      stream,
+      `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
+      {
+        stamp: () => this.stamp(),
+        appendChange: (text, force) => this.appendChange(text, force),
+        appendMark: (entry) => this.appendMark(entry),
+        nextGap: () => ++this.gaps,
+      },
+      time,
+    );
     if (informer.hasStarted()) tap.resynchronize(informer.getIndexer().list(), 'attached');
     const registration = informer.addDeltaObserver(tap);
     const attachment: RecorderAttachment = { stream, detach: () => this.detach(attachment) };

@@ -44,8 +44,10 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     /** "pods.v1 in payments", for mark details. */
     private readonly description: string,
     private readonly host: TapHost,
+    /** When the stream was attached: its listing gap starts there, where the stream's record does. */
+    attachedAt: number,
   ) {
-    this.open('listing', 'waiting for the first list');
+    this.open('listing', 'waiting for the first list', attachedAt);
   }
 
   observeDeltas(deltas: Deltas<KubeObject>): void {
@@ -81,7 +83,11 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       return;
     }
     if (state.phase === 'listing') {
-      this.open(this.watchedBefore ? 'relisting' : 'listing', this.watchedBefore ? 'relisting' : 'listing');
+      this.open(
+        this.watchedBefore ? 'relisting' : 'listing',
+        this.watchedBefore ? 'relisting' : 'listing',
+        time,
+      );
       if (!this.listing) {
         this.listing = true;
         this.host.appendMark({ mark: 'list-start', stream: this.stream });
@@ -89,11 +95,11 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       return;
     }
     if (isResourceExpired(state.error)) {
-      this.open('relisting', `the watch's resourceVersion expired (410); relisting`);
+      this.open('relisting', `the watch's resourceVersion expired (410); relisting`, time);
       return;
     }
     const cause = state.error === undefined ? 'waiting to retry' : messageOf(state.error);
-    this.open('watch-disconnected', `watch down: ${cause}`);
+    this.open('watch-disconnected', `watch down: ${cause}`, time);
   }
 
   /**
@@ -119,8 +125,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
    * whose number is returned (a later attach of the same stream closes it).
    */
   detached(): number {
-    this.close(this.host.stamp());
-    this.open('not-recording', 'no longer recorded');
+    this.open('not-recording', 'no longer recorded', this.host.stamp());
     const gap = this.openGap!;
     this.openGap = undefined;
     this.openReason = undefined;
@@ -141,9 +146,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
    * Opens a gap for `reason`. A gap for another reason open already ends at the same instant: gaps
    * follow one another, each with its own cause (a 410, then a failing list, then the relist).
    */
-  private open(reason: GapReason, detail: string): void {
+  private open(reason: GapReason, detail: string, time: number): void {
     if (this.openReason === reason) return;
-    this.close(this.host.stamp());
+    this.close(time);
     this.openGap = this.host.nextGap();
     this.openReason = reason;
     this.host.appendMark({
@@ -151,7 +156,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       gap: this.openGap,
       reason,
       stream: this.stream,
-      start: this.host.stamp(),
+      start: time,
       detail: `${this.description}: ${detail}`,
     });
   }
