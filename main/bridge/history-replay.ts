@@ -77,7 +77,15 @@ export class ReplaySubscription {
     for (const row of rows) this.keys.add(row.key);
     this.moment = time;
     this.stream.snapshot(rows);
-    return { time, count: rows.length, complete: state.complete };
+    const gap = state.gap && {
+      kind: state.gap.kind,
+      reason: state.gap.reason,
+      start: state.gap.start,
+      detail: state.gap.detail,
+      ...(state.gap.end !== undefined ? { end: state.gap.end } : {}),
+      ...(state.gap.stream ? { gvr: state.gap.stream.gvr } : {}),
+    };
+    return { time, count: rows.length, complete: state.complete, ...(gap ? { gap } : {}) };
   }
 
   /**

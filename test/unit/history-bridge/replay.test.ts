@@ -140,6 +140,7 @@ describe('history through the bridge', () => {
         time: moment.time,
       });
       await settle(4);
+      expect(reply.gap).toBeUndefined();
       expect(reply.count).toBe(Object.keys(moment.rows).length);
       expect(versions(client, replay)).toEqual(moment.rows);
     }
