@@ -17,6 +17,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { realClock } from '../../main/cache/real-clock';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
 import { Recorder } from '../../main/history/recorder';
+import { StreamTap } from '../../main/history/stream-tap';
 import { objectVersions } from '../../main/history/object-history';
 import { openRecording } from '../../main/history/recording-reader';
 import { stateAt, timeRange } from '../../main/history/replay';
@@ -40,6 +41,31 @@ const basePodCount = 1_000;
 const rebuilds = 5;
 const pacedRate = 2_000;
 const pacedSeconds = 10;
+
+/**
+ * The recorder's own work on the informers' thread, timed around each call: the tap's capture of
+ * each key's deltas (stamp, serialize, queue) and each batch sent to the worker. A run's max stall
+ * mixes in the informer, GC and other processes; this is the part the recorder adds.
+ */
+const mainThreadWork = { totalMs: 0, maxMs: 0 };
+
+function timeOnMainThread(target: object, method: string): void {
+  const prototype = target as Record<string, (...args: unknown[]) => unknown>;
+  const original = prototype[method];
+  prototype[method] = function (this: unknown, ...args: unknown[]) {
+    const start = performance.now();
+    try {
+      return original.apply(this, args);
+    } finally {
+      const spent = performance.now() - start;
+      mainThreadWork.totalMs += spent;
+      mainThreadWork.maxMs = Math.max(mainThreadWork.maxMs, spent);
+    }
+  };
+}
+timeOnMainThread(StreamTap.prototype, 'observeDeltas');
+timeOnMainThread(StreamTap.prototype, 'observePhase');
+timeOnMainThread(Recorder.prototype, 'send');
 
 interface RecordedRun {
   readonly written: number;
@@ -127,6 +153,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
   try {
     const file = join(directory, 'recording.sqlite');
     const run = await record(file, base.items, events, log);
+    const recorderMain = { ...mainThreadWork };
     const samples: number[] = [];
     const range = openAndClose(file);
     for (let index = 0; index < rebuilds && range; index++) {
@@ -138,10 +165,12 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
       reader.close();
     }
     const paced = join(directory, 'paced.sqlite');
-    log(`  history: ${pacedRate} changes/s for ${pacedSeconds} s, for the capture-stamp delay`);
-    const pacedRun = await record(paced, base.items, pacedRate * pacedSeconds, log, pacedRate);
+    // At most pacedSeconds, and no more changes than the main run's (a small run stays small).
+    const pacedEvents = Math.min(pacedRate * pacedSeconds, events);
+    log(`  history: ${pacedEvents} changes at ${pacedRate} changes/s, for the capture-stamp delay`);
+    const pacedRun = await record(paced, base.items, pacedEvents, log, pacedRate);
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
-    const pacedBaseline = await record(undefined, base.items, pacedRate * pacedSeconds, log, pacedRate);
+    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, pacedRate);
     const stampDelays = stampDelaysOf(paced);
     const recordRate = run.written / run.writeSeconds;
     const wallRate = run.written / run.seconds;
@@ -155,6 +184,8 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         record_events_per_s: Math.round(recordRate),
         record_wall_events_per_s: Math.round(wallRate),
         main_max_stall_ms: round(run.maxStallMs),
+        recorder_main_us_per_change: round((recorderMain.totalMs * 1000) / run.written),
+        recorder_main_max_ms: round(recorderMain.maxMs),
         stamp_delay_p99_ms: round(stampP99),
         paced_main_max_stall_ms: round(pacedRun.maxStallMs),
         paced_baseline_max_stall_ms: round(pacedBaseline.maxStallMs),
@@ -178,6 +209,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         `${run.written} changes recorded (--history-events ${events} plus the initial list of ${base.items.length}) in ${run.seconds.toFixed(1)} s`,
         "record rate: changes per second of the recording worker's own time (parse, encode, compress, SQLite); record_wall: first event to last change on disk, bounded by the informer's rate",
         'main_max_stall_ms: monitorEventLoopDelay max over the run, the informer and its JSON included (wall time: a loaded machine inflates it)',
+        "recorder_main_*: the recorder's own calls on the main thread (capture per key, batch send), timed around each call",
         "paced_baseline_max_stall_ms: the same paced stream with no recorder; the difference from paced_main_max_stall_ms is the recorder's share",
         `stamp delay: recorded time minus the time each of ${stampDelays.length} paced events was sent`,
         `rebuild is the median of ${rebuilds} stateAt() calls at random moments, each on a fresh reader`,
