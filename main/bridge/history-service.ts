@@ -24,6 +24,7 @@ import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
 import { exportInWorker } from '../history/export-in-worker';
+import { StateQueries } from '../history/state-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
@@ -58,6 +59,8 @@ export class HistoryService {
   private imported: HistorySource | undefined;
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
+  /** Rebuilds moments off the main thread, for every replay subscription. */
+  private readonly queries = new StateQueries();
 
   constructor(private readonly options: HistoryServiceOptions) {}
 
@@ -73,7 +76,9 @@ export class HistoryService {
   /** Sends the replay's rows again at its moment (the renderer saw a sequence gap). */
   resnapshot(subscriptionId: string): void {
     const replay = this.replays.get(subscriptionId);
-    if (replay) replay.showState(this.source().reader(), replay.time);
+    if (!replay) return;
+    // A failed resend leaves the renderer's rows as they were; its next question reports the error.
+    replay.showState(this.queries, this.source().file, replay.time).catch(() => {});
   }
 
   unsubscribe(subscriptionId: string): boolean {
@@ -107,7 +112,7 @@ export class HistoryService {
           });
           this.replays.set(message.subscriptionId, replay);
         }
-        return replay.showState(this.source().reader(), message.time);
+        return replay.showState(this.queries, this.source().file, message.time);
       }
       case 'historyPlay':
         this.replay(message.subscriptionId).play(this.source(), message.speed);
@@ -167,6 +172,7 @@ export class HistoryService {
   /** Closes every replay and reader. */
   close(): void {
     this.stopReplays();
+    this.queries.close();
     this.imported?.close();
     this.live?.source.close();
     this.imported = undefined;

@@ -1,11 +1,11 @@
 // Starts a worker thread from one of main/history's worker entry files ("recording-worker",
-// "export-worker"). A built app loads the compiled .js; run from TypeScript (tsx, vitest), the worker
+// "export-worker", "query-worker"). A built app loads the compiled .js; run from TypeScript (tsx, vitest), the worker
 // loads the .ts through tsx's API, since loader flags in a worker's execArgv do not reach its module
 // loading on Node 20.
 import { Worker } from 'node:worker_threads';
 
 export function startHistoryWorker(
-  entry: 'recording-worker' | 'export-worker',
+  entry: 'recording-worker' | 'export-worker' | 'query-worker',
   workerData?: unknown,
 ): Worker {
   const options = workerData === undefined ? {} : { workerData };
