@@ -11,7 +11,7 @@ import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { PlaybackBatch } from '../history/replay';
 import { playback, timeRange } from '../history/replay';
-import type { StateQueries } from '../history/state-queries';
+import type { HistoryQueries } from '../history/history-queries';
 import type { RecordingReader } from '../history/recording-reader';
 import type { RecordedChange } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
@@ -72,7 +72,7 @@ export class ReplaySubscription {
    * thread and projected a chunk at a time. A later showState supersedes one still rebuilding: only
    * the latest moment asked for is sent.
    */
-  async showState(queries: StateQueries, file: string, time: number): Promise<HistoryStateReply> {
+  async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
     const generation = ++this.generation;
     const now = this.options.clock.now();

@@ -19,12 +19,11 @@ import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import { openRecording } from '../history/recording-reader';
 import type { RecordingReader } from '../history/recording-reader';
-import { eventDensity, recordingMarks, timeRange } from '../history/replay';
 import type { ObjectReference } from '../history/object-history';
 import { adjacentChange, objectVersions } from '../history/object-history';
 import { diffObjects } from '../history/object-diff';
 import { exportInWorker } from '../history/export-in-worker';
-import { StateQueries } from '../history/state-queries';
+import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
@@ -60,7 +59,7 @@ export class HistoryService {
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
   /** Rebuilds moments off the main thread, for every replay subscription. */
-  private readonly queries = new StateQueries();
+  private readonly queries = new HistoryQueries();
 
   constructor(private readonly options: HistoryServiceOptions) {}
 
@@ -219,14 +218,16 @@ export class HistoryService {
     for (const replay of this.replays.values()) replay.stop();
   }
 
-  private timeline(message: HistoryTimelineMessage): HistoryTimeline {
+  /** The timeline's figures come from the query worker: density over a long recording is a long scan. */
+  private async timeline(message: HistoryTimelineMessage): Promise<HistoryTimeline> {
     const source = this.source();
-    const reader = source.reader();
-    const range = timeRange(reader);
-    const from = message.from ?? range?.start ?? this.options.clock.now();
-    const to = Math.max(from + 1, message.to ?? range?.end ?? from + 1);
-    const density = Object.fromEntries(eventDensity(reader, { from, to, buckets: message.buckets }));
-    const marks = recordingMarks(reader, from, to).map((mark) => ({
+    const figures = await this.queries.timeline(source.file, {
+      ...(message.from !== undefined ? { from: message.from } : {}),
+      ...(message.to !== undefined ? { to: message.to } : {}),
+      buckets: message.buckets,
+      now: this.options.clock.now(),
+    });
+    const marks = figures.marks.map((mark) => ({
       kind: mark.kind,
       reason: mark.reason,
       start: mark.start,
@@ -234,6 +235,7 @@ export class HistoryService {
       ...(mark.end !== undefined ? { end: mark.end } : {}),
       ...(mark.stream ? { gvr: mark.stream.gvr } : {}),
     }));
+    const { range, from, to, density } = figures;
     return { source: source.describe(), ...(range ? { range } : {}), from, to, density, marks };
   }
 

@@ -1,21 +1,39 @@
-// The entry point of the history query worker thread (see StateQueries): rebuilds a moment of a
+// The entry point of the history query worker thread (see HistoryQueries): rebuilds a moment of a
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
-// sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task.
+// sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task;
+// and sums up a span of it for the timeline (density per kind, gaps and relists).
 import { parentPort } from 'node:worker_threads';
-import type { StateQuery } from './replay';
-import { stateAt } from './replay';
+import type { StateQuery, TimeRange } from './replay';
+import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
 import type { RecordingMark } from './recorded-change';
 import { messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { openRecording } from './recording-reader';
 
-export interface StateRequest {
-  readonly id: number;
-  readonly file: string;
-  readonly query: StateQuery;
+export type QueryRequest =
+  | { readonly id: number; readonly type: 'state'; readonly file: string; readonly query: StateQuery }
+  | {
+      readonly id: number;
+      readonly type: 'timeline';
+      readonly file: string;
+      /** Defaults: the recording's range (or `now` when it holds nothing yet). */
+      readonly from: number | undefined;
+      readonly to: number | undefined;
+      readonly buckets: number;
+      readonly now: number;
+    };
+
+/** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
+export interface TimelineFigures {
+  readonly range: TimeRange | undefined;
+  readonly from: number;
+  readonly to: number;
+  readonly density: Record<string, number[]>;
+  readonly marks: RecordingMark[];
 }
 
-export type StateReply =
+export type QueryReply =
+  | { readonly id: number; readonly type: 'timeline'; readonly timeline: TimelineFigures }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -45,23 +63,40 @@ function readerFor(file: string): RecordingReader {
   return reader;
 }
 
+function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): TimelineFigures {
+  const reader = readerFor(request.file);
+  const range = timeRange(reader);
+  const from = request.from ?? range?.start ?? request.now;
+  const to = Math.max(from + 1, request.to ?? range?.end ?? from + 1);
+  const density = Object.fromEntries(eventDensity(reader, { from, to, buckets: request.buckets }));
+  return { range, from, to, density, marks: recordingMarks(reader, from, to) };
+}
+
 const port = parentPort;
 if (port) {
-  port.on('message', (request: StateRequest) => {
+  port.on('message', (request: QueryRequest) => {
     try {
+      if (request.type === 'timeline') {
+        port.postMessage({
+          id: request.id,
+          type: 'timeline',
+          timeline: timeline(request),
+        } satisfies QueryReply);
+        return;
+      }
       const state = stateAt(readerFor(request.file), request.query);
       for (let index = 0; index < state.objects.length; index += chunkSize) {
         const json = JSON.stringify(state.objects.slice(index, index + chunkSize));
-        port.postMessage({ id: request.id, type: 'objects', json } satisfies StateReply);
+        port.postMessage({ id: request.id, type: 'objects', json } satisfies QueryReply);
       }
       port.postMessage({
         id: request.id,
         type: 'done',
         complete: state.complete,
         gap: state.gap,
-      } satisfies StateReply);
+      } satisfies QueryReply);
     } catch (error) {
-      port.postMessage({ id: request.id, type: 'failed', message: messageOf(error) } satisfies StateReply);
+      port.postMessage({ id: request.id, type: 'failed', message: messageOf(error) } satisfies QueryReply);
     }
   });
 }

@@ -1,18 +1,18 @@
-// Moments rebuilt off the main thread: StateQueries answers exactly what stateAt answers on the
+// Moments rebuilt off the main thread: HistoryQueries answers exactly what stateAt answers on the
 // calling thread (objects in order, completeness, any gap), from a worker.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
 import { openRecording } from '../../../main/history/recording-reader';
 import { stateAt } from '../../../main/history/replay';
-import { StateQueries } from '../../../main/history/state-queries';
+import { HistoryQueries } from '../../../main/history/history-queries';
 import type { TempDirectory } from './fixtures';
 import { recordChurn, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
-const queries = new StateQueries();
+const queries = new HistoryQueries();
 afterEach(() => directory?.remove());
 
-describe('StateQueries', () => {
+describe('HistoryQueries', () => {
   it('rebuilds moments in a worker thread, as stateAt does on the calling thread', async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 40);

@@ -1,10 +1,10 @@
-// Moments of recordings rebuilt off the main thread: one worker thread (query-worker) answers
-// stateAt questions in order, and the objects come back in chunks, each parsed in its own task, so
+// History questions answered off the main thread: one worker thread (query-worker) answers
+// stateAt and timeline questions in order, and the objects come back in chunks, each parsed in its own task, so
 // travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
 import { startHistoryWorker } from './history-worker';
-import type { StateReply, StateRequest } from './query-worker';
+import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
 import type { RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
 
@@ -16,12 +16,23 @@ export interface RebuiltState {
 }
 
 interface Pending {
-  readonly onObjects: (objects: KubeObject[]) => void;
-  readonly resolve: (state: RebuiltState) => void;
+  readonly onObjects?: (objects: KubeObject[]) => void;
+  /** Given the last reply: "done" for a state, "timeline" for a timeline. */
+  readonly resolve: (reply: QueryReply) => void;
   readonly reject: (error: Error) => void;
 }
 
-export class StateQueries {
+export type { TimelineFigures };
+
+export interface TimelineQuery {
+  /** Defaults: the recording's range (or `now` when it holds nothing yet). */
+  readonly from?: number;
+  readonly to?: number;
+  readonly buckets: number;
+  readonly now: number;
+}
+
+export class HistoryQueries {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly pending = new Map<number, Pending>();
@@ -35,11 +46,37 @@ export class StateQueries {
     query: StateQuery,
     onObjects: (objects: KubeObject[]) => void,
   ): Promise<RebuiltState> {
+    return this.ask({ type: 'state', file, query }, onObjects).then((reply) =>
+      reply.type === 'done'
+        ? { complete: reply.complete, gap: reply.gap }
+        : { complete: false, gap: undefined },
+    );
+  }
+
+  /** The span `query` asks for of the recording `file`: its range, density per kind, gaps and relists. */
+  timeline(file: string, query: TimelineQuery): Promise<TimelineFigures> {
+    return this.ask({
+      type: 'timeline',
+      file,
+      from: query.from,
+      to: query.to,
+      buckets: query.buckets,
+      now: query.now,
+    }).then((reply) => {
+      if (reply.type !== 'timeline') throw new Error('the history query worker answered out of turn');
+      return reply.timeline;
+    });
+  }
+
+  private ask(
+    request: DistributiveOmit<QueryRequest, 'id'>,
+    onObjects?: (objects: KubeObject[]) => void,
+  ): Promise<QueryReply> {
     const worker = this.start();
     const id = ++this.nextId;
-    return new Promise<RebuiltState>((resolve, reject) => {
-      this.pending.set(id, { onObjects, resolve, reject });
-      worker.postMessage({ id, file, query } satisfies StateRequest);
+    return new Promise<QueryReply>((resolve, reject) => {
+      this.pending.set(id, { ...(onObjects ? { onObjects } : {}), resolve, reject });
+      worker.postMessage({ ...request, id } as QueryRequest);
     });
   }
 
@@ -54,7 +91,7 @@ export class StateQueries {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = startHistoryWorker('query-worker');
-    worker.on('message', (reply: StateReply) => this.replied(reply));
+    worker.on('message', (reply: QueryReply) => this.replied(reply));
     worker.on('error', (error) => this.failAll(error));
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;
@@ -67,16 +104,16 @@ export class StateQueries {
     return worker;
   }
 
-  private replied(reply: StateReply): void {
+  private replied(reply: QueryReply): void {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     if (reply.type === 'objects') {
-      pending.onObjects(JSON.parse(reply.json) as KubeObject[]);
+      pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
       return;
     }
     this.pending.delete(reply.id);
-    if (reply.type === 'done') pending.resolve({ complete: reply.complete, gap: reply.gap });
-    else pending.reject(new Error(reply.message));
+    if (reply.type === 'failed') pending.reject(new Error(reply.message));
+    else pending.resolve(reply);
   }
 
   private failAll(error: Error): void {
@@ -85,3 +122,5 @@ export class StateQueries {
     for (const question of pending) question.reject(error);
   }
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
