@@ -98,16 +98,7 @@ export class Recorder {
         resolve({ type: 'open-failed', file: options.file, problem: undefined, message: error.message }),
       );
     });
-    const {
-      clock,
-      flushIntervalMs: _i,
-      queueLimitBytes: _q,
-      recordingProcess: _p,
-      reportError: _r,
-      ...settings
-    } = options;
-    void clock;
-    process.post({ type: 'open', settings, now });
+    process.post({ type: 'open', settings: settingsOf(options), now });
     const reply = await opened;
     if (reply.type !== 'opened') {
       await process.terminate();
@@ -322,4 +313,20 @@ export class Recorder {
     this.lastStamp = Math.max(this.clock.now(), this.lastStamp);
     return this.lastStamp;
   }
+}
+
+/** What of `options` the recording process needs (messages carry data only, no clock or callbacks). */
+function settingsOf(options: RecorderOptions): RecordingSettings {
+  const { file, context, keyframeIntervalMs, keyframeEveryChanges, fullVersionEvery, retention } = options;
+  return {
+    file,
+    context,
+    ...(keyframeIntervalMs !== undefined ? { keyframeIntervalMs } : {}),
+    ...(keyframeEveryChanges !== undefined ? { keyframeEveryChanges } : {}),
+    ...(fullVersionEvery !== undefined ? { fullVersionEvery } : {}),
+    ...(retention !== undefined ? { retention } : {}),
+    ...(options.retentionCheckIntervalMs !== undefined
+      ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }
+      : {}),
+  };
 }
