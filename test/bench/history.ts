@@ -9,7 +9,8 @@
 // - capture-stamp delay: a second, paced run at 2,000 changes/s, each event carrying the time it was
 //   sent; the delay is the recorded time minus that (p99);
 // - bytes per change: the file after close; rebuild: stateAt() of all the pods at random moments,
-//   each on a freshly opened reader so no version decoded by an earlier sample is reused.
+//   each on a freshly opened reader so no version decoded by an earlier sample is reused;
+// - export: the whole recording exported by its worker thread, and this thread's longest stall meanwhile.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { realClock } from '../../main/cache/real-clock';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
 import { Recorder } from '../../main/history/recorder';
 import { StreamTap } from '../../main/history/stream-tap';
+import { exportInWorker } from '../../main/history/export-in-worker';
 import { objectVersions } from '../../main/history/object-history';
 import { openRecording } from '../../main/history/recording-reader';
 import { stateAt, timeRange } from '../../main/history/replay';
@@ -164,6 +166,17 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
       samples.push(performance.now() - start);
       reader.close();
     }
+    // Export the whole recording in its worker, watching this thread's event loop meanwhile.
+    const exportDelay = monitorEventLoopDelay({ resolution: 1 });
+    exportDelay.enable();
+    const exportStart = performance.now();
+    const exported = await exportInWorker(file, join(directory, 'export.kubetide'), {
+      from: range?.start ?? 0,
+      to: range?.end ?? Date.now(),
+    });
+    const exportMs = performance.now() - exportStart;
+    exportDelay.disable();
+    log(`  history: exported ${exported.changes} changes in ${(exportMs / 1000).toFixed(1)} s`);
     const paced = join(directory, 'paced.sqlite');
     // At most pacedSeconds, and no more changes than the main run's (a small run stays small).
     const pacedEvents = Math.min(pacedRate * pacedSeconds, events);
@@ -192,6 +205,8 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         bytes_per_event: round(bytesPerChange),
         dropped: run.dropped + pacedRun.dropped,
         rebuild_ms: round(rebuildMs),
+        export_ms: round(exportMs),
+        export_main_max_stall_ms: round(exportDelay.max / 1e6),
       },
       goals: [
         atLeast('history: at least 30,000 changes/s recorded', recordRate, 30_000, '/s'),
@@ -204,6 +219,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         atMost('history: capture stamp within 50 ms at p99 (2,000 changes/s)', stampP99, 50, ' ms'),
         atMost('history: at most 250 bytes per change', bytesPerChange, 250, ' B'),
         atMost('history: rebuild at most 500 ms', rebuildMs, 500, ' ms'),
+        atMost('history: export of the whole recording at most 10 s', exportMs, 10_000, ' ms'),
       ],
       notes: [
         `${run.written} changes recorded (--history-events ${events} plus the initial list of ${base.items.length}) in ${run.seconds.toFixed(1)} s`,
@@ -213,6 +229,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         "paced_baseline_max_stall_ms: the same paced stream with no recorder; the difference from paced_main_max_stall_ms is the recorder's share",
         `stamp delay: recorded time minus the time each of ${stampDelays.length} paced events was sent`,
         `rebuild is the median of ${rebuilds} stateAt() calls at random moments, each on a fresh reader`,
+        `export: ${exported.changes} changes, the whole recording, by exportInWorker; export_main_max_stall_ms is this thread's longest event-loop stall meanwhile`,
       ],
     };
   } finally {
