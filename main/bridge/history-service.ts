@@ -18,9 +18,8 @@ import type {
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import { openRecording } from '../history/recording-reader';
-import type { RecordingReader } from '../history/recording-reader';
 import type { ObjectReference } from '../history/object-history';
-import { adjacentChange, objectVersions } from '../history/object-history';
+import type { RecordedChange } from '../history/recorded-change';
 import { diffObjects } from '../history/object-diff';
 import { exportInWorker } from '../history/export-in-worker';
 import { HistoryQueries } from '../history/history-queries';
@@ -121,31 +120,26 @@ export class HistoryService {
         return null;
       case 'historyVersions':
         return this.versions(message.object);
-      case 'historyDiff': {
-        const versions = objectVersions(this.source().reader(), reference(message.object));
-        const older = versions.find((version) => version.id === message.olderId);
-        const newer = versions.find((version) => version.id === message.newerId);
-        if (!older || !newer) throw notFound('no such version of the object');
-        return diffObjects(older.object, newer.object);
-      }
-      case 'historyObject': {
-        const versions = objectVersions(this.source().reader(), reference(message.object));
-        let found: KubeObject | undefined;
-        for (const version of versions) {
-          if (version.time > message.time) break;
-          found = version.type === 'Deleted' ? undefined : version.object;
-        }
-        return found ?? null;
-      }
-      case 'historyAdjacent': {
-        const change = adjacentChange(
-          this.source().reader(),
-          reference(message.object),
-          message.time,
-          message.direction,
-        );
-        return change ? { time: change.time } : null;
-      }
+      case 'historyDiff':
+        return this.objectVersions(message.object).then((versions) => {
+          const older = versions.find((version) => version.id === message.olderId);
+          const newer = versions.find((version) => version.id === message.newerId);
+          if (!older || !newer) throw notFound('no such version of the object');
+          return diffObjects(older.object, newer.object);
+        });
+      case 'historyObject':
+        return this.objectVersions(message.object).then((versions) => {
+          let found: KubeObject | undefined;
+          for (const version of versions) {
+            if (version.time > message.time) break;
+            found = version.type === 'Deleted' ? undefined : version.object;
+          }
+          return found ?? null;
+        });
+      case 'historyAdjacent':
+        return this.queries
+          .adjacent(this.source().file, reference(message.object), message.time, message.direction)
+          .then((time) => (time === undefined ? null : { time }));
       case 'historyExport':
         if (!message.pick) return this.export(message);
         return this.pick('export', message.path).then((path) =>
@@ -239,8 +233,13 @@ export class HistoryService {
     return { source: source.describe(), ...(range ? { range } : {}), from, to, density, marks };
   }
 
-  private versions(object: HistoryObjectReference): ObjectVersion[] {
-    return objectVersions(this.source().reader(), reference(object)).map((version) => ({
+  /** The object's versions, read by the query worker (see HistoryQueries). */
+  private objectVersions(object: HistoryObjectReference): Promise<RecordedChange[]> {
+    return this.queries.versions(this.source().file, reference(object));
+  }
+
+  private async versions(object: HistoryObjectReference): Promise<ObjectVersion[]> {
+    return (await this.objectVersions(object)).map((version) => ({
       id: version.id,
       time: version.time,
       type: version.type,
@@ -253,13 +252,12 @@ export class HistoryService {
   /** Exports in a worker thread: the main thread, and the recording, go on meanwhile. */
   private async export(message: HistoryExportMessage): Promise<HistoryExportReply> {
     const source = this.source();
-    const reader: RecordingReader = source.reader();
     const path =
       message.path ??
       join(
         dirname(dirname(source.file)),
         'exports',
-        `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`,
+        `${safeName(source.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`,
       );
     guardExportPath(path);
     mkdirSync(dirname(path), { recursive: true });

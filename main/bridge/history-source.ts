@@ -36,6 +36,11 @@ export class HistorySource {
     return this.options.file;
   }
 
+  /** The context the recording records (for an import, what its metadata said). */
+  get context(): string {
+    return this.options.context;
+  }
+
   /** The context's recording, still being written (by this instance, or read-only by another). */
   get live(): boolean {
     return this.options.recorder !== undefined || this.options.readOnly !== undefined;

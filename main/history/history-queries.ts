@@ -5,7 +5,8 @@ import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
-import type { RecordingMark } from './recorded-change';
+import type { ObjectReference } from './object-history';
+import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
 
 export interface RebuiltState {
@@ -65,6 +66,27 @@ export class HistoryQueries {
     }).then((reply) => {
       if (reply.type !== 'timeline') throw new Error('the history query worker answered out of turn');
       return reply.timeline;
+    });
+  }
+
+  /** Every recorded version of the object in the recording `file` (see objectVersions). */
+  versions(file: string, reference: ObjectReference): Promise<RecordedChange[]> {
+    return this.ask({ type: 'versions', file, reference }).then((reply) => {
+      if (reply.type !== 'versions') throw new Error('the history query worker answered out of turn');
+      return JSON.parse(reply.json) as RecordedChange[];
+    });
+  }
+
+  /** The time of the object's change before or after `time` (see adjacentChange); undefined if none. */
+  adjacent(
+    file: string,
+    reference: ObjectReference,
+    time: number,
+    direction: 'previous' | 'next',
+  ): Promise<number | undefined> {
+    return this.ask({ type: 'adjacent', file, reference, time, direction }).then((reply) => {
+      if (reply.type !== 'adjacent') throw new Error('the history query worker answered out of turn');
+      return reply.time;
     });
   }
 

@@ -1,11 +1,15 @@
 // The entry point of the history query worker thread (see HistoryQueries): rebuilds a moment of a
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task;
-// and sums up a span of it for the timeline (density per kind, gaps and relists).
+// sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
+// versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
-import type { RecordingMark } from './recorded-change';
+import type { ObjectReference } from './object-history';
+import { adjacentChange, objectVersions } from './object-history';
+import type { RecordedChange, RecordingMark } from './recorded-change';
 import { messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { openRecording } from './recording-reader';
@@ -21,6 +25,20 @@ export type QueryRequest =
       readonly to: number | undefined;
       readonly buckets: number;
       readonly now: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'versions';
+      readonly file: string;
+      readonly reference: ObjectReference;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'adjacent';
+      readonly file: string;
+      readonly reference: ObjectReference;
+      readonly time: number;
+      readonly direction: 'previous' | 'next';
     };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
@@ -34,6 +52,9 @@ export interface TimelineFigures {
 
 export type QueryReply =
   | { readonly id: number; readonly type: 'timeline'; readonly timeline: TimelineFigures }
+  /** `json`: the RecordedChange[] of objectVersions. */
+  | { readonly id: number; readonly type: 'versions'; readonly json: string }
+  | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -76,27 +97,38 @@ const port = parentPort;
 if (port) {
   port.on('message', (request: QueryRequest) => {
     try {
-      if (request.type === 'timeline') {
-        port.postMessage({
-          id: request.id,
-          type: 'timeline',
-          timeline: timeline(request),
-        } satisfies QueryReply);
-        return;
-      }
-      const state = stateAt(readerFor(request.file), request.query);
-      for (let index = 0; index < state.objects.length; index += chunkSize) {
-        const json = JSON.stringify(state.objects.slice(index, index + chunkSize));
-        port.postMessage({ id: request.id, type: 'objects', json } satisfies QueryReply);
-      }
-      port.postMessage({
-        id: request.id,
-        type: 'done',
-        complete: state.complete,
-        gap: state.gap,
-      } satisfies QueryReply);
+      answer(port, request);
     } catch (error) {
       port.postMessage({ id: request.id, type: 'failed', message: messageOf(error) } satisfies QueryReply);
     }
   });
+}
+
+function answer(port: MessagePort, request: QueryRequest): void {
+  const reply = (message: QueryReply) => port.postMessage(message);
+  switch (request.type) {
+    case 'timeline':
+      reply({ id: request.id, type: 'timeline', timeline: timeline(request) });
+      return;
+    case 'versions': {
+      const versions: RecordedChange[] = objectVersions(readerFor(request.file), request.reference);
+      reply({ id: request.id, type: 'versions', json: JSON.stringify(versions) });
+      return;
+    }
+    case 'adjacent': {
+      const reader = readerFor(request.file);
+      const change = adjacentChange(reader, request.reference, request.time, request.direction);
+      reply({ id: request.id, type: 'adjacent', time: change?.time });
+      return;
+    }
+    case 'state': {
+      const state = stateAt(readerFor(request.file), request.query);
+      for (let index = 0; index < state.objects.length; index += chunkSize) {
+        const json = JSON.stringify(state.objects.slice(index, index + chunkSize));
+        reply({ id: request.id, type: 'objects', json });
+      }
+      reply({ id: request.id, type: 'done', complete: state.complete, gap: state.gap });
+      return;
+    }
+  }
 }
