@@ -144,7 +144,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     const recording =
       options.record === false
         ? undefined
-        : openSessionRecording({
+        : await openSessionRecording({
             context,
             clock,
             log,
@@ -171,7 +171,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     session.release = () => {
       discovery?.stop();
       connection.close();
-      recording?.recorder.close();
+      void recording?.recorder?.close();
     };
     session.resetConnections = (reason) => connection.resetConnections(reason);
     return session;

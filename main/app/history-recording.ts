@@ -3,6 +3,7 @@
 import type { Clock } from '../cache/clock';
 import { dataDirectory, recordingFile } from '../history/data-directory';
 import { Recorder } from '../history/recorder';
+import { RecordingError } from '../history/recording-error';
 import type { RetentionPolicy } from '../history/retention';
 import type { SessionRecording } from '../bridge/history-recording';
 import { defaultRecordedKinds } from '../bridge/history-recording';
@@ -18,15 +19,18 @@ export interface SessionRecordingOptions {
 }
 
 /**
- * Opens (or creates) the context's recording; the time since it was last written is recorded as a
- * gap by the Recorder. Returns undefined, after logging why, when the file cannot be opened: the app
- * then runs without history rather than not at all.
+ * Opens (or creates) the context's recording, written from a worker thread; the time since it was
+ * last written is recorded as a gap by the Recorder. When another instance records the context (holds
+ * the file's lock), returns it read-only, without a Recorder, and logs why. Returns undefined, after
+ * logging why, when the file cannot be opened: the app then runs without history rather than not at all.
  */
-export function openSessionRecording(options: SessionRecordingOptions): SessionRecording | undefined {
+export async function openSessionRecording(
+  options: SessionRecordingOptions,
+): Promise<SessionRecording | undefined> {
   const directory = dataDirectory(options.dataDirectory ? { override: options.dataDirectory } : {});
   const file = recordingFile(directory, options.context);
   try {
-    const recorder = new Recorder({
+    const recorder = await Recorder.open({
       file,
       context: options.context,
       clock: options.clock,
@@ -37,6 +41,12 @@ export function openSessionRecording(options: SessionRecordingOptions): SessionR
     options.log(`kubetide: recording context ${options.context} to ${file}`);
     return { recorder, file, kinds: defaultRecordedKinds };
   } catch (error) {
+    if (error instanceof RecordingError && error.problem.kind === 'locked') {
+      // One writer per recording: this instance shows the history the other one writes.
+      const readOnly = error.problem.message;
+      options.log(`kubetide: ${file} is read-only here: ${readOnly}`);
+      return { recorder: undefined, readOnly, file, kinds: defaultRecordedKinds };
+    }
     options.log(
       `kubetide: cannot record context ${options.context} to ${file} (${error instanceof Error ? error.message : String(error)}); history is off`,
     );

@@ -158,15 +158,10 @@ export class ClusterSession {
       staleAfterMs: options.staleAfterMs,
       reflector: options.reflector,
       // Secrets are never recorded: their data would sit on disk unmasked for as long as retention keeps it.
-      ...(options.recording && !isSecretResource(gvr)
+      ...(options.recording?.recorder && !isSecretResource(gvr)
         ? {
-            onInformer: (informer, watchErrorHandler) => {
-              const attachment = options.recording!.recorder.attach(
-                informer,
-                gvr,
-                namespace,
-                watchErrorHandler,
-              );
+            onInformer: (informer) => {
+              const attachment = options.recording!.recorder!.attach(informer, gvr, namespace);
               return () => attachment.detach();
             },
           }

@@ -1,10 +1,14 @@
-// What a ClusterSession needs to record its cluster: the context's Recorder, the file it writes (which
+// What a ClusterSession needs to record its cluster: the context's Recorder (none when another
+// instance records the context and this one only reads), the file it writes (which
 // history queries read back), and the kinds recorded from the start, before any renderer opens them.
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { Recorder } from '../history/recorder';
 
 export interface SessionRecording {
-  readonly recorder: Recorder;
+  /** Undefined when another instance writes the context's recording: this one reads it only. */
+  readonly recorder: Recorder | undefined;
+  /** Why the recording is read-only (another recorder holds its lock), for the user. */
+  readonly readOnly?: string;
   readonly file: string;
   /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
   readonly kinds: readonly GroupVersionResource[];

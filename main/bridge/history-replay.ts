@@ -8,8 +8,10 @@ import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply } from '../../shared/protocol/history-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { objectKey } from '../../shared/protocol/row';
+import type { Row } from '../../shared/protocol/row';
 import type { PlaybackBatch } from '../history/replay';
-import { playback, stateAt, timeRange } from '../history/replay';
+import { playback, timeRange } from '../history/replay';
+import type { HistoryQueries } from '../history/history-queries';
 import type { RecordingReader } from '../history/recording-reader';
 import type { RecordedChange } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
@@ -40,6 +42,8 @@ export class ReplaySubscription {
   private moment = 0;
   private player: { reader: RecordingReader; batches: Iterator<PlaybackBatch>; timer?: Timer } | undefined;
   private closed = false;
+  /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
+  private generation = 0;
 
   constructor(private readonly options: ReplaySubscriptionOptions) {
     this.subscriptionId = options.subscriptionId;
@@ -63,21 +67,39 @@ export class ReplaySubscription {
     return this.player !== undefined;
   }
 
-  /** Stops any playback and sends the state at `time` as a snapshot. */
-  showState(reader: RecordingReader, time: number): HistoryStateReply {
+  /**
+   * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
+   * thread and projected a chunk at a time. A later showState supersedes one still rebuilding: only
+   * the latest moment asked for is sent.
+   */
+  async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
-    const state = stateAt(reader, {
-      gvr: gvrKey(this.gvr),
-      time,
-      ...(this.namespace ? { namespace: this.namespace } : {}),
-    });
+    const generation = ++this.generation;
     const now = this.options.clock.now();
-    const rows = state.objects.map((object) => this.options.projector.project(object, now));
+    const rows: Row[] = [];
+    const state = await queries.stateAt(
+      file,
+      { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) },
+      (objects) => {
+        if (generation !== this.generation) return;
+        for (const object of objects) rows.push(this.options.projector.project(object, now));
+      },
+    );
+    const gap = state.gap && {
+      kind: state.gap.kind,
+      reason: state.gap.reason,
+      start: state.gap.start,
+      detail: state.gap.detail,
+      ...(state.gap.end !== undefined ? { end: state.gap.end } : {}),
+      ...(state.gap.stream ? { gvr: state.gap.stream.gvr } : {}),
+    };
+    const reply = { time, count: rows.length, complete: state.complete, ...(gap ? { gap } : {}) };
+    if (generation !== this.generation || this.closed) return reply;
     this.keys.clear();
     for (const row of rows) this.keys.add(row.key);
     this.moment = time;
     this.stream.snapshot(rows);
-    return { time, count: rows.length, complete: state.complete };
+    return reply;
   }
 
   /**

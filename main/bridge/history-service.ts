@@ -19,15 +19,14 @@ import type {
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import { openRecording } from '../history/recording-reader';
-import type { RecordingReader } from '../history/recording-reader';
-import { eventDensity, recordingMarks, timeRange } from '../history/replay';
 import type { ObjectReference } from '../history/object-history';
-import { adjacentChange, objectVersions } from '../history/object-history';
+import type { RecordedChange } from '../history/recorded-change';
 import { diffObjects } from '../history/object-diff';
-import { exportRecording } from '../history/export-recording';
 import { exportRecordingFile, recordingToImport } from './recording-files';
 import type { FilePicker, RecordingFileAccess } from './recording-files';
 import type { HistoryTransfers } from './history-transfers';
+import { exportInWorker } from '../history/export-in-worker';
+import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
@@ -56,6 +55,8 @@ export class HistoryService {
   private removeImported: (() => void) | undefined;
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
+  /** Rebuilds moments off the main thread, for every replay subscription. */
+  private readonly queries = new HistoryQueries();
 
   constructor(private readonly options: HistoryServiceOptions) {}
 
@@ -76,7 +77,9 @@ export class HistoryService {
   /** Sends the replay's rows again at its moment (the renderer saw a sequence gap). */
   resnapshot(subscriptionId: string): void {
     const replay = this.replays.get(subscriptionId);
-    if (replay) replay.showState(this.source().reader(), replay.time);
+    if (!replay) return;
+    // A failed resend leaves the renderer's rows as they were; its next question reports the error.
+    replay.showState(this.queries, this.source().file, replay.time).catch(() => {});
   }
 
   unsubscribe(subscriptionId: string): boolean {
@@ -110,7 +113,7 @@ export class HistoryService {
           });
           this.replays.set(message.subscriptionId, replay);
         }
-        return replay.showState(this.source().reader(), message.time);
+        return replay.showState(this.queries, this.source().file, message.time);
       }
       case 'historyPlay':
         this.replay(message.subscriptionId).play(this.source(), message.speed);
@@ -120,31 +123,26 @@ export class HistoryService {
         return null;
       case 'historyVersions':
         return this.versions(message.object);
-      case 'historyDiff': {
-        const versions = objectVersions(this.source().reader(), reference(message.object));
-        const older = versions.find((version) => version.id === message.olderId);
-        const newer = versions.find((version) => version.id === message.newerId);
-        if (!older || !newer) throw notFound('no such version of the object');
-        return diffObjects(older.object, newer.object);
-      }
-      case 'historyObject': {
-        const versions = objectVersions(this.source().reader(), reference(message.object));
-        let found: KubeObject | undefined;
-        for (const version of versions) {
-          if (version.time > message.time) break;
-          found = version.type === 'Deleted' ? undefined : version.object;
-        }
-        return found ?? null;
-      }
-      case 'historyAdjacent': {
-        const change = adjacentChange(
-          this.source().reader(),
-          reference(message.object),
-          message.time,
-          message.direction,
-        );
-        return change ? { time: change.time } : null;
-      }
+      case 'historyDiff':
+        return this.objectVersions(message.object).then((versions) => {
+          const older = versions.find((version) => version.id === message.olderId);
+          const newer = versions.find((version) => version.id === message.newerId);
+          if (!older || !newer) throw notFound('no such version of the object');
+          return diffObjects(older.object, newer.object);
+        });
+      case 'historyObject':
+        return this.objectVersions(message.object).then((versions) => {
+          let found: KubeObject | undefined;
+          for (const version of versions) {
+            if (version.time > message.time) break;
+            found = version.type === 'Deleted' ? undefined : version.object;
+          }
+          return found ?? null;
+        });
+      case 'historyAdjacent':
+        return this.queries
+          .adjacent(this.source().file, reference(message.object), message.time, message.direction)
+          .then((time) => (time === undefined ? null : { time }));
       case 'historyExport':
         return this.export(message);
       case 'historyImport':
@@ -159,6 +157,7 @@ export class HistoryService {
   /** Closes every replay and reader. */
   close(): void {
     this.stopReplays();
+    this.queries.close();
     this.closeImported();
     this.live?.source.close();
     this.live = undefined;
@@ -192,7 +191,8 @@ export class HistoryService {
         source: new HistorySource({
           file: recording.file,
           context: session.context,
-          recorder: recording.recorder,
+          ...(recording.recorder ? { recorder: recording.recorder } : {}),
+          ...(recording.readOnly ? { readOnly: recording.readOnly } : {}),
           clock: this.options.clock,
         }),
       };
@@ -210,14 +210,16 @@ export class HistoryService {
     for (const replay of this.replays.values()) replay.stop();
   }
 
-  private timeline(message: HistoryTimelineMessage): HistoryTimeline {
+  /** The timeline's figures come from the query worker: density over a long recording is a long scan. */
+  private async timeline(message: HistoryTimelineMessage): Promise<HistoryTimeline> {
     const source = this.source();
-    const reader = source.reader();
-    const range = timeRange(reader);
-    const from = message.from ?? range?.start ?? this.options.clock.now();
-    const to = Math.max(from + 1, message.to ?? range?.end ?? from + 1);
-    const density = Object.fromEntries(eventDensity(reader, { from, to, buckets: message.buckets }));
-    const marks = recordingMarks(reader, from, to).map((mark) => ({
+    const figures = await this.queries.timeline(source.file, {
+      ...(message.from !== undefined ? { from: message.from } : {}),
+      ...(message.to !== undefined ? { to: message.to } : {}),
+      buckets: message.buckets,
+      now: this.options.clock.now(),
+    });
+    const marks = figures.marks.map((mark) => ({
       kind: mark.kind,
       reason: mark.reason,
       start: mark.start,
@@ -225,11 +227,17 @@ export class HistoryService {
       ...(mark.end !== undefined ? { end: mark.end } : {}),
       ...(mark.stream ? { gvr: mark.stream.gvr } : {}),
     }));
+    const { range, from, to, density } = figures;
     return { source: source.describe(), ...(range ? { range } : {}), from, to, density, marks };
   }
 
-  private versions(object: HistoryObjectReference): ObjectVersion[] {
-    return objectVersions(this.source().reader(), reference(object)).map((version) => ({
+  /** The object's versions, read by the query worker (see HistoryQueries). */
+  private objectVersions(object: HistoryObjectReference): Promise<RecordedChange[]> {
+    return this.queries.versions(this.source().file, reference(object));
+  }
+
+  private async versions(object: HistoryObjectReference): Promise<ObjectVersion[]> {
+    return (await this.objectVersions(object)).map((version) => ({
       id: version.id,
       time: version.time,
       type: version.type,
@@ -239,11 +247,12 @@ export class HistoryService {
     }));
   }
 
+  /** Exports in a worker thread: the main thread, and the recording, go on meanwhile. */
   private export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
-    const reader: RecordingReader = this.source().reader();
-    const name = `${safeName(reader.metadata.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
+    const source = this.source();
+    const name = `${safeName(source.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
     return exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
-      exportRecording(reader, file, {
+      exportInWorker(source.file, file, {
         from: message.from,
         to: message.to,
         ...(message.namespaces ? { namespaces: message.namespaces } : {}),

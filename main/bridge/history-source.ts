@@ -13,8 +13,13 @@ export interface HistorySourceOptions {
   readonly context: string;
   /** The name the user knows the file by (default: its file name). */
   readonly name?: string;
-  /** The live recording's writer: flushed before each read so answers include the last second. */
+  /**
+   * The live recording's writer. Its recording process commits every flush interval (100 ms), and a
+   * reader sees every committed batch, so answers are never more than about that behind.
+   */
   readonly recorder?: Recorder;
+  /** Set when another instance writes the live recording and this one only reads it: says why. */
+  readonly readOnly?: string;
   readonly clock: Clock;
   /**
    * How long one opened reader answers a live recording before it is reopened (a reader lists the
@@ -33,15 +38,20 @@ export class HistorySource {
     return this.options.file;
   }
 
+  /** The context the recording records (for an import, what its metadata said). */
+  get context(): string {
+    return this.options.context;
+  }
+
+  /** The context's recording, still being written (by this instance, or read-only by another). */
   get live(): boolean {
-    return this.options.recorder !== undefined;
+    return this.options.recorder !== undefined || this.options.readOnly !== undefined;
   }
 
   /** A reader that includes every change recorded so far. Throws a RecordingError when unreadable. */
   reader(): RecordingReader {
     const now = this.options.clock.now();
-    if (this.options.recorder) {
-      this.options.recorder.flush();
+    if (this.live) {
       if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
         // Safe to close: every question reads within one synchronous call; playback has its own reader.
         this.current.close();
@@ -57,7 +67,6 @@ export class HistorySource {
 
   /** A reader of its own, for a playback that iterates while other questions are answered. */
   dedicatedReader(): RecordingReader {
-    this.options.recorder?.flush();
     return openRecording(this.options.file);
   }
 
@@ -66,7 +75,10 @@ export class HistorySource {
       kind: this.live ? 'live' : 'imported',
       context: this.options.context,
       name: this.options.name ?? basename(this.options.file),
-      problems: (this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+      problems: [
+        ...(this.options.readOnly ? [`read-only: ${this.options.readOnly}`] : []),
+        ...(this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+      ],
     };
   }
 

@@ -54,7 +54,7 @@ export async function exportRecordingFile(
   access: RecordingFileAccess,
   destination: 'dialog' | 'download',
   suggestedName: string,
-  write: (file: string) => ExportSummary,
+  write: (file: string) => Promise<ExportSummary>,
 ): Promise<HistoryExportReply | null> {
   if (destination === 'download') {
     const transfers = access.transfers;
@@ -62,7 +62,7 @@ export async function exportRecordingFile(
     const target = transfers.newFile(suggestedName);
     let summary: ExportSummary;
     try {
-      summary = write(target.file);
+      summary = await write(target.file);
     } catch (error) {
       target.remove();
       throw error;
@@ -83,7 +83,7 @@ export async function exportRecordingFile(
   const staging = mkdtempSync(join(tmpdir(), 'kubetide-export-'));
   try {
     const staged = join(staging, 'export.kubetide');
-    const summary = write(staged);
+    const summary = await write(staged);
     await copyFile(staged, path, constants.COPYFILE_EXCL);
     return { name: basename(path), changes: summary.changes, bytes: statSync(path).size };
   } finally {

@@ -10,7 +10,8 @@ import type { ListerWatcher } from './lister-watcher';
 import type { HandlerErrorReporter } from './processor-listener';
 import { reportToConsole } from './processor-listener';
 import { FIFOClosedError } from './queue';
-import type { ReflectorOptions, WatchErrorHandler } from './reflector';
+import { AppliedPhase } from './applied-phase';
+import type { ReflectorOptions, ReflectorState, WatchErrorHandler } from './reflector';
 import { Reflector } from './reflector';
 import type { TransformFunc } from './store';
 import { TurnBudget, nextTurn } from './turn-budget';
@@ -36,6 +37,8 @@ export interface InformerControllerOptions<T extends KubeObject> {
   shouldResync?: () => boolean;
   /** Handles one key's Deltas. It runs synchronously inside pop; a throw drops those Deltas (no requeue). */
   process: (deltas: Deltas<T>, isInInitialList: boolean) => void;
+  /** The Reflector's phase as the processed cache reflects it (see DeltaObserver.observePhase). */
+  onAppliedPhase?: (state: ReflectorState) => void;
   watchErrorHandler?: WatchErrorHandler;
   clock: Clock;
   /** Told when `process` throws; default console.error. */
@@ -58,6 +61,8 @@ export class InformerController<T extends KubeObject = KubeObject> {
   private readonly queue: DeltaFIFO<T>;
   private readonly reflector: Reflector<T>;
   private readonly reportError: HandlerErrorReporter;
+  private readonly appliedPhase: AppliedPhase | undefined;
+  private readonly process: (deltas: Deltas<T>, isInInitialList: boolean) => void;
 
   constructor(private readonly options: InformerControllerOptions<T>) {
     this.queue = new DeltaFIFO<T>({
@@ -75,8 +80,24 @@ export class InformerController<T extends KubeObject = KubeObject> {
       shouldResync: options.shouldResync,
       clock: options.clock,
       ...(options.watchErrorHandler ? { watchErrorHandler: options.watchErrorHandler } : {}),
+      onStateChange: (state) => {
+        options.reflector?.onStateChange?.(state);
+        this.appliedPhase?.reflectorPhase(state, this.queue.listKeys().length);
+      },
     });
     this.reportError = options.reportError ?? reportToConsole;
+    const onAppliedPhase = options.onAppliedPhase;
+    this.appliedPhase = onAppliedPhase && new AppliedPhase(onAppliedPhase);
+    const appliedPhase = this.appliedPhase;
+    this.process = appliedPhase
+      ? (deltas, isInInitialList) => {
+          try {
+            options.process(deltas, isInInitialList);
+          } finally {
+            appliedPhase.popped();
+          }
+        }
+      : options.process;
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -107,9 +128,9 @@ export class InformerController<T extends KubeObject = KubeObject> {
     for (;;) {
       try {
         // Only an empty queue costs an await: a burst the Reflector queued drains synchronously.
-        if (this.queue.popQueued(this.options.process) === undefined) {
+        if (this.queue.popQueued(this.process) === undefined) {
           turn.reset();
-          await this.queue.pop(this.options.process);
+          await this.queue.pop(this.process);
         }
       } catch (error) {
         if (error instanceof FIFOClosedError) return;

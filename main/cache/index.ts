@@ -71,6 +71,7 @@ export { handlerFailurePause, initialBufferSize, reportToConsole } from './proce
 export { determineResyncPeriod, minimumResyncPeriod } from './shared-processor';
 export type { InformerControllerOptions, ReflectorTuning } from './controller';
 export { InformerController } from './controller';
+export type { DeltaObserver, DeltaObserverRegistration } from './delta-observer';
 export type { SharedIndexInformerOptions } from './shared-informer';
 export { SharedIndexInformer } from './shared-informer';
 export type { InformerSynced } from './wait';

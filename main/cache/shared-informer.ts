@@ -6,6 +6,7 @@ import type { ReflectorTuning } from './controller';
 import { InformerController } from './controller';
 import { CacheStore } from './cache-store';
 import type { Deltas } from './delta';
+import type { DeltaObserver, DeltaObserverRegistration } from './delta-observer';
 import type { Indexer, Indexers } from './indexer';
 import type { DeletedFinalStateUnknown } from './keys';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
@@ -13,7 +14,7 @@ import type { ListerWatcher } from './lister-watcher';
 import type { HandlerErrorReporter, Notification } from './processor-listener';
 import { ProcessorListener, reportToConsole } from './processor-listener';
 import { realClock } from './real-clock';
-import type { WatchErrorHandler } from './reflector';
+import type { ReflectorState, WatchErrorHandler } from './reflector';
 import type { ResourceEventHandler, ResourceEventHandlerRegistration } from './resource-event-handler';
 import { SharedProcessor, determineResyncPeriod, minimumResyncPeriod } from './shared-processor';
 import type { Store, TransformFunc } from './store';
@@ -60,6 +61,9 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
   private stopped = false;
   private transform: TransformFunc | undefined;
   private watchErrorHandler: WatchErrorHandler | undefined;
+  private readonly observers = new Set<DeltaObserver<T>>();
+  /** The last phase observers were told (undefined before run). */
+  private observedPhase: ReflectorState | undefined;
 
   constructor(options: SharedIndexInformerOptions<T>) {
     this.name = options.name ?? 'informer';
@@ -89,6 +93,7 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
       fullResyncPeriod: this.checkPeriod,
       shouldResync: () => this.processor.shouldResync(),
       process: (deltas, isInInitialList) => this.handleDeltas(deltas, isInInitialList),
+      onAppliedPhase: (state) => this.phaseApplied(state),
       watchErrorHandler: this.watchErrorHandler,
       clock: this.clock,
       reportError: this.reportError,
@@ -133,6 +138,17 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
    */
   restartWatch(): void {
     this.controller?.restartWatch();
+  }
+
+  /**
+   * Tells `observer` every change as the cache takes it and the Reflector's phase as the cache
+   * reflects it (see DeltaObserver). Added to a running informer, it is told the current phase at
+   * once and sees every later change; what the cache already holds it reads from getIndexer().
+   */
+  addDeltaObserver(observer: DeltaObserver<T>): DeltaObserverRegistration {
+    this.observers.add(observer);
+    if (this.observedPhase) this.notifyObserver(observer, this.observedPhase);
+    return { remove: () => void this.observers.delete(observer) };
   }
 
   getStore(): Store<T> {
@@ -262,6 +278,26 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
           this.distribute({ type: 'delete', obj: delta.object as T | DeletedFinalStateUnknown<T> });
           break;
       }
+    }
+    for (const observer of this.observers) {
+      try {
+        observer.observeDeltas(deltas, isInInitialList);
+      } catch (error) {
+        this.reportError(error, `${this.name}: a delta observer failed`);
+      }
+    }
+  }
+
+  private phaseApplied(state: ReflectorState): void {
+    this.observedPhase = state;
+    for (const observer of this.observers) this.notifyObserver(observer, state);
+  }
+
+  private notifyObserver(observer: DeltaObserver<T>, state: ReflectorState): void {
+    try {
+      observer.observePhase({ ...state });
+    } catch (error) {
+      this.reportError(error, `${this.name}: a delta observer failed`);
     }
   }
 

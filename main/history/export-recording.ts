@@ -23,6 +23,8 @@ export interface ExportOptions {
   readonly gvrs?: readonly string[];
   /** A keyframe per stream every this many exported changes (default 20,000). */
   readonly keyframeEveryChanges?: number;
+  /** Told the number of changes exported so far, every 10,000 changes. */
+  readonly onProgress?: (changes: number) => void;
 }
 
 export interface ExportSummary {
@@ -80,6 +82,7 @@ export function exportRecording(
         uid: row.uid,
       });
       changes++;
+      if (changes % 10_000 === 0) options.onProgress?.(changes);
       const count = (sinceKeyframe.get(stream) ?? 0) + 1;
       sinceKeyframe.set(stream, count);
       if (count >= every) {

@@ -9,10 +9,19 @@ export { dataDirectory, recordingFile } from './data-directory';
 // Recording.
 export type { RecorderAttachment, RecorderOptions, RecorderStats } from './recorder';
 export { Recorder } from './recorder';
+export type { RecordingProcess, RecordingProcessFactory } from './recording-process';
+export { inlineRecordingProcess } from './recording-process';
+export { workerRecordingProcess } from './worker-recording-process';
 export type { RetentionPolicy } from './retention';
 
 // What a recording holds.
-export type { RecordedChange, RecordingMark, StreamIdentity } from './recorded-change';
+export type {
+  GapReason,
+  RecordedChange,
+  RecordingMark,
+  RelistReason,
+  StreamIdentity,
+} from './recorded-change';
 export { recordingFormatVersion } from './schema';
 
 // Reading, and what goes wrong reading.
@@ -29,6 +38,8 @@ export type {
   TimeRange,
 } from './replay';
 export { eventDensity, playback, recordingMarks, stateAt, timeRange } from './replay';
+export type { RebuiltState, TimelineFigures, TimelineQuery } from './history-queries';
+export { HistoryQueries } from './history-queries';
 export type { ObjectReference } from './object-history';
 export { adjacentChange, objectVersions } from './object-history';
 export type { DiffLine } from './object-diff';
@@ -37,3 +48,5 @@ export { diffLines, diffObjects, objectYaml } from './object-diff';
 // Export (opening the file with openRecording is the import).
 export type { ExportOptions, ExportSummary } from './export-recording';
 export { exportRecording } from './export-recording';
+export type { ExportInWorkerOptions } from './export-in-worker';
+export { exportInWorker } from './export-in-worker';

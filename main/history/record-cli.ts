@@ -96,7 +96,7 @@ async function main(): Promise<void> {
   const discovery = new Discovery(client, { watchCustomResourceDefinitions: false });
   await discovery.start();
   const kinds = chooseKinds(discovery, values.kinds);
-  const recorder = new Recorder({ file, context, clock: realClock });
+  const recorder = await Recorder.open({ file, context, clock: realClock });
   const factory = new SharedInformerFactory(httpListerWatcherFactory(client), {
     transform: stripManagedFields,
   });
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     clearInterval(progress);
     stop.abort();
     await factory.shutdown();
-    recorder.close();
+    await recorder.close();
     discovery.stop();
     connection.close();
     await cluster?.close();

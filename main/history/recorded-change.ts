@@ -1,6 +1,9 @@
 // The vocabulary of a recording: what one recorded change, gap and relist look like to readers.
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
+import type { GapReason, RelistReason } from './recording-protocol';
+
+export type { GapReason, RelistReason };
 
 /** One informer's stream of changes: a resource (gvrKey, e.g. "pods.v1") in a scope ("" for all namespaces). */
 export interface StreamIdentity {
@@ -32,15 +35,22 @@ export interface RecordedChange {
 }
 
 /**
- * What the timeline must not pretend to know:
- * - gap "not-recording": the app (or recorder) was not running, from its last flush to its restart;
- * - gap "watch-disconnected": an informer's list/watch failed, from the error until it relisted;
- * - relist: a list replaced the informer's cache (after a 410, an error, or at start).
+ * What the timeline must not pretend to know. Every instant of a recording is either inside a gap or
+ * covered by a live watch whose changes were all recorded. Gaps:
+ * - "not-recording": the recorder was not running (from its last write to its restart), its write
+ *   failed, or the stream was no longer recorded;
+ * - "listing": from the start of recording a stream until its first list is in the cache;
+ * - "watch-disconnected": the watch was down (the Reflector backing off after an error or a 410);
+ * - "relisting": from the start of a relist until the list is in the cache;
+ * - "queue-overflow": the recording process fell behind and captured changes were dropped, until the
+ *   informers' caches were recorded again.
+ * A relist mark (an instant) says a list replaced the informer's cache: "initial-list", "relist",
+ * "attached" (recording started on a running informer) or "resynchronized" (after a queue overflow).
  * A gap still open when the recording was last written has `end` undefined.
  */
 export interface RecordingMark {
   readonly kind: 'gap' | 'relist';
-  readonly reason: 'not-recording' | 'watch-disconnected' | 'initial-list' | 'relist' | 'attached';
+  readonly reason: GapReason | RelistReason;
   /** The stream concerned; undefined for the whole recording. */
   readonly stream: StreamIdentity | undefined;
   readonly start: number;

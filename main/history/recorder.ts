@@ -1,46 +1,34 @@
-// Records every delta that reaches the indexers of the informers it is attached to. The informer's
-// thread only appends to an in-memory buffer; a flush on the injected clock (every second by default)
-// writes the buffer in one transaction, so recording never waits on the disk and a kill -9 loses at
-// most the last flush interval.
-import { statSync } from 'node:fs';
+// Records every change that reaches the caches of the informers it is attached to. On the informers'
+// thread it only stamps each change as the cache takes it, serializes it once and queues it (see
+// StreamTap); every flushIntervalMs the queue goes to the recording process as one batch, which
+// encodes, compresses and writes it there (see RecordingSession). The queue is bounded: a recording
+// process that falls behind costs a marked queue-overflow gap, never memory without end or a silent loss.
 import type { Clock, Timer } from '../cache/clock';
-import type { Deltas } from '../cache/delta';
-import { defaultWatchErrorHandler } from '../cache/reflector';
-import type { WatchErrorHandler } from '../cache/reflector';
+import type { DeltaObserverRegistration } from '../cache/delta-observer';
 import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import type { ChangeToWrite } from './recording-writer';
-import { RecordingWriter } from './recording-writer';
-import { messageOf } from './recording-error';
+import { CaptureQueue } from './capture-queue';
+import { RecordingError } from './recording-error';
+import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
+import type { MarkEntry, RecordingReply, RecordingSettings } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
-import { enforceRetention } from './retention';
-import type { SqliteDatabase } from './schema';
-import { openForWriting, readMeta } from './schema';
 import { StreamTap } from './stream-tap';
+import { workerRecordingProcess } from './worker-recording-process';
 
-export interface RecorderOptions {
-  /** The recording file (see recordingFile() for the default place). */
-  file: string;
-  /** The kubeconfig context recorded; a file holds one context. */
-  context: string;
+export interface RecorderOptions extends RecordingSettings {
   clock: Clock;
-  /** At most this long between flushes, in ms (default 1,000). */
+  /** At most this long between batches sent to the recording process, in ms (default 100). */
   flushIntervalMs?: number;
-  /** A keyframe per stream at least this often while it changes, in ms (default 10 minutes). */
-  keyframeIntervalMs?: number;
-  /** ... or after this many changes of one stream (default 20,000). */
-  keyframeEveryChanges?: number;
-  /** A full version every this many changes of one object (default 12; 0: every version whole). */
-  fullVersionEvery?: number;
-  retention?: RetentionPolicy;
-  /** How often retention runs, in ms (default 60 s). */
-  retentionCheckIntervalMs?: number;
-  /** Told when a flush or retention fails (default console.error); recording goes on. */
+  /** Bytes captured and not yet written before changes are dropped into a gap (default 64 MiB). */
+  queueLimitBytes?: number;
+  /** Where the recording runs (default: a worker thread). */
+  recordingProcess?: RecordingProcessFactory;
+  /** Told when a batch or retention fails (default console.error); recording goes on. */
   reportError?: (error: unknown, context: string) => void;
 }
 
-/** What attach returns: detach() stops recording the informer (its buffered changes are kept). */
+/** What attach returns: detach() stops recording the informer (what it captured is kept). */
 export interface RecorderAttachment {
   readonly stream: number;
   detach(): void;
@@ -51,221 +39,271 @@ export interface RecorderStats {
   readonly changesWritten: number;
   /** Changes captured and not yet written. */
   readonly buffered: number;
-  /** The file's size in bytes, WAL included. */
+  /** Changes dropped because the queue was full (each inside a queue-overflow gap). */
+  readonly dropped: number;
+  /** The file's size in bytes, WAL included, as of the last batch written. */
   readonly bytes: number;
+  /** Time the recording process spent parsing and writing batches, in ms (not the informers' thread). */
+  readonly writeMs: number;
 }
 
-export type BufferedWrite = ChangeToWrite | { readonly mark: (writer: RecordingWriter) => void };
+/** A batch goes at once when this much is queued, so a burst does not wait for the timer. */
+const batchBytes = 1024 * 1024;
+
+interface Attached {
+  readonly tap: StreamTap;
+  readonly informer: SharedIndexInformer<KubeObject>;
+  readonly registration: DeltaObserverRegistration;
+  readonly streamKey: string;
+}
 
 export class Recorder {
   readonly file: string;
   readonly clock: Clock;
-  private readonly database: SqliteDatabase;
-  private readonly writer: RecordingWriter;
-  private buffer: BufferedWrite[] = [];
-  private readonly taps = new Set<StreamTap>();
-  private readonly attachments = new Set<RecorderAttachment>();
+  private readonly queue: CaptureQueue;
+  private readonly attachments = new Map<RecorderAttachment, Attached>();
+  /** Streams detached in this session -> their open not-recording gap. */
+  private readonly detachedGaps = new Map<string, number>();
+  /** flushed() callers, each waiting for a batch sequence to be written. */
+  private waiting: { readonly sequence: number; readonly resolve: () => void }[] = [];
+  private writtenSequence = 0;
   private timer: Timer | undefined;
-  private lastStamp = 0;
-  private lastRetention: number;
+  private lastStamp: number;
+  private sequence = 0;
+  private streams = 0;
+  private gaps = 0;
+  private overflowGap: number | undefined;
   private changesWritten = 0;
-  private closed = false;
+  private dropped = 0;
+  private bytes = 0;
+  private writeMs = 0;
+  private closing: Promise<void> | undefined;
+  private dead: Error | undefined;
   private readonly flushIntervalMs: number;
   private readonly reportError: (error: unknown, context: string) => void;
 
   /**
-   * Opens (or creates) the recording and records the time since it was last written as a
-   * "not-recording" gap, closing any gap a crash left open at that same time.
+   * Starts the recording process and opens (or creates) the recording there; the time since it was
+   * last written becomes a "not-recording" gap. Rejects with a RecordingError when the file cannot be
+   * recorded into (not a recording, a newer format, another context, unreadable).
    */
-  constructor(private readonly options: RecorderOptions) {
+  static async open(options: RecorderOptions): Promise<Recorder> {
+    const process = (options.recordingProcess ?? workerRecordingProcess)();
+    const now = options.clock.now();
+    const opened = new Promise<RecordingReply>((resolve) => {
+      process.onReply((reply) => {
+        if (reply.type === 'opened' || reply.type === 'open-failed') resolve(reply);
+      });
+      process.onExit((error) =>
+        resolve({ type: 'open-failed', file: options.file, problem: undefined, message: error.message }),
+      );
+    });
+    process.post({ type: 'open', settings: settingsOf(options), now });
+    const reply = await opened;
+    if (reply.type !== 'opened') {
+      await process.terminate();
+      const failed = reply as Extract<RecordingReply, { type: 'open-failed' }>;
+      throw new RecordingError(
+        failed.file,
+        failed.problem ?? { kind: 'unreadable', where: 'open', message: failed.message },
+      );
+    }
+    return new Recorder(options, process, Math.max(reply.lastWritten ?? 0, now));
+  }
+
+  private constructor(
+    options: RecorderOptions,
+    private readonly process: RecordingProcess,
+    firstStamp: number,
+  ) {
     this.file = options.file;
     this.clock = options.clock;
-    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
+    this.lastStamp = firstStamp;
+    this.flushIntervalMs = options.flushIntervalMs ?? 100;
+    this.queue = new CaptureQueue(options.queueLimitBytes ?? 64 * 1024 * 1024);
     this.reportError = options.reportError ?? ((error, context) => console.error(`${context}:`, error));
-    this.database = openForWriting(options.file, options.context, options.clock.now());
-    this.writer = new RecordingWriter(this.database, { fullVersionEvery: options.fullVersionEvery });
-    const lastWritten = readMeta(this.database, 'lastWritten');
-    // Times keep increasing across sessions even if the wall clock was set back meanwhile.
-    this.lastStamp = Number(lastWritten ?? 0);
-    const now = this.stamp();
-    this.lastRetention = now;
-    this.writer.transaction(() => {
-      if (lastWritten !== undefined) {
-        const since = Math.min(Number(lastWritten), now);
-        this.database.prepare('UPDATE marks SET end = ? WHERE end IS NULL').run(since);
-        this.writer.writeMark({
-          kind: 'gap',
-          reason: 'not-recording',
-          stream: undefined,
-          start: since,
-          end: now,
-          detail: 'the recorder was not running',
-        });
-      }
-      this.writer.touch(now);
+    process.onReply((reply) => this.replied(reply));
+    process.onExit((error) => {
+      this.dead = error;
+      this.reportError(error, `recording ${this.file}`);
+      for (const waiter of this.waiting) waiter.resolve();
+      this.waiting = [];
     });
     this.schedule();
   }
 
   /**
-   * Records `informer`, the one informer of `gvr` in `namespace` ("" for all). Attach before the
-   * informer runs to record its initial list and its watch failures as gaps; attached later, the
-   * cache's current content is recorded as a relist (reason "attached"), and failures show only
-   * as the relists that follow them. Attaching before run sets the informer's watch error handler:
-   * pass the one it should have otherwise (default: defaultWatchErrorHandler, which logs) as
-   * `watchErrorHandler`, and it is called first.
-   *
-   * The recorder wraps the informer's handleDeltas (its controller's process function): only there do
-   * deltas carry their type (Added, Updated, Deleted, Replaced, Sync) and reach the indexer
-   * synchronously, so each recorded time is when the cache changed, and a keyframe can be taken as
-   * the recorder's own view without racing handler buffers.
+   * Records `informer`, the one informer of `gvr` in `namespace` ("" for all), through a DeltaObserver.
+   * Attached before the informer runs, its initial list is recorded as it arrives; attached later,
+   * the cache's current content is recorded as a relist (reason "attached"). Either way the stream is
+   * in a gap until the informer is watching with its list in the cache.
    */
   attach(
     informer: SharedIndexInformer<KubeObject>,
     gvr: GroupVersionResource,
     namespace = '',
-    watchErrorHandler: WatchErrorHandler = defaultWatchErrorHandler,
   ): RecorderAttachment {
-    if (this.closed) throw new Error(`recorder for ${this.file} is closed`);
-    const stream = this.writer.stream({ gvr: gvrKey(gvr), scope: namespace });
+    if (this.closing) throw new Error(`recorder for ${this.file} is closed`);
+    const stream = ++this.streams;
+    const streamKey = `${gvrKey(gvr)} ${namespace}`;
     const time = this.stamp();
-    this.buffer.push({
-      mark: (writer) => {
-        writer.resetStream(stream);
-        writer.writeKeyframe(stream, time);
-      },
-    });
-    const tap = new StreamTap({
-      stream,
-      description: `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
-      stamp: () => this.stamp(),
-      append: (write) => this.buffer.push(write),
-      keyframeIntervalMs: this.options.keyframeIntervalMs ?? 600_000,
-      keyframeEveryChanges: this.options.keyframeEveryChanges ?? 20_000,
-    });
-    this.taps.add(tap);
-    if (!informer.hasStarted()) {
-      informer.setWatchErrorHandler((reflector, error) => {
-        watchErrorHandler(reflector, error);
-        tap.watchFailed(messageOf(error));
-      });
-    } else {
-      tap.capture(
-        informer
-          .getIndexer()
-          .list()
-          .map((object) => ({ type: 'Replaced' as const, object })),
-        'attached',
-      );
+    this.appendMark({ mark: 'stream', stream, gvr: gvrKey(gvr), scope: namespace, time });
+    const detachedGap = this.detachedGaps.get(streamKey);
+    if (detachedGap !== undefined) {
+      this.detachedGaps.delete(streamKey);
+      this.appendMark({ mark: 'gap-close', gap: detachedGap, end: time });
     }
-    const handleDeltas = informer.handleDeltas;
-    informer.handleDeltas = (deltas: Deltas<KubeObject>, isInInitialList: boolean) => {
-      handleDeltas.call(informer, deltas, isInInitialList);
-      tap.capture(deltas, isInInitialList ? 'initial-list' : 'relist');
-    };
-    const attachment = {
+    const tap = new StreamTap(
       stream,
-      detach: () => {
-        if (!this.attachments.delete(attachment)) return;
-        this.taps.delete(tap);
-        informer.handleDeltas = handleDeltas;
+      `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
+      {
+        stamp: () => this.stamp(),
+        appendChange: (text, force) => this.appendChange(text, force),
+        appendMark: (entry) => this.appendMark(entry),
+        nextGap: () => ++this.gaps,
       },
-    };
-    this.attachments.add(attachment);
+      time,
+    );
+    if (informer.hasStarted()) tap.resynchronize(informer.getIndexer().list(), 'attached');
+    const registration = informer.addDeltaObserver(tap);
+    const attachment: RecorderAttachment = { stream, detach: () => this.detach(attachment) };
+    this.attachments.set(attachment, { tap, informer, registration, streamKey });
     return attachment;
   }
 
-  /** Writes everything buffered in one transaction, then any keyframes due and retention if due. */
-  flush(): void {
-    const writes = this.buffer;
-    this.buffer = [];
-    const now = this.stamp();
-    try {
-      this.writer.transaction(() => {
-        for (const write of writes) {
-          if ('mark' in write) write.mark(this.writer);
-          else {
-            this.writer.writeChange(write);
-            this.changesWritten++;
-          }
-        }
-        for (const tap of this.taps) {
-          if (tap.keyframeDue(now)) this.writer.writeKeyframe(tap.stream, now);
-        }
-        this.writer.touch(now);
-      });
-    } catch (error) {
-      this.reportError(error, `recording ${this.file}: writing ${writes.length} changes failed`);
-      this.batchLost(writes, now, error);
-    } finally {
-      this.writer.releaseBatchMemory();
-    }
-    const retention = this.options.retention;
-    const checkInterval = this.options.retentionCheckIntervalMs ?? 60_000;
-    if (retention && now - this.lastRetention >= checkInterval) {
-      this.lastRetention = now;
-      this.enforceRetention(retention, now);
-    }
+  /** Sends what is queued and resolves once the recording process has written it (or has died). */
+  flushed(): Promise<void> {
+    this.send();
+    const target = this.sequence;
+    if (this.writtenSequence >= target || this.dead) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ sequence: target, resolve }));
   }
 
-  /**
-   * A rolled-back batch leaves the writer's memory naming rows that do not exist: it forgets them
-   * (the next version of each object is stored whole) and the lost span becomes a gap, if the
-   * database takes even that.
-   */
-  private batchLost(writes: BufferedWrite[], now: number, error: unknown): void {
-    this.writer.forgetVersions();
-    const first = writes.find((write): write is ChangeToWrite => !('mark' in write));
-    try {
-      this.writer.writeMark({
-        kind: 'gap',
-        reason: 'not-recording',
-        stream: undefined,
-        start: first?.time ?? now,
-        end: now,
-        detail: `writing the recording failed: ${messageOf(error)}`,
-      });
-    } catch {
-      // The failure is already reported; the timeline cannot be told more than the disk accepts.
-    }
-  }
-
-  /** Applies `policy` now (it also runs on its own every retentionCheckIntervalMs). */
-  enforceRetention(policy: RetentionPolicy, now = this.stamp()): void {
-    try {
-      enforceRetention(this.writer, policy, now);
-    } catch (error) {
-      this.reportError(error, `recording ${this.file}: retention failed`);
-    }
+  /** Applies `policy` now, in the recording process (it also runs there on its own schedule). */
+  enforceRetention(policy: RetentionPolicy): void {
+    this.send();
+    this.process.post({ type: 'retention', policy, now: this.stamp() });
   }
 
   stats(): RecorderStats {
     return {
       changesWritten: this.changesWritten,
-      buffered: this.buffer.filter((write) => !('mark' in write)).length,
-      bytes: this.closed ? statSync(this.file).size : fileBytes(this.database),
+      buffered: this.queue.bufferedChanges,
+      dropped: this.dropped,
+      bytes: this.bytes,
+      writeMs: this.writeMs,
     };
   }
 
   /**
-   * Flushes, detaches every informer (they keep running, unrecorded), checkpoints the WAL into the
-   * file and closes it.
+   * Detaches every informer (they keep running, unrecorded), writes what was captured, closes the
+   * recording (checkpointing its WAL into the file) and ends the recording process.
    */
-  close(): void {
-    if (this.closed) return;
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+
+  private async closeNow(): Promise<void> {
     this.timer?.stop();
-    for (const tap of this.taps) tap.closing(this.stamp());
-    this.flush();
-    this.closed = true;
-    for (const attachment of [...this.attachments]) attachment.detach();
-    this.database.pragma('wal_checkpoint(TRUNCATE)');
-    this.database.close();
+    for (const attached of this.attachments.values()) attached.registration.remove();
+    this.attachments.clear();
+    this.send();
+    if (!this.dead) {
+      const closed = new Promise<void>((resolve) => {
+        this.process.onReply((reply) => {
+          if (reply.type !== 'closed') return;
+          this.bytes = reply.bytes;
+          resolve();
+        });
+        this.process.onExit(() => resolve());
+      });
+      this.process.post({ type: 'close', now: this.stamp() });
+      await closed;
+    }
+    await this.process.terminate();
+  }
+
+  private detach(attachment: RecorderAttachment): void {
+    const attached = this.attachments.get(attachment);
+    if (!attached || this.closing) return;
+    this.attachments.delete(attachment);
+    attached.registration.remove();
+    this.detachedGaps.set(attached.streamKey, attached.tap.detached());
+  }
+
+  private appendChange(text: string, force: boolean): boolean {
+    if (this.dead || this.closing) return false;
+    if (!this.queue.appendChange(text, force)) {
+      this.dropped++;
+      if (this.overflowGap === undefined) {
+        this.overflowGap = ++this.gaps;
+        this.appendMark({
+          mark: 'gap-open',
+          gap: this.overflowGap,
+          reason: 'queue-overflow',
+          stream: undefined,
+          start: this.stamp(),
+          detail:
+            'the recording process fell behind; changes were dropped until the caches were recorded again',
+        });
+      }
+      return false;
+    }
+    if (this.queue.pendingBytes >= batchBytes) this.send();
+    return true;
+  }
+
+  private appendMark(entry: MarkEntry): void {
+    if (this.dead) return;
+    this.queue.appendMark(JSON.stringify(entry));
+  }
+
+  /** Sends what is queued as the next batch; returns its sequence (undefined when nothing was queued). */
+  private send(): number | undefined {
+    if (this.dead) return undefined;
+    const sequence = this.sequence + 1;
+    const entries = this.queue.take(sequence);
+    if (entries === undefined) return undefined;
+    this.sequence = sequence;
+    this.process.post({ type: 'batch', sequence, entries, now: this.stamp() });
+    return sequence;
+  }
+
+  private replied(reply: RecordingReply): void {
+    if (reply.type === 'written') {
+      this.queue.written(reply.sequence);
+      this.changesWritten = reply.changesWritten;
+      this.bytes = reply.bytes;
+      this.writeMs = reply.writeMs;
+      this.writtenSequence = reply.sequence;
+      const done = this.waiting.filter((waiter) => waiter.sequence <= reply.sequence);
+      this.waiting = this.waiting.filter((waiter) => waiter.sequence > reply.sequence);
+      for (const waiter of done) waiter.resolve();
+      if (this.queue.canRecover()) this.recover();
+    } else if (reply.type === 'error') {
+      this.reportError(new Error(reply.message), reply.context);
+    }
+  }
+
+  /**
+   * The process caught up after an overflow: each stream's cache is recorded again as a relist (its
+   * untouched objects retire), then the overflow gap closes. The caches' content is queued whatever
+   * the bound: it is what ends the gap.
+   */
+  private recover(): void {
+    this.queue.recovered();
+    for (const attached of this.attachments.values())
+      attached.tap.resynchronize(attached.informer.getIndexer().list(), 'resynchronized');
+    if (this.overflowGap !== undefined)
+      this.appendMark({ mark: 'gap-close', gap: this.overflowGap, end: this.stamp() });
+    this.overflowGap = undefined;
   }
 
   private schedule(): void {
     this.timer = this.clock.setTimeout(() => {
-      if (this.closed) return;
-      this.flush();
+      if (this.closing) return;
+      this.send();
       this.schedule();
     }, this.flushIntervalMs);
   }
@@ -277,17 +315,18 @@ export class Recorder {
   }
 }
 
-/** Bytes in the main file and its WAL. */
-export function fileBytes(database: SqliteDatabase): number {
-  const pages = database.pragma('page_count', { simple: true }) as number;
-  const pageSize = database.pragma('page_size', { simple: true }) as number;
-  return pages * pageSize + walBytes(database);
-}
-
-function walBytes(database: SqliteDatabase): number {
-  try {
-    return statSync(`${database.name}-wal`).size;
-  } catch {
-    return 0;
-  }
+/** What of `options` the recording process needs (messages carry data only, no clock or callbacks). */
+function settingsOf(options: RecorderOptions): RecordingSettings {
+  const { file, context, keyframeIntervalMs, keyframeEveryChanges, fullVersionEvery, retention } = options;
+  return {
+    file,
+    context,
+    ...(keyframeIntervalMs !== undefined ? { keyframeIntervalMs } : {}),
+    ...(keyframeEveryChanges !== undefined ? { keyframeEveryChanges } : {}),
+    ...(fullVersionEvery !== undefined ? { fullVersionEvery } : {}),
+    ...(retention !== undefined ? { retention } : {}),
+    ...(options.retentionCheckIntervalMs !== undefined
+      ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }
+      : {}),
+  };
 }

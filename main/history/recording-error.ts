@@ -7,7 +7,9 @@ export type RecordingProblemKind =
   /** SQLite, but not a Kubetide recording, or from a newer format. */
   | 'not-a-recording'
   /** Pages are missing or damaged: the file was truncated or corrupted. */
-  | 'corrupt';
+  | 'corrupt'
+  /** Another recorder, alive, writes it: it can only be read (see RecordingLock). */
+  | 'locked';
 
 /** One thing found wrong while opening or reading a recording. */
 export interface RecordingProblem {

@@ -39,6 +39,8 @@ interface StreamState {
   readonly current: Map<number, number>;
   /** The latest version written of any object from each template (see templateOf). */
   readonly siblings: Map<string, Sibling>;
+  /** While a list is being applied: the objects it named (see beginList). */
+  listed: Set<number> | undefined;
 }
 
 /** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
@@ -109,6 +111,7 @@ export class RecordingWriter {
         uidByKey: new Map(),
         current: new Map(),
         siblings: new Map(),
+        listed: undefined,
       });
     return id;
   }
@@ -128,6 +131,43 @@ export class RecordingWriter {
     const state = this.requireStream(stream);
     state.current.clear();
     state.uidByKey.clear();
+  }
+
+  /** A list starts replacing `stream`'s cache: remembers which objects it names until retireUnlisted. */
+  beginList(stream: number): void {
+    this.requireStream(stream).listed = new Set();
+  }
+
+  /**
+   * The list begun by beginList is applied: every live object it did not name is gone. The informer
+   * is keyed by name, so when a name came back with a new uid while the watch was down, the list
+   * replaced the old uid's object without a deletion; that old uid is retired here, at the moment of
+   * the list that revealed it, as a deletion whose final state is unknown. Returns how many retired.
+   */
+  retireUnlisted(stream: number, time: number): number {
+    const state = this.requireStream(stream);
+    const listed = state.listed;
+    state.listed = undefined;
+    if (!listed) return 0;
+    let retired = 0;
+    for (const [uid, object] of [...state.objects]) {
+      if (listed.has(object.id) || !state.current.has(object.id)) continue;
+      const metadata = object.lastObject?.metadata;
+      const key = metadata?.namespace
+        ? `${metadata.namespace}/${metadata.name ?? ''}`
+        : (metadata?.name ?? uid);
+      this.writeChange({
+        time,
+        stream,
+        type: 'Deleted',
+        finalStateUnknown: true,
+        object: object.lastObject,
+        key,
+        uid,
+      });
+      retired++;
+    }
+    return retired;
   }
 
   /** Runs `work` in one transaction: all of it reaches the disk, or none. */
@@ -166,11 +206,13 @@ export class RecordingWriter {
     this.touched.push(state);
     if (deleted) {
       stream.current.delete(state.id);
-      stream.uidByKey.delete(change.key);
+      // The key may already name the object's successor (a uid retired after a relist).
+      if (stream.uidByKey.get(change.key) === uid) stream.uidByKey.delete(change.key);
       stream.objects.delete(uid);
       this.keepStored(state, undefined);
     } else {
       stream.current.set(state.id, id);
+      stream.listed?.add(state.id);
       stream.uidByKey.set(change.key, uid);
       // Only shallow versions serve as siblings: objects built on them start with room to grow.
       if (object && state.chain <= this.fullVersionEvery / 4) {

@@ -115,6 +115,11 @@ export interface ReplayState {
   readonly changes: RecordedChange[];
   /** False when damage hid some of it (see the reader's problems). */
   readonly complete: boolean;
+  /**
+   * Set when `time` is inside a gap of the kind's streams (or of the whole recording): the objects are
+   * then the last state known before it, not what the cluster held, and the gap says why.
+   */
+  readonly gap?: RecordingMark;
 }
 
 /**
@@ -152,11 +157,52 @@ export function stateAt(reader: RecordingReader, query: StateQuery): ReplayState
   const changes = rows
     .map((row) => reader.toChange(row, decoder))
     .filter((change) => change.object !== undefined);
+  const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   return {
     time: query.time,
     objects: changes.map((change) => change.object!),
     changes,
     complete: reader.problems.length === problemsBefore,
+    ...(gap ? { gap } : {}),
+  };
+}
+
+/**
+ * The gap covering `time` for one of `streams` or the whole recording, if any. A gap covers
+ * [start, end): at its end the list that closed it is in the recording.
+ */
+function gapAt(
+  reader: RecordingReader,
+  streams: ReadonlySet<number>,
+  time: number,
+): RecordingMark | undefined {
+  const rows = reader.guard(
+    'gaps',
+    [],
+    () =>
+      reader.database
+        .prepare(
+          "SELECT kind, reason, stream, start, end, detail FROM marks WHERE kind = 'gap' AND start <= ? AND coalesce(end, ?) > ? ORDER BY start, id",
+        )
+        .all(time, Number.MAX_SAFE_INTEGER, time) as {
+        kind: RecordingMark['kind'];
+        reason: RecordingMark['reason'];
+        stream: number | null;
+        start: number;
+        end: number | null;
+        detail: string;
+      }[],
+  );
+  const row = rows.find((candidate) => candidate.stream === null || streams.has(candidate.stream));
+  if (!row) return undefined;
+  const stream = row.stream === null ? undefined : reader.stream(row.stream);
+  return {
+    kind: row.kind,
+    reason: row.reason,
+    stream: stream && { gvr: stream.gvr, scope: stream.scope },
+    start: row.start,
+    end: row.end ?? undefined,
+    detail: row.detail,
   };
 }
 

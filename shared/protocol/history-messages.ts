@@ -179,6 +179,11 @@ export interface HistoryStateReply {
   count: number;
   /** False when damage hid part of the state. */
   complete: boolean;
+  /**
+   * Present when `time` is inside a gap of the kind (or of the whole recording): the rows are the last
+   * state known before it, not what the cluster held, and the gap says why (reason, detail).
+   */
+  gap?: TimelineMark;
 }
 
 export interface ObjectVersion {

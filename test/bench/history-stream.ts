@@ -13,7 +13,15 @@ export interface HistoryStreamOptions {
   /** Told how many events have been handed to the reflector, every `progressEvery` events. */
   readonly onProgress?: (served: number) => void;
   readonly progressEvery?: number;
+  /**
+   * Paces the stream at this many events a second (default: as fast as the reflector takes them),
+   * stamping each with the time it was sent in the annotation named by emittedAnnotation.
+   */
+  readonly eventsPerSecond?: number;
 }
+
+/** Where a paced stream writes when each event was sent (ms since the epoch). */
+export const emittedAnnotation = 'bench.kubetide.dev/emitted';
 
 /** Events handed over between two yields to the event loop, so the Recorder's flush timer can fire. */
 const eventsPerTurn = 500;
@@ -90,13 +98,24 @@ export function historyListerWatcher(options: HistoryStreamOptions): ListerWatch
       const stopped = new AbortController();
       const serve = watchOptions.resourceVersion === String(listResourceVersion);
       const events = async function* (): AsyncGenerator<WatchEvent<KubeObject>> {
+        const rate = options.eventsPerSecond;
+        const started = Date.now();
         for (let index = 0; serve && index < options.events; index++) {
-          if (index % eventsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+          if (rate !== undefined) {
+            const due = started + (index * 1000) / rate;
+            if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+          } else if (index % eventsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
           if (stopped.signal.aborted || signal.aborted) return;
           const slot = index % pods.length;
           pods[slot] = nextVersion(pods[slot], index, listResourceVersion + index + 1);
           // A copy, as a watch stream's JSON.parse makes: no subtree is shared with the last version.
-          yield { type: 'MODIFIED', object: JSON.parse(JSON.stringify(pods[slot])) as KubeObject };
+          const object = JSON.parse(JSON.stringify(pods[slot])) as KubeObject;
+          if (rate !== undefined)
+            object.metadata.annotations = {
+              ...object.metadata.annotations,
+              [emittedAnnotation]: String(Date.now()),
+            };
+          yield { type: 'MODIFIED', object };
           if ((index + 1) % progressEvery === 0) options.onProgress?.(index + 1);
         }
         await new Promise<void>((resolve) => {

@@ -203,7 +203,7 @@ async function faultAndConverge(
       reflector,
       reportError: () => undefined,
     });
-    const recorder = new Recorder({
+    const recorder = await Recorder.open({
       file: join(directory, 'chaos.sqlite'),
       context: 'chaos',
       clock: realClock,
@@ -279,8 +279,8 @@ async function faultAndConverge(
       });
       return state;
     };
-    const historyNow = () => {
-      recorder.flush();
+    const historyNow = async () => {
+      await recorder.flushed();
       const reader = openRecording(recorder.file);
       try {
         return new Map(
@@ -293,10 +293,10 @@ async function faultAndConverge(
         reader.close();
       }
     };
-    const differences = (withHistory: boolean): string[] => {
+    const differences = async (withHistory: boolean): Promise<string[]> => {
       const server = serverVersions(cluster);
       const found: string[] = [];
-      const history = withHistory ? historyNow() : undefined;
+      const history = withHistory ? await historyNow() : undefined;
       for (const [resource, copiesOfKind] of copies()) {
         if (history) copiesOfKind.set("history's now", history.get(resource)!);
         for (const [where, versions] of copiesOfKind) {
@@ -317,8 +317,8 @@ async function faultAndConverge(
 
     let remaining: string[] = ['not checked'];
     while (Date.now() - quiet <= profile.convergenceBoundMs) {
-      remaining = differences(false);
-      if (remaining.length === 0) remaining = differences(true);
+      remaining = await differences(false);
+      if (remaining.length === 0) remaining = await differences(true);
       if (remaining.length === 0) {
         return { seed: options.seed, passed: true, schedule, convergedMs: Date.now() - quiet };
       }
@@ -328,7 +328,7 @@ async function faultAndConverge(
     let late = 'still not converged 3 bounds after faults stopped';
     while (Date.now() - quiet <= 3 * profile.convergenceBoundMs) {
       await sleep(chaosTimings.pollIntervalMs * 5);
-      if (differences(false).length === 0 && differences(true).length === 0) {
+      if ((await differences(false)).length === 0 && (await differences(true)).length === 0) {
         late = `converged late, ${Date.now() - quiet} ms after faults stopped`;
         break;
       }

@@ -178,8 +178,8 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
     const expected = await keysInReadable(kinds.pods);
     await expect
       .poll(
-        () => {
-          recording.recorder.flush();
+        async () => {
+          await recording.recorder?.flushed();
           const reader = openRecording(recording.file);
           try {
             const state = stateAt(reader, { gvr: 'pods.v1', time: Date.now() });

@@ -17,7 +17,13 @@ const expectedFields: Record<string, string[]> = {
   watch: ['kubetide_events_per_s', 'client_node_events_per_s', 'floor_events_per_s', 'max_loop_stall_ms'],
   bridge: ['p50_ms', 'p99_ms', 'batch_size_p50', 'batch_size_max'],
   renderer: ['apply_ms', 'selector_ms', 'index_ms'],
-  history: ['record_events_per_s', 'bytes_per_event', 'rebuild_ms'],
+  history: [
+    'record_events_per_s',
+    'main_max_stall_ms',
+    'stamp_delay_p99_ms',
+    'bytes_per_event',
+    'rebuild_ms',
+  ],
 };
 
 describe('npm run bench', () => {

@@ -6,6 +6,7 @@ import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { FilePicker } from '../../../main/bridge/history-service';
 import { HistoryTransfers } from '../../../main/bridge/history-transfers';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
@@ -31,11 +32,16 @@ afterEach(async () => {
 });
 
 /** A recorded session over a fake API, and a renderer-side client connected to it in memory. */
-function setUp(api: FakeApi, pickFile?: FilePicker, transfers?: HistoryTransfers) {
+async function setUp(api: FakeApi, pickFile?: FilePicker, transfers?: HistoryTransfers) {
   const clock = new FakeClock(Date.UTC(2026, 10, 30, 12));
   const directory = tempDirectory();
   const file = directory.file('test.kubetide');
-  const recorder = new Recorder({ file, context: 'test', clock });
+  const recorder = await Recorder.open({
+    file,
+    context: 'test',
+    clock,
+    recordingProcess: inlineRecordingProcess,
+  });
   const session = new ClusterSession({
     context: 'test',
     newListerWatcher: () => api.listerWatcher(),
@@ -118,7 +124,7 @@ describe('history through the bridge', () => {
   it('shows at each moment of a churn run what the live mirror held then', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 30; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     const live = await client.subscribe(pods);
@@ -137,6 +143,7 @@ describe('history through the bridge', () => {
         time: moment.time,
       });
       await settle(4);
+      expect(reply.gap).toBeUndefined();
       expect(reply.count).toBe(Object.keys(moment.rows).length);
       expect(versions(client, replay)).toEqual(moment.rows);
     }
@@ -145,7 +152,7 @@ describe('history through the bridge', () => {
   it('plays forward from a past moment until the replay mirror equals the live one', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 20; index++) api.apply(pod(`ns${index % 3}`, `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     const live = await client.subscribe(pods);
@@ -169,7 +176,7 @@ describe('history through the bridge', () => {
   it('answers the timeline with density per kind and the relist of the initial list', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 10; index++) api.apply(pod('ns0', `p${index}`));
-    const { clock, client, settle } = setUp(api);
+    const { clock, client, settle } = await setUp(api);
     client.start();
     await settle(4);
     await churn(clock, api, settle, 3, () => {});
@@ -184,7 +191,7 @@ describe('history through the bridge', () => {
     api.apply(pod('ns0', 'web', { version: '1' }));
     const transfers = new HistoryTransfers();
     cleanups.push(() => transfers.close());
-    const { clock, client, settle } = setUp(api, undefined, transfers);
+    const { clock, client, settle } = await setUp(api, undefined, transfers);
     client.start();
     await settle(4);
     api.apply(pod('ns0', 'web', { version: '2' }));
@@ -229,7 +236,7 @@ describe('history through the bridge', () => {
     const elsewhere = tempDirectory();
     cleanups.push(elsewhere.remove);
     let answer = elsewhere.file('chosen');
-    const { clock, client, settle } = setUp(new FakeApi(), async (purpose, suggested) => {
+    const { clock, client, settle } = await setUp(new FakeApi(), async (purpose, suggested) => {
       expect(purpose).toBe('export');
       expect(suggested).toMatch(/^test-.*\.kubetide$/);
       return answer;
@@ -255,7 +262,7 @@ describe('history through the bridge', () => {
   });
 
   it('refuses a dialog where main has none, and a download where main offers none', async () => {
-    const browser = setUp(new FakeApi());
+    const browser = await setUp(new FakeApi());
     browser.client.start();
     await browser.settle(4);
     await expect(browser.client.history({ type: 'historyImport', source: 'dialog' })).rejects.toThrow(

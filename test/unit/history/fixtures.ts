@@ -8,6 +8,7 @@ import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import type { KubeObject } from '../../../shared/kube/object';
 import { Recorder } from '../../../main/history/recorder';
 import type { RecorderOptions } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { FakeControllerSource, sourceKey } from '../../support/fake-controller-source';
 import { seededRandom } from '../../support/seeded-random';
 
@@ -235,13 +236,19 @@ export async function settle(turns = 20): Promise<void> {
 }
 
 /** A pods informer over `source`, recorded into `file`, running on `clock`. */
-export function recordedInformer(
+export async function recordedInformer(
   source: FakeControllerSource,
   file: string,
   clock: FakeClock,
   options: Partial<RecorderOptions> = {},
 ) {
-  const recorder = new Recorder({ file, context: 'test-context', clock, ...options });
+  const recorder = await Recorder.open({
+    file,
+    context: 'test-context',
+    clock,
+    recordingProcess: inlineRecordingProcess,
+    ...options,
+  });
   const informer = new SharedIndexInformer<KubeObject>({
     name: 'pods.v1',
     listerWatcher: source,
@@ -280,7 +287,7 @@ export async function recordChurn(
   for (let index = 0; index < 12; index++)
     source.add(realisticPod(`seed-${index}-x`, index % 2 ? 'default' : 'payments'));
   const random = seededRandom(options.seed ?? 1);
-  const run = recordedInformer(source, file, clock, options);
+  const run = await recordedInformer(source, file, clock, options);
   await settle();
   const moments: { time: number; objects: KubeObject[] }[] = [];
   for (let step = 0; step < steps; step++) {
@@ -291,6 +298,6 @@ export async function recordChurn(
     await clock.stepAsync(options.stepMs ?? 500);
   }
   await run.stop();
-  run.recorder.close();
+  await run.recorder.close();
   return { file, moments, clock };
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt } from '../../../main/history/replay';
 import { FakeControllerSource } from '../../support/fake-controller-source';
@@ -19,31 +20,37 @@ async function until(clock: FakeClock, condition: () => boolean): Promise<void> 
 }
 
 describe('recording marks', () => {
-  it('marks the initial list as a relist', async () => {
+  it('holds the stream in a listing gap from the start until the initial list is in the cache', async () => {
     directory = tempDirectory();
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('marks.kubetide'), clock);
+    const started = clock.now();
+    const run = await recordedInformer(source, directory.file('marks.kubetide'), clock);
+    clock.step(300); // the list takes a while: the past must not show 0 pods meanwhile
     await settle();
     const listed = clock.now();
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(directory.file('marks.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
-    expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.stream?.gvr])).toEqual([
-      ['relist', 'initial-list', listed, 'pods.v1'],
+    expect(marks.map((mark) => [mark.kind, mark.reason, mark.start, mark.end, mark.stream?.gvr])).toEqual([
+      ['gap', 'listing', started, listed, 'pods.v1'],
+      ['relist', 'initial-list', listed, listed, 'pods.v1'],
     ]);
+    const before = stateAt(reader, { gvr: 'pods.v1', time: started + 100 });
+    expect(before.gap).toMatchObject({ reason: 'listing' });
+    expect(stateAt(reader, { gvr: 'pods.v1', time: listed }).gap).toBeUndefined();
     reader.close();
   });
 
-  it('records a failed list as a watch-disconnected gap ending when the informer relists', async () => {
+  it('covers a 410, failed relists and the relist with gaps that say why, ending when the list is in', async () => {
     directory = tempDirectory();
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('gap.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('gap.kubetide'), clock);
     await settle();
     await clock.stepAsync(1000);
     source.listError = new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -61,18 +68,22 @@ describe('recording marks', () => {
     const relisted = clock.now();
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
 
     const reader = openRecording(directory.file('gap.kubetide'));
     const marks = recordingMarks(reader, 0, clock.now());
-    const gap = marks.find((mark) => mark.kind === 'gap');
-    expect(gap?.reason).toBe('watch-disconnected');
-    expect(gap?.detail).toContain('ECONNREFUSED');
-    expect(gap!.start).toBeGreaterThanOrEqual(failedAfter);
-    expect(gap!.end).toBeGreaterThan(gap!.start);
-    expect(gap!.end).toBeLessThanOrEqual(relisted);
+    const gaps = marks.filter((mark) => mark.kind === 'gap' && mark.start >= failedAfter);
+    expect(gaps[0]).toMatchObject({ reason: 'relisting' });
+    expect(gaps[0].detail).toContain('410');
+    const down = gaps.find((gap) => gap.reason === 'watch-disconnected');
+    expect(down?.detail).toContain('ECONNREFUSED');
+    // One gap follows another without a hole, from the 410 to the relist.
+    for (let index = 1; index < gaps.length; index++) expect(gaps[index].start).toBe(gaps[index - 1].end);
+    const last = gaps[gaps.length - 1];
+    expect(last.end).toBeLessThanOrEqual(relisted);
     const relist = marks.find((mark) => mark.kind === 'relist' && mark.reason === 'relist');
-    expect(relist?.start).toBe(gap!.end);
+    expect(relist?.start).toBe(last.end);
+    expect(stateAt(reader, { gvr: 'pods.v1', time: gaps[0].start }).gap?.reason).toBe('relisting');
     expect(
       stateAt(reader, { gvr: 'pods.v1', time: relisted }).objects.map((pod) => pod.metadata.name),
     ).toEqual(['web-1', 'web-2']);
@@ -83,11 +94,11 @@ describe('recording marks', () => {
     directory = tempDirectory();
     const file = directory.file('restart.kubetide');
     const clock = new FakeClock();
-    new Recorder({ file, context: 'test-context', clock }).close();
+    const options = { file, context: 'test-context', clock, recordingProcess: inlineRecordingProcess };
+    await (await Recorder.open(options)).close();
     const closed = clock.now();
     clock.step(60_000);
-    const reopened = new Recorder({ file, context: 'test-context', clock });
-    reopened.close();
+    await (await Recorder.open(options)).close();
     const reader = openRecording(file);
     const [gap] = recordingMarks(reader, 0, clock.now());
     expect(gap).toMatchObject({ kind: 'gap', reason: 'not-recording', start: closed, end: closed + 60_000 });
@@ -99,7 +110,7 @@ describe('recording marks', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     const pod = source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, directory.file('tombstone.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('tombstone.kubetide'), clock);
     await settle();
     await clock.stepAsync(1000);
     source.deleteDropWatch(pod);
@@ -107,7 +118,7 @@ describe('recording marks', () => {
     await until(clock, () => run.informer.getStore().list().length === 0);
     await clock.stepAsync(2000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(directory.file('tombstone.kubetide'));
     const versions = objectVersions(reader, { uid: pod.metadata.uid! });
     expect(versions.map((version) => [version.type, version.finalStateUnknown])).toEqual([
@@ -115,6 +126,83 @@ describe('recording marks', () => {
       ['Deleted', true],
     ]);
     expect(versions[1].object?.metadata.name).toBe('web-1');
+    reader.close();
+  });
+
+  it('retires an old uid at the relist that reveals its name was recreated while the watch was down', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const first = source.add(realisticPod('config-1'));
+    const run = await recordedInformer(source, directory.file('ghost.kubetide'), clock);
+    await settle();
+    await clock.stepAsync(1000);
+    // Deleted and recreated under the same name while no watch saw it: the relist brings a new uid.
+    source.deleteDropWatch(first);
+    const second = source.addDropWatch(realisticPod('config-1'));
+    source.resetWatch();
+    await until(clock, () => run.informer.getStore().list()[0]?.metadata.uid === second.metadata.uid);
+    await settle();
+    await clock.stepAsync(1000);
+    const relisted = clock.now();
+    await clock.stepAsync(1000);
+    source.delete(second);
+    await settle();
+    await clock.stepAsync(1000);
+    const end = clock.now();
+    await run.stop();
+    await run.recorder.close();
+
+    const reader = openRecording(directory.file('ghost.kubetide'));
+    const old = objectVersions(reader, { uid: first.metadata.uid! });
+    expect(old.map((version) => [version.type, version.finalStateUnknown])).toEqual([
+      ['Replaced', false],
+      ['Deleted', true],
+    ]);
+    const relist = recordingMarks(reader, 0, end).find((mark) => mark.reason === 'relist');
+    expect(old[1].time).toBe(relist?.start);
+    const uids = (time: number) =>
+      stateAt(reader, { gvr: 'pods.v1', time }).objects.map((pod) => pod.metadata.uid);
+    expect(uids(relisted)).toEqual([second.metadata.uid]);
+    expect(uids(end)).toEqual([]);
+    reader.close();
+  });
+
+  it('drops changes past the queue bound into a queue-overflow gap, closed once the cache is recorded again', async () => {
+    directory = tempDirectory();
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const run = await recordedInformer(source, directory.file('overflow.kubetide'), clock, {
+      queueLimitBytes: 40_000,
+    });
+    await settle();
+    await clock.stepAsync(1000);
+    // About 3.5 KB each: twenty pods in one burst pass a 40 KB bound before the next batch goes.
+    for (let index = 0; index < 20; index++) source.add(realisticPod(`web-${index}`));
+    await settle();
+    const burst = clock.now();
+    expect(run.recorder.stats().dropped).toBeGreaterThan(0);
+    await clock.stepAsync(1000);
+    await settle();
+    const recovered = clock.now();
+    await clock.stepAsync(1000);
+    await run.stop();
+    await run.recorder.close();
+
+    const reader = openRecording(directory.file('overflow.kubetide'));
+    const gap = recordingMarks(reader, 0, clock.now()).find((mark) => mark.reason === 'queue-overflow');
+    expect(gap).toMatchObject({ kind: 'gap', start: burst, stream: undefined });
+    expect(gap!.end).toBeLessThanOrEqual(recovered);
+    expect(stateAt(reader, { gvr: 'pods.v1', time: burst }).gap?.reason).toBe('queue-overflow');
+    const after = stateAt(reader, { gvr: 'pods.v1', time: recovered });
+    expect(after.gap).toBeUndefined();
+    expect(after.objects.map((pod) => pod.metadata.name).sort()).toEqual(
+      run.informer
+        .getStore()
+        .list()
+        .map((pod) => pod.metadata.name)
+        .sort(),
+    );
     reader.close();
   });
 });

@@ -19,7 +19,7 @@ async function recordLifecycle() {
   const file = directory.file('history.kubetide');
   const clock = new FakeClock();
   const source = new FakeControllerSource();
-  const run = recordedInformer(source, file, clock);
+  const run = await recordedInformer(source, file, clock);
   await settle();
   const times: number[] = [];
   let first = source.add(realisticPod('web-1'));
@@ -41,7 +41,7 @@ async function recordLifecycle() {
   const again = source.add(realisticPod('web-1'));
   await step();
   await run.stop();
-  run.recorder.close();
+  await run.recorder.close();
   const resourceVersions = [first, second, third, deleted].map((object) => object.metadata.resourceVersion);
   return { file, times, resourceVersions, firstUid: first.metadata.uid!, secondUid: again.metadata.uid! };
 }

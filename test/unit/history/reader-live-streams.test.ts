@@ -17,9 +17,9 @@ it('finds a stream added after the reader opened', async () => {
   directory = tempDirectory();
   const file = directory.file('live.kubetide');
   const clock = new FakeClock();
-  const first = recordedInformer(new FakeControllerSource(), file, clock);
+  const first = await recordedInformer(new FakeControllerSource(), file, clock);
   await settle();
-  first.recorder.flush();
+  await first.recorder.flushed();
   const reader = openRecording(file);
 
   const payments = new FakeControllerSource();
@@ -34,6 +34,7 @@ it('finds a stream added after the reader opened', async () => {
   const running = informer.run(stop.signal);
   await settle();
   await clock.stepAsync(1000);
+  await first.recorder.flushed();
 
   expect(reader.streams().map((stream) => stream.scope)).toEqual(['', 'payments']);
   const state = stateAt(reader, { gvr: 'pods.v1', time: clock.now() });
@@ -45,5 +46,5 @@ it('finds a stream added after the reader opened', async () => {
   stop.abort();
   await running;
   await first.stop();
-  first.recorder.close();
+  await first.recorder.close();
 });

@@ -7,6 +7,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt } from '../../../main/history/replay';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -32,7 +33,7 @@ describe('Recorder', () => {
     const file = directory.file('flush.kubetide');
     const clock = new FakeClock();
     const source = new FakeControllerSource();
-    const run = recordedInformer(source, file, clock);
+    const run = await recordedInformer(source, file, clock);
     await settle();
     source.add(realisticPod('web-1'));
     source.add(realisticPod('web-2'));
@@ -44,7 +45,7 @@ describe('Recorder', () => {
     expect(changesOnDisk(file)).toBe(2);
     expect(run.recorder.stats()).toMatchObject({ changesWritten: 2, buffered: 0 });
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
   });
 
   it('records each delta type as it reached the indexer', async () => {
@@ -53,7 +54,7 @@ describe('Recorder', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     const listed = source.add(realisticPod('web-1'));
-    const run = recordedInformer(source, file, clock);
+    const run = await recordedInformer(source, file, clock);
     await settle();
     const added = source.add(realisticPod('web-2'));
     source.modify(listed);
@@ -61,7 +62,7 @@ describe('Recorder', () => {
     await settle();
     await clock.stepAsync(1000);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(file);
     expect(objectVersions(reader, { uid: listed.metadata.uid! }).map((change) => change.type)).toEqual([
       'Replaced',
@@ -84,7 +85,12 @@ describe('Recorder', () => {
     const stop = new AbortController();
     const done = informer.run(stop.signal);
     await settle();
-    const recorder = new Recorder({ file, context: 'test-context', clock });
+    const recorder = await Recorder.open({
+      file,
+      context: 'test-context',
+      clock,
+      recordingProcess: inlineRecordingProcess,
+    });
     recorder.attach(informer, podsGvr);
     source.add(realisticPod('web-2'));
     await settle();
@@ -92,13 +98,17 @@ describe('Recorder', () => {
     await clock.stepAsync(1000);
     stop.abort();
     await done;
-    recorder.close();
+    await recorder.close();
     const reader = openRecording(file);
     expect(stateAt(reader, { gvr: 'pods.v1', time }).objects.map((pod) => pod.metadata.name)).toEqual([
       'web-1',
       'web-2',
     ]);
-    expect(recordingMarks(reader, 0, clock.now()).map((mark) => mark.reason)).toEqual(['attached']);
+    // The stream is a gap from the attach until the informer's cache is recorded and it is watching.
+    expect(recordingMarks(reader, 0, clock.now()).map((mark) => [mark.kind, mark.reason])).toEqual([
+      ['gap', 'listing'],
+      ['relist', 'attached'],
+    ]);
     reader.close();
   });
 
@@ -107,7 +117,7 @@ describe('Recorder', () => {
     const file = directory.file('detached.kubetide');
     const clock = new FakeClock();
     const source = new FakeControllerSource();
-    const run = recordedInformer(source, file, clock);
+    const run = await recordedInformer(source, file, clock);
     await settle();
     run.attachment.detach();
     source.add(realisticPod('web-1'));
@@ -116,7 +126,7 @@ describe('Recorder', () => {
     expect(run.informer.getStore().list()).toHaveLength(1);
     expect(changesOnDisk(file)).toBe(0);
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
   });
 
   it('enforces its retention policy periodically while recording', async () => {
@@ -126,7 +136,7 @@ describe('Recorder', () => {
     const source = new FakeControllerSource();
     let pod = source.add(realisticPod('web-1'));
     const retention = { maxAgeMs: 5000 };
-    const run = recordedInformer(source, file, clock, { retention, retentionCheckIntervalMs: 2000 });
+    const run = await recordedInformer(source, file, clock, { retention, retentionCheckIntervalMs: 2000 });
     await settle();
     for (let step = 0; step < 20; step++) {
       pod = source.modify(pod);
@@ -135,7 +145,7 @@ describe('Recorder', () => {
     }
     const end = clock.now();
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(file);
     const start = reader.metadata.start!;
     expect(start).toBeGreaterThanOrEqual(end - 5000 - 2000 - 1000);
@@ -145,24 +155,31 @@ describe('Recorder', () => {
     reader.close();
   });
 
-  it('never writes into a SQLite database that is not a recording', () => {
+  it('never writes into a SQLite database that is not a recording', async () => {
     directory = tempDirectory();
     const file = directory.file('other.db');
     const database = new Database(file);
     database.exec('CREATE TABLE notes (text TEXT)');
     database.close();
-    expect(() => new Recorder({ file, context: 'test-context', clock: new FakeClock() })).toThrow(
-      /not a Kubetide recording/,
-    );
+    await expect(
+      Recorder.open({
+        file,
+        context: 'test-context',
+        clock: new FakeClock(),
+        recordingProcess: inlineRecordingProcess,
+      }),
+    ).rejects.toThrow(/not a Kubetide recording/);
   });
 
-  it('refuses a recording of another context', () => {
+  it('refuses a recording of another context', async () => {
     directory = tempDirectory();
     const file = directory.file('context.kubetide');
     const clock = new FakeClock();
-    new Recorder({ file, context: 'prod', clock }).close();
-    expect(() => new Recorder({ file, context: 'staging', clock })).toThrow(
-      /records context "prod", not "staging"/,
-    );
+    await (
+      await Recorder.open({ file, context: 'prod', clock, recordingProcess: inlineRecordingProcess })
+    ).close();
+    await expect(
+      Recorder.open({ file, context: 'staging', clock, recordingProcess: inlineRecordingProcess }),
+    ).rejects.toThrow(/records context "prod", not "staging"/);
   });
 });

@@ -29,7 +29,7 @@ describe('stateAt', () => {
       source.add(realisticPod(`seed-${index}-x`, index % 2 ? 'default' : 'payments'));
     const random = seededRandom(42);
     // Small keyframe spacing so rebuilds start from many different keyframes.
-    const run = recordedInformer(source, directory.file('churn.kubetide'), clock, {
+    const run = await recordedInformer(source, directory.file('churn.kubetide'), clock, {
       keyframeEveryChanges: 150,
     });
     await settle();
@@ -46,7 +46,7 @@ describe('stateAt', () => {
     await settle();
     captured.push({ time: clock.now(), objects: cacheSnapshot(run.informer) });
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
 
     const reader = openRecording(directory.file('churn.kubetide'));
     expect(captured.length).toBeGreaterThan(50);
@@ -64,12 +64,12 @@ describe('stateAt', () => {
     const source = new FakeControllerSource();
     source.add(realisticPod('a-1', 'default'));
     source.add(realisticPod('b-1', 'payments'));
-    const run = recordedInformer(source, directory.file('ns.kubetide'), clock);
+    const run = await recordedInformer(source, directory.file('ns.kubetide'), clock);
     await settle();
     await clock.stepAsync(1000);
     const time = clock.now();
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     const reader = openRecording(directory.file('ns.kubetide'));
     const names = stateAt(reader, { gvr: 'pods.v1', namespace: 'payments', time }).objects.map(
       (pod) => pod.metadata.name,

@@ -62,7 +62,7 @@ describe('retention', () => {
     const clock = new FakeClock();
     const source = new FakeControllerSource();
     let pod = source.add(realisticPod('db-0'));
-    const run = recordedInformer(source, file, clock, { fullVersionEvery: 100 });
+    const run = await recordedInformer(source, file, clock, { fullVersionEvery: 100 });
     await settle();
     for (let step = 0; step < 30; step++) {
       pod = structuredClone(pod);
@@ -72,7 +72,7 @@ describe('retention', () => {
       await clock.stepAsync(1000);
     }
     await run.stop();
-    run.recorder.close();
+    await run.recorder.close();
     retain(file, { maxAgeMs: 10_500 }, clock.now());
     const reader = openRecording(file);
     const versions = objectVersions(reader, { uid: pod.metadata.uid! });

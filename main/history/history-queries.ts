@@ -1,0 +1,148 @@
+// History questions answered off the main thread: one worker thread (query-worker) answers
+// stateAt and timeline questions in order, and the objects come back in chunks, each parsed in its own task, so
+// travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
+import type { Worker } from 'node:worker_threads';
+import type { KubeObject } from '../../shared/kube/object';
+import { startHistoryWorker } from './history-worker';
+import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
+import type { ObjectReference } from './object-history';
+import type { RecordedChange, RecordingMark } from './recorded-change';
+import type { StateQuery } from './replay';
+
+export interface RebuiltState {
+  /** False when damage hid some of it (see the reader's problems). */
+  readonly complete: boolean;
+  /** The gap covering the moment, if any (see ReplayState.gap). */
+  readonly gap: RecordingMark | undefined;
+}
+
+interface Pending {
+  readonly onObjects?: (objects: KubeObject[]) => void;
+  /** Given the last reply: "done" for a state, "timeline" for a timeline. */
+  readonly resolve: (reply: QueryReply) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export type { TimelineFigures };
+
+export interface TimelineQuery {
+  /** Defaults: the recording's range (or `now` when it holds nothing yet). */
+  readonly from?: number;
+  readonly to?: number;
+  readonly buckets: number;
+  readonly now: number;
+}
+
+export class HistoryQueries {
+  private worker: Worker | undefined;
+  private nextId = 0;
+  private readonly pending = new Map<number, Pending>();
+
+  /**
+   * Rebuilds `query` of the recording `file` in the worker; `onObjects` gets the objects (ordered by
+   * namespace/name) a chunk at a time, and the promise settles after the last chunk.
+   */
+  stateAt(
+    file: string,
+    query: StateQuery,
+    onObjects: (objects: KubeObject[]) => void,
+  ): Promise<RebuiltState> {
+    return this.ask({ type: 'state', file, query }, onObjects).then((reply) =>
+      reply.type === 'done'
+        ? { complete: reply.complete, gap: reply.gap }
+        : { complete: false, gap: undefined },
+    );
+  }
+
+  /** The span `query` asks for of the recording `file`: its range, density per kind, gaps and relists. */
+  timeline(file: string, query: TimelineQuery): Promise<TimelineFigures> {
+    return this.ask({
+      type: 'timeline',
+      file,
+      from: query.from,
+      to: query.to,
+      buckets: query.buckets,
+      now: query.now,
+    }).then((reply) => {
+      if (reply.type !== 'timeline') throw new Error('the history query worker answered out of turn');
+      return reply.timeline;
+    });
+  }
+
+  /** Every recorded version of the object in the recording `file` (see objectVersions). */
+  versions(file: string, reference: ObjectReference): Promise<RecordedChange[]> {
+    return this.ask({ type: 'versions', file, reference }).then((reply) => {
+      if (reply.type !== 'versions') throw new Error('the history query worker answered out of turn');
+      return JSON.parse(reply.json) as RecordedChange[];
+    });
+  }
+
+  /** The time of the object's change before or after `time` (see adjacentChange); undefined if none. */
+  adjacent(
+    file: string,
+    reference: ObjectReference,
+    time: number,
+    direction: 'previous' | 'next',
+  ): Promise<number | undefined> {
+    return this.ask({ type: 'adjacent', file, reference, time, direction }).then((reply) => {
+      if (reply.type !== 'adjacent') throw new Error('the history query worker answered out of turn');
+      return reply.time;
+    });
+  }
+
+  private ask(
+    request: DistributiveOmit<QueryRequest, 'id'>,
+    onObjects?: (objects: KubeObject[]) => void,
+  ): Promise<QueryReply> {
+    const worker = this.start();
+    const id = ++this.nextId;
+    return new Promise<QueryReply>((resolve, reject) => {
+      this.pending.set(id, { ...(onObjects ? { onObjects } : {}), resolve, reject });
+      worker.postMessage({ ...request, id } as QueryRequest);
+    });
+  }
+
+  /** Ends the worker; questions still pending reject. */
+  close(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+    this.failAll(new Error('history queries were closed'));
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startHistoryWorker('query-worker');
+    worker.on('message', (reply: QueryReply) => this.replied(reply));
+    worker.on('error', (error) => this.failAll(error));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failAll(new Error(`the history query worker exited with code ${code}`));
+    });
+    // Not a reason to keep the process alive: it only answers questions someone waits for.
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private replied(reply: QueryReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    if (reply.type === 'objects') {
+      pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
+      return;
+    }
+    this.pending.delete(reply.id);
+    if (reply.type === 'failed') pending.reject(new Error(reply.message));
+    else pending.resolve(reply);
+  }
+
+  private failAll(error: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const question of pending) question.reject(error);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,86 @@
+// The messages between a Recorder (on the thread that runs the informers) and the recording process
+// that owns the file (a worker thread; in Electron it can become a utilityProcess unchanged). The
+// capture side sends batches of entries as one JSON text: the informer's thread serializes each object
+// once as it is captured, and a batch crosses as a single string, never as thousands of cloned objects.
+import type { RecordingProblem } from './recording-error';
+import type { RetentionPolicy } from './retention';
+
+/** What the recording process needs to open and write a recording. */
+export interface RecordingSettings {
+  readonly file: string;
+  readonly context: string;
+  /** See RecorderOptions. */
+  readonly keyframeIntervalMs?: number;
+  readonly keyframeEveryChanges?: number;
+  readonly fullVersionEvery?: number;
+  readonly retention?: RetentionPolicy;
+  readonly retentionCheckIntervalMs?: number;
+}
+
+export type RecorderRequest =
+  | { readonly type: 'open'; readonly settings: RecordingSettings; readonly now: number }
+  /** `entries` is a JSON array of BatchEntry, written in one transaction. */
+  | { readonly type: 'batch'; readonly sequence: number; readonly entries: string; readonly now: number }
+  | { readonly type: 'retention'; readonly policy: RetentionPolicy; readonly now: number }
+  | { readonly type: 'close'; readonly now: number };
+
+export type RecordingReply =
+  /** `lastWritten`: when the file was last written before (undefined for a new file). */
+  | { readonly type: 'opened'; readonly lastWritten: number | undefined }
+  | {
+      readonly type: 'open-failed';
+      readonly file: string;
+      readonly problem: RecordingProblem | undefined;
+      readonly message: string;
+    }
+  /** Batch `sequence` is on disk (or was lost, and a gap says so); totals since open. */
+  | {
+      readonly type: 'written';
+      readonly sequence: number;
+      readonly changesWritten: number;
+      readonly bytes: number;
+      /** Time the process has spent writing batches, in ms. */
+      readonly writeMs: number;
+    }
+  /** Something failed that recording survives (a batch, retention); for the Recorder's reportError. */
+  | { readonly type: 'error'; readonly context: string; readonly message: string }
+  | { readonly type: 'closed'; readonly bytes: number };
+
+/** A change: [time, stream, encodeDeltaType code, key, object (null: a deletion with no known state)]. */
+export type ChangeEntry = [number, number, number, string, unknown];
+
+/** Every mark names the Recorder's own stream number (the process maps it to the file's). */
+export type MarkEntry =
+  /** Opens (creating if new) the stream; its earlier content is unknown from here (an empty keyframe). */
+  | {
+      readonly mark: 'stream';
+      readonly stream: number;
+      readonly gvr: string;
+      readonly scope: string;
+      readonly time: number;
+    }
+  /** A gap opens; `gap` is the Recorder's number for it; stream undefined: the whole recording. */
+  | {
+      readonly mark: 'gap-open';
+      readonly gap: number;
+      readonly reason: GapReason;
+      readonly stream: number | undefined;
+      readonly start: number;
+      readonly detail: string;
+    }
+  | { readonly mark: 'gap-close'; readonly gap: number; readonly end: number }
+  /** A list began replacing the stream's cache: objects it does not name are retired when it is applied. */
+  | { readonly mark: 'list-start'; readonly stream: number }
+  /** The list is in the cache: untouched objects retire, a relist mark and a keyframe are written. */
+  | {
+      readonly mark: 'list-applied';
+      readonly stream: number;
+      readonly time: number;
+      readonly reason: RelistReason;
+      readonly detail: string;
+    };
+
+export type BatchEntry = ChangeEntry | MarkEntry;
+
+export type GapReason = 'not-recording' | 'watch-disconnected' | 'listing' | 'relisting' | 'queue-overflow';
+export type RelistReason = 'initial-list' | 'relist' | 'attached' | 'resynchronized';

@@ -1,0 +1,71 @@
+// Answers a Recorder's requests inside the recording process: one RecordingSession, opened by the
+// first request and closed by the last. The same code serves a worker thread (recording-worker.ts),
+// an Electron utilityProcess, or, in tests, the calling thread itself (inlineRecordingProcess).
+import { RecordingError, messageOf } from './recording-error';
+import type { BatchEntry, RecorderRequest, RecordingReply } from './recording-protocol';
+import { RecordingSession } from './recording-session';
+
+export class RecordingServer {
+  private session: RecordingSession | undefined;
+  private writeMs = 0;
+
+  constructor(private readonly reply: (reply: RecordingReply) => void) {}
+
+  handle(request: RecorderRequest): void {
+    switch (request.type) {
+      case 'open':
+        try {
+          this.session = new RecordingSession(request.settings, request.now, (context, message) =>
+            this.reply({ type: 'error', context, message }),
+          );
+          this.reply({ type: 'opened', lastWritten: this.session.lastWritten });
+        } catch (error) {
+          this.reply({
+            type: 'open-failed',
+            file: request.settings.file,
+            problem: error instanceof RecordingError ? error.problem : undefined,
+            message: messageOf(error),
+          });
+        }
+        return;
+      case 'batch': {
+        const session = this.requireSession();
+        const started = performance.now();
+        let entries: BatchEntry[] = [];
+        try {
+          entries = JSON.parse(request.entries) as BatchEntry[];
+        } catch (error) {
+          this.reply({
+            type: 'error',
+            context: 'a recorded batch could not be read',
+            message: messageOf(error),
+          });
+        }
+        const changesWritten = session.write(entries, request.now);
+        this.writeMs += performance.now() - started;
+        this.reply({
+          type: 'written',
+          sequence: request.sequence,
+          changesWritten,
+          bytes: session.bytes(),
+          writeMs: this.writeMs,
+        });
+        return;
+      }
+      case 'retention':
+        this.requireSession().enforceRetention(request.policy, request.now);
+        return;
+      case 'close': {
+        const session = this.requireSession();
+        session.close(request.now);
+        this.reply({ type: 'closed', bytes: session.bytes() });
+        return;
+      }
+    }
+  }
+
+  private requireSession(): RecordingSession {
+    if (!this.session) throw new Error('the recording is not open');
+    return this.session;
+  }
+}
