@@ -35,7 +35,12 @@ export function openSessionRecording(options: SessionRecordingOptions): SessionR
         options.log(`kubetide: ${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
     options.log(`kubetide: recording context ${options.context} to ${file}`);
-    return { recorder, file, kinds: defaultRecordedKinds };
+    return {
+      recorder,
+      file,
+      kinds: defaultRecordedKinds,
+      ...(options.retention ? { retention: options.retention } : {}),
+    };
   } catch (error) {
     options.log(
       `kubetide: cannot record context ${options.context} to ${file} (${error instanceof Error ? error.message : String(error)}); history is off`,

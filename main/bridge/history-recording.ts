@@ -2,10 +2,13 @@
 // history queries read back), and the kinds recorded from the start, before any renderer opens them.
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { Recorder } from '../history/recorder';
+import type { RetentionPolicy } from '../history/retention';
 
 export interface SessionRecording {
   readonly recorder: Recorder;
   readonly file: string;
+  /** What bounds how far back the recording reaches, for the timeline to say. */
+  readonly retention?: RetentionPolicy;
   /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
   readonly kinds: readonly GroupVersionResource[];
 }

@@ -27,6 +27,7 @@ import { exportRecording } from '../history/export-recording';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
+import { recordedEventsAbout } from './recorded-events';
 
 /**
  * Asks the user for a recording file in main's own dialog (a save dialog to export, an open dialog to
@@ -142,6 +143,8 @@ export class HistoryService {
         );
         return change ? { time: change.time } : null;
       }
+      case 'historyEvents':
+        return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
       case 'historyExport':
         if (!message.pick) return this.export(message);
         return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));
@@ -225,7 +228,19 @@ export class HistoryService {
       ...(mark.end !== undefined ? { end: mark.end } : {}),
       ...(mark.stream ? { gvr: mark.stream.gvr } : {}),
     }));
-    return { source: source.describe(), ...(range ? { range } : {}), from, to, density, marks };
+    // Only the live recording is bounded by retention; an imported file's span is all there is.
+    const retention = source.live ? this.options.session().recording?.retention : undefined;
+    return {
+      source: source.describe(),
+      ...(range ? { range } : {}),
+      ...(retention && (retention.maxAgeMs !== undefined || retention.maxBytes !== undefined)
+        ? { retention: { ...retention } }
+        : {}),
+      from,
+      to,
+      density,
+      marks,
+    };
   }
 
   private versions(object: HistoryObjectReference): ObjectVersion[] {

@@ -287,6 +287,8 @@ export class BridgeClient {
         return;
       case 'historyCursor':
         for (const listener of this.cursorListeners) listener(message);
+        // Also in order with the batches, so state.replays never runs ahead of the rows.
+        this.store.receive(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

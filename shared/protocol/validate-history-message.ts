@@ -6,6 +6,7 @@ import {
   boolean,
   counter,
   dnsLabel,
+  involvedObject,
   messageLimits,
   namespace,
   objectNameFormat,
@@ -132,6 +133,14 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         object: historyObject(fields.object),
         time: moment(fields.time, 'time'),
         direction: fields.direction,
+      };
+    case 'historyEvents':
+      onlyFields(fields, ['type', 'requestId', 'involvedObject', 'time'], 'historyEvents');
+      return {
+        type: 'historyEvents',
+        requestId: requestId(fields),
+        involvedObject: involvedObject(fields.involvedObject),
+        time: moment(fields.time, 'time'),
       };
     case 'historyExport': {
       onlyFields(
