@@ -25,7 +25,9 @@ import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
+import { replayHolds } from './timeline-replay';
 import { formatClock } from './timeline-format';
+import { formatCount } from './format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
@@ -79,6 +81,19 @@ export function App(): ReactNode {
   }, [columns, state.sort]);
   const travel = state.travel;
   const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
+  // While travelling, the replay's status is the only state on screen: its badge, its count, and a
+  // table held back until every row of the moment has arrived.
+  const replayStatus = useMirrorState((mirror) => (replayId ? mirror.replays[replayId] : undefined));
+  const holds = replayHolds(replayStatus, travel);
+  const pending =
+    travel && !holds
+      ? replayStatus && replayStatus.rebuilt < replayStatus.total
+        ? `Rebuilding ${kind.title.toLowerCase()} at ${formatClock(travel.time)}: ${formatCount(replayStatus.rebuilt)} of ${formatCount(replayStatus.total)}…`
+        : `Reading ${kind.title.toLowerCase()} at ${formatClock(travel.time)} from the recording…`
+      : undefined;
+  // The open kind's count at the viewed moment: known from the first cursor of its rebuild.
+  const pastCount =
+    replayStatus && (holds || replayStatus.time === travel?.time) ? replayStatus.total : undefined;
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -220,6 +235,8 @@ export function App(): ReactNode {
         contexts={contexts}
         connection={connection}
         sync={sync}
+        {...(travel ? { replay: { status: replayStatus, holds } } : {})}
+        {...(state.importedRecording !== undefined ? { importedRecording: state.importedRecording } : {})}
         namespaces={namespaces}
         namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
         selectedNamespaces={state.namespaces}
@@ -258,16 +275,18 @@ export function App(): ReactNode {
         <Sidebar
           groups={groups}
           activeId={kind.id}
-          activeCount={rows.mirror ? rows.total : undefined}
+          activeCount={travel ? pastCount : rows.mirror ? rows.total : undefined}
+          past={travel !== undefined}
           onChoose={chooseKind}
         />
         <ResourceView
           kind={kind}
           columns={columns}
           rows={rows}
-          sync={sync}
+          sync={travel ? undefined : sync}
           sort={state.sort}
           filtered={filtered}
+          {...(pending ? { pending } : {})}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) =>

@@ -1,5 +1,6 @@
 // The kinds sidebar: grouped as kubectl and Lens group them, custom resources under their API group,
-// with the live count of every kind whose informer is running.
+// with the live count of every kind whose informer is running. While the view shows the past, only the
+// open kind's count at the viewed moment is known: the others show none rather than today's.
 import { memo, type ReactNode } from 'react';
 import type { CatalogGroup } from './kind-catalog';
 import { formatCount } from './format';
@@ -9,6 +10,8 @@ export interface SidebarProps {
   readonly activeId: string | undefined;
   /** The active kind's row count, fresher than discovery's pushed counts. */
   readonly activeCount: number | undefined;
+  /** True while the view shows the past: live counts are then hidden. */
+  readonly past?: boolean;
   readonly onChoose: (id: string) => void;
 }
 
@@ -32,7 +35,12 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
             {group.group !== undefined && <div className="kind-subgroup">{group.group}</div>}
             {group.kinds.map((kind) => {
               const active = kind.id === props.activeId;
-              const count = active && props.activeCount !== undefined ? props.activeCount : kind.count;
+              const count =
+                active && props.activeCount !== undefined
+                  ? props.activeCount
+                  : props.past
+                    ? undefined
+                    : kind.count;
               return (
                 <button
                   key={kind.id}

@@ -1,16 +1,30 @@
 // Time travel's data path in the renderer: while the view travels, one replay mirror holds the active
 // kind as it was at the travel moment (main sends it as snapshot batches, then playback as live
-// batches), and the table reads it exactly as it reads a live subscription.
+// batches), and the table reads it exactly as it reads a live subscription. Main's cursors, applied in
+// order with those batches (MirrorState.replays), say how far the moment has been rebuilt, whether the
+// recording saw it, and move the travel moment while playing.
 import { useEffect, useRef, useState } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import type { ReplayStatus } from '../store/mirror-state';
 import type { TravelState } from '../ui-state/view-store';
 import { useMirrorState, useServices } from './app-context';
 
 /**
+ * True when `status` is the whole of the moment `time`: every row of it applied. Anything else (another
+ * moment's rows, or a snapshot still arriving) must not be shown as that moment. While playing, the
+ * travel moment follows the cursor itself, so any complete status is the moment shown.
+ */
+export function replayHolds(status: ReplayStatus | undefined, travel: TravelState | undefined): boolean {
+  if (!status || !travel) return false;
+  if (status.rebuilt < status.total) return false;
+  return status.playing || travel.playing || status.time === travel.time;
+}
+
+/**
  * The replay subscription id showing `gvr` at `travel.time`, or undefined while live. Moving the
  * moment (paused) asks for the state there; playing asks main to play from it at `speed`, and main's
- * cursor messages move the view's travel moment along.
+ * cursors move the view's travel moment along.
  */
 export function useReplay(
   gvr: GroupVersionResource,
@@ -37,12 +51,18 @@ export function useReplay(
   }, [bridge, traveling, kindKey]);
 
   useEffect(() => {
-    return bridge.onHistoryCursor((cursor) => {
-      if (cursor.subscriptionId !== replayId) return;
+    if (!replayId) return;
+    // The travel moment follows the cursor as the store applies it, in the same update as the rows,
+    // so the view never pairs one moment's label with another's rows.
+    return bridge.store.state.subscribe((state, previous) => {
+      const cursor = state.replays[replayId];
+      if (!cursor || cursor === previous.replays[replayId]) return;
       shown.current = cursor.time;
       const current = view.getState().travel;
       if (!current) return;
-      view.setState({ travel: { time: cursor.time, playing: cursor.playing && current.playing } });
+      const playing = cursor.playing && current.playing;
+      if (current.time !== cursor.time || current.playing !== playing)
+        view.setState({ travel: { time: cursor.time, playing } });
     });
   }, [bridge, view, replayId]);
 
@@ -72,6 +92,44 @@ export function useReplay(
   }, [bridge, replayId, connected, playing, speed, playing ? undefined : time]);
 
   return replayId;
+}
+
+/**
+ * A replay mirror of `gvr` at `time`, for a view beside the table (the Children tab): undefined while
+ * `gvr` or `time` is. It asks for a new moment only once the previous one is complete, so a playing
+ * travel costs one rebuild at a time, never a queue of them.
+ */
+export function useReplayAt(
+  gvr: GroupVersionResource | undefined,
+  time: number | undefined,
+): { replayId: string | undefined; holds: boolean } {
+  const { bridge } = useServices();
+  const [replayId, setReplayId] = useState<string | undefined>(undefined);
+  const active = gvr !== undefined && time !== undefined;
+  const kindKey = gvr ? gvrKey(gvr) : undefined;
+  const status = useMirrorState((state) => (replayId ? state.replays[replayId] : undefined));
+  const asked = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    if (!active) return;
+    const id = bridge.openReplay();
+    asked.current = undefined;
+    setReplayId(id);
+    return () => {
+      bridge.closeReplay(id);
+      setReplayId(undefined);
+    };
+  }, [bridge, active, kindKey]);
+
+  const settled = asked.current === undefined || (status !== undefined && status.rebuilt >= status.total);
+  useEffect(() => {
+    if (!replayId || !gvr || time === undefined || !settled || asked.current === time) return;
+    asked.current = time;
+    bridge.history({ type: 'historyState', subscriptionId: replayId, gvr, time }).catch(() => undefined);
+  }, [bridge, replayId, kindKey, time, settled]);
+
+  const holds = status !== undefined && status.rebuilt >= status.total && status.time === asked.current;
+  return { replayId, holds };
 }
 
 export function messageOf(error: unknown): string {
