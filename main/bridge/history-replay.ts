@@ -34,10 +34,11 @@ export interface ReplaySubscriptionOptions {
    */
   readonly frameMs?: number;
   /**
-   * Most recorded changes one frame applies (default 5,000): a relist's burst is spread over frames
-   * rather than stalling one, and the moment shown waits at the last change applied meanwhile.
+   * Wall time one frame may spend applying changes, in ms (default 50): a relist's burst is spread over
+   * frames rather than stalling one (the cursor still moves every frameMs plus this), and the moment
+   * shown waits at the last change applied until the frames catch up.
    */
-  readonly maxChangesPerFrame?: number;
+  readonly frameBudgetMs?: number;
 }
 
 interface Player {
@@ -105,7 +106,7 @@ export class ReplaySubscription {
     this.rebuilding = { rebuilt: 0, total: rows.length };
     this.announce();
     this.stream.snapshot(rows);
-    return { time, count: rows.length, complete: state.complete };
+    return { time, count: rows.length, complete: state.complete, ...(this.gap ? { gap: this.gap } : {}) };
   }
 
   /**
@@ -158,8 +159,10 @@ export class ReplaySubscription {
     this.stream.close();
   }
 
-  private scheduleFrame(player: Player): void {
-    player.timer = this.options.clock.setTimeout(() => this.frame(player), this.options.frameMs ?? 100);
+  /** Frames start every frameMs of wall time: the time a frame worked is taken from the wait after it. */
+  private scheduleFrame(player: Player, worked = 0): void {
+    const delay = Math.max(0, (this.options.frameMs ?? 100) - worked);
+    player.timer = this.options.clock.setTimeout(() => this.frame(player), delay);
   }
 
   /** Applies the changes up to the view clock's moment (at most a frame's worth), then moves the cursor. */
@@ -167,15 +170,15 @@ export class ReplaySubscription {
     if (this.player !== player || this.closed) return;
     const elapsed = this.options.clock.now() - player.startedAt;
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
-    const limit = this.options.maxChangesPerFrame ?? 5_000;
-    let applied = 0;
-    while (!player.next.done && player.next.value.time <= target && applied < limit) {
+    const began = this.options.clock.now();
+    const deadline = began + (this.options.frameBudgetMs ?? 50);
+    while (!player.next.done && player.next.value.time <= target) {
       this.apply(player.next.value);
-      applied++;
       player.next = player.changes.next();
+      if (this.options.clock.now() >= deadline) break;
     }
     const caughtUp = player.next.done || player.next.value.time > target;
-    // Cut short by the limit, the moment stays at the last change applied (apply moved it there): the
+    // Cut short by the budget, the moment stays at the last change applied (apply moved it there): the
     // rows hold that moment, not the target, and the next frames catch up.
     if (caughtUp) this.moment = target;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
@@ -184,7 +187,7 @@ export class ReplaySubscription {
       return;
     }
     this.announce();
-    this.scheduleFrame(player);
+    this.scheduleFrame(player, this.options.clock.now() - began);
   }
 
   private apply(change: RecordedChange): void {

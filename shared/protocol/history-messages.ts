@@ -198,6 +198,8 @@ export interface HistoryStateReply {
   count: number;
   /** False when damage hid part of the state. */
   complete: boolean;
+  /** The gap covering `time` for the kind: the rows are then the last state recorded before it. */
+  gap?: ReplayGap;
 }
 
 export interface ObjectVersion {
