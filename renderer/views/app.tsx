@@ -25,7 +25,7 @@ import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
-import { replayHolds } from './timeline-replay';
+import { replayHolds, useReplayAt } from './timeline-replay';
 import { formatClock } from './timeline-format';
 import { formatCount } from './format';
 import { ExportDialog, ImportDialog } from './history-transfer';
@@ -51,7 +51,11 @@ export function App(): ReactNode {
   const subscriptionId = useSubscription(kind.gvr);
   const sync = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
 
-  const namespaceSubscription = useSubscription(namespacesResource);
+  // The namespaces to pick from are those of the moment shown: recorded ones while travelling.
+  const travelTime = state.travel?.time;
+  const liveNamespaces = useSubscription(travelTime === undefined ? namespacesResource : undefined);
+  const pastNamespaces = useReplayAt(travelTime === undefined ? undefined : namespacesResource, travelTime);
+  const namespaceSubscription = travelTime === undefined ? liveNamespaces : pastNamespaces.replayId;
   const namespaceRevision = useMirrorState((mirror) =>
     namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
   );
