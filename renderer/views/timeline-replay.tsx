@@ -11,14 +11,14 @@ import type { TravelState } from '../ui-state/view-store';
 import { useMirrorState, useServices } from './app-context';
 
 /**
- * True when `status` is the whole of the moment `time`: every row of it applied. Anything else (another
- * moment's rows, or a snapshot still arriving) must not be shown as that moment. While playing, the
- * travel moment follows the cursor itself, so any complete status is the moment shown.
+ * True when `status` is the whole of the travel moment: every row of it applied. Anything else (another
+ * moment's rows, or a snapshot still arriving) must not be shown as that moment. While both sides play,
+ * the travel moment follows the cursor itself, so a complete status is the moment shown.
  */
 export function replayHolds(status: ReplayStatus | undefined, travel: TravelState | undefined): boolean {
   if (!status || !travel) return false;
   if (status.rebuilt < status.total) return false;
-  return status.playing || travel.playing || status.time === travel.time;
+  return status.time === travel.time || (status.playing && travel.playing);
 }
 
 /**

@@ -81,6 +81,8 @@ describe('the view while it shows the past', () => {
     expect(replayHolds(status({ time: moment + 100, playing: true }), { time: moment, playing: true })).toBe(
       true,
     );
+    // Paused on another moment while the last playing cursor is still on its way: not that moment.
+    expect(replayHolds(status({ time: moment - 5_000, playing: true }), paused)).toBe(false);
     expect(replayHolds(status({}), undefined)).toBe(false);
   });
 
