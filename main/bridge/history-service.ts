@@ -28,6 +28,7 @@ import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
 import { recordedEventsAbout } from './recorded-events';
+import { recordedCounts } from './recorded-counts';
 
 /**
  * Asks the user for a recording file in main's own dialog (a save dialog to export, an open dialog to
@@ -145,6 +146,8 @@ export class HistoryService {
       }
       case 'historyEvents':
         return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
+      case 'historyCounts':
+        return recordedCounts(this.source().reader(), message.time);
       case 'historyExport':
         if (!message.pick) return this.export(message);
         return this.pick('export', message.path).then((path) => path && this.export({ ...message, path }));

@@ -26,6 +26,7 @@ import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
 import { replayHolds, useReplayAt } from './timeline-replay';
+import { usePastCounts } from './use-past-counts';
 import { formatClock } from './timeline-format';
 import { formatCount } from './format';
 import { ExportDialog, ImportDialog } from './history-transfer';
@@ -98,6 +99,7 @@ export function App(): ReactNode {
   // The open kind's count at the viewed moment: known from the first cursor of its rebuild.
   const pastCount =
     replayStatus && (holds || replayStatus.time === travel?.time) ? replayStatus.total : undefined;
+  const pastCounts = usePastCounts(travel?.time, travel?.playing ?? false);
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -280,7 +282,7 @@ export function App(): ReactNode {
           groups={groups}
           activeId={kind.id}
           activeCount={travel ? pastCount : rows.mirror ? rows.total : undefined}
-          past={travel !== undefined}
+          {...(travel ? { pastCounts: pastCounts ?? 'unknown' } : {})}
           onChoose={chooseKind}
         />
         <ResourceView

@@ -1,6 +1,6 @@
 // The kinds sidebar: grouped as kubectl and Lens group them, custom resources under their API group,
-// with the live count of every kind whose informer is running. While the view shows the past, only the
-// open kind's count at the viewed moment is known: the others show none rather than today's.
+// with the live count of every kind whose informer is running. While the view shows the past, every
+// count is the recording's at the viewed moment (none where it recorded nothing), never today's.
 import { memo, type ReactNode } from 'react';
 import type { CatalogGroup } from './kind-catalog';
 import { formatCount } from './format';
@@ -10,8 +10,8 @@ export interface SidebarProps {
   readonly activeId: string | undefined;
   /** The active kind's row count, fresher than discovery's pushed counts. */
   readonly activeCount: number | undefined;
-  /** True while the view shows the past: live counts are then hidden. */
-  readonly past?: boolean;
+  /** Set while the view shows the past: counts per kind id at the viewed moment, replacing live ones. */
+  readonly pastCounts?: Readonly<Record<string, number>> | 'unknown';
   readonly onChoose: (id: string) => void;
 }
 
@@ -38,9 +38,11 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
               const count =
                 active && props.activeCount !== undefined
                   ? props.activeCount
-                  : props.past
+                  : props.pastCounts === 'unknown'
                     ? undefined
-                    : kind.count;
+                    : props.pastCounts
+                      ? props.pastCounts[kind.id]
+                      : kind.count;
               return (
                 <button
                   key={kind.id}

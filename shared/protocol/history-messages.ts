@@ -86,6 +86,16 @@ export interface HistoryEventsMessage {
   time: number;
 }
 
+/**
+ * The sidebar at a past moment: how many objects each recorded kind held at `time`. Reply value:
+ * Record<gvrKey, number>, kinds not recorded by then left out.
+ */
+export interface HistoryCountsMessage {
+  type: 'historyCounts';
+  requestId: number;
+  time: number;
+}
+
 /** Reply value: the time of the object's previous/next change from `time`, or null. */
 export interface HistoryAdjacentMessage {
   type: 'historyAdjacent';
@@ -143,6 +153,7 @@ export type HistoryClientMessage =
   | HistoryObjectMessage
   | HistoryAdjacentMessage
   | HistoryEventsMessage
+  | HistoryCountsMessage
   | HistoryExportMessage
   | HistoryImportMessage
   | HistoryLiveMessage;

@@ -142,6 +142,9 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         involvedObject: involvedObject(fields.involvedObject),
         time: moment(fields.time, 'time'),
       };
+    case 'historyCounts':
+      onlyFields(fields, ['type', 'requestId', 'time'], 'historyCounts');
+      return { type: 'historyCounts', requestId: requestId(fields), time: moment(fields.time, 'time') };
     case 'historyExport': {
       onlyFields(
         fields,

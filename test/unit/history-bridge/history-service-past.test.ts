@@ -93,6 +93,15 @@ describe('history answers about the viewed moment', () => {
     expect(reasonsAt(start + 9_500)).toEqual(['Scheduled']);
   });
 
+  it('counts what each recorded kind held at the moment, leaving out kinds not recorded by then', () => {
+    const history = service();
+    const countsAt = (time: number) => history.serve({ type: 'historyCounts', requestId: 1, time });
+    expect(countsAt(start + 500)).toEqual({});
+    expect(countsAt(start + 3_000)).toEqual({ 'events.v1': 2 });
+    expect(countsAt(start + 6_000)).toEqual({ 'events.v1': 3 });
+    expect(countsAt(start + 9_500)).toEqual({ 'events.v1': 2 });
+  });
+
   it("carries the live recording's retention in the timeline, so the UI can say what bounds it", () => {
     const policy = { maxAgeMs: 7 * 24 * 3_600_000, maxBytes: 2 * 1024 ** 3 };
     const timeline = service(policy).serve({
