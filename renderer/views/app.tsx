@@ -25,14 +25,11 @@ import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
-import { replayHolds, useReplayAt } from './timeline-replay';
-import { usePastCounts } from './use-past-counts';
+import { useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
-import { formatCount } from './format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
-const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 
 export function App(): ReactNode {
@@ -52,11 +49,7 @@ export function App(): ReactNode {
   const subscriptionId = useSubscription(kind.gvr);
   const sync = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
 
-  // The namespaces to pick from are those of the moment shown: recorded ones while travelling.
-  const travelTime = state.travel?.time;
-  const liveNamespaces = useSubscription(travelTime === undefined ? namespacesResource : undefined);
-  const pastNamespaces = useReplayAt(travelTime === undefined ? undefined : namespacesResource, travelTime);
-  const namespaceSubscription = travelTime === undefined ? liveNamespaces : pastNamespaces.replayId;
+  const namespaceSubscription = useNamespacesAt(state.travel?.time);
   const namespaceRevision = useMirrorState((mirror) =>
     namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
   );
@@ -86,20 +79,9 @@ export function App(): ReactNode {
   }, [columns, state.sort]);
   const travel = state.travel;
   const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
-  // While travelling, the replay's status is the only state on screen: its badge, its count, and a
-  // table held back until every row of the moment has arrived.
-  const replayStatus = useMirrorState((mirror) => (replayId ? mirror.replays[replayId] : undefined));
-  const holds = replayHolds(replayStatus, travel);
-  const pending =
-    travel && !holds
-      ? replayStatus && replayStatus.rebuilt < replayStatus.total
-        ? `Rebuilding ${kind.title.toLowerCase()} at ${formatClock(travel.time)}: ${formatCount(replayStatus.rebuilt)} of ${formatCount(replayStatus.total)}…`
-        : `Reading ${kind.title.toLowerCase()} at ${formatClock(travel.time)} from the recording…`
-      : undefined;
-  // The open kind's count at the viewed moment: known from the first cursor of its rebuild.
-  const pastCount =
-    replayStatus && (holds || replayStatus.time === travel?.time) ? replayStatus.total : undefined;
-  const pastCounts = usePastCounts(travel?.time, travel?.playing ?? false);
+  // While travelling, the replay is the only state on screen: its badge, its counts, and a table held
+  // back until every row of the moment has arrived.
+  const past = useTravelView(kind, travel, replayId);
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -241,7 +223,7 @@ export function App(): ReactNode {
         contexts={contexts}
         connection={connection}
         sync={sync}
-        {...(travel ? { replay: { status: replayStatus, holds } } : {})}
+        {...(past ? { replay: { status: past.status, holds: past.holds } } : {})}
         {...(state.importedRecording !== undefined ? { importedRecording: state.importedRecording } : {})}
         namespaces={namespaces}
         namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
@@ -281,18 +263,18 @@ export function App(): ReactNode {
         <Sidebar
           groups={groups}
           activeId={kind.id}
-          activeCount={travel ? pastCount : rows.mirror ? rows.total : undefined}
-          {...(travel ? { pastCounts: pastCounts ?? 'unknown' } : {})}
+          activeCount={past ? past.activeCount : rows.mirror ? rows.total : undefined}
+          {...(past ? { pastCounts: past.counts } : {})}
           onChoose={chooseKind}
         />
         <ResourceView
           kind={kind}
           columns={columns}
           rows={rows}
-          sync={travel ? undefined : sync}
+          sync={past ? undefined : sync}
           sort={state.sort}
           filtered={filtered}
-          {...(pending ? { pending } : {})}
+          {...(past?.pending ? { pending: past.pending } : {})}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) =>

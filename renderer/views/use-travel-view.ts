@@ -1,0 +1,60 @@
+// What the window shows while it travels, derived in one place so no part of it can fall back to the
+// present: the replay's status and whether it holds the whole moment, the table's "rebuilding"
+// message until it does, the sidebar's counts at the moment, and the namespaces recorded then.
+import type { GroupVersionResource } from '../../shared/kube/object';
+import type { ReplayStatus } from '../store/mirror-state';
+import type { TravelState } from '../ui-state/view-store';
+import { useMirrorState } from './app-context';
+import { formatCount } from './format';
+import type { CatalogKind } from './kind-catalog';
+import { formatClock } from './timeline-format';
+import { replayHolds, useReplayAt } from './timeline-replay';
+import { usePastCounts } from './use-past-counts';
+import { useSubscription } from './use-subscription';
+
+export interface TravelView {
+  readonly status: ReplayStatus | undefined;
+  /** Every row of the travel moment is in the replay mirror (see replayHolds). */
+  readonly holds: boolean;
+  /** While it does not: what the table says instead of showing rows. */
+  readonly pending?: string;
+  /** The open kind's count at the moment, known from the first cursor of its rebuild. */
+  readonly activeCount?: number;
+  /** Every recorded kind's count at the moment; 'unknown' until main has answered. */
+  readonly counts: Readonly<Record<string, number>> | 'unknown';
+}
+
+/** The past as the window shows it, or undefined while live. */
+export function useTravelView(
+  kind: CatalogKind,
+  travel: TravelState | undefined,
+  replayId: string | undefined,
+): TravelView | undefined {
+  const status = useMirrorState((mirror) => (replayId ? mirror.replays[replayId] : undefined));
+  const counts = usePastCounts(travel?.time, travel?.playing ?? false);
+  if (!travel) return undefined;
+  const holds = replayHolds(status, travel);
+  const title = kind.title.toLowerCase();
+  const atMoment = status !== undefined && status.time === travel.time;
+  const pending = holds
+    ? undefined
+    : atMoment && status.rebuilt < status.total
+      ? `Rebuilding ${title} at ${formatClock(travel.time)}: ${formatCount(status.rebuilt)} of ${formatCount(status.total)}…`
+      : `Reading ${title} at ${formatClock(travel.time)} from the recording…`;
+  return {
+    status,
+    holds,
+    ...(pending ? { pending } : {}),
+    ...(holds || atMoment ? { activeCount: status!.total } : {}),
+    counts: counts ?? 'unknown',
+  };
+}
+
+const namespacesResource: GroupVersionResource = { group: '', version: 'v1', resource: 'namespaces' };
+
+/** The subscription holding the namespaces to pick from: live ones, or those recorded at the moment. */
+export function useNamespacesAt(travelTime: number | undefined): string | undefined {
+  const live = useSubscription(travelTime === undefined ? namespacesResource : undefined);
+  const past = useReplayAt(travelTime === undefined ? undefined : namespacesResource, travelTime);
+  return travelTime === undefined ? live : past.replayId;
+}
