@@ -165,7 +165,7 @@ export class ReplaySubscription {
     player.timer = this.options.clock.setTimeout(() => this.frame(player), delay);
   }
 
-  /** Applies the changes up to the view clock's moment (at most a frame's worth), then moves the cursor. */
+  /** Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor. */
   private frame(player: Player): void {
     if (this.player !== player || this.closed) return;
     const elapsed = this.options.clock.now() - player.startedAt;
