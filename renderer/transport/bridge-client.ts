@@ -134,7 +134,10 @@ export class BridgeClient {
     return this.request(body) as Promise<T>;
   }
 
-  /** Told whenever a playing replay's moment moves or its playback stops. Returns the unsubscriber. */
+  /**
+   * Told of every replay cursor as it arrives, before the batches ahead of it are applied (views read
+   * store.state.replays instead, which is in step with the rows). Returns the unsubscriber.
+   */
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void {
     this.cursorListeners.add(listener);
     return () => this.cursorListeners.delete(listener);
