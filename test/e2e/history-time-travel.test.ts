@@ -155,6 +155,27 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await page.screenshot({ path: screenshotPath('history-time-travel') });
   });
 
+  it('follows the moment into Owners and Children: the pod deleted since is still its ReplicaSet child', async () => {
+    await page.locator(`[role="row"][data-key="${keyOf(victim)}"]`).click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: /Owners/ }).click();
+    const owner = page.getByTestId('owners').locator('.chain-item.navigable').first();
+    await expect.poll(() => owner.textContent(), { timeout: 10_000 }).toContain('ReplicaSet');
+    await owner.click();
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Replica Sets');
+    await page.getByRole('tab', { name: /Children/ }).click();
+    // Live, the pod is gone; at the travel moment it is one of the ReplicaSet's pods.
+    await expect
+      .poll(() => page.getByTestId('children').textContent(), { timeout: 10_000 })
+      .toContain(victim.name);
+    await expect.poll(badgeText).toBe('recorded');
+    await page.screenshot({ path: screenshotPath('history-children-past') });
+    await page.keyboard.press('Escape');
+    await page.locator('.kind-item[data-kind="pods"]').click();
+    await setFilter(victim.name);
+    await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
+  });
+
   it('plays at 1x in real time within 10%, the cursor moving steadily', async () => {
     const timeline = page.getByTestId('timeline');
     const from = Number(await timeline.getAttribute('data-from'));
