@@ -42,7 +42,12 @@ export function ChildrenTab(props: {
     : undefined;
   const past = props.travelTime !== undefined;
   const live = useSubscription(past ? undefined : childKind?.gvr);
-  const replay = useReplayAt(past ? childKind?.gvr : undefined, props.travelTime);
+  // Owned children live in their owner's namespace: only that namespace is rebuilt.
+  const replay = useReplayAt(
+    past ? childKind?.gvr : undefined,
+    props.travelTime,
+    relation?.via === 'owner' ? props.parent.namespace || undefined : undefined,
+  );
   const subscriptionId = past ? replay.replayId : live;
 
   const revision = useStore(bridge.store.state, (state) =>

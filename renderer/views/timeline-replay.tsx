@@ -95,13 +95,15 @@ export function useReplay(
 }
 
 /**
- * A replay mirror of `gvr` at `time`, for a view beside the table (the Children tab): undefined while
- * `gvr` or `time` is. It asks for a new moment only once the previous one is complete, so a playing
- * travel costs one rebuild at a time, never a queue of them.
+ * A replay mirror of `gvr` (in `namespace`, or all) at `time`, for a view beside the table (the
+ * Children tab, the namespace picker): undefined while `gvr` or `time` is. It asks for a new moment
+ * only once the previous one is complete, so a playing travel costs one rebuild at a time, never a
+ * queue of them.
  */
 export function useReplayAt(
   gvr: GroupVersionResource | undefined,
   time: number | undefined,
+  namespace?: string,
 ): { replayId: string | undefined; holds: boolean } {
   const { bridge } = useServices();
   const [replayId, setReplayId] = useState<string | undefined>(undefined);
@@ -119,14 +121,22 @@ export function useReplayAt(
       bridge.closeReplay(id);
       setReplayId(undefined);
     };
-  }, [bridge, active, kindKey]);
+  }, [bridge, active, kindKey, namespace]);
 
   const settled = asked.current === undefined || (status !== undefined && status.rebuilt >= status.total);
   useEffect(() => {
     if (!replayId || !gvr || time === undefined || !settled || asked.current === time) return;
     asked.current = time;
-    bridge.history({ type: 'historyState', subscriptionId: replayId, gvr, time }).catch(() => undefined);
-  }, [bridge, replayId, kindKey, time, settled]);
+    bridge
+      .history({
+        type: 'historyState',
+        subscriptionId: replayId,
+        gvr,
+        time,
+        ...(namespace ? { namespace } : {}),
+      })
+      .catch(() => undefined);
+  }, [bridge, replayId, kindKey, namespace, time, settled]);
 
   const holds = status !== undefined && status.rebuilt >= status.total && status.time === asked.current;
   return { replayId, holds };
