@@ -1,7 +1,9 @@
-// History over the bridge: the timeline of a recording, the cluster as it was at a moment (streamed as
-// snapshot batches into a replay subscription, so the live table, filters and indexes show it),
-// playback, one object's versions and diffs, and export/import of recordings. Main answers them from
-// the current context's recording, or from an imported file once the renderer has opened one.
+// History over the bridge: the timeline of a recording (with the retention bounding it), the cluster as
+// it was at a moment (streamed as snapshot batches into a replay subscription, so the live table,
+// filters and indexes show it, with cursors saying how far the moment is rebuilt and whether it was
+// recorded), playback, the Events and per-kind counts at a moment, one object's versions and diffs,
+// and export/import of recordings. Main answers them from the current context's recording, or from an
+// imported file once the renderer has opened one.
 import type { GroupVersionResource } from '../kube/object';
 import type { InvolvedObject } from './client-messages';
 
