@@ -254,6 +254,9 @@ export function App(): ReactNode {
           Viewing {formatClock(travel.time)} — read-only
           {state.importedRecording ? ` · recording ${state.importedRecording}` : ''}
           {travel.playing ? ` · playing ${state.playbackSpeed}×` : ''}
+          {past?.holds && past.status?.gap
+            ? ` · not recorded here: ${kind.title.toLowerCase()} as last seen before the gap`
+            : ''}
           <button type="button" className="travel-banner-live" onClick={goLive}>
             {state.importedRecording ? 'Close recording' : 'Back to live'} <kbd>Esc</kbd>
           </button>
