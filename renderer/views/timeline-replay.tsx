@@ -94,11 +94,14 @@ export function useReplay(
   return replayId;
 }
 
+/** The least wall time between two moments a side view asks for while the travel moment moves. */
+const sideViewSpacingMs = 500;
+
 /**
  * A replay mirror of `gvr` (in `namespace`, or all) at `time`, for a view beside the table (the
  * Children tab, the namespace picker): undefined while `gvr` or `time` is. It asks for a new moment
- * only once the previous one is complete, so a playing travel costs one rebuild at a time, never a
- * queue of them.
+ * only once the previous one is complete, and at most every sideViewSpacingMs, so a playing travel
+ * costs a rebuild now and then, never a queue or a busy loop of them.
  */
 export function useReplayAt(
   gvr: GroupVersionResource | undefined,
@@ -124,8 +127,16 @@ export function useReplayAt(
   }, [bridge, active, kindKey, namespace]);
 
   const settled = asked.current === undefined || (status !== undefined && status.rebuilt >= status.total);
+  const lastAskedAt = useRef(0);
+  const [wake, setWake] = useState(0);
   useEffect(() => {
     if (!replayId || !gvr || time === undefined || !settled || asked.current === time) return;
+    const wait = lastAskedAt.current + sideViewSpacingMs - Date.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => setWake((count) => count + 1), wait);
+      return () => clearTimeout(timer);
+    }
+    lastAskedAt.current = Date.now();
     asked.current = time;
     bridge
       .history({
@@ -136,7 +147,7 @@ export function useReplayAt(
         ...(namespace ? { namespace } : {}),
       })
       .catch(() => undefined);
-  }, [bridge, replayId, kindKey, namespace, time, settled]);
+  }, [bridge, replayId, kindKey, namespace, time, settled, wake]);
 
   const holds = status !== undefined && status.rebuilt >= status.total && status.time === asked.current;
   return { replayId, holds };

@@ -1,8 +1,12 @@
 // The sidebar's counts while the view shows the past: what each recorded kind held at the travel
 // moment (historyCounts), never today's. One question at a time: while playback moves the moment,
-// the next is asked once the previous answer is in, for the moment reached by then.
+// the next is asked once the previous answer is in (and at least spacingMs after the last question),
+// for the moment reached by then.
 import { useEffect, useRef, useState } from 'react';
 import { useMirrorState, useServices } from './app-context';
+
+/** The least wall time between two questions while the travel moment moves. */
+const spacingMs = 500;
 
 /**
  * Counts per kind id (gvrKey) at `time`; undefined while live and until the answer for `time` is in.
@@ -16,6 +20,8 @@ export function usePastCounts(
   const connected = useMirrorState((state) => state.connection.phase === 'open');
   const [counts, setCounts] = useState<{ time: number; counts: Record<string, number> } | undefined>();
   const inFlight = useRef(false);
+  const lastAskedAt = useRef(0);
+  const [wake, setWake] = useState(0);
   const latest = useRef(time);
   latest.current = time;
 
@@ -25,6 +31,12 @@ export function usePastCounts(
 
   useEffect(() => {
     if (time === undefined || !connected || inFlight.current || counts?.time === time) return;
+    const wait = lastAskedAt.current + spacingMs - Date.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => setWake((count) => count + 1), wait);
+      return () => clearTimeout(timer);
+    }
+    lastAskedAt.current = Date.now();
     inFlight.current = true;
     const asked = time;
     bridge.history<Record<string, number>>({ type: 'historyCounts', time: asked }).then(
@@ -38,7 +50,7 @@ export function usePastCounts(
       },
     );
     // counts changing re-runs this for a moment that moved while the question was out.
-  }, [bridge, connected, time, counts]);
+  }, [bridge, connected, time, counts, wake]);
 
   if (time === undefined || !counts) return undefined;
   return playing || counts.time === time ? counts.counts : undefined;
