@@ -25,7 +25,7 @@ import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
-import { useNamespacesAt, useTravelView } from './use-travel-view';
+import { useDetailMoment, useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
@@ -82,6 +82,7 @@ export function App(): ReactNode {
   // While travelling, the replay is the only state on screen: its badge, its counts, and a table held
   // back until every row of the moment has arrived.
   const past = useTravelView(kind, travel, replayId);
+  const detailMoment = useDetailMoment(travel);
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -306,7 +307,7 @@ export function App(): ReactNode {
               update({ filterText: state.filterText.trim() ? `${state.filterText.trim()} ${label}` : label })
             }
             onNavigate={navigate}
-            {...(travel ? { travelTime: travel.time } : {})}
+            {...(detailMoment !== undefined ? { travelTime: detailMoment } : {})}
             onTravel={travelTo}
           />
         )}

@@ -1,6 +1,7 @@
 // What the window shows while it travels, derived in one place so no part of it can fall back to the
 // present: the replay's status and whether it holds the whole moment, the table's "rebuilding"
 // message until it does, the sidebar's counts at the moment, and the namespaces recorded then.
+import { useEffect, useRef, useState } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { ReplayStatus } from '../store/mirror-state';
 import type { TravelState } from '../ui-state/view-store';
@@ -57,4 +58,30 @@ export function useNamespacesAt(travelTime: number | undefined): string | undefi
   const live = useSubscription(travelTime === undefined ? namespacesResource : undefined);
   const past = useReplayAt(travelTime === undefined ? undefined : namespacesResource, travelTime);
   return travelTime === undefined ? live : past.replayId;
+}
+
+/** The least wall time between two moments the detail pane follows while playback moves. */
+const detailSpacingMs = 500;
+
+/**
+ * The moment the detail pane shows: the travel moment itself while paused, and while playing the
+ * moment as of at most detailSpacingMs ago, so its YAML, Events and Owners are asked for a few times a
+ * second rather than on every cursor.
+ */
+export function useDetailMoment(travel: TravelState | undefined): number | undefined {
+  const time = travel?.time;
+  const playing = travel?.playing ?? false;
+  const [spaced, setSpaced] = useState(time);
+  const lastAt = useRef(0);
+  useEffect(() => {
+    const wait = playing ? lastAt.current + detailSpacingMs - Date.now() : 0;
+    const show = () => {
+      lastAt.current = Date.now();
+      setSpaced(time);
+    };
+    if (wait <= 0) return show();
+    const timer = setTimeout(show, wait);
+    return () => clearTimeout(timer);
+  }, [time, playing]);
+  return playing ? spaced : time;
 }
