@@ -65,8 +65,8 @@ export class ReplaySubscription {
   private readonly keys = new Set<string>();
   private moment = 0;
   private gap: ReplayGap | undefined;
-  /** Set while a snapshot of the moment is being sent: rows sent so far, of total. */
-  private rebuilding: { rebuilt: number; total: number } | undefined;
+  /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
+  private rebuilding: { rebuilt: number; total?: number } | undefined;
   private player: Player | undefined;
   private closed = false;
 
@@ -96,13 +96,25 @@ export class ReplaySubscription {
   showState(reader: RecordingReader, time: number): HistoryStateReply {
     this.stop(false);
     const gvr = gvrKey(this.gvr);
-    const state = stateAt(reader, { gvr, time, ...(this.namespace ? { namespace: this.namespace } : {}) });
+    const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
+    // Said first: the renderer knows its moment is being read, not merely asked for.
+    this.moment = time;
+    this.gap = gapCovering(recordingMarks(reader, time, time), gvr, time);
+    this.rebuilding = { rebuilt: 0 };
+    this.announce();
+    let state: ReturnType<typeof stateAt>;
+    try {
+      state = stateAt(reader, { gvr, time, ...(this.namespace ? { namespace: this.namespace } : {}) });
+    } catch (error) {
+      // The rows are still those of the moment shown before: say so again.
+      ({ moment: this.moment, gap: this.gap, rebuilding: this.rebuilding } = shown);
+      this.announce();
+      throw error;
+    }
     const now = this.options.clock.now();
     const rows = state.objects.map((object) => this.options.projector.project(object, now));
     this.keys.clear();
     for (const row of rows) this.keys.add(row.key);
-    this.moment = time;
-    this.gap = gapCovering(recordingMarks(reader, time, time), gvr, time);
     this.rebuilding = { rebuilt: 0, total: rows.length };
     this.announce();
     this.stream.snapshot(rows);
@@ -214,15 +226,16 @@ export class ReplaySubscription {
   }
 
   private announce(): void {
-    const rebuilt = this.rebuilding?.rebuilt ?? this.keys.size;
-    const total = this.rebuilding?.total ?? this.keys.size;
+    const rebuilding = this.rebuilding;
+    const rebuilt = rebuilding ? rebuilding.rebuilt : this.keys.size;
+    const total = rebuilding ? rebuilding.total : this.keys.size;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.subscriptionId,
       time: this.moment,
       playing: this.playing,
       rebuilt,
-      total,
+      ...(total !== undefined ? { total } : {}),
       ...(this.gap ? { gap: this.gap } : {}),
     });
   }

@@ -30,7 +30,8 @@ export function describeReplay(
   status: ReplayStatus | undefined,
   holds: boolean,
 ): { text: string; phase: 'rebuilding' | 'recorded' | 'gap'; progress?: number } {
-  if (!status || (!holds && status.rebuilt >= status.total)) {
+  // No status, one of another moment, or main still reading this one: no count to show yet.
+  if (!status || status.total === undefined || (!holds && status.rebuilt >= status.total)) {
     return { text: 'reading the recording…', phase: 'rebuilding' };
   }
   if (!holds) {

@@ -16,9 +16,13 @@ import { useMirrorState, useServices } from './app-context';
  * the travel moment follows the cursor itself, so a complete status is the moment shown.
  */
 export function replayHolds(status: ReplayStatus | undefined, travel: TravelState | undefined): boolean {
-  if (!status || !travel) return false;
-  if (status.rebuilt < status.total) return false;
+  if (!status || !travel || !replayComplete(status)) return false;
   return status.time === travel.time || (status.playing && travel.playing);
+}
+
+/** Every row of the status's moment has been applied (its total known and reached). */
+export function replayComplete(status: ReplayStatus): boolean {
+  return status.total !== undefined && status.rebuilt >= status.total;
 }
 
 /**
@@ -126,7 +130,7 @@ export function useReplayAt(
     };
   }, [bridge, active, kindKey, namespace]);
 
-  const settled = asked.current === undefined || (status !== undefined && status.rebuilt >= status.total);
+  const settled = asked.current === undefined || (status !== undefined && replayComplete(status));
   const lastAskedAt = useRef(0);
   const [wake, setWake] = useState(0);
   useEffect(() => {
@@ -149,7 +153,7 @@ export function useReplayAt(
       .catch(() => undefined);
   }, [bridge, replayId, kindKey, namespace, time, settled, wake]);
 
-  const holds = status !== undefined && status.rebuilt >= status.total && status.time === asked.current;
+  const holds = status !== undefined && replayComplete(status) && status.time === asked.current;
   return { replayId, holds };
 }
 

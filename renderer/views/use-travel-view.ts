@@ -36,17 +36,19 @@ export function useTravelView(
   if (!travel) return undefined;
   const holds = replayHolds(status, travel);
   const title = kind.title.toLowerCase();
-  const atMoment = status !== undefined && status.time === travel.time;
+  // The status of the travel moment, whose total is known once main has read it (before its rows
+  // have all arrived).
+  const shown = holds || status?.time === travel.time ? status : undefined;
   const pending = holds
     ? undefined
-    : atMoment && status.rebuilt < status.total
-      ? `Rebuilding ${title} at ${formatClock(travel.time)}: ${formatCount(status.rebuilt)} of ${formatCount(status.total)}…`
+    : shown?.total !== undefined && shown.rebuilt < shown.total
+      ? `Rebuilding ${title} at ${formatClock(travel.time)}: ${formatCount(shown.rebuilt)} of ${formatCount(shown.total)}…`
       : `Reading ${title} at ${formatClock(travel.time)} from the recording…`;
   return {
     status,
     holds,
     ...(pending ? { pending } : {}),
-    ...(holds || atMoment ? { activeCount: status!.total } : {}),
+    ...(shown?.total !== undefined ? { activeCount: shown.total } : {}),
     counts: counts ?? 'unknown',
   };
 }

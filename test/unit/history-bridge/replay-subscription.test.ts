@@ -161,11 +161,19 @@ describe('a replay subscription', () => {
       clock.step(50);
     }
     const sent = cursors(messages);
-    expect(sent[0]).toMatchObject({ time: start + 1_000, rebuilt: 0, total: 2_500, playing: false });
+    // First the moment being read (no total yet), then its total before any row is sent.
+    expect(sent[0]).toEqual({
+      type: 'historyCursor',
+      subscriptionId: 'replay1',
+      time: start + 1_000,
+      playing: false,
+      rebuilt: 0,
+    });
+    expect(sent[1]).toMatchObject({ time: start + 1_000, rebuilt: 0, total: 2_500 });
     // Every cursor counts exactly the rows of the batches before it, and only the last says "whole".
     let rows = 0;
     let complete = 0;
-    for (const message of messages) {
+    for (const message of messages.filter((message) => message !== sent[0])) {
       if (message.type === 'batch') rows = (message.replace ? 0 : rows) + message.upserts.length;
       if (message.type !== 'historyCursor') continue;
       expect(message.rebuilt).toBe(rows);
@@ -178,6 +186,19 @@ describe('a replay subscription', () => {
       snapshotEnd: true,
     });
     expect(messages.at(-1)).toMatchObject({ type: 'historyCursor', rebuilt: 2_500 });
+  });
+
+  it('says again the moment it shows when reading another one fails', () => {
+    const { source } = record({ pods: 3 });
+    const clock = new FakeClock(start);
+    const { replay, messages } = replayOf(clock);
+    replay.showState(source.reader(), start + 1_000);
+    const broken = source.reader();
+    broken.close();
+    expect(() => replay.showState(broken, start + 9_000)).toThrow();
+    expect(cursors(messages).at(-2)).toMatchObject({ time: start + 9_000, rebuilt: 0 });
+    expect(cursors(messages).at(-1)).toMatchObject({ time: start + 1_000, rebuilt: 3, total: 3 });
+    expect(replay.time).toBe(start + 1_000);
   });
 
   it("says a moment inside a gap of the kind's watch (or of the whole recording) is a gap, and a recorded one is not", () => {
