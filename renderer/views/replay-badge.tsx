@@ -30,6 +30,9 @@ export function describeReplay(
   status: ReplayStatus | undefined,
   holds: boolean,
 ): { text: string; phase: 'rebuilding' | 'recorded' | 'gap'; progress?: number } {
+  if (status?.total === undefined && status?.rebuilt) {
+    return { text: `reading the recording… ${integer.format(status.rebuilt)} so far`, phase: 'rebuilding' };
+  }
   // No status, one of another moment, or main still reading this one: no count to show yet.
   if (!status || status.total === undefined || (!holds && status.rebuilt >= status.total)) {
     return { text: 'reading the recording…', phase: 'rebuilding' };

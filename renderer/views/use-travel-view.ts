@@ -43,7 +43,7 @@ export function useTravelView(
     ? undefined
     : shown?.total !== undefined && shown.rebuilt < shown.total
       ? `Rebuilding ${title} at ${formatClock(travel.time)}: ${formatCount(shown.rebuilt)} of ${formatCount(shown.total)}…`
-      : `Reading ${title} at ${formatClock(travel.time)} from the recording…`;
+      : `Reading ${title} at ${formatClock(travel.time)} from the recording…${shown?.rebuilt ? ` ${formatCount(shown.rebuilt)} so far` : ''}`;
   return {
     status,
     holds,

@@ -267,7 +267,10 @@ export interface HistoryCursorMessage {
    * until then the rows are a moment being rebuilt, never to be shown as complete.
    */
   rebuilt: number;
-  /** Absent while main is still reading the moment from the recording (`rebuilt` is then 0). */
+  /**
+   * Absent while main is still reading the moment from the recording; `rebuilt` then counts the rows
+   * read so far (0 when the reading is one step).
+   */
   total?: number;
   /** The gap covering `time` for the kind (or the whole recording); absent when it was recorded. */
   gap?: ReplayGap;

@@ -95,6 +95,10 @@ describe('the view while it shows the past', () => {
     // Main has the moment but not yet its rows' count: still reading, and never complete.
     const reading = status({ rebuilt: 0, total: undefined });
     expect(describeReplay(reading, replayHolds(reading, paused)).text).toBe('reading the recording…');
+    const streaming = status({ rebuilt: 16_000, total: undefined });
+    expect(describeReplay(streaming, replayHolds(streaming, paused)).text).toBe(
+      'reading the recording… 16,000 so far',
+    );
     expect(describeReplay(status({ time: moment - 1 }), false).text).toBe('reading the recording…');
     expect(describeReplay(status({}), true)).toEqual({ text: 'recorded', phase: 'recorded' });
     const gap = { reason: 'watch-disconnected', detail: 'connection reset', start: moment - 5_000 };
