@@ -39,7 +39,12 @@ export async function openSessionRecording(
         options.log(`kubetide: ${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
     options.log(`kubetide: recording context ${options.context} to ${file}`);
-    return { recorder, file, kinds: defaultRecordedKinds };
+    return {
+      recorder,
+      file,
+      kinds: defaultRecordedKinds,
+      ...(options.retention ? { retention: options.retention } : {}),
+    };
   } catch (error) {
     if (error instanceof RecordingError && error.problem.kind === 'locked') {
       // One writer per recording: this instance shows the history the other one writes.

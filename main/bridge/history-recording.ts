@@ -3,6 +3,7 @@
 // history queries read back), and the kinds recorded from the start, before any renderer opens them.
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { Recorder } from '../history/recorder';
+import type { RetentionPolicy } from '../history/retention';
 
 export interface SessionRecording {
   /** Undefined when another instance writes the context's recording: this one reads it only. */
@@ -10,6 +11,8 @@ export interface SessionRecording {
   /** Why the recording is read-only (another recorder holds its lock), for the user. */
   readonly readOnly?: string;
   readonly file: string;
+  /** What bounds how far back the recording reaches, for the timeline to say. */
+  readonly retention?: RetentionPolicy;
   /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
   readonly kinds: readonly GroupVersionResource[];
 }

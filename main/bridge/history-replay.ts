@@ -1,19 +1,20 @@
 // One replay subscription: the rows of (gvr, namespace) as they were at a moment, sent through the same
 // BatchStream a live subscription uses (snapshot runs, coalescing, acks, backpressure), so the
-// renderer's mirror, filters and indexes work on the past exactly as on the present. Playback walks
-// the recorded changes forward on the injected clock at 1x..100x and sends them as live batches.
+// renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
+// followed by a historyCursor saying how much of the moment has been sent and whether the recording
+// saw it, so the renderer never takes a half-sent past for the whole one. Playback runs a view clock
+// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed.
 import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import type { HistoryStateReply } from '../../shared/protocol/history-messages';
-import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
+import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { PlaybackBatch } from '../history/replay';
-import { playback, timeRange } from '../history/replay';
 import type { HistoryQueries } from '../history/history-queries';
+import { playback, recordingMarks, timeRange } from '../history/replay';
 import type { RecordingReader } from '../history/recording-reader';
-import type { RecordedChange } from '../history/recorded-change';
+import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
@@ -28,8 +29,33 @@ export interface ReplaySubscriptionOptions {
   readonly send: (message: ServerMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
-  /** Wall time between cursor pushes while playing, in ms (default 250). */
-  readonly tickMs?: number;
+  /**
+   * Wall time between playback frames, in ms (default 100). Each frame applies the changes the view
+   * clock has passed and moves the cursor, so the view never stands still for longer than a frame
+   * plus that frame's work.
+   */
+  readonly frameMs?: number;
+  /**
+   * Wall time one frame may spend applying changes, in ms (default 50): a relist's burst is spread over
+   * frames rather than stalling one (the cursor still moves every frameMs plus this), and the moment
+   * shown waits at the last change applied until the frames catch up.
+   */
+  readonly frameBudgetMs?: number;
+}
+
+interface Player {
+  readonly reader: RecordingReader;
+  readonly changes: Iterator<RecordedChange>;
+  /** The next change not yet applied. */
+  next: IteratorResult<RecordedChange>;
+  readonly speed: number;
+  /** The view clock's origin: the moment at `startedAt` on the wall clock. */
+  readonly startMoment: number;
+  readonly startedAt: number;
+  readonly end: number;
+  /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
+  readonly marks: readonly RecordingMark[];
+  timer?: Timer;
 }
 
 export class ReplaySubscription {
@@ -40,7 +66,10 @@ export class ReplaySubscription {
   /** Keys the renderer holds, so a recorded change becomes an add, an update or a delete. */
   private readonly keys = new Set<string>();
   private moment = 0;
-  private player: { reader: RecordingReader; batches: Iterator<PlaybackBatch>; timer?: Timer } | undefined;
+  private gap: ReplayGap | undefined;
+  /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
+  private rebuilding: { rebuilt: number; total?: number } | undefined;
+  private player: Player | undefined;
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
@@ -53,7 +82,7 @@ export class ReplaySubscription {
       ...options.batch,
       subscriptionId: options.subscriptionId,
       clock: options.clock,
-      send: (batch) => options.send(batch),
+      send: (batch) => this.sent(batch),
       ...(options.bufferedBytes ? { bufferedBytes: options.bufferedBytes } : {}),
     });
   }
@@ -69,55 +98,83 @@ export class ReplaySubscription {
 
   /**
    * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
-   * thread and projected a chunk at a time. A later showState supersedes one still rebuilding: only
-   * the latest moment asked for is sent.
+   * thread and projected a chunk at a time, its progress in cursors. A later showState supersedes one
+   * still rebuilding: only the latest moment asked for is sent.
    */
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
     const generation = ++this.generation;
+    const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
+    // Said first: the renderer knows its moment is being read, not merely asked for.
+    this.moment = time;
+    this.rebuilding = { rebuilt: 0 };
+    this.announce();
     const now = this.options.clock.now();
     const rows: Row[] = [];
-    const state = await queries.stateAt(
-      file,
-      { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) },
-      (objects) => {
-        if (generation !== this.generation) return;
-        for (const object of objects) rows.push(this.options.projector.project(object, now));
-      },
-    );
-    const gap = state.gap && {
-      kind: state.gap.kind,
+    let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
+    try {
+      state = await queries.stateAt(
+        file,
+        { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) },
+        (objects) => {
+          if (generation !== this.generation) return;
+          for (const object of objects) rows.push(this.options.projector.project(object, now));
+        },
+      );
+    } catch (error) {
+      // The rows are still those of the moment shown before: say so again.
+      if (generation === this.generation && !this.closed) {
+        ({ moment: this.moment, gap: this.gap, rebuilding: this.rebuilding } = shown);
+        this.announce();
+      }
+      throw error;
+    }
+    const gap: ReplayGap | undefined = state.gap && {
       reason: state.gap.reason,
-      start: state.gap.start,
       detail: state.gap.detail,
+      start: state.gap.start,
       ...(state.gap.end !== undefined ? { end: state.gap.end } : {}),
-      ...(state.gap.stream ? { gvr: state.gap.stream.gvr } : {}),
     };
     const reply = { time, count: rows.length, complete: state.complete, ...(gap ? { gap } : {}) };
     if (generation !== this.generation || this.closed) return reply;
+    this.gap = gap;
     this.keys.clear();
     for (const row of rows) this.keys.add(row.key);
-    this.moment = time;
+    this.rebuilding = { rebuilt: 0, total: rows.length };
+    this.announce();
     this.stream.snapshot(rows);
     return reply;
   }
 
   /**
-   * Plays forward from the current moment to the end of the recording as it is now: each recorded
-   * batch is sent once its recorded delay, divided by `speed`, has passed on the clock.
+   * Plays forward from the current moment to the end of the recording as it is now, the moment
+   * advancing at `speed` times the wall clock whatever each frame costs.
    */
   play(source: HistorySource, speed: number): void {
     this.stop(false);
     const reader = source.dedicatedReader();
-    const end = timeRange(reader)?.end ?? this.moment;
-    const batches = playback(reader, {
-      from: this.moment,
-      to: Math.max(end, this.moment),
-      gvrs: [gvrKey(this.gvr)],
-      ...(this.namespace ? { namespaces: [this.namespace] } : {}),
-    })[Symbol.iterator]();
-    this.player = { reader, batches };
-    this.advance(batches.next(), speed, end);
+    const end = Math.max(timeRange(reader)?.end ?? this.moment, this.moment);
+    const gvr = gvrKey(this.gvr);
+    const changes = changesOf(
+      playback(reader, {
+        from: this.moment,
+        to: end,
+        gvrs: [gvr],
+        ...(this.namespace ? { namespaces: [this.namespace] } : {}),
+      }),
+    );
+    this.player = {
+      reader,
+      changes,
+      next: changes.next(),
+      speed,
+      startMoment: this.moment,
+      startedAt: this.options.clock.now(),
+      end,
+      marks: recordingMarks(reader, this.moment, end).filter((mark) => mark.kind === 'gap'),
+    };
+    this.announce();
+    this.scheduleFrame(this.player);
   }
 
   /** Stops playback where it is (the rows stay at the moment reached). */
@@ -139,34 +196,39 @@ export class ReplaySubscription {
     this.stream.close();
   }
 
-  /** Waits for `next` (or the end), moving the cursor at most every tickMs of wall time meanwhile. */
-  private advance(next: IteratorResult<PlaybackBatch>, speed: number, end: number): void {
-    const player = this.player;
-    if (!player || this.closed) return;
-    const target = next.done ? end : next.value.end;
-    const tickMs = this.options.tickMs ?? 250;
-    const wait = Math.max(0, (target - this.moment) / speed);
-    const step = Math.min(wait, tickMs);
-    player.timer = this.options.clock.setTimeout(() => {
-      if (this.player !== player) return;
-      if (step < wait) {
-        this.moment = Math.min(target, this.moment + step * speed);
-        this.announce();
-        this.advance(next, speed, end);
-        return;
-      }
-      this.moment = target;
-      if (next.done) {
-        this.stop();
-        return;
-      }
-      for (const change of next.value.changes) this.apply(change);
-      this.announce();
-      this.advance(player.batches.next(), speed, end);
-    }, step);
+  /** Frames start every frameMs of wall time: the time a frame worked is taken from the wait after it. */
+  private scheduleFrame(player: Player, worked = 0): void {
+    const delay = Math.max(0, (this.options.frameMs ?? 100) - worked);
+    player.timer = this.options.clock.setTimeout(() => this.frame(player), delay);
+  }
+
+  /** Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor. */
+  private frame(player: Player): void {
+    if (this.player !== player || this.closed) return;
+    const elapsed = this.options.clock.now() - player.startedAt;
+    const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
+    const began = this.options.clock.now();
+    const deadline = began + (this.options.frameBudgetMs ?? 50);
+    while (!player.next.done && player.next.value.time <= target) {
+      this.apply(player.next.value);
+      player.next = player.changes.next();
+      if (this.options.clock.now() >= deadline) break;
+    }
+    const caughtUp = player.next.done || player.next.value.time > target;
+    // Cut short by the budget, the moment stays at the last change applied (apply moved it there): the
+    // rows hold that moment, not the target, and the next frames catch up.
+    if (caughtUp) this.moment = target;
+    this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
+    if (caughtUp && target >= player.end) {
+      this.stop();
+      return;
+    }
+    this.announce();
+    this.scheduleFrame(player, this.options.clock.now() - began);
   }
 
   private apply(change: RecordedChange): void {
+    this.moment = change.time;
     const key = objectKey(change.namespace, change.name);
     if (change.type === 'Deleted' || !change.object) {
       if (this.keys.delete(key)) this.stream.record({ type: 'deleted', key });
@@ -178,12 +240,57 @@ export class ReplaySubscription {
     this.stream.record(known ? { type: 'updated', row } : { type: 'added', row });
   }
 
+  /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
+  private sent(batch: DeltaBatch): void {
+    this.options.send(batch);
+    const rebuilding = this.rebuilding;
+    if (!rebuilding) return;
+    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + batch.upserts.length;
+    if (batch.snapshotEnd) this.rebuilding = undefined;
+    this.announce();
+  }
+
   private announce(): void {
+    const rebuilding = this.rebuilding;
+    const rebuilt = rebuilding ? rebuilding.rebuilt : this.keys.size;
+    const total = rebuilding ? rebuilding.total : this.keys.size;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.subscriptionId,
       time: this.moment,
       playing: this.playing,
+      rebuilt,
+      ...(total !== undefined ? { total } : {}),
+      ...(this.gap ? { gap: this.gap } : {}),
     });
   }
+}
+
+function* changesOf(batches: Iterable<{ readonly changes: readonly RecordedChange[] }>) {
+  for (const batch of batches) yield* batch.changes;
+}
+
+/**
+ * The gap covering `time` for the kind `gvr` (or for the whole recording), as the cursor reports it. A
+ * gap covers [start, end): at its end the list that closed it is in the recording.
+ */
+export function gapCovering(
+  marks: readonly RecordingMark[],
+  gvr: string,
+  time: number,
+): ReplayGap | undefined {
+  const mark = marks.find(
+    (candidate) =>
+      candidate.kind === 'gap' &&
+      (candidate.stream === undefined || candidate.stream.gvr === gvr) &&
+      candidate.start <= time &&
+      (candidate.end === undefined || candidate.end > time),
+  );
+  if (!mark) return undefined;
+  return {
+    reason: mark.reason,
+    detail: mark.detail,
+    start: mark.start,
+    ...(mark.end !== undefined ? { end: mark.end } : {}),
+  };
 }

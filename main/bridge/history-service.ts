@@ -30,6 +30,8 @@ import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
+import { recordedEventsAbout } from './recorded-events';
+import { recordedCounts } from './recorded-counts';
 
 export type { FilePicker } from './recording-files';
 
@@ -143,6 +145,10 @@ export class HistoryService {
         return this.queries
           .adjacent(this.source().file, reference(message.object), message.time, message.direction)
           .then((time) => (time === undefined ? null : { time }));
+      case 'historyEvents':
+        return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
+      case 'historyCounts':
+        return recordedCounts(this.source().reader(), message.time);
       case 'historyExport':
         return this.export(message);
       case 'historyImport':
@@ -228,7 +234,19 @@ export class HistoryService {
       ...(mark.stream ? { gvr: mark.stream.gvr } : {}),
     }));
     const { range, from, to, density } = figures;
-    return { source: source.describe(), ...(range ? { range } : {}), from, to, density, marks };
+    // Only the live recording is bounded by retention; an imported file's span is all there is.
+    const retention = source.live ? this.options.session().recording?.retention : undefined;
+    return {
+      source: source.describe(),
+      ...(range ? { range } : {}),
+      ...(retention && (retention.maxAgeMs !== undefined || retention.maxBytes !== undefined)
+        ? { retention: { ...retention } }
+        : {}),
+      from,
+      to,
+      density,
+      marks,
+    };
   }
 
   /** The object's versions, read by the query worker (see HistoryQueries). */

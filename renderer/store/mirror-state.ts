@@ -4,6 +4,10 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import type { ContextList, NamespaceChoices, ServedKind } from '../../shared/protocol/server-messages';
+import type { HistoryCursorMessage } from '../../shared/protocol/history-messages';
+
+/** What a replay subscription shows: its moment, playback, rebuild progress and the gap it is in. */
+export type ReplayStatus = Omit<HistoryCursorMessage, 'type' | 'subscriptionId'>;
 
 /**
  * - connecting: no link yet (first attempt or after a loss, until `retryAt`).
@@ -25,6 +29,11 @@ export interface MirrorState {
   /** Per subscription: bumped once per frame in which its rows changed. */
   revisions: Readonly<Record<string, number>>;
   syncStates: Readonly<Record<string, SyncState>>;
+  /**
+   * Per replay subscription, as of the batches applied so far (cursors are applied in order with
+   * them): rows equal to `total` only once the moment is rebuilt.
+   */
+  replays: Readonly<Record<string, ReplayStatus>>;
   kinds: readonly ServedKind[];
   /** The namespaces main tries where the cluster scope is refused (with the kinds message). */
   namespaceChoices?: NamespaceChoices;
@@ -38,6 +47,7 @@ export function createMirrorState(): MirrorStateStore {
     connection: { phase: 'connecting' },
     revisions: {},
     syncStates: {},
+    replays: {},
     kinds: [],
   }));
 }

@@ -6,7 +6,7 @@ import type { ServerMessage, DeltaBatch } from '../../shared/protocol/server-mes
 import type { SyncState } from '../../shared/protocol/sync-state';
 import type { FrameScheduler } from './frame-scheduler';
 import { createMirrorState } from './mirror-state';
-import type { MirrorState, MirrorStateStore } from './mirror-state';
+import type { MirrorState, MirrorStateStore, ReplayStatus } from './mirror-state';
 import { SubscriptionMirror } from './subscription-mirror';
 
 export interface MirrorStoreOptions {
@@ -43,10 +43,11 @@ export class MirrorStore {
   /** Forgets a subscription's rows; batches still in flight for it are ignored. */
   close(subscriptionId: string): void {
     if (!this.mirrors.delete(subscriptionId)) return;
-    const { revisions, syncStates } = this.state.getState();
+    const { revisions, syncStates, replays } = this.state.getState();
     this.state.setState({
       revisions: without(revisions, subscriptionId),
       syncStates: without(syncStates, subscriptionId),
+      replays: without(replays, subscriptionId),
     });
   }
 
@@ -58,7 +59,7 @@ export class MirrorStore {
     return [...this.mirrors.keys()];
   }
 
-  /** Queues a pushed message (batch, syncState, kinds, contexts) for the next frame. */
+  /** Queues a pushed message (batch, syncState, historyCursor, kinds, contexts) for the next frame. */
   receive(message: QueuedMessage): void {
     this.queue.push(message);
     if (this.frameRequested) return;
@@ -75,6 +76,7 @@ export class MirrorStore {
     const touched = new Set<string>();
     const applied = new Map<string, number>();
     const syncStates: Record<string, SyncState> = {};
+    const replays: Record<string, ReplayStatus> = {};
     const next: Partial<MirrorState> = {};
     for (const message of queue) {
       switch (message.type) {
@@ -85,6 +87,12 @@ export class MirrorStore {
           if (!this.mirrors.has(message.subscriptionId)) break;
           const { type: _type, subscriptionId, ...state } = message;
           syncStates[subscriptionId] = state;
+          break;
+        }
+        case 'historyCursor': {
+          if (!this.mirrors.has(message.subscriptionId)) break;
+          const { type: _type, subscriptionId, ...status } = message;
+          replays[subscriptionId] = status;
           break;
         }
         case 'kinds':
@@ -104,6 +112,7 @@ export class MirrorStore {
       next.revisions = revisions;
     }
     if (Object.keys(syncStates).length > 0) next.syncStates = { ...current.syncStates, ...syncStates };
+    if (Object.keys(replays).length > 0) next.replays = { ...current.replays, ...replays };
     if (Object.keys(next).length > 0) this.state.setState(next);
     for (const [subscriptionId, seq] of applied) this.options.onApplied?.(subscriptionId, seq);
   }

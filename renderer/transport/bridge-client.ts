@@ -139,7 +139,10 @@ export class BridgeClient {
     return this.request(body) as Promise<T>;
   }
 
-  /** Told whenever a playing replay's moment moves or its playback stops. Returns the unsubscriber. */
+  /**
+   * Told of every replay cursor as it arrives, before the batches ahead of it are applied (views read
+   * store.state.replays instead, which is in step with the rows). Returns the unsubscriber.
+   */
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void {
     this.cursorListeners.add(listener);
     return () => this.cursorListeners.delete(listener);
@@ -296,6 +299,8 @@ export class BridgeClient {
         return;
       case 'historyCursor':
         for (const listener of this.cursorListeners) listener(message);
+        // Also in order with the batches, so state.replays never runs ahead of the rows.
+        this.store.receive(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

@@ -2,12 +2,7 @@
 // one method per request. renderer/transport's BridgeClient satisfies it as it is; tests can hand the
 // views a fake, so no view knows whether it runs in Electron or in a browser.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
-import type {
-  HistoryClientMessage,
-  HistoryCursorMessage,
-  InvolvedObject,
-  RevealedSecretValue,
-} from '../../shared/protocol';
+import type { HistoryClientMessage, InvolvedObject, RevealedSecretValue } from '../../shared/protocol';
 import type { MirrorStore } from '../store/mirror-store';
 
 export interface ViewBridge {
@@ -25,12 +20,14 @@ export interface ViewBridge {
   switchContext(context: string): Promise<void>;
   /** Replaces the namespaces the user added for the current context (NamespaceChoices.added). */
   setNamespaces(namespaces: string[]): Promise<void>;
-  /** A replay mirror for time travel; main fills it on historyState and historyPlay. */
+  /**
+   * A replay mirror for time travel; main fills it on historyState and historyPlay, and its cursors
+   * land in store.state.replays in order with its batches.
+   */
   openReplay(): string;
   closeReplay(subscriptionId: string): void;
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
-  onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void;
 }
 
 /** A history message as a view sends it: main's reply is matched by a requestId the bridge adds. */

@@ -25,11 +25,11 @@ import { DetailPane } from './detail-pane';
 import { Footer } from './footer';
 import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
+import { useDetailMoment, useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import type { HistoryTimeline } from '../../shared/protocol';
 
-const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const noNamespaces: readonly string[] = [];
 
@@ -50,7 +50,7 @@ export function App(): ReactNode {
   const subscriptionId = useSubscription(kind.gvr);
   const sync = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
 
-  const namespaceSubscription = useSubscription(namespacesResource);
+  const namespaceSubscription = useNamespacesAt(state.travel?.time);
   const namespaceRevision = useMirrorState((mirror) =>
     namespaceSubscription ? (mirror.revisions[namespaceSubscription] ?? 0) : 0,
   );
@@ -88,6 +88,10 @@ export function App(): ReactNode {
   }, [columns, state.sort]);
   const travel = state.travel;
   const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
+  // While travelling, the replay is the only state on screen: its badge, its counts, and a table held
+  // back until every row of the moment has arrived.
+  const past = useTravelView(kind, travel, replayId);
+  const detailMoment = useDetailMoment(travel);
   const [transfer, setTransfer] = useState<
     { type: 'export'; timeline: HistoryTimeline } | { type: 'import' } | undefined
   >(undefined);
@@ -235,6 +239,8 @@ export function App(): ReactNode {
         contexts={contexts}
         connection={connection}
         sync={sync}
+        {...(past ? { replay: { status: past.status, holds: past.holds } } : {})}
+        {...(state.importedRecording !== undefined ? { importedRecording: state.importedRecording } : {})}
         namespaces={namespaces}
         namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
         selectedNamespaces={state.namespaces}
@@ -278,6 +284,9 @@ export function App(): ReactNode {
           Viewing {formatClock(travel.time)} — read-only
           {state.importedRecording ? ` · recording ${state.importedRecording}` : ''}
           {travel.playing ? ` · playing ${state.playbackSpeed}×` : ''}
+          {past?.holds && past.status?.gap
+            ? ` · not recorded here: ${kind.title.toLowerCase()} as last seen before the gap`
+            : ''}
           <button type="button" className="travel-banner-live" onClick={goLive}>
             {state.importedRecording ? 'Close recording' : 'Back to live'} <kbd>Esc</kbd>
           </button>
@@ -287,16 +296,18 @@ export function App(): ReactNode {
         <Sidebar
           groups={groups}
           activeId={kind.id}
-          activeCount={rows.mirror ? rows.total : undefined}
+          activeCount={past ? past.activeCount : rows.mirror ? rows.total : undefined}
+          {...(past ? { pastCounts: past.counts } : {})}
           onChoose={chooseKind}
         />
         <ResourceView
           kind={kind}
           columns={columns}
           rows={rows}
-          sync={sync}
+          sync={past ? undefined : sync}
           sort={state.sort}
           filtered={filtered}
+          {...(past?.pending ? { pending: past.pending } : {})}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) =>
@@ -325,7 +336,7 @@ export function App(): ReactNode {
               update({ filterText: state.filterText.trim() ? `${state.filterText.trim()} ${label}` : label })
             }
             onNavigate={navigate}
-            {...(travel ? { travelTime: travel.time } : {})}
+            {...(detailMoment !== undefined ? { travelTime: detailMoment } : {})}
             onTravel={travelTo}
           />
         )}

@@ -1,12 +1,14 @@
 // Children: the objects one step down (a Deployment's ReplicaSets, a ReplicaSet's Pods, a Node's Pods).
 // The child kind is mirrored while the tab is open and answered from its owner-uid (or node) index, so
-// opening it costs one subscription, not a scan.
+// opening it costs one subscription, not a scan. While travelling, that mirror is a replay of the child
+// kind at the travel moment.
 import { useMemo, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Row } from '../../shared/protocol';
 import type { CatalogKind } from './kind-catalog';
 import { useServices } from './app-context';
 import { useSubscription } from './use-subscription';
+import { useReplayAt } from './timeline-replay';
 import { podStatusClass, statusClass } from './status-class';
 import { formatAge, formatCount } from './format';
 import { useNow } from '../ui-state/now';
@@ -28,6 +30,8 @@ export function ChildrenTab(props: {
   readonly parentKind: CatalogKind;
   readonly parent: Row;
   readonly kinds: readonly CatalogKind[];
+  /** The travel moment: the children the recording held then. */
+  readonly travelTime?: number;
   readonly onNavigate: (kind: CatalogKind, row: Row) => void;
 }): ReactNode {
   const { bridge } = useServices();
@@ -36,7 +40,15 @@ export function ChildrenTab(props: {
   const childKind = relation
     ? props.kinds.find((kind) => kind.gvr.group === relation.group && kind.gvr.resource === relation.resource)
     : undefined;
-  const subscriptionId = useSubscription(childKind?.gvr);
+  const past = props.travelTime !== undefined;
+  const live = useSubscription(past ? undefined : childKind?.gvr);
+  // Owned children live in their owner's namespace: only that namespace is rebuilt.
+  const replay = useReplayAt(
+    past ? childKind?.gvr : undefined,
+    props.travelTime,
+    relation?.via === 'owner' ? props.parent.namespace || undefined : undefined,
+  );
+  const subscriptionId = past ? replay.replayId : live;
 
   const revision = useStore(bridge.store.state, (state) =>
     subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
@@ -51,9 +63,12 @@ export function ChildrenTab(props: {
     const rows = [...(keys ?? [])]
       .map((key) => mirror.rows.get(key))
       .filter((row): row is Row => row !== undefined);
-    return { rows: rows.sort((a, b) => a.name.localeCompare(b.name)), ready: mirror.hasSnapshot };
+    return {
+      rows: rows.sort((a, b) => a.name.localeCompare(b.name)),
+      ready: past ? replay.holds : mirror.hasSnapshot,
+    };
     // revision is the mirror's change signal.
-  }, [bridge, subscriptionId, relation, props.parent, revision]);
+  }, [bridge, subscriptionId, relation, props.parent, revision, past, replay.holds]);
 
   if (!relation || !childKind) {
     return (
@@ -62,8 +77,13 @@ export function ChildrenTab(props: {
       </div>
     );
   }
-  if (!children || (!children.ready && children.rows.length === 0)) {
-    return <div className="detail-message">Listing {childKind.title.toLowerCase()}…</div>;
+  if (!children || (!children.ready && (past || children.rows.length === 0))) {
+    return (
+      <div className="detail-message">
+        {past ? 'Reading' : 'Listing'} {childKind.title.toLowerCase()}
+        {past ? ' at this moment from the recording' : ''}…
+      </div>
+    );
   }
   if (children.rows.length === 0)
     return <div className="detail-message">No {childKind.title.toLowerCase()}.</div>;

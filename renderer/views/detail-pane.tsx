@@ -1,6 +1,7 @@
 // The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
-// resourceVersion moves; while travelling, the version recorded at the travel moment), Events, Owners
-// (up), Children (down) and History (versions and diffs). Only the open tab fetches.
+// resourceVersion moves), Events, Owners (up), Children (down) and History (versions and diffs). While
+// travelling, every tab but History shows the travel moment as the recording held it. Only the open
+// tab fetches.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
@@ -16,6 +17,7 @@ import { ChildrenTab } from './children-tab';
 import { HistoryTab } from './history-tab';
 import { SecretValues, secretKeys } from './secret-values';
 import { formatAge } from './format';
+import { objectAt } from './object-at';
 import { useNow } from '../ui-state/now';
 
 export interface DetailPaneProps {
@@ -67,28 +69,19 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
   const travelTime = props.travelTime;
   const isSecret = kind.gvr.group === '' && kind.gvr.resource === 'secrets';
   const object = useFetched<KubeObject>(
-    tab === 'yaml' && row
-      ? travelTime === undefined
-        ? () => bridge.getObject(kind.gvr, namespace, name)
-        : () =>
-            bridge
-              .history<KubeObject | null>({
-                type: 'historyObject',
-                object: { gvr: kind.gvr, name, ...(namespace ? { namespace } : {}) },
-                time: travelTime,
-              })
-              .then((found) => {
-                if (!found) throw new Error('not recorded at this moment');
-                return found;
-              })
-      : undefined,
+    tab === 'yaml' && row ? () => objectAt(bridge, kind.gvr, namespace, name, travelTime) : undefined,
     [tab, kind.id, props.rowKey, row?.resourceVersion, travelTime],
   );
   const events = useFetched<KubeObject[]>(
     tab === 'events' && row
-      ? () => bridge.listEvents({ kind: kind.kind, name, ...(namespace ? { namespace } : {}), uid: row.uid })
+      ? () => {
+          const involvedObject = { kind: kind.kind, name, ...(namespace ? { namespace } : {}), uid: row.uid };
+          return travelTime === undefined
+            ? bridge.listEvents(involvedObject)
+            : bridge.history<KubeObject[]>({ type: 'historyEvents', involvedObject, time: travelTime });
+        }
       : undefined,
-    [tab, kind.id, props.rowKey, row?.uid],
+    [tab, kind.id, props.rowKey, row?.uid, travelTime],
   );
 
   const navigateToOwner = (step: OwnerStep) => {
@@ -140,6 +133,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
         owners={row.owners}
         namespace={row.namespace}
         kinds={props.kinds}
+        {...(travelTime !== undefined ? { travelTime } : {})}
         onNavigate={navigateToOwner}
       />
     );
@@ -149,6 +143,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
         parentKind={kind}
         parent={row}
         kinds={props.kinds}
+        {...(travelTime !== undefined ? { travelTime } : {})}
         onNavigate={(childKind, child) => props.onNavigate(childKind, child.namespace, child.name)}
       />
     );

@@ -1,12 +1,12 @@
 // The detail pane's History tab: every recorded version of the object (deleted incarnations included)
 // with its kind of change and time, and the YAML diff between any two of them (managedFields excluded),
 // the older one's removed lines red, the newer one's added lines green.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
-import type { HistoryDiffLine, HistoryObjectReference, ObjectVersion } from '../../shared/protocol';
+import type { HistoryDiffLine } from '../../shared/protocol';
 import { useServices } from './app-context';
-import { messageOf } from './timeline-replay';
 import { formatStamp } from './timeline-format';
+import { ObjectHistoryModel } from './object-history-model';
 
 export interface HistoryTabProps {
   readonly gvr: GroupVersionResource;
@@ -46,51 +46,19 @@ export function foldDiff(lines: readonly HistoryDiffLine[]): DiffItem[] {
 
 export function HistoryTab(props: HistoryTabProps): ReactNode {
   const { bridge } = useServices();
-  const reference = useMemo<HistoryObjectReference>(
-    () => ({ gvr: props.gvr, name: props.name, ...(props.namespace ? { namespace: props.namespace } : {}) }),
-    [props.gvr, props.namespace, props.name],
+  // Holds nothing to release: an answer arriving after unmount updates a model no one listens to.
+  const [model] = useState(() => new ObjectHistoryModel(bridge));
+  const { versions, picked, diff, error } = useSyncExternalStore(
+    (listener) => model.subscribe(listener),
+    () => model.state,
   );
-  const [versions, setVersions] = useState<ObjectVersion[] | undefined>(undefined);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [picked, setPicked] = useState<number[]>([]);
-  const [diff, setDiff] = useState<HistoryDiffLine[] | undefined>(undefined);
-
+  // The model compares values: a re-render with an equal object (a new gvr object of the same kind
+  // after a kinds push) and revision asks main nothing.
   useEffect(() => {
-    let cancelled = false;
-    bridge.history<ObjectVersion[]>({ type: 'historyVersions', object: reference }).then(
-      (value) => {
-        if (cancelled) return;
-        setVersions(value);
-        setError(undefined);
-        setPicked((current) =>
-          current.length === 2 && current.every((id) => value.some((version) => version.id === id))
-            ? current
-            : value.slice(-2).map((version) => version.id),
-        );
-      },
-      (failure: unknown) => !cancelled && setError(messageOf(failure)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [bridge, reference, props.revision]);
-
-  const [olderId, newerId] = [...picked].sort((left, right) => left - right);
-  useEffect(() => {
-    setDiff(undefined);
-    if (olderId === undefined || newerId === undefined) return;
-    let cancelled = false;
-    bridge.history<HistoryDiffLine[]>({ type: 'historyDiff', object: reference, olderId, newerId }).then(
-      (value) => !cancelled && setDiff(value),
-      (failure: unknown) => !cancelled && setError(messageOf(failure)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [bridge, reference, olderId, newerId]);
-
-  const pick = (id: number) =>
-    setPicked((current) => (current.includes(id) ? current : [...current.slice(-1), id]));
+    model.show({ gvr: props.gvr, namespace: props.namespace, name: props.name }, props.revision);
+  });
+  const [olderId, newerId] = model.pair() ?? [];
+  const pick = (id: number) => model.pick(id);
 
   if (error) return <div className="detail-message error">Cannot read the history: {error}</div>;
   if (!versions) return <div className="detail-message">Loading…</div>;

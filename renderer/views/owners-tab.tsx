@@ -1,10 +1,12 @@
 // Owners: the chain up through metadata.ownerReferences (Pod -> ReplicaSet -> Deployment), each step
-// fetched from main with getObject, so it works whether or not the owner's kind is mirrored.
+// fetched from main (getObject live, the recorded version while travelling), so it works whether or not
+// the owner's kind is mirrored.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { OwnerSummary } from '../../shared/protocol';
 import type { CatalogKind } from './kind-catalog';
 import { useServices } from './app-context';
+import { objectAt } from './object-at';
 
 export interface OwnerStep {
   readonly kind: string;
@@ -25,11 +27,13 @@ export function OwnersTab(props: {
   readonly owners: readonly OwnerSummary[];
   readonly namespace: string;
   readonly kinds: readonly CatalogKind[];
+  /** The travel moment: each owner as the recording held it then. */
+  readonly travelTime?: number;
   readonly onNavigate: (step: OwnerStep) => void;
 }): ReactNode {
   const { bridge } = useServices();
   const [chain, setChain] = useState<OwnerStep[] | undefined>(undefined);
-  const { owners, namespace, kinds } = props;
+  const { owners, namespace, kinds, travelTime } = props;
 
   useEffect(() => {
     let cancelled = false;
@@ -45,10 +49,12 @@ export function OwnersTab(props: {
         }
         let object: KubeObject;
         try {
-          object = await bridge.getObject(
+          object = await objectAt(
+            bridge,
             catalogKind.gvr,
             catalogKind.namespaced ? namespace : undefined,
             next.name,
+            travelTime,
           );
         } catch (error) {
           steps.push({ ...base, problem: error instanceof Error ? error.message : String(error) });
@@ -62,7 +68,7 @@ export function OwnersTab(props: {
     return () => {
       cancelled = true;
     };
-  }, [bridge, owners, namespace, kinds]);
+  }, [bridge, owners, namespace, kinds, travelTime]);
 
   if (owners.length === 0)
     return <div className="detail-message">No owner: nothing controls this object.</div>;

@@ -17,6 +17,11 @@ export interface ResourceViewProps {
   readonly sync: SyncState | undefined;
   readonly sort: ViewSort;
   readonly filtered: boolean;
+  /**
+   * Set while the viewed moment is still being rebuilt ("Rebuilding pods at 15:00:00: 16,000 of
+   * 50,076"): the table then shows no rows, never a half-built past as if it were the whole of it.
+   */
+  readonly pending?: string;
   readonly selectedKey: string | undefined;
   readonly selectedIndex: number;
   readonly onSort: (column: string) => void;
@@ -25,6 +30,7 @@ export interface ResourceViewProps {
 }
 
 function emptyMessage(props: ResourceViewProps): ReactNode {
+  if (props.pending) return props.pending;
   const title = props.kind.title.toLowerCase();
   if (props.sync?.phase === 'error' && props.sync.error?.code === 403)
     return `No access to ${title}: ${props.sync.error.message}`;
@@ -40,11 +46,14 @@ function emptyMessage(props: ResourceViewProps): ReactNode {
   return `No ${title} in the selected namespaces.`;
 }
 
+const noKeys: readonly string[] = [];
+
 export function ResourceView(props: ResourceViewProps): ReactNode {
   const { kind, rows, columns, sort } = props;
   const mirror = rows.mirror;
   const getRow = useCallback((key: string) => mirror?.rows.get(key), [mirror]);
   const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
+  const keys = props.pending ? noKeys : rows.keys;
   return (
     <main className="content" aria-label={kind.title}>
       <div className="content-header">
@@ -52,9 +61,11 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.title}
         </h1>
         <span className="content-subtitle" data-testid="row-count">
-          {props.filtered
-            ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}`
-            : formatCount(rows.total)}
+          {props.pending
+            ? '…'
+            : props.filtered
+              ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}`
+              : formatCount(rows.total)}
         </span>
         <span className="content-subtitle muted">
           {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}
@@ -74,7 +85,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
       </div>
       <VirtualTable<Row>
         label={kind.title}
-        keys={rows.keys}
+        keys={keys}
         columns={columns}
         getRow={getRow}
         renderCell={renderKindCell}

@@ -1,6 +1,7 @@
 // The kinds sidebar: grouped as kubectl and Lens group them, custom resources under their API group,
 // with the live count of every kind whose informer is running, and "no access" (the reason on hover)
-// for kinds the user's RBAC refuses.
+// for kinds the user's RBAC refuses. While the view shows the past, every count is the recording's at
+// the viewed moment (none where it recorded nothing), never today's.
 import { memo, type ReactNode } from 'react';
 import type { CatalogGroup } from './kind-catalog';
 import { formatCount } from './format';
@@ -10,6 +11,8 @@ export interface SidebarProps {
   readonly activeId: string | undefined;
   /** The active kind's row count, fresher than discovery's pushed counts. */
   readonly activeCount: number | undefined;
+  /** Set while the view shows the past: counts per kind id at the viewed moment, replacing live ones. */
+  readonly pastCounts?: Readonly<Record<string, number>> | 'unknown';
   readonly onChoose: (id: string) => void;
 }
 
@@ -39,7 +42,11 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps): ReactNode {
                   ? undefined
                   : active && props.activeCount !== undefined
                     ? props.activeCount
-                    : kind.count;
+                    : props.pastCounts === 'unknown'
+                      ? undefined
+                      : props.pastCounts
+                        ? props.pastCounts[kind.id]
+                        : kind.count;
               return (
                 <button
                   key={kind.id}

@@ -1,4 +1,6 @@
-// How the timeline names moments and colours kinds, shared by the strip, the banner and the History tab.
+// How the timeline names moments, spans and retention and colours kinds, shared by the strip, the
+// banner and the History tab.
+import type { HistoryTimeline } from '../../shared/protocol';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -13,6 +15,40 @@ export function formatStamp(time: number): string {
   const date = new Date(time);
   const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   return `${day} ${formatClock(time)}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/** "7 days", "36 hours", "90 minutes": a retention age as people set it. */
+export function formatKeepAge(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes % (24 * 60) === 0) return plural(minutes / (24 * 60), 'day');
+  if (minutes % 60 === 0) return plural(minutes / 60, 'hour');
+  return plural(minutes, 'minute');
+}
+
+/** "2 GiB", "512 MiB". */
+export function formatKeepSize(bytes: number): string {
+  const gib = bytes / 1024 ** 3;
+  if (gib >= 1) return `${Number.isInteger(gib) ? gib : gib.toFixed(1)} GiB`;
+  return `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+
+/**
+ * How far back history reaches and what bounds it: "history from 14:02 · 7 days / 2 GiB kept" for the
+ * live recording, "recording 14:02–15:10" for an imported one (its span is all there is).
+ */
+export function describeCoverage(timeline: HistoryTimeline): string {
+  if (!timeline.range) return 'nothing recorded yet';
+  const { start, end } = timeline.range;
+  const day = (time: number) => new Date(time).toDateString();
+  const from = day(start) === day(end) ? formatClock(start) : formatStamp(start).slice(0, 16);
+  if (timeline.source.kind === 'imported') return `recording ${from}–${formatClock(end)}`;
+  const bounds = [
+    timeline.retention?.maxAgeMs !== undefined ? formatKeepAge(timeline.retention.maxAgeMs) : undefined,
+    timeline.retention?.maxBytes !== undefined ? formatKeepSize(timeline.retention.maxBytes) : undefined,
+  ].filter((bound) => bound !== undefined);
+  return `history from ${from}${bounds.length > 0 ? ` · ${bounds.join(' / ')} kept` : ' · kept without limit'}`;
 }
 
 const palette: Record<string, string> = {

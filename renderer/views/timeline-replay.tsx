@@ -1,16 +1,34 @@
 // Time travel's data path in the renderer: while the view travels, one replay mirror holds the active
 // kind as it was at the travel moment (main sends it as snapshot batches, then playback as live
-// batches), and the table reads it exactly as it reads a live subscription.
+// batches), and the table reads it exactly as it reads a live subscription. Main's cursors, applied in
+// order with those batches (MirrorState.replays), say how far the moment has been rebuilt, whether the
+// recording saw it, and move the travel moment while playing.
 import { useEffect, useRef, useState } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import type { ReplayStatus } from '../store/mirror-state';
 import type { TravelState } from '../ui-state/view-store';
 import { useMirrorState, useServices } from './app-context';
 
 /**
+ * True when `status` is the whole of the travel moment: every row of it applied. Anything else (another
+ * moment's rows, or a snapshot still arriving) must not be shown as that moment. While both sides play,
+ * the travel moment follows the cursor itself, so a complete status is the moment shown.
+ */
+export function replayHolds(status: ReplayStatus | undefined, travel: TravelState | undefined): boolean {
+  if (!status || !travel || !replayComplete(status)) return false;
+  return status.time === travel.time || (status.playing && travel.playing);
+}
+
+/** Every row of the status's moment has been applied (its total known and reached). */
+export function replayComplete(status: ReplayStatus): boolean {
+  return status.total !== undefined && status.rebuilt >= status.total;
+}
+
+/**
  * The replay subscription id showing `gvr` at `travel.time`, or undefined while live. Moving the
  * moment (paused) asks for the state there; playing asks main to play from it at `speed`, and main's
- * cursor messages move the view's travel moment along.
+ * cursors move the view's travel moment along.
  */
 export function useReplay(
   gvr: GroupVersionResource,
@@ -37,12 +55,18 @@ export function useReplay(
   }, [bridge, traveling, kindKey]);
 
   useEffect(() => {
-    return bridge.onHistoryCursor((cursor) => {
-      if (cursor.subscriptionId !== replayId) return;
+    if (!replayId) return;
+    // The travel moment follows the cursor as the store applies it, in the same update as the rows,
+    // so the view never pairs one moment's label with another's rows.
+    return bridge.store.state.subscribe((state, previous) => {
+      const cursor = state.replays[replayId];
+      if (!cursor || cursor === previous.replays[replayId]) return;
       shown.current = cursor.time;
       const current = view.getState().travel;
       if (!current) return;
-      view.setState({ travel: { time: cursor.time, playing: cursor.playing && current.playing } });
+      const playing = cursor.playing && current.playing;
+      if (current.time !== cursor.time || current.playing !== playing)
+        view.setState({ travel: { time: cursor.time, playing } });
     });
   }, [bridge, view, replayId]);
 
@@ -72,6 +96,65 @@ export function useReplay(
   }, [bridge, replayId, connected, playing, speed, playing ? undefined : time]);
 
   return replayId;
+}
+
+/** The least wall time between two moments a side view asks for while the travel moment moves. */
+const sideViewSpacingMs = 500;
+
+/**
+ * A replay mirror of `gvr` (in `namespace`, or all) at `time`, for a view beside the table (the
+ * Children tab, the namespace picker): undefined while `gvr` or `time` is. It asks for a new moment
+ * only once the previous one is complete, and at most every sideViewSpacingMs, so a playing travel
+ * costs a rebuild now and then, never a queue or a busy loop of them.
+ */
+export function useReplayAt(
+  gvr: GroupVersionResource | undefined,
+  time: number | undefined,
+  namespace?: string,
+): { replayId: string | undefined; holds: boolean } {
+  const { bridge } = useServices();
+  const [replayId, setReplayId] = useState<string | undefined>(undefined);
+  const active = gvr !== undefined && time !== undefined;
+  const kindKey = gvr ? gvrKey(gvr) : undefined;
+  const status = useMirrorState((state) => (replayId ? state.replays[replayId] : undefined));
+  const asked = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    if (!active) return;
+    const id = bridge.openReplay();
+    asked.current = undefined;
+    setReplayId(id);
+    return () => {
+      bridge.closeReplay(id);
+      setReplayId(undefined);
+    };
+  }, [bridge, active, kindKey, namespace]);
+
+  const settled = asked.current === undefined || (status !== undefined && replayComplete(status));
+  const lastAskedAt = useRef(0);
+  const [wake, setWake] = useState(0);
+  useEffect(() => {
+    if (!replayId || !gvr || time === undefined || !settled || asked.current === time) return;
+    const wait = lastAskedAt.current + sideViewSpacingMs - Date.now();
+    if (wait > 0) {
+      const timer = setTimeout(() => setWake((count) => count + 1), wait);
+      return () => clearTimeout(timer);
+    }
+    lastAskedAt.current = Date.now();
+    asked.current = time;
+    bridge
+      .history({
+        type: 'historyState',
+        subscriptionId: replayId,
+        gvr,
+        time,
+        ...(namespace ? { namespace } : {}),
+      })
+      .catch(() => undefined);
+  }, [bridge, replayId, kindKey, namespace, time, settled, wake]);
+
+  const holds = status !== undefined && replayComplete(status) && status.time === asked.current;
+  return { replayId, holds };
 }
 
 export function messageOf(error: unknown): string {

@@ -7,7 +7,7 @@ import type { HistoryTimeline } from '../../shared/protocol';
 import { playbackSpeeds } from '../ui-state/view-store';
 import { useServices } from './app-context';
 import { messageOf } from './timeline-replay';
-import { formatClock, kindColour } from './timeline-format';
+import { describeCoverage, formatClock, kindColour } from './timeline-format';
 
 /** Density slices requested per timeline (the chart is scaled to its width). */
 const buckets = 180;
@@ -255,6 +255,11 @@ export function Timeline(props: TimelineProps): ReactNode {
             {kind.gvr.split('.')[0]}
           </span>
         ))}
+        {timeline && (
+          <span className="timeline-coverage" data-testid="history-coverage">
+            {describeCoverage(timeline)}
+          </span>
+        )}
         {error && <span className="timeline-error">{error}</span>}
       </div>
       <div className="timeline-actions">

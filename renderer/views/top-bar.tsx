@@ -2,11 +2,12 @@
 // filter bar, and the palette and help buttons.
 import type { ReactNode, Ref } from 'react';
 import type { ContextList, SyncState } from '../../shared/protocol';
-import type { ConnectionState } from '../store/mirror-state';
+import type { ConnectionState, ReplayStatus } from '../store/mirror-state';
 import type { Completion } from '../ui-state/completion';
 import type { FilterError } from '../ui-state/filter-expression';
 import { ContextPicker } from './context-picker';
 import { SyncBadge } from './sync-badge';
+import { ReplayBadge } from './replay-badge';
 import { NamespacePicker } from './namespace-picker';
 import { FilterBar } from './filter-bar';
 
@@ -14,6 +15,10 @@ export interface TopBarProps {
   readonly contexts: ContextList | undefined;
   readonly connection: ConnectionState;
   readonly sync: SyncState | undefined;
+  /** Set while the view shows the past: the badge then says what the recording held, never "synced". */
+  readonly replay?: { readonly status: ReplayStatus | undefined; readonly holds: boolean };
+  /** The imported recording's file name, while one (not the cluster) is shown. */
+  readonly importedRecording?: string;
   readonly namespaces: readonly string[];
   readonly namespaceCounts: ReadonlyMap<string, { size: number }>;
   readonly selectedNamespaces: readonly string[];
@@ -45,8 +50,22 @@ export function TopBar(props: TopBarProps): ReactNode {
         <span className="brand-mark" aria-hidden="true" />
         Kubetide
       </div>
-      <ContextPicker contexts={props.contexts} onSwitch={props.onSwitchContext} />
-      <SyncBadge state={props.sync} connection={props.connection} onResync={props.onResync} />
+      {props.importedRecording === undefined ? (
+        <ContextPicker contexts={props.contexts} onSwitch={props.onSwitchContext} />
+      ) : (
+        <span
+          className="recording-label"
+          data-testid="imported-recording"
+          title={`Imported recording ${props.importedRecording}, read-only: no live cluster is shown`}
+        >
+          Imported recording · {props.importedRecording}
+        </span>
+      )}
+      {props.replay ? (
+        <ReplayBadge status={props.replay.status} holds={props.replay.holds} />
+      ) : (
+        <SyncBadge state={props.sync} connection={props.connection} onResync={props.onResync} />
+      )}
       <NamespacePicker
         namespaces={props.namespaces}
         counts={props.namespaceCounts}

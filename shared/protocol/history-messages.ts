@@ -1,8 +1,11 @@
-// History over the bridge: the timeline of a recording, the cluster as it was at a moment (streamed as
-// snapshot batches into a replay subscription, so the live table, filters and indexes show it),
-// playback, one object's versions and diffs, and export/import of recordings. Main answers them from
-// the current context's recording, or from an imported file once the renderer has opened one.
+// History over the bridge: the timeline of a recording (with the retention bounding it), the cluster as
+// it was at a moment (streamed as snapshot batches into a replay subscription, so the live table,
+// filters and indexes show it, with cursors saying how far the moment is rebuilt and whether it was
+// recorded), playback, the Events and per-kind counts at a moment, one object's versions and diffs,
+// and export/import of recordings. Main answers them from the current context's recording, or from an
+// imported file once the renderer has opened one.
 import type { GroupVersionResource } from '../kube/object';
+import type { InvolvedObject } from './client-messages';
 
 /** One object: one incarnation by uid, or every incarnation under a kind and namespace/name. */
 export type HistoryObjectReference =
@@ -74,6 +77,27 @@ export interface HistoryObjectMessage {
   time: number;
 }
 
+/**
+ * The Events tab at a past moment: the core/v1 Events about `involvedObject` that the recording held at
+ * `time` (the live listEvents would show today's). Reply value: KubeObject[], oldest first.
+ */
+export interface HistoryEventsMessage {
+  type: 'historyEvents';
+  requestId: number;
+  involvedObject: InvolvedObject;
+  time: number;
+}
+
+/**
+ * The sidebar at a past moment: how many objects each recorded kind held at `time`. Reply value:
+ * Record<gvrKey, number>, kinds not recorded by then left out.
+ */
+export interface HistoryCountsMessage {
+  type: 'historyCounts';
+  requestId: number;
+  time: number;
+}
+
 /** Reply value: the time of the object's previous/next change from `time`, or null. */
 export interface HistoryAdjacentMessage {
   type: 'historyAdjacent';
@@ -137,6 +161,8 @@ export type HistoryClientMessage =
   | HistoryDiffMessage
   | HistoryObjectMessage
   | HistoryAdjacentMessage
+  | HistoryEventsMessage
+  | HistoryCountsMessage
   | HistoryExportMessage
   | HistoryImportMessage
   | HistoryLiveMessage;
@@ -163,10 +189,23 @@ export interface TimelineMark {
   detail: string;
 }
 
+/** What bounds how far back a recording reaches (main's --keep-days and --keep-size). */
+export interface RecordingRetention {
+  /** Changes older than this many ms are deleted. */
+  maxAgeMs?: number;
+  /** The oldest changes go once the file holds more than this many bytes. */
+  maxBytes?: number;
+}
+
 export interface HistoryTimeline {
   source: RecordingSource;
   /** The span the recording covers; absent when it holds nothing yet. */
   range?: { start: number; end: number };
+  /**
+   * The live recording's retention; absent for an imported file, whose span is all there is, and
+   * when nothing is ever deleted.
+   */
+  retention?: RecordingRetention;
   from: number;
   to: number;
   /** Changes per kind (gvrKey) in each of the equal slices of [from, to). */
@@ -179,11 +218,8 @@ export interface HistoryStateReply {
   count: number;
   /** False when damage hid part of the state. */
   complete: boolean;
-  /**
-   * Present when `time` is inside a gap of the kind (or of the whole recording): the rows are the last
-   * state known before it, not what the cluster held, and the gap says why (reason, detail).
-   */
-  gap?: TimelineMark;
+  /** The gap covering `time` for the kind: the rows are then the last state recorded before it. */
+  gap?: ReplayGap;
 }
 
 export interface ObjectVersion {
@@ -214,10 +250,36 @@ export interface HistoryExportReply {
   downloadUrl?: string;
 }
 
-/** Pushed while a replay subscription plays: the moment its rows now show. */
+/** A moment the recording did not see: why, and the gap's bounds. */
+export interface ReplayGap {
+  reason: string;
+  detail: string;
+  start: number;
+  /** Absent while the gap is still open. */
+  end?: number;
+}
+
+/**
+ * Pushed whenever what a replay subscription shows changes: its moment, playback, how much of the
+ * moment's rows have been sent, and whether the moment was recorded. It follows the batches it
+ * describes on the same ordered link, so a renderer that applies messages in order never takes a
+ * half-sent snapshot for the whole moment.
+ */
 export interface HistoryCursorMessage {
   type: 'historyCursor';
   subscriptionId: string;
   time: number;
   playing: boolean;
+  /**
+   * Rows of `time` sent so far, of `total`. The replay holds the moment only once they are equal;
+   * until then the rows are a moment being rebuilt, never to be shown as complete.
+   */
+  rebuilt: number;
+  /**
+   * Absent while main is still reading the moment from the recording; `rebuilt` then counts the rows
+   * read so far (0 when the reading is one step).
+   */
+  total?: number;
+  /** The gap covering `time` for the kind (or the whole recording); absent when it was recorded. */
+  gap?: ReplayGap;
 }

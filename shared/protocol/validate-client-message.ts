@@ -1,14 +1,14 @@
 // The gate main puts in front of every renderer message. Hand-written and small: each check names the
 // field and the rule it broke, so a refusal in the log says exactly why (the VS Code ValidatedIpcMain
 // habit). It checks shape, types, sizes and formats, never whether the named object exists.
-import type { ClientMessage, InvolvedObject, ResumedSubscription } from './client-messages';
+import type { ClientMessage, ResumedSubscription } from './client-messages';
 import { parseHistory } from './validate-history-message';
 import {
   Rejection,
   counter,
   dataKeyFormat,
   dnsLabel,
-  kindFormat,
+  involvedObject,
   messageLimits,
   namespace,
   objectNameFormat,
@@ -19,7 +19,6 @@ import {
   requestId,
   string,
   subscriptionId,
-  subscriptionIdFormat,
   validateGroupVersionResource,
   withOptional,
 } from './validation-rules';
@@ -39,22 +38,6 @@ function resumed(value: unknown, index: number): ResumedSubscription {
   };
   const ns = namespace(fields.namespace);
   return ns === undefined ? entry : { ...entry, namespace: ns };
-}
-
-function involvedObject(value: unknown): InvolvedObject {
-  const fields = record(value, 'involvedObject');
-  onlyFields(fields, ['kind', 'namespace', 'name', 'uid'], 'involvedObject');
-  const result: InvolvedObject = {
-    kind: string(fields.kind, 'involvedObject.kind', messageLimits.kindLength, kindFormat),
-    name: string(fields.name, 'involvedObject.name', messageLimits.nameLength, objectNameFormat),
-  };
-  const ns = namespace(fields.namespace);
-  if (ns !== undefined) result.namespace = ns;
-  const uid = optional(fields.uid, (present) =>
-    string(present, 'involvedObject.uid', messageLimits.labelLength, subscriptionIdFormat),
-  );
-  if (uid !== undefined) result.uid = uid;
-  return result;
 }
 
 function parse(value: unknown): ClientMessage {

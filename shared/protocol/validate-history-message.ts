@@ -6,6 +6,7 @@ import type { Fields } from './validation-rules';
 import {
   counter,
   dnsLabel,
+  involvedObject,
   messageLimits,
   namespace,
   objectNameFormat,
@@ -132,6 +133,17 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         time: moment(fields.time, 'time'),
         direction: fields.direction,
       };
+    case 'historyEvents':
+      onlyFields(fields, ['type', 'requestId', 'involvedObject', 'time'], 'historyEvents');
+      return {
+        type: 'historyEvents',
+        requestId: requestId(fields),
+        involvedObject: involvedObject(fields.involvedObject),
+        time: moment(fields.time, 'time'),
+      };
+    case 'historyCounts':
+      onlyFields(fields, ['type', 'requestId', 'time'], 'historyCounts');
+      return { type: 'historyCounts', requestId: requestId(fields), time: moment(fields.time, 'time') };
     case 'historyExport': {
       onlyFields(
         fields,

@@ -1,6 +1,7 @@
 // The rules every renderer message is checked by: field shapes, sizes and formats, each refusal naming
 // the field and the rule it broke. Shared by the validators of the protocol's message families.
 import type { GroupVersionResource } from '../kube/object';
+import type { InvolvedObject } from './client-messages';
 
 /** Limits on what a renderer may send; generous for real use, tight enough to refuse floods. */
 export const messageLimits = {
@@ -108,4 +109,21 @@ export function withOptional<T extends object>(message: T, optionals: Record<str
     if (value !== undefined) (message as Record<string, unknown>)[name] = value;
   }
   return message;
+}
+
+/** The object an Events question is about (listEvents, historyEvents). */
+export function involvedObject(value: unknown): InvolvedObject {
+  const fields = record(value, 'involvedObject');
+  onlyFields(fields, ['kind', 'namespace', 'name', 'uid'], 'involvedObject');
+  const result: InvolvedObject = {
+    kind: string(fields.kind, 'involvedObject.kind', messageLimits.kindLength, kindFormat),
+    name: string(fields.name, 'involvedObject.name', messageLimits.nameLength, objectNameFormat),
+  };
+  const ns = namespace(fields.namespace);
+  if (ns !== undefined) result.namespace = ns;
+  const uid = optional(fields.uid, (present) =>
+    string(present, 'involvedObject.uid', messageLimits.labelLength, subscriptionIdFormat),
+  );
+  if (uid !== undefined) result.uid = uid;
+  return result;
 }

@@ -88,4 +88,25 @@ describe('history messages are validated like the rest of the protocol', () => {
       refusal({ type: 'historyExport', requestId: 1, from: 1, to: 2, destination: 'dialog', path }),
     ).toMatch(/unknown field "path"/);
   });
+
+  it('accepts Events and counts at a moment, and refuses a malformed object or moment in them', () => {
+    const events = {
+      type: 'historyEvents',
+      requestId: 1,
+      involvedObject: { kind: 'Pod', namespace: 'ns', name: 'web-1', uid: 'abc' },
+      time: 5,
+    };
+    expect(accepted(events)).toEqual(events);
+    expect(accepted({ type: 'historyCounts', requestId: 2, time: 5 })).toEqual({
+      type: 'historyCounts',
+      requestId: 2,
+      time: 5,
+    });
+    expect(refusal({ ...events, involvedObject: { kind: 'Pod/x', name: 'web-1' } })).toMatch(/kind/);
+    expect(refusal({ ...events, time: -1 })).toMatch(/time/);
+    expect(refusal({ type: 'historyCounts', requestId: 2 })).toMatch(/time/);
+    expect(refusal({ type: 'historyCounts', requestId: 2, time: 1, gvr: 'pods' })).toMatch(
+      /unknown field "gvr"/,
+    );
+  });
 });

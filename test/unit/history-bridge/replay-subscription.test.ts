@@ -1,0 +1,278 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Clock, Timer } from '../../../main/cache/clock';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { HistorySource } from '../../../main/bridge/history-source';
+import { HistoryQueries } from '../../../main/history/history-queries';
+import { ReplaySubscription } from '../../../main/bridge/history-replay';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { RecordingWriter } from '../../../main/history/recording-writer';
+import { openForWriting } from '../../../main/history/schema';
+import type { KubeObject } from '../../../shared/kube/object';
+import type { HistoryCursorMessage } from '../../../shared/protocol';
+import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
+import { tempDirectory } from '../history/fixtures';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+/** Moments are rebuilt off the main thread, as in the app. */
+const queries = new HistoryQueries();
+afterAll(() => queries.close());
+const start = Date.UTC(2026, 10, 30, 12);
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function pod(name: string, resourceVersion: number): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: String(resourceVersion) },
+    status: { phase: 'Running' },
+  };
+}
+
+interface Recorded {
+  readonly source: HistorySource;
+  /** When the last change was written. */
+  readonly end: number;
+}
+
+/**
+ * A recording of `pods` pods added at `start`, then one update every `everyMs` for `forMs`, and the
+ * given gap marks (for the pods stream unless whole).
+ */
+function record(options: {
+  pods: number;
+  everyMs?: number;
+  forMs?: number;
+  gaps?: { start: number; end?: number; whole?: boolean }[];
+}): Recorded {
+  const directory = tempDirectory();
+  cleanups.push(directory.remove);
+  const file = directory.file('replay.kubetide');
+  const database = openForWriting(file, 'test', start);
+  const writer = new RecordingWriter(database);
+  const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+  let resourceVersion = 1;
+  let end = start;
+  writer.transaction(() => {
+    for (let index = 0; index < options.pods; index++) {
+      const object = pod(`p${index}`, resourceVersion++);
+      writer.writeChange({
+        time: start,
+        stream,
+        type: 'Added',
+        finalStateUnknown: false,
+        object,
+        key: `shop/p${index}`,
+      });
+    }
+    const every = options.everyMs ?? 0;
+    for (let time = start + every; every > 0 && time <= start + (options.forMs ?? 0); time += every) {
+      const name = `p${resourceVersion % options.pods}`;
+      const object = pod(name, resourceVersion++);
+      writer.writeChange({
+        time,
+        stream,
+        type: 'Updated',
+        finalStateUnknown: false,
+        object,
+        key: `shop/${name}`,
+      });
+      end = time;
+    }
+    for (const gap of options.gaps ?? []) {
+      writer.writeMark({
+        kind: 'gap',
+        reason: 'watch-disconnected',
+        stream: gap.whole ? undefined : stream,
+        start: gap.start,
+        end: gap.end,
+        detail: 'the watch of pods failed: connection reset',
+      });
+    }
+    writer.touch(end);
+  });
+  database.close();
+  const clock = new FakeClock(end + 60_000);
+  const source = new HistorySource({ file, context: 'test', clock });
+  cleanups.push(() => source.close());
+  return { source, end };
+}
+
+/**
+ * The wall clock of a process that also works: timers fire on the fake clock, and each piece of work
+ * (here: projecting a recorded object into a row) makes the wall clock run ahead, as a busy event loop
+ * would delay every timer behind it.
+ */
+class WorkingClock implements Clock {
+  private worked = 0;
+  constructor(readonly fake: FakeClock) {}
+  work(ms: number): void {
+    this.worked += ms;
+  }
+  now(): number {
+    return this.fake.now() + this.worked;
+  }
+  setTimeout(callback: () => void, delayMs: number): Timer {
+    return this.fake.setTimeout(callback, delayMs);
+  }
+  sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
+    return this.fake.sleep(delayMs, signal);
+  }
+}
+
+/** A replay whose batches are acknowledged as soon as they are sent, with every message kept. */
+function replayOf(clock: Clock, options: { maxBatchRows?: number; workPerRowMs?: number } = {}) {
+  const messages: ServerMessage[] = [];
+  const inner = new RowProjector();
+  const projector = Object.assign(Object.create(RowProjector.prototype) as RowProjector, {
+    printer: inner.printer,
+    project: (object: KubeObject, now: number) => {
+      if (options.workPerRowMs && clock instanceof WorkingClock) clock.work(options.workPerRowMs);
+      return inner.project(object, now);
+    },
+  });
+  const replay: ReplaySubscription = new ReplaySubscription({
+    subscriptionId: 'replay1',
+    gvr: pods,
+    namespace: '',
+    projector,
+    clock,
+    send: (message) => messages.push(message),
+    batch: { maxBatchRows: options.maxBatchRows ?? 2_000 },
+  });
+  cleanups.push(() => replay.close());
+  const acknowledgeAll = () => {
+    const last = messages.filter((message): message is DeltaBatch => message.type === 'batch').at(-1);
+    if (last) replay.acknowledge(last.seq);
+  };
+  return { replay, messages, acknowledgeAll };
+}
+
+const cursors = (messages: readonly ServerMessage[]) =>
+  messages.filter((message): message is HistoryCursorMessage => message.type === 'historyCursor');
+
+describe('a replay subscription', () => {
+  it('streams a moment in chunks, each followed by a cursor counting the rows sent, whole only at the end', async () => {
+    const { source } = record({ pods: 2_500 });
+    const clock = new FakeClock(start + 1_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock, { maxBatchRows: 100 });
+    const reply = await replay.showState(queries, source.file, start + 1_000);
+    expect(reply.count).toBe(2_500);
+    for (let round = 0; round < 20 && cursors(messages).at(-1)!.rebuilt < 2_500; round++) {
+      acknowledgeAll();
+      clock.step(50);
+    }
+    const sent = cursors(messages);
+    // First the moment being read (no total yet), then its total before any row is sent.
+    expect(sent[0]).toEqual({
+      type: 'historyCursor',
+      subscriptionId: 'replay1',
+      time: start + 1_000,
+      playing: false,
+      rebuilt: 0,
+    });
+    expect(sent[1]).toMatchObject({ time: start + 1_000, rebuilt: 0, total: 2_500 });
+    // Every cursor counts exactly the rows of the batches before it, and only the last says "whole".
+    let rows = 0;
+    let complete = 0;
+    for (const message of messages.filter((message) => message !== sent[0])) {
+      if (message.type === 'batch') rows = (message.replace ? 0 : rows) + message.upserts.length;
+      if (message.type !== 'historyCursor') continue;
+      expect(message.rebuilt).toBe(rows);
+      expect(message.total).toBe(2_500);
+      if (message.rebuilt === message.total) complete++;
+    }
+    expect(complete).toBe(1);
+    expect(sent.length).toBeGreaterThan(25);
+    expect(messages.filter((message) => message.type === 'batch').at(-1)).toMatchObject({
+      snapshotEnd: true,
+    });
+    expect(messages.at(-1)).toMatchObject({ type: 'historyCursor', rebuilt: 2_500 });
+  });
+
+  it('says again the moment it shows when reading another one fails', async () => {
+    const { source } = record({ pods: 3 });
+    const clock = new FakeClock(start);
+    const { replay, messages } = replayOf(clock);
+    await replay.showState(queries, source.file, start + 1_000);
+    await expect(replay.showState(queries, `${source.file}.missing`, start + 9_000)).rejects.toThrow();
+    expect(cursors(messages).at(-2)).toMatchObject({ time: start + 9_000, rebuilt: 0 });
+    expect(cursors(messages).at(-1)).toMatchObject({ time: start + 1_000, rebuilt: 3, total: 3 });
+    expect(replay.time).toBe(start + 1_000);
+  });
+
+  it("says a moment inside a gap of the kind's watch (or of the whole recording) is a gap, and a recorded one is not", async () => {
+    const { source } = record({
+      pods: 3,
+      everyMs: 1_000,
+      forMs: 60_000,
+      gaps: [
+        { start: start + 10_000, end: start + 20_000 },
+        { start: start + 40_000, end: start + 45_000, whole: true },
+      ],
+    });
+    const clock = new FakeClock(start);
+    const { replay, messages } = replayOf(clock);
+    const gapAt = async (time: number) => {
+      await replay.showState(queries, source.file, time);
+      return cursors(messages).at(-1)!.gap;
+    };
+    expect(await gapAt(start + 5_000)).toBeUndefined();
+    expect(await gapAt(start + 10_000)).toMatchObject({
+      reason: 'watch-disconnected',
+      start: start + 10_000,
+      end: start + 20_000,
+    });
+    expect((await gapAt(start + 19_999))?.reason).toBe('watch-disconnected');
+    // At its end the list that closed the gap is recorded.
+    expect(await gapAt(start + 20_000)).toBeUndefined();
+    expect(await gapAt(start + 42_000)).toMatchObject({ start: start + 40_000 });
+    expect(await gapAt(start + 50_000)).toBeUndefined();
+  });
+
+  // How much wall time projecting one recorded object costs at each speed: enough that a player
+  // waiting out recorded delays (rather than following the wall clock) falls 20-40% behind.
+  for (const [speed, workPerRowMs] of [
+    [1, 1],
+    [10, 1],
+    [100, 0.2],
+  ] as const) {
+    it(`plays at ${speed}x within 10% on a busy clock, the cursor moving at least every 250 ms`, async () => {
+      // 20 changes a second for 1 or 10 minutes of recording.
+      const recordedMs = speed === 1 ? 60_000 : 600_000;
+      const { source, end } = record({ pods: 50, everyMs: 50, forMs: recordedMs });
+      const clock = new WorkingClock(new FakeClock(end + 60_000));
+      const { replay, messages, acknowledgeAll } = replayOf(clock, { workPerRowMs });
+      await replay.showState(queries, source.file, start);
+      acknowledgeAll();
+      const began = clock.now();
+      messages.length = 0;
+      replay.play(source, speed);
+      const seen: { wall: number; cursor: HistoryCursorMessage }[] = [];
+      let read = 0;
+      for (let step = 0; step < 200_000 && replay.playing; step++) {
+        clock.fake.step(5);
+        acknowledgeAll();
+        for (; read < messages.length; read++) {
+          const message = messages[read]!;
+          if (message.type === 'historyCursor') seen.push({ wall: clock.now(), cursor: message });
+        }
+      }
+      expect(replay.playing).toBe(false);
+      expect(seen.at(-1)!.cursor).toMatchObject({ time: end, playing: false });
+      let previousWall = began;
+      for (const { wall, cursor } of seen) {
+        expect(wall - previousWall).toBeLessThanOrEqual(250);
+        previousWall = wall;
+        const elapsed = wall - began;
+        if (elapsed < 1_000 || !cursor.playing) continue;
+        const rate = (cursor.time - start) / elapsed;
+        expect(Math.abs(rate - speed) / speed).toBeLessThanOrEqual(0.1);
+      }
+      const wallMs = seen.at(-1)!.wall - began;
+      expect(Math.abs((end - start) / wallMs - speed) / speed).toBeLessThanOrEqual(0.1);
+    });
+  }
+});
