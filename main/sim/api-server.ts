@@ -17,6 +17,7 @@ import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
 import { readBody, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
+import type { PodLogServer } from './pod-log-server';
 import { parseApiPath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
 import { handleResource, verbOf } from './resource-handler';
@@ -30,6 +31,7 @@ export interface AdminHooks {
 export interface ApiServerContext extends ResourceHandlerContext {
   hub: WatchHub;
   admin: AdminHooks;
+  logs: PodLogServer;
 }
 
 const versionInfo = {
@@ -121,6 +123,15 @@ async function route(
   if (!verb) throw methodNotAllowed();
   const fault = context.faults.take(verb, pathname);
   if (fault) return sendStatus(response, fault);
+  if (
+    type.group === '' &&
+    type.resource === 'pods' &&
+    path.subresource === 'log' &&
+    path.name !== undefined
+  ) {
+    if (verb !== 'get') throw methodNotAllowed();
+    return context.logs.serve(path.namespace, path.name, url.searchParams, response);
+  }
   const rendering = negotiateRendering(request.headers.accept);
   if (!rendering)
     return sendStatus(

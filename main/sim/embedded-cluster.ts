@@ -13,6 +13,7 @@ import { GarbageCollector } from './garbage-collector';
 import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
 import { OwnerIndex } from './owner-index';
+import { PodLogServer } from './pod-log-server';
 import { SeededRandom } from './random';
 import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
@@ -57,6 +58,8 @@ export interface EmbeddedClusterOptions {
   simulate?: boolean;
   /** Options of the controller loop, churn rate included. */
   simulation?: SimulationOptions;
+  /** Lines a container's log file holds before the kubelet rotates it (default 100,000, ~10 MiB). */
+  logLinesPerFile?: number;
 }
 
 /** Runtime control of background change. */
@@ -146,6 +149,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     table: createTableConverter(store),
     now: () => clock.now(),
     hub,
+    logs: new PodLogServer(storage, clock, options.logLinesPerFile),
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
