@@ -11,6 +11,7 @@ import type { ClusterSession } from './cluster-session';
 import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
 import { HistoryService } from './history-service';
+import { LogService } from './log-service';
 import type { FilePicker } from './history-service';
 
 /** What a connection needs of the BridgeHost that owns it. */
@@ -34,6 +35,7 @@ export function replyErrorOf(error: unknown): ReplyError {
 export class BridgeConnection {
   private sessionConnection: SessionConnection | undefined;
   private history: HistoryService | undefined;
+  private logs: LogService | undefined;
   private greeted = false;
   private closed = false;
 
@@ -51,6 +53,8 @@ export class BridgeConnection {
     if (!this.greeted || this.closed) return;
     this.history?.close();
     this.history = this.newHistory();
+    this.logs?.close();
+    this.logs = this.newLogs();
     this.sessionConnection = this.host.session.attach(this.transport);
     await this.pushState();
   }
@@ -60,6 +64,7 @@ export class BridgeConnection {
     this.closed = true;
     this.sessionConnection?.close();
     this.history?.close();
+    this.logs?.close();
     this.onClosed(this);
   }
 
@@ -116,6 +121,10 @@ export class BridgeConnection {
       if (!history) throw new Error('history is not available before hello');
       return history.serve(message as HistoryClientMessage);
     }
+    if (message.type === 'openLogs' || message.type === 'closeLogs') {
+      if (!this.logs) throw new Error('logs are not available before hello');
+      return this.logs.serve(message);
+    }
     switch (message.type) {
       case 'hello':
         return this.hello(message);
@@ -163,6 +172,7 @@ export class BridgeConnection {
     this.greeted = true;
     this.sessionConnection = this.host.session.attach(this.transport);
     this.history = this.newHistory();
+    this.logs = this.newLogs();
     await this.pushState();
     for (const resumed of message.resume ?? []) {
       try {
@@ -191,6 +201,17 @@ export class BridgeConnection {
       clock: this.host.session.clock,
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
+    });
+  }
+
+  private newLogs(): LogService {
+    const transport = this.transport;
+    return new LogService({
+      session: () => this.host.session,
+      clock: this.host.session.clock,
+      send: (message) => {
+        if (!this.closed) transport.send(message);
+      },
     });
   }
 
