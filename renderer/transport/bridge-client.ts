@@ -11,6 +11,7 @@ import type {
 } from '../../shared/protocol/client-messages';
 import type { ContextList, ReplyError, ServerMessage } from '../../shared/protocol/server-messages';
 import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
+import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
@@ -67,6 +68,8 @@ export class BridgeClient {
   private nextReplay = 1;
   private readonly replays = new Set<string>();
   private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
+  private nextLogStream = 1;
+  private readonly logListeners = new Map<string, (message: LogServerMessage) => void>();
 
   constructor(private readonly options: BridgeClientOptions) {
     this.timers = options.timers ?? globalTimers;
@@ -138,6 +141,27 @@ export class BridgeClient {
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void {
     this.cursorListeners.add(listener);
     return () => this.cursorListeners.delete(listener);
+  }
+
+  /**
+   * Opens a log stream; its lines, sources and notes go to `listener` until close(). `opened` settles
+   * with main's reply (rejecting when main refused the stream). Streams do not outlive the link.
+   */
+  openLogs(
+    target: LogTarget,
+    options: LogOptions,
+    listener: (message: LogServerMessage) => void,
+  ): { opened: Promise<void>; close(): void } {
+    const streamId = `logs-${this.nextLogStream++}`;
+    this.logListeners.set(streamId, listener);
+    const opened = this.request({ type: 'openLogs', streamId, target, options }).then(() => undefined);
+    opened.catch(() => this.logListeners.delete(streamId));
+    return {
+      opened,
+      close: () => {
+        if (this.logListeners.delete(streamId)) this.sendIfReady({ type: 'closeLogs', streamId });
+      },
+    };
   }
 
   resync(subscriptionId: string): Promise<void> {
@@ -287,6 +311,11 @@ export class BridgeClient {
         return;
       case 'historyCursor':
         for (const listener of this.cursorListeners) listener(message);
+        return;
+      case 'logLines':
+      case 'logSources':
+      case 'logNote':
+        this.logListeners.get(message.streamId)?.(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

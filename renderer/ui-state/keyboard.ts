@@ -11,6 +11,7 @@ export type KeyCommand =
   | { type: 'stepChange'; direction: 'previous' | 'next' }
   | { type: 'togglePlay' }
   | { type: 'copyName' }
+  | { type: 'openLogs' }
   | { type: 'escape' }
   | { type: 'toggleHelp' };
 
@@ -67,6 +68,8 @@ export function commandForKey(press: KeyPress): KeyCommand | undefined {
       return { type: 'togglePlay' };
     case 'c':
       return { type: 'copyName' };
+    case 'l':
+      return { type: 'openLogs' };
     case '?':
       return { type: 'toggleHelp' };
     default:

@@ -2,7 +2,14 @@
 // one method per request. renderer/transport's BridgeClient satisfies it as it is; tests can hand the
 // views a fake, so no view knows whether it runs in Electron or in a browser.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
-import type { HistoryClientMessage, HistoryCursorMessage, InvolvedObject } from '../../shared/protocol';
+import type {
+  HistoryClientMessage,
+  HistoryCursorMessage,
+  InvolvedObject,
+  LogOptions,
+  LogServerMessage,
+  LogTarget,
+} from '../../shared/protocol';
 import type { MirrorStore } from '../store/mirror-store';
 
 export interface ViewBridge {
@@ -22,6 +29,12 @@ export interface ViewBridge {
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void;
+  /** A log stream: its messages go to `listener` until close(); `opened` rejects if main refused it. */
+  openLogs(
+    target: LogTarget,
+    options: LogOptions,
+    listener: (message: LogServerMessage) => void,
+  ): { opened: Promise<void>; close(): void };
 }
 
 /** A history message as a view sends it: main's reply is matched by a requestId the bridge adds. */

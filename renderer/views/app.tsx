@@ -27,6 +27,8 @@ import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
+import { LogView } from './logs/log-view';
+import { logSubjectOf } from './logs/log-subject';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
@@ -154,6 +156,11 @@ export function App(): ReactNode {
     return () => clearTimeout(timer);
   }, [state.notice, update]);
 
+  const selectedLogRow =
+    state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
+  const selectedSubject =
+    selectedLogRow && !travel ? logSubjectOf(kind.gvr, kind.kind, selectedLogRow) : undefined;
+
   useKeyboard((command: KeyCommand) => {
     const current = view.getState();
     if (transfer) {
@@ -190,6 +197,10 @@ export function App(): ReactNode {
         return;
       case 'copyName':
         copyName();
+        return;
+      case 'openLogs':
+        if (!selectedSubject) return false;
+        update({ overlay: { type: 'logs' } });
         return;
       case 'stepChange':
         if (current.selectedKey === undefined) return false;
@@ -298,6 +309,7 @@ export function App(): ReactNode {
             onNavigate={navigate}
             {...(travel ? { travelTime: travel.time } : {})}
             onTravel={travelTo}
+            onExpandLogs={() => update({ overlay: { type: 'logs' } })}
           />
         )}
       </div>
@@ -327,6 +339,16 @@ export function App(): ReactNode {
         />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
+      {state.overlay.type === 'logs' && selectedSubject && (
+        <div className="log-overlay" role="dialog" aria-modal="true" aria-label="Logs">
+          <LogView
+            key={JSON.stringify(selectedSubject)}
+            subject={selectedSubject}
+            fullHeight
+            onClose={closeOverlay}
+          />
+        </div>
+      )}
       {state.notice && (
         <div className="toast" role="status">
           {state.notice}
