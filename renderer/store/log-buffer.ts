@@ -5,9 +5,14 @@
 // source's lines keep their order), which is a push for nearly every line and a short shift for the
 // few that arrive late. Past capacity the oldest lines are dropped, and counted, so the view can say so.
 //
+// Texts are packed by chunk (packed-texts.ts) so that a full buffer is a few thousand strings to the
+// garbage collector, not a million.
+//
 // Positions: a line's `position` is dropped + its index, stable while lines are only appended at the
 // end, so a search can scan just the new tail; `layout` changes when a line lands before the end (or
 // on clear), telling such readers to start over.
+
+import { PackedTexts } from './packed-texts';
 
 export interface BufferedLine {
   time: number;
@@ -18,7 +23,7 @@ export interface BufferedLine {
 export class LogBuffer {
   private times: Float64Array;
   private sources: Int32Array;
-  private texts: string[];
+  private texts: PackedTexts;
   /** Physical slot of logical index 0. */
   private head = 0;
   private count = 0;
@@ -32,7 +37,7 @@ export class LogBuffer {
     const initial = Math.min(capacity, 1024);
     this.times = new Float64Array(initial);
     this.sources = new Int32Array(initial);
-    this.texts = new Array<string>(initial);
+    this.texts = new PackedTexts(initial);
   }
 
   get length(): number {
@@ -63,17 +68,18 @@ export class LogBuffer {
   }
 
   text(index: number): string {
-    return this.texts[this.slot(index)];
+    return this.texts.get(this.slot(index));
   }
 
   line(index: number): BufferedLine {
     const slot = this.slot(index);
-    return { time: this.times[slot], source: this.sources[slot], text: this.texts[slot] };
+    return { time: this.times[slot], source: this.sources[slot], text: this.texts.get(slot) };
   }
 
   append(lines: readonly BufferedLine[]): void {
     if (lines.length === 0) return;
     for (const line of lines) this.insert(line);
+    this.texts.packAllBut(this.slot(this.count === this.times.length ? 0 : this.count));
     this.revisionNumber++;
   }
 
@@ -81,7 +87,7 @@ export class LogBuffer {
     this.head = 0;
     this.count = 0;
     this.droppedCount = 0;
-    this.texts.fill('');
+    this.texts = new PackedTexts(this.times.length);
     this.layoutVersion++;
     this.revisionNumber++;
   }
@@ -117,15 +123,15 @@ export class LogBuffer {
       const from = this.slot(index - 1);
       this.times[to] = this.times[from];
       this.sources[to] = this.sources[from];
-      this.texts[to] = this.texts[from];
+      this.texts.set(to, this.texts.get(from));
     }
     this.write(low, line);
     this.count++;
     this.layoutVersion++;
   }
 
+  /** The dropped line's slot is the next one written (the ring is full), so its text is not cleared. */
   private dropOldest(): void {
-    this.texts[this.head] = '';
     this.head = (this.head + 1) % this.times.length;
     this.count--;
     this.droppedCount++;
@@ -135,25 +141,23 @@ export class LogBuffer {
     const slot = this.slot(index);
     this.times[slot] = line.time;
     this.sources[slot] = line.source;
-    this.texts[slot] = line.text;
+    this.texts.set(slot, line.text);
   }
 
-  /** Doubles the columns (up to capacity), unrolling the ring so logical index 0 is slot 0. */
+  /**
+   * Doubles the columns (up to capacity). The ring has never wrapped when it grows: lines are dropped
+   * only once it holds `capacity`, and then it no longer grows; so logical index = slot, and the
+   * columns are copied as they lie.
+   */
   private grow(): void {
     const size = Math.min(this.capacity, this.times.length * 2);
     const times = new Float64Array(size);
     const sources = new Int32Array(size);
-    const texts = new Array<string>(size);
-    for (let index = 0; index < this.count; index++) {
-      const slot = this.slot(index);
-      times[index] = this.times[slot];
-      sources[index] = this.sources[slot];
-      texts[index] = this.texts[slot];
-    }
+    times.set(this.times);
+    sources.set(this.sources);
     this.times = times;
     this.sources = sources;
-    this.texts = texts;
-    this.head = 0;
+    this.texts = this.texts.resized(size);
   }
 
   private slot(index: number): number {

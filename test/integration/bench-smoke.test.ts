@@ -18,6 +18,7 @@ const expectedFields: Record<string, string[]> = {
   bridge: ['p50_ms', 'p99_ms', 'batch_size_p50', 'batch_size_max'],
   renderer: ['apply_ms', 'selector_ms', 'index_ms'],
   history: ['record_events_per_s', 'bytes_per_event', 'rebuild_ms'],
+  logs: ['lines_per_s', 'max_frame_ms', 'mb_per_million_lines'],
 };
 
 describe('npm run bench', () => {
@@ -35,6 +36,8 @@ describe('npm run bench', () => {
         '2000',
         '--history-events',
         '2000',
+        '--log-lines',
+        '20000',
         '--json',
       ],
       { maxBuffer: 1 << 20 },

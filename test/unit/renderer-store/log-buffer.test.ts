@@ -48,17 +48,17 @@ describe('LogBuffer', () => {
     expect(buffer.dropped + buffer.length).toBe(50);
   });
 
-  it('matches a stable sort of everything appended, truncated to its capacity, on random interleavings', () => {
+  it('matches a stable sort of everything appended, truncated to its capacity, on random interleavings (texts packed across chunks included)', () => {
     const random = seededRandom(11);
     for (let round = 0; round < 30; round++) {
-      const capacity = 1 + Math.floor(random() * 300);
+      const capacity = 1 + Math.floor(random() * (round % 2 === 0 ? 300 : 4000));
       const buffer = new LogBuffer(capacity);
       const all: BufferedLine[] = [];
       const clocks = [0, 0, 0, 0];
       for (let batch = 0; batch < 40; batch++) {
         const source = Math.floor(random() * 4);
         const lines: BufferedLine[] = [];
-        for (let count = Math.floor(random() * 20); count > 0; count--) {
+        for (let count = Math.floor(random() * (round % 2 === 0 ? 20 : 300)); count > 0; count--) {
           clocks[source] += Math.floor(random() * 5);
           lines.push(line(clocks[source], source, `${source}-${all.length + lines.length}`));
         }
@@ -79,6 +79,9 @@ describe('LogBuffer', () => {
         expect(order).toEqual([...order].sort((a, b) => a - b));
       }
       expect(buffer.dropped + buffer.length).toBe(all.length);
+      // Texts survive packing, growth and the ring wrapping: each line's text names its source and order.
+      for (const entry of held) expect(entry.text.startsWith(`${entry.source}-`)).toBe(true);
+      expect(new Set(held.map((entry) => entry.text)).size).toBe(held.length);
     }
   });
 });
