@@ -1,7 +1,9 @@
 // One log view's state, apart from React: the LogBuffer its lines go into, the sources (pod and
 // container, each with a stable colour, as stern gives them), the recent notes, and pause. Paused, the
-// view holds still: lines wait aside (bounded by the buffer's capacity, the overflow counted as
-// dropped) and go in on resume. Views subscribe to it as to a tiny external store.
+// view holds still: lines wait aside and go in on resume; once more wait than the buffer could show,
+// the oldest waiting batches go in at once (the buffer drops and counts what falls past its cap), so
+// a pause never holds more than the buffer's capacity twice. Views subscribe to it as to a tiny
+// external store.
 import type { LogNoteKind, LogServerMessage, LogSource } from '../../shared/protocol/log-messages';
 import type { BufferedLine } from './log-buffer';
 import { LogBuffer } from './log-buffer';

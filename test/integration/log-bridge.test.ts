@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSession } from '../../main/bridge/cluster-session';
+import type { LogLimits } from '../../main/bridge/log-service';
 import { LogService } from '../../main/bridge/log-service';
 import { FakeClock } from '../../main/cache/fake-clock';
 import type { ClusterConnection } from '../../main/kube/cluster-connection';
@@ -72,12 +73,13 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-function service() {
+function service(limits: Partial<LogLimits> = {}) {
   const messages: LogServerMessage[] = [];
   const logs = new LogService({
     session: () => session,
     clock: session.clock,
     send: (m) => messages.push(m),
+    limits,
   });
   const lines = () =>
     messages.flatMap((message) => (message.type === 'logLines' ? message.lines : ([] as LogLine[])));
@@ -179,6 +181,30 @@ describe('log streams over the bridge', () => {
     expect(kinds).toContain('reconnecting');
     expect(kinds).toContain('resumed');
     expect(kinds).not.toContain('rotated');
+    logs.close();
+  });
+
+  it('caps the streams a connection opens and the sources one stream reads, saying so', async () => {
+    const { logs, messages } = service({ streams: 2, sourcesPerStream: 2 });
+    const open = (streamId: string) =>
+      logs.serve({
+        type: 'openLogs',
+        requestId: 1,
+        streamId,
+        target: { kind: 'selector', namespace: 'default', labelSelector: 'app=shop' },
+        options: { follow: true, previous: false, tailLines: 1 },
+      });
+    await open('a');
+    await open('b');
+    await expect(open('c')).rejects.toThrow('at most 2 log streams may be open at once; close one first');
+    await expect(open('a')).rejects.toThrow('log stream a is already open');
+    await until(() => messages.some((message) => message.type === 'logNote' && message.kind === 'limited'));
+    const added = messages.flatMap((message) =>
+      message.type === 'logSources' && message.streamId === 'a' ? message.added : [],
+    );
+    expect(added).toHaveLength(2);
+    await logs.serve({ type: 'closeLogs', streamId: 'a' });
+    await open('c');
     logs.close();
   });
 });
