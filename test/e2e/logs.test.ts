@@ -105,6 +105,18 @@ describe('logs in browser mode', { timeout: 60_000 }, () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("shows a pod's logs in the detail pane's Logs tab", async () => {
+    const [pod] = await shopPods();
+    await page.keyboard.press('Escape');
+    await page.locator(`[role="row"][data-key="default/${pod}"]`).click();
+    await page.keyboard.press('Enter');
+    await page.getByRole('tab', { name: 'Logs' }).click();
+    await expect.poll(lineCount, { timeout: 15_000 }).toBeGreaterThan(3);
+    expect(await page.getByTestId('detail').getByTestId('log-view').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('logs-detail-tab') });
+    await page.getByRole('tab', { name: 'YAML' }).click();
+  });
+
   it('shows the previous logs of a crash-looping container', async () => {
     const [, pod] = await shopPods();
     await page.keyboard.press('Escape');
