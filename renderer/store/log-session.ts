@@ -85,6 +85,16 @@ export class LogSession {
     this.changed();
   }
 
+  /** The stream starts over (main lost it with the link): held lines and sources are forgotten. */
+  restart(note: LogSessionNote): void {
+    this.buffer.clear();
+    this.sources.clear();
+    this.held = [];
+    this.heldCount = 0;
+    this.notes = [...this.notes, note].slice(-keptNotes);
+    this.changed();
+  }
+
   /** A note of the view's own (a refused stream). */
   addNote(note: LogSessionNote): void {
     this.notes = [...this.notes, note].slice(-keptNotes);

@@ -69,7 +69,15 @@ export class BridgeClient {
   private readonly replays = new Set<string>();
   private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
   private nextLogStream = 1;
-  private readonly logListeners = new Map<string, (message: LogServerMessage) => void>();
+  private readonly logStreams = new Map<
+    string,
+    {
+      target: LogTarget;
+      options: LogOptions;
+      listener: (message: LogServerMessage) => void;
+      reopened: () => void;
+    }
+  >();
 
   constructor(private readonly options: BridgeClientOptions) {
     this.timers = options.timers ?? globalTimers;
@@ -145,21 +153,24 @@ export class BridgeClient {
 
   /**
    * Opens a log stream; its lines, sources and notes go to `listener` until close(). `opened` settles
-   * with main's reply (rejecting when main refused the stream). Streams do not outlive the link.
+   * with main's reply (rejecting when main refused the stream). Main ends a connection's streams with
+   * it, so after the link comes back each stream is opened again and `reopened` is called first: its
+   * lines start over from the tail, and the caller clears what it held.
    */
   openLogs(
     target: LogTarget,
     options: LogOptions,
     listener: (message: LogServerMessage) => void,
+    reopened: () => void = () => {},
   ): { opened: Promise<void>; close(): void } {
     const streamId = `logs-${this.nextLogStream++}`;
-    this.logListeners.set(streamId, listener);
+    this.logStreams.set(streamId, { target, options, listener, reopened });
     const opened = this.request({ type: 'openLogs', streamId, target, options }).then(() => undefined);
-    opened.catch(() => this.logListeners.delete(streamId));
+    opened.catch(() => this.logStreams.delete(streamId));
     return {
       opened,
       close: () => {
-        if (this.logListeners.delete(streamId)) this.sendIfReady({ type: 'closeLogs', streamId });
+        if (this.logStreams.delete(streamId)) this.sendIfReady({ type: 'closeLogs', streamId });
       },
     };
   }
@@ -259,6 +270,12 @@ export class BridgeClient {
     this.ready = true;
     this.retryDelay = this.options.initialRetryDelayMs ?? 500;
     this.setConnection({ phase: 'open' });
+    for (const [streamId, stream] of this.logStreams) {
+      stream.reopened();
+      this.request({ type: 'openLogs', streamId, target: stream.target, options: stream.options }).catch(
+        () => {},
+      );
+    }
     // Subscriptions made while hello was in flight were not in its resume list.
     const resumed = new Set(resume.map((entry) => entry.subscriptionId));
     for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
@@ -285,6 +302,14 @@ export class BridgeClient {
     for (const request of this.pending.values())
       request.reject(new Error(`connection to main lost: ${reason}`));
     this.pending.clear();
+    for (const [streamId, stream] of this.logStreams)
+      stream.listener({
+        type: 'logNote',
+        streamId,
+        kind: 'reconnecting',
+        message: `the connection to main was lost (${reason}); the log reopens when it is back`,
+        time: this.timers.now(),
+      });
     if (!this.stopped) this.scheduleReconnect(reason);
   }
 
@@ -315,7 +340,7 @@ export class BridgeClient {
       case 'logLines':
       case 'logSources':
       case 'logNote':
-        this.logListeners.get(message.streamId)?.(message);
+        this.logStreams.get(message.streamId)?.listener(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

@@ -29,11 +29,15 @@ export interface ViewBridge {
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void;
-  /** A log stream: its messages go to `listener` until close(); `opened` rejects if main refused it. */
+  /**
+   * A log stream: its messages go to `listener` until close(); `opened` rejects if main refused it.
+   * `reopened` is called when the stream starts over after the link to main came back.
+   */
   openLogs(
     target: LogTarget,
     options: LogOptions,
     listener: (message: LogServerMessage) => void,
+    reopened?: () => void,
   ): { opened: Promise<void>; close(): void };
 }
 

@@ -18,7 +18,17 @@ export function useLogStream(
     const fresh = new LogSession(capacity);
     setSession(fresh);
     if (!target) return;
-    const stream = bridge.openLogs(target, options, (message) => fresh.receive(message));
+    const stream = bridge.openLogs(
+      target,
+      options,
+      (message) => fresh.receive(message),
+      () =>
+        fresh.restart({
+          kind: 'resumed',
+          message: 'reconnected to main: the log is read again from its tail',
+          time: Date.now(),
+        }),
+    );
     stream.opened.catch((error: unknown) =>
       fresh.addNote({
         kind: 'failed',
