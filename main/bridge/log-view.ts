@@ -97,7 +97,7 @@ export class LogView {
     }
     if (this.closed) return;
     // The all-namespaces pods informer, when one runs, already holds these pods.
-    const namespace = session.feeds.find(podsResource, '') ? '' : target.namespace;
+    const namespace = session.feeds.find(podsResource, '') ? '' : (target.namespace ?? '');
     const feed = session.feeds.acquire(podsResource, namespace);
     const subscriber: FeedSubscriber = {
       record: (change) => {
@@ -125,7 +125,8 @@ export class LogView {
 
   private reconcilePod(row: Row): void {
     const { target } = this.options;
-    if (this.closed || target.kind === 'pod' || row.namespace !== target.namespace) return;
+    if (this.closed || target.kind === 'pod') return;
+    if (target.namespace !== undefined && row.namespace !== target.namespace) return;
     if (!this.selector?.matches(row.labels)) return this.removePod(row.key);
     const pod = this.feed?.feed.cachedObject(row.namespace, row.name);
     if (!pod) return;

@@ -12,6 +12,7 @@ export type KeyCommand =
   | { type: 'togglePlay' }
   | { type: 'copyName' }
   | { type: 'openLogs' }
+  | { type: 'openSelectorLogs' }
   | { type: 'escape' }
   | { type: 'toggleHelp' };
 
@@ -70,6 +71,8 @@ export function commandForKey(press: KeyPress): KeyCommand | undefined {
       return { type: 'copyName' };
     case 'l':
       return { type: 'openLogs' };
+    case 'L':
+      return { type: 'openSelectorLogs' };
     case '?':
       return { type: 'toggleHelp' };
     default:

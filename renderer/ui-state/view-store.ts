@@ -15,9 +15,12 @@ export interface TravelState {
 
 /** Playback speeds offered (times real time); main accepts 1..100. */
 export const playbackSpeeds = [1, 2, 5, 10, 25, 50, 100] as const;
-/** `logs`: the full-height log view of the selected object. */
+/** `logs`: the full-height log view of the selected object, or of the pods a label selector matches. */
 export type Overlay =
-  { type: 'none' } | { type: 'help' } | { type: 'palette'; query: string } | { type: 'logs' };
+  | { type: 'none' }
+  | { type: 'help' }
+  | { type: 'palette'; query: string }
+  | { type: 'logs'; selector?: { labelSelector: string; namespace?: string } };
 
 export interface ViewSort {
   /** A column id of the table ('name', 'namespace', or a printer column's index as text). */

@@ -28,7 +28,7 @@ import { useTimeTravel } from './timeline-travel';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import { LogView } from './logs/log-view';
-import { logSubjectOf } from './logs/log-subject';
+import { logSubjectOf, type LogSubject } from './logs/log-subject';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const namespacesResource = { group: '', version: 'v1', resource: 'namespaces' };
@@ -202,6 +202,25 @@ export function App(): ReactNode {
         if (!selectedSubject) return false;
         update({ overlay: { type: 'logs' } });
         return;
+      case 'openSelectorLogs': {
+        if (kind.gvr.group !== '' || kind.gvr.resource !== 'pods' || travel) return false;
+        const selector = expression.error ? undefined : expression.labelSelector;
+        if (!selector || selector.isEmpty()) {
+          update({ notice: 'Type a label selector in the filter bar (app=web) to see its pods’ logs' });
+          return;
+        }
+        const namespaces = new Set([...current.namespaces, ...expression.namespaces]);
+        if (namespaces.size > 1) {
+          update({ notice: 'Logs by selector read one namespace or all: pick one or none' });
+          return;
+        }
+        const [namespace] = namespaces;
+        const labelSelector = selector.toString();
+        update({
+          overlay: { type: 'logs', selector: { labelSelector, ...(namespace ? { namespace } : {}) } },
+        });
+        return;
+      }
       case 'stepChange':
         if (current.selectedKey === undefined) return false;
         stepChange(command.direction);
@@ -225,6 +244,12 @@ export function App(): ReactNode {
 
   const selectedRow = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
   const closeOverlay = () => update({ overlay: { type: 'none' } });
+  const overlaySubject: LogSubject | undefined =
+    state.overlay.type !== 'logs'
+      ? undefined
+      : state.overlay.selector
+        ? { kind: 'selector', ...state.overlay.selector }
+        : selectedSubject;
   return (
     <div className={`app${travel ? ' time-travel' : ''}`}>
       <TopBar
@@ -339,11 +364,11 @@ export function App(): ReactNode {
         />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
-      {state.overlay.type === 'logs' && selectedSubject && (
+      {overlaySubject && (
         <div className="log-overlay" role="dialog" aria-modal="true" aria-label="Logs">
           <LogView
-            key={JSON.stringify(selectedSubject)}
-            subject={selectedSubject}
+            key={JSON.stringify(overlaySubject)}
+            subject={overlaySubject}
             fullHeight
             onClose={closeOverlay}
           />

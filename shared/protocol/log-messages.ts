@@ -5,11 +5,14 @@
 // reconnecting, lines possibly missing after a rotation, a run that ended.
 import type { GroupVersionResource } from '../kube/object';
 
-/** What a log stream reads. Without `container`, a workload or selector reads every container of its pods. */
+/**
+ * What a log stream reads. Without `container`, a workload or selector reads every container of its
+ * pods; a selector without `namespace` matches pods in every namespace.
+ */
 export type LogTarget =
   | { kind: 'pod'; namespace: string; name: string; container: string }
   | { kind: 'workload'; gvr: GroupVersionResource; namespace: string; name: string; container?: string }
-  | { kind: 'selector'; namespace: string; labelSelector: string; container?: string };
+  | { kind: 'selector'; namespace?: string; labelSelector: string; container?: string };
 
 export interface LogOptions {
   follow: boolean;

@@ -71,12 +71,8 @@ function target(value: unknown): LogTarget {
         reject(`target.labelSelector is invalid: ${(error as Error).message}`);
       }
       return withOptional(
-        {
-          kind: 'selector' as const,
-          namespace: requiredNamespace(fields.namespace, 'target'),
-          labelSelector,
-        },
-        { container: container(fields.container, 'target') },
+        { kind: 'selector' as const, labelSelector },
+        { namespace: namespace(fields.namespace), container: container(fields.container, 'target') },
       );
     }
     default:

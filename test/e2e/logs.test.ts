@@ -161,4 +161,21 @@ describe('logs in browser mode', { timeout: 60_000 }, () => {
     await page.screenshot({ path: screenshotPath('logs-regex-search') });
     expect(pageErrors).toEqual([]);
   });
+
+  it("reads every pod the filter bar's label selector matches with L", async () => {
+    await page.keyboard.press('Escape');
+    await chooseKind(':pods', 'Pods');
+    await page.keyboard.press('/');
+    await page.getByTestId('filter-input').fill('app=shop');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('L');
+    await expect.poll(() => page.getByTestId('log-title').textContent()).toBe('Pods app=shop');
+    await expect
+      .poll(async () => new Set(await page.locator('.log-row .log-source').allTextContents()).size, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThanOrEqual(2);
+    await page.screenshot({ path: screenshotPath('logs-selector') });
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,14 +1,23 @@
 // What a log view reads, from the object the user picked: a pod's containers, or every pod of a
-// workload (merged, stern-style). Kinds without logs have no subject.
+// workload or of the filter bar's label selector (merged, stern-style). Kinds without logs have none.
 import type { GroupVersionResource } from '../../../shared/kube/object';
 import type { LogTarget } from '../../../shared/protocol/log-messages';
 import type { Row } from '../../../shared/protocol/row';
 
 export type LogSubject =
   | { kind: 'pod'; namespace: string; name: string }
-  | { kind: 'workload'; gvr: GroupVersionResource; kindName: string; namespace: string; name: string };
+  | { kind: 'workload'; gvr: GroupVersionResource; kindName: string; namespace: string; name: string }
+  /** The pods the filter bar's label selector matches, in one namespace or all. */
+  | { kind: 'selector'; labelSelector: string; namespace?: string };
 
 const workloadResources = new Set(['deployments', 'statefulsets', 'daemonsets', 'replicasets', 'jobs']);
+
+/** A title for the view: "Pod web-1", "Deployment web", "Pods app=web in shop". */
+export function logSubjectTitle(subject: LogSubject): [string, string] {
+  if (subject.kind === 'pod') return ['Pod', subject.name];
+  if (subject.kind === 'workload') return [subject.kindName, subject.name];
+  return ['Pods', `${subject.labelSelector}${subject.namespace ? ` in ${subject.namespace}` : ''}`];
+}
 
 /** The subject of a row of `gvr`, or undefined when the kind has no logs. */
 export function logSubjectOf(gvr: GroupVersionResource, kindName: string, row: Row): LogSubject | undefined {
@@ -21,6 +30,13 @@ export function logSubjectOf(gvr: GroupVersionResource, kindName: string, row: R
 
 /** The stream's target; `container` undefined means every container (a workload only). */
 export function logTargetOf(subject: LogSubject, container: string | undefined): LogTarget | undefined {
+  if (subject.kind === 'selector')
+    return {
+      kind: 'selector',
+      labelSelector: subject.labelSelector,
+      ...(subject.namespace !== undefined ? { namespace: subject.namespace } : {}),
+      ...(container !== undefined ? { container } : {}),
+    };
   if (subject.kind === 'pod')
     return container === undefined
       ? undefined

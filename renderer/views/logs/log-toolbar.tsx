@@ -2,6 +2,7 @@
 // the buffer's cap, search (text or regex, only matching lines, next/previous), download.
 import type { ReactNode, RefObject } from 'react';
 import type { ContainerChoice, LogSubject } from './log-subject';
+import { logSubjectTitle } from './log-subject';
 
 export interface LogSettings {
   /** Keep the newest line in view. */
@@ -83,8 +84,8 @@ export function LogToolbar(props: LogToolbarProps): ReactNode {
   const roleSuffix = (choice: ContainerChoice) => (choice.role === 'container' ? '' : ` (${choice.role})`);
   return (
     <div className="log-toolbar" role="toolbar" aria-label="Log controls">
-      <span className="log-title">
-        {props.subject.kind === 'pod' ? 'Pod' : props.subject.kindName} <strong>{props.subject.name}</strong>
+      <span className="log-title" data-testid="log-title">
+        {logSubjectTitle(props.subject)[0]} <strong>{logSubjectTitle(props.subject)[1]}</strong>
       </span>
       <select
         aria-label="Container"
@@ -92,7 +93,7 @@ export function LogToolbar(props: LogToolbarProps): ReactNode {
         value={props.container ?? ''}
         onChange={(event) => props.onContainer(event.target.value || undefined)}
       >
-        {props.subject.kind === 'workload' && <option value="">all containers</option>}
+        {props.subject.kind !== 'pod' && <option value="">all containers</option>}
         {props.choices.map((choice) => (
           <option key={choice.name} value={choice.name}>
             {choice.name}

@@ -14,7 +14,7 @@ import { stripAnsi } from './ansi';
 import { downloadText, logText } from './log-download';
 import { LogLine } from './log-line';
 import type { ContainerChoice, LogSubject } from './log-subject';
-import { containerChoices, defaultContainer, logTargetOf } from './log-subject';
+import { containerChoices, defaultContainer, logSubjectTitle, logTargetOf } from './log-subject';
 import { LogToolbar, type LogSettings } from './log-toolbar';
 import { useLogStream } from './use-log-stream';
 
@@ -52,6 +52,8 @@ function useContainers(subject: LogSubject): { choices: ContainerChoice[]; initi
   });
   const key = JSON.stringify(subject);
   useEffect(() => {
+    // A selector's pods may each have other containers: the view reads them all.
+    if (subject.kind === 'selector') return;
     let cancelled = false;
     const gvr = subject.kind === 'pod' ? podsResource : subject.gvr;
     bridge.getObject(gvr, subject.namespace, subject.name).then(
@@ -143,8 +145,9 @@ export function LogView(props: LogViewProps): ReactNode {
 
   const download = () => {
     const rows = Array.from({ length: rowCount }, (_, row) => indexOfRow(row));
-    const name = `${subject.name}${container ? `-${container}` : ''}${settings.previous ? '-previous' : ''}.log`;
-    downloadText(name, logText(session, rows, settings.timestamps, subject.kind === 'workload'));
+    const base = subject.kind === 'selector' ? 'pods' : subject.name;
+    const name = `${base}${container ? `-${container}` : ''}${settings.previous ? '-previous' : ''}.log`;
+    downloadText(name, logText(session, rows, settings.timestamps, subject.kind !== 'pod'));
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -180,7 +183,7 @@ export function LogView(props: LogViewProps): ReactNode {
   return (
     <section
       className={`log-view${props.fullHeight ? ' full-height' : ''}${settings.wrap ? ' wrap' : ''}`}
-      aria-label={`Logs of ${subject.kind === 'pod' ? 'pod' : subject.kindName} ${subject.name}`}
+      aria-label={`Logs of ${logSubjectTitle(subject).join(' ')}`}
       data-testid="log-view"
       onKeyDown={onKeyDown}
     >
@@ -245,7 +248,7 @@ export function LogView(props: LogViewProps): ReactNode {
                     {...(settings.timestamps
                       ? { timestamp: new Date(buffer.time(index)).toISOString() }
                       : {})}
-                    {...(subject.kind === 'workload' && source
+                    {...(subject.kind !== 'pod' && source
                       ? { source: { label: `${source.pod} ${source.container}`, colour: source.colour } }
                       : {})}
                     {...(matches ? { highlights: matchRanges(stripAnsi(text), matches.pattern) } : {})}
