@@ -94,15 +94,16 @@ function grafana(value: number, time: Date, role: LineRole): string {
   return `logger=context userId=0 orgId=1 uname= ${stamp} level=info msg="Request Completed" method=GET path=${pick(paths, value >>> 5)} status=${pick(statuses, value >>> 9)} remote_addr=${clientAddress(value)} time_ms=${value % 90} size=${value % 4000}`;
 }
 
-const appMessages = [
+const infoMessages = [
   'processed batch of {n} messages in {ms}ms',
   'GET /api/v1/items 200 {ms}ms',
   'cache hit ratio 0.{n}',
   'reconciled {n} objects',
   'heartbeat ok',
-  'slow query took {ms}ms',
-  'retrying upstream request (attempt {a})',
 ];
+const debugMessages = ['cache miss for key item:{n}', 'GET /healthz 200 {ms}ms'];
+const warnMessages = ['slow query took {ms}ms', 'retrying upstream request (attempt {a})'];
+const errorMessages = ['GET /api/v1/orders 500 {ms}ms', 'upstream timed out after {ms}ms'];
 
 function application(value: number, time: Date, role: LineRole): string {
   const stamp = time.toISOString();
@@ -119,15 +120,15 @@ function application(value: number, time: Date, role: LineRole): string {
       role.exit.line,
     );
   }
-  const level =
+  const [level, messages] =
     value % 20 === 0
-      ? `${red}ERROR${reset}`
+      ? [`${red}ERROR${reset}`, errorMessages]
       : value % 7 === 0
-        ? `${yellow}WARN${reset}`
+        ? [`${yellow}WARN${reset}`, warnMessages]
         : value % 5 === 0
-          ? `${cyan}DEBUG${reset}`
-          : `${green}INFO${reset}`;
-  const message = pick(appMessages, value >>> 6)
+          ? [`${cyan}DEBUG${reset}`, debugMessages]
+          : [`${green}INFO${reset}`, infoMessages];
+  const message = pick(messages, value >>> 6)
     .replace('{n}', String(value % 1000))
     .replace('{ms}', String(value % 700))
     .replace('{a}', String(1 + (value % 4)));
