@@ -36,8 +36,9 @@ export class PodLogServer {
     query: URLSearchParams,
     response: ServerResponse,
   ): Promise<void> {
-    const pod = this.storage.get(this.pods, namespace, name).object;
+    // kube-apiserver decodes and validates the options before it looks the pod up.
     const options = readPodLogOptions(query, name);
+    const pod = this.storage.get(this.pods, namespace, name).object;
     const container = containerNameFor(pod, options.container);
     const run = containerRunFor(pod, container, options.previous);
     const log = new ContainerLog(run, this.linesPerFile);
