@@ -15,7 +15,12 @@ export interface LogLimits {
   linesPerBatch: number;
 }
 
-export const defaultLogLimits: LogLimits = { streams: 8, sourcesPerStream: 64, linesPerBatch: 20_000 };
+/**
+ * Each source holds one HTTP/1.1 connection to the API server for as long as it follows, from the
+ * ClusterConnection's 256 sockets that the watches share: 4 views of 50 sources (stern's default
+ * --max-log-requests) leave room for them.
+ */
+export const defaultLogLimits: LogLimits = { streams: 4, sourcesPerStream: 50, linesPerBatch: 20_000 };
 
 export interface LogServiceOptions {
   session: () => ClusterSession;
