@@ -182,7 +182,7 @@ export class LogView {
       onLines: (lines) => this.receive(state.source.id, lines),
       onNote: (note) => {
         if (note.type === 'ended' || note.type === 'failed') state.done = true;
-        this.note(note.type, describeNote(note), state.source.id);
+        this.note(note.type, describeNote(note, this.options.options.follow), state.source.id);
       },
     });
   }
@@ -216,7 +216,7 @@ export class LogView {
   }
 }
 
-function describeNote(note: PodLogNote): string {
+function describeNote(note: PodLogNote, follow: boolean): string {
   switch (note.type) {
     case 'reconnecting':
       return `${note.message}; reconnecting in ${Math.round(note.retryInMs / 100) / 10} s`;
@@ -225,7 +225,8 @@ function describeNote(note: PodLogNote): string {
     case 'rotated':
       return note.message;
     case 'ended':
-      return 'the container exited; its log ends here';
+      // A followed log ends when its run exits; an unfollowed one when the reply is complete.
+      return follow ? 'the container exited; its log ends here' : 'end of the log';
     case 'failed':
       return note.message;
   }
