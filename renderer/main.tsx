@@ -15,6 +15,7 @@ import { App } from './views/app';
 import './styles/theme.css';
 import './styles/layout.css';
 import './styles/components.css';
+import './styles/logs.css';
 
 /** Electron's preload API when running in the desktop app; a WebSocket to main in browser mode. */
 function linkOpener(): LinkOpener {

@@ -8,6 +8,7 @@ import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
 import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
 import { Discovery } from '../kube/discovery';
+import { podLogOpener } from '../kube/pod-log-request';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
@@ -165,6 +166,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       ...(recording ? { recording } : {}),
       newListerWatcher: (gvr, namespace, tweak) =>
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
+      openPodLog: (namespace, pod) => podLogOpener(client, namespace, pod),
       printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
     });

@@ -14,6 +14,7 @@ import type { ClusterSession } from './cluster-session';
 import type { SessionConnection } from './session-connection';
 import type { Transport } from './transport';
 import { HistoryService } from './history-service';
+import { LogService } from './log-service';
 import type { FilePicker } from './history-service';
 import type { HistoryTransfers } from './history-transfers';
 import { MessageRateLimiter, defaultConnectionLimits } from './connection-limits';
@@ -48,6 +49,7 @@ function tooManyRequests(message: string): StatusError {
 export class BridgeConnection {
   private sessionConnection: SessionConnection | undefined;
   private history: HistoryService | undefined;
+  private logs: LogService | undefined;
   private greeted = false;
   private closed = false;
   private readonly limits: ConnectionLimits;
@@ -75,6 +77,8 @@ export class BridgeConnection {
     if (!this.greeted || this.closed) return;
     this.history?.close();
     this.history = this.newHistory();
+    this.logs?.close();
+    this.logs = this.newLogs();
     this.sessionConnection = this.host.session.attach(this.transport);
     await this.pushState();
   }
@@ -87,6 +91,7 @@ export class BridgeConnection {
     if (this.refusedMessages > 1) {
       this.host.log(`${this.transport.description}: refused ${this.refusedMessages} messages in all`);
     }
+    this.logs?.close();
     this.onClosed(this);
   }
 
@@ -203,6 +208,10 @@ export class BridgeConnection {
       }
       return history.serve(message as HistoryClientMessage);
     }
+    if (message.type === 'openLogs' || message.type === 'closeLogs') {
+      if (!this.logs) throw new Error('logs are not available before hello');
+      return this.logs.serve(message);
+    }
     switch (message.type) {
       case 'hello':
         return this.hello(message);
@@ -256,6 +265,7 @@ export class BridgeConnection {
     this.greeted = true;
     this.sessionConnection = this.host.session.attach(this.transport);
     this.history = this.newHistory();
+    this.logs = this.newLogs();
     await this.pushState();
     for (const resumed of message.resume ?? []) {
       try {
@@ -286,6 +296,17 @@ export class BridgeConnection {
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
       ...(this.host.transfers ? { transfers: this.host.transfers } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),
+    });
+  }
+
+  private newLogs(): LogService {
+    const transport = this.transport;
+    return new LogService({
+      session: () => this.host.session,
+      clock: this.host.session.clock,
+      send: (message) => {
+        if (!this.closed) transport.send(message);
+      },
     });
   }
 

@@ -5,6 +5,7 @@ import type { Clock, Timer } from '../cache/clock';
 import type { ReflectorTuning } from '../cache/controller';
 import type { ListerWatcherFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
+import type { PodLogOpener } from '../kube/pod-log-stream';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { StatusError, isForbidden, isResourceExpired, newStatus } from '../../shared/kube/status';
@@ -71,6 +72,8 @@ export interface ClusterSessionOptions {
    * runs no informer. Without it, every feed is one informer and a 403 is the subscription's error.
    */
   access?: NamespaceAccess;
+  /** Opens one pod's log requests (main/kube's podLogOpener); without it, log streams are refused. */
+  openPodLog?: (namespace: string, pod: string) => PodLogOpener;
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };

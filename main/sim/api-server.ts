@@ -26,6 +26,7 @@ import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError }
 import { negotiateRendering } from './media';
 import { authorizeNonResource, authorizeResource, forbidden, forbiddenPath } from './rbac-authorizer';
 import type { RequestLog } from './request-log';
+import type { PodLogServer } from './pod-log-server';
 import { parseApiPath } from './request-path';
 import type { ResourcePath } from './request-path';
 import type { ResourceHandlerContext } from './resource-handler';
@@ -43,6 +44,7 @@ export interface ApiServerContext extends ResourceHandlerContext {
   admin: AdminHooks;
   users: SimUsers;
   requests: RequestLog;
+  logs: PodLogServer;
 }
 
 const versionInfo = {
@@ -150,6 +152,15 @@ async function route(
   );
   const fault = context.faults.take(verb, pathname);
   if (fault) return sendStatus(response, fault);
+  if (
+    type.group === '' &&
+    type.resource === 'pods' &&
+    path.subresource === 'log' &&
+    path.name !== undefined
+  ) {
+    if (verb !== 'get') throw methodNotAllowed();
+    return context.logs.serve(path.namespace, path.name, url.searchParams, response);
+  }
   const rendering = negotiateRendering(request.headers.accept);
   if (!rendering)
     return sendStatus(

@@ -17,6 +17,7 @@ import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
 import { RequestLog } from './request-log';
 import { OwnerIndex } from './owner-index';
+import { PodLogServer } from './pod-log-server';
 import { SeededRandom } from './random';
 import type { SimUser } from './sim-users';
 import { SimUsers } from './sim-users';
@@ -84,6 +85,8 @@ export interface EmbeddedClusterOptions {
    * (namespaceViewer in sim-users.ts makes the usual namespace-limited one).
    */
   users?: readonly SimUser[];
+  /** Lines a container's log file holds before the kubelet rotates it (default 100,000, ~10 MiB). */
+  logLinesPerFile?: number;
 }
 
 /** Runtime control of background change. */
@@ -198,6 +201,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     hub,
     users,
     requests,
+    logs: new PodLogServer(storage, clock, options.logLinesPerFile),
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({

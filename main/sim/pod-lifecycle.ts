@@ -25,6 +25,22 @@ function containersOf(pod: KubeObject): Json[] {
   return ((pod.spec as Json | undefined)?.containers as Json[] | undefined) ?? [];
 }
 
+function initContainersOf(pod: KubeObject): Json[] {
+  return ((pod.spec as Json | undefined)?.initContainers as Json[] | undefined) ?? [];
+}
+
+/**
+ * The runtime's id of one run of a container: distinct per restart, as containerd's are, so the
+ * kubelet (and main/sim/pod-logs.ts) can tell the current run's log from the previous one's.
+ */
+export function containerIdOf(pod: KubeObject, index: number, restartCount: number, init = false): string {
+  const uid = (pod.metadata.uid ?? '').replace(/-/g, '');
+  return `containerd://${uid}${init ? 'i' : ''}${index}${restartCount > 0 ? `-${restartCount}` : ''}`;
+}
+
+/** How long a crash-looping container ran before it failed, when no earlier start is known. */
+const crashRunMs = 20_000;
+
 /** A pod IP inside the node's pod CIDR (10.244.<node>.0/24), derived from the pod's uid. */
 function podAddress(pod: KubeObject, nodeIndex: number): string {
   let hash = 0;
@@ -116,9 +132,34 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
     ),
     condition('PodScheduled', true, String(status.startTime)),
   ]);
+  const previousStatuses = (previous.containerStatuses as Json[] | undefined) ?? [];
+  if (initContainersOf(pod).length > 0 && stage !== 'ContainerCreating')
+    status.initContainerStatuses = initContainersOf(pod).map((container, index) => {
+      const containerID = containerIdOf(pod, index, 0, true);
+      return {
+        name: container.name,
+        image: container.image,
+        imageID: `docker.io/library/${String(container.image)}@sha256:${zeroDigest}`,
+        ready: true,
+        restartCount: 0,
+        started: false,
+        containerID,
+        state: {
+          terminated: {
+            exitCode: 0,
+            reason: 'Completed',
+            startedAt: status.startTime,
+            finishedAt: status.startTime,
+            containerID,
+          },
+        },
+      };
+    });
   status.containerStatuses = containers.map((container, index) => {
     const crashing = stage === 'CrashLoopBackOff' && index === 0;
     const restarts = index === 0 ? restartCount : 0;
+    const previousStatus = previousStatuses.find((candidate) => candidate.name === container.name);
+    const previousState = (previousStatus?.state as Json | undefined) ?? {};
     const base: Json = {
       name: container.name,
       image: container.image,
@@ -130,10 +171,18 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
       restartCount: restarts,
       started: running || (stage === 'CrashLoopBackOff' && !crashing),
     };
+    // A crash-looping container waits with no run of its own; its runtime id is the failed run's.
     if (stage !== 'ContainerCreating')
-      base.containerID = `containerd://${(pod.metadata.uid ?? '').replace(/-/g, '')}${index}`;
+      base.containerID = containerIdOf(pod, index, crashing ? Math.max(0, restarts - 1) : restarts);
     if (stage === 'ContainerCreating') base.state = { waiting: { reason: 'ContainerCreating' } };
     else if (crashing) {
+      // The failed run started when the running container did (or, for a pod seeded mid crash loop,
+      // shortly before), so its log has lines for `kubectl logs --previous` to show.
+      const running = previousState.running as Json | undefined;
+      const startedAt =
+        typeof running?.startedAt === 'string' && previousStatus?.containerID === base.containerID
+          ? running.startedAt
+          : formatTime(now - crashRunMs);
       base.state = {
         waiting: {
           reason: 'CrashLoopBackOff',
@@ -144,7 +193,7 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
         terminated: {
           exitCode: 1,
           reason: 'Error',
-          startedAt: time,
+          startedAt,
           finishedAt: time,
           containerID: base.containerID,
         },
@@ -160,7 +209,11 @@ export function setPodStage(pod: KubeObject, stage: PodStage, now: number, resta
           containerID: base.containerID,
         },
       };
-    } else base.state = { running: { startedAt: time } };
+    } else {
+      base.state = { running: { startedAt: time } };
+      // A container restarted after a crash keeps the failed run as its last state, as the kubelet does.
+      if (restarts > 0 && previousStatus?.lastState) base.lastState = previousStatus.lastState;
+    }
     return base;
   });
   pod.status = status;

@@ -12,6 +12,10 @@ const shortcuts: readonly (readonly [string[], string])[] = [
   [['Enter'], 'Open the detail pane'],
   [['y'], 'Show the YAML'],
   [['e'], 'Show the events'],
+  [
+    ['l'],
+    'Logs of the selected pod or workload, full height (f follow, s pause, p previous, / search, n N matches)',
+  ],
   [['c'], 'Copy the selected name'],
   [['h'], 'Show the history of the selected object'],
   [['[', ']'], 'Travel to the previous / next change of the selected object'],

@@ -16,6 +16,7 @@ import type {
   ServerMessage,
 } from '../../shared/protocol/server-messages';
 import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
+import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
@@ -72,6 +73,16 @@ export class BridgeClient {
   private nextReplay = 1;
   private readonly replays = new Set<string>();
   private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
+  private nextLogStream = 1;
+  private readonly logStreams = new Map<
+    string,
+    {
+      target: LogTarget;
+      options: LogOptions;
+      listener: (message: LogServerMessage) => void;
+      reopened: () => void;
+    }
+  >();
 
   constructor(private readonly options: BridgeClientOptions) {
     this.timers = options.timers ?? globalTimers;
@@ -146,6 +157,30 @@ export class BridgeClient {
   onHistoryCursor(listener: (cursor: HistoryCursorMessage) => void): () => void {
     this.cursorListeners.add(listener);
     return () => this.cursorListeners.delete(listener);
+  }
+
+  /**
+   * Opens a log stream; its lines, sources and notes go to `listener` until close(). `opened` settles
+   * with main's reply (rejecting when main refused the stream). Main ends a connection's streams with
+   * it, so after the link comes back each stream is opened again and `reopened` is called first: its
+   * lines start over from the tail, and the caller clears what it held.
+   */
+  openLogs(
+    target: LogTarget,
+    options: LogOptions,
+    listener: (message: LogServerMessage) => void,
+    reopened: () => void = () => {},
+  ): { opened: Promise<void>; close(): void } {
+    const streamId = `logs-${this.nextLogStream++}`;
+    this.logStreams.set(streamId, { target, options, listener, reopened });
+    const opened = this.request({ type: 'openLogs', streamId, target, options }).then(() => undefined);
+    opened.catch(() => this.logStreams.delete(streamId));
+    return {
+      opened,
+      close: () => {
+        if (this.logStreams.delete(streamId)) this.sendIfReady({ type: 'closeLogs', streamId });
+      },
+    };
   }
 
   resync(subscriptionId: string): Promise<void> {
@@ -247,6 +282,12 @@ export class BridgeClient {
     this.ready = true;
     this.retryDelay = this.options.initialRetryDelayMs ?? 500;
     this.setConnection({ phase: 'open' });
+    for (const [streamId, stream] of this.logStreams) {
+      stream.reopened();
+      this.request({ type: 'openLogs', streamId, target: stream.target, options: stream.options }).catch(
+        () => {},
+      );
+    }
     // Subscriptions made while hello was in flight were not in its resume list.
     const resumed = new Set(resume.map((entry) => entry.subscriptionId));
     for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
@@ -273,6 +314,14 @@ export class BridgeClient {
     for (const request of this.pending.values())
       request.reject(new Error(`connection to main lost: ${reason}`));
     this.pending.clear();
+    for (const [streamId, stream] of this.logStreams)
+      stream.listener({
+        type: 'logNote',
+        streamId,
+        kind: 'reconnecting',
+        message: `the connection to main was lost (${reason}); the log reopens when it is back`,
+        time: this.timers.now(),
+      });
     if (!this.stopped) this.scheduleReconnect(reason);
   }
 
@@ -301,6 +350,11 @@ export class BridgeClient {
         for (const listener of this.cursorListeners) listener(message);
         // Also in order with the batches, so state.replays never runs ahead of the rows.
         this.store.receive(message);
+        return;
+      case 'logLines':
+      case 'logSources':
+      case 'logNote':
+        this.logStreams.get(message.streamId)?.listener(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);

@@ -11,6 +11,8 @@ export type KeyCommand =
   | { type: 'stepChange'; direction: 'previous' | 'next' }
   | { type: 'togglePlay' }
   | { type: 'copyName' }
+  | { type: 'openLogs' }
+  | { type: 'openSelectorLogs' }
   | { type: 'escape' }
   | { type: 'toggleHelp' };
 
@@ -67,6 +69,10 @@ export function commandForKey(press: KeyPress): KeyCommand | undefined {
       return { type: 'togglePlay' };
     case 'c':
       return { type: 'copyName' };
+    case 'l':
+      return { type: 'openLogs' };
+    case 'L':
+      return { type: 'openSelectorLogs' };
     case '?':
       return { type: 'toggleHelp' };
     default:

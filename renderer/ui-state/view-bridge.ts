@@ -2,7 +2,14 @@
 // one method per request. renderer/transport's BridgeClient satisfies it as it is; tests can hand the
 // views a fake, so no view knows whether it runs in Electron or in a browser.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
-import type { HistoryClientMessage, InvolvedObject, RevealedSecretValue } from '../../shared/protocol';
+import type {
+  HistoryClientMessage,
+  InvolvedObject,
+  LogOptions,
+  LogServerMessage,
+  LogTarget,
+  RevealedSecretValue,
+} from '../../shared/protocol';
 import type { MirrorStore } from '../store/mirror-store';
 
 export interface ViewBridge {
@@ -28,6 +35,16 @@ export interface ViewBridge {
   closeReplay(subscriptionId: string): void;
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
+  /**
+   * A log stream: its messages go to `listener` until close(); `opened` rejects if main refused it.
+   * `reopened` is called when the stream starts over after the link to main came back.
+   */
+  openLogs(
+    target: LogTarget,
+    options: LogOptions,
+    listener: (message: LogServerMessage) => void,
+    reopened?: () => void,
+  ): { opened: Promise<void>; close(): void };
 }
 
 /** A history message as a view sends it: main's reply is matched by a requestId the bridge adds. */

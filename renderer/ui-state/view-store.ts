@@ -4,7 +4,7 @@
 import { createStore } from 'zustand/vanilla';
 import { gvrKey } from '../../shared/kube/object';
 
-export type DetailTab = 'yaml' | 'events' | 'owners' | 'children' | 'history';
+export type DetailTab = 'yaml' | 'events' | 'logs' | 'owners' | 'children' | 'history';
 
 /** Time travel: the moment the table, filters and detail show instead of the live cluster. */
 export interface TravelState {
@@ -15,7 +15,12 @@ export interface TravelState {
 
 /** Playback speeds offered (times real time); main accepts 1..100. */
 export const playbackSpeeds = [1, 2, 5, 10, 25, 50, 100] as const;
-export type Overlay = { type: 'none' } | { type: 'help' } | { type: 'palette'; query: string };
+/** `logs`: the full-height log view of the selected object, or of the pods a label selector matches. */
+export type Overlay =
+  | { type: 'none' }
+  | { type: 'help' }
+  | { type: 'palette'; query: string }
+  | { type: 'logs'; selector?: { labelSelector: string; namespace?: string } };
 
 export interface ViewSort {
   /** A column id of the table ('name', 'namespace', or a printer column's index as text). */

@@ -28,6 +28,8 @@ import { useTimeTravel } from './timeline-travel';
 import { useDetailMoment, useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
 import { ExportDialog, ImportDialog } from './history-transfer';
+import { LogView } from './logs/log-view';
+import { logSubjectOf, type LogSubject } from './logs/log-subject';
 import type { HistoryTimeline } from '../../shared/protocol';
 
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
@@ -173,6 +175,11 @@ export function App(): ReactNode {
     return () => clearTimeout(timer);
   }, [state.notice, update]);
 
+  const selectedLogRow =
+    state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
+  const selectedSubject =
+    selectedLogRow && !travel ? logSubjectOf(kind.gvr, kind.kind, selectedLogRow) : undefined;
+
   useKeyboard((command: KeyCommand) => {
     const current = view.getState();
     if (transfer) {
@@ -210,6 +217,29 @@ export function App(): ReactNode {
       case 'copyName':
         copyName();
         return;
+      case 'openLogs':
+        if (!selectedSubject) return false;
+        update({ overlay: { type: 'logs' } });
+        return;
+      case 'openSelectorLogs': {
+        if (kind.gvr.group !== '' || kind.gvr.resource !== 'pods' || travel) return false;
+        const selector = expression.error ? undefined : expression.labelSelector;
+        if (!selector || selector.isEmpty()) {
+          update({ notice: 'Type a label selector in the filter bar (app=web) to see its pods’ logs' });
+          return;
+        }
+        const namespaces = new Set([...current.namespaces, ...expression.namespaces]);
+        if (namespaces.size > 1) {
+          update({ notice: 'Logs by selector read one namespace or all: pick one or none' });
+          return;
+        }
+        const [namespace] = namespaces;
+        const labelSelector = selector.toString();
+        update({
+          overlay: { type: 'logs', selector: { labelSelector, ...(namespace ? { namespace } : {}) } },
+        });
+        return;
+      }
       case 'stepChange':
         if (current.selectedKey === undefined) return false;
         stepChange(command.direction);
@@ -233,6 +263,12 @@ export function App(): ReactNode {
 
   const selectedRow = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
   const closeOverlay = () => update({ overlay: { type: 'none' } });
+  const overlaySubject: LogSubject | undefined =
+    state.overlay.type !== 'logs'
+      ? undefined
+      : state.overlay.selector
+        ? { kind: 'selector', ...state.overlay.selector }
+        : selectedSubject;
   return (
     <div className={`app${travel ? ' time-travel' : ''}`}>
       <TopBar
@@ -338,6 +374,7 @@ export function App(): ReactNode {
             onNavigate={navigate}
             {...(detailMoment !== undefined ? { travelTime: detailMoment } : {})}
             onTravel={travelTo}
+            onExpandLogs={() => update({ overlay: { type: 'logs' } })}
           />
         )}
       </div>
@@ -367,6 +404,16 @@ export function App(): ReactNode {
         />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
+      {overlaySubject && (
+        <div className="log-overlay" role="dialog" aria-modal="true" aria-label="Logs">
+          <LogView
+            key={JSON.stringify(overlaySubject)}
+            subject={overlaySubject}
+            fullHeight
+            onClose={closeOverlay}
+          />
+        </div>
+      )}
       {state.notice && (
         <div className="toast" role="status">
           {state.notice}

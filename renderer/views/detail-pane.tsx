@@ -18,6 +18,8 @@ import { HistoryTab } from './history-tab';
 import { SecretValues, secretKeys } from './secret-values';
 import { formatAge } from './format';
 import { objectAt } from './object-at';
+import { LogView } from './logs/log-view';
+import { logSubjectOf } from './logs/log-subject';
 import { useNow } from '../ui-state/now';
 
 export interface DetailPaneProps {
@@ -35,6 +37,8 @@ export interface DetailPaneProps {
   /** The travel moment, when the view shows the past: the YAML is the version recorded then. */
   readonly travelTime?: number;
   readonly onTravel: (time: number) => void;
+  /** Opens the full-height log view of this object. */
+  readonly onExpandLogs?: () => void;
 }
 
 type Loaded<T> = { state: 'loading' } | { state: 'loaded'; value: T } | { state: 'failed'; message: string };
@@ -89,8 +93,26 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
       props.onNavigate(step.catalogKind, step.catalogKind.namespaced ? step.namespace : '', step.name);
   };
 
+  const logSubject =
+    row && props.travelTime === undefined ? logSubjectOf(kind.gvr, kind.kind, row) : undefined;
   let body: ReactNode;
-  if (tab === 'history') {
+  if (tab === 'logs' && logSubject) {
+    body = (
+      <LogView
+        key={JSON.stringify(logSubject)}
+        subject={logSubject}
+        {...(props.onExpandLogs ? { onExpand: props.onExpandLogs } : {})}
+      />
+    );
+  } else if (tab === 'logs' && row) {
+    body = (
+      <div className="detail-message">
+        {props.travelTime === undefined
+          ? `A ${kind.kind.toLowerCase()} has no logs: open a pod or a workload.`
+          : 'Logs are live only: go back to live to read them.'}
+      </div>
+    );
+  } else if (tab === 'history') {
     body = (
       <HistoryTab
         gvr={kind.gvr}
@@ -203,6 +225,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
         tabs={[
           { id: 'yaml', title: 'YAML' },
           { id: 'events', title: 'Events' },
+          ...(logSubject ? [{ id: 'logs' as const, title: 'Logs' }] : []),
           { id: 'owners', title: 'Owners', ...(row ? { badge: row.owners.length } : {}) },
           { id: 'children', title: 'Children' },
           { id: 'history', title: 'History' },

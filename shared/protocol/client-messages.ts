@@ -3,6 +3,7 @@
 // answers it with exactly one `reply` carrying the same id.
 import type { GroupVersionResource } from '../kube/object';
 import type { HistoryClientMessage } from './history-messages';
+import type { LogClientMessage } from './log-messages';
 
 /** Bumped on any incompatible change; main refuses a hello with another version. */
 export const protocolVersion = 1;
@@ -159,6 +160,7 @@ export type ClientMessage =
   | SwitchContextMessage
   | ListEventsMessage
   | SetNamespacesMessage
-  | HistoryClientMessage;
+  | HistoryClientMessage
+  | LogClientMessage;
 
 export type ClientMessageType = ClientMessage['type'];

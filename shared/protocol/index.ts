@@ -4,5 +4,6 @@ export * from './sync-state';
 export * from './client-messages';
 export * from './server-messages';
 export * from './history-messages';
+export * from './log-messages';
 export * from './validate-client-message';
 export * from './websocket-handshake';

@@ -3,6 +3,7 @@
 // habit). It checks shape, types, sizes and formats, never whether the named object exists.
 import type { ClientMessage, ResumedSubscription } from './client-messages';
 import { parseHistory } from './validate-history-message';
+import { parseLogMessage } from './validate-log-message';
 import {
   Rejection,
   counter,
@@ -160,6 +161,7 @@ function parse(value: unknown): ClientMessage {
     default:
       return (
         parseHistory(fields) ??
+        parseLogMessage(fields) ??
         reject(
           typeof fields.type === 'string'
             ? `unknown message type "${fields.type.slice(0, 64)}"`

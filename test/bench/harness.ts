@@ -23,13 +23,15 @@ export interface BenchOptions {
   events: number;
   /** Events in the history benchmark's recording (default 1,000,000, the size issue 7 names). */
   historyEvents: number;
+  /** Lines the logs benchmark streams into a log view's store (default 1,000,000, issue 14's size). */
+  logLines: number;
   /** Run only the benchmark of this name. */
   only?: string;
   /** One JSON object per benchmark instead of the table. */
   json: boolean;
 }
 
-export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history'] as const;
+export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'logs'] as const;
 export type BenchName = (typeof benchNames)[number];
 
 /** A goal of issue 7: the measured value, the bound, and whether the run met it. */
@@ -49,9 +51,15 @@ export interface BenchResult {
 
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
-/** Parses `--pods N --events M --history-events H --only NAME --json`; throws on anything else. */
+/** Parses `--pods N --events M --history-events H --log-lines L --only NAME --json`; throws on anything else. */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { pods: 50_000, events: 100_000, historyEvents: 1_000_000, json: false };
+  const options: BenchOptions = {
+    pods: 50_000,
+    events: 100_000,
+    historyEvents: 1_000_000,
+    logLines: 1_000_000,
+    json: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     const value = (): string => {
@@ -63,6 +71,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--pods') options.pods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
     else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
+    else if (argument === '--log-lines') options.logLines = positiveInteger(argument, value());
     else if (argument === '--only') {
       const name = value();
       if (!(benchNames as readonly string[]).includes(name))
@@ -70,7 +79,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = name;
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --only NAME --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --log-lines L --only NAME --json)`,
       );
   }
   return options;

@@ -24,6 +24,7 @@ const expectedFields: Record<string, string[]> = {
     'bytes_per_event',
     'rebuild_ms',
   ],
+  logs: ['lines_per_s', 'max_frame_ms', 'mb_per_million_lines'],
 };
 
 describe('npm run bench', () => {
@@ -41,6 +42,8 @@ describe('npm run bench', () => {
         '2000',
         '--history-events',
         '2000',
+        '--log-lines',
+        '20000',
         '--json',
       ],
       { maxBuffer: 1 << 20 },

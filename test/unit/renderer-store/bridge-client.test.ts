@@ -124,6 +124,40 @@ describe('BridgeClient', () => {
     });
   });
 
+  it('routes log messages by stream, and opens each log stream again when the link comes back', async () => {
+    const { client, clock, received, settle, ends, main } = scripted();
+    client.start();
+    await settle();
+    const target = { kind: 'pod' as const, namespace: 'shop', name: 'web-1', container: 'web' };
+    const messages: string[] = [];
+    let reopened = 0;
+    const stream = client.openLogs(
+      target,
+      { follow: true, previous: false },
+      (message) => messages.push(message.type === 'logNote' ? message.kind : message.type),
+      () => reopened++,
+    );
+    await stream.opened;
+    const open = received.find((message) => message.type === 'openLogs')!;
+    const streamId = (open as { streamId: string }).streamId;
+    main({ type: 'logLines', streamId, lines: [] });
+    main({ type: 'logLines', streamId: 'someone-else', lines: [] });
+    await settle();
+    expect(messages).toEqual(['logLines']);
+    ends[0].client.close('lost');
+    expect(messages).toEqual(['logLines', 'reconnecting']);
+    await clock.stepAsync(500);
+    await settle();
+    expect(reopened).toBe(1);
+    expect(received.filter((message) => message.type === 'openLogs').at(-1)).toMatchObject({
+      streamId,
+      target,
+    });
+    stream.close();
+    await settle();
+    expect(received.at(-1)).toEqual({ type: 'closeLogs', streamId });
+  });
+
   it('rejects requests in flight when the link drops', async () => {
     const { client, settle, ends } = scripted();
     client.start();
