@@ -13,6 +13,8 @@ import { GarbageCollector } from './garbage-collector';
 import { embeddedKubeconfig } from './kubeconfig';
 import { ObjectStore } from './object-store';
 import { OwnerIndex } from './owner-index';
+import { MetricsApi } from './metrics-api';
+import { MetricsScraper, defaultMetricResolutionMs } from './metrics-usage';
 import { SeededRandom } from './random';
 import type { SimUser } from './sim-users';
 import { SimUsers } from './sim-users';
@@ -64,6 +66,12 @@ export interface EmbeddedClusterOptions {
    * (namespaceViewer in sim-users.ts makes the usual namespace-limited one).
    */
   users?: readonly SimUser[];
+  /**
+   * Serve metrics.k8s.io as metrics-server would (default true), sampled every `metricResolutionMs`
+   * (default 15 s, metrics-server's). false leaves it out, as on a cluster without metrics-server.
+   */
+  metrics?: boolean;
+  metricResolutionMs?: number;
 }
 
 /** Runtime control of background change. */
@@ -95,7 +103,8 @@ export interface EmbeddedCluster {
 
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
   const clock = options.clock ?? systemClock;
-  const random = new SeededRandom(options.seed ?? Date.now());
+  const seed = options.seed ?? Date.now();
+  const random = new SeededRandom(seed);
   const store = new ObjectStore({ eventWindow: options.eventWindow });
   const catalog = new ResourceCatalog();
   const storage = new ClusterStorage(store, catalog, clock, random);
@@ -156,6 +165,14 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     now: () => clock.now(),
     hub,
     users,
+    ...(options.metrics === false
+      ? {}
+      : {
+          metrics: new MetricsApi(
+            new MetricsScraper(store, seed, options.metricResolutionMs ?? defaultMetricResolutionMs),
+            () => clock.now(),
+          ),
+        }),
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({
