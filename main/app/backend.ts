@@ -8,6 +8,7 @@ import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
 import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
 import { Discovery } from '../kube/discovery';
+import { listMetrics } from '../kube/metrics-list';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
@@ -151,6 +152,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
       printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
+      metrics: (resource, namespace, signal) => listMetrics(client, resource, namespace, signal),
     });
     session.release = () => {
       discovery?.stop();

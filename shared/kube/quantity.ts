@@ -54,5 +54,6 @@ export function formatMemory(bytes: number): string {
  */
 export function percentOf(usage: number, reference: number | undefined): number | undefined {
   if (reference === undefined || !(reference > 0)) return undefined;
-  return Math.trunc((usage / reference) * 100);
+  // kubectl divides integers (millicores, bytes); rounding off float noise first keeps 0.3/0.1 at 300.
+  return Math.trunc(Math.round((usage / reference) * 100 * 1e6) / 1e6);
 }

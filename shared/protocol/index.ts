@@ -6,3 +6,4 @@ export * from './server-messages';
 export * from './history-messages';
 export * from './validate-client-message';
 export * from './websocket-handshake';
+export * from './metrics-messages';

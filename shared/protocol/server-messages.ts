@@ -5,6 +5,7 @@ import type { SyncState } from './sync-state';
 import type { protocolVersion } from './client-messages';
 import type { ColumnDefinition } from '../kinds/columns/column-definition';
 import type { HistoryCursorMessage } from './history-messages';
+import type { MetricsMessage } from './metrics-messages';
 
 /** A kind the cluster serves (from live discovery, CRDs included). */
 export interface ServedKind {
@@ -121,4 +122,5 @@ export type ServerMessage =
   | SyncStateMessage
   | ReplyMessage
   | RejectedMessage
-  | HistoryCursorMessage;
+  | HistoryCursorMessage
+  | MetricsMessage;
