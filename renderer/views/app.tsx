@@ -16,6 +16,7 @@ import { kindColumns } from './table-columns';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
+import { useMetricOrder } from './use-metric-order';
 import { useKeyboard } from './use-keyboard';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
@@ -99,12 +100,17 @@ export function App(): ReactNode {
   );
   // Cluster-scoped kinds ignore the namespace picker (a Node is in no namespace).
   const pickedNamespaces = kind.namespaced ? state.namespaces : noNamespaces;
-  const rows = useKindRows(
+  const queried = useKindRows(
     travel ? replayId : subscriptionId,
     expression,
     pickedNamespaces,
     rowSort,
     ownersThrough,
+  );
+  const rows = useMetricOrder(
+    queried,
+    columns.find((column) => column.id === state.sort.column),
+    state.sort.descending,
   );
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),

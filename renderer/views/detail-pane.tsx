@@ -1,6 +1,7 @@
 // The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
 // resourceVersion moves; while travelling, the version recorded at the travel moment), Events, Owners
 // (up), Children (down) and History (versions and diffs). Only the open tab fetches.
+import { DetailMetrics } from './metrics-chart';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
@@ -197,6 +198,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
           <CloseIcon />
         </button>
       </header>
+      <DetailMetrics kind={kind} row={row} rowKey={props.rowKey} />
       <Tabs<DetailTab>
         tabs={[
           { id: 'yaml', title: 'YAML' },
