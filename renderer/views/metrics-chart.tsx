@@ -13,6 +13,8 @@ import { metricsResourceOfKind, useMetrics } from './use-metrics';
 
 const width = 240;
 const height = 36;
+/** What the ring holds at metrics-server's resolution (defaultSampleCapacity × 15 s). */
+const chartWindowMs = 15 * 60_000;
 
 function Sparkline(props: {
   readonly label: string;
@@ -23,10 +25,12 @@ function Sparkline(props: {
 }): ReactNode {
   const { samples, value } = props;
   const values = samples.map(value);
-  const peak = Math.max(...values, props.reference ?? 0) || 1;
-  const first = samples[0]!.time;
-  const span = Math.max(samples[samples.length - 1]!.time - first, 1);
-  const x = (time: number) => (samples.length === 1 ? width : ((time - first) / span) * width);
+  // Headroom above the peak keeps the line off the frame; the x axis is always the last 15 minutes,
+  // ending at the newest sample, so a young pod's line grows from the right.
+  const peak = Math.max(...values, props.reference ?? 0) * 1.2 || 1;
+  const last = samples[samples.length - 1]!.time;
+  const span = last - samples[0]!.time;
+  const x = (time: number) => width - ((last - time) / chartWindowMs) * width;
   const y = (amount: number) => height - 2 - (amount / peak) * (height - 4);
   const points = samples.map(
     (sample, index) => `${x(sample.time).toFixed(1)},${y(values[index]!).toFixed(1)}`,
@@ -41,7 +45,7 @@ function Sparkline(props: {
         height={height}
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`${props.label} over the last ${Math.round(span / 60_000)} minutes`}
+        aria-label={`${props.label} over the last ${Math.max(1, Math.round(span / 60_000))} minutes`}
       >
         {props.reference !== undefined && (
           <line
@@ -50,7 +54,9 @@ function Sparkline(props: {
             x2={width}
             y1={y(props.reference)}
             y2={y(props.reference)}
-          />
+          >
+            <title>{`requests ${props.format(props.reference)}`}</title>
+          </line>
         )}
         <polyline className="metrics-chart-line" points={points.join(' ')} />
       </svg>
