@@ -13,7 +13,25 @@ export interface MetricsList {
   }[];
 }
 
-/** GET /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource}; "" lists every namespace. */
+type MetricsItem = NonNullable<MetricsList['items']>[number];
+
+/** Only what the poller reads: the labels and names metrics-server copies in are dropped as parsed. */
+function trimItem(item: unknown): MetricsItem {
+  const { metadata, timestamp, window, usage, containers } = item as MetricsItem;
+  return {
+    metadata: { name: metadata?.name, namespace: metadata?.namespace },
+    timestamp,
+    window,
+    usage,
+    containers: containers?.map((container) => ({ usage: container.usage })),
+  };
+}
+
+/**
+ * GET /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource}; "" lists every namespace. The
+ * reply is decoded item by item as it arrives (a cluster's PodMetricsList runs to tens of megabytes), so
+ * reading it never holds the main thread for long.
+ */
 export function listMetrics(
   client: RestClient,
   resource: 'pods' | 'nodes',
@@ -21,13 +39,16 @@ export function listMetrics(
   signal: AbortSignal,
 ): Promise<MetricsList> {
   const scope = namespace ? `namespaces/${encodeURIComponent(namespace)}/` : '';
-  return client.json<MetricsList>({
-    path: `/apis/metrics.k8s.io/v1beta1/${scope}${resource}`,
-    description: {
-      verb: 'list',
-      resource: `${resource}.metrics.k8s.io`,
-      ...(namespace ? { namespace } : {}),
+  return client.list<MetricsList>(
+    {
+      path: `/apis/metrics.k8s.io/v1beta1/${scope}${resource}`,
+      description: {
+        verb: 'list',
+        resource: `${resource}.metrics.k8s.io`,
+        ...(namespace ? { namespace } : {}),
+      },
+      signal,
     },
-    signal,
-  });
+    trimItem,
+  );
 }
