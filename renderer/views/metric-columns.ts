@@ -6,7 +6,7 @@ import type { ColumnDefinition } from '../../shared/kinds/columns/column-definit
 import { percentOf } from '../../shared/kube/quantity';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { Row } from '../../shared/protocol/row';
-import type { MetricSample } from '../store/sample-ring';
+import type { MetricSample } from '../store/sample-history';
 
 export type MetricUnit = 'cpu' | 'memory';
 

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { formatCpu, formatMemory } from '../../shared/kube/quantity';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
-import type { MetricSample } from '../store/sample-ring';
+import type { MetricSample } from '../store/sample-history';
 import { useServices, useView } from './app-context';
 import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';

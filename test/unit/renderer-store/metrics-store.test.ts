@@ -1,4 +1,4 @@
-// The renderer's metrics: the bounded ring of recent samples, the store's latest-per-key and history,
+// The renderer's metrics: the bounded history of recent samples, the store's latest-per-key and history,
 // what each availability keeps, and the columns' values (usage, and percentages of the row's
 // requests, limits or allocatable, "n/a" without one).
 import { describe, expect, it } from 'vitest';
@@ -7,26 +7,39 @@ import type { KubeObject } from '../../../shared/kube/object';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
 import type { Row } from '../../../shared/protocol/row';
 import { MetricsStore } from '../../../renderer/store/metrics-store';
-import { SampleRing } from '../../../renderer/store/sample-ring';
+import { SampleHistory } from '../../../renderer/store/sample-history';
 import { metricColumnSpecs, metricValue } from '../../../renderer/views/metric-columns';
 
 function served(time: number, keys: string[], cpu: number[], memory: number[]): MetricsMessage {
   return { type: 'metrics', resource: 'pods', availability: 'served', timestamp: time, keys, cpu, memory };
 }
 
-describe('SampleRing', () => {
-  it('keeps the newest `capacity` samples, oldest first', () => {
-    const ring = new SampleRing(3);
-    for (let time = 1; time <= 5; time++) ring.push({ time, cpu: time, memory: 0 });
-    expect(ring.samples().map((sample) => sample.time)).toEqual([3, 4, 5]);
-    expect(ring.size).toBe(3);
+describe('SampleHistory', () => {
+  it('keeps the newest `capacity` batches per object, oldest first', () => {
+    const history = new SampleHistory(3);
+    for (let time = 1; time <= 5; time++) history.push(time, ['a/x'], [time], [time * 2]);
+    expect(history.samples('a/x')).toEqual([
+      { time: 3, cpu: 3, memory: 6 },
+      { time: 4, cpu: 4, memory: 8 },
+      { time: 5, cpu: 5, memory: 10 },
+    ]);
   });
 
-  it('ignores a sample no newer than the last (the same scrape read again)', () => {
-    const ring = new SampleRing(3);
-    ring.push({ time: 10, cpu: 1, memory: 0 });
-    ring.push({ time: 10, cpu: 2, memory: 0 });
-    expect(ring.samples()).toEqual([{ time: 10, cpu: 1, memory: 0 }]);
+  it('starts a new object with the batches it appears in, and forgets one missing from a batch', () => {
+    const history = new SampleHistory(3);
+    history.push(1, ['a/x'], [1], [1]);
+    history.push(2, ['a/x', 'a/y'], [2, 20], [2, 20]);
+    expect(history.samples('a/y').map((sample) => sample.time)).toEqual([2]);
+    history.push(3, ['a/y'], [30], [30]);
+    expect(history.samples('a/x')).toEqual([]);
+    expect(history.samples('a/y').map((sample) => sample.cpu)).toEqual([20, 30]);
+  });
+
+  it('ignores a batch no newer than the last (the same scrape read again)', () => {
+    const history = new SampleHistory(3);
+    history.push(10, ['a/x'], [1], [0]);
+    history.push(10, ['a/x'], [2], [0]);
+    expect(history.samples('a/x')).toEqual([{ time: 10, cpu: 1, memory: 0 }]);
   });
 });
 
@@ -37,8 +50,9 @@ describe('MetricsStore', () => {
     store.receive(served(2, ['a/x'], [0.3], [3]));
     store.receive(served(3, ['a/x'], [0.5], [5]));
     expect(store.of('pods').latest.get('a/x')).toEqual({ time: 3, cpu: 0.5, memory: 5 });
+    expect(store.of('pods').timestamp).toBe(3);
     expect(store.of('pods').latest.has('a/y')).toBe(false);
-    expect(store.history('pods', 'a/x').map((sample) => sample.cpu)).toEqual([0.3, 0.5]);
+    expect(store.history('pods', 'a/x').map((sample) => sample.time)).toEqual([2, 3]);
     expect(store.history('pods', 'a/y')).toEqual([]);
   });
 
