@@ -61,6 +61,8 @@ interface ResourcePoll {
   /** Pods only: the cluster-scope LIST was refused, so lists go per namespace from now on. */
   perNamespace: boolean;
   latest?: MetricsMessage;
+  /** When the last poll began (clock ms). */
+  startedAt?: number;
 }
 
 export class MetricsPoller {
@@ -69,19 +71,25 @@ export class MetricsPoller {
 
   constructor(private readonly options: MetricsPollerOptions) {}
 
-  /** A renderer shows `resource`: polling starts with the first one. */
+  /**
+   * A renderer shows `resource`: polling starts with the first one, at once unless the last poll was
+   * less than a resolution ago (switching kinds back and forth must not poll faster than that; the
+   * renderer got the latest message meanwhile).
+   */
   retain(resource: MetricsResource): void {
     const poll = this.pollOf(resource);
-    if (++poll.demand === 1 && !this.closed) void this.poll(resource);
+    if (++poll.demand > 1 || this.closed) return;
+    const due =
+      poll.startedAt === undefined ? 0 : poll.startedAt + this.resolutionMs - this.options.clock.now();
+    if (due > 0) this.schedule(resource, due);
+    else void this.poll(resource);
   }
 
   /** A renderer stopped showing `resource`: polling stops with the last one. */
   release(resource: MetricsResource): void {
     const poll = this.pollOf(resource);
     if (poll.demand === 0 || --poll.demand > 0) return;
-    poll.timer?.stop();
-    poll.abort?.abort();
-    poll.timer = poll.abort = undefined;
+    stop(poll);
   }
 
   /** The last message sent for `resource`, for a renderer that starts showing it now. */
@@ -89,13 +97,10 @@ export class MetricsPoller {
     return this.polls.get(resource)?.latest;
   }
 
+  /** Stops every poll for good (the session closed). */
   close(): void {
     this.closed = true;
-    for (const resource of this.polls.keys()) {
-      const poll = this.pollOf(resource);
-      poll.demand = 1;
-      this.release(resource);
-    }
+    for (const poll of this.polls.values()) stop(poll);
   }
 
   private pollOf(resource: MetricsResource): ResourcePoll {
@@ -104,10 +109,15 @@ export class MetricsPoller {
     return poll;
   }
 
+  private get resolutionMs(): number {
+    return this.options.resolutionMs ?? defaultMetricsResolutionMs;
+  }
+
   private async poll(resource: MetricsResource): Promise<void> {
     const poll = this.pollOf(resource);
-    const resolutionMs = this.options.resolutionMs ?? defaultMetricsResolutionMs;
+    const resolutionMs = this.resolutionMs;
     poll.timer = undefined;
+    poll.startedAt = this.options.clock.now();
     if (!this.options.served(resource)) {
       this.publish(poll, {
         type: 'metrics',
@@ -197,6 +207,13 @@ export class MetricsPoller {
       previous.reason === message.reason;
     if (!repeated) this.options.send(message);
   }
+}
+
+/** Cancels the pending poll and the request in flight, if any. */
+function stop(poll: ResourcePoll): void {
+  poll.timer?.stop();
+  poll.abort?.abort();
+  poll.timer = poll.abort = undefined;
 }
 
 /** One message of per-object totals (a pod's containers summed), keyed as the rows are. */

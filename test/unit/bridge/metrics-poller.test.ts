@@ -74,6 +74,19 @@ describe('MetricsPoller', () => {
     expect(clock.waiterCount()).toBe(0);
   });
 
+  it('does not poll faster than the resolution when a renderer leaves and comes back', async () => {
+    const { clock, calls, poller } = setup(async () => podList('shop', 'web-1'));
+    poller.retain('pods');
+    await flushMicrotasks();
+    await clock.stepAsync(5_000);
+    poller.release('pods');
+    poller.retain('pods');
+    await clock.stepAsync(9_999);
+    expect(calls).toHaveLength(1);
+    await clock.stepAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
   it('says "absent" once, and sends no request, when discovery lists no metrics.k8s.io', async () => {
     const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'), { served: false });
     poller.retain('nodes');
