@@ -16,7 +16,8 @@ import { kindColumns } from './table-columns';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
-import { useMetricOrder } from './use-metric-order';
+import { useMetricRows } from './use-metric-rows';
+import { metricsResourceOfKind } from './use-metrics';
 import { useKeyboard } from './use-keyboard';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
@@ -107,8 +108,10 @@ export function App(): ReactNode {
     rowSort,
     ownersThrough,
   );
-  const rows = useMetricOrder(
+  const rows = useMetricRows(
     queried,
+    metricsResourceOfKind(kind.gvr),
+    expression.metrics,
     columns.find((column) => column.id === state.sort.column),
     state.sort.descending,
   );

@@ -70,7 +70,7 @@ export function kindColumns(
       ...(kind === 'Pod' && definition.name === 'Status' ? { podStatus: true } : {}),
     });
   });
-  // Sorted by the metrics order (use-metric-order.ts); 'name' is the order underneath it.
+  // Sorted by useMetricRows; 'name' is the order underneath it.
   for (const spec of metricColumnSpecs(definitions, kind))
     columns.push({
       id: spec.id,

@@ -139,6 +139,23 @@ describe('metrics columns', { timeout: 60_000 }, () => {
     expect(order).toEqual([...order].sort((left, right) => right - left));
   });
 
+  it('filters by usage with cpu>250m', async () => {
+    const { page } = served;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('/');
+    await page.getByTestId('filter-input').fill('cpu>250m');
+    await expect
+      .poll(async () => {
+        const shown = [...(await column(page, 'CPU')).values()].map((text) => parseQuantity(text)!);
+        return shown.length > 0 && shown.every((cores) => cores > 0.25);
+      })
+      .toBe(true);
+    const count = (await page.getByTestId('row-count').textContent()) ?? '';
+    expect(count).toMatch(/^\d+ of 60$/);
+    await page.getByTestId('filter-input').fill('');
+    await page.keyboard.press('Escape');
+  });
+
   it('charts the samples in the detail pane as they arrive every 15 s', async () => {
     const { page } = served;
     const first = page.locator('[role="row"][data-key]').first();
