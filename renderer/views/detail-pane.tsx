@@ -178,6 +178,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
               {labels.length > 12 && <span className="muted">+{labels.length - 12}</span>}
             </div>
           )}
+          <DetailMetrics kind={kind} row={row} rowKey={props.rowKey} />
         </div>
         <button
           type="button"
@@ -198,7 +199,6 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
           <CloseIcon />
         </button>
       </header>
-      <DetailMetrics kind={kind} row={row} rowKey={props.rowKey} />
       <Tabs<DetailTab>
         tabs={[
           { id: 'yaml', title: 'YAML' },
