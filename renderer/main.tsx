@@ -16,6 +16,7 @@ import './styles/theme.css';
 import './styles/layout.css';
 import './styles/components.css';
 import './styles/logs.css';
+import './styles/metrics.css';
 
 /** Electron's preload API when running in the desktop app; a WebSocket to main in browser mode. */
 function linkOpener(): LinkOpener {

@@ -9,6 +9,7 @@ import type { Clock } from '../cache/clock';
 import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
 import { Discovery } from '../kube/discovery';
 import { podLogOpener } from '../kube/pod-log-request';
+import { listMetrics } from '../kube/metrics-list';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
@@ -169,6 +170,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       openPodLog: (namespace, pod) => podLogOpener(client, namespace, pod),
       printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
+      metrics: (resource, namespace, signal) => listMetrics(client, resource, namespace, signal),
     });
     session.release = () => {
       discovery?.stop();

@@ -28,6 +28,8 @@ import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector, defaultPrinter } from './row-projection';
 import type { PrinterLookup } from './row-projection';
+import type { MetricsFetch } from './metrics-poller';
+import { MetricsPoller } from './metrics-poller';
 import { servedKinds } from './served-kinds';
 import type { KindSource } from './served-kinds';
 import { SessionConnection } from './session-connection';
@@ -74,6 +76,11 @@ export interface ClusterSessionOptions {
   access?: NamespaceAccess;
   /** Opens one pod's log requests (main/kube's podLogOpener); without it, log streams are refused. */
   openPodLog?: (namespace: string, pod: string) => PodLogOpener;
+  /**
+   * Reads metrics.k8s.io (main/kube's listMetrics over the session's client). With it, pod and node
+   * metrics are polled while a renderer shows pods or nodes and discovery lists the API.
+   */
+  metrics?: MetricsFetch;
 }
 
 const eventsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'events' };
@@ -83,6 +90,8 @@ export class ClusterSession {
   readonly context: string;
   readonly clock: Clock;
   readonly feeds: FeedRegistry<FeedView>;
+  /** Polls CPU and memory for the connections showing pods or nodes; absent without options.metrics. */
+  readonly metrics: MetricsPoller | undefined;
   private readonly connections = new Set<SessionConnection>();
   /** By gvrKey, with the resource they project (refreshPrinters looks its printer up again). */
   private readonly projectors = new Map<string, { gvr: GroupVersionResource; projector: RowProjector }>();
@@ -129,6 +138,20 @@ export class ClusterSession {
         () => this.pushKinds(),
       );
     void this.forbiddenKinds?.refresh();
+    this.metrics =
+      options.metrics &&
+      new MetricsPoller({
+        clock: this.clock,
+        fetch: options.metrics,
+        served: (resource) =>
+          (options.discovery?.preferredResources() ?? []).some(
+            (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
+          ),
+        namespaces: () => options.access?.candidates() ?? [],
+        send: (message) => {
+          for (const connection of this.connections) connection.send(message);
+        },
+      });
     void this.acquireRecordedKinds(options.recording?.kinds ?? []);
   }
 
@@ -314,6 +337,7 @@ export class ClusterSession {
     this.stopAccess();
     this.forbiddenKinds?.stop();
     this.countTimer?.stop();
+    this.metrics?.close();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();
   }

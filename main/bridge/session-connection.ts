@@ -1,6 +1,7 @@
 // One renderer's subscriptions within a ClusterSession. Each subscription is a BatchStream attached to
 // a shared feed: it starts with a snapshot of the feed's rows and continues with coalesced batches.
 import type { GroupVersionResource } from '../../shared/kube/object';
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
@@ -20,6 +21,13 @@ interface Subscription {
   feed: FeedView;
   stream: BatchStream;
   subscriber: FeedSubscriber;
+  /** Pods and nodes keep the session's metrics polled while subscribed. */
+  metrics?: MetricsResource;
+}
+
+function metricsResourceOf(gvr: GroupVersionResource): MetricsResource | undefined {
+  if (gvr.group !== '' || gvr.version !== 'v1') return undefined;
+  return gvr.resource === 'pods' || gvr.resource === 'nodes' ? gvr.resource : undefined;
 }
 
 export class SessionConnection {
@@ -59,10 +67,16 @@ export class SessionConnection {
       syncStateChanged: (state) => this.sendSyncState(subscriptionId, state),
       resynced: () => stream.snapshot(feed.rows()),
     };
-    this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber });
+    const metrics = metricsResourceOf(gvr);
+    this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber, metrics });
     feed.attach(subscriber);
     this.sendSyncState(subscriptionId, feed.syncState());
     stream.snapshot(feed.rows());
+    if (metrics && this.session.metrics) {
+      const latest = this.session.metrics.latest(metrics);
+      if (latest) this.send(latest);
+      this.session.metrics.retain(metrics);
+    }
   }
 
   /** Stops a subscription; its feed stops after the quiet period unless someone else holds it. */
@@ -73,6 +87,7 @@ export class SessionConnection {
     subscription.feed.detach(subscription.subscriber);
     subscription.stream.close();
     this.session.feeds.release(subscription.gvr, subscription.namespace);
+    if (subscription.metrics) this.session.metrics?.release(subscription.metrics);
     return true;
   }
 

@@ -20,6 +20,8 @@ import { newStatus } from '../../shared/kube/status';
 import { handleAccessReview, isAccessReviewPath } from './access-reviews';
 import { badRequest, methodNotAllowed } from './api-errors';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import type { MetricsApi } from './metrics-api';
+import { metricsDiscovery, metricsGroup, metricsGroupEntry } from './metrics-api';
 import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
 import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError } from './http-io';
@@ -45,6 +47,8 @@ export interface ApiServerContext extends ResourceHandlerContext {
   users: SimUsers;
   requests: RequestLog;
   logs: PodLogServer;
+  /** metrics.k8s.io, as metrics-server's APIService adds it; absent when the cluster runs without it. */
+  metrics?: MetricsApi;
 }
 
 const versionInfo = {
@@ -128,18 +132,29 @@ async function route(
   if (parsed.kind !== 'resource') {
     if (method !== 'GET') throw methodNotAllowed();
     const host = request.headers.host ?? '127.0.0.1';
+    const metricsServed = context.metrics !== undefined;
     const body =
       parsed.kind === 'root'
         ? parsed.segments[0] === 'api'
           ? apiVersions(host)
-          : apiGroupList(catalog)
-        : parsed.kind === 'group'
-          ? apiGroup(catalog, parsed.group)
-          : apiResourceList(catalog, parsed.group, parsed.version);
+          : withMetricsGroup(apiGroupList(catalog), metricsServed)
+        : (metricsServed &&
+            metricsDiscovery(parsed.group, parsed.kind === 'groupVersion' ? parsed.version : undefined)) ||
+          (parsed.kind === 'group'
+            ? apiGroup(catalog, parsed.group)
+            : apiResourceList(catalog, parsed.group, parsed.version));
     return body ? sendJson(response, 200, body) : notFoundPath(response);
   }
   const path = parsed.path;
   if (isAccessReviewPath(path)) return handleAccessReview(user, path, request, response);
+  if (context.metrics && path.group === metricsGroup) {
+    const verb = verbOf(method, path, url.searchParams);
+    if (!verb) throw methodNotAllowed();
+    authorize(user, path, verb);
+    const fault = context.faults.take(verb, pathname);
+    if (fault) return sendStatus(response, fault);
+    return context.metrics.handle(path, verb, url.searchParams, response);
+  }
   const type = catalog.find(path.group, path.version, path.resource);
   if (!type) return notFoundPath(response);
   const verb = verbOf(method, path, url.searchParams);
@@ -172,6 +187,13 @@ async function route(
       ),
     );
   return handleResource(context, type, path, verb, rendering, request, response, url.searchParams);
+}
+
+/** The group list with metrics.k8s.io appended where the aggregator would list its APIService. */
+function withMetricsGroup(groupList: object, served: boolean): object {
+  if (!served) return groupList;
+  const list = groupList as { groups: object[] };
+  return { ...list, groups: [...list.groups, metricsGroupEntry()] };
 }
 
 /** Throws the API server's 403 unless RBAC lets `user` do `verb` on `path`. */

@@ -18,6 +18,8 @@ import { ObjectStore } from './object-store';
 import { RequestLog } from './request-log';
 import { OwnerIndex } from './owner-index';
 import { PodLogServer } from './pod-log-server';
+import { MetricsApi } from './metrics-api';
+import { MetricsScraper, defaultMetricResolutionMs } from './metrics-usage';
 import { SeededRandom } from './random';
 import type { SimUser } from './sim-users';
 import { SimUsers } from './sim-users';
@@ -87,6 +89,12 @@ export interface EmbeddedClusterOptions {
   users?: readonly SimUser[];
   /** Lines a container's log file holds before the kubelet rotates it (default 100,000, ~10 MiB). */
   logLinesPerFile?: number;
+  /**
+   * Serve metrics.k8s.io as metrics-server would (default true), sampled every `metricResolutionMs`
+   * (default 15 s, metrics-server's). false leaves it out, as on a cluster without metrics-server.
+   */
+  metrics?: boolean;
+  metricResolutionMs?: number;
 }
 
 /** Runtime control of background change. */
@@ -130,7 +138,8 @@ export interface EmbeddedCluster {
 
 export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
   const clock = options.clock ?? systemClock;
-  const random = new SeededRandom(options.seed ?? Date.now());
+  const seed = options.seed ?? Date.now();
+  const random = new SeededRandom(seed);
   const store = new ObjectStore({ eventWindow: options.eventWindow });
   const catalog = new ResourceCatalog();
   const storage = new ClusterStorage(store, catalog, clock, random);
@@ -202,6 +211,14 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     users,
     requests,
     logs: new PodLogServer(storage, clock, options.logLinesPerFile),
+    ...(options.metrics === false
+      ? {}
+      : {
+          metrics: new MetricsApi(
+            new MetricsScraper(store, seed, options.metricResolutionMs ?? defaultMetricResolutionMs),
+            () => clock.now(),
+          ),
+        }),
     admin: {
       setChurn: (rate) => churn.set(rate),
       stats: () => ({

@@ -69,6 +69,8 @@ export const viewRoleResources: ReadonlyArray<{ group: string; resources: readon
   { group: 'autoscaling', resources: ['horizontalpodautoscalers'] },
   { group: 'policy', resources: ['poddisruptionbudgets'] },
   { group: 'networking.k8s.io', resources: ['ingresses', 'networkpolicies'] },
+  // metrics-server's system:aggregated-metrics-reader, aggregated into "view" by its label.
+  { group: 'metrics.k8s.io', resources: ['pods', 'nodes'] },
   { group: 'discovery.k8s.io', resources: ['endpointslices'] },
   { group: 'events.k8s.io', resources: ['events'] },
 ];

@@ -18,6 +18,8 @@ import type {
 import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
 import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
+import { validateMetricsMessage } from '../../shared/protocol/metrics-messages';
+import { MetricsStore } from '../store/metrics-store';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
 import type { BridgeLink, LinkOpener } from './bridge-link';
@@ -59,6 +61,8 @@ const globalTimers: ClientTimers = {
 
 export class BridgeClient {
   readonly store: MirrorStore;
+  /** CPU and memory samples, beside the mirror rather than in it (see metrics-store.ts). */
+  readonly metrics = new MetricsStore();
   private readonly timers: ClientTimers;
   private readonly subscriptions = new Map<string, { gvr: GroupVersionResource; namespace?: string }>();
   private readonly pending = new Map<number, PendingRequest>();
@@ -360,6 +364,12 @@ export class BridgeClient {
         this.contextsChanged(message.current);
         this.store.receive(message);
         return;
+      case 'metrics': {
+        const metrics = validateMetricsMessage(message);
+        if (metrics instanceof Error) console.warn(`dropped a malformed metrics message: ${metrics.message}`);
+        else this.metrics.receive(metrics);
+        return;
+      }
       default:
         this.store.receive(message);
     }
@@ -373,6 +383,7 @@ export class BridgeClient {
     const previous = this.context;
     this.context = current;
     if (previous === undefined || previous === current) return;
+    this.metrics.clear();
     this.store.applyQueued();
     for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
       this.store.close(subscriptionId);

@@ -1,11 +1,21 @@
 // The filter bar's language: kubectl label selector syntax as typed (`app=web,tier!=db`,
-// `env in (prod, staging)`, `!canary`), plus `ns=`, `node=`, `owner=`, `status=` tokens and free text.
+// `env in (prod, staging)`, `!canary`), plus `ns=`, `node=`, `owner=`, `status=` tokens, metrics
+// comparisons (`cpu>250m`, `mem>=1Gi`, quantities as kubectl writes them) and free text.
 // Clauses are separated by whitespace; a clause that holds a selector operator is a label selector, a
 // clause `ns=...` (also `namespace=`), `node=`, `owner=` or `status=` is an index filter, and a bare word
 // is free text (a substring of name, namespace or key=value). A bare key inside a comma list
 // (`app,tier=db`) keeps kubectl's meaning, "the label exists". Errors carry the span to underline.
 import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { tryParseLabelSelector } from '../../shared/selectors/label-selector';
+import { parseQuantity } from '../../shared/kube/quantity';
+
+/** `cpu>250m`: a row passes when its latest sample compares so (rows without a sample never pass). */
+export interface MetricCondition {
+  readonly unit: 'cpu' | 'memory';
+  readonly operator: '>' | '>=' | '<' | '<=';
+  /** Cores or bytes. */
+  readonly value: number;
+}
 
 export interface FilterError {
   readonly message: string;
@@ -22,6 +32,7 @@ export interface FilterExpression {
   readonly owner?: string;
   readonly status?: string;
   readonly text?: string;
+  readonly metrics?: readonly MetricCondition[];
   readonly error?: FilterError;
 }
 
@@ -31,6 +42,7 @@ interface Clause {
 }
 
 const indexTokens = /^(ns|namespace|node|owner|status)==?(.*)$/;
+const metricToken = /^(cpu|mem|memory)(>=|<=|>|<)(.*)$/;
 const operatorWords = new Set(['in', 'notin']);
 
 /** Splits at whitespace outside parentheses, then rejoins pieces an operator binds together. */
@@ -93,6 +105,7 @@ export function parseFilterExpression(text: string): FilterExpression {
   const namespaces: string[] = [];
   const selectorParts: Clause[] = [];
   const words: Clause[] = [];
+  const metrics: MetricCondition[] = [];
   let node: string | undefined;
   let owner: string | undefined;
   let status: string | undefined;
@@ -100,6 +113,24 @@ export function parseFilterExpression(text: string): FilterExpression {
 
   for (const clause of clauses(text)) {
     const isSelector = /[=!(,]/.test(clause.text) || /\s(in|notin)\s*\(/.test(clause.text);
+    const metric = metricToken.exec(clause.text);
+    if (metric) {
+      const [, name, operator, quantity = ''] = metric;
+      const value = parseQuantity(quantity);
+      if (value === undefined && !error)
+        error = {
+          message: `${name}${operator} needs a quantity, e.g. 250m or 1Gi`,
+          start: clause.start,
+          end: clause.start + clause.text.length,
+        };
+      else if (value !== undefined)
+        metrics.push({
+          unit: name === 'cpu' ? 'cpu' : 'memory',
+          operator: operator as MetricCondition['operator'],
+          value,
+        });
+      continue;
+    }
     if (!isSelector) {
       words.push(clause);
       continue;
@@ -140,6 +171,7 @@ export function parseFilterExpression(text: string): FilterExpression {
     ...(owner !== undefined ? { owner } : {}),
     ...(status !== undefined ? { status } : {}),
     ...(freeText ? { text: freeText } : {}),
+    ...(metrics.length > 0 ? { metrics } : {}),
     ...(error ? { error } : {}),
   };
 }

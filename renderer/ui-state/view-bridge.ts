@@ -10,11 +10,14 @@ import type {
   LogTarget,
   RevealedSecretValue,
 } from '../../shared/protocol';
+import type { MetricsStore } from '../store/metrics-store';
 import type { MirrorStore } from '../store/mirror-store';
 
 export interface ViewBridge {
   /** Rows per subscription, and the small state (revisions, sync states, kinds, contexts) React reads. */
   readonly store: MirrorStore;
+  /** CPU and memory samples of pods and nodes, joined to the rows at render. */
+  readonly metrics: MetricsStore;
   /** Starts mirroring a kind; resolves with the subscription id whose revision and rows the view reads. */
   subscribe(gvr: GroupVersionResource, namespace?: string): Promise<string>;
   unsubscribe(subscriptionId: string): void;

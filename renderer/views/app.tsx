@@ -16,6 +16,8 @@ import { kindColumns } from './table-columns';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
+import { useMetricRows } from './use-metric-rows';
+import { metricsResourceOfKind } from './use-metrics';
 import { useKeyboard } from './use-keyboard';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
@@ -105,12 +107,19 @@ export function App(): ReactNode {
   );
   // Cluster-scoped kinds ignore the namespace picker (a Node is in no namespace).
   const pickedNamespaces = kind.namespaced ? state.namespaces : noNamespaces;
-  const rows = useKindRows(
+  const queried = useKindRows(
     travel ? replayId : subscriptionId,
     expression,
     pickedNamespaces,
     rowSort,
     ownersThrough,
+  );
+  const rows = useMetricRows(
+    queried,
+    metricsResourceOfKind(kind.gvr),
+    expression.metrics,
+    columns.find((column) => column.id === state.sort.column),
+    state.sort.descending,
   );
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),

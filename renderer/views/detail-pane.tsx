@@ -2,6 +2,7 @@
 // resourceVersion moves), Events, Owners (up), Children (down) and History (versions and diffs). While
 // travelling, every tab but History shows the travel moment as the recording held it. Only the open
 // tab fetches.
+import { DetailMetrics } from './metrics-chart';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
@@ -201,6 +202,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
               {labels.length > 12 && <span className="muted">+{labels.length - 12}</span>}
             </div>
           )}
+          <DetailMetrics kind={kind} row={row} rowKey={props.rowKey} />
         </div>
         <button
           type="button"

@@ -9,6 +9,8 @@ import type { CatalogKind } from './kind-catalog';
 import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
 import { formatCount } from './format';
+import { MetricsNote } from './metric-cell';
+import { metricsResourceOfKind } from './use-metrics';
 
 export interface ResourceViewProps {
   readonly kind: CatalogKind;
@@ -52,6 +54,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const { kind, rows, columns, sort } = props;
   const mirror = rows.mirror;
   const getRow = useCallback((key: string) => mirror?.rows.get(key), [mirror]);
+  const metricsResource = metricsResourceOfKind(kind.gvr);
   const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
   const keys = props.pending ? noKeys : rows.keys;
   return (
@@ -71,6 +74,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.gvr.group ? `${kind.gvr.group}/${kind.gvr.version}` : kind.gvr.version}
           {kind.namespaced ? '' : ' · cluster-scoped'}
         </span>
+        {metricsResource && <MetricsNote resource={metricsResource} />}
         {props.sync?.namespaces && (
           <span
             className="content-subtitle muted"

@@ -8,6 +8,9 @@ import type { SortColumn } from '../store/row-query';
 import type { TableColumn } from '../components/virtual-table';
 import { humanDuration } from '../../shared/kinds/columns/human-duration';
 import { useNow } from '../ui-state/now';
+import { MetricCell } from './metric-cell';
+import type { MetricColumnSource } from './metric-columns';
+import { metricColumnSpecs } from './metric-columns';
 import { podStatusClass, statusClass } from './status-class';
 
 /** A table column bound to where its value comes from. */
@@ -18,6 +21,8 @@ export interface KindColumn extends TableColumn {
   readonly lastRestartCell?: number;
   /** Colours a Status column with pod semantics (any unexplained status is an error). */
   readonly podStatus?: boolean;
+  /** A metrics column (pods, nodes): its value is joined from the MetricsStore at render. */
+  readonly metric?: MetricColumnSource;
 }
 
 /** Wide (-o wide) columns worth their space by default. */
@@ -65,6 +70,17 @@ export function kindColumns(
       ...(kind === 'Pod' && definition.name === 'Status' ? { podStatus: true } : {}),
     });
   });
+  // Sorted by useMetricRows; 'name' is the order underneath it.
+  for (const spec of metricColumnSpecs(definitions, kind))
+    columns.push({
+      id: spec.id,
+      title: spec.title,
+      description: spec.description,
+      width: spec.source.referenceCell === undefined ? '80px' : '72px',
+      align: 'right',
+      sortBy: 'name',
+      metric: spec.source,
+    });
   return columns;
 }
 
@@ -102,6 +118,7 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
   if (kindColumn.id === 'namespace') return <span className="cell-muted">{row.namespace}</span>;
   if (kindColumn.id === 'name') return <span className="cell-name">{row.name}</span>;
   if (kindColumn.id === 'age') return <AgeText at={row.createdAt} />;
+  if (kindColumn.metric) return <MetricCell row={row} source={kindColumn.metric} />;
   const definition = kindColumn.definition;
   const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
   if (!definition) return plain(value, undefined);

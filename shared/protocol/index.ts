@@ -7,3 +7,4 @@ export * from './history-messages';
 export * from './log-messages';
 export * from './validate-client-message';
 export * from './websocket-handshake';
+export * from './metrics-messages';

@@ -6,6 +6,7 @@ import type { protocolVersion } from './client-messages';
 import type { ColumnDefinition } from '../kinds/columns/column-definition';
 import type { HistoryCursorMessage } from './history-messages';
 import type { LogServerMessage } from './log-messages';
+import type { MetricsMessage } from './metrics-messages';
 
 /** A kind the cluster serves (from live discovery, CRDs included). */
 export interface ServedKind {
@@ -128,4 +129,5 @@ export type ServerMessage =
   | ReplyMessage
   | RejectedMessage
   | HistoryCursorMessage
-  | LogServerMessage;
+  | LogServerMessage
+  | MetricsMessage;

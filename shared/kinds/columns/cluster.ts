@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../kube/object';
 import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
 import { ageColumn, count, createdAt, field, list, nameColumn, text, timestamp } from './column-definition';
+import { parseQuantity } from '../../kube/quantity';
 
 const string = (name: string, priority: 0 | 1 = 0): ColumnDefinition => ({ name, type: 'string', priority });
 
@@ -37,6 +38,11 @@ function nodeAddress(node: KubeObject, type: string): string {
   return text(address?.['address']) ?? '<none>';
 }
 
+function allocatable(node: KubeObject, resource: string): number | null {
+  const quantity = text(field(field(node, 'status'), 'allocatable')[resource]);
+  return (quantity === undefined ? undefined : parseQuantity(quantity)) ?? null;
+}
+
 export const nodePrinter: KindPrinter = {
   columns: [
     nameColumn,
@@ -49,6 +55,9 @@ export const nodePrinter: KindPrinter = {
     string('OS-Image', 1),
     string('Kernel-Version', 1),
     string('Container-Runtime', 1),
+    // What the metrics columns' %CPU and %MEM are of, as kubectl top node computes them: cores and bytes.
+    { name: 'CPU Allocatable', type: 'number', priority: 1, hidden: true },
+    { name: 'Memory Allocatable', type: 'number', priority: 1, hidden: true },
   ],
   cells(node): CellValue[] {
     const info = field(field(node, 'status'), 'nodeInfo');
@@ -63,6 +72,8 @@ export const nodePrinter: KindPrinter = {
       text(info['osImage']) || '<unknown>',
       text(info['kernelVersion']) || '<unknown>',
       text(info['containerRuntimeVersion']) || '<unknown>',
+      allocatable(node, 'cpu'),
+      allocatable(node, 'memory'),
     ];
   },
 };

@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../kube/object';
 import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
 import { ageColumn, count, createdAt, field, list, nameColumn, text, timestamp } from './column-definition';
+import { parseQuantity } from '../../kube/quantity';
 
 type Json = Record<string, unknown>;
 
@@ -162,7 +163,32 @@ const podColumns: readonly ColumnDefinition[] = [
   { name: 'Nominated Node', type: 'string', priority: 1 },
   { name: 'Readiness Gates', type: 'string', priority: 1 },
   { name: 'Last Restart', type: 'date', priority: 1, format: 'lastRestart', hidden: true },
+  // What the metrics columns' percentages are of (k9s's %CPU/R, %MEM/L): cores and bytes.
+  { name: 'CPU Requests', type: 'number', priority: 1, hidden: true },
+  { name: 'CPU Limits', type: 'number', priority: 1, hidden: true },
+  { name: 'Memory Requests', type: 'number', priority: 1, hidden: true },
+  { name: 'Memory Limits', type: 'number', priority: 1, hidden: true },
 ];
+
+/**
+ * The sum of the containers' `requests` or `limits` of one resource, or null when no container sets
+ * it; a container without a limit makes the pod's limit unbounded, so null too (k9s's "n/a").
+ */
+export function podResourceTotal(
+  pod: KubeObject,
+  kind: 'requests' | 'limits',
+  resource: string,
+): number | null {
+  let total = 0;
+  let missing = false;
+  for (const container of list(field(pod, 'spec'), 'containers')) {
+    const quantity = text(field(field(container, 'resources'), kind)[resource]);
+    const value = quantity === undefined ? undefined : parseQuantity(quantity);
+    if (value === undefined) missing = true;
+    else total += value;
+  }
+  return total > 0 && !(kind === 'limits' && missing) ? total : null;
+}
 
 export const podPrinter: KindPrinter = {
   columns: podColumns,
@@ -182,6 +208,10 @@ export const podPrinter: KindPrinter = {
       text(status['nominatedNodeName']) || '<none>',
       readinessGates(pod),
       summary.lastRestart,
+      podResourceTotal(pod, 'requests', 'cpu'),
+      podResourceTotal(pod, 'limits', 'cpu'),
+      podResourceTotal(pod, 'requests', 'memory'),
+      podResourceTotal(pod, 'limits', 'memory'),
     ];
   },
 };

@@ -47,6 +47,22 @@ describe('parseFilterExpression', () => {
     expect(parseFilterExpression('node=').error?.message).toBe('node= needs a value');
   });
 
+  it('reads metrics comparisons in kubectl quantities beside other clauses', () => {
+    const filter = parseFilterExpression('app=web cpu>250m mem<=1Gi web');
+    expect(filter.metrics).toEqual([
+      { unit: 'cpu', operator: '>', value: 0.25 },
+      { unit: 'memory', operator: '<=', value: 2 ** 30 },
+    ]);
+    expect(filter.labelSelector?.matches({ app: 'web' })).toBe(true);
+    expect(filter.text).toBe('web');
+  });
+
+  it('reports a metrics comparison without a quantity', () => {
+    const filter = parseFilterExpression('cpu>lots');
+    expect(filter.error).toEqual({ message: 'cpu> needs a quantity, e.g. 250m or 1Gi', start: 0, end: 8 });
+    expect(filter.metrics).toBeUndefined();
+  });
+
   it('selects everything for empty input', () => {
     const filter = parseFilterExpression('   ');
     expect(filter).toEqual({ namespaces: [] });

@@ -1,0 +1,250 @@
+// Polls metrics.k8s.io for the CPU and memory of pods and nodes, as k9s and Lens read metrics-server:
+// one LIST per resource per resolution window (never faster: metrics-server has nothing newer to say),
+// only while some renderer shows that resource, and only when discovery says the API is served. Where
+// the cluster scope is refused, pod metrics are listed per namespace the user may read (the same
+// namespaces the per-namespace informers use). Failures back off; a 403 for nodes, or for pods in every
+// namespace, is a state of the kind, said once, never an error per row.
+import type { Backoff } from '../cache/backoff';
+import { stepBackoff } from '../cache/backoff';
+import type { Clock, Timer } from '../cache/clock';
+import { isForbidden } from '../../shared/kube/status';
+import { parseQuantity } from '../../shared/kube/quantity';
+import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
+import type { MetricsList } from '../kube/metrics-list';
+
+/** GETs /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource} ("" for all namespaces). */
+export type MetricsFetch = (
+  resource: MetricsResource,
+  namespace: string,
+  signal: AbortSignal,
+) => Promise<MetricsList>;
+
+export interface MetricsPollerOptions {
+  clock: Clock;
+  fetch: MetricsFetch;
+  /** True when discovery lists metrics.k8s.io's `resource` (read before every poll). */
+  served: (resource: MetricsResource) => boolean;
+  /** The namespaces to list pod metrics in when the cluster scope is refused. */
+  namespaces: () => readonly string[];
+  send: (message: MetricsMessage) => void;
+  /** metrics-server's default resolution; a longer `window` in the replies lengthens it. */
+  resolutionMs?: number;
+  /** After a failure; reset by the next success. Default 15 s doubling to 5 min. */
+  backoff?: Backoff;
+  random?: () => number;
+}
+
+export const defaultMetricsResolutionMs = 15_000;
+const defaultBackoff: Backoff = { duration: 15_000, factor: 2, jitter: 0.1, steps: 5, cap: 300_000 };
+
+/** A Go duration as metav1.Duration writes it ("15s", "1m0s", "10.5s", "500ms"), in milliseconds. */
+export function parseGoDuration(text: string): number | undefined {
+  const units: Record<string, number> = {
+    h: 3_600_000,
+    m: 60_000,
+    s: 1_000,
+    ms: 1,
+    us: 1e-3,
+    µs: 1e-3,
+    ns: 1e-6,
+  };
+  const parts = [...text.matchAll(/(\d+(?:\.\d*)?)(ms|us|µs|ns|h|m|s)/g)];
+  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return undefined;
+  return parts.reduce((total, [, number, unit]) => total + Number(number) * units[unit!]!, 0);
+}
+
+interface ResourcePoll {
+  demand: number;
+  timer?: Timer;
+  abort?: AbortController;
+  backoff?: Backoff;
+  /** Pods only: the cluster-scope LIST was refused, so lists go per namespace from now on. */
+  perNamespace: boolean;
+  latest?: MetricsMessage;
+  /** When the last poll began (clock ms). */
+  startedAt?: number;
+}
+
+export class MetricsPoller {
+  private readonly polls = new Map<MetricsResource, ResourcePoll>();
+  private closed = false;
+
+  constructor(private readonly options: MetricsPollerOptions) {}
+
+  /**
+   * A renderer shows `resource`: polling starts with the first one, at once unless the last poll was
+   * less than a resolution ago (switching kinds back and forth must not poll faster than that; the
+   * renderer got the latest message meanwhile).
+   */
+  retain(resource: MetricsResource): void {
+    const poll = this.pollOf(resource);
+    if (++poll.demand > 1 || this.closed) return;
+    const due =
+      poll.startedAt === undefined ? 0 : poll.startedAt + this.resolutionMs - this.options.clock.now();
+    if (due > 0) this.schedule(resource, due);
+    else void this.poll(resource);
+  }
+
+  /** A renderer stopped showing `resource`: polling stops with the last one. */
+  release(resource: MetricsResource): void {
+    const poll = this.pollOf(resource);
+    if (poll.demand === 0 || --poll.demand > 0) return;
+    stop(poll);
+  }
+
+  /** The last message sent for `resource`, for a renderer that starts showing it now. */
+  latest(resource: MetricsResource): MetricsMessage | undefined {
+    return this.polls.get(resource)?.latest;
+  }
+
+  /** Stops every poll for good (the session closed). */
+  close(): void {
+    this.closed = true;
+    for (const poll of this.polls.values()) stop(poll);
+  }
+
+  private pollOf(resource: MetricsResource): ResourcePoll {
+    let poll = this.polls.get(resource);
+    if (!poll) this.polls.set(resource, (poll = { demand: 0, perNamespace: false }));
+    return poll;
+  }
+
+  private get resolutionMs(): number {
+    return this.options.resolutionMs ?? defaultMetricsResolutionMs;
+  }
+
+  private async poll(resource: MetricsResource): Promise<void> {
+    const poll = this.pollOf(resource);
+    const resolutionMs = this.resolutionMs;
+    poll.timer = undefined;
+    poll.startedAt = this.options.clock.now();
+    if (!this.options.served(resource)) {
+      this.publish(poll, {
+        type: 'metrics',
+        resource,
+        availability: 'absent',
+        keys: [],
+        cpu: [],
+        memory: [],
+      });
+      return this.schedule(resource, resolutionMs);
+    }
+    const abort = (poll.abort = new AbortController());
+    let delayMs: number;
+    try {
+      const lists = await this.list(resource, poll, abort.signal);
+      if (abort.signal.aborted) return;
+      const message = samples(resource, lists);
+      poll.backoff = undefined;
+      this.publish(poll, message);
+      delayMs = Math.max(resolutionMs, message.windowMs ?? 0);
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      const forbidden = isForbidden(error);
+      this.publish(poll, {
+        type: 'metrics',
+        resource,
+        availability: forbidden ? 'forbidden' : 'failing',
+        reason,
+        keys: [],
+        cpu: [],
+        memory: [],
+      });
+      poll.backoff ??= { ...(this.options.backoff ?? defaultBackoff) };
+      delayMs = stepBackoff(poll.backoff, this.options.random);
+    } finally {
+      if (poll.abort === abort) poll.abort = undefined;
+    }
+    this.schedule(resource, delayMs);
+  }
+
+  private schedule(resource: MetricsResource, delayMs: number): void {
+    const poll = this.pollOf(resource);
+    if (this.closed || poll.demand === 0) return;
+    poll.timer = this.options.clock.setTimeout(() => void this.poll(resource), delayMs);
+  }
+
+  /**
+   * One LIST at the cluster scope; for pods, once that is refused, one per namespace the user may read,
+   * leaving out the namespaces that refuse too. Throws the 403 when every one of them refused.
+   */
+  private async list(
+    resource: MetricsResource,
+    poll: ResourcePoll,
+    signal: AbortSignal,
+  ): Promise<MetricsList[]> {
+    if (!poll.perNamespace) {
+      try {
+        return [await this.options.fetch(resource, '', signal)];
+      } catch (error) {
+        if (resource !== 'pods' || !isForbidden(error) || this.options.namespaces().length === 0) throw error;
+        poll.perNamespace = true;
+      }
+    }
+    const namespaces = this.options.namespaces();
+    const settled = await Promise.allSettled(
+      namespaces.map((namespace) => this.options.fetch(resource, namespace, signal)),
+    );
+    const lists: MetricsList[] = [];
+    let refusal: unknown;
+    for (const result of settled) {
+      if (result.status === 'fulfilled') lists.push(result.value);
+      else if (isForbidden(result.reason)) refusal ??= result.reason;
+      else throw result.reason;
+    }
+    if (lists.length === 0 && refusal !== undefined) throw refusal;
+    return lists;
+  }
+
+  /** Sends `message`, unless it repeats a sampleless state already said. */
+  private publish(poll: ResourcePoll, message: MetricsMessage): void {
+    const previous = poll.latest;
+    poll.latest = message;
+    const repeated =
+      message.availability !== 'served' &&
+      previous?.availability === message.availability &&
+      previous.reason === message.reason;
+    if (!repeated) this.options.send(message);
+  }
+}
+
+/** Cancels the pending poll and the request in flight, if any. */
+function stop(poll: ResourcePoll): void {
+  poll.timer?.stop();
+  poll.abort?.abort();
+  poll.timer = poll.abort = undefined;
+}
+
+/** One message of per-object totals (a pod's containers summed), keyed as the rows are. */
+function samples(resource: MetricsResource, lists: readonly MetricsList[]): MetricsMessage {
+  const message: MetricsMessage = {
+    type: 'metrics',
+    resource,
+    availability: 'served',
+    keys: [],
+    cpu: [],
+    memory: [],
+  };
+  for (const list of lists)
+    for (const item of list.items ?? []) {
+      const name = item.metadata?.name;
+      if (!name) continue;
+      const usages =
+        resource === 'pods' ? (item.containers ?? []).map((container) => container.usage) : [item.usage];
+      let cpu = 0;
+      let memory = 0;
+      for (const usage of usages) {
+        cpu += parseQuantity(usage?.cpu ?? '0') ?? 0;
+        memory += parseQuantity(usage?.memory ?? '0') ?? 0;
+      }
+      message.keys.push(item.metadata?.namespace ? `${item.metadata.namespace}/${name}` : name);
+      message.cpu.push(cpu);
+      message.memory.push(memory);
+      const timestamp = item.timestamp ? Date.parse(item.timestamp) : Number.NaN;
+      if (timestamp > (message.timestamp ?? 0)) message.timestamp = timestamp;
+      const windowMs = item.window ? parseGoDuration(item.window) : undefined;
+      if (windowMs !== undefined && windowMs > (message.windowMs ?? 0)) message.windowMs = windowMs;
+    }
+  return message;
+}

@@ -1,0 +1,53 @@
+// One metrics cell, formatted as kubectl top prints it (millicores, MiB, whole percentages). It reads
+// the MetricsStore itself, so a new sample re-renders the visible metrics cells and nothing else. A
+// percentage without a reference reads "n/a" as in k9s; no sample yet (or metrics not served) is blank,
+// because the table header says once why (MetricsNote), not every row.
+import type { ReactNode } from 'react';
+import { formatCpu, formatMemory } from '../../shared/kube/quantity';
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
+import type { Row } from '../../shared/protocol/row';
+import type { MetricColumnSource } from './metric-columns';
+import { metricValue } from './metric-columns';
+import { useView } from './app-context';
+import { useMetrics } from './use-metrics';
+
+export function MetricCell(props: { readonly row: Row; readonly source: MetricColumnSource }): ReactNode {
+  const { row, source } = props;
+  const metrics = useMetrics(source.resource);
+  // Samples are live only (not recorded yet): a row of the past gets none.
+  const travelling = useView((state) => state.travel !== undefined);
+  const sample = metrics.latest.get(row.key);
+  if (!sample || travelling) return null;
+  const value = metricValue(source, row, sample);
+  if (value === undefined) return <span className="cell-faint">n/a</span>;
+  if (source.referenceCell !== undefined)
+    return (
+      <span className={value >= 90 ? 'metric-hot' : value >= 70 ? 'metric-warm' : undefined}>{value}%</span>
+    );
+  return <span className="cell-mono">{source.unit === 'cpu' ? formatCpu(value) : formatMemory(value)}</span>;
+}
+
+/** The one line saying why the metrics columns are empty (or stale), beside the kind's title. */
+export function MetricsNote(props: { readonly resource: MetricsResource }): ReactNode {
+  const metrics = useMetrics(props.resource);
+  const travelling = useView((state) => state.travel !== undefined);
+  const text = travelling
+    ? 'metrics are live only'
+    : metrics.availability === 'absent'
+      ? 'metrics API not served'
+      : metrics.availability === 'forbidden'
+        ? 'no access to metrics'
+        : metrics.availability === 'failing'
+          ? 'metrics stale'
+          : undefined;
+  if (!text) return null;
+  return (
+    <span
+      className="content-subtitle muted"
+      data-testid="metrics-note"
+      title={metrics.reason ?? 'CPU and memory need metrics.k8s.io (metrics-server) on the cluster.'}
+    >
+      {text}
+    </span>
+  );
+}

@@ -1,0 +1,19 @@
+// React's view of the MetricsStore: one resource's metrics, re-read whenever a metrics message lands
+// (every resolution window), independently of the rows' revisions.
+import { useCallback, useSyncExternalStore } from 'react';
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
+import type { ResourceMetrics } from '../store/metrics-store';
+import { useServices } from './app-context';
+
+export function useMetrics(resource: MetricsResource): ResourceMetrics {
+  const { metrics } = useServices().bridge;
+  const subscribe = useCallback((listener: () => void) => metrics.subscribe(listener), [metrics]);
+  const read = useCallback(() => metrics.of(resource), [metrics, resource]);
+  return useSyncExternalStore(subscribe, read);
+}
+
+/** The metrics resource of a kind the metrics API covers (core/v1 pods and nodes), else undefined. */
+export function metricsResourceOfKind(gvr: { group: string; resource: string }): MetricsResource | undefined {
+  if (gvr.group !== '') return undefined;
+  return gvr.resource === 'pods' || gvr.resource === 'nodes' ? gvr.resource : undefined;
+}

@@ -1,0 +1,161 @@
+// The metrics poller on a fake clock: one LIST per resource per resolution window while demanded, none
+// when nobody shows the resource, "absent" said once, backoff on failures, and namespace-limited
+// access (per-namespace lists after the cluster scope's 403; "forbidden" when every namespace refuses).
+import { describe, expect, it } from 'vitest';
+import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
+import type { MetricsFetch } from '../../../main/bridge/metrics-poller';
+import { MetricsPoller, parseGoDuration } from '../../../main/bridge/metrics-poller';
+import type { MetricsList } from '../../../main/kube/metrics-list';
+import { StatusError, newStatus } from '../../../shared/kube/status';
+import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
+
+const forbidden = () => new StatusError(newStatus(403, 'Forbidden', 'pods.metrics.k8s.io is forbidden'));
+
+function podList(namespace: string, name: string): MetricsList {
+  return {
+    items: [
+      {
+        metadata: { name, namespace },
+        timestamp: '2026-01-01T00:00:00Z',
+        window: '15s',
+        containers: [
+          { usage: { cpu: '250000000n', memory: '1024Ki' } },
+          { usage: { cpu: '5m', memory: '1Mi' } },
+        ],
+      },
+    ],
+  };
+}
+
+function setup(fetch: MetricsFetch, options: { served?: boolean; namespaces?: string[] } = {}) {
+  const clock = new FakeClock();
+  const sent: MetricsMessage[] = [];
+  const calls: string[] = [];
+  const poller = new MetricsPoller({
+    clock,
+    fetch: (resource, namespace, signal) => {
+      calls.push(`${resource}@${namespace || '*'}`);
+      return fetch(resource, namespace, signal);
+    },
+    served: () => options.served ?? true,
+    namespaces: () => options.namespaces ?? [],
+    send: (message) => sent.push(message),
+    random: () => 0,
+  });
+  return { clock, sent, calls, poller };
+}
+
+describe('MetricsPoller', () => {
+  it('lists once per 15 s window while a renderer shows pods, and sends per-pod totals', async () => {
+    const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'));
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(calls).toEqual(['pods@*']);
+    expect(sent[0]).toMatchObject({ availability: 'served', keys: ['shop/web-1'], windowMs: 15_000 });
+    expect(sent[0]!.cpu[0]).toBeCloseTo(0.255);
+    expect(sent[0]!.memory[0]).toBe(2 * 2 ** 20);
+    await clock.stepAsync(14_999);
+    expect(calls).toHaveLength(1);
+    await clock.stepAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('stops polling when the last renderer stops showing the resource', async () => {
+    const { clock, calls, poller } = setup(async () => podList('shop', 'web-1'));
+    poller.retain('pods');
+    poller.retain('pods');
+    await flushMicrotasks();
+    poller.release('pods');
+    await clock.stepAsync(15_000);
+    expect(calls).toHaveLength(2);
+    poller.release('pods');
+    await clock.stepAsync(60_000);
+    expect(calls).toHaveLength(2);
+    expect(clock.waiterCount()).toBe(0);
+  });
+
+  it('does not poll faster than the resolution when a renderer leaves and comes back', async () => {
+    const { clock, calls, poller } = setup(async () => podList('shop', 'web-1'));
+    poller.retain('pods');
+    await flushMicrotasks();
+    await clock.stepAsync(5_000);
+    poller.release('pods');
+    poller.retain('pods');
+    await clock.stepAsync(9_999);
+    expect(calls).toHaveLength(1);
+    await clock.stepAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('says "absent" once, and sends no request, when discovery lists no metrics.k8s.io', async () => {
+    const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'), { served: false });
+    poller.retain('nodes');
+    await clock.stepAsync(60_000);
+    expect(calls).toEqual([]);
+    expect(sent).toEqual([
+      { type: 'metrics', resource: 'nodes', availability: 'absent', keys: [], cpu: [], memory: [] },
+    ]);
+    expect(poller.latest('nodes')?.availability).toBe('absent');
+  });
+
+  it('backs off after failures (15 s, 30 s, 60 s) and returns to the resolution after a success', async () => {
+    let failing = true;
+    const { clock, sent, calls, poller } = setup(async () => {
+      if (failing) throw new Error('connection refused');
+      return podList('shop', 'web-1');
+    });
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ availability: 'failing', reason: 'connection refused' });
+    await clock.stepAsync(15_000);
+    await clock.stepAsync(30_000);
+    expect(calls).toHaveLength(3);
+    await clock.stepAsync(59_999);
+    expect(calls).toHaveLength(3);
+    failing = false;
+    await clock.stepAsync(1);
+    expect(calls).toHaveLength(4);
+    expect(sent.at(-1)?.availability).toBe('served');
+    await clock.stepAsync(15_000);
+    expect(calls).toHaveLength(5);
+    // The repeated failure was said once, not once per attempt.
+    expect(sent.filter((message) => message.availability === 'failing')).toHaveLength(1);
+  });
+
+  it('lists pod metrics per readable namespace when the cluster scope is forbidden', async () => {
+    const { clock, sent, calls, poller } = setup(
+      async (_resource, namespace) => {
+        if (namespace === '' || namespace === 'secret') throw forbidden();
+        return podList(namespace, 'web-1');
+      },
+      { namespaces: ['default', 'secret', 'shop'] },
+    );
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(calls).toEqual(['pods@*', 'pods@default', 'pods@secret', 'pods@shop']);
+    expect(sent[0]).toMatchObject({ availability: 'served', keys: ['default/web-1', 'shop/web-1'] });
+    await clock.stepAsync(15_000);
+    // The cluster scope is not asked again.
+    expect(calls.slice(4)).toEqual(['pods@default', 'pods@secret', 'pods@shop']);
+  });
+
+  it('reports "forbidden" for nodes refused at the cluster scope', async () => {
+    const { sent, poller } = setup(async () => {
+      throw forbidden();
+    });
+    poller.retain('nodes');
+    await flushMicrotasks();
+    expect(sent[0]).toMatchObject({ resource: 'nodes', availability: 'forbidden' });
+  });
+});
+
+describe('parseGoDuration', () => {
+  it('reads metav1.Duration texts', () => {
+    expect(parseGoDuration('15s')).toBe(15_000);
+    expect(parseGoDuration('1m0s')).toBe(60_000);
+    expect(parseGoDuration('10.5s')).toBe(10_500);
+    expect(parseGoDuration('500ms')).toBe(500);
+    expect(parseGoDuration('soon')).toBeUndefined();
+  });
+});

@@ -1,0 +1,103 @@
+// The renderer's metrics: the bounded history of recent samples, the store's latest-per-key and history,
+// what each availability keeps, and the columns' values (usage, and percentages of the row's
+// requests, limits or allocatable, "n/a" without one).
+import { describe, expect, it } from 'vitest';
+import { printerFor } from '../../../shared/kinds/columns';
+import type { KubeObject } from '../../../shared/kube/object';
+import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
+import type { Row } from '../../../shared/protocol/row';
+import { MetricsStore } from '../../../renderer/store/metrics-store';
+import { SampleHistory } from '../../../renderer/store/sample-history';
+import { metricColumnSpecs, metricValue } from '../../../renderer/views/metric-columns';
+
+function served(time: number, keys: string[], cpu: number[], memory: number[]): MetricsMessage {
+  return { type: 'metrics', resource: 'pods', availability: 'served', timestamp: time, keys, cpu, memory };
+}
+
+describe('SampleHistory', () => {
+  it('keeps the newest `capacity` batches per object, oldest first', () => {
+    const history = new SampleHistory(3);
+    for (let time = 1; time <= 5; time++) history.push(time, ['a/x'], [time], [time * 2]);
+    expect(history.samples('a/x')).toEqual([
+      { time: 3, cpu: 3, memory: 6 },
+      { time: 4, cpu: 4, memory: 8 },
+      { time: 5, cpu: 5, memory: 10 },
+    ]);
+  });
+
+  it('starts a new object with the batches it appears in, and forgets one missing from a batch', () => {
+    const history = new SampleHistory(3);
+    history.push(1, ['a/x'], [1], [1]);
+    history.push(2, ['a/x', 'a/y'], [2, 20], [2, 20]);
+    expect(history.samples('a/y').map((sample) => sample.time)).toEqual([2]);
+    history.push(3, ['a/y'], [30], [30]);
+    expect(history.samples('a/x')).toEqual([]);
+    expect(history.samples('a/y').map((sample) => sample.cpu)).toEqual([20, 30]);
+  });
+
+  it('ignores a batch no newer than the last (the same scrape read again)', () => {
+    const history = new SampleHistory(3);
+    history.push(10, ['a/x'], [1], [0]);
+    history.push(10, ['a/x'], [2], [0]);
+    expect(history.samples('a/x')).toEqual([{ time: 10, cpu: 1, memory: 0 }]);
+  });
+});
+
+describe('MetricsStore', () => {
+  it('keeps the latest sample per key and a bounded history, dropping keys gone from the batch', () => {
+    const store = new MetricsStore(2);
+    store.receive(served(1, ['a/x', 'a/y'], [0.1, 0.2], [1, 2]));
+    store.receive(served(2, ['a/x'], [0.3], [3]));
+    store.receive(served(3, ['a/x'], [0.5], [5]));
+    expect(store.of('pods').latest.get('a/x')).toEqual({ time: 3, cpu: 0.5, memory: 5 });
+    expect(store.of('pods').timestamp).toBe(3);
+    expect(store.of('pods').latest.has('a/y')).toBe(false);
+    expect(store.history('pods', 'a/x').map((sample) => sample.time)).toEqual([2, 3]);
+    expect(store.history('pods', 'a/y')).toEqual([]);
+  });
+
+  it('keeps the last samples while polls fail, and drops them when the API is absent', () => {
+    const store = new MetricsStore();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.receive(served(1, ['a/x'], [0.1], [1]));
+    store.receive({ ...served(2, [], [], []), availability: 'failing', reason: 'timeout' });
+    expect(store.of('pods')).toMatchObject({ availability: 'failing', reason: 'timeout' });
+    expect(store.of('pods').latest.size).toBe(1);
+    store.receive({ ...served(3, [], [], []), availability: 'absent' });
+    expect(store.of('pods').latest.size).toBe(0);
+    expect(notified).toBe(3);
+  });
+});
+
+describe('metrics columns', () => {
+  const pod: KubeObject = {
+    metadata: { name: 'web', namespace: 'a', creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: {
+      containers: [
+        { name: 'app', resources: { requests: { cpu: '200m', memory: '128Mi' }, limits: { cpu: '1' } } },
+        { name: 'sidecar', resources: { requests: { cpu: '50m', memory: '64Mi' } } },
+      ],
+    },
+  };
+  const printer = printerFor({ group: '', resource: 'pods' });
+  const row = { key: 'a/web', cells: printer.cells(pod, 0) } as Row;
+  const specs = metricColumnSpecs(printer.columns, 'Pod');
+  const value = (id: string, cpu: number, memory: number) =>
+    metricValue(specs.find((spec) => spec.id === `metrics:${id}`)!.source, row, { time: 0, cpu, memory });
+
+  it('shows usage, and percentages of the summed requests', () => {
+    expect(value('cpu', 0.125, 0)).toBe(0.125);
+    expect(value('cpu-request', 0.125, 0)).toBe(50);
+    expect(value('memory-request', 0, 96 * 2 ** 20)).toBe(50);
+  });
+
+  it('has no limit percentage when a container sets no limit (n/a, not 0%)', () => {
+    expect(value('cpu-limit', 0.5, 0)).toBeUndefined();
+    expect(value('memory-limit', 0, 2 ** 20)).toBeUndefined();
+  });
+
+  it('has no value without a sample', () => {
+    expect(metricValue(specs[0]!.source, row, undefined)).toBeUndefined();
+  });
+});
