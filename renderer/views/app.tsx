@@ -13,6 +13,7 @@ import { HelpOverlay } from '../components/help-overlay';
 import { useMirrorState, useServices } from './app-context';
 import { catalogGroups, catalogKinds, type CatalogKind } from './kind-catalog';
 import { kindColumns } from './table-columns';
+import { kindDefaultColumn, rowSortFor, shownSort } from './kind-sort';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
@@ -80,12 +81,8 @@ export function App(): ReactNode {
     [kind],
   );
   const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
-  const rowSort = useMemo(() => {
-    const column =
-      columns.find((candidate) => candidate.id === state.sort.column) ??
-      columns.find((candidate) => candidate.id === 'name');
-    return { column: column?.sortBy ?? 'name', descending: state.sort.descending };
-  }, [columns, state.sort]);
+  const sort = useMemo(() => shownSort(state.sort, columns, kind.kind), [state.sort, columns, kind.kind]);
+  const rowSort = useMemo(() => rowSortFor(sort, columns), [sort, columns]);
   const travel = state.travel;
   const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
   const [transfer, setTransfer] = useState<
@@ -137,7 +134,7 @@ export function App(): ReactNode {
         detailOpen: false,
         filterText: '',
         overlay: { type: 'none' },
-        sort: { column: 'name', descending: false },
+        sort: { column: kindDefaultColumn, descending: false },
       }),
     [update],
   );
@@ -295,19 +292,11 @@ export function App(): ReactNode {
           columns={columns}
           rows={rows}
           sync={sync}
-          sort={state.sort}
+          sort={sort}
           filtered={filtered}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
-          onSort={(column) =>
-            update({
-              sort: nextSort(
-                state.sort,
-                column,
-                column === 'age' || columns.find((c) => c.id === column)?.definition?.format === 'age',
-              ),
-            })
-          }
+          onSort={(column) => update({ sort: nextSort(sort, column) })}
           onSelect={select}
           onOpen={open}
         />
