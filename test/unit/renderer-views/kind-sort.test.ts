@@ -37,7 +37,7 @@ function objectRow(object: KubeObject, resource: string, group = ''): Row {
     labels: {},
     owners: [],
     createdAt: Date.parse(object.metadata.creationTimestamp ?? '') || 0,
-    cells: printerFor({ group, resource }).cells(object),
+    cells: printerFor({ group, resource }).cells(object, now),
   };
 }
 
