@@ -18,6 +18,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
 import { useKeyboard } from './use-keyboard';
+import { paletteObjectSearch, useObjectSearch } from './use-object-search';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
 import { Sidebar } from './sidebar';
@@ -224,6 +225,15 @@ export function App(): ReactNode {
     }
   });
 
+  const objectSource = useObjectSearch(state.overlay.type === 'palette', kinds);
+  const paletteSearch = useMemo(() => paletteObjectSearch(objectSource), [objectSource]);
+  const chooseObject = (kindId: string, key: string) => {
+    const target = kinds.find((candidate) => candidate.id === kindId);
+    if (!target) return;
+    const slash = key.indexOf('/');
+    navigate(target, slash < 0 ? '' : key.slice(0, slash), key.slice(slash + 1));
+    update({ overlay: { type: 'none' }, sort: { column: kindDefaultColumn, descending: false } });
+  };
   const selectedRow = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
   const closeOverlay = () => update({ overlay: { type: 'none' } });
   return (
@@ -342,6 +352,8 @@ export function App(): ReactNode {
           initialQuery={state.overlay.query}
           onChoose={chooseKind}
           onClose={closeOverlay}
+          objectSearch={paletteSearch}
+          onChooseObject={chooseObject}
         />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
