@@ -10,6 +10,7 @@ import { webSocketLinkOpener, webSocketLinkOptionsFrom } from './transport/webso
 import { messagePortLinkOpener } from './transport/message-port-link';
 import { animationFrameScheduler } from './store/frame-scheduler';
 import { createViewStore } from './ui-state/view-store';
+import { applyTheme, loadThemeChoice, resolveTheme, systemPrefersDark } from './ui-state/theme';
 import { AppContext } from './views/app-context';
 import { App } from './views/app';
 import { ConnectionProblem } from './views/connection-problem';
@@ -27,6 +28,8 @@ function linkOpener(): LinkOpener | undefined {
   return options ? webSocketLinkOpener(options) : undefined;
 }
 
+// Before the first render, so the window never flashes the other theme.
+applyTheme(resolveTheme(loadThemeChoice(), systemPrefersDark()));
 const root = createRoot(document.getElementById('root')!);
 const open = linkOpener();
 if (!open) {
