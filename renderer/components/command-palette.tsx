@@ -200,8 +200,8 @@ function PaletteRow(props: {
           <span className="palette-title cell-name">{choice.object.title}</span>
           {choice.object.detail && <span className="palette-aliases">{choice.object.detail}</span>}
           {choice.object.badge && (
-            <span className={`palette-detail status ${choice.object.badgeClass ?? ''}`}>
-              {choice.object.badge}
+            <span className="palette-detail">
+              <span className={`status ${choice.object.badgeClass ?? ''}`}>{choice.object.badge}</span>
             </span>
           )}
         </>

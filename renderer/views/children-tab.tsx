@@ -110,7 +110,7 @@ function OwnedItem(props: {
   const { row } = node;
   return (
     <div
-      className="chain-item navigable"
+      className="chain-item navigable owned-item"
       role="button"
       tabIndex={0}
       data-testid="owned-item"
