@@ -5,8 +5,8 @@
 //
 // The index follows the mirror's RowChangeLog like the other deferred indexes, but only adds and
 // deletes matter: a name is part of its row's key, so an update never moves a term. Changes since
-// the last read are merged into the sorted array in one linear pass (new terms sorted among
-// themselves first), never spliced one by one; a reader the log has left behind rebuilds from rows.
+// the last read are spliced in (a few) or merged in one pass (many); a reader the log has left behind
+// rebuilds from the rows.
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 
@@ -96,37 +96,83 @@ export class NameSearchIndex {
     this.terms = terms.sort(byTerm);
   }
 
-  /** Applies the adds and deletes since the cursor: one sort of the new terms, one merge pass. */
+  /**
+   * Applies the adds and deletes since the cursor. A few changes (kubelet churn) are spliced in place
+   * at positions found by binary search: a memmove, no comparison per old term. Many (a relist) are
+   * merged in one pass, the new terms sorted among themselves first, the runs between them copied
+   * without comparing.
+   */
   private merge(): void {
     const added = new Map<string, string>();
-    const removed = new Set<string>();
+    const removed = new Map<string, string>();
     this.changes.forEachSince(this.cursor.position, (key, oldRow, newRow) => {
       if (oldRow === undefined && newRow !== undefined) {
         // Deleted then added again since the last read: its terms are already in the array.
         if (!removed.delete(key)) added.set(key, newRow.name);
       } else if (newRow === undefined && oldRow !== undefined) {
-        if (!added.delete(key)) removed.add(key);
+        if (!added.delete(key)) removed.set(key, oldRow.name);
       }
     });
     if (added.size === 0 && removed.size === 0) return;
-    const incoming: NameTerm[] = [];
-    for (const [key, name] of added) nameTerms(name, (term) => incoming.push({ term, key }));
-    incoming.sort(byTerm);
-    const merged: NameTerm[] = [];
-    const current = this.terms;
-    let left = 0;
-    let right = 0;
-    while (left < current.length || right < incoming.length) {
-      const takeIncoming =
-        left === current.length || (right < incoming.length && byTerm(incoming[right], current[left]) < 0);
-      if (takeIncoming) merged.push(incoming[right++]);
-      else {
-        const entry = current[left++];
-        if (!removed.has(entry.key)) merged.push(entry);
-      }
+    const incoming = termsOf(added);
+    const outgoing = termsOf(removed);
+    if (incoming.length + outgoing.length <= splicedChanges) this.splice(incoming, outgoing);
+    else this.mergeAll(incoming, removed);
+  }
+
+  private splice(incoming: readonly NameTerm[], outgoing: readonly NameTerm[]): void {
+    const terms = this.terms;
+    for (const entry of outgoing) {
+      const at = insertionPoint(terms, entry, 0);
+      if (at < terms.length && terms[at].key === entry.key && terms[at].term === entry.term)
+        terms.splice(at, 1);
     }
+    for (const entry of incoming) terms.splice(insertionPoint(terms, entry, 0), 0, entry);
+  }
+
+  private mergeAll(incoming: readonly NameTerm[], removed: ReadonlyMap<string, string>): void {
+    const current = this.terms;
+    const merged: NameTerm[] = [];
+    const copy = (from: number, to: number) => {
+      if (removed.size === 0) for (let index = from; index < to; index++) merged.push(current[index]);
+      else
+        for (let index = from; index < to; index++) {
+          const entry = current[index];
+          if (!removed.has(entry.key)) merged.push(entry);
+        }
+    };
+    let copied = 0;
+    for (const entry of incoming) {
+      const at = insertionPoint(current, entry, copied);
+      copy(copied, at);
+      merged.push(entry);
+      copied = at;
+    }
+    copy(copied, current.length);
     this.terms = merged;
   }
+}
+
+/** Changes (in terms) spliced one by one; past this a merge pass is cheaper. */
+const splicedChanges = 256;
+
+/** The terms of `names` (key -> name), sorted. */
+function termsOf(names: ReadonlyMap<string, string>): NameTerm[] {
+  const terms: NameTerm[] = [];
+  for (const [key, name] of names) nameTerms(name, (term) => terms.push({ term, key }));
+  return terms.sort(byTerm);
+}
+
+/** The first index at or after `from` whose entry sorts after `entry`. */
+function insertionPoint(terms: readonly NameTerm[], entry: NameTerm, from: number): number {
+  let low = from;
+  let high = terms.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byTerm(terms[middle], entry) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The first index whose term is not below `prefix`. */

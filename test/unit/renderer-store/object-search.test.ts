@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Row } from '../../../shared/protocol';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import { ObjectSearch } from '../../../renderer/store/object-search';
-import { nameTerms } from '../../../renderer/store/name-search-index';
+import { NameSearchIndex, nameTerms } from '../../../renderer/store/name-search-index';
+import { seededRandom } from '../bridge/fixtures';
 
 function row(namespace: string, name: string, labels: Record<string, string> = {}): Row {
   return {
@@ -106,6 +107,39 @@ describe('ObjectSearch', () => {
     });
     expect(names(mirror, search.search([{ id: 'pods', mirror }], 't').groups[0].keys)).toEqual(['three']);
     expect(names(mirror, search.search([{ id: 'pods', mirror }], 'o').groups[0].keys)).toEqual(['one']);
+  });
+
+  it('kept from the change log, finds what an index built afresh finds, through few and many changes', () => {
+    const random = seededRandom(14);
+    const mirror = new SubscriptionMirror();
+    const kept = new NameSearchIndex(mirror.changes);
+    let seq = 0;
+    const names = ['web', 'api', 'db', 'cache', 'web-api'];
+    for (let round = 0; round < 40; round++) {
+      // Alternate small batches (spliced in) with large ones (merged in one pass).
+      const size = round % 5 === 4 ? 400 : 1 + Math.floor(random() * 6);
+      const upserts: Row[] = [];
+      const deletes: string[] = [];
+      const existing = [...mirror.rows.keys()];
+      for (let change = 0; change < size; change++) {
+        if (existing.length > 0 && random() < 0.4) {
+          const key = existing.splice(Math.floor(random() * existing.length), 1)[0]!;
+          if (!upserts.some((row) => row.key === key)) deletes.push(key);
+        } else {
+          const name = `${names[Math.floor(random() * names.length)]}-${Math.floor(random() * 5000).toString(36)}`;
+          if (!deletes.includes(`a/${name}`) && !upserts.some((row) => row.name === name))
+            upserts.push(row('a', name));
+        }
+      }
+      mirror.apply({ type: 'batch', subscriptionId: 's', seq: ++seq, upserts, deletes });
+      for (const prefix of ['web', 'api', 'w', 'a', '1', 'c']) {
+        const fresh = new NameSearchIndex(mirror.changes);
+        expect(kept.find(prefix, 1000, 5000), `round ${round}, prefix ${prefix}`).toEqual(
+          fresh.find(prefix, 1000, 5000),
+        );
+        fresh.release();
+      }
+    }
   });
 
   it('caps what one kind returns and says when the count is a lower bound', () => {
