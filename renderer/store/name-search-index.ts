@@ -1,12 +1,17 @@
 // Finds a mirror's rows by name prefix for the search box, without a scan per keystroke. Every name is
 // indexed under each of its segments (after '-', '.' or '_'), so "web", "7c9d8" and "abcde" all find
-// web-7c9d8-abcde, as people type the part they remember. The terms live in one sorted array:
-// a prefix is a range found by binary search, and a query visits only the entries it returns.
+// web-7c9d8-abcde, as people type the part they remember.
+//
+// Terms are kept in buckets by their first two characters, each bucket sorted only when a query first
+// needs it: building the index is one pass over the rows with no comparison, and the first keystroke
+// sorts one bucket (a slice of the names), not 600,000 terms. Within a sorted bucket a prefix is a
+// range found by binary search, and a query reads only the entries it returns.
 //
 // The index follows the mirror's RowChangeLog like the other deferred indexes, but only adds and
-// deletes matter: a name is part of its row's key, so an update never moves a term. Changes since
-// the last read are spliced in (a few) or merged in one pass (many); a reader the log has left behind
-// rebuilds from the rows.
+// deletes matter: a name is part of its row's key, so an update never moves a term. An add appends to
+// its bucket (V8's TimSort re-sorts a sorted array with a few appended entries in about linear time);
+// a delete marks its key in the buckets of its terms, filtered out when the bucket is next read. A
+// reader the log has left behind rebuilds from the rows.
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 
@@ -14,6 +19,13 @@ import type { LogCursor, RowChangeLog } from './row-change-log';
 interface NameTerm {
   readonly term: string;
   readonly key: string;
+}
+
+interface Bucket {
+  terms: NameTerm[];
+  sorted: boolean;
+  /** Keys deleted since the bucket was last read: their terms are still in `terms`. */
+  deleted: Set<string> | undefined;
 }
 
 export interface NameMatches {
@@ -36,13 +48,15 @@ export function nameTerms(name: string, emit: (term: string) => void): void {
     if (segmentSeparators.has(name[index])) emit(name.slice(index + 1));
 }
 
+const bucketOf = (term: string) => term.slice(0, 2);
+
 function byTerm(left: NameTerm, right: NameTerm): number {
   if (left.term !== right.term) return left.term < right.term ? -1 : 1;
   return left.key < right.key ? -1 : left.key > right.key ? 1 : 0;
 }
 
 export class NameSearchIndex {
-  private terms: NameTerm[] = [];
+  private buckets = new Map<string, Bucket>();
   private readonly cursor: LogCursor;
 
   constructor(private readonly changes: RowChangeLog) {
@@ -55,124 +69,96 @@ export class NameSearchIndex {
     this.changes.release(this.cursor);
   }
 
-  /** Rows whose name has a segment starting with `prefix` (lower-cased by the caller). */
+  /** Rows whose name has a segment starting with `prefix` (non-empty, lower-cased by the caller). */
   find(prefix: string, limit: number, countLimit: number): NameMatches {
-    const terms = this.read();
-    let index = lowerBound(terms, prefix);
+    this.catchUp();
+    // A prefix of two characters or more lies in one bucket; a single character spans the buckets
+    // it begins, whose ids sort in the same order as their terms.
+    const ids =
+      prefix.length >= 2
+        ? [bucketOf(prefix)]
+        : [...this.buckets.keys()].filter((id) => id.startsWith(prefix)).sort();
     const keys: string[] = [];
     const seen = new Set<string>();
     let examined = 0;
-    for (; index < terms.length && seen.size < countLimit; index++) {
-      const entry = terms[index];
-      examined += 1;
-      if (!entry.term.startsWith(prefix))
-        return { keys, count: seen.size, countIsLowerBound: false, examined };
-      if (seen.has(entry.key)) continue;
-      seen.add(entry.key);
-      if (keys.length < limit) keys.push(entry.key);
+    for (const id of ids) {
+      const terms = this.sortedTerms(id);
+      for (let index = lowerBound(terms, prefix); index < terms.length; index++) {
+        const entry = terms[index];
+        if (!entry.term.startsWith(prefix)) break;
+        examined += 1;
+        if (seen.has(entry.key)) continue;
+        if (seen.size === countLimit) return { keys, count: seen.size, countIsLowerBound: true, examined };
+        seen.add(entry.key);
+        if (keys.length < limit) keys.push(entry.key);
+      }
     }
-    const more = index < terms.length && terms[index].term.startsWith(prefix);
-    return { keys, count: seen.size, countIsLowerBound: more, examined };
+    return { keys, count: seen.size, countIsLowerBound: false, examined };
   }
 
   /** How many terms the index holds (for tests and measurements). */
   get size(): number {
-    return this.read().length;
+    this.catchUp();
+    let size = 0;
+    for (const id of this.buckets.keys()) size += this.sortedTerms(id).length;
+    return size;
   }
 
-  private read(): NameTerm[] {
+  /** One bucket's terms, its deletions applied and sorted. */
+  private sortedTerms(id: string): readonly NameTerm[] {
+    const bucket = this.buckets.get(id);
+    if (!bucket) return [];
+    this.dropDeleted(bucket);
+    if (!bucket.sorted) {
+      bucket.terms.sort(byTerm);
+      bucket.sorted = true;
+    }
+    return bucket.terms;
+  }
+
+  private dropDeleted(bucket: Bucket): void {
+    const deleted = bucket.deleted;
+    if (!deleted) return;
+    bucket.terms = bucket.terms.filter((entry) => !deleted.has(entry.key));
+    bucket.deleted = undefined;
+  }
+
+  private catchUp(): void {
     const end = this.changes.end;
-    if (this.cursor.position === end) return this.terms;
-    if (this.cursor.position >= 0 && this.changes.covers(this.cursor)) this.merge();
-    else this.rebuild();
+    if (this.cursor.position === end) return;
+    if (this.cursor.position >= 0 && this.changes.covers(this.cursor)) {
+      this.changes.forEachSince(this.cursor.position, (key, oldRow, newRow) => {
+        if (oldRow === undefined && newRow !== undefined) this.add(key, newRow.name);
+        else if (newRow === undefined && oldRow !== undefined) this.delete(key, oldRow.name);
+      });
+    } else {
+      this.buckets = new Map();
+      for (const [key, row] of this.changes.rows ?? new Map<string, Row>()) this.add(key, row.name);
+    }
     this.cursor.position = end;
-    return this.terms;
   }
 
-  private rebuild(): void {
-    const terms: NameTerm[] = [];
-    for (const [key, row] of this.changes.rows ?? new Map<string, Row>())
-      nameTerms(row.name, (term) => terms.push({ term, key }));
-    this.terms = terms.sort(byTerm);
-  }
-
-  /**
-   * Applies the adds and deletes since the cursor. A few changes (kubelet churn) are spliced in place
-   * at positions found by binary search: a memmove, no comparison per old term. Many (a relist) are
-   * merged in one pass, the new terms sorted among themselves first, the runs between them copied
-   * without comparing.
-   */
-  private merge(): void {
-    const added = new Map<string, string>();
-    const removed = new Map<string, string>();
-    this.changes.forEachSince(this.cursor.position, (key, oldRow, newRow) => {
-      if (oldRow === undefined && newRow !== undefined) {
-        // Deleted then added again since the last read: its terms are already in the array.
-        if (!removed.delete(key)) added.set(key, newRow.name);
-      } else if (newRow === undefined && oldRow !== undefined) {
-        if (!added.delete(key)) removed.set(key, oldRow.name);
+  private add(key: string, name: string): void {
+    nameTerms(name, (term) => {
+      const id = bucketOf(term);
+      let bucket = this.buckets.get(id);
+      if (!bucket) {
+        bucket = { terms: [], sorted: true, deleted: undefined };
+        this.buckets.set(id, bucket);
       }
+      // Deleted and added again: the old terms must go before the new ones join them.
+      if (bucket.deleted?.has(key)) this.dropDeleted(bucket);
+      bucket.terms.push({ term, key });
+      bucket.sorted = false;
     });
-    if (added.size === 0 && removed.size === 0) return;
-    const incoming = termsOf(added);
-    const outgoing = termsOf(removed);
-    if (incoming.length + outgoing.length <= splicedChanges) this.splice(incoming, outgoing);
-    else this.mergeAll(incoming, removed);
   }
 
-  private splice(incoming: readonly NameTerm[], outgoing: readonly NameTerm[]): void {
-    const terms = this.terms;
-    for (const entry of outgoing) {
-      const at = insertionPoint(terms, entry, 0);
-      if (at < terms.length && terms[at].key === entry.key && terms[at].term === entry.term)
-        terms.splice(at, 1);
-    }
-    for (const entry of incoming) terms.splice(insertionPoint(terms, entry, 0), 0, entry);
+  private delete(key: string, name: string): void {
+    nameTerms(name, (term) => {
+      const bucket = this.buckets.get(bucketOf(term));
+      if (bucket) (bucket.deleted ??= new Set()).add(key);
+    });
   }
-
-  private mergeAll(incoming: readonly NameTerm[], removed: ReadonlyMap<string, string>): void {
-    const current = this.terms;
-    const merged: NameTerm[] = [];
-    const copy = (from: number, to: number) => {
-      if (removed.size === 0) for (let index = from; index < to; index++) merged.push(current[index]);
-      else
-        for (let index = from; index < to; index++) {
-          const entry = current[index];
-          if (!removed.has(entry.key)) merged.push(entry);
-        }
-    };
-    let copied = 0;
-    for (const entry of incoming) {
-      const at = insertionPoint(current, entry, copied);
-      copy(copied, at);
-      merged.push(entry);
-      copied = at;
-    }
-    copy(copied, current.length);
-    this.terms = merged;
-  }
-}
-
-/** Changes (in terms) spliced one by one; past this a merge pass is cheaper. */
-const splicedChanges = 256;
-
-/** The terms of `names` (key -> name), sorted. */
-function termsOf(names: ReadonlyMap<string, string>): NameTerm[] {
-  const terms: NameTerm[] = [];
-  for (const [key, name] of names) nameTerms(name, (term) => terms.push({ term, key }));
-  return terms.sort(byTerm);
-}
-
-/** The first index at or after `from` whose entry sorts after `entry`. */
-function insertionPoint(terms: readonly NameTerm[], entry: NameTerm, from: number): number {
-  let low = from;
-  let high = terms.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (byTerm(terms[middle], entry) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /** The first index whose term is not below `prefix`. */
