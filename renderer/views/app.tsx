@@ -8,7 +8,6 @@ import { parseFilterExpression } from '../ui-state/filter-expression';
 import { completeFilter } from '../ui-state/completion';
 import { nextSort, type DetailTab } from '../ui-state/view-store';
 import type { KeyCommand } from '../ui-state/keyboard';
-import { CommandPalette } from '../components/command-palette';
 import { HelpOverlay } from '../components/help-overlay';
 import { useMirrorState, useServices } from './app-context';
 import { catalogGroups, catalogKinds, type CatalogKind } from './kind-catalog';
@@ -18,7 +17,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
 import { useKeyboard } from './use-keyboard';
-import { paletteObjectSearch, useObjectSearch } from './use-object-search';
+import { ObjectPalette } from './object-palette';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
 import { Sidebar } from './sidebar';
@@ -225,11 +224,7 @@ export function App(): ReactNode {
     }
   });
 
-  const objectSource = useObjectSearch(state.overlay.type === 'palette', kinds);
-  const paletteSearch = useMemo(() => paletteObjectSearch(objectSource), [objectSource]);
-  const chooseObject = (kindId: string, key: string) => {
-    const target = kinds.find((candidate) => candidate.id === kindId);
-    if (!target) return;
+  const chooseObject = (target: CatalogKind, key: string) => {
     const slash = key.indexOf('/');
     navigate(target, slash < 0 ? '' : key.slice(0, slash), key.slice(slash + 1));
     update({ overlay: { type: 'none' }, sort: { column: kindDefaultColumn, descending: false } });
@@ -347,13 +342,12 @@ export function App(): ReactNode {
       )}
       {transfer?.type === 'import' && <ImportDialog onClose={() => setTransfer(undefined)} />}
       {state.overlay.type === 'palette' && (
-        <CommandPalette
-          entries={kinds.map(paletteEntry)}
+        <ObjectPalette
+          kinds={kinds}
           initialQuery={state.overlay.query}
-          onChoose={chooseKind}
-          onClose={closeOverlay}
-          objectSearch={paletteSearch}
+          onChooseKind={chooseKind}
           onChooseObject={chooseObject}
+          onClose={closeOverlay}
         />
       )}
       {state.overlay.type === 'help' && <HelpOverlay onClose={closeOverlay} />}
@@ -364,8 +358,4 @@ export function App(): ReactNode {
       )}
     </div>
   );
-}
-
-function paletteEntry(kind: CatalogKind) {
-  return { id: kind.id, title: kind.title, aliases: kind.aliases, detail: kind.gvr.group || 'core' };
 }

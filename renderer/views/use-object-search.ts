@@ -66,16 +66,16 @@ const searchedWhileOpen = [
 /** One search per window: its name indexes then live as long as the mirrors they follow. */
 const objectSearch = new ObjectSearch();
 
-export function useObjectSearch(open: boolean, catalog: readonly CatalogKind[]): ObjectSearchSource {
+/** For the palette while it is mounted (open): the kinds above are mirrored for that long. */
+export function useObjectSearch(catalog: readonly CatalogKind[]): ObjectSearchSource {
   const { bridge } = useServices();
-  // A fixed number of hooks: each either follows its kind while open, or nothing.
-  useSubscription(open ? searchedWhileOpen[0] : undefined);
-  useSubscription(open ? searchedWhileOpen[1] : undefined);
-  useSubscription(open ? searchedWhileOpen[2] : undefined);
-  useSubscription(open ? searchedWhileOpen[3] : undefined);
-  useSubscription(open ? searchedWhileOpen[4] : undefined);
-  // Any mirror's change (a kind added, a batch) can change the answer while the palette is open.
-  const revisions = useMirrorState((state) => (open ? state.revisions : undefined));
+  useSubscription(searchedWhileOpen[0]);
+  useSubscription(searchedWhileOpen[1]);
+  useSubscription(searchedWhileOpen[2]);
+  useSubscription(searchedWhileOpen[3]);
+  useSubscription(searchedWhileOpen[4]);
+  // Any mirror's change (a kind added, a batch) can change the answer; only the palette re-renders.
+  const revisions = useMirrorState((state) => state.revisions);
 
   return useMemo(() => {
     const byId = new Map(catalog.map((kind) => [kind.id, kind]));
