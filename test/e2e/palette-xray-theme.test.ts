@@ -119,6 +119,28 @@ describe('search, xray and themes', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape');
   });
 
+  it('lists Events by Last Seen, newest first, by default', async () => {
+    await openPalette(':events');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Events');
+    const lastSeen = () =>
+      page.$$eval('[role="row"][data-key]', (rows) =>
+        rows.map((row) =>
+          Date.parse(
+            row.querySelectorAll('[role="gridcell"]')[1]?.querySelector('[title]')?.getAttribute('title') ??
+              '',
+          ),
+        ),
+      );
+    await expect.poll(async () => (await lastSeen()).length, { timeout: 15_000 }).toBeGreaterThan(1);
+    const times = await lastSeen();
+    expect(times.every((time) => !Number.isNaN(time))).toBe(true);
+    expect(times).toEqual([...times].sort((left, right) => right - left));
+    const sorted = await page.locator('[role="columnheader"][aria-sort="ascending"]').textContent();
+    expect(sorted).toMatch(/Last Seen/i);
+    await page.screenshot({ path: screenshotPath('events-last-seen') });
+  });
+
   it('switches to the dark theme from the top bar and remembers it', async () => {
     const theme = () => page.evaluate(() => document.documentElement.dataset['theme']);
     const toggle = page.getByTestId('theme-toggle');

@@ -40,6 +40,7 @@ const pairs: [string, string][] = [
   ['text', 'bg-panel'],
   ['text', 'bg-selected'],
   ['text-muted', 'bg-panel'],
+  ['text-faint', 'bg-panel'],
   ['accent-text', 'accent'],
   ['green', 'green-bg'],
   ['amber', 'amber-bg'],
