@@ -26,7 +26,8 @@ export function shownSort(sort: ViewSort, columns: readonly KindColumn[], kind: 
     const lastSeen = columns.find((column) => column.definition?.name === 'Last Seen');
     if (lastSeen) return { column: lastSeen.id, descending: false };
   }
-  return { column: 'name', descending: sort.column === 'name' && sort.descending };
+  // The default, or a column this kind does not have (the sort of the kind shown before).
+  return { column: 'name', descending: false };
 }
 
 /** The mirror's sort for a shown sort: ages ascending are timestamps descending (youngest first). */
