@@ -10,6 +10,7 @@ import { webSocketLinkOpener, webSocketLinkOptionsFrom } from './transport/webso
 import { messagePortLinkOpener } from './transport/message-port-link';
 import { animationFrameScheduler } from './store/frame-scheduler';
 import { createViewStore } from './ui-state/view-store';
+import { applyTheme, loadThemeChoice, resolveTheme, systemPrefersDark } from './ui-state/theme';
 import { AppContext } from './views/app-context';
 import { App } from './views/app';
 import './styles/theme.css';
@@ -31,6 +32,8 @@ function linkOpener(): LinkOpener {
   return webSocketLinkOpener(webSocketLinkOptionsFrom(window.location));
 }
 
+// Before the first render, so the window never flashes the other theme.
+applyTheme(resolveTheme(loadThemeChoice(), systemPrefersDark()));
 const client = new BridgeClient({ open: linkOpener(), scheduler: animationFrameScheduler() });
 client.start();
 let offlineSince: number | undefined;

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 const shortcuts: readonly (readonly [string[], string])[] = [
   [['/'], 'Focus the filter bar'],
   [[':'], 'Command palette: jump to a kind (:pods, :deploy, :svc)'],
-  [['Ctrl', 'K'], 'Command palette'],
+  [['Ctrl', 'K'], 'Search: objects of every loaded kind by name or label (app=web), and kinds'],
   [['j', '↓'], 'Next row'],
   [['k', '↑'], 'Previous row'],
   [['g'], 'First row'],

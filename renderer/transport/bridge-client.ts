@@ -126,6 +126,11 @@ export class BridgeClient {
     return subscriptionId;
   }
 
+  /** The kind a live subscription mirrors; undefined for replays and unknown ids. */
+  subscribedResource(subscriptionId: string): GroupVersionResource | undefined {
+    return this.subscriptions.get(subscriptionId)?.gvr;
+  }
+
   unsubscribe(subscriptionId: string): void {
     if (!this.subscriptions.delete(subscriptionId)) return;
     this.store.close(subscriptionId);

@@ -21,6 +21,8 @@ export interface ViewBridge {
   /** Starts mirroring a kind; resolves with the subscription id whose revision and rows the view reads. */
   subscribe(gvr: GroupVersionResource, namespace?: string): Promise<string>;
   unsubscribe(subscriptionId: string): void;
+  /** The kind a live subscription mirrors (the search box asks which kinds it can search). */
+  subscribedResource(subscriptionId: string): GroupVersionResource | undefined;
   /** Relists the subscription's informer (the manual resync button). */
   resync(subscriptionId: string): Promise<void>;
   getObject(gvr: GroupVersionResource, namespace: string | undefined, name: string): Promise<KubeObject>;

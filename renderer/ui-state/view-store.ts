@@ -23,7 +23,10 @@ export type Overlay =
   | { type: 'logs'; selector?: { labelSelector: string; namespace?: string } };
 
 export interface ViewSort {
-  /** A column id of the table ('name', 'namespace', or a printer column's index as text). */
+  /**
+   * A column id of the table ('name', 'namespace', or a printer column's index as text); '' for the
+   * kind's default order (see renderer/views/kind-sort.ts).
+   */
   readonly column: string;
   readonly descending: boolean;
 }
@@ -53,7 +56,7 @@ export function initialViewState(): ViewState {
     kindId: defaultKindId,
     filterText: '',
     namespaces: [],
-    sort: { column: 'name', descending: false },
+    sort: { column: '', descending: false },
     detailOpen: false,
     detailTab: 'yaml',
     overlay: { type: 'none' },
@@ -67,8 +70,11 @@ export function createViewStore(initial: ViewState = initialViewState()) {
 
 export type ViewStore = ReturnType<typeof createViewStore>;
 
-/** Clicking a sorted column flips its direction; another column sorts ascending (ages: newest first). */
-export function nextSort(current: ViewSort, column: string, newestFirst: boolean): ViewSort {
+/**
+ * Clicking a sorted column flips its direction; another column sorts ascending (for an age, ascending
+ * is the youngest first: see renderer/views/kind-sort.ts).
+ */
+export function nextSort(current: ViewSort, column: string): ViewSort {
   if (current.column === column) return { column, descending: !current.descending };
-  return { column, descending: newestFirst };
+  return { column, descending: false };
 }

@@ -8,17 +8,18 @@ import { parseFilterExpression } from '../ui-state/filter-expression';
 import { completeFilter } from '../ui-state/completion';
 import { nextSort, type DetailTab } from '../ui-state/view-store';
 import type { KeyCommand } from '../ui-state/keyboard';
-import { CommandPalette } from '../components/command-palette';
 import { HelpOverlay } from '../components/help-overlay';
 import { useMirrorState, useServices } from './app-context';
 import { catalogGroups, catalogKinds, type CatalogKind } from './kind-catalog';
 import { kindColumns } from './table-columns';
+import { kindDefaultColumn, rowSortFor, shownSort } from './kind-sort';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { useKindRows } from './use-kind-rows';
 import { useMetricRows } from './use-metric-rows';
 import { metricsResourceOfKind } from './use-metrics';
 import { useKeyboard } from './use-keyboard';
+import { ObjectPalette } from './object-palette';
 import { ownerNameCounts } from './owner-names';
 import { TopBar } from './top-bar';
 import { Sidebar } from './sidebar';
@@ -84,12 +85,8 @@ export function App(): ReactNode {
     [kind],
   );
   const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
-  const rowSort = useMemo(() => {
-    const column =
-      columns.find((candidate) => candidate.id === state.sort.column) ??
-      columns.find((candidate) => candidate.id === 'name');
-    return { column: column?.sortBy ?? 'name', descending: state.sort.descending };
-  }, [columns, state.sort]);
+  const sort = useMemo(() => shownSort(state.sort, columns, kind.kind), [state.sort, columns, kind.kind]);
+  const rowSort = useMemo(() => rowSortFor(sort, columns), [sort, columns]);
   const travel = state.travel;
   const { replayId, travelTo, goLive, stepChange } = useTimeTravel(kind.gvr, travel, state.playbackSpeed);
   // While travelling, the replay is the only state on screen: its badge, its counts, and a table held
@@ -152,7 +149,7 @@ export function App(): ReactNode {
         detailOpen: false,
         filterText: '',
         overlay: { type: 'none' },
-        sort: { column: 'name', descending: false },
+        sort: { column: kindDefaultColumn, descending: false },
       }),
     [update],
   );
@@ -270,6 +267,11 @@ export function App(): ReactNode {
     }
   });
 
+  const chooseObject = (target: CatalogKind, key: string) => {
+    const slash = key.indexOf('/');
+    navigate(target, slash < 0 ? '' : key.slice(0, slash), key.slice(slash + 1));
+    update({ overlay: { type: 'none' }, sort: { column: kindDefaultColumn, descending: false } });
+  };
   const selectedRow = state.selectedKey === undefined ? undefined : rows.mirror?.rows.get(state.selectedKey);
   const closeOverlay = () => update({ overlay: { type: 'none' } });
   const overlaySubject: LogSubject | undefined =
@@ -350,20 +352,12 @@ export function App(): ReactNode {
           columns={columns}
           rows={rows}
           sync={past ? undefined : sync}
-          sort={state.sort}
+          sort={sort}
           filtered={filtered}
           {...(past?.pending ? { pending: past.pending } : {})}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
-          onSort={(column) =>
-            update({
-              sort: nextSort(
-                state.sort,
-                column,
-                column === 'age' || columns.find((c) => c.id === column)?.definition?.format === 'age',
-              ),
-            })
-          }
+          onSort={(column) => update({ sort: nextSort(sort, column) })}
           onSelect={select}
           onOpen={open}
         />
@@ -405,10 +399,11 @@ export function App(): ReactNode {
       )}
       {transfer?.type === 'import' && <ImportDialog onClose={() => setTransfer(undefined)} />}
       {state.overlay.type === 'palette' && (
-        <CommandPalette
-          entries={kinds.map(paletteEntry)}
+        <ObjectPalette
+          kinds={kinds}
           initialQuery={state.overlay.query}
-          onChoose={chooseKind}
+          onChooseKind={chooseKind}
+          onChooseObject={chooseObject}
           onClose={closeOverlay}
         />
       )}
@@ -430,8 +425,4 @@ export function App(): ReactNode {
       )}
     </div>
   );
-}
-
-function paletteEntry(kind: CatalogKind) {
-  return { id: kind.id, title: kind.title, aliases: kind.aliases, detail: kind.gvr.group || 'core' };
 }

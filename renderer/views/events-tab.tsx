@@ -1,8 +1,10 @@
-// The Events tab: core/v1 Events whose involvedObject is the selected object, newest first, warnings
+// The Events tab: core/v1 Events whose involvedObject is the selected object, last seen newest first
+// (series.lastObservedTime, then lastTimestamp, then eventTime, as kubectl events orders), warnings
 // highlighted. Events are asked for once per open (listEvents), so a pane never holds a watch of its own.
 import type { ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
 import { formatAge } from './format';
+import { eventLastSeen, eventsNewestFirst } from './event-order';
 import { useNow } from '../ui-state/now';
 
 interface EventFields {
@@ -10,17 +12,8 @@ interface EventFields {
   reason?: string;
   message?: string;
   count?: number;
-  lastTimestamp?: string;
-  eventTime?: string;
-  firstTimestamp?: string;
   source?: { component?: string };
   reportingComponent?: string;
-}
-
-function eventTime(event: EventFields & KubeObject): number {
-  const stamp =
-    event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp;
-  return stamp ? Date.parse(stamp) : 0;
 }
 
 export function EventsTab(props: {
@@ -37,14 +30,12 @@ export function EventsTab(props: {
       </div>
     );
   }
-  const sorted = [...(props.events as (EventFields & KubeObject)[])].sort(
-    (a, b) => eventTime(b) - eventTime(a),
-  );
+  const sorted = eventsNewestFirst(props.events as readonly (EventFields & KubeObject)[]);
   return (
     <div className="detail-section" data-testid="events">
       <ul className="event-list">
         {sorted.map((event) => {
-          const time = eventTime(event);
+          const time = eventLastSeen(event);
           return (
             <li
               key={event.metadata.uid ?? event.metadata.name}

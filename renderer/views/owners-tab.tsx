@@ -75,6 +75,10 @@ export function OwnersTab(props: {
   if (!chain) return <div className="detail-message">Following owner references…</div>;
   return (
     <div className="detail-section" data-testid="owners">
+      <div className="muted children-count" data-testid="owners-count">
+        {chain.length} {chain.length === 1 ? 'owner' : 'owners'} up the chain:{' '}
+        {chain.map((step) => step.kind).join(' → ')}
+      </div>
       <ol className="chain">
         {chain.map((step, index) => (
           <li key={`${step.kind}/${step.name}`}>

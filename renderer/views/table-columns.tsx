@@ -1,6 +1,8 @@
 // The table's columns for a kind: kubectl's (shared/kinds printers), NAMESPACE first when the kind is
 // namespaced (as `kubectl get -A` prints it), and for pods the NODE and IP of `-o wide`, which people
-// filter by. Cells render from the row's raw values; ages tick through useNow.
+// filter by. Cells render from the row's raw values; ages tick through useNow. A cell is cut with an
+// ellipsis when its column is too narrow, so every cell carries its whole text as a title: no value is
+// ever out of reach (RESTARTS "39 (3m10s ago)", a long message or image name).
 import type { ReactNode } from 'react';
 import type { CellValue, Row } from '../../shared/protocol';
 import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
@@ -94,7 +96,7 @@ function plain(value: CellValue | undefined, missing: string | undefined): React
   if (value === null || value === undefined || value === '')
     return <span className="cell-faint">{missing ?? '<none>'}</span>;
   if (value === '<none>') return <span className="cell-faint">{value}</span>;
-  return String(value);
+  return <span title={String(value)}>{String(value)}</span>;
 }
 
 function RestartsText(props: {
@@ -104,10 +106,11 @@ function RestartsText(props: {
   const now = useNow();
   const count = typeof props.count === 'number' ? props.count : 0;
   const last = typeof props.last === 'number' ? props.last : undefined;
+  const ago = last && count > 0 ? ` (${humanDuration(now - last)} ago)` : '';
   return (
-    <span className={count > 0 ? 'restarts-warning' : undefined}>
+    <span className={count > 0 ? 'restarts-warning' : undefined} title={`${count}${ago}`}>
       {count}
-      {last && count > 0 ? <span className="cell-faint"> ({humanDuration(now - last)} ago)</span> : null}
+      {ago ? <span className="cell-faint">{ago}</span> : null}
     </span>
   );
 }
@@ -115,8 +118,18 @@ function RestartsText(props: {
 /** One cell of a row. */
 export function renderKindCell(row: Row, column: TableColumn): ReactNode {
   const kindColumn = column as KindColumn;
-  if (kindColumn.id === 'namespace') return <span className="cell-muted">{row.namespace}</span>;
-  if (kindColumn.id === 'name') return <span className="cell-name">{row.name}</span>;
+  if (kindColumn.id === 'namespace')
+    return (
+      <span className="cell-muted" title={row.namespace}>
+        {row.namespace}
+      </span>
+    );
+  if (kindColumn.id === 'name')
+    return (
+      <span className="cell-name" title={row.name}>
+        {row.name}
+      </span>
+    );
   if (kindColumn.id === 'age') return <AgeText at={row.createdAt} />;
   if (kindColumn.metric) return <MetricCell row={row} source={kindColumn.metric} />;
   const definition = kindColumn.definition;
@@ -127,10 +140,12 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
       return <AgeText at={typeof value === 'number' ? value : null} />;
     case 'timestamp':
       return typeof value === 'number'
-        ? new Date(value).toISOString().replace('.000Z', 'Z')
+        ? plain(new Date(value).toISOString().replace('.000Z', 'Z'), undefined)
         : plain(value, definition.missing);
     case 'duration':
-      return typeof value === 'number' ? humanDuration(value) : plain(value, definition.missing);
+      return typeof value === 'number'
+        ? plain(humanDuration(value), undefined)
+        : plain(value, definition.missing);
     case 'restarts':
       return (
         <RestartsText
@@ -143,7 +158,10 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
   }
   if (definition.name === 'Status' && typeof value === 'string') {
     return (
-      <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>
+      <span
+        className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}
+        title={value}
+      >
         {value}
       </span>
     );

@@ -1,5 +1,5 @@
 // The top bar: brand, context picker, sync state at a glance with manual resync, namespace pick, the
-// filter bar, and the palette and help buttons.
+// filter bar, and the palette, theme and help buttons.
 import type { ReactNode, Ref } from 'react';
 import type { ContextList, SyncState } from '../../shared/protocol';
 import type { ConnectionState, ReplayStatus } from '../store/mirror-state';
@@ -10,6 +10,7 @@ import { SyncBadge } from './sync-badge';
 import { ReplayBadge } from './replay-badge';
 import { NamespacePicker } from './namespace-picker';
 import { FilterBar } from './filter-bar';
+import { ThemeToggle } from './theme-toggle';
 
 export interface TopBarProps {
   readonly contexts: ContextList | undefined;
@@ -89,11 +90,12 @@ export function TopBar(props: TopBarProps): ReactNode {
       <button
         type="button"
         className="control quiet"
-        title="Go to a kind (: or Ctrl+K)"
+        title="Go to a kind or search objects (: or Ctrl+K)"
         onClick={props.onPalette}
       >
         <kbd className="key-hint">⌘K</kbd>
       </button>
+      <ThemeToggle />
       <button
         type="button"
         className="icon-button"
