@@ -1,5 +1,6 @@
 // Bundles the desktop app: main process, sandboxed preload (one CommonJS file, as a sandboxed preload
-// cannot be ESM or require anything but electron) and the renderer, into out/.
+// cannot be ESM or require anything but electron) and the renderer, into out/. main/history's worker
+// threads are entries of their own beside index.js: history-worker.ts starts them by file name.
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { contentSecurityPolicyMetaPlugin } from './shared/security/content-security-policy';
@@ -9,9 +10,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve('main/app/electron-main.ts'), formats: ['es'] },
+      lib: {
+        entry: {
+          index: resolve('main/app/electron-main.ts'),
+          'recording-worker': resolve('main/history/recording-worker.ts'),
+          'export-worker': resolve('main/history/export-worker.ts'),
+          'query-worker': resolve('main/history/query-worker.ts'),
+        },
+        formats: ['es'],
+      },
       externalizeDeps: true,
-      rollupOptions: { output: { entryFileNames: 'index.js' } },
+      rollupOptions: { output: { entryFileNames: '[name].js' } },
     },
   },
   preload: {
