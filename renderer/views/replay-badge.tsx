@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import type { ReplayGap } from '../../shared/protocol';
 import type { ReplayStatus } from '../store/mirror-state';
+import { StatusPill } from '../components/status-pill';
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -54,20 +55,6 @@ export function ReplayBadge(props: {
 }): ReactNode {
   const { text, phase, progress } = describeReplay(props.status, props.holds);
   return (
-    <span
-      className={`sync replay-${phase}`}
-      role="status"
-      aria-live="polite"
-      title={text}
-      data-testid="sync-state"
-    >
-      <span className="sync-dot" aria-hidden="true" />
-      <span className="sync-text">{text}</span>
-      {progress !== undefined && (
-        <span className="sync-progress" aria-hidden="true">
-          <span style={{ width: `${progress}%` }} />
-        </span>
-      )}
-    </span>
+    <StatusPill phase={`replay-${phase}`} text={text} {...(progress !== undefined ? { progress } : {})} />
   );
 }

@@ -7,6 +7,7 @@ import type { ConnectionState } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
 import { RefreshIcon } from '../components/icons';
 import { humanDuration } from '../../shared/kinds/columns';
+import { StatusPill } from '../components/status-pill';
 
 const integer = new Intl.NumberFormat('en-US');
 /** How long the badge mentions a reconnect after sleep or a network change. */
@@ -83,21 +84,7 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
       : undefined;
   return (
     <>
-      <span
-        className={`sync ${phase}`}
-        role="status"
-        aria-live="polite"
-        title={text}
-        data-testid="sync-state"
-      >
-        <span className="sync-dot" aria-hidden="true" />
-        <span className="sync-text">{text}</span>
-        {progress !== undefined && (
-          <span className="sync-progress" aria-hidden="true">
-            <span style={{ width: `${progress}%` }} />
-          </span>
-        )}
-      </span>
+      <StatusPill phase={phase} text={text} {...(progress !== undefined ? { progress } : {})} />
       {connection.phase === 'open' && state && state.phase !== 'listing' && (
         <button
           type="button"
