@@ -58,6 +58,30 @@ const tailChoices: readonly [string, number | undefined][] = [
 ];
 const capacityChoices = [100_000, 1_000_000, 5_000_000];
 
+/** A labelled select over [label, value] choices (an undefined value is a choice too: "all"). */
+function ChoiceSelect(props: {
+  readonly label: string;
+  readonly choices: readonly [string, number | undefined][];
+  readonly value: number | undefined;
+  readonly onChange: (value: number | undefined) => void;
+}): ReactNode {
+  return (
+    <label className="log-select">
+      {props.label}
+      <select
+        value={String(props.choices.findIndex(([, value]) => value === props.value))}
+        onChange={(event) => props.onChange(props.choices[Number(event.target.value)]![1])}
+      >
+        {props.choices.map(([label], index) => (
+          <option key={label} value={index}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function Toggle(props: {
   readonly label: string;
   readonly keyHint: string;
@@ -137,32 +161,18 @@ export function LogToolbar(props: LogToolbarProps): ReactNode {
         on={settings.wrap}
         onClick={() => onChange({ wrap: !settings.wrap })}
       />
-      <label className="log-select">
-        since
-        <select
-          value={String(sinceChoices.findIndex(([, value]) => value === settings.sinceSeconds))}
-          onChange={(event) => onChange({ sinceSeconds: sinceChoices[Number(event.target.value)][1] })}
-        >
-          {sinceChoices.map(([label], index) => (
-            <option key={label} value={index}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="log-select">
-        tail
-        <select
-          value={String(tailChoices.findIndex(([, value]) => value === settings.tailLines))}
-          onChange={(event) => onChange({ tailLines: tailChoices[Number(event.target.value)][1] })}
-        >
-          {tailChoices.map(([label], index) => (
-            <option key={label} value={index}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect
+        label="since"
+        choices={sinceChoices}
+        value={settings.sinceSeconds}
+        onChange={(sinceSeconds) => onChange({ sinceSeconds })}
+      />
+      <ChoiceSelect
+        label="tail"
+        choices={tailChoices}
+        value={settings.tailLines}
+        onChange={(tailLines) => onChange({ tailLines })}
+      />
       <label className="log-select" title="Lines kept in the view; older ones are dropped">
         keep
         <select
