@@ -215,7 +215,7 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
           />
         </label>
         <label className="history-field">
-          To
+          To (empty: now)
           <input
             type="datetime-local"
             step={1}
