@@ -45,7 +45,12 @@ export interface HistoryServiceOptions {
   readonly pickFile?: FilePicker;
   /** Browser mode's downloads and uploads; without them, "download" and uploads are refused. */
   readonly transfers?: HistoryTransfers;
+  /** How many changes an export writes between two historyExportProgress messages. */
+  readonly exportProgressEvery?: number;
 }
+
+/** Often enough to move a progress line on a big export, rare enough to cost nothing (1,000 per 1M changes). */
+const defaultExportProgressEvery = 1_000;
 
 function notFound(message: string): StatusError {
   return new StatusError(newStatus(404, 'NotFound', message));
@@ -57,6 +62,8 @@ export class HistoryService {
   private removeImported: (() => void) | undefined;
   private live: { file: string; source: HistorySource } | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
+  /** The exports running, by their request's id, to stop them on historyExportCancel or close. */
+  private readonly exports = new Map<number, AbortController>();
   /** Rebuilds moments off the main thread, for every replay subscription. */
   private readonly queries = new HistoryQueries();
 
@@ -151,6 +158,11 @@ export class HistoryService {
         return recordedCounts(this.source().reader(), message.time);
       case 'historyExport':
         return this.export(message);
+      case 'historyExportCancel': {
+        const running = this.exports.get(message.exportRequestId);
+        running?.abort(new Error('the export was cancelled: no file was written'));
+        return running !== undefined;
+      }
       case 'historyImport':
         return this.import(message.source);
       case 'historyLive':
@@ -162,6 +174,7 @@ export class HistoryService {
 
   /** Closes every replay and reader. */
   close(): void {
+    for (const running of this.exports.values()) running.abort(new Error('the connection closed'));
     this.stopReplays();
     this.queries.close();
     this.closeImported();
@@ -265,18 +278,33 @@ export class HistoryService {
     }));
   }
 
-  /** Exports in a worker thread: the main thread, and the recording, go on meanwhile. */
-  private export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
+  /**
+   * Exports in a worker thread: the main thread, and the recording, go on meanwhile. Progress goes to
+   * the renderer tied to the request; historyExportCancel aborts it, and the worker's partial file and
+   * any download or staging copy are removed before the reply says it was cancelled.
+   */
+  private async export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
     const source = this.source();
     const name = `${safeName(source.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
-    return exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
-      exportInWorker(source.file, file, {
-        from: message.from,
-        to: message.to,
-        ...(message.namespaces ? { namespaces: message.namespaces } : {}),
-        ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
-      }),
-    );
+    const { requestId } = message;
+    if (this.exports.has(requestId)) throw new Error(`export request ${requestId} is already running`);
+    const running = new AbortController();
+    this.exports.set(requestId, running);
+    try {
+      return await exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
+        exportInWorker(source.file, file, {
+          from: message.from,
+          to: message.to,
+          ...(message.namespaces ? { namespaces: message.namespaces } : {}),
+          ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
+          progressEvery: this.options.exportProgressEvery ?? defaultExportProgressEvery,
+          onProgress: (changes) => this.options.send({ type: 'historyExportProgress', requestId, changes }),
+          signal: running.signal,
+        }),
+      );
+    } finally {
+      this.exports.delete(requestId);
+    }
   }
 
   private async import(from: HistoryImportMessage['source']): Promise<RecordingSource | null> {

@@ -7,7 +7,7 @@ import type { ExportReply, ExportRequest } from './export-worker';
 import { startHistoryWorker } from './history-worker';
 
 export interface ExportInWorkerOptions extends Omit<ExportOptions, 'onProgress'> {
-  /** Told the number of changes exported so far, every 10,000 changes. */
+  /** Told the number of changes exported so far, every `progressEvery` changes (default 10,000). */
   readonly onProgress?: (changes: number) => void;
   /** Aborting stops the export and removes the partial file; the promise rejects with the reason. */
   readonly signal?: AbortSignal;

@@ -23,7 +23,9 @@ export interface ExportOptions {
   readonly gvrs?: readonly string[];
   /** A keyframe per stream every this many exported changes (default 20,000). */
   readonly keyframeEveryChanges?: number;
-  /** Told the number of changes exported so far, every 10,000 changes. */
+  /** How many exported changes between two onProgress calls (default 10,000). */
+  readonly progressEvery?: number;
+  /** Told the number of changes exported so far, every `progressEvery` changes. */
   readonly onProgress?: (changes: number) => void;
 }
 
@@ -53,6 +55,7 @@ export function exportRecording(
     createSchema(database);
     const writer = new RecordingWriter(database);
     const every = options.keyframeEveryChanges ?? 20_000;
+    const progressEvery = Math.max(1, options.progressEvery ?? 10_000);
     const streams = reader.streams().filter((stream) => !options.gvrs || options.gvrs.includes(stream.gvr));
     const streamIds = new Map(
       streams.map((stream) => [stream.id, writer.stream({ gvr: stream.gvr, scope: stream.scope })]),
@@ -82,7 +85,7 @@ export function exportRecording(
         uid: row.uid,
       });
       changes++;
-      if (changes % 10_000 === 0) options.onProgress?.(changes);
+      if (changes % progressEvery === 0) options.onProgress?.(changes);
       const count = (sinceKeyframe.get(stream) ?? 0) + 1;
       sinceKeyframe.set(stream, count);
       if (count >= every) {

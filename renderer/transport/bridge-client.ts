@@ -15,7 +15,12 @@ import type {
   RevealedSecretValue,
   ServerMessage,
 } from '../../shared/protocol/server-messages';
-import type { HistoryClientMessage, HistoryCursorMessage } from '../../shared/protocol/history-messages';
+import type {
+  HistoryClientMessage,
+  HistoryCursorMessage,
+  HistoryExportMessage,
+  HistoryExportReply,
+} from '../../shared/protocol/history-messages';
 import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { validateMetricsMessage } from '../../shared/protocol/metrics-messages';
@@ -77,6 +82,8 @@ export class BridgeClient {
   private nextReplay = 1;
   private readonly replays = new Set<string>();
   private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
+  /** The running history exports' progress listeners, by request id (removed with the reply). */
+  private readonly exportProgress = new Map<number, (changes: number) => void>();
   private nextLogStream = 1;
   private readonly logStreams = new Map<
     string,
@@ -160,6 +167,31 @@ export class BridgeClient {
   }
 
   /**
+   * Starts a history export: `onProgress` is told how many changes it has written so far, and cancel()
+   * asks main to stop it (the reply then rejects saying so, and main leaves no file of it).
+   */
+  exportHistory(
+    body: RequestBody<HistoryExportMessage>,
+    onProgress: (changes: number) => void,
+  ): { reply: Promise<HistoryExportReply | null>; cancel(): void } {
+    const { requestId, reply } = this.send(body);
+    if (requestId !== undefined) {
+      this.exportProgress.set(requestId, onProgress);
+      reply.then(
+        () => this.exportProgress.delete(requestId),
+        () => this.exportProgress.delete(requestId),
+      );
+    }
+    return {
+      reply: reply as Promise<HistoryExportReply | null>,
+      cancel: () => {
+        if (requestId === undefined || !this.exportProgress.has(requestId)) return;
+        this.request({ type: 'historyExportCancel', exportRequestId: requestId }).catch(() => {});
+      },
+    };
+  }
+
+  /**
    * Told of every replay cursor as it arrives, before the batches ahead of it are applied (views read
    * store.state.replays instead, which is in step with the rows). Returns the unsubscriber.
    */
@@ -229,13 +261,7 @@ export class BridgeClient {
 
   /** Sends a request and resolves with its reply's value; rejects when refused or the link drops. */
   request(body: RequestBody): Promise<unknown> {
-    if (!this.ready || !this.link) return Promise.reject(new Error('not connected to main'));
-    const requestId = this.nextRequestId++;
-    const link = this.link;
-    return new Promise((resolve, reject) => {
-      this.pending.set(requestId, { resolve, reject });
-      link.send({ ...body, requestId } as ClientMessage);
-    });
+    return this.send(body).reply;
   }
 
   /** Closes the link for good. */
@@ -254,6 +280,20 @@ export class BridgeClient {
     this.sendIfReady(
       offlineSince === undefined ? { type: 'reconnect' } : { type: 'reconnect', offlineSince },
     );
+  }
+
+  /** Sends a request; `requestId` is its id, undefined when it could not be sent. */
+  private send(body: RequestBody): { requestId: number | undefined; reply: Promise<unknown> } {
+    if (!this.ready || !this.link) {
+      return { requestId: undefined, reply: Promise.reject(new Error('not connected to main')) };
+    }
+    const requestId = this.nextRequestId++;
+    const link = this.link;
+    const reply = new Promise((resolve, reject) => {
+      this.pending.set(requestId, { resolve, reject });
+      link.send({ ...body, requestId } as ClientMessage);
+    });
+    return { requestId, reply };
   }
 
   private sendIfReady(message: ClientMessage): void {
@@ -359,6 +399,9 @@ export class BridgeClient {
         for (const listener of this.cursorListeners) listener(message);
         // Also in order with the batches, so state.replays never runs ahead of the rows.
         this.store.receive(message);
+        return;
+      case 'historyExportProgress':
+        this.exportProgress.get(message.requestId)?.(message.changes);
         return;
       case 'logLines':
       case 'logSources':

@@ -4,6 +4,8 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type {
   HistoryClientMessage,
+  HistoryExportMessage,
+  HistoryExportReply,
   InvolvedObject,
   LogOptions,
   LogServerMessage,
@@ -40,6 +42,14 @@ export interface ViewBridge {
   closeReplay(subscriptionId: string): void;
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
+  /**
+   * A history export: `onProgress` is told how many changes it has written so far; cancel() stops it
+   * (the reply then rejects saying so, and main leaves no file of it).
+   */
+  exportHistory(
+    body: Omit<HistoryExportMessage, 'requestId'>,
+    onProgress: (changes: number) => void,
+  ): { reply: Promise<HistoryExportReply | null>; cancel(): void };
   /**
    * A log stream: its messages go to `listener` until close(); `opened` rejects if main refused it.
    * `reopened` is called when the stream starts over after the link to main came back.

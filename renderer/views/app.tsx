@@ -391,8 +391,7 @@ export function App(): ReactNode {
       {transfer?.type === 'export' && (
         <ExportDialog
           timeline={transfer.timeline}
-          gvr={kind.gvr}
-          kindTitle={kind.title}
+          kinds={kinds}
           namespaces={state.namespaces}
           onClose={() => setTransfer(undefined)}
         />

@@ -1,11 +1,12 @@
-// Export and import of recordings. Export writes a time range (optionally only the kind shown, or the
-// namespaces picked) to a file the user chooses: in main's save dialog under Electron, as a browser
+// Export and import of recordings. Export writes a time range (optionally only some of the recorded
+// kinds, or the namespaces picked) to a file the user chooses: in main's save dialog under Electron, as a browser
 // download in browser mode. Import opens a recording read-only and shows it in place of the cluster,
 // at its last moment: picked in main's open dialog, or uploaded from the browser. The page never
 // names a path on main's machine.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { gvrKey, parseGvrKey } from '../../shared/kube/object';
 import type { GroupVersionResource } from '../../shared/kube/object';
-import type { HistoryExportReply, HistoryTimeline, RecordingSource } from '../../shared/protocol';
+import type { HistoryTimeline, RecordingSource } from '../../shared/protocol';
 import { historyUploadPath } from '../../shared/protocol/history-messages';
 import { preloadGlobalName } from '../../shared/preload-api';
 import { useServices } from './app-context';
@@ -20,7 +21,10 @@ function Dialog(props: {
   readonly testId: string;
   readonly onClose: () => void;
   readonly onSubmit: () => void;
+  /** The submit button is disabled. */
   readonly busy: boolean;
+  /** The request runs: its button says so (Cancel then stops it). */
+  readonly working?: boolean;
   readonly submitLabel: string;
   readonly children: ReactNode;
 }): ReactNode {
@@ -46,7 +50,7 @@ function Dialog(props: {
             Cancel
           </button>
           <button type="submit" className="primary-button" disabled={props.busy}>
-            {props.busy ? 'Working…' : props.submitLabel}
+            {(props.working ?? props.busy) ? 'Working…' : props.submitLabel}
           </button>
         </div>
       </form>
@@ -75,71 +79,170 @@ async function upload(file: File): Promise<string> {
 
 export interface ExportDialogProps {
   readonly timeline: HistoryTimeline;
-  readonly gvr: GroupVersionResource;
-  readonly kindTitle: string;
+  /** The catalog's kinds, for the titles of the recorded ones. */
+  readonly kinds: readonly { readonly gvr: GroupVersionResource; readonly title: string }[];
   readonly namespaces: readonly string[];
   readonly onClose: () => void;
 }
 
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** `time` as a datetime-local input's value (local time, to the second). */
+function localInput(time: number): string {
+  const date = new Date(time);
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+  );
+}
+
+/** A datetime-local value (local time) as ms since the epoch; undefined when it is not a moment. */
+function fromLocalInput(value: string): number | undefined {
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? undefined : time;
+}
+
+/**
+ * Exports a time range (the recording's span unless changed) of the recorded kinds ticked, and
+ * optionally only the namespaces selected, in main's export worker: its progress is shown as it
+ * runs, and Cancel stops it (main then leaves no file of it).
+ */
 export function ExportDialog(props: ExportDialogProps): ReactNode {
   const { bridge, view } = useServices();
   const recorded = props.timeline.range ?? { start: props.timeline.from, end: props.timeline.to };
   // A live recording keeps growing after the timeline was fetched: export up to the moment of export
-  // (main and the window share one machine's clock).
-  const range = {
-    start: recorded.start,
-    end: props.timeline.source.kind === 'live' ? Math.max(recorded.end, Date.now()) : recorded.end,
-  };
-  const [onlyKind, setOnlyKind] = useState(false);
+  // (main and the window share one machine's clock). The inputs hold whole seconds, so the span is
+  // widened to them rather than cut.
+  const [from, setFrom] = useState(() => Math.floor(recorded.start / 1000) * 1000);
+  const [to, setTo] = useState(() =>
+    props.timeline.source.kind === 'live' ? undefined : Math.ceil(recorded.end / 1000) * 1000,
+  );
+  const recordedKinds = useMemo(
+    () =>
+      Object.keys(props.timeline.density)
+        .sort()
+        .map((key) => {
+          const known = props.kinds.find((kind) => gvrKey(kind.gvr) === key);
+          return { key, gvr: known?.gvr ?? parseGvrKey(key), title: known?.title ?? key };
+        }),
+    [props.timeline.density, props.kinds],
+  );
+  const [excludedKinds, setExcludedKinds] = useState<ReadonlySet<string>>(new Set());
   const [onlyNamespaces, setOnlyNamespaces] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<number | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
+  const running = useRef<{ cancel(): void } | undefined>(undefined);
   const dialog = mainHasFileDialog();
+  const end = to ?? Date.now();
+  const kindsLeft = recordedKinds.filter((kind) => !excludedKinds.has(kind.key));
+  const invalid =
+    from > end
+      ? 'The range ends before it starts.'
+      : kindsLeft.length === 0
+        ? 'Tick at least one kind.'
+        : undefined;
   const submit = () => {
-    setBusy(true);
-    bridge
-      .history<HistoryExportReply | null>({
+    if (running.current || invalid) return;
+    setError(undefined);
+    setProgress(0);
+    const exporting = bridge.exportHistory(
+      {
         type: 'historyExport',
-        from: range.start,
-        to: range.end,
+        from,
+        to: to ?? Date.now(),
         destination: dialog ? 'dialog' : 'download',
-        ...(onlyKind ? { gvrs: [props.gvr] } : {}),
+        ...(excludedKinds.size > 0 ? { gvrs: kindsLeft.map((kind) => kind.gvr) } : {}),
         ...(onlyNamespaces && props.namespaces.length > 0 ? { namespaces: [...props.namespaces] } : {}),
-      })
-      .then(
-        (reply) => {
-          if (!reply) {
-            setBusy(false);
-            return;
-          }
-          if (reply.downloadUrl) download(reply.downloadUrl, reply.name);
-          view.setState({
-            notice: `Exported ${reply.changes.toLocaleString('en-US')} changes to ${reply.name}`,
-          });
-          props.onClose();
-        },
-        (failure: unknown) => {
-          setBusy(false);
-          setError(messageOf(failure));
-        },
-      );
+      },
+      setProgress,
+    );
+    running.current = exporting;
+    exporting.reply.then(
+      (reply) => {
+        running.current = undefined;
+        setProgress(undefined);
+        if (!reply) return;
+        if (reply.downloadUrl) download(reply.downloadUrl, reply.name);
+        view.setState({
+          notice: `Exported ${reply.changes.toLocaleString('en-US')} changes to ${reply.name}`,
+        });
+        props.onClose();
+      },
+      (failure: unknown) => {
+        running.current = undefined;
+        setProgress(undefined);
+        setError(messageOf(failure));
+      },
+    );
   };
+  const close = () => {
+    // Closing the dialog while it runs is a cancel: main stops the export and removes what it wrote.
+    if (running.current) {
+      running.current.cancel();
+      view.setState({ notice: 'Export cancelled: no file was written' });
+    }
+    props.onClose();
+  };
+  const toggleKind = (key: string, included: boolean) =>
+    setExcludedKinds((excluded) => {
+      const next = new Set(excluded);
+      if (included) next.delete(key);
+      else next.add(key);
+      return next;
+    });
   return (
     <Dialog
       title="Export recording"
       testId="history-export"
-      onClose={props.onClose}
+      onClose={close}
       onSubmit={submit}
-      busy={busy}
+      busy={progress !== undefined || invalid !== undefined}
+      working={progress !== undefined}
       submitLabel={dialog ? 'Save as…' : 'Download'}
     >
+      <div className="history-range">
+        <label className="history-field">
+          From
+          <input
+            type="datetime-local"
+            step={1}
+            data-testid="history-export-from"
+            value={localInput(from)}
+            onChange={(event) => {
+              const time = fromLocalInput(event.target.value);
+              if (time !== undefined) setFrom(time);
+            }}
+          />
+        </label>
+        <label className="history-field">
+          To (empty: now)
+          <input
+            type="datetime-local"
+            step={1}
+            data-testid="history-export-to"
+            value={to === undefined ? '' : localInput(to)}
+            placeholder="now"
+            onChange={(event) => setTo(fromLocalInput(event.target.value))}
+          />
+        </label>
+      </div>
       <p className="muted">
-        {formatStamp(range.start)} → {props.timeline.source.kind === 'live' ? 'now' : formatStamp(range.end)}
+        {formatStamp(from)} → {to === undefined ? 'now (the recording goes on)' : formatStamp(to)}
       </p>
-      <label className="history-check">
-        <input type="checkbox" checked={onlyKind} onChange={(event) => setOnlyKind(event.target.checked)} />
-        Only {props.kindTitle}
-      </label>
+      <fieldset className="history-kinds" data-testid="history-export-kinds">
+        <legend>Kinds</legend>
+        {recordedKinds.map((kind) => (
+          <label key={kind.key} className="history-check">
+            <input
+              type="checkbox"
+              data-kind={kind.key}
+              checked={!excludedKinds.has(kind.key)}
+              onChange={(event) => toggleKind(kind.key, event.target.checked)}
+            />
+            {kind.title}
+          </label>
+        ))}
+      </fieldset>
       <label className="history-check">
         <input
           type="checkbox"
@@ -149,7 +252,12 @@ export function ExportDialog(props: ExportDialogProps): ReactNode {
         />
         Only the selected namespaces{props.namespaces.length > 0 ? ` (${props.namespaces.join(', ')})` : ''}
       </label>
-      {error && <p className="history-error">{error}</p>}
+      {progress !== undefined && (
+        <p className="muted" role="status" data-testid="history-export-progress">
+          {progress === 0 ? 'exporting…' : `exported ${progress.toLocaleString('en-US')} changes…`}
+        </p>
+      )}
+      {(error ?? invalid) && <p className="history-error">{error ?? invalid}</p>}
     </Dialog>
   );
 }

@@ -217,6 +217,10 @@ export function Timeline(props: TimelineProps): ReactNode {
               key={index}
               className="timeline-gap"
               data-testid="timeline-gap"
+              data-reason={mark.reason}
+              data-kind={mark.gvr ?? ''}
+              data-start={mark.start}
+              data-end={mark.end ?? ''}
               title={`Not recorded ${formatClock(mark.start)}–${mark.end ? formatClock(mark.end) : 'now'}: ${mark.detail}`}
               style={{
                 left: `${fraction(mark.start) * 100}%`,
@@ -227,6 +231,9 @@ export function Timeline(props: TimelineProps): ReactNode {
             <div
               key={index}
               className="timeline-relist"
+              data-testid="timeline-relist"
+              data-kind={mark.gvr ?? ''}
+              data-start={mark.start}
               title={`Relist of ${mark.gvr ?? 'every kind'} at ${formatClock(mark.start)} (${mark.reason})`}
               style={{ left: `${fraction(mark.start) * 100}%` }}
             />

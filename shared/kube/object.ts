@@ -68,5 +68,11 @@ export function gvrKey(gvr: GroupVersionResource): string {
   return gvr.group === '' ? `${gvr.resource}.${gvr.version}` : `${gvr.resource}.${gvr.version}.${gvr.group}`;
 }
 
+/** The resource gvrKey names (resources and versions hold no dots; a group may). */
+export function parseGvrKey(key: string): GroupVersionResource {
+  const [resource = '', version = '', ...group] = key.split('.');
+  return { group: group.join('.'), version, resource };
+}
+
 /** The annotation a watch-list stream puts on the bookmark that ends its initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';

@@ -128,6 +128,17 @@ export interface HistoryExportMessage {
 }
 
 /**
+ * Stops this connection's export request `exportRequestId`: its reply is then an error saying so, and
+ * no file is left of it (none offered, none at the destination). Reply value: true when the export was
+ * still running, false when it had already ended.
+ */
+export interface HistoryExportCancelMessage {
+  type: 'historyExportCancel';
+  requestId: number;
+  exportRequestId: number;
+}
+
+/**
  * Opens a recording read-only as this renderer's history source: one the user picks in main's open
  * dialog (Electron), or one the browser uploaded to historyUploadPath (browser mode), by the token the
  * upload answered with. Reply value: RecordingSource, or null when the dialog was cancelled.
@@ -164,6 +175,7 @@ export type HistoryClientMessage =
   | HistoryEventsMessage
   | HistoryCountsMessage
   | HistoryExportMessage
+  | HistoryExportCancelMessage
   | HistoryImportMessage
   | HistoryLiveMessage;
 
@@ -248,6 +260,16 @@ export interface HistoryExportReply {
   bytes: number;
   /** destination "download": the one-time address to fetch the file from (same origin). */
   downloadUrl?: string;
+}
+
+/**
+ * Pushed while export request `requestId` runs (before its reply): how many changes it has written so
+ * far, every few thousand.
+ */
+export interface HistoryExportProgressMessage {
+  type: 'historyExportProgress';
+  requestId: number;
+  changes: number;
 }
 
 /** A moment the recording did not see: why, and the gap's bounds. */

@@ -4,7 +4,7 @@ import type { Row } from './row';
 import type { SyncState } from './sync-state';
 import type { protocolVersion } from './client-messages';
 import type { ColumnDefinition } from '../kinds/columns/column-definition';
-import type { HistoryCursorMessage } from './history-messages';
+import type { HistoryCursorMessage, HistoryExportProgressMessage } from './history-messages';
 import type { LogServerMessage } from './log-messages';
 import type { MetricsMessage } from './metrics-messages';
 
@@ -129,5 +129,6 @@ export type ServerMessage =
   | ReplyMessage
   | RejectedMessage
   | HistoryCursorMessage
+  | HistoryExportProgressMessage
   | LogServerMessage
   | MetricsMessage;

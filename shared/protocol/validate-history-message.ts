@@ -177,6 +177,13 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         },
       );
     }
+    case 'historyExportCancel':
+      onlyFields(fields, ['type', 'requestId', 'exportRequestId'], 'historyExportCancel');
+      return {
+        type: 'historyExportCancel',
+        requestId: requestId(fields),
+        exportRequestId: counter(fields.exportRequestId, 'exportRequestId', 0),
+      };
     case 'historyImport': {
       onlyFields(fields, ['type', 'requestId', 'source'], 'historyImport');
       if (fields.source === 'dialog') {

@@ -11,6 +11,8 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, type PodSummary } from './cluster-api';
+import { openRecording } from '../../main/history/recording-reader';
+import { timeRange } from '../../main/history/replay';
 
 let mode: BrowserMode;
 let browser: Browser;
@@ -87,6 +89,90 @@ async function openHistoryOf(pod: PodSummary): Promise<void> {
     await page.screenshot({ path: screenshotPath('failed-history') });
     throw error;
   }
+}
+
+/** Starts keeping every text the elements matching `selector` show, in order, under `name`. */
+async function recordTexts(name: string, selector: string): Promise<void> {
+  await page.evaluate(
+    ({ name, selector }) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[name] = seen;
+      const note = () => {
+        const text = [...document.querySelectorAll(selector)].map((element) => element.textContent).join('|');
+        if (text && seen.at(-1) !== text) seen.push(text);
+      };
+      note();
+      new MutationObserver(note).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    },
+    { name, selector },
+  );
+}
+
+const recordedTexts = (name: string) =>
+  page.evaluate((name) => (window as unknown as Record<string, string[]>)[name] ?? [], name);
+
+interface GapMark {
+  reason: string;
+  kind: string;
+  start: number;
+  end: number | undefined;
+}
+
+/** The gaps the timeline shows, as its marks' data attributes say. */
+async function timelineGaps(): Promise<GapMark[]> {
+  return page.$$eval('[data-testid="timeline-gap"]', (marks) =>
+    marks.map((mark) => {
+      const data = (mark as HTMLElement).dataset;
+      return {
+        reason: data.reason ?? '',
+        kind: data.kind ?? '',
+        start: Number(data.start),
+        end: data.end ? Number(data.end) : undefined,
+      };
+    }),
+  );
+}
+
+/** The pods' closed gap for `reason` that starts after `after`, once the timeline shows it. */
+async function podsGap(reason: string, after: number): Promise<GapMark & { end: number }> {
+  let found: GapMark | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await timelineGaps()).find(
+          (gap) =>
+            gap.reason === reason && gap.kind === 'pods.v1' && gap.start >= after && gap.end !== undefined,
+        );
+        return found !== undefined;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return found as GapMark & { end: number };
+}
+
+/**
+ * Travels to the middle of [start, end] (a few seconds at most, a few pixels of the timeline) and
+ * returns the moment travelled to. The live timeline's span grows as it refreshes, so the click is
+ * placed from the span read just before it and retried if the span moved in between.
+ */
+async function travelInto(start: number, end: number): Promise<number> {
+  const timeline = page.getByTestId('timeline');
+  const chart = page.getByTestId('timeline-chart');
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const from = Number(await timeline.getAttribute('data-from'));
+    const to = Number(await timeline.getAttribute('data-to'));
+    const box = (await chart.boundingBox())!;
+    const middle = (start + end) / 2;
+    await page.mouse.click(box.x + ((middle - from) / (to - from)) * box.width, box.y + box.height / 2);
+    const travelled = Number(await chart.getAttribute('aria-valuenow'));
+    if (travelled > start && travelled < end) return travelled;
+  }
+  throw new Error(`could not click into ${start}..${end} on the timeline`);
 }
 
 beforeAll(async () => {
@@ -275,6 +361,97 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
 
     await page.getByTestId('timeline-live').click();
     await expect.poll(() => page.getByTestId('travel-banner').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+  it('travels into a watch-down gap and a relist, each shown as a gap, never as recorded', async () => {
+    const cluster = mode.backend.embedded!;
+    await expect.poll(badgeText, { timeout: 15_000 }).toMatch(/^synced/);
+    const before = Date.now();
+    // The pods' watch is down while its re-watches fail (other kinds' watches come back at once).
+    cluster.faults.failNext({ count: 2, code: 500, verb: 'watch', path: '/pods' });
+    cluster.faults.dropWatches();
+    const watchDown = await podsGap('watch-disconnected', before);
+    await expect.poll(badgeText, { timeout: 30_000 }).toMatch(/^synced/);
+    // Re-watching from a compacted resourceVersion answers 410: the pods are relisted.
+    const beforeRelist = Date.now();
+    cluster.faults.restartCompacted();
+    const relisting = await podsGap('relisting', beforeRelist);
+    await expect
+      .poll(() => page.locator('[data-testid="timeline-relist"][data-kind="pods.v1"]').count())
+      .toBeGreaterThan(0);
+    console.log(
+      `watch-down gap ${watchDown.end - watchDown.start} ms, relisting gap ${relisting.end - relisting.start} ms`,
+    );
+
+    // The timeline marks both as gaps: striped, not bars of changes.
+    const gapMark = page.locator(
+      `[data-testid="timeline-gap"][data-reason="relisting"][data-start="${relisting.start}"]`,
+    );
+    expect(await gapMark.evaluate((mark) => getComputedStyle(mark).backgroundImage)).toContain(
+      'repeating-linear-gradient',
+    );
+    await page.getByTestId('timeline').screenshot({ path: screenshotPath('history-timeline-gaps') });
+
+    await setFilter('');
+    await recordBadge();
+    const inWatchDown = await travelInto(watchDown.start, watchDown.end);
+    await expect.poll(badgeText, { timeout: 10_000 }).toMatch(/^gap · watch down/);
+    await page.screenshot({ path: screenshotPath('history-gap-watch-down') });
+    const inRelist = await travelInto(relisting.start, relisting.end);
+    await expect.poll(badgeText, { timeout: 10_000 }).toMatch(/^gap · relisting/);
+    await page.screenshot({ path: screenshotPath('history-gap-relisting') });
+    expect(inWatchDown).toBeLessThan(inRelist);
+    const travelled = await badgeHistory();
+    const past = travelled.slice(travelled.findIndex((text) => !text.startsWith('synced')));
+    expect(past.filter((text) => text.startsWith('synced') || text === 'recorded')).toEqual([]);
+    expect(past.filter((text) => text.startsWith('gap · ')).length).toBeGreaterThanOrEqual(2);
+
+    await page.getByTestId('timeline-live').click();
+    await expect.poll(() => page.getByTestId('travel-banner').count()).toBe(0);
+  });
+
+  it('exports a time range of one kind as a download, showing its progress; Cancel leaves no download', async () => {
+    const cluster = mode.backend.embedded!;
+    // Enough pod changes in the range for the progress to move (main reports every 1,000).
+    const from = Math.floor((Date.now() - 1_000) / 1_000) * 1_000;
+    cluster.churn.step(1_500);
+    await sleep(2_000);
+    await page.getByTestId('history-export-open').click();
+    const dialog = page.getByTestId('history-export');
+    const local = new Date(from - new Date(from).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+    await dialog.getByTestId('history-export-from').fill(local);
+    for (const kind of await dialog.locator('[data-testid="history-export-kinds"] input').all()) {
+      if ((await kind.getAttribute('data-kind')) !== 'pods.v1') await kind.uncheck();
+    }
+    await page.screenshot({ path: screenshotPath('history-export-range') });
+    await recordTexts('exportProgress', '[data-testid="history-export-progress"]');
+    const downloaded = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    const download = await downloaded;
+    const file = join(dataDirectory, 'range.kubetide');
+    await download.saveAs(file);
+    const progress = await recordedTexts('exportProgress');
+    console.log(`export progress seen: ${progress.join(' / ')}`);
+    expect(progress).toContain('exporting…');
+    expect(progress.some((text) => /^exported [\d,]+ changes…$/.test(text))).toBe(true);
+    const exported = openRecording(file);
+    try {
+      expect(exported.streams().map((stream) => stream.gvr)).toEqual(['pods.v1']);
+      expect(timeRange(exported)!.start).toBeGreaterThanOrEqual(from);
+    } finally {
+      exported.close();
+    }
+
+    await page.getByTestId('history-export-open').click();
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await recordTexts('notices', '.toast');
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
+    await sleep(2_000);
+    expect(downloads).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -39,6 +39,7 @@ describe('history messages are validated like the rest of the protocol', () => {
       { type: 'historyImport', requestId: 12, source: 'dialog' },
       { type: 'historyExport', requestId: 13, from: 1, to: 2, destination: 'dialog' },
       { type: 'historyLive', requestId: 11 },
+      { type: 'historyExportCancel', requestId: 14, exportRequestId: 9 },
     ];
     for (const message of messages) expect(accepted(message)).toEqual(message);
   });
@@ -60,6 +61,16 @@ describe('history messages are validated like the rest of the protocol', () => {
   it('refuses an export whose range ends before it starts', () => {
     expect(refusal({ type: 'historyExport', requestId: 1, from: 5, to: 4, destination: 'dialog' })).toMatch(
       /before from/,
+    );
+  });
+
+  it('refuses an export cancel without a valid export request id', () => {
+    expect(refusal({ type: 'historyExportCancel', requestId: 1 })).toMatch(/exportRequestId/);
+    expect(refusal({ type: 'historyExportCancel', requestId: 1, exportRequestId: -1 })).toMatch(
+      /exportRequestId/,
+    );
+    expect(refusal({ type: 'historyExportCancel', requestId: 1, exportRequestId: 2, path: '/x' })).toMatch(
+      /unknown field "path"/,
     );
   });
 

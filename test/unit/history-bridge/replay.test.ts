@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
@@ -230,6 +230,25 @@ describe('history through the bridge', () => {
     await expect(client.history({ type: 'historyImport', source: { upload } })).rejects.toThrow(
       /no such upload/,
     );
+  });
+
+  it('cancels an export from the client: the reply says so and main offers no download', async () => {
+    const api = new FakeApi();
+    api.apply(pod('ns0', 'web'));
+    const transfers = new HistoryTransfers();
+    cleanups.push(() => transfers.close());
+    const { clock, client, settle } = await setUp(api, undefined, transfers);
+    client.start();
+    await settle(4);
+    const offered = vi.spyOn(transfers, 'offerDownload');
+    const exporting = client.exportHistory(
+      { type: 'historyExport', from: 0, to: clock.now(), destination: 'download' },
+      () => {},
+    );
+    // Sent right behind the export on the same ordered link: the worker cannot have finished.
+    exporting.cancel();
+    await expect(exporting.reply).rejects.toThrow('the export was cancelled: no file was written');
+    expect(offered).not.toHaveBeenCalled();
   });
 
   it("exports to a new file main's dialog picked, and never over an existing one", async () => {
