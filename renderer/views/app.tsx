@@ -252,6 +252,7 @@ export function App(): ReactNode {
           sync={sync}
           sort={state.sort}
           filtered={filtered}
+          filterText={state.filterText}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) =>

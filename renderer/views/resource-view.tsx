@@ -17,6 +17,8 @@ export interface ResourceViewProps {
   readonly sync: SyncState | undefined;
   readonly sort: ViewSort;
   readonly filtered: boolean;
+  /** The filter bar's text the listed keys answer (data-filter: what tests and the ui bench wait for). */
+  readonly filterText: string;
   readonly selectedKey: string | undefined;
   readonly selectedIndex: number;
   readonly onSort: (column: string) => void;
@@ -44,7 +46,12 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const getRow = useCallback((key: string) => mirror?.rows.get(key), [mirror]);
   const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
   return (
-    <main className="content" aria-label={kind.title}>
+    <main
+      className="content"
+      aria-label={kind.title}
+      aria-busy={!rows.hasSnapshot}
+      data-filter={props.filterText}
+    >
       <div className="content-header">
         <h1 className="content-title" data-testid="kind-title">
           {kind.title}

@@ -23,13 +23,21 @@ export interface BenchOptions {
   events: number;
   /** Events in the history benchmark's recording (default 1,000,000, the size issue 7 names). */
   historyEvents: number;
+  /** Pods of the ui benchmark's cluster: --pods when given, else 150,000 (issue 15's size). */
+  uiPods: number;
+  /** Changes a second in the ui benchmark's cluster (default 2,000, issue 15's rate). */
+  uiChurn: number;
+  /** Seconds the ui benchmark watches the idle page under churn (long tasks, main CPU). */
+  uiSeconds: number;
+  /** Write the ui benchmark's page CPU profiles to test-artifacts/ui-bench. */
+  profile: boolean;
   /** Run only the benchmark of this name. */
   only?: string;
   /** One JSON object per benchmark instead of the table. */
   json: boolean;
 }
 
-export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history'] as const;
+export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'ui'] as const;
 export type BenchName = (typeof benchNames)[number];
 
 /** A goal of issue 7: the measured value, the bound, and whether the run met it. */
@@ -49,9 +57,21 @@ export interface BenchResult {
 
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
-/** Parses `--pods N --events M --history-events H --only NAME --json`; throws on anything else. */
+/**
+ * Parses `--pods N --events M --history-events H --churn C --ui-seconds S --profile --only NAME
+ * --json`; throws on anything else.
+ */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { pods: 50_000, events: 100_000, historyEvents: 1_000_000, json: false };
+  const options: BenchOptions = {
+    pods: 50_000,
+    events: 100_000,
+    historyEvents: 1_000_000,
+    uiPods: 150_000,
+    uiChurn: 2_000,
+    uiSeconds: 60,
+    profile: false,
+    json: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     const value = (): string => {
@@ -60,9 +80,12 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       return next;
     };
     if (argument === '--json') options.json = true;
-    else if (argument === '--pods') options.pods = positiveInteger(argument, value());
+    else if (argument === '--pods') options.pods = options.uiPods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
     else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
+    else if (argument === '--churn') options.uiChurn = positiveInteger(argument, value());
+    else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
+    else if (argument === '--profile') options.profile = true;
     else if (argument === '--only') {
       const name = value();
       if (!(benchNames as readonly string[]).includes(name))
@@ -70,7 +93,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = name;
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --only NAME --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --churn C --ui-seconds S --profile --only NAME --json)`,
       );
   }
   return options;
