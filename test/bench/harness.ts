@@ -29,10 +29,12 @@ export interface BenchOptions {
   uiChurn: number;
   /** Seconds the ui benchmark watches the idle page under churn (long tasks, main CPU). */
   uiSeconds: number;
+  /** A short ui run for smoke tests: one text per selector form, a short scroll. */
+  uiBrief: boolean;
   /** Write the ui benchmark's page CPU profiles to test-artifacts/ui-bench. */
   profile: boolean;
-  /** Run only the benchmark of this name. */
-  only?: string;
+  /** Run only the benchmarks of these names (`--only sync,watch`). */
+  only?: BenchName[];
   /** One JSON object per benchmark instead of the table. */
   json: boolean;
 }
@@ -58,8 +60,8 @@ export interface BenchResult {
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
 /**
- * Parses `--pods N --events M --history-events H --churn C --ui-seconds S --profile --only NAME
- * --json`; throws on anything else.
+ * Parses `--pods N --events M --history-events H --churn C --ui-seconds S --ui-brief --profile
+ * --only NAME --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = {
@@ -69,6 +71,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     uiPods: 150_000,
     uiChurn: 2_000,
     uiSeconds: 60,
+    uiBrief: false,
     profile: false,
     json: false,
   };
@@ -86,14 +89,16 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--churn') options.uiChurn = positiveInteger(argument, value());
     else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
     else if (argument === '--profile') options.profile = true;
+    else if (argument === '--ui-brief') options.uiBrief = true;
     else if (argument === '--only') {
-      const name = value();
-      if (!(benchNames as readonly string[]).includes(name))
-        throw new Error(`--only takes one of ${benchNames.join(', ')}; got "${name}"`);
-      options.only = name;
+      const names = value().split(',');
+      for (const name of names)
+        if (!(benchNames as readonly string[]).includes(name))
+          throw new Error(`--only takes names among ${benchNames.join(', ')}, comma-separated; got "${name}"`);
+      options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --churn C --ui-seconds S --profile --only NAME --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --churn C --ui-seconds S --ui-brief --profile --only NAME --json)`,
       );
   }
   return options;

@@ -16,7 +16,7 @@ export async function runBenchmarks(
   options: BenchOptions,
   emit: (result: BenchResult) => void,
 ): Promise<void> {
-  const selected = (name: BenchName) => options.only === undefined || options.only === name;
+  const selected = (name: BenchName) => options.only === undefined || options.only.includes(name);
   const log = (message: string) => {
     if (!options.json) process.stderr.write(`${message}\n`);
   };

@@ -160,9 +160,11 @@
     },
     /** The armed measurement's result in ms, NaN when its event never came or its condition timed out. */
     async measured() {
+      // Disarmed only once answered: the busy-watcher below still needs the measurement until then.
       const current = armed;
-      armed = undefined;
-      return current?.result ? await current.result : Number.NaN;
+      const result = current?.result ? await current.result : Number.NaN;
+      if (armed === current) armed = undefined;
+      return result;
     },
     startFrames() {
       frames.times = [];

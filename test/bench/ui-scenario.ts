@@ -5,8 +5,8 @@ import type { Page } from 'playwright-core';
 
 /** Pause between key presses: a fast typist (~150 words a minute). */
 const keyDelayMs = 60;
-/** Wheel notches of a fast flick, and the pause between them (a wheel sends one per frame or so). */
-const wheelNotches = 60;
+/** Wheel notches of a fast flick down (and back up), and the pause between them. */
+export const wheelNotches = 60;
 const wheelDeltaPx = 240;
 const wheelPauseMs = 16;
 /** How long a typed text may take to be answered before its keystrokes count as unanswered. */
@@ -105,13 +105,17 @@ export async function typeFilters(page: Page, texts: readonly string[]): Promise
 }
 
 /** Frame intervals while the mouse wheel flicks down the table and back up. */
-export async function scrollTable(page: Page, bodySelector: string): Promise<number[]> {
+export async function scrollTable(
+  page: Page,
+  bodySelector: string,
+  notches = wheelNotches,
+): Promise<number[]> {
   const box = await page.locator(bodySelector).boundingBox();
   if (!box) throw new Error(`no ${bodySelector} to scroll`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startFrames());
   for (const direction of [1, -1]) {
-    for (let notch = 0; notch < wheelNotches; notch++) {
+    for (let notch = 0; notch < notches; notch++) {
       await page.mouse.wheel(0, direction * wheelDeltaPx);
       await page.waitForTimeout(wheelPauseMs);
     }
@@ -149,7 +153,10 @@ async function timelineSpan(page: Page): Promise<{ from: number; to: number }> {
   };
 }
 
-/** A click on the timeline at `time` to the painted table of that moment, complete (not busy). */
+/**
+ * From live, a click on the timeline at `time` to the painted table of that moment, complete (no
+ * longer busy). Between two moments the table stays filled, so only a travel from live is timed.
+ */
 export async function travelTo(page: Page, time: number): Promise<number> {
   const { from, to } = await timelineSpan(page);
   const box = (await page.getByTestId('timeline-chart').boundingBox())!;

@@ -29,26 +29,27 @@ import {
   switchKind,
   travelTo,
   typeFilters,
+  wheelNotches,
 } from './ui-scenario';
 
 const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 const playbackSpeed = 10;
+const briefWheelNotches = 15;
 /** Time for churn's changes to reach the page before the first measurement under it. */
 const churnWarmupMs = 3_000;
 
-/** The filter texts typed: index-narrowed selectors, scans, and free text, from a real pod. */
-async function filterTexts(clusterUrl: string): Promise<string[]> {
+/**
+ * The filter texts typed, from a real pod: index-narrowed selectors, scans, and free text (a brief
+ * run types one of each).
+ */
+async function filterTexts(clusterUrl: string, brief: boolean): Promise<string[]> {
   const sample = JSON.parse((await getBody(`${clusterUrl}/api/v1/pods?limit=50`)).toString()) as KubeList;
   const pod = sample.items.find((item) => item.metadata.labels?.app) ?? sample.items[0]!;
   const app = pod.metadata.labels?.app ?? 'web';
-  return [
-    `app=${app}`,
-    `app in (${app}),pod-template-hash!=none`,
-    '!canary',
-    `app!=${app}`,
-    (pod.metadata.name ?? 'web').slice(0, 8),
-  ];
+  const freeText = (pod.metadata.name ?? 'web').slice(0, 8);
+  if (brief) return [`app=${app}`, '!canary', freeText];
+  return [`app=${app}`, `app in (${app}),pod-template-hash!=none`, '!canary', `app!=${app}`, freeText];
 }
 
 /** A CPU profile of `action` in the page, written to test-artifacts/ui-bench when --profile is given. */
@@ -104,7 +105,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     closers.unshift(() => browser.close());
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
     await context.addInitScript({ path: probeScript });
-    const texts = await filterTexts(cluster.url);
+    const texts = await filterTexts(cluster.url, options.uiBrief);
+    const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
 
     log('ui: opening Kubetide...');
     const page = await openPage(context, mode.url);
@@ -142,10 +144,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
 
     log('ui: travelling...');
     const span = await recordingSpan(page);
-    const travels = [await travelTo(page, span.from + 1_000)];
+    // Each travel starts from live, where the table's busy state tells when the moment is complete.
+    const travels = [await travelTo(page, span.to - 10_000)];
+    await goLive(page);
+    travels.push(await travelTo(page, span.from + 1_000));
     const playFor = Math.min(5_000, ((span.to - span.from) / playbackSpeed) * 0.5);
     const speedError = await playbackError(page, playbackSpeed, playFor);
-    travels.push(await travelTo(page, span.to - 10_000));
     await goLive(page);
     await page.close();
 
@@ -155,7 +159,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const floorPage = await openPage(context, floor.url);
     const floorStartup = await startupTimes(floorPage, false);
     const floorTyping = await typeFilters(floorPage, texts);
-    const floorFrames = await scrollTable(floorPage, '#table');
+    const floorFrames = await scrollTable(floorPage, '#table', notches);
 
     const keystrokeP95 = percentile(typing.latencies, 95);
     const scrollP95 = percentile(frames, 95);
