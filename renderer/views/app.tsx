@@ -91,7 +91,9 @@ export function App(): ReactNode {
 
   const complete = useCallback(
     (text: string, caret: number) =>
-      rows.mirror ? completeFilter({ text, caret }, rows.mirror.indexes, ownerNameIndex(rows.mirror)) : [],
+      rows.mirror
+        ? completeFilter({ text, caret }, rows.mirror.indexes, () => ownerNameIndex(rows.mirror!))
+        : [],
     [rows.mirror],
   );
 

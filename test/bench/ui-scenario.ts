@@ -126,7 +126,8 @@ export async function scrollTable(
 /** Click in the sidebar to the painted table of that kind (its title shown, its rows listed). */
 export async function switchKind(page: Page, resource: string, title: string): Promise<number> {
   await probe(page).arm('kind', title, 'click');
-  await page.locator(`[data-testid="sidebar"] [data-kind="${resource}"]`).first().click();
+  // A switch that relists may block the page for long: the bound is the armed measurement's, not the click's.
+  await page.locator(`[data-testid="sidebar"] [data-kind="${resource}"]`).first().click({ timeout: 120_000 });
   return probe(page).measured();
 }
 

@@ -109,9 +109,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
 
     log('ui: opening Kubetide...');
-    const page = await openPage(context, mode.url);
+    const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    const startup = await startupTimes(page);
+    const startup = await profiled(cdp, options, 'startup', async () => {
+      await page.goto(mode.url);
+      return startupTimes(page);
+    });
     log(`ui: first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
     await cluster.setChurn(options.uiChurn);
     await page.waitForTimeout(churnWarmupMs);
