@@ -1,7 +1,7 @@
 // The window: top bar, kinds sidebar, the active kind's table, the detail pane, a footer of key hints,
 // and the palette and help overlays. State that outlives a render lives in the view store (what the
 // user looks at) and the mirror (what the cluster holds); this component wires them together.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { objectKey } from '../../shared/protocol';
 import { parseFilterExpression } from '../ui-state/filter-expression';
@@ -69,7 +69,12 @@ export function App(): ReactNode {
       ),
     [kind],
   );
-  const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
+  // The input shows each key at once; the table answers the text a render behind, in a render React
+  // starts over with the newest text when another key arrives, so fast typing costs one query per pause
+  // instead of one per key. Errors are parsed from the typed text itself (parsing is cheap).
+  const typedExpression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
+  const queriedText = useDeferredValue(state.filterText);
+  const expression = useMemo(() => parseFilterExpression(queriedText), [queriedText]);
   const rowSort = useMemo(() => {
     const column =
       columns.find((candidate) => candidate.id === state.sort.column) ??
@@ -210,7 +215,7 @@ export function App(): ReactNode {
         namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
         selectedNamespaces={state.namespaces}
         filterText={state.filterText}
-        filterError={expression.error}
+        filterError={typedExpression.error}
         matched={rows.keys.length}
         total={rows.total}
         kindTitle={kind.title}
@@ -254,7 +259,7 @@ export function App(): ReactNode {
           sync={sync}
           sort={state.sort}
           filtered={filtered}
-          filterText={state.filterText}
+          filterText={queriedText}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) =>
