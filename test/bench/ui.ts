@@ -157,6 +157,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await page.close();
 
     log('ui: the floor (a plain table of the same rows)...');
+    // The floor shows no live changes, and its paged read of the pods would outlive its continue
+    // tokens under churn (410 Gone): the cluster is stilled first.
+    await cluster.setChurn(0);
     const floor = await startFloorServer(cluster.url);
     closers.unshift(() => floor.close());
     const floorPage = await openPage(context, floor.url);
