@@ -94,7 +94,9 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       const names = value().split(',');
       for (const name of names)
         if (!(benchNames as readonly string[]).includes(name))
-          throw new Error(`--only takes names among ${benchNames.join(', ')}, comma-separated; got "${name}"`);
+          throw new Error(
+            `--only takes names among ${benchNames.join(', ')}, comma-separated; got "${name}"`,
+          );
       options.only = names as BenchName[];
     } else
       throw new Error(
