@@ -55,18 +55,21 @@ function fromIndex(
     .map(({ value, size }) => ({ insert: `${prefix}${render(value)}`, detail: `${size}` }));
 }
 
-/** Suggestions for the token under the caret; empty when there is nothing useful to offer. */
+/**
+ * Suggestions for the token under the caret; empty when there is nothing useful to offer. Owner names
+ * are asked for only when an `owner=` token is completed: building them walks every owner.
+ */
 export function completeFilter(
   request: CompletionRequest,
   indexes: RowIndexes,
-  ownerNames: Counted,
+  ownerNames: () => Counted,
 ): Completion[] {
   const { token } = tokenAt(request);
   const offered = suggestionsFor(token, indexes, ownerNames);
   return offered.length === 1 && offered[0]?.insert === token ? [] : offered;
 }
 
-function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: Counted): Completion[] {
+function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: () => Counted): Completion[] {
   const operator = /^(!?)([^=!]*?)(==|!=|=)(.*)$/.exec(token);
   if (operator) {
     const [, , key = '', op = '=', typed = ''] = operator;
@@ -81,7 +84,7 @@ function suggestionsFor(token: string, indexes: RowIndexes, ownerNames: Counted)
       case 'status':
         return fromIndex(indexes.byStatus, prefix, typed, identity);
       case 'owner':
-        return fromIndex(ownerNames, prefix, typed, identity);
+        return fromIndex(ownerNames(), prefix, typed, identity);
       default:
         return fromIndex(indexes.byLabel.get(key), prefix, typed, identity);
     }

@@ -1,7 +1,7 @@
 // The window: top bar, kinds sidebar, the active kind's table, the detail pane, a footer of key hints,
 // and the palette and help overlays. State that outlives a render lives in the view store (what the
 // user looks at) and the mirror (what the cluster holds); this component wires them together.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { objectKey } from '../../shared/protocol';
 import { parseFilterExpression } from '../ui-state/filter-expression';
@@ -84,7 +84,12 @@ export function App(): ReactNode {
       ),
     [kind],
   );
-  const expression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
+  // The input shows each key at once; the table answers the text a render behind, in a render React
+  // starts over with the newest text when another key arrives, so fast typing costs one query per pause
+  // instead of one per key. Errors are parsed from the typed text itself (parsing is cheap).
+  const typedExpression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
+  const queriedText = useDeferredValue(state.filterText);
+  const expression = useMemo(() => parseFilterExpression(queriedText), [queriedText]);
   const sort = useMemo(() => shownSort(state.sort, columns, kind.kind), [state.sort, columns, kind.kind]);
   const rowSort = useMemo(() => rowSortFor(sort, columns), [sort, columns]);
   const travel = state.travel;
@@ -129,13 +134,21 @@ export function App(): ReactNode {
       .setNamespaces(added)
       .catch((error: unknown) => update({ notice: `Could not change the namespaces: ${String(error)}` }));
 
+  // Completion is asked again when this callback changes: the ReplicaSets' mirror filling in (owner=web
+  // names a Deployment only through them) must change it too.
+  const throughRevision = useMirrorState((mirror) =>
+    ownersThrough ? (mirror.revisions[ownersThrough] ?? 0) : 0,
+  );
   const complete = useCallback(
     (text: string, caret: number) => {
       if (!rows.mirror) return [];
+      const mirror = rows.mirror;
       const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
-      return completeFilter({ text, caret }, rows.mirror.indexes, ownerNameCounts(rows.mirror, through));
+      // Owner names are counted only when owner= is being completed.
+      return completeFilter({ text, caret }, mirror.indexes, () => ownerNameCounts(mirror, through));
     },
-    [bridge, rows.mirror, ownersThrough],
+    // throughRevision: the ReplicaSets' change signal.
+    [bridge, rows.mirror, ownersThrough, throughRevision],
   );
 
   const update = view.setState;
@@ -229,12 +242,13 @@ export function App(): ReactNode {
         return;
       case 'openSelectorLogs': {
         if (kind.gvr.group !== '' || kind.gvr.resource !== 'pods' || travel) return false;
-        const selector = expression.error ? undefined : expression.labelSelector;
+        // What the user typed, not the text the table has caught up with (it may be a render behind).
+        const selector = typedExpression.error ? undefined : typedExpression.labelSelector;
         if (!selector || selector.isEmpty()) {
           update({ notice: 'Type a label selector in the filter bar (app=web) to see its pods’ logs' });
           return;
         }
-        const namespaces = new Set([...current.namespaces, ...expression.namespaces]);
+        const namespaces = new Set([...current.namespaces, ...typedExpression.namespaces]);
         if (namespaces.size > 1) {
           update({ notice: 'Logs by selector read one namespace or all: pick one or none' });
           return;
@@ -292,7 +306,7 @@ export function App(): ReactNode {
         namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
         selectedNamespaces={state.namespaces}
         filterText={state.filterText}
-        filterError={expression.error}
+        filterError={typedExpression.error}
         matched={rows.keys.length}
         total={rows.total}
         kindTitle={kind.title}
@@ -355,6 +369,7 @@ export function App(): ReactNode {
           sort={sort}
           filtered={filtered}
           {...(past?.pending ? { pending: past.pending } : {})}
+          filterText={queriedText}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) => update({ sort: nextSort(sort, column) })}

@@ -25,9 +25,12 @@ export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(
     const [highlighted, setHighlighted] = useState(0);
     const [dismissed, setDismissed] = useState(false);
     const twinRef = useRef<HTMLDivElement>(null);
+    // Asked again when the text, the caret or the mirror changes, not on every render: under churn the
+    // window re-renders each frame, and suggestions read label indexes of up to 150,000 rows.
+    const { complete, value: text } = props;
     const completions = useMemo(
-      () => (caret === undefined || dismissed ? [] : props.complete(props.value, caret)),
-      [props, caret, dismissed],
+      () => (caret === undefined || dismissed ? [] : complete(text, caret)),
+      [complete, text, caret, dismissed],
     );
     const current = Math.min(highlighted, Math.max(0, completions.length - 1));
 

@@ -24,6 +24,8 @@ export interface ResourceViewProps {
    * 50,076"): the table then shows no rows, never a half-built past as if it were the whole of it.
    */
   readonly pending?: string;
+  /** The filter bar's text the listed keys answer (data-filter: what tests and the ui bench wait for). */
+  readonly filterText: string;
   readonly selectedKey: string | undefined;
   readonly selectedIndex: number;
   readonly onSort: (column: string) => void;
@@ -58,7 +60,12 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
   const keys = props.pending ? noKeys : rows.keys;
   return (
-    <main className="content" aria-label={kind.title}>
+    <main
+      className="content"
+      aria-label={kind.title}
+      aria-busy={!rows.hasSnapshot}
+      data-filter={props.filterText}
+    >
       <div className="content-header">
         <h1 className="content-title" data-testid="kind-title">
           {kind.title}

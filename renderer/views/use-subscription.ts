@@ -1,10 +1,24 @@
-// Mirrors one kind while a view shows it, and stops when the view goes away or shows another kind.
+// Mirrors one kind while a view shows it, through the window's SubscriptionPool: views of the same kind
+// share a subscription, and a kind left behind lingers a minute before main is told to stop.
 // Context switches and reconnects are the bridge client's to handle (it resubscribes and resumes the
 // same subscription ids), so neither resubscribes here.
 import { useEffect, useState } from 'react';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import type { ViewBridge } from '../ui-state/view-bridge';
 import { useServices } from './app-context';
+import { SubscriptionPool } from './subscription-pool';
+
+const pools = new WeakMap<ViewBridge, SubscriptionPool>();
+
+function poolOf(bridge: ViewBridge): SubscriptionPool {
+  let pool = pools.get(bridge);
+  if (!pool) {
+    pool = new SubscriptionPool(bridge);
+    pools.set(bridge, pool);
+  }
+  return pool;
+}
 
 export function useSubscription(gvr: GroupVersionResource | undefined): string | undefined {
   const { bridge } = useServices();
@@ -13,19 +27,17 @@ export function useSubscription(gvr: GroupVersionResource | undefined): string |
   useEffect(() => {
     if (!gvr) return;
     let active = true;
-    let subscribed: string | undefined;
-    bridge.subscribe(gvr).then(
+    const pool = poolOf(bridge);
+    pool.acquire(gvr).then(
       (subscription) => {
-        subscribed = subscription;
         if (active) setSubscriptionId(subscription);
-        else bridge.unsubscribe(subscription);
       },
       (error: unknown) => console.warn(`could not subscribe to ${gvrKey(gvr)}:`, error),
     );
     return () => {
       active = false;
       setSubscriptionId(undefined);
-      if (subscribed !== undefined) bridge.unsubscribe(subscribed);
+      pool.release(gvr);
     };
     // gvr is identified by its key: a new object with the same key is the same kind.
   }, [bridge, id]);

@@ -25,13 +25,23 @@ export interface BenchOptions {
   historyEvents: number;
   /** Lines the logs benchmark streams into a log view's store (default 1,000,000, issue 14's size). */
   logLines: number;
-  /** Run only the benchmark of this name. */
-  only?: string;
+  /** Pods of the ui benchmark's cluster: --pods when given, else 150,000 (issue 15's size). */
+  uiPods: number;
+  /** Changes a second in the ui benchmark's cluster (default 2,000, issue 15's rate). */
+  uiChurn: number;
+  /** Seconds the ui benchmark watches the idle page under churn (long tasks, main CPU). */
+  uiSeconds: number;
+  /** A short ui run for smoke tests: one text per selector form, a short scroll. */
+  uiBrief: boolean;
+  /** Write the ui benchmark's page CPU profiles to test-artifacts/ui-bench. */
+  profile: boolean;
+  /** Run only the benchmarks of these names (`--only sync,watch`). */
+  only?: BenchName[];
   /** One JSON object per benchmark instead of the table. */
   json: boolean;
 }
 
-export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'logs'] as const;
+export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'logs', 'ui'] as const;
 export type BenchName = (typeof benchNames)[number];
 
 /** A goal of issue 7: the measured value, the bound, and whether the run met it. */
@@ -51,13 +61,21 @@ export interface BenchResult {
 
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
-/** Parses `--pods N --events M --history-events H --log-lines L --only NAME --json`; throws on anything else. */
+/**
+ * Parses `--pods N --events M --history-events H --log-lines L --churn C --ui-seconds S --ui-brief
+ * --profile --only NAME[,NAME] --json`; throws on anything else.
+ */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = {
     pods: 50_000,
     events: 100_000,
     historyEvents: 1_000_000,
     logLines: 1_000_000,
+    uiPods: 150_000,
+    uiChurn: 2_000,
+    uiSeconds: 60,
+    uiBrief: false,
+    profile: false,
     json: false,
   };
   for (let index = 0; index < argv.length; index++) {
@@ -68,18 +86,25 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       return next;
     };
     if (argument === '--json') options.json = true;
-    else if (argument === '--pods') options.pods = positiveInteger(argument, value());
+    else if (argument === '--pods') options.pods = options.uiPods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
     else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
     else if (argument === '--log-lines') options.logLines = positiveInteger(argument, value());
+    else if (argument === '--churn') options.uiChurn = positiveInteger(argument, value());
+    else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
+    else if (argument === '--profile') options.profile = true;
+    else if (argument === '--ui-brief') options.uiBrief = true;
     else if (argument === '--only') {
-      const name = value();
-      if (!(benchNames as readonly string[]).includes(name))
-        throw new Error(`--only takes one of ${benchNames.join(', ')}; got "${name}"`);
-      options.only = name;
+      const names = value().split(',');
+      for (const name of names)
+        if (!(benchNames as readonly string[]).includes(name))
+          throw new Error(
+            `--only takes names among ${benchNames.join(', ')}, comma-separated; got "${name}"`,
+          );
+      options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --log-lines L --only NAME --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;

@@ -2,11 +2,12 @@
 // Prints a table with each goal's PASS/MISS, or with --json one JSON object per benchmark.
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { BenchName, BenchOptions, BenchResult } from './harness';
-import { hasExposedGc, parseBenchArguments, runInChild } from './harness';
+import { benchNames, hasExposedGc, parseBenchArguments, runInChild } from './harness';
 import { formatHeader, formatSection, toJsonLine } from './report';
 import { runSync } from './sync';
 import { runWatch } from './watch';
 import { runBridge } from './bridge';
+import { runUi } from './ui';
 import type { ComponentBench } from './component-child';
 import type { SyncTarget } from './sync';
 
@@ -15,24 +16,28 @@ export async function runBenchmarks(
   options: BenchOptions,
   emit: (result: BenchResult) => void,
 ): Promise<void> {
-  const selected = (name: BenchName) => options.only === undefined || options.only === name;
+  const selected = (name: BenchName) => options.only === undefined || options.only.includes(name);
   const log = (message: string) => {
     if (!options.json) process.stderr.write(`${message}\n`);
   };
-  log(`seeding ${options.pods} pods...`);
-  // Without churn: the benchmarks write (bridge) or replay (watch, history) the changes they measure.
-  const cluster = await startEmbeddedCluster({ pods: options.pods, seed: 7, simulate: false });
-  try {
-    const target = { url: cluster.url, kubeconfigYaml: cluster.kubeconfigYaml() };
-    if (selected('sync')) emit(await runSync(options, target));
-    if (selected('watch')) emit(await runWatch(options, target));
-    if (selected('bridge')) emit(await runBridge(options, cluster));
-    if (selected('renderer')) emit(await runComponent('renderer', options, target));
-    if (selected('history')) emit(await runComponent('history', options, target));
-    if (selected('logs')) emit(await runComponent('logs', options, target));
-  } finally {
-    await cluster.close();
+  if (benchNames.some((name) => name !== 'ui' && selected(name))) {
+    log(`seeding ${options.pods} pods...`);
+    // Without churn: the benchmarks write (bridge) or replay (watch, history) the changes they measure.
+    const cluster = await startEmbeddedCluster({ pods: options.pods, seed: 7, simulate: false });
+    try {
+      const target = { url: cluster.url, kubeconfigYaml: cluster.kubeconfigYaml() };
+      if (selected('sync')) emit(await runSync(options, target));
+      if (selected('watch')) emit(await runWatch(options, target));
+      if (selected('bridge')) emit(await runBridge(options, cluster));
+      if (selected('renderer')) emit(await runComponent('renderer', options, target));
+      if (selected('history')) emit(await runComponent('history', options, target));
+      if (selected('logs')) emit(await runComponent('logs', options, target));
+    } finally {
+      await cluster.close();
+    }
   }
+  // Last, with the shared cluster gone: the ui bench starts its own, churning, in another process.
+  if (selected('ui')) emit(await runUi(options, log));
 }
 
 /** The renderer, history and logs benchmarks, each in a fresh process (see component-child.ts). */

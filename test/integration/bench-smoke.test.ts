@@ -27,6 +27,28 @@ const expectedFields: Record<string, string[]> = {
   logs: ['lines_per_s', 'max_frame_ms', 'mb_per_million_lines'],
 };
 
+/** The ui bench's fields: each must be measured (a finite number), whatever its value. */
+const uiFields = [
+  'first_rows_ms',
+  'synced_ms',
+  'keystroke_p50_ms',
+  'keystroke_p95_ms',
+  'typing_dropped_keys',
+  'scroll_frame_p50_ms',
+  'scroll_frame_p95_ms',
+  'scroll_frame_max_ms',
+  'kind_switch_ms',
+  'detail_open_ms',
+  'travel_complete_ms',
+  'playback_speed_error_pct',
+  'long_tasks_per_min',
+  'renderer_heap_mb',
+  'main_cpu_pct',
+  'floor_first_rows_ms',
+  'floor_keystroke_p95_ms',
+  'floor_scroll_frame_p95_ms',
+];
+
 describe('npm run bench', () => {
   it('prints one JSON object per benchmark with every field of issue 7', { timeout: 240_000 }, async () => {
     const { stdout } = await run(
@@ -36,6 +58,8 @@ describe('npm run bench', () => {
         '--import',
         'tsx',
         'test/bench/run.ts',
+        '--only',
+        Object.keys(expectedFields).join(','),
         '--pods',
         '2000',
         '--events',
@@ -59,5 +83,31 @@ describe('npm run bench', () => {
         expect(Number.isFinite(result[field]), `${String(result.bench)}.${field}`).toBe(true);
       }
     }
+  });
+
+  it('runs the ui bench in Chromium and prints every field of issue 15', { timeout: 180_000 }, async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        'test/bench/run.ts',
+        '--only',
+        'ui',
+        '--pods',
+        '2000',
+        '--churn',
+        '20',
+        '--ui-seconds',
+        '2',
+        '--ui-brief',
+        '--json',
+      ],
+      { maxBuffer: 1 << 20 },
+    );
+    const result = JSON.parse(stdout.trim()) as Record<string, unknown>;
+    expect(result.bench).toBe('ui');
+    for (const field of uiFields) expect(Number.isFinite(result[field]), `ui.${field}`).toBe(true);
   });
 });

@@ -31,26 +31,30 @@ const indexes = indexesOf([
 
 describe('completeFilter', () => {
   it('offers label keys and the index tokens for a prefix', () => {
-    const offered = completeFilter({ text: 'a', caret: 1 }, indexes, new Map()).map(
+    const offered = completeFilter({ text: 'a', caret: 1 }, indexes, () => new Map()).map(
       (completion) => completion.insert,
     );
     expect(offered).toContain('app=');
     expect(
-      completeFilter({ text: 'no', caret: 2 }, indexes, new Map()).map((completion) => completion.insert),
+      completeFilter({ text: 'no', caret: 2 }, indexes, () => new Map()).map(
+        (completion) => completion.insert,
+      ),
     ).toEqual(['node=']);
   });
 
   it('offers the values of a label, most common first', () => {
-    const offered = completeFilter({ text: 'ns=x app=', caret: 9 }, indexes, new Map());
+    const offered = completeFilter({ text: 'ns=x app=', caret: 9 }, indexes, () => new Map());
     expect(offered.map((completion) => completion.insert)).toEqual(['app=web', 'app=api']);
     expect(offered[0]?.detail).toBe('2');
   });
 
   it('offers namespaces and nodes from their indexes', () => {
     expect(
-      completeFilter({ text: 'ns=pay', caret: 6 }, indexes, new Map()).map((completion) => completion.insert),
+      completeFilter({ text: 'ns=pay', caret: 6 }, indexes, () => new Map()).map(
+        (completion) => completion.insert,
+      ),
     ).toEqual(['ns=payments']);
-    expect(completeFilter({ text: 'node=', caret: 5 }, indexes, new Map())[0]?.insert).toBe('node=n-1');
+    expect(completeFilter({ text: 'node=', caret: 5 }, indexes, () => new Map())[0]?.insert).toBe('node=n-1');
   });
 
   it('replaces only the token under the caret', () => {

@@ -1,0 +1,78 @@
+// The window's subscriptions by kind, shared and kept a while after use. Views that show the same kind
+// (the table and a Children tab) share one mirror, and a kind the user just left stays mirrored for
+// `lingerMs`: switching back (Pods -> Deployments -> Pods) then shows rows at once instead of
+// listing 150,000 pods again. The price is the left kind's batches applied meanwhile, for a minute.
+import type { GroupVersionResource } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
+
+/** What the pool needs of the bridge client. */
+export interface Subscriber {
+  subscribe(gvr: GroupVersionResource): Promise<string>;
+  unsubscribe(subscriptionId: string): void;
+}
+
+/** Timers, injected so tests run the lingering without waiting. */
+export interface PoolTimers {
+  set(callback: () => void, ms: number): unknown;
+  clear(timer: unknown): void;
+}
+
+const globalTimers: PoolTimers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
+interface Entry {
+  readonly subscription: Promise<string>;
+  users: number;
+  release: unknown;
+}
+
+export const defaultLingerMs = 60_000;
+
+export class SubscriptionPool {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly subscriber: Subscriber,
+    private readonly lingerMs = defaultLingerMs,
+    private readonly timers: PoolTimers = globalTimers,
+  ) {}
+
+  /** The subscription id mirroring `gvr`, subscribing only when no user holds or recently held it. */
+  acquire(gvr: GroupVersionResource): Promise<string> {
+    const key = gvrKey(gvr);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const subscription = this.subscriber.subscribe(gvr);
+      const created: Entry = { subscription, users: 0, release: undefined };
+      entry = created;
+      this.entries.set(key, created);
+      // A failed subscribe is forgotten, so the next acquire asks again.
+      subscription.catch(() => {
+        if (this.entries.get(key) === created) this.entries.delete(key);
+      });
+    }
+    if (entry.release !== undefined) this.timers.clear(entry.release);
+    entry.release = undefined;
+    entry.users += 1;
+    return entry.subscription;
+  }
+
+  /** One user of `gvr` is done; the last one's release unsubscribes after `lingerMs` unless reacquired. */
+  release(gvr: GroupVersionResource): void {
+    const key = gvrKey(gvr);
+    const entry = this.entries.get(key);
+    if (!entry || entry.users === 0) return;
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    entry.release = this.timers.set(() => {
+      if (this.entries.get(key) !== entry || entry.users > 0) return;
+      this.entries.delete(key);
+      entry.subscription.then(
+        (subscriptionId) => this.subscriber.unsubscribe(subscriptionId),
+        () => undefined,
+      );
+    }, this.lingerMs);
+  }
+}

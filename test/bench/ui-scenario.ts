@@ -1,0 +1,214 @@
+// What the ui bench does in the page, as a person would: real key presses into the filter bar, mouse
+// wheel over the table, clicks in the sidebar, Enter on a row, the timeline. Every figure comes from
+// the page's clocks (ui-page-probe.js); this side only acts and collects.
+import type { Page } from 'playwright-core';
+
+/** Pause between key presses: a fast typist (~150 words a minute). */
+const keyDelayMs = 60;
+/** Wheel notches of a fast flick down (and back up), and the pause between them. */
+export const wheelNotches = 60;
+const wheelDeltaPx = 240;
+const wheelPauseMs = 16;
+/** How long a typed text may take to be answered before its keystrokes count as unanswered. */
+const answerTimeoutMs = 30_000;
+
+export interface TypingResult {
+  /** Keydown to the painted table for every keystroke (clearing included). */
+  latencies: number[];
+  /** Characters the input lost or garbled, by edit distance to what was typed. */
+  droppedKeys: number;
+  /** Keystrokes whose text no painted table answered within the timeout. */
+  unanswered: number;
+}
+
+interface ProbeWindow {
+  kubetideProbe: {
+    startup(withSync: boolean): Promise<{ firstRows: number; synced: number }>;
+    startKeystrokes(): void;
+    stopKeystrokes(timeoutMs: number): Promise<{ latencies: number[]; unanswered: number }>;
+    arm(condition: string, argument: string, eventType: string, timeoutMs: number): void;
+    measured(): Promise<number>;
+    startFrames(): void;
+    stopFrames(): number[];
+    longTasksBetween(from: number, to: number): number;
+    now(): number;
+  };
+}
+
+const probe = (page: Page) => ({
+  startup: (withSync: boolean) =>
+    page.evaluate((sync) => (window as unknown as ProbeWindow).kubetideProbe.startup(sync), withSync),
+  now: () => page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.now()),
+  arm: (condition: string, argument: string, eventType: string, timeoutMs = 60_000) =>
+    page.evaluate(
+      (armed) =>
+        (window as unknown as ProbeWindow).kubetideProbe.arm(
+          armed.condition,
+          armed.argument,
+          armed.eventType,
+          armed.timeoutMs,
+        ),
+      { condition, argument, eventType, timeoutMs },
+    ),
+  measured: () => page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.measured()),
+});
+
+/** Navigation start to the first painted rows, and to "synced" when the page has a sync state. */
+export const startupTimes = (page: Page, withSync = true) => probe(page).startup(withSync);
+export const pageNow = (page: Page) => probe(page).now();
+
+/** Levenshtein distance: the keys lost (or doubled) between what was typed and what the input holds. */
+export function editDistance(left: string, right: string): number {
+  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
+  for (let row = 1; row <= left.length; row++) {
+    const current = [row];
+    for (let column = 1; column <= right.length; column++) {
+      const substitution = previous[column - 1] + (left[row - 1] === right[column - 1] ? 0 : 1);
+      current.push(Math.min(previous[column] + 1, current[column - 1] + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[right.length];
+}
+
+/**
+ * Types each text into the filter bar key by key, then clears it with select-all and Backspace,
+ * recording every keystroke's latency to the painted table.
+ */
+export async function typeFilters(page: Page, texts: readonly string[]): Promise<TypingResult> {
+  const input = page.getByTestId('filter-input');
+  const result: TypingResult = { latencies: [], droppedKeys: 0, unanswered: 0 };
+  for (const text of texts) {
+    await input.click();
+    await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startKeystrokes());
+    await page.keyboard.type(text, { delay: keyDelayMs });
+    const typed = await page.evaluate(
+      (timeoutMs) => (window as unknown as ProbeWindow).kubetideProbe.stopKeystrokes(timeoutMs),
+      answerTimeoutMs,
+    );
+    result.droppedKeys += editDistance(text, await input.inputValue());
+    await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startKeystrokes());
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Backspace');
+    const cleared = await page.evaluate(
+      (timeoutMs) => (window as unknown as ProbeWindow).kubetideProbe.stopKeystrokes(timeoutMs),
+      answerTimeoutMs,
+    );
+    result.droppedKeys += editDistance('', await input.inputValue());
+    for (const part of [typed, cleared]) {
+      result.latencies.push(...part.latencies);
+      result.unanswered += part.unanswered;
+    }
+  }
+  await input.blur();
+  return result;
+}
+
+/** Frame intervals while the mouse wheel flicks down the table and back up. */
+export async function scrollTable(
+  page: Page,
+  bodySelector: string,
+  notches = wheelNotches,
+): Promise<number[]> {
+  const box = await page.locator(bodySelector).boundingBox();
+  if (!box) throw new Error(`no ${bodySelector} to scroll`);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startFrames());
+  for (const direction of [1, -1]) {
+    for (let notch = 0; notch < notches; notch++) {
+      await page.mouse.wheel(0, direction * wheelDeltaPx);
+      await page.waitForTimeout(wheelPauseMs);
+    }
+  }
+  return page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.stopFrames());
+}
+
+/** Click in the sidebar to the painted table of that kind (its title shown, its rows listed). */
+export async function switchKind(page: Page, resource: string, title: string): Promise<number> {
+  await probe(page).arm('kind', title, 'click');
+  // A switch that relists may block the page for long: the bound is the armed measurement's, not the click's.
+  await page.locator(`[data-testid="sidebar"] [data-kind="${resource}"]`).first().click({ timeout: 120_000 });
+  return probe(page).measured();
+}
+
+/** Enter on a selected row to the painted detail pane naming it; closes the pane after. */
+export async function openDetail(page: Page, rowIndex: number): Promise<number> {
+  const row = page.locator('[role="row"][data-key]').nth(rowIndex);
+  const key = (await row.getAttribute('data-key')) ?? '';
+  await row.click();
+  await probe(page).arm('detail', key.split('/').pop() ?? key, 'keydown');
+  await page.keyboard.press('Enter');
+  const measured = await probe(page).measured();
+  await page.keyboard.press('Escape');
+  return measured;
+}
+
+async function timelineSpan(page: Page): Promise<{ from: number; to: number }> {
+  const timeline = page.getByTestId('timeline');
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid="timeline"]')?.getAttribute('data-to') ?? 0) > 1,
+  );
+  return {
+    from: Number(await timeline.getAttribute('data-from')),
+    to: Number(await timeline.getAttribute('data-to')),
+  };
+}
+
+/**
+ * From live, a click on the timeline at `time` to the painted table of that moment, complete (no
+ * longer busy). Between two moments the table stays filled, so only a travel from live is timed.
+ */
+export async function travelTo(page: Page, time: number): Promise<number> {
+  const { from, to } = await timelineSpan(page);
+  const box = (await page.getByTestId('timeline-chart').boundingBox())!;
+  const fraction = Math.min(1, Math.max(0, (time - from) / (to - from)));
+  await probe(page).arm('travel', '', 'pointerup', 120_000);
+  await page.mouse.click(box.x + fraction * (box.width - 1), box.y + box.height / 2);
+  return probe(page).measured();
+}
+
+export async function goLive(page: Page): Promise<void> {
+  await page.getByTestId('timeline-live').click();
+  await page.getByTestId('travel-banner').waitFor({ state: 'detached' });
+}
+
+/** The recording's first and last moments, as the timeline shows them. */
+export const recordingSpan = timelineSpan;
+
+/**
+ * Plays from the travel moment at `speed` for `durationMs` and compares how far the shown moment moved
+ * with how far it should have: |moved / (speed * elapsed) - 1| in percent.
+ */
+export async function playbackError(page: Page, speed: number, durationMs: number): Promise<number> {
+  await page.getByTestId('timeline-speed').selectOption(String(speed));
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const chart = page.getByTestId('timeline-chart');
+  await page.keyboard.press(' ');
+  // The first cursor message starts the clock: main's playback is then under way.
+  const start = await page.waitForFunction(
+    (initial) => {
+      const value = Number(
+        document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow'),
+      );
+      return value !== initial ? { value, at: performance.now() } : false;
+    },
+    Number(await chart.getAttribute('aria-valuenow')),
+  );
+  const first = (await start.jsonValue()) as { value: number; at: number };
+  await page.waitForTimeout(durationMs);
+  const last = await page.evaluate(() => ({
+    value: Number(document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow')),
+    at: performance.now(),
+  }));
+  await page.keyboard.press(' ');
+  const expected = speed * (last.at - first.at);
+  return (Math.abs(last.value - first.value - expected) / expected) * 100;
+}
+
+/** Long tasks the page saw between two of its own moments. */
+export function longTasksBetween(page: Page, from: number, to: number): Promise<number> {
+  return page.evaluate(
+    (span) => (window as unknown as ProbeWindow).kubetideProbe.longTasksBetween(span.from, span.to),
+    { from, to },
+  );
+}

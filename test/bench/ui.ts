@@ -1,0 +1,230 @@
+// Benchmark 6 (issue 15): what a user feels, in a real browser. The embedded cluster (its own process)
+// holds N pods under 2,000 changes a second; Kubetide runs in browser mode in this process; headless
+// Chromium opens it and ui-scenario.ts types, scrolls, clicks and travels as a person would, while
+// ui-page-probe.js times each action in the page, from the input event to the painted answer. The same
+// browser then opens the floor (ui-floor.html: the same rows in a plain table, no engine), so the
+// figures say what Kubetide costs over what showing these rows costs at all.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { startBrowserMode } from '../../main/app/serve';
+import type { KubeList } from '../../shared/kube/object';
+import { launchChromium } from '../e2e/chromium';
+import type { BenchOptions, BenchResult } from './harness';
+import { atMost, getBody, median, percentile, round } from './harness';
+import { startClusterProcess } from './ui-cluster';
+import { startFloorServer } from './ui-floor';
+import {
+  goLive,
+  longTasksBetween,
+  openDetail,
+  pageNow,
+  playbackError,
+  recordingSpan,
+  scrollTable,
+  startupTimes,
+  switchKind,
+  travelTo,
+  typeFilters,
+  wheelNotches,
+} from './ui-scenario';
+
+const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
+const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
+const playbackSpeed = 10;
+const briefWheelNotches = 15;
+/** Time for churn's changes to reach the page before the first measurement under it. */
+const churnWarmupMs = 3_000;
+
+/**
+ * The filter texts typed, from a real pod: index-narrowed selectors, scans, and free text (a brief
+ * run types one of each).
+ */
+async function filterTexts(clusterUrl: string, brief: boolean): Promise<string[]> {
+  const sample = JSON.parse((await getBody(`${clusterUrl}/api/v1/pods?limit=50`)).toString()) as KubeList;
+  const pod = sample.items.find((item) => item.metadata.labels?.app) ?? sample.items[0]!;
+  const app = pod.metadata.labels?.app ?? 'web';
+  const freeText = (pod.metadata.name ?? 'web').slice(0, 8);
+  if (brief) return [`app=${app}`, '!canary', freeText];
+  return [`app=${app}`, `app in (${app}),pod-template-hash!=none`, '!canary', `app!=${app}`, freeText];
+}
+
+/** A CPU profile of `action` in the page, written to test-artifacts/ui-bench when --profile is given. */
+async function profiled<T>(
+  cdp: CDPSession,
+  options: BenchOptions,
+  name: string,
+  action: () => Promise<T>,
+): Promise<T> {
+  if (!options.profile) return action();
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await action();
+  } finally {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(profileFolder, { recursive: true });
+    writeFileSync(join(profileFolder, `${name}-${options.uiPods}.cpuprofile`), JSON.stringify(profile));
+  }
+}
+
+async function openPage(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+export async function runUi(options: BenchOptions, print: (message: string) => void): Promise<BenchResult> {
+  const started = performance.now();
+  const log = (message: string) => print(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+  const pods = options.uiPods;
+  const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-bench-'));
+  log(`ui: seeding ${pods} pods in the cluster process...`);
+  const cluster = await startClusterProcess({
+    pods,
+    kubeconfigPath: join(workFolder, 'kubeconfig'),
+    log,
+  });
+  const closers: (() => Promise<unknown>)[] = [() => cluster.close()];
+  try {
+    await ensureRendererBuilt(log);
+    const mode = await startBrowserMode({
+      port: 0,
+      embedded: false,
+      pods,
+      kubeconfig: cluster.kubeconfigPath,
+      dataDirectory: join(workFolder, 'data'),
+      log: () => undefined,
+    });
+    closers.unshift(() => mode.close());
+    const browser = await launchChromium();
+    closers.unshift(() => browser.close());
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    await context.addInitScript({ path: probeScript });
+    const texts = await filterTexts(cluster.url, options.uiBrief);
+    const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
+
+    log('ui: opening Kubetide...');
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const startup = await profiled(cdp, options, 'startup', async () => {
+      await page.goto(mode.launchUrl());
+      return startupTimes(page);
+    });
+    log(`ui: first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+    await cluster.setChurn(options.uiChurn);
+    await page.waitForTimeout(churnWarmupMs);
+    log(`ui: churning at ${options.uiChurn}/s; typing...`);
+    const typing = await profiled(cdp, options, 'typing', () => typeFilters(page, texts));
+    log('ui: scrolling...');
+    const frames = await profiled(cdp, options, 'scroll', () =>
+      scrollTable(page, '[data-testid="table-body"]'),
+    );
+    log('ui: switching kinds, opening details...');
+    const switches: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      switches.push(await switchKind(page, 'deployments', 'Deployments'));
+      switches.push(await switchKind(page, 'pods', 'Pods'));
+    }
+    const details: number[] = [];
+    for (const index of [2, 5, 8]) details.push(await openDetail(page, index));
+
+    log(`ui: watching churn for ${options.uiSeconds} s...`);
+    const churnStart = await pageNow(page);
+    const cpuStart = process.cpuUsage();
+    const wallStart = performance.now();
+    await profiled(cdp, options, 'churn', () => page.waitForTimeout(options.uiSeconds * 1000));
+    const cpu = process.cpuUsage(cpuStart);
+    const mainCpuPct = ((cpu.user + cpu.system) / 1000 / (performance.now() - wallStart)) * 100;
+    const longTasks = await longTasksBetween(page, churnStart, await pageNow(page));
+    const longTasksPerMinute = (longTasks / options.uiSeconds) * 60;
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heapMb = (await cdp.send('Runtime.getHeapUsage')).usedSize / 2 ** 20;
+
+    log('ui: travelling...');
+    const span = await recordingSpan(page);
+    // Each travel starts from live, where the table's busy state tells when the moment is complete.
+    const travels = [await travelTo(page, span.to - 10_000)];
+    await goLive(page);
+    travels.push(await travelTo(page, span.from + 1_000));
+    const playFor = Math.min(5_000, ((span.to - span.from) / playbackSpeed) * 0.5);
+    const speedError = await playbackError(page, playbackSpeed, playFor);
+    await goLive(page);
+    await page.close();
+
+    log('ui: the floor (a plain table of the same rows)...');
+    // The floor shows no live changes, and its paged read of the pods would outlive its continue
+    // tokens under churn (410 Gone): the cluster is stilled first.
+    await cluster.setChurn(0);
+    const floor = await startFloorServer(cluster.url);
+    closers.unshift(() => floor.close());
+    const floorPage = await openPage(context, floor.url);
+    const floorStartup = await startupTimes(floorPage, false);
+    const floorTyping = await typeFilters(floorPage, texts);
+    const floorFrames = await scrollTable(floorPage, '#table', notches);
+
+    const keystrokeP95 = percentile(typing.latencies, 95);
+    const scrollP95 = percentile(frames, 95);
+    const scrollMax = Math.max(...frames);
+    const kindSwitch = median(switches);
+    const detailOpen = median(details);
+    const travel = Math.max(...travels);
+    const floorKeystrokeP95 = percentile(floorTyping.latencies, 95);
+    const floorScrollP95 = percentile(floorFrames, 95);
+    return {
+      bench: 'ui',
+      fields: {
+        pods,
+        churn_per_s: options.uiChurn,
+        first_rows_ms: round(startup.firstRows),
+        synced_ms: round(startup.synced),
+        keystroke_p50_ms: round(percentile(typing.latencies, 50)),
+        keystroke_p95_ms: round(keystrokeP95),
+        keystrokes: typing.latencies.length,
+        typing_dropped_keys: typing.droppedKeys + typing.unanswered,
+        scroll_frame_p50_ms: round(percentile(frames, 50)),
+        scroll_frame_p95_ms: round(scrollP95),
+        scroll_frame_max_ms: round(scrollMax),
+        kind_switch_ms: round(kindSwitch),
+        kind_switch_max_ms: round(Math.max(...switches)),
+        detail_open_ms: round(detailOpen),
+        travel_complete_ms: round(travel),
+        playback_speed_error_pct: round(speedError),
+        long_tasks_per_min: round(longTasksPerMinute),
+        renderer_heap_mb: round(heapMb),
+        main_cpu_pct: round(mainCpuPct),
+        floor_first_rows_ms: round(floorStartup.firstRows),
+        floor_keystroke_p50_ms: round(percentile(floorTyping.latencies, 50)),
+        floor_keystroke_p95_ms: round(floorKeystrokeP95),
+        floor_scroll_frame_p95_ms: round(floorScrollP95),
+        floor_scroll_frame_max_ms: round(Math.max(...floorFrames)),
+      },
+      goals: [
+        atMost('ui: first rows at most 2 s after the page opens', startup.firstRows, 2_000, ' ms'),
+        atMost('ui: keystroke to painted table p95 at most 50 ms', keystrokeP95, 50, ' ms'),
+        atMost('ui: no key dropped or left unanswered', typing.droppedKeys + typing.unanswered, 0),
+        atMost('ui: scroll frames p95 at most 16.7 ms', scrollP95, 16.7, ' ms'),
+        atMost('ui: scroll frames max at most 50 ms', scrollMax, 50, ' ms'),
+        atMost('ui: kind switch at most 150 ms', kindSwitch, 150, ' ms'),
+        atMost('ui: detail open at most 100 ms', detailOpen, 100, ' ms'),
+        atMost('ui: travel complete at most 1 s', travel, 1_000, ' ms'),
+        atMost('ui: long tasks under churn at most 1 per minute', longTasksPerMinute, 1, '/min'),
+      ],
+      notes: [
+        `typed: ${texts.map((text) => `"${text}"`).join(', ')}, each cleared after; ${typing.latencies.length} keystrokes`,
+        `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
+        `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
+        `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle; main_cpu_pct is this process (backend, browser server, the idle driver), one core = 100`,
+        ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
+      ],
+    };
+  } finally {
+    for (const close of closers) await close().catch(() => undefined);
+    rmSync(workFolder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { GroupVersionResource } from '../../../shared/kube/object';
+import {
+  SubscriptionPool,
+  type PoolTimers,
+  type Subscriber,
+} from '../../../renderer/views/subscription-pool';
+
+const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
+const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
+
+/** Timers that fire only when the test says so. */
+class ManualTimers implements PoolTimers {
+  private pending = new Map<number, () => void>();
+  private next = 1;
+  set(callback: () => void): unknown {
+    const id = this.next++;
+    this.pending.set(id, callback);
+    return id;
+  }
+  clear(timer: unknown): void {
+    this.pending.delete(timer as number);
+  }
+  fireAll(): void {
+    const callbacks = [...this.pending.values()];
+    this.pending.clear();
+    for (const callback of callbacks) callback();
+  }
+}
+
+function recordingSubscriber(): Subscriber & { subscribed: string[]; unsubscribed: string[] } {
+  let count = 0;
+  const subscriber = {
+    subscribed: [] as string[],
+    unsubscribed: [] as string[],
+    subscribe: (gvr: GroupVersionResource) => {
+      const id = `${gvr.resource}-${++count}`;
+      subscriber.subscribed.push(id);
+      return Promise.resolve(id);
+    },
+    unsubscribe: (id: string) => subscriber.unsubscribed.push(id),
+  };
+  return subscriber;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('SubscriptionPool', () => {
+  it('gives views of the same kind one subscription', async () => {
+    const subscriber = recordingSubscriber();
+    const pool = new SubscriptionPool(subscriber, 60_000, new ManualTimers());
+    expect(await pool.acquire(pods)).toBe(await pool.acquire(pods));
+    expect(subscriber.subscribed).toEqual(['pods-1']);
+  });
+
+  it('keeps a kind switched away from, and reuses it when the view comes back before the linger ends', async () => {
+    const subscriber = recordingSubscriber();
+    const timers = new ManualTimers();
+    const pool = new SubscriptionPool(subscriber, 60_000, timers);
+    const first = await pool.acquire(pods);
+    pool.release(pods);
+    await pool.acquire(deployments);
+    expect(await pool.acquire(pods)).toBe(first);
+    timers.fireAll();
+    await settle();
+    expect(subscriber.subscribed).toEqual(['pods-1', 'deployments-2']);
+    expect(subscriber.unsubscribed).toEqual([]);
+  });
+
+  it('unsubscribes once the last user has been gone for the linger, and subscribes afresh after', async () => {
+    const subscriber = recordingSubscriber();
+    const timers = new ManualTimers();
+    const pool = new SubscriptionPool(subscriber, 60_000, timers);
+    await pool.acquire(pods);
+    await pool.acquire(pods);
+    pool.release(pods);
+    timers.fireAll();
+    await settle();
+    expect(subscriber.unsubscribed).toEqual([]);
+    pool.release(pods);
+    timers.fireAll();
+    await settle();
+    expect(subscriber.unsubscribed).toEqual(['pods-1']);
+    expect(await pool.acquire(pods)).toBe('pods-2');
+  });
+
+  it('forgets a failed subscribe, so the next acquire asks again', async () => {
+    let attempts = 0;
+    const pool = new SubscriptionPool(
+      {
+        subscribe: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve('ok')),
+        unsubscribe: () => undefined,
+      },
+      60_000,
+      new ManualTimers(),
+    );
+    await expect(pool.acquire(pods)).rejects.toThrow('down');
+    expect(await pool.acquire(pods)).toBe('ok');
+  });
+});
