@@ -9,6 +9,8 @@ import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { CaptureQueue } from './capture-queue';
+import type { CrashLogFetcher } from './crash-log-capture';
+import { CrashLogCapture } from './crash-log-capture';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 import type { MarkEntry, RecordingReply, RecordingSettings } from './recording-protocol';
@@ -55,6 +57,16 @@ interface Attached {
   readonly informer: SharedIndexInformer<KubeObject>;
   readonly registration: DeltaObserverRegistration;
   readonly streamKey: string;
+  readonly crashLogs:
+    { readonly capture: CrashLogCapture; readonly registration: DeltaObserverRegistration } | undefined;
+}
+
+export interface AttachOptions {
+  /**
+   * For a pods informer: reads the last logs of each container run that ends while recorded (see
+   * CrashLogCapture). Absent: crash logs are not kept.
+   */
+  readonly fetchCrashLogs?: CrashLogFetcher;
 }
 
 export class Recorder {
@@ -142,6 +154,7 @@ export class Recorder {
     informer: SharedIndexInformer<KubeObject>,
     gvr: GroupVersionResource,
     namespace = '',
+    options: AttachOptions = {},
   ): RecorderAttachment {
     if (this.closing) throw new Error(`recorder for ${this.file} is closed`);
     const stream = ++this.streams;
@@ -166,9 +179,20 @@ export class Recorder {
     );
     if (informer.hasStarted()) tap.resynchronize(informer.getIndexer().list(), 'attached');
     const registration = informer.addDeltaObserver(tap);
+    const crashLogs =
+      options.fetchCrashLogs && gvr.group === '' && gvr.resource === 'pods'
+        ? this.captureCrashLogs(informer, options.fetchCrashLogs)
+        : undefined;
     const attachment: RecorderAttachment = { stream, detach: () => this.detach(attachment) };
-    this.attachments.set(attachment, { tap, informer, registration, streamKey });
+    this.attachments.set(attachment, { tap, informer, registration, streamKey, crashLogs });
     return attachment;
+  }
+
+  /** Crashes whose logs are being read or wait to be (see CrashLogCapture). */
+  pendingCrashLogs(): number {
+    let pending = 0;
+    for (const attached of this.attachments.values()) pending += attached.crashLogs?.capture.pending ?? 0;
+    return pending;
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */
@@ -206,7 +230,7 @@ export class Recorder {
 
   private async closeNow(): Promise<void> {
     this.timer?.stop();
-    for (const attached of this.attachments.values()) attached.registration.remove();
+    for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
     this.send();
     if (!this.dead) {
@@ -228,8 +252,28 @@ export class Recorder {
     const attached = this.attachments.get(attachment);
     if (!attached || this.closing) return;
     this.attachments.delete(attachment);
-    attached.registration.remove();
+    this.stopObserving(attached);
     this.detachedGaps.set(attached.streamKey, attached.tap.detached());
+  }
+
+  private captureCrashLogs(
+    informer: SharedIndexInformer<KubeObject>,
+    fetch: CrashLogFetcher,
+  ): Attached['crashLogs'] {
+    const capture = new CrashLogCapture({
+      fetch,
+      stamp: () => this.stamp(),
+      // A crash's logs are as droppable as a change: past the queue's bound they fall in its overflow gap.
+      append: (entry) => void this.appendChange(JSON.stringify(entry), false),
+    });
+    // After the tap: the crash is stamped no earlier than the change that shows it.
+    return { capture, registration: informer.addDeltaObserver(capture) };
+  }
+
+  private stopObserving(attached: Attached): void {
+    attached.registration.remove();
+    attached.crashLogs?.registration.remove();
+    attached.crashLogs?.capture.stop();
   }
 
   private appendChange(text: string, force: boolean): boolean {

@@ -1,0 +1,86 @@
+// The crash_logs table: the last logs of container runs that ended (see CrashLogCapture), deflated
+// like versions, found by the pod's uid and the time of the change that showed the run ended.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { CrashLogEntry } from './recording-protocol';
+import type { SqliteDatabase } from './schema';
+
+/** A recorded crash's logs, as history readers see them. */
+export interface RecordedCrashLog {
+  readonly time: number;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly pod: string;
+  readonly container: string;
+  readonly containerId: string;
+  readonly exitCode: number | undefined;
+  readonly reason: string;
+  readonly finishedAt: string | undefined;
+  readonly logs: string;
+  readonly truncated: boolean;
+  readonly problem: string | undefined;
+}
+
+export function writeCrashLog(database: SqliteDatabase, entry: CrashLogEntry): void {
+  database
+    .prepare(
+      `INSERT INTO crash_logs (time, uid, namespace, pod, container, container_id, exit_code, reason,
+         finished_at, truncated, problem, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      entry.time,
+      entry.uid,
+      entry.namespace,
+      entry.pod,
+      entry.container,
+      entry.containerId,
+      entry.exitCode ?? null,
+      entry.reason,
+      entry.finishedAt ?? null,
+      entry.truncated ? 1 : 0,
+      entry.problem ?? null,
+      deflateRawSync(Buffer.from(entry.logs)),
+    );
+}
+
+interface CrashLogRow {
+  time: number;
+  uid: string;
+  namespace: string;
+  pod: string;
+  container: string;
+  container_id: string;
+  exit_code: number | null;
+  reason: string;
+  finished_at: string | null;
+  truncated: number;
+  problem: string | null;
+  payload: Buffer;
+}
+
+/**
+ * The crash logs recorded for the pod `uid` at or before `time`, newest first. A recording from
+ * before format 3 has no crash_logs table: it holds none.
+ */
+export function crashLogsAt(database: SqliteDatabase, uid: string, time: number): RecordedCrashLog[] {
+  const table = database
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crash_logs'")
+    .get();
+  if (!table) return [];
+  const rows = database
+    .prepare('SELECT * FROM crash_logs WHERE uid = ? AND time <= ? ORDER BY time DESC, id DESC')
+    .all(uid, time) as CrashLogRow[];
+  return rows.map((row) => ({
+    time: row.time,
+    uid: row.uid,
+    namespace: row.namespace,
+    pod: row.pod,
+    container: row.container,
+    containerId: row.container_id,
+    exitCode: row.exit_code ?? undefined,
+    reason: row.reason,
+    finishedAt: row.finished_at ?? undefined,
+    logs: inflateRawSync(row.payload).toString(),
+    truncated: row.truncated !== 0,
+    problem: row.problem ?? undefined,
+  }));
+}
