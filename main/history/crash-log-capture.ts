@@ -84,7 +84,13 @@ export class CrashLogCapture implements DeltaObserver {
       if (crashes.length === 0) continue;
       const time = this.options.stamp();
       for (const crash of crashes)
-        this.enqueue({ time, uid, namespace: pod.metadata.namespace ?? '', pod: pod.metadata.name, crash });
+        this.enqueue({
+          time,
+          uid,
+          namespace: pod.metadata.namespace ?? '',
+          pod: pod.metadata.name ?? '',
+          crash,
+        });
     }
   }
 
