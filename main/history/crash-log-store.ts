@@ -1,24 +1,11 @@
 // The crash_logs table: the last logs of container runs that ended (see CrashLogCapture), deflated
 // like versions, found by the pod's uid and the time of the change that showed the run ended.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { RecordedCrashLog } from '../../shared/protocol/history-messages';
 import type { CrashLogEntry } from './recording-protocol';
-import type { SqliteDatabase } from './schema';
 
-/** A recorded crash's logs, as history readers see them. */
-export interface RecordedCrashLog {
-  readonly time: number;
-  readonly uid: string;
-  readonly namespace: string;
-  readonly pod: string;
-  readonly container: string;
-  readonly containerId: string;
-  readonly exitCode: number | undefined;
-  readonly reason: string;
-  readonly finishedAt: string | undefined;
-  readonly logs: string;
-  readonly truncated: boolean;
-  readonly problem: string | undefined;
-}
+export type { RecordedCrashLog };
+import type { SqliteDatabase } from './schema';
 
 export function writeCrashLog(database: SqliteDatabase, entry: CrashLogEntry): void {
   database
