@@ -71,3 +71,47 @@ export function crashLogsAt(database: SqliteDatabase, uid: string, time: number)
     problem: row.problem ?? undefined,
   }));
 }
+
+/**
+ * Copies the crash logs of (from, to] (the changes an export carries; only pods in `namespaces`
+ * when given) from `source` into `destination`, payloads as stored. A source from before format 3
+ * holds none.
+ */
+export function copyCrashLogs(
+  source: SqliteDatabase,
+  destination: SqliteDatabase,
+  range: { readonly from: number; readonly to: number; readonly namespaces?: readonly string[] | undefined },
+): number {
+  const table = source
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'crash_logs'")
+    .get();
+  if (!table) return 0;
+  const insert = destination.prepare(
+    `INSERT INTO crash_logs (time, uid, namespace, pod, container, container_id, exit_code, reason,
+       finished_at, truncated, problem, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const namespaces = range.namespaces && new Set(range.namespaces);
+  let copied = 0;
+  const rows = source
+    .prepare('SELECT * FROM crash_logs WHERE time > ? AND time <= ? ORDER BY id')
+    .iterate(range.from, range.to) as IterableIterator<CrashLogRow>;
+  for (const row of rows) {
+    if (namespaces && !namespaces.has(row.namespace)) continue;
+    insert.run(
+      row.time,
+      row.uid,
+      row.namespace,
+      row.pod,
+      row.container,
+      row.container_id,
+      row.exit_code,
+      row.reason,
+      row.finished_at,
+      row.truncated,
+      row.problem,
+      row.payload,
+    );
+    copied++;
+  }
+  return copied;
+}
