@@ -128,16 +128,16 @@ export interface RecordedCrashLog {
   readonly container: string;
   /** The ended run's container id ("" when the kubelet did not say). */
   readonly containerId: string;
-  readonly exitCode: number | undefined;
+  readonly exitCode?: number | undefined;
   /** The kubelet's reason for the end ("Error", "OOMKilled", "Completed"...). */
   readonly reason: string;
   /** When the run ended, as the kubelet reported it (RFC 3339). */
-  readonly finishedAt: string | undefined;
+  readonly finishedAt?: string | undefined;
   readonly logs: string;
   /** True when only the run's last bytes or lines were kept. */
   readonly truncated: boolean;
-  /** Why there are no logs ("the pod was gone before its logs were read"), if so. */
-  readonly problem: string | undefined;
+  /** (Absent fields were not reported; JSON drops them.) Why there are no logs ("the pod was gone before its logs were read"), if so. */
+  readonly problem?: string | undefined;
 }
 
 /**

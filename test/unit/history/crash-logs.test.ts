@@ -271,10 +271,8 @@ describe('crash_logs storage', () => {
     expect(enforceRetention(writer, { maxAgeMs: 1500 }, 3500)).toBe(2000);
     expect(crashLogsAt(database, pod.metadata.uid!, 3000).map((log) => log.time)).toEqual([3000, 2000]);
     database.close();
-    expect(
-      new Database(file, { readonly: true }).prepare('SELECT count(*) AS n FROM crash_logs').get(),
-    ).toEqual({
-      n: 2,
-    });
+    const reopened = new Database(file, { readonly: true });
+    expect(reopened.prepare('SELECT count(*) AS n FROM crash_logs').get()).toEqual({ n: 2 });
+    reopened.close();
   });
 });
