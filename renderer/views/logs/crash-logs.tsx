@@ -1,10 +1,12 @@
 // The Logs tab while travelling: logs are live only, but the last logs of a pod's container runs
 // that ended were kept in the recording at each crash (issue 14), so the past moment shows those
-// recorded at or before it, newest first, even for a pod that is gone today.
+// recorded at or before it, newest first, even for a pod that is gone today. The text is bounded
+// (256 KiB, 5,000 lines) when recorded, so it is laid out whole, with its SGR colours.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { RecordedCrashLog } from '../../../shared/protocol';
 import { useServices } from '../app-context';
 import { formatClock, formatStamp } from '../timeline-format';
+import { LogLine } from './log-line';
 
 type Loaded =
   { state: 'loading' } | { state: 'loaded'; logs: RecordedCrashLog[] } | { state: 'failed'; message: string };
@@ -48,7 +50,18 @@ export function CrashLogs(props: { readonly uid: string; readonly time: number }
           {log.problem ? (
             <div className="detail-message">{log.problem}</div>
           ) : (
-            <pre className="crash-log-text">{log.logs || '(the run wrote nothing)'}</pre>
+            <pre className="crash-log-text">
+              {log.logs
+                ? log.logs
+                    .replace(/\n$/, '')
+                    .split('\n')
+                    .map((line, index) => (
+                      <div key={index}>
+                        <LogLine text={line} />
+                      </div>
+                    ))
+                : '(the run wrote nothing)'}
+            </pre>
           )}
         </section>
       ))}
