@@ -7,6 +7,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import type { CrashLogRequest } from '../../../main/history/crash-log-capture';
 import { CrashLogCapture } from '../../../main/history/crash-log-capture';
 import { crashLogsAt, writeCrashLog } from '../../../main/history/crash-log-store';
+import { exportRecording } from '../../../main/history/export-recording';
 import { containerCrashes, podRunsOf } from '../../../main/history/container-crashes';
 import { openRecording } from '../../../main/history/recording-reader';
 import type { CrashLogEntry } from '../../../main/history/recording-protocol';
@@ -274,5 +275,40 @@ describe('crash_logs storage', () => {
     const reopened = new Database(file, { readonly: true });
     expect(reopened.prepare('SELECT count(*) AS n FROM crash_logs').get()).toEqual({ n: 2 });
     reopened.close();
+  });
+
+  it('travels in an export of its range (namespaces filtered) and reads back from the exported file', () => {
+    directory = tempDirectory();
+    const file = directory.file('source.kubetide');
+    const database = openForWriting(file, 'test-context');
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.writeKeyframe(stream, 0);
+    const pod = realisticPod('api-1');
+    writer.writeChange({
+      time: 1000,
+      stream,
+      type: 'Added',
+      finalStateUnknown: false,
+      object: pod,
+      key: 'default/api-1',
+    });
+    for (const time of [1500, 2500]) writeCrashLog(database, crashEntry(time, pod.metadata.uid!));
+    writeCrashLog(database, { ...crashEntry(2600, 'other-uid'), namespace: 'kube-system' });
+    database.close();
+
+    const source = openRecording(file);
+    exportRecording(source, directory.file('export.kubetide'), {
+      from: 2000,
+      to: 3000,
+      namespaces: ['default'],
+    });
+    source.close();
+    const exported = openRecording(directory.file('export.kubetide'));
+    expect(
+      crashLogsAt(exported.database, pod.metadata.uid!, 3000).map((log) => [log.time, log.logs]),
+    ).toEqual([[2500, 'run ended at 2500\n']]);
+    expect(crashLogsAt(exported.database, 'other-uid', 3000)).toEqual([]);
+    exported.close();
   });
 });
