@@ -1,7 +1,7 @@
 // Reads a crash's logs for the Recorder's CrashLogCapture through the session's pod log opener (the
 // RestClient: credentials stay in main). The API server bounds the reply with limitBytes; the text is
 // also cut here at that bound, so a server that ignores the parameter cannot make a crash cost more.
-import type { CrashLogFetcher } from './crash-log-capture';
+import type { CrashLogFetcher } from './crash-log-fetches';
 import type { PodLogOpener } from '../kube/pod-log-stream';
 
 /** Each fetch gives up after this long: a crash's logs are read once, not waited on. */

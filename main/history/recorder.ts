@@ -9,8 +9,10 @@ import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { CaptureQueue } from './capture-queue';
-import type { CrashLogFetcher } from './crash-log-capture';
 import { CrashLogCapture } from './crash-log-capture';
+import type { CrashLogFetcher } from './crash-log-fetches';
+import type { CrashLogFetchesOptions } from './crash-log-fetches';
+import { CrashLogFetches } from './crash-log-fetches';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 import type { MarkEntry, RecordingReply, RecordingSettings } from './recording-protocol';
@@ -26,6 +28,8 @@ export interface RecorderOptions extends RecordingSettings {
   queueLimitBytes?: number;
   /** Where the recording runs (default: a worker thread). */
   recordingProcess?: RecordingProcessFactory;
+  /** Bounds of crash-log fetches (default: 3 at once, 100 waiting, 256 KiB and 5,000 lines each). */
+  crashLogFetches?: Omit<CrashLogFetchesOptions, 'append'>;
   /** Told when a batch or retention fails (default console.error); recording goes on. */
   reportError?: (error: unknown, context: string) => void;
 }
@@ -57,8 +61,8 @@ interface Attached {
   readonly informer: SharedIndexInformer<KubeObject>;
   readonly registration: DeltaObserverRegistration;
   readonly streamKey: string;
-  readonly crashLogs:
-    { readonly capture: CrashLogCapture; readonly registration: DeltaObserverRegistration } | undefined;
+  /** Set when the informer's pods' crash logs are kept (see CrashLogCapture). */
+  readonly crashLogs: DeltaObserverRegistration | undefined;
 }
 
 export interface AttachOptions {
@@ -92,6 +96,8 @@ export class Recorder {
   private closing: Promise<void> | undefined;
   private dead: Error | undefined;
   private readonly flushIntervalMs: number;
+  /** One bound on crash-log fetches for every pods informer recorded. */
+  private readonly crashLogFetches: CrashLogFetches;
   private readonly reportError: (error: unknown, context: string) => void;
 
   /**
@@ -134,6 +140,11 @@ export class Recorder {
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
     this.queue = new CaptureQueue(options.queueLimitBytes ?? 64 * 1024 * 1024);
     this.reportError = options.reportError ?? ((error, context) => console.error(`${context}:`, error));
+    this.crashLogFetches = new CrashLogFetches({
+      ...options.crashLogFetches,
+      // A crash's logs are as droppable as a change: past the queue's bound they fall in its overflow gap.
+      append: (entry) => void this.appendChange(JSON.stringify(entry), false),
+    });
     process.onReply((reply) => this.replied(reply));
     process.onExit((error) => {
       this.dead = error;
@@ -190,9 +201,7 @@ export class Recorder {
 
   /** Crashes whose logs are being read or wait to be (see CrashLogCapture). */
   pendingCrashLogs(): number {
-    let pending = 0;
-    for (const attached of this.attachments.values()) pending += attached.crashLogs?.capture.pending ?? 0;
-    return pending;
+    return this.crashLogFetches.pending;
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */
@@ -230,6 +239,7 @@ export class Recorder {
 
   private async closeNow(): Promise<void> {
     this.timer?.stop();
+    this.crashLogFetches.stop();
     for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
     this.send();
@@ -259,21 +269,14 @@ export class Recorder {
   private captureCrashLogs(
     informer: SharedIndexInformer<KubeObject>,
     fetch: CrashLogFetcher,
-  ): Attached['crashLogs'] {
-    const capture = new CrashLogCapture({
-      fetch,
-      stamp: () => this.stamp(),
-      // A crash's logs are as droppable as a change: past the queue's bound they fall in its overflow gap.
-      append: (entry) => void this.appendChange(JSON.stringify(entry), false),
-    });
+  ): DeltaObserverRegistration {
     // After the tap: the crash is stamped no earlier than the change that shows it.
-    return { capture, registration: informer.addDeltaObserver(capture) };
+    return informer.addDeltaObserver(new CrashLogCapture(fetch, this.crashLogFetches, () => this.stamp()));
   }
 
   private stopObserving(attached: Attached): void {
     attached.registration.remove();
-    attached.crashLogs?.registration.remove();
-    attached.crashLogs?.capture.stop();
+    attached.crashLogs?.remove();
   }
 
   private appendChange(text: string, force: boolean): boolean {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { CrashLogRequest } from '../../../main/history/crash-log-capture';
+import { CrashLogFetches } from '../../../main/history/crash-log-fetches';
 import { CrashLogCapture } from '../../../main/history/crash-log-capture';
 import { crashLogsAt, writeCrashLog } from '../../../main/history/crash-log-store';
 import { exportRecording } from '../../../main/history/export-recording';
@@ -168,24 +169,33 @@ describe('CrashLogCapture', () => {
     await run.recorder.close();
   });
 
-  it('fetches at most `concurrency` at once, notes crashes past its queue, and notes a gone pod', async () => {
+  it('fetches at most `concurrency` at once across informers, notes crashes past its queue and a gone pod', async () => {
     const entries: CrashLogEntry[] = [];
     const answers: { resolve: (text: string) => void; reject: (error: Error) => void }[] = [];
-    const capture = new CrashLogCapture({
-      fetch: () => new Promise((resolve, reject) => answers.push({ resolve, reject })),
-      stamp: () => 1000,
+    const fetches = new CrashLogFetches({
       append: (entry) => entries.push(entry),
       concurrency: 3,
       queueLimit: 4,
     });
+    // Two informers (one per namespace, as for a user limited to some) share the Recorder's one bound.
+    const fetch = () => new Promise<string>((resolve, reject) => answers.push({ resolve, reject }));
+    const captures = [
+      new CrashLogCapture(fetch, fetches, () => 1000),
+      new CrashLogCapture(fetch, fetches, () => 1000),
+    ];
     const pods = Array.from({ length: 8 }, (_, index) => realisticPod(`job-${index}`));
-    for (const pod of pods)
-      capture.observeDeltas([{ type: 'Added', object: withStatus(pod, { restarts: 0 }) }]);
-    for (const pod of pods)
-      capture.observeDeltas([{ type: 'Updated', object: withStatus(pod, { restarts: 1, ended: firstEnd }) }]);
+    const captureOf = (index: number) => captures[index % 2]!;
+    pods.forEach((pod, index) =>
+      captureOf(index).observeDeltas([{ type: 'Added', object: withStatus(pod, { restarts: 0 }) }]),
+    );
+    pods.forEach((pod, index) =>
+      captureOf(index).observeDeltas([
+        { type: 'Updated', object: withStatus(pod, { restarts: 1, ended: firstEnd }) },
+      ]),
+    );
     // 3 fetching, 4 waiting, the 8th only noted.
     expect(answers).toHaveLength(3);
-    expect(capture.pending).toBe(7);
+    expect(fetches.pending).toBe(7);
     expect(entries).toMatchObject([
       { pod: 'job-7', logs: '', problem: expect.stringMatching(/more than 4/) },
     ]);
@@ -202,7 +212,7 @@ describe('CrashLogCapture', () => {
     for (const answer of answers.slice(4)) answer.resolve('bye\n');
     await settle();
     expect(answers).toHaveLength(7);
-    expect(capture.pending).toBe(0);
+    expect(fetches.pending).toBe(0);
     expect(entries).toHaveLength(8);
   });
 });
