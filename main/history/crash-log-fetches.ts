@@ -129,8 +129,15 @@ export class CrashLogFetches {
       reason: crash.reason,
       finishedAt: crash.finishedAt,
       logs,
-      truncated: Buffer.byteLength(logs) >= this.limitBytes,
+      // At either bound the run may have written more than was kept.
+      truncated: Buffer.byteLength(logs) >= this.limitBytes || lineCount(logs) >= this.tailLines,
       problem,
     });
   }
+}
+
+function lineCount(text: string): number {
+  let lines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
 }

@@ -176,6 +176,7 @@ describe('CrashLogCapture', () => {
       append: (entry) => entries.push(entry),
       concurrency: 3,
       queueLimit: 4,
+      tailLines: 2,
     });
     // Two informers (one per namespace, as for a user limited to some) share the Recorder's one bound.
     const fetch = () => new Promise<string>((resolve, reject) => answers.push({ resolve, reject }));
@@ -207,13 +208,17 @@ describe('CrashLogCapture', () => {
       problem: 'the pod was gone before its logs were read',
     });
     expect(answers).toHaveLength(4); // the next waiting crash took the freed slot
-    for (const answer of answers.slice(1)) answer.resolve('bye\n');
+    answers[1]!.resolve('a\nb\n');
+    for (const answer of answers.slice(2)) answer.resolve('bye\n');
     await settle();
     for (const answer of answers.slice(4)) answer.resolve('bye\n');
     await settle();
     expect(answers).toHaveLength(7);
     expect(fetches.pending).toBe(0);
     expect(entries).toHaveLength(8);
+    // At the tail's bound the run may have written more: said so; under it, not.
+    expect(entries.find((entry) => entry.logs === 'a\nb\n')?.truncated).toBe(true);
+    expect(entries.filter((entry) => entry.logs === 'bye\n').every((entry) => !entry.truncated)).toBe(true);
   });
 });
 
