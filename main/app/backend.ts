@@ -49,6 +49,8 @@ export interface BackendOptions {
   dataDirectory?: string;
   /** Record every change the informers see into the context's recording (default true). */
   record?: boolean;
+  /** Keep crashed containers' last logs in each recording (default true). */
+  crashLogs?: boolean;
   /** How much history each recording keeps (default: none removed). */
   retention?: RetentionPolicy;
   /** Main's file dialog for history export/import (Electron); browser mode has none. */
@@ -152,6 +154,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
             log,
             dataDirectory: options.dataDirectory,
             retention: options.retention,
+            crashLogs: options.crashLogs,
           });
     const access = new NamespaceAccess({
       contextNamespace: connection.namespace,

@@ -94,7 +94,12 @@ async function main(): Promise<void> {
     ...(options !== 'help' && options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options !== 'help' && options.context !== undefined ? { context: options.context } : {}),
     ...(options !== 'help'
-      ? { pods: options.pods, record: options.record, retention: options.retention }
+      ? {
+          pods: options.pods,
+          record: options.record,
+          crashLogs: options.crashLogs,
+          retention: options.retention,
+        }
       : {}),
     pickFile: electronFilePicker(dialog, () => BrowserWindow.getFocusedWindow() ?? undefined),
     ...(options !== 'help' && options.dataDirectory !== undefined

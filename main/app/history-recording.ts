@@ -16,6 +16,8 @@ export interface SessionRecordingOptions {
   readonly dataDirectory?: string | undefined;
   /** How much history the recording keeps (the --keep-days and --keep-size options). */
   readonly retention?: RetentionPolicy | undefined;
+  /** Keep crashed containers' last logs (default true; the --no-crash-logs option turns it off). */
+  readonly crashLogs?: boolean | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function openSessionRecording(
       recorder,
       file,
       kinds: defaultRecordedKinds,
+      crashLogs: options.crashLogs ?? true,
       ...(options.retention ? { retention: options.retention } : {}),
     };
   } catch (error) {

@@ -19,6 +19,8 @@ export interface ServeOptions {
   dataDirectory?: string;
   /** Record the cluster's history (default true; --no-record turns it off). */
   record: boolean;
+  /** Keep the last logs of containers that crash in the recording (default true; --no-crash-logs). */
+  crashLogs?: boolean;
   /** How much history to keep: by age and by size, whichever limit is reached first. */
   retention: Required<RetentionPolicy>;
 }
@@ -38,6 +40,7 @@ export const serveUsage = `Usage: npm run serve -- [options]
   --pods N          pods in the embedded cluster (default 2000)
   --data-dir PATH   keep recordings under PATH instead of the per-OS data directory
   --no-record       do not record the cluster's history (time travel shows nothing new)
+  --no-crash-logs   do not keep crashed containers' last logs in the recording
   --keep-days N     keep recorded history for N days (default 7)
   --keep-size MIB   keep at most MIB mebibytes of history per context (default 2048)
   --no-open         do not open a browser, only print the address
@@ -74,6 +77,7 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
     pods: 2000,
     open: true,
     record: true,
+    crashLogs: true,
     retention: { ...defaultRetention },
   };
   for (let index = 0; index < argv.length; index++) {
@@ -103,6 +107,9 @@ export function parseServeOptions(argv: readonly string[]): ServeOptions | 'help
         break;
       case '--no-record':
         options.record = false;
+        break;
+      case '--no-crash-logs':
+        options.crashLogs = false;
         break;
       case '--keep-days':
         options.retention.maxAgeMs = integer(value(), name, 1, 3650) * 24 * 60 * 60 * 1000;

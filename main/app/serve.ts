@@ -69,6 +69,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
       ...(options.churn !== undefined ? { churn: options.churn } : {}),
       ...(options.dataDirectory !== undefined ? { dataDirectory: options.dataDirectory } : {}),
       ...(options.record !== undefined ? { record: options.record } : {}),
+      ...(options.crashLogs !== undefined ? { crashLogs: options.crashLogs } : {}),
       ...(options.retention !== undefined ? { retention: options.retention } : {}),
       transfers,
     });

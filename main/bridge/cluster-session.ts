@@ -16,6 +16,7 @@ import type {
   ServedKind,
 } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
+import { crashLogFetcher } from '../history/crash-log-fetcher';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
@@ -187,7 +188,16 @@ export class ClusterSession {
       ...(options.recording?.recorder && !isSecretResource(gvr)
         ? {
             onInformer: (informer) => {
-              const attachment = options.recording!.recorder!.attach(informer, gvr, namespace);
+              const fetchCrashLogs =
+                options.openPodLog && options.recording!.crashLogs !== false
+                  ? crashLogFetcher(options.openPodLog)
+                  : undefined;
+              const attachment = options.recording!.recorder!.attach(
+                informer,
+                gvr,
+                namespace,
+                fetchCrashLogs ? { fetchCrashLogs } : {},
+              );
               return () => attachment.detach();
             },
           }

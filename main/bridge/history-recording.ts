@@ -13,6 +13,11 @@ export interface SessionRecording {
   readonly file: string;
   /** What bounds how far back the recording reaches, for the timeline to say. */
   readonly retention?: RetentionPolicy;
+  /**
+   * Keep the last logs of recorded pods' container runs that end (default true); false for a
+   * context whose logs the user does not want on disk.
+   */
+  readonly crashLogs?: boolean;
   /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
   readonly kinds: readonly GroupVersionResource[];
 }

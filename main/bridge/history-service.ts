@@ -152,6 +152,8 @@ export class HistoryService {
         return this.queries
           .adjacent(this.source().file, reference(message.object), message.time, message.direction)
           .then((time) => (time === undefined ? null : { time }));
+      case 'historyCrashLogs':
+        return this.queries.crashLogs(this.source().file, message.uid, message.time);
       case 'historyEvents':
         return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
       case 'historyCounts':

@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
+import { copyCrashLogs } from './crash-log-store';
 import { decodeDeltaType } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
 import { changeColumns } from './recording-reader';
@@ -125,6 +126,8 @@ export function exportRecording(
         if (mark.stream && !source) continue;
         writer.writeMark({ ...mark, stream: source ? streamIds.get(source.id) : undefined });
       }
+      if (!options.gvrs || options.gvrs.includes('pods.v1'))
+        reader.guard('crash logs', 0, () => copyCrashLogs(reader.database, database, options));
       writeMeta(database, 'formatVersion', String(recordingFormatVersion));
       writeMeta(database, 'context', reader.metadata.context);
       writeMeta(database, 'created', new Date().toISOString());

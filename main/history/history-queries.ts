@@ -3,6 +3,7 @@
 // travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
+import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
 import type { ObjectReference } from './object-history';
@@ -87,6 +88,14 @@ export class HistoryQueries {
     return this.ask({ type: 'adjacent', file, reference, time, direction }).then((reply) => {
       if (reply.type !== 'adjacent') throw new Error('the history query worker answered out of turn');
       return reply.time;
+    });
+  }
+
+  /** The crash logs recorded for the pod `uid` at or before `time`, newest first (see crashLogsAt). */
+  crashLogs(file: string, uid: string, time: number): Promise<RecordedCrashLog[]> {
+    return this.ask({ type: 'crash-logs', file, uid, time }).then((reply) => {
+      if (reply.type !== 'crash-logs') throw new Error('the history query worker answered out of turn');
+      return JSON.parse(reply.json) as RecordedCrashLog[];
     });
   }
 

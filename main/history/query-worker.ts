@@ -5,6 +5,7 @@
 // versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { crashLogsAt } from './crash-log-store';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
 import type { ObjectReference } from './object-history';
@@ -39,6 +40,13 @@ export type QueryRequest =
       readonly reference: ObjectReference;
       readonly time: number;
       readonly direction: 'previous' | 'next';
+    }
+  | {
+      readonly id: number;
+      readonly type: 'crash-logs';
+      readonly file: string;
+      readonly uid: string;
+      readonly time: number;
     };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
@@ -55,6 +63,8 @@ export type QueryReply =
   /** `json`: the RecordedChange[] of objectVersions. */
   | { readonly id: number; readonly type: 'versions'; readonly json: string }
   | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
+  /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
+  | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -119,6 +129,11 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const change = adjacentChange(reader, request.reference, request.time, request.direction);
       reply({ id: request.id, type: 'adjacent', time: change?.time });
+      return;
+    }
+    case 'crash-logs': {
+      const logs = crashLogsAt(readerFor(request.file).database, request.uid, request.time);
+      reply({ id: request.id, type: 'crash-logs', json: JSON.stringify(logs) });
       return;
     }
     case 'state': {

@@ -2,7 +2,7 @@
 // records a cluster without a UI (for servers) until Ctrl-C or SIGTERM, printing a progress line
 // every second, then closes the recording cleanly. --embedded records the built-in simulated cluster
 // (--pods N and --churn PER_SECOND size it). Kinds default to every listable, watchable kind that
-// discovery finds.
+// discovery finds. Crashed containers' last logs are kept with the pods unless --no-crash-logs.
 import { parseArgs } from 'node:util';
 import { SharedInformerFactory } from '../cache/informer-factory';
 import { realClock } from '../cache/real-clock';
@@ -12,14 +12,16 @@ import type { ApiResource } from '../kube/discovery';
 import { Kubeconfig } from '../kube/kubeconfig';
 import { httpListerWatcherFactory } from '../kube/lister-watcher';
 import { stripManagedFields } from '../kube/managed-fields';
+import { podLogOpener } from '../kube/pod-log-request';
 import { RestClient } from '../kube/rest-client';
 import { startEmbeddedCluster } from '../sim/embedded-cluster';
 import type { EmbeddedCluster } from '../sim/embedded-cluster';
+import { crashLogFetcher } from './crash-log-fetcher';
 import { dataDirectory, recordingFile } from './data-directory';
 import { Recorder } from './recorder';
 
 const usage =
-  'usage: npm run record -- --context NAME [--out FILE] [--kubeconfig PATH] [--embedded [--pods N] [--churn PER_SECOND]] [--kinds pods,deployments,...]';
+  'usage: npm run record -- --context NAME [--out FILE] [--kubeconfig PATH] [--embedded [--pods N] [--churn PER_SECOND]] [--kinds pods,deployments,...] [--no-crash-logs]';
 
 function fail(message: string): never {
   console.error(`${message}\n${usage}`);
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
       kinds: { type: 'string' },
       pods: { type: 'string' },
       churn: { type: 'string' },
+      'no-crash-logs': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,7 +105,14 @@ async function main(): Promise<void> {
   });
   for (const kind of kinds) {
     const gvr: GroupVersionResource = { group: kind.group, version: kind.version, resource: kind.resource };
-    recorder.attach(factory.forResource(gvr).informer(), gvr);
+    recorder.attach(
+      factory.forResource(gvr).informer(),
+      gvr,
+      '',
+      values['no-crash-logs']
+        ? {}
+        : { fetchCrashLogs: crashLogFetcher((namespace, pod) => podLogOpener(client, namespace, pod)) },
+    );
   }
   const stop = new AbortController();
   factory.start(stop.signal);

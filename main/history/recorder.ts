@@ -9,6 +9,10 @@ import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import { CaptureQueue } from './capture-queue';
+import { CrashLogCapture } from './crash-log-capture';
+import type { CrashLogFetcher } from './crash-log-fetches';
+import type { CrashLogFetchesOptions } from './crash-log-fetches';
+import { CrashLogFetches } from './crash-log-fetches';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 import type { MarkEntry, RecordingReply, RecordingSettings } from './recording-protocol';
@@ -24,6 +28,8 @@ export interface RecorderOptions extends RecordingSettings {
   queueLimitBytes?: number;
   /** Where the recording runs (default: a worker thread). */
   recordingProcess?: RecordingProcessFactory;
+  /** Bounds of crash-log fetches (default: 3 at once, 100 waiting, 256 KiB and 5,000 lines each). */
+  crashLogFetches?: Omit<CrashLogFetchesOptions, 'append'>;
   /** Told when a batch or retention fails (default console.error); recording goes on. */
   reportError?: (error: unknown, context: string) => void;
 }
@@ -55,6 +61,16 @@ interface Attached {
   readonly informer: SharedIndexInformer<KubeObject>;
   readonly registration: DeltaObserverRegistration;
   readonly streamKey: string;
+  /** Set when the informer's pods' crash logs are kept (see CrashLogCapture). */
+  readonly crashLogs: DeltaObserverRegistration | undefined;
+}
+
+export interface AttachOptions {
+  /**
+   * For a pods informer: reads the last logs of each container run that ends while recorded (see
+   * CrashLogCapture). Absent: crash logs are not kept.
+   */
+  readonly fetchCrashLogs?: CrashLogFetcher;
 }
 
 export class Recorder {
@@ -80,6 +96,8 @@ export class Recorder {
   private closing: Promise<void> | undefined;
   private dead: Error | undefined;
   private readonly flushIntervalMs: number;
+  /** One bound on crash-log fetches for every pods informer recorded. */
+  private readonly crashLogFetches: CrashLogFetches;
   private readonly reportError: (error: unknown, context: string) => void;
 
   /**
@@ -122,6 +140,11 @@ export class Recorder {
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
     this.queue = new CaptureQueue(options.queueLimitBytes ?? 64 * 1024 * 1024);
     this.reportError = options.reportError ?? ((error, context) => console.error(`${context}:`, error));
+    this.crashLogFetches = new CrashLogFetches({
+      ...options.crashLogFetches,
+      // A crash's logs are as droppable as a change: past the queue's bound they fall in its overflow gap.
+      append: (entry) => void this.appendChange(JSON.stringify(entry), false),
+    });
     process.onReply((reply) => this.replied(reply));
     process.onExit((error) => {
       this.dead = error;
@@ -142,6 +165,7 @@ export class Recorder {
     informer: SharedIndexInformer<KubeObject>,
     gvr: GroupVersionResource,
     namespace = '',
+    options: AttachOptions = {},
   ): RecorderAttachment {
     if (this.closing) throw new Error(`recorder for ${this.file} is closed`);
     const stream = ++this.streams;
@@ -166,9 +190,18 @@ export class Recorder {
     );
     if (informer.hasStarted()) tap.resynchronize(informer.getIndexer().list(), 'attached');
     const registration = informer.addDeltaObserver(tap);
+    const crashLogs =
+      options.fetchCrashLogs && gvr.group === '' && gvr.resource === 'pods'
+        ? this.captureCrashLogs(informer, options.fetchCrashLogs)
+        : undefined;
     const attachment: RecorderAttachment = { stream, detach: () => this.detach(attachment) };
-    this.attachments.set(attachment, { tap, informer, registration, streamKey });
+    this.attachments.set(attachment, { tap, informer, registration, streamKey, crashLogs });
     return attachment;
+  }
+
+  /** Crashes whose logs are being read or wait to be (see CrashLogCapture). */
+  pendingCrashLogs(): number {
+    return this.crashLogFetches.pending;
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */
@@ -206,7 +239,8 @@ export class Recorder {
 
   private async closeNow(): Promise<void> {
     this.timer?.stop();
-    for (const attached of this.attachments.values()) attached.registration.remove();
+    this.crashLogFetches.stop();
+    for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
     this.send();
     if (!this.dead) {
@@ -228,8 +262,21 @@ export class Recorder {
     const attached = this.attachments.get(attachment);
     if (!attached || this.closing) return;
     this.attachments.delete(attachment);
-    attached.registration.remove();
+    this.stopObserving(attached);
     this.detachedGaps.set(attached.streamKey, attached.tap.detached());
+  }
+
+  private captureCrashLogs(
+    informer: SharedIndexInformer<KubeObject>,
+    fetch: CrashLogFetcher,
+  ): DeltaObserverRegistration {
+    // After the tap: the crash is stamped no earlier than the change that shows it.
+    return informer.addDeltaObserver(new CrashLogCapture(fetch, this.crashLogFetches, () => this.stamp()));
+  }
+
+  private stopObserving(attached: Attached): void {
+    attached.registration.remove();
+    attached.crashLogs?.remove();
   }
 
   private appendChange(text: string, force: boolean): boolean {

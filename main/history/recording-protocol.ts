@@ -80,7 +80,30 @@ export type MarkEntry =
       readonly detail: string;
     };
 
-export type BatchEntry = ChangeEntry | MarkEntry;
+/**
+ * The last logs of a container's run that ended (see CrashLogCapture), stamped with the time of the
+ * change that showed the run ended, and tied to the pod's uid and the run's container id.
+ */
+export interface CrashLogEntry {
+  readonly record: 'crash-log';
+  readonly time: number;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly pod: string;
+  readonly container: string;
+  readonly containerId: string;
+  readonly exitCode: number | undefined;
+  readonly reason: string;
+  readonly finishedAt: string | undefined;
+  /** The log text ("" when it could not be read; `problem` says why). */
+  readonly logs: string;
+  /** True when the limits cut the text: it is the run's last limitBytes (or tail lines), not all of it. */
+  readonly truncated: boolean;
+  /** Why there are no logs ("the pod was gone before its logs were read"), if so. */
+  readonly problem: string | undefined;
+}
+
+export type BatchEntry = ChangeEntry | MarkEntry | CrashLogEntry;
 
 export type GapReason = 'not-recording' | 'watch-disconnected' | 'listing' | 'relisting' | 'queue-overflow';
 export type RelistReason = 'initial-list' | 'relist' | 'attached' | 'resynchronized';

@@ -2,6 +2,7 @@
 // entries in one transaction (encoding, compression, SQLite), then the keyframes due, and applies
 // retention now and then. Never runs on the thread that runs the informers.
 import { statSync } from 'node:fs';
+import { writeCrashLog } from './crash-log-store';
 import { decodeDeltaType } from './recorded-change';
 import type { BatchEntry, MarkEntry, RecordingSettings } from './recording-protocol';
 import { RecordingLock } from './recording-lock';
@@ -96,6 +97,7 @@ export class RecordingSession {
       this.writer.transaction(() => {
         for (const entry of entries) {
           if (Array.isArray(entry)) this.writeChange(entry);
+          else if ('record' in entry) writeCrashLog(this.database, entry);
           else this.writeMark(entry);
         }
         for (const stream of this.streams.values()) {

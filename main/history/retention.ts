@@ -119,6 +119,7 @@ function dropBefore(database: SqliteDatabase, start: number): void {
     .run(firstKept);
   database.prepare('DELETE FROM keyframes WHERE time < ?').run(start);
   database.prepare('DELETE FROM marks WHERE coalesce(end, start) < ?').run(start);
+  database.prepare('DELETE FROM crash_logs WHERE time < ?').run(start);
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));

@@ -9,6 +9,7 @@
 //           (and of the one named by hint: a sibling's), or as a patch against what base stored
 // keyframes the state of a stream at a time: which change holds each object's current version
 // marks     gaps and relists
+// crash_logs the last logs of container runs that ended, by pod uid and time (deflated text)
 // meta      format version, context, created, and for exports the range and filters
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,9 +21,11 @@ export type { SqliteDatabase };
 
 /**
  * Bumped on any incompatible change; readers refuse newer formats rather than misread them, and read
- * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding).
+ * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding). 3: the
+ * crash_logs table (an older file gains it, empty, when opened for writing; readers take its absence
+ * as no crash logs).
  */
-export const recordingFormatVersion = 2;
+export const recordingFormatVersion = 3;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -47,6 +50,12 @@ CREATE TABLE IF NOT EXISTS marks (
   id INTEGER PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, stream INTEGER,
   start INTEGER NOT NULL, end INTEGER, detail TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS marks_by_start ON marks (start);
+CREATE TABLE IF NOT EXISTS crash_logs (
+  id INTEGER PRIMARY KEY, time INTEGER NOT NULL, uid TEXT NOT NULL, namespace TEXT NOT NULL,
+  pod TEXT NOT NULL, container TEXT NOT NULL, container_id TEXT NOT NULL, exit_code INTEGER,
+  reason TEXT NOT NULL, finished_at TEXT, truncated INTEGER NOT NULL, problem TEXT, payload BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS crash_logs_by_uid ON crash_logs (uid, time);
+CREATE INDEX IF NOT EXISTS crash_logs_by_time ON crash_logs (time);
 `;
 
 /**

@@ -1,7 +1,7 @@
 // The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
 // resourceVersion moves), Events, Owners (up), Children (down) and History (versions and diffs). While
-// travelling, every tab but History shows the travel moment as the recording held it. Only the open
-// tab fetches.
+// travelling, every tab but History shows the travel moment as the recording held it (a pod's Logs
+// tab: the crash logs recorded by then). Only the open tab fetches.
 import { DetailMetrics } from './metrics-chart';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
@@ -19,6 +19,7 @@ import { HistoryTab } from './history-tab';
 import { SecretValues, secretKeys } from './secret-values';
 import { formatAge } from './format';
 import { objectAt } from './object-at';
+import { CrashLogs } from './logs/crash-logs';
 import { LogView } from './logs/log-view';
 import { logSubjectOf } from './logs/log-subject';
 import { useNow } from '../ui-state/now';
@@ -96,8 +97,14 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
 
   const logSubject =
     row && props.travelTime === undefined ? logSubjectOf(kind.gvr, kind.kind, row) : undefined;
+  // In the past a pod's logs are the crash logs the recording kept for it.
+  const isPod = kind.gvr.group === '' && kind.gvr.resource === 'pods';
+  const crashLogsOf =
+    row && travelTime !== undefined && isPod ? { uid: row.uid, time: travelTime } : undefined;
   let body: ReactNode;
-  if (tab === 'logs' && logSubject) {
+  if (tab === 'logs' && crashLogsOf) {
+    body = <CrashLogs uid={crashLogsOf.uid} time={crashLogsOf.time} />;
+  } else if (tab === 'logs' && logSubject) {
     body = (
       <LogView
         key={JSON.stringify(logSubject)}
@@ -227,7 +234,7 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
         tabs={[
           { id: 'yaml', title: 'YAML' },
           { id: 'events', title: 'Events' },
-          ...(logSubject ? [{ id: 'logs' as const, title: 'Logs' }] : []),
+          ...(logSubject || crashLogsOf ? [{ id: 'logs' as const, title: 'Logs' }] : []),
           { id: 'owners', title: 'Owners', ...(row ? { badge: row.owners.length } : {}) },
           { id: 'children', title: 'Children' },
           { id: 'history', title: 'History' },

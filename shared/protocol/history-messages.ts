@@ -108,6 +108,39 @@ export interface HistoryAdjacentMessage {
 }
 
 /**
+ * The pod `uid`'s crash logs recorded at or before `time` (the last logs of its container runs that
+ * ended, newest first). Reply value: RecordedCrashLog[].
+ */
+export interface HistoryCrashLogsMessage {
+  type: 'historyCrashLogs';
+  requestId: number;
+  uid: string;
+  time: number;
+}
+
+/** The last logs of one container run that ended, kept in the recording at the change that showed it. */
+export interface RecordedCrashLog {
+  /** When the change that showed the run had ended was recorded. */
+  readonly time: number;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly pod: string;
+  readonly container: string;
+  /** The ended run's container id ("" when the kubelet did not say). */
+  readonly containerId: string;
+  readonly exitCode?: number | undefined;
+  /** The kubelet's reason for the end ("Error", "OOMKilled", "Completed"...). */
+  readonly reason: string;
+  /** When the run ended, as the kubelet reported it (RFC 3339). */
+  readonly finishedAt?: string | undefined;
+  readonly logs: string;
+  /** True when only the run's last bytes or lines were kept. */
+  readonly truncated: boolean;
+  /** (Absent fields were not reported; JSON drops them.) Why there are no logs ("the pod was gone before its logs were read"), if so. */
+  readonly problem?: string | undefined;
+}
+
+/**
  * Writes [from, to] of the recording (optionally only some namespaces and kinds) to a file only the
  * user chose; a renderer never names a path. Reply value: HistoryExportReply, or null when the user
  * cancelled the dialog.
@@ -172,6 +205,7 @@ export type HistoryClientMessage =
   | HistoryDiffMessage
   | HistoryObjectMessage
   | HistoryAdjacentMessage
+  | HistoryCrashLogsMessage
   | HistoryEventsMessage
   | HistoryCountsMessage
   | HistoryExportMessage

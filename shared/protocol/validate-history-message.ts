@@ -133,6 +133,14 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         time: moment(fields.time, 'time'),
         direction: fields.direction,
       };
+    case 'historyCrashLogs':
+      onlyFields(fields, ['type', 'requestId', 'uid', 'time'], 'historyCrashLogs');
+      return {
+        type: 'historyCrashLogs',
+        requestId: requestId(fields),
+        uid: string(fields.uid, 'uid', messageLimits.labelLength, subscriptionIdFormat),
+        time: moment(fields.time, 'time'),
+      };
     case 'historyEvents':
       onlyFields(fields, ['type', 'requestId', 'involvedObject', 'time'], 'historyEvents');
       return {

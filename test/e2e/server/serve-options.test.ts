@@ -11,18 +11,20 @@ describe('parseServeOptions', () => {
       pods: 2000,
       open: true,
       record: true,
+      crashLogs: true,
       retention,
     });
   });
 
-  it('reads where recordings live and whether to record', () => {
-    expect(parseServeOptions(['--data-dir', '/tmp/kubetide', '--no-record'])).toEqual({
+  it('reads where recordings live, whether to record, and whether to keep crash logs', () => {
+    expect(parseServeOptions(['--data-dir', '/tmp/kubetide', '--no-record', '--no-crash-logs'])).toEqual({
       port: 0,
       embedded: false,
       pods: 2000,
       open: true,
       dataDirectory: '/tmp/kubetide',
       record: false,
+      crashLogs: false,
       retention,
     });
   });
@@ -47,6 +49,7 @@ describe('parseServeOptions', () => {
       pods: 500,
       open: false,
       record: true,
+      crashLogs: true,
       retention,
     });
   });

@@ -120,4 +120,18 @@ describe('history messages are validated like the rest of the protocol', () => {
       /unknown field "gvr"/,
     );
   });
+
+  it("accepts a pod's crash logs at a moment, and refuses a malformed uid or moment, or a file named by the renderer", () => {
+    const crashLogs = {
+      type: 'historyCrashLogs',
+      requestId: 3,
+      uid: '31fb5986-3455-4094-9dee-4e748f58bd8e',
+      time: 5,
+    };
+    expect(accepted(crashLogs)).toEqual(crashLogs);
+    expect(refusal({ ...crashLogs, uid: 'a uid' })).toMatch(/uid/);
+    expect(refusal({ ...crashLogs, uid: 'x'.repeat(1000) })).toMatch(/uid/);
+    expect(refusal({ ...crashLogs, time: -1 })).toMatch(/time/);
+    expect(refusal({ ...crashLogs, file: '/tmp/other.kubetide' })).toMatch(/unknown field "file"/);
+  });
 });

@@ -7,7 +7,7 @@ import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import type { KubeObject } from '../../../shared/kube/object';
 import { Recorder } from '../../../main/history/recorder';
-import type { RecorderOptions } from '../../../main/history/recorder';
+import type { AttachOptions, RecorderOptions } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { FakeControllerSource, sourceKey } from '../../support/fake-controller-source';
 import { seededRandom } from '../../support/seeded-random';
@@ -241,6 +241,7 @@ export async function recordedInformer(
   file: string,
   clock: FakeClock,
   options: Partial<RecorderOptions> = {},
+  attachOptions: AttachOptions = {},
 ) {
   const recorder = await Recorder.open({
     file,
@@ -255,7 +256,7 @@ export async function recordedInformer(
     clock,
     reflector: { random: () => 0.5 },
   });
-  const attachment = recorder.attach(informer, podsGvr);
+  const attachment = recorder.attach(informer, podsGvr, '', attachOptions);
   const controller = new AbortController();
   const done = informer.run(controller.signal);
   return {
