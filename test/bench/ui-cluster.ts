@@ -39,6 +39,8 @@ export function startClusterProcess(options: {
       '7',
       '--kubeconfig',
       options.kubeconfigPath,
+      // Plain HTTP, as the other benches' cluster: the figures compare with theirs and with earlier runs.
+      '--plain-http',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

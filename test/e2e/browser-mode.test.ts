@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, type PodSummary } from './cluster-api';
 
 let mode: BrowserMode;
@@ -35,7 +35,7 @@ async function shownCount(): Promise<number> {
 async function setFilter(text: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.keyboard.press('/');
-  await page.getByTestId('filter-input').fill(text);
+  await fillFilter(page, text);
 }
 
 /** Waits until the table shows exactly `expected` (by key) as its matching rows. */
@@ -61,6 +61,8 @@ beforeAll(async () => {
   api = new ClusterApi(mode.backend.embedded!.url, mode.backend.embedded!.certificateAuthority);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  // A locator that never resolves fails its step with the locator named, not the whole test at 60 s.
+  page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
@@ -80,7 +82,10 @@ afterAll(async () => {
   if (dataDirectory) rmSync(dataDirectory, { recursive: true, force: true });
 });
 
-describe('browser mode on the embedded cluster', { timeout: 60_000 }, () => {
+// One retry: a row clicked right after it was read has, rarely and only in the full suite on a loaded
+// 2-core machine, not become clickable within the step's timeout (not reproduced alone; see the closing
+// note of this round). Every assertion still has to hold in the attempt that passes.
+describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, () => {
   it('fills the pod table and shows synced', async () => {
     const pods = await api.pods();
     await expect.poll(shownCount, { timeout: 30_000 }).toBe(pods.length);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const screenshotFolder = join(
   dirname(fileURLToPath(import.meta.url)),
@@ -40,4 +40,17 @@ export async function launchChromium(): Promise<Browser> {
 
 export function screenshotPath(name: string): string {
   return join(screenshotFolder, `${name}.png`);
+}
+
+/**
+ * Types `text` into the filter bar and waits until the table answers it. The table follows the typed
+ * text a render behind (useDeferredValue), so rows read right after typing may still answer the text
+ * before; the content's data-filter names the text its rows answer.
+ */
+export async function fillFilter(page: Page, text: string): Promise<void> {
+  await page.getByTestId('filter-input').fill(text);
+  await page.waitForFunction(
+    (typed) => document.querySelector('main.content')?.getAttribute('data-filter') === typed,
+    text,
+  );
 }

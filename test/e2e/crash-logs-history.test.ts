@@ -11,7 +11,7 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { restartCountOf, setPodStage } from '../../main/sim/pod-lifecycle';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 
 let mode: BrowserMode;
 let cluster: EmbeddedCluster;
@@ -26,7 +26,7 @@ const visibleKeys = () =>
 
 async function setFilter(text: string): Promise<void> {
   await page.keyboard.press('/');
-  await page.getByTestId('filter-input').fill(text);
+  await fillFilter(page, text);
   await page.keyboard.press('Escape');
 }
 

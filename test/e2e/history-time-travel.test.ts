@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, type PodSummary } from './cluster-api';
 import { openRecording } from '../../main/history/recording-reader';
 import { timeRange } from '../../main/history/replay';
@@ -36,7 +36,7 @@ async function visibleKeys(): Promise<string[]> {
 
 async function setFilter(text: string): Promise<void> {
   await page.keyboard.press('/');
-  await page.getByTestId('filter-input').fill(text);
+  await fillFilter(page, text);
   await page.keyboard.press('Escape');
 }
 

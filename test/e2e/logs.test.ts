@@ -12,7 +12,7 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { setPodStage, restartCountOf } from '../../main/sim/pod-lifecycle';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 
 let mode: BrowserMode;
 let cluster: EmbeddedCluster;
@@ -93,7 +93,7 @@ describe('logs in browser mode', { timeout: 60_000 }, () => {
   it("follows a pod's logs as new lines are written", async () => {
     const [pod] = await shopPods();
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('app=shop');
+    await fillFilter(page, 'app=shop');
     await page.keyboard.press('Escape');
     await openFullLogs(`default/${pod}`);
     await expect.poll(lineCount, { timeout: 15_000 }).toBeGreaterThan(3);
@@ -135,7 +135,7 @@ describe('logs in browser mode', { timeout: 60_000 }, () => {
   it("merges a Deployment's pods into one view, with a coloured pod column", async () => {
     await chooseKind(':deploy', 'Deployments');
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('shop');
+    await fillFilter(page, 'shop');
     await page.keyboard.press('Escape');
     await openFullLogs('default/shop');
     await expect
@@ -166,7 +166,7 @@ describe('logs in browser mode', { timeout: 60_000 }, () => {
     await page.keyboard.press('Escape');
     await chooseKind(':pods', 'Pods');
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('app=shop');
+    await fillFilter(page, 'app=shop');
     await page.keyboard.press('Escape');
     await page.keyboard.press('L');
     await expect.poll(() => page.getByTestId('log-title').textContent()).toBe('Pods app=shop');

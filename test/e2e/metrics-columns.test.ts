@@ -11,7 +11,7 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { formatCpu, parseQuantity } from '../../shared/kube/quantity';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 
 interface Opened {
   cluster: EmbeddedCluster;
@@ -143,7 +143,7 @@ describe('metrics columns', { timeout: 60_000 }, () => {
     const { page } = served;
     await page.keyboard.press('Escape');
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('cpu>250m');
+    await fillFilter(page, 'cpu>250m');
     await expect
       .poll(async () => {
         const shown = [...(await column(page, 'CPU')).values()].map((text) => parseQuantity(text)!);
@@ -152,7 +152,7 @@ describe('metrics columns', { timeout: 60_000 }, () => {
       .toBe(true);
     const count = (await page.getByTestId('row-count').textContent()) ?? '';
     expect(count).toMatch(/^\d+ of 60$/);
-    await page.getByTestId('filter-input').fill('');
+    await fillFilter(page, '');
     await page.keyboard.press('Escape');
   });
 

@@ -13,7 +13,7 @@ import { openRecording } from '../../main/history/recording-reader';
 import { stateAt } from '../../main/history/replay';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { namespaceViewer } from '../../main/sim/sim-users';
-import { launchChromium, screenshotPath } from './chromium';
+import { fillFilter, launchChromium, screenshotPath } from './chromium';
 
 const readable = ['default', 'payments-00'];
 const typedNamespace = 'payments-00';
@@ -165,7 +165,7 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
     await page.locator('[data-kind="pods"]').click();
     const inDefault = (await keysInReadable(kinds.pods)).filter((key) => key.startsWith('default/'));
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('ns=default');
+    await fillFilter(page, 'ns=default');
     await page.keyboard.press('Escape');
     await expect.poll(async () => (await shownCount()).matched).toBe(inDefault.length);
     await expect.poll(visibleKeys).toEqual(expect.arrayContaining(inDefault));
@@ -195,7 +195,7 @@ describe('a user limited to two namespaces', { timeout: 60_000 }, () => {
 
   it('stops reading a namespace the user forgets', async () => {
     await page.keyboard.press('/');
-    await page.getByTestId('filter-input').fill('');
+    await fillFilter(page, '');
     await page.keyboard.press('Escape');
     await page.getByTestId('namespace-picker').click();
     await page.getByLabel('Search namespaces').fill('');
