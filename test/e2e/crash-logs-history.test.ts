@@ -11,7 +11,8 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { restartCountOf, setPodStage } from '../../main/sim/pod-lifecycle';
-import { fillFilter, launchChromium, screenshotPath } from './chromium';
+import { launchChromium, screenshotPath } from './chromium';
+import { scrubTo, setFilter } from './timeline-actions';
 
 let mode: BrowserMode;
 let cluster: EmbeddedCluster;
@@ -23,24 +24,6 @@ const pageErrors: string[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const visibleKeys = () =>
   page.$$eval('[role="row"][data-key]', (rows) => rows.map((row) => (row as HTMLElement).dataset.key ?? ''));
-
-async function setFilter(text: string): Promise<void> {
-  await page.keyboard.press('/');
-  await fillFilter(page, text);
-  await page.keyboard.press('Escape');
-}
-
-/** Clicks the timeline where `time` is, once the timeline covers it. */
-async function scrubTo(time: number): Promise<void> {
-  const timeline = page.getByTestId('timeline');
-  await expect
-    .poll(async () => Number(await timeline.getAttribute('data-to')), { timeout: 15_000 })
-    .toBeGreaterThan(time);
-  const from = Number(await timeline.getAttribute('data-from'));
-  const to = Number(await timeline.getAttribute('data-to'));
-  const box = (await page.getByTestId('timeline-chart').boundingBox())!;
-  await page.mouse.click(box.x + ((time - from) / (to - from)) * box.width, box.y + box.height / 2);
-}
 
 beforeAll(async () => {
   await ensureRendererBuilt(() => undefined);
@@ -86,11 +69,11 @@ describe('crash logs in history', { timeout: 60_000 }, () => {
     // The fetch and the next batch of the recording: well under the 2 s waited here.
     await sleep(2_000);
     cluster.storage.delete(pods, namespace, name);
-    await setFilter(name);
+    await setFilter(page, name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).not.toContain(`${namespace}/${name}`);
     await sleep(1_000);
 
-    await scrubTo(crashed + 1_000);
+    await scrubTo(page, crashed + 1_000);
     await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing/);
     await expect.poll(visibleKeys, { timeout: 15_000 }).toContain(`${namespace}/${name}`);
     await page.locator(`[role="row"][data-key="${namespace}/${name}"]`).click();

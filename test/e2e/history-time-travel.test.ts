@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { fillFilter, launchChromium, screenshotPath } from './chromium';
+import { launchChromium, screenshotPath } from './chromium';
+import { scrubTo, setFilter } from './timeline-actions';
 import { ClusterApi, type PodSummary } from './cluster-api';
 import { openRecording } from '../../main/history/recording-reader';
 import { timeRange } from '../../main/history/replay';
@@ -32,24 +33,6 @@ async function visibleKeys(): Promise<string[]> {
   return page.$$eval('[role="row"][data-key]', (rows) =>
     rows.map((row) => (row as HTMLElement).dataset.key ?? ''),
   );
-}
-
-async function setFilter(text: string): Promise<void> {
-  await page.keyboard.press('/');
-  await fillFilter(page, text);
-  await page.keyboard.press('Escape');
-}
-
-/** Clicks the timeline where `time` is, once the timeline covers it. */
-async function scrubTo(time: number): Promise<void> {
-  const timeline = page.getByTestId('timeline');
-  await expect
-    .poll(async () => Number(await timeline.getAttribute('data-to')), { timeout: 15_000 })
-    .toBeGreaterThan(time);
-  const from = Number(await timeline.getAttribute('data-from'));
-  const to = Number(await timeline.getAttribute('data-to'));
-  const box = (await page.getByTestId('timeline-chart').boundingBox())!;
-  await page.mouse.click(box.x + ((time - from) / (to - from)) * box.width, box.y + box.height / 2);
 }
 
 const badgeText = () => page.getByTestId('sync-state').textContent();
@@ -78,7 +61,7 @@ async function recordBadge(): Promise<void> {
 const badgeHistory = () => page.evaluate(() => (window as unknown as { badgeTexts: string[] }).badgeTexts);
 
 async function openHistoryOf(pod: PodSummary): Promise<void> {
-  await setFilter(pod.name);
+  await setFilter(page, pod.name);
   await page.locator(`[role="row"][data-key="${keyOf(pod)}"]`).click();
   await page.keyboard.press('h');
   try {
@@ -213,7 +196,7 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await sleep(2_000);
     beforeDeletion = Date.now();
     await sleep(1_500);
-    await setFilter(victim.name);
+    await setFilter(page, victim.name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
     await api.deletePod(victim.namespace, victim.name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).not.toContain(keyOf(victim));
@@ -222,7 +205,7 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
 
     await expect.poll(badgeText).toMatch(/^synced/);
     await recordBadge();
-    await scrubTo(beforeDeletion + 500);
+    await scrubTo(page, beforeDeletion + 500);
     await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing .* read-only/);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
     // The recording's state, never the live "synced": first the moment being read or rebuilt, then
@@ -258,14 +241,14 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await page.screenshot({ path: screenshotPath('history-children-past') });
     await page.keyboard.press('Escape');
     await page.locator('.kind-item[data-kind="pods"]').click();
-    await setFilter(victim.name);
+    await setFilter(page, victim.name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
   });
 
   it('plays at 1x in real time within 10%, the cursor moving steadily', async () => {
     await page.getByTestId('timeline-speed').selectOption('1');
     // Not the recording's first moments: those are the initial list, a gap (history-gaps tests).
-    await scrubTo(beforeDeletion - 1_000);
+    await scrubTo(page, beforeDeletion - 1_000);
     await expect.poll(badgeText, { timeout: 10_000 }).toBe('recorded');
     await page.evaluate(() => {
       const samples: [number, number][] = [];
@@ -295,7 +278,7 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     // 250 ms is the goal, shown on an injected clock (replay-subscription.test.ts); here, on a shared
     // test machine, a generous bound that a per-batch player stalling for seconds would still fail.
     expect(longestStill).toBeLessThanOrEqual(1_000);
-    await scrubTo(beforeDeletion + 500);
+    await scrubTo(page, beforeDeletion + 500);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
   });
 
@@ -351,8 +334,8 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
       .poll(() => added.allTextContents(), { timeout: 10_000 })
       .toContainEqual(expect.stringContaining('e2e: history-diff'));
     await page.keyboard.press('Escape');
-    await setFilter(victim.name);
-    await scrubTo(beforeDeletion + 500);
+    await setFilter(page, victim.name);
+    await scrubTo(page, beforeDeletion + 500);
     await expect
       .poll(() => page.getByTestId('travel-banner').textContent())
       .toContain('recording exported.kubetide');
@@ -392,7 +375,7 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     );
     await page.getByTestId('timeline').screenshot({ path: screenshotPath('history-timeline-gaps') });
 
-    await setFilter('');
+    await setFilter(page, '');
     await recordBadge();
     const inWatchDown = await travelInto(watchDown.start, watchDown.end);
     await expect.poll(badgeText, { timeout: 10_000 }).toMatch(/^gap · watch down/);
