@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
-import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import { FakeClock } from '../../../main/cache/fake-clock';
-import { BridgeClient } from '../../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../../renderer/transport/bridge-link';
-import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import { connectInMemory } from '../../support/in-memory-bridge';
 import { FakeApi, pod } from './fake-api';
 import { seededRandom } from './fixtures';
 
@@ -23,41 +19,8 @@ function setUp(api: FakeApi) {
     clock,
     batch: { maxBatchRows: 50 },
   });
-  const host = new BridgeHost({
-    session,
-    listContexts: () => [{ name: 'test', cluster: 'test' }],
-    openSession: async () => {
-      throw new Error('one context only');
-    },
-    log: () => {},
-  });
-  const scheduler = new ManualFrameScheduler();
-  const links: ReturnType<typeof createInMemoryTransportPair>[] = [];
-  const client = new BridgeClient({
-    scheduler,
-    timers: {
-      now: () => clock.now(),
-      setTimeout: (callback, delay) => clock.setTimeout(callback, delay),
-      clearTimeout: (timer) => (timer as { stop(): void }).stop(),
-    },
-    open: async () => {
-      const pair = createInMemoryTransportPair();
-      links.push(pair);
-      host.accept(pair.server);
-      return pair.client as unknown as BridgeLink;
-    },
-  });
-  cleanups.push(async () => {
-    client.close();
-    await host.close();
-  });
-  /** Lets time, messages and frames move: main flushes, the renderer applies and acknowledges. */
-  const settle = async (rounds = 20) => {
-    for (let round = 0; round < rounds; round++) {
-      await clock.stepAsync(50);
-      scheduler.runFrame();
-    }
-  };
+  const { host, client, settle, links, close } = connectInMemory(session, clock);
+  cleanups.push(close);
   return { clock, session, host, client, settle, links };
 }
 

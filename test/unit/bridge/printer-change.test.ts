@@ -2,16 +2,12 @@
 // announces the new columns, and the renderer's mirror ends up with the new cells for every row,
 // though no object changed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
-import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import type { DiscoveredResource, KindSource } from '../../../main/bridge/served-kinds';
 import { FakeClock } from '../../../main/cache/fake-clock';
-import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
-import { BridgeClient } from '../../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../../renderer/transport/bridge-link';
 import type { KindPrinter } from '../../../shared/kinds/columns';
 import { printerForPrinterColumns } from '../../../shared/kinds/columns';
+import { connectInMemory } from '../../support/in-memory-bridge';
 import { FakeApi, pod } from './fake-api';
 
 const widgets = { group: 'example.dev', version: 'v1', resource: 'widgets' };
@@ -42,38 +38,8 @@ function setUp(api: FakeApi, printer: () => KindPrinter) {
     printerFor: (gvr) => (gvr.resource === 'widgets' ? printer() : undefined),
     clock,
   });
-  const host = new BridgeHost({
-    session,
-    listContexts: () => [{ name: 'test', cluster: 'test' }],
-    openSession: async () => {
-      throw new Error('one context only');
-    },
-    log: () => {},
-  });
-  const scheduler = new ManualFrameScheduler();
-  const client = new BridgeClient({
-    scheduler,
-    timers: {
-      now: () => clock.now(),
-      setTimeout: (callback, delay) => clock.setTimeout(callback, delay),
-      clearTimeout: (timer) => (timer as { stop(): void }).stop(),
-    },
-    open: async () => {
-      const pair = createInMemoryTransportPair();
-      host.accept(pair.server);
-      return pair.client as unknown as BridgeLink;
-    },
-  });
-  cleanups.push(async () => {
-    client.close();
-    await host.close();
-  });
-  const settle = async (rounds = 20) => {
-    for (let round = 0; round < rounds; round++) {
-      await clock.stepAsync(50);
-      scheduler.runFrame();
-    }
-  };
+  const { client, settle, close } = connectInMemory(session, clock);
+  cleanups.push(close);
   return { client, discovery, settle };
 }
 

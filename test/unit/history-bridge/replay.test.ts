@@ -1,17 +1,13 @@
 import { createReadStream, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BridgeHost } from '../../../main/bridge/bridge-host';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
-import { createInMemoryTransportPair } from '../../../main/bridge/in-memory-transport';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { Recorder } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { FilePicker } from '../../../main/bridge/history-service';
 import { HistoryTransfers } from '../../../main/bridge/history-transfers';
-import { BridgeClient } from '../../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../../renderer/transport/bridge-link';
-import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import type { BridgeClient } from '../../../renderer/transport/bridge-client';
 import type {
   HistoryCursorMessage,
   HistoryDiffLine,
@@ -21,6 +17,7 @@ import type {
   ObjectVersion,
   RecordingSource,
 } from '../../../shared/protocol';
+import { connectInMemory } from '../../support/in-memory-bridge';
 import { FakeApi, pod } from '../bridge/fake-api';
 import { seededRandom } from '../bridge/fixtures';
 import { tempDirectory } from '../history/fixtures';
@@ -49,44 +46,11 @@ async function setUp(api: FakeApi, pickFile?: FilePicker, transfers?: HistoryTra
     batch: { maxBatchRows: 50 },
     recording: { recorder, file, kinds: [pods] },
   });
-  const host = new BridgeHost({
-    session,
-    listContexts: () => [{ name: 'test', cluster: 'test' }],
-    openSession: async () => {
-      throw new Error('one context only');
-    },
-    log: () => {},
+  const { client, settle, close } = connectInMemory(session, clock, {
     ...(pickFile ? { pickFile } : {}),
     ...(transfers ? { transfers } : {}),
   });
-  const scheduler = new ManualFrameScheduler();
-  const client = new BridgeClient({
-    scheduler,
-    timers: {
-      now: () => clock.now(),
-      setTimeout: (callback, delay) => clock.setTimeout(callback, delay),
-      clearTimeout: (timer) => (timer as { stop(): void }).stop(),
-    },
-    open: async () => {
-      const pair = createInMemoryTransportPair();
-      host.accept(pair.server);
-      return pair.client as unknown as BridgeLink;
-    },
-  });
-  cleanups.push(
-    directory.remove,
-    () => recorder.close(),
-    async () => {
-      client.close();
-      await host.close();
-    },
-  );
-  const settle = async (rounds = 20) => {
-    for (let round = 0; round < rounds; round++) {
-      await clock.stepAsync(50);
-      scheduler.runFrame();
-    }
-  };
+  cleanups.push(directory.remove, () => recorder.close(), close);
   return { clock, client, settle, directory };
 }
 
