@@ -1,15 +1,17 @@
 // Export: a time range of a recording, optionally only some namespaces or kinds, into one portable
 // file with the same schema (so the same reader opens it, on any machine, without a cluster) plus its
 // provenance in meta. The file opens with openRecording; nothing else is needed to "import" it.
+//
+// The export is a copy, not a re-recording: rows keep their ids and their stored versions, copied by
+// SQLite from the source (attached to the export's connection) in chunks, never decoded. Only the
+// versions encoded against a change the export leaves out are rewritten (see ExportedVersions).
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { DeltaType } from '../cache/delta';
-import type { KubeObject } from '../../shared/kube/object';
 import { copyCrashLogs } from './crash-log-store';
-import { decodeDeltaType } from './recorded-change';
-import type { ChangeRow, RecordingReader } from './recording-reader';
-import { changeColumns } from './recording-reader';
-import { RecordingWriter } from './recording-writer';
+import { copyChanges } from './export-copy';
+import { makeExportStandAlone } from './exported-versions';
+import { decodeMembers, encodeMembers } from './object-codec';
+import type { RecordingReader } from './recording-reader';
 import type { RecordingProblem } from './recording-error';
 import { createSchema, recordingFormatVersion, writeMeta } from './schema';
 import { recordingMarks } from './replay';
@@ -22,11 +24,9 @@ export interface ExportOptions {
   readonly namespaces?: readonly string[];
   /** Only these kinds, as gvrKeys ("pods.v1"). */
   readonly gvrs?: readonly string[];
-  /** A keyframe per stream every this many exported changes (default 20,000). */
-  readonly keyframeEveryChanges?: number;
-  /** How many exported changes between two onProgress calls (default 10,000). */
+  /** How many of the source's changes are read between two onProgress calls (default 10,000). */
   readonly progressEvery?: number;
-  /** Told the number of changes exported so far, every `progressEvery` changes. */
+  /** Told the number of changes exported so far, every `progressEvery` changes read. */
   readonly onProgress?: (changes: number) => void;
 }
 
@@ -38,10 +38,11 @@ export interface ExportSummary {
 }
 
 /**
- * Writes `destination` (replacing it): the state of each selected stream at `from` (the versions live
- * then, with their original times), a keyframe at `from`, every selected change in (from, to], and
- * the gaps and relists overlapping the range. The file uses a rollback journal, not WAL, so it is
- * one self-contained file.
+ * Writes `destination` (replacing it): the versions of each selected stream live at `from` (their
+ * changes as recorded, with their original times), a keyframe at `from`, every selected change in
+ * (from, to] with the source's keyframes among them, and the gaps and relists overlapping the range.
+ * The file uses a rollback journal, not WAL, so it is one self-contained file. The source is read in
+ * short statements: a recorder writing it meanwhile is never held up (WAL readers do not block it).
  */
 export function exportRecording(
   reader: RecordingReader,
@@ -53,101 +54,174 @@ export function exportRecording(
   const database = new Database(destination);
   try {
     database.pragma('auto_vacuum = INCREMENTAL');
+    // A partial export is deleted, never recovered: nothing is synced until it is whole, and the
+    // journal (needed to undo a statement that fails half-way) stays in memory.
+    database.pragma('journal_mode = MEMORY');
+    database.pragma('synchronous = OFF');
     createSchema(database);
-    const writer = new RecordingWriter(database);
-    const every = options.keyframeEveryChanges ?? 20_000;
-    const progressEvery = Math.max(1, options.progressEvery ?? 10_000);
-    const streams = reader.streams().filter((stream) => !options.gvrs || options.gvrs.includes(stream.gvr));
-    const streamIds = new Map(
-      streams.map((stream) => [stream.id, writer.stream({ gvr: stream.gvr, scope: stream.scope })]),
-    );
-    const namespaces = options.namespaces && new Set(options.namespaces);
-    const selected = (row: ChangeRow) =>
-      streamIds.has(row.stream) && (!namespaces || namespaces.has(row.namespace));
-    const decoder = reader.decoder();
-    const selectRow = reader.database.prepare(`SELECT ${changeColumns} WHERE c.id = ?`);
-    let changes = 0;
-    const sinceKeyframe = new Map<number, number>();
-    const write = (row: ChangeRow) => {
-      const { type, finalStateUnknown } = decodeDeltaType(row.type);
-      const object = reader.guard(`version of change ${row.id}`, undefined, () => {
-        const json = decoder.json(row.id);
-        return json === 'null' ? undefined : (JSON.parse(json) as KubeObject);
-      });
-      if (!object && type !== 'Deleted') return;
-      const stream = streamIds.get(row.stream)!;
-      writer.writeChange({
-        time: row.time,
-        stream,
-        type: type as DeltaType,
-        finalStateUnknown,
-        object,
-        key: row.namespace ? `${row.namespace}/${row.name}` : row.name,
-        uid: row.uid,
-      });
-      changes++;
-      if (changes % progressEvery === 0) options.onProgress?.(changes);
-      const count = (sinceKeyframe.get(stream) ?? 0) + 1;
-      sinceKeyframe.set(stream, count);
-      if (count >= every) {
-        writer.writeKeyframe(stream, row.time);
-        sinceKeyframe.set(stream, 0);
-      }
-    };
-    writer.transaction(() => {
-      // The state at `from`, written in recording order so times never decrease with ids.
-      const initial: ChangeRow[] = [];
-      for (const stream of streams) {
-        const members = reader.guard(
-          `state of ${stream.gvr} at the export start`,
-          new Map<number, number>(),
-          () => membersAt(reader.database, stream.id, options.from).members,
-        );
-        for (const changeId of members.values()) {
-          const row = reader.guard(
-            `change ${changeId}`,
-            undefined,
-            () => selectRow.get(changeId) as ChangeRow | undefined,
-          );
-          if (row && selected(row)) initial.push(row);
-        }
-      }
-      initial.sort((a, b) => a.id - b.id);
-      for (const row of initial) write(row);
-      for (const stream of streamIds.values()) writer.writeKeyframe(stream, options.from);
-      sinceKeyframe.clear();
-      const afterId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.from));
-      const throughId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.to));
-      for (const row of reader.scan('export', '1', [], afterId, throughId)) if (selected(row)) write(row);
-      for (const mark of recordingMarks(reader, options.from, options.to)) {
-        const source =
-          mark.stream &&
-          streams.find((stream) => stream.gvr === mark.stream!.gvr && stream.scope === mark.stream!.scope);
-        if (mark.stream && !source) continue;
-        writer.writeMark({ ...mark, stream: source ? streamIds.get(source.id) : undefined });
-      }
-      if (!options.gvrs || options.gvrs.includes('pods.v1'))
-        reader.guard('crash logs', 0, () => copyCrashLogs(reader.database, database, options));
-      writeMeta(database, 'formatVersion', String(recordingFormatVersion));
-      writeMeta(database, 'context', reader.metadata.context);
-      writeMeta(database, 'created', new Date().toISOString());
-      writeMeta(database, 'start', String(options.from));
-      writeMeta(database, 'lastWritten', String(options.to));
-      writeMeta(
-        database,
-        'exportFilter',
-        JSON.stringify({
-          from: options.from,
-          to: options.to,
-          namespaces: options.namespaces,
-          gvrs: options.gvrs,
-          source: reader.file,
-        }),
-      );
-    });
-    database.exec('VACUUM');
-    return { file: destination, changes, problems: reader.problems.slice(problemsBefore) };
+    // Built once from the copied rows at the end, not updated for each row.
+    database.exec('DROP INDEX changes_by_time; DROP INDEX changes_by_object');
+    database.prepare('ATTACH DATABASE ? AS source').run(reader.database.name);
+    copyRange(reader, database, options);
+    createSchema(database);
+    makeExportStandAlone(reader, database);
+    copyMarks(reader, database, options);
+    if (!options.gvrs || options.gvrs.includes('pods.v1'))
+      reader.guard('crash logs', 0, () => copyCrashLogs(reader.database, database, options));
+    writeProvenance(reader, database, options);
+    database.exec('DETACH DATABASE source');
+    // Pages freed by rewritten versions go back; the file's header then names a rollback journal.
+    database.pragma('incremental_vacuum');
+    database.pragma('journal_mode = DELETE');
+    const count = database.prepare('SELECT count(*) AS count FROM changes').get() as { count: number };
+    return { file: destination, changes: count.count, problems: reader.problems.slice(problemsBefore) };
   } finally {
     database.close();
   }
+}
+
+/**
+ * Copies the selected streams, the changes holding their state at `from`, a keyframe of that state,
+ * then every selected change in (from, to] with the source's keyframes in that range, and the objects
+ * they name.
+ */
+function copyRange(reader: RecordingReader, database: Database.Database, options: ExportOptions): void {
+  const streams = reader.streams().filter((stream) => !options.gvrs || options.gvrs.includes(stream.gvr));
+  const streamIds = streams.map((stream) => stream.id).join(', ');
+  const afterId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.from));
+  const throughId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.to));
+  database.exec(`INSERT INTO streams (id, gvr, scope) SELECT id, gvr, scope FROM source.streams
+    WHERE id IN (${streamIds})`);
+  // Read after throughId: every object a change up to it names is already there.
+  let exportedObjects: Set<number> | undefined;
+  let condition = `stream IN (${streamIds})`;
+  if (options.namespaces) {
+    database.exec('CREATE TEMP TABLE exported_objects (id INTEGER PRIMARY KEY)');
+    database
+      .prepare(
+        `INSERT INTO temp.exported_objects (id) SELECT id FROM source.objects
+         WHERE stream IN (${streamIds}) AND namespace IN (SELECT value FROM json_each(?))`,
+      )
+      .run(JSON.stringify(options.namespaces));
+    exportedObjects = new Set(
+      (database.prepare('SELECT id FROM temp.exported_objects').pluck().all() as number[]).values(),
+    );
+    condition += ' AND object IN (SELECT id FROM temp.exported_objects)';
+  }
+  // The state at `from`: the changes holding it keep their ids, so they precede the range's.
+  database.exec('CREATE TEMP TABLE initial (id INTEGER PRIMARY KEY)');
+  const initial = database.prepare('INSERT OR IGNORE INTO temp.initial (id) VALUES (?)');
+  const insertKeyframe = database.prepare(
+    'INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)',
+  );
+  for (const stream of streams) {
+    const members = reader.guard(
+      `state of ${stream.gvr} at the export start`,
+      new Map<number, number>(),
+      () => membersAt(reader.database, stream.id, options.from).members,
+    );
+    if (exportedObjects)
+      for (const object of members.keys()) if (!exportedObjects.has(object)) members.delete(object);
+    for (const change of members.values()) initial.run(change);
+    insertKeyframe.run(options.from, stream.id, afterId, encodeMembers(members));
+  }
+  let changes = copyChanges(
+    reader,
+    database,
+    'the state at the export start',
+    'id IN (SELECT id FROM temp.initial)',
+    0,
+    afterId,
+  );
+  const chunk = Math.max(1, options.progressEvery ?? 10_000);
+  for (let low = afterId; low < throughId; low += chunk) {
+    changes += copyChanges(reader, database, 'export', condition, low, Math.min(low + chunk, throughId));
+    options.onProgress?.(changes);
+  }
+  copyKeyframes(reader, database, streamIds, exportedObjects, options, throughId);
+  database.exec(
+    'INSERT INTO objects SELECT * FROM source.objects WHERE id IN (SELECT DISTINCT object FROM changes)',
+  );
+}
+
+/**
+ * The source's keyframes after `from` (up to the last change copied), of the exported objects only:
+ * a moment in the range rebuilds from the nearest one as it does in the source.
+ */
+function copyKeyframes(
+  reader: RecordingReader,
+  database: Database.Database,
+  streamIds: string,
+  exportedObjects: ReadonlySet<number> | undefined,
+  range: { readonly from: number; readonly to: number },
+  throughId: number,
+): void {
+  const select = `SELECT time, stream, last_change, members FROM source.keyframes
+    WHERE stream IN (${streamIds}) AND time > ? AND time <= ? AND last_change <= ? ORDER BY id`;
+  if (!exportedObjects) {
+    reader.guard('keyframes', undefined, () =>
+      database
+        .prepare(`INSERT INTO keyframes (time, stream, last_change, members) ${select}`)
+        .run(range.from, range.to, throughId),
+    );
+    return;
+  }
+  const insert = database.prepare(
+    'INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)',
+  );
+  const keyframes = reader.guard(
+    'keyframes',
+    [],
+    () =>
+      database.prepare(select).all(range.from, range.to, throughId) as {
+        time: number;
+        stream: number;
+        last_change: number;
+        members: Uint8Array;
+      }[],
+  );
+  for (const keyframe of keyframes) {
+    const members = reader.guard(`keyframe at ${new Date(keyframe.time).toISOString()}`, undefined, () =>
+      decodeMembers(keyframe.members),
+    );
+    // An unreadable keyframe is left out: the moments after it rebuild from an earlier one.
+    if (!members) continue;
+    for (const object of members.keys()) if (!exportedObjects.has(object)) members.delete(object);
+    insert.run(keyframe.time, keyframe.stream, keyframe.last_change, encodeMembers(members));
+  }
+}
+
+/** The gaps and relists overlapping the range, of the whole recording or of an exported stream. */
+function copyMarks(reader: RecordingReader, database: Database.Database, options: ExportOptions): void {
+  const streams = reader.streams();
+  const exported = new Set(database.prepare('SELECT id FROM streams').pluck().all() as number[]);
+  const insert = database.prepare(
+    'INSERT INTO marks (kind, reason, stream, start, end, detail) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  for (const mark of recordingMarks(reader, options.from, options.to)) {
+    const source =
+      mark.stream &&
+      streams.find((stream) => stream.gvr === mark.stream!.gvr && stream.scope === mark.stream!.scope);
+    if (mark.stream && (!source || !exported.has(source.id))) continue;
+    insert.run(mark.kind, mark.reason, source?.id ?? null, mark.start, mark.end ?? null, mark.detail);
+  }
+}
+
+function writeProvenance(reader: RecordingReader, database: Database.Database, options: ExportOptions): void {
+  writeMeta(database, 'formatVersion', String(recordingFormatVersion));
+  writeMeta(database, 'context', reader.metadata.context);
+  writeMeta(database, 'created', new Date().toISOString());
+  writeMeta(database, 'start', String(options.from));
+  writeMeta(database, 'lastWritten', String(options.to));
+  writeMeta(
+    database,
+    'exportFilter',
+    JSON.stringify({
+      from: options.from,
+      to: options.to,
+      namespaces: options.namespaces,
+      gvrs: options.gvrs,
+      source: reader.file,
+    }),
+  );
 }

@@ -1,10 +1,11 @@
 // Keeps a recording within its age and size budget. Changes before the new start are deleted, except
 // those holding the versions live at the new start, which become full versions (their bases go) and
 // are named by a keyframe at the new start: the state at any kept moment still rebuilds.
-import { VersionEncoding, encodeMembers, encodeVersion, encodingKind } from './object-codec';
+import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
 import type { RecordingWriter } from './recording-writer';
 import type { SqliteDatabase } from './schema';
 import { readMeta, writeMeta } from './schema';
+import { chainedDependents } from './standalone-versions';
 import { membersAt } from './stream-state';
 import { VersionDecoder } from './version-decoder';
 
@@ -123,38 +124,4 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));
-}
-
-/**
- * A chainedPatch is deflated against its base's stored text, which becomes the whole JSON once the
- * base is rewritten as a full version (so does the text of a repeat, a NULL payload, of that base).
- * Each such dependent is re-encoded as a patch against its base's JSON, which the rewrite keeps: its
- * own stored text, the patch, stays the same, so nothing further along its chain changes. Chains
- * stay within one object and end at its next full version.
- */
-function chainedDependents(
-  database: SqliteDatabase,
-  decoder: VersionDecoder,
-  rewritten: readonly number[],
-): Map<number, Buffer> {
-  const later = database.prepare(
-    'SELECT id, base, encoding, payload IS NULL AS repeat FROM changes WHERE object = (SELECT object FROM changes WHERE id = ?) AND id > ? ORDER BY id',
-  );
-  const payloads = new Map<number, Buffer>();
-  for (const start of rewritten) {
-    const changed = new Set([start]);
-    for (const row of later.iterate(start, start) as IterableIterator<{
-      id: number;
-      base: number | null;
-      encoding: number;
-      repeat: number;
-    }>) {
-      if (row.base === null) break;
-      if (!changed.has(row.base)) continue;
-      if (row.repeat) changed.add(row.id);
-      else if (encodingKind(row.encoding) === VersionEncoding.chainedPatch)
-        payloads.set(row.id, encodeVersion(decoder.stored(row.id), decoder.json(row.base)));
-    }
-  }
-  return payloads;
 }
