@@ -9,13 +9,19 @@ import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { copyCrashLogs } from './crash-log-store';
 import { copyChanges } from './export-copy';
-import { makeExportStandAlone } from './exported-versions';
+import { makeExportStandAlone, watchForOrphans } from './exported-versions';
 import { decodeMembers, encodeMembers } from './object-codec';
 import type { RecordingReader } from './recording-reader';
 import type { RecordingProblem } from './recording-error';
 import { createSchema, recordingFormatVersion, writeMeta } from './schema';
 import { recordingMarks } from './replay';
 import { lastChangeAt, membersAt } from './stream-state';
+
+/**
+ * Source change ids copied per statement: each reads the source in a transaction of its own, a few
+ * milliseconds long, and a cancel (the worker terminated) lands between two of them.
+ */
+const copyChunk = 10_000;
 
 export interface ExportOptions {
   readonly from: number;
@@ -24,9 +30,9 @@ export interface ExportOptions {
   readonly namespaces?: readonly string[];
   /** Only these kinds, as gvrKeys ("pods.v1"). */
   readonly gvrs?: readonly string[];
-  /** How many of the source's changes are read between two onProgress calls (default 10,000). */
+  /** How many exported changes between two onProgress calls (default 10,000). */
   readonly progressEvery?: number;
-  /** Told the number of changes exported so far, every `progressEvery` changes read. */
+  /** Told the number of changes exported so far, every `progressEvery` changes. */
   readonly onProgress?: (changes: number) => void;
 }
 
@@ -58,13 +64,18 @@ export function exportRecording(
     // journal (needed to undo a statement that fails half-way) stays in memory.
     database.pragma('journal_mode = MEMORY');
     database.pragma('synchronous = OFF');
+    // Enough for the indexes to be sorted in memory rather than through temporary files.
+    database.pragma(`cache_size = -${64 * 1024}`);
     createSchema(database);
     // Built once from the copied rows at the end, not updated for each row.
     database.exec('DROP INDEX changes_by_time; DROP INDEX changes_by_object');
     database.prepare('ATTACH DATABASE ? AS source').run(reader.database.name);
+    const orphans = watchForOrphans(database);
     copyRange(reader, database, options);
     createSchema(database);
-    makeExportStandAlone(reader, database);
+    database.exec(`INSERT INTO objects SELECT * FROM source.objects o
+      WHERE EXISTS (SELECT 1 FROM changes c WHERE c.object = o.id)`);
+    makeExportStandAlone(reader, database, orphans);
     copyMarks(reader, database, options);
     if (!options.gvrs || options.gvrs.includes('pods.v1'))
       reader.guard('crash logs', 0, () => copyCrashLogs(reader.database, database, options));
@@ -82,8 +93,7 @@ export function exportRecording(
 
 /**
  * Copies the selected streams, the changes holding their state at `from`, a keyframe of that state,
- * then every selected change in (from, to] with the source's keyframes in that range, and the objects
- * they name.
+ * then every selected change in (from, to] with the source's keyframes in that range.
  */
 function copyRange(reader: RecordingReader, database: Database.Database, options: ExportOptions): void {
   const streams = reader.streams().filter((stream) => !options.gvrs || options.gvrs.includes(stream.gvr));
@@ -133,15 +143,18 @@ function copyRange(reader: RecordingReader, database: Database.Database, options
     0,
     afterId,
   );
-  const chunk = Math.max(1, options.progressEvery ?? 10_000);
-  for (let low = afterId; low < throughId; low += chunk) {
-    changes += copyChanges(reader, database, 'export', condition, low, Math.min(low + chunk, throughId));
-    options.onProgress?.(changes);
+  const progressEvery = Math.max(1, options.progressEvery ?? 10_000);
+  let reported = 0;
+  const report = () => {
+    for (; reported + progressEvery <= changes; reported += progressEvery)
+      options.onProgress?.(reported + progressEvery);
+  };
+  report();
+  for (let low = afterId; low < throughId; low += copyChunk) {
+    changes += copyChanges(reader, database, 'export', condition, low, Math.min(low + copyChunk, throughId));
+    report();
   }
   copyKeyframes(reader, database, streamIds, exportedObjects, options, throughId);
-  database.exec(
-    'INSERT INTO objects SELECT * FROM source.objects WHERE id IN (SELECT DISTINCT object FROM changes)',
-  );
 }
 
 /**

@@ -7,12 +7,42 @@ import { VersionEncoding, encodeVersion } from './object-codec';
 import type { RecordingReader } from './recording-reader';
 import { chainedDependents } from './standalone-versions';
 
+/** The ids of the changes copied without their base or hint, as the copy goes (see watchForOrphans). */
+export interface OrphanWatch {
+  /** Stops watching and returns what was seen. */
+  take(): number[];
+}
+
+/**
+ * Notes each change copied into `database` (an export, empty so far) whose base or hint is not in it
+ * yet. The rows are copied in id order and a version's base and hint always precede it, so those are
+ * the versions encoded against a change the export leaves out; a row out of order is at worst
+ * rewritten for nothing. Checking each row as it lands costs far less than a scan of the copy after.
+ */
+export function watchForOrphans(database: Database): OrphanWatch {
+  database.exec(`
+    CREATE TEMP TABLE orphans (id INTEGER PRIMARY KEY);
+    CREATE TEMP TRIGGER orphan_change AFTER INSERT ON main.changes
+    WHEN (NEW.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM main.changes WHERE id = NEW.base))
+      OR (NEW.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM main.changes WHERE id = NEW.hint))
+    BEGIN INSERT OR IGNORE INTO temp.orphans (id) VALUES (NEW.id); END;`);
+  return {
+    take() {
+      database.exec('DROP TRIGGER temp.orphan_change');
+      const ids = database.prepare('SELECT id FROM temp.orphans').pluck().all() as number[];
+      database.exec('DROP TABLE temp.orphans');
+      return ids;
+    },
+  };
+}
+
 /**
  * Makes every version in `database` (an export, its rows copied from `reader`'s recording with their
- * ids) readable from the export alone. A version the source cannot decode is left out and reported,
- * and the versions that needed it are taken in the next round, until none is missing a base.
+ * ids) readable from the export alone, starting from the orphans `watch` saw. A version the source
+ * cannot decode is left out and reported; the versions that needed it are found by a scan of the
+ * export and taken in the next round, until none is missing a base.
  */
-export function makeExportStandAlone(reader: RecordingReader, database: Database): void {
+export function makeExportStandAlone(reader: RecordingReader, database: Database, watch: OrphanWatch): void {
   const decoder = reader.decoder();
   const orphans = database
     .prepare(
@@ -29,12 +59,11 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
     `UPDATE changes SET encoding = ${VersionEncoding.patch}, payload = ? WHERE id = ?`,
   );
   const remove = database.prepare('DELETE FROM changes WHERE id = ?');
-  for (;;) {
-    const ids = orphans.all() as number[];
-    if (ids.length === 0) return;
+  for (let ids = watch.take(); ids.length > 0;) {
     // Computed before any rewrite of this round: chainedDependents reads the rows as copied.
     const whole = new Map<number, Buffer>();
     const dependents = new Map<number, Buffer>();
+    let removed = false;
     for (const id of ids) {
       const rewritten = reader.guard(`version of change ${id}`, undefined, () => ({
         payload: encodeVersion(decoder.json(id)),
@@ -42,6 +71,7 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
       }));
       if (!rewritten) {
         remove.run(id);
+        removed = true;
         continue;
       }
       whole.set(id, rewritten.payload);
@@ -51,5 +81,6 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
       for (const [id, payload] of whole) rewrite.run(payload, id);
       for (const [id, payload] of dependents) reencode.run(payload, id);
     })();
+    ids = removed ? (orphans.all() as number[]) : [];
   }
 }
