@@ -30,8 +30,6 @@ import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
-import { recordedEventsAbout } from './recorded-events';
-import { recordedCounts } from './recorded-counts';
 
 export type { FilePicker } from './recording-files';
 
@@ -155,9 +153,9 @@ export class HistoryService {
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
       case 'historyEvents':
-        return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
+        return this.queries.events(this.source().file, message.involvedObject, message.time);
       case 'historyCounts':
-        return recordedCounts(this.source().reader(), message.time);
+        return this.queries.counts(this.source().file, message.time);
       case 'historyExport':
         return this.export(message);
       case 'historyExportCancel': {

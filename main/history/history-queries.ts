@@ -3,6 +3,7 @@
 // travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
+import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
@@ -96,6 +97,22 @@ export class HistoryQueries {
     return this.ask({ type: 'crash-logs', file, uid, time }).then((reply) => {
       if (reply.type !== 'crash-logs') throw new Error('the history query worker answered out of turn');
       return JSON.parse(reply.json) as RecordedCrashLog[];
+    });
+  }
+
+  /** The Events about `involved` in the recording `file` at `time` (see recordedEventsAbout). */
+  events(file: string, involved: InvolvedObject, time: number): Promise<KubeObject[]> {
+    return this.ask({ type: 'events', file, involved, time }).then((reply) => {
+      if (reply.type !== 'events') throw new Error('the history query worker answered out of turn');
+      return JSON.parse(reply.json) as KubeObject[];
+    });
+  }
+
+  /** Objects per recorded kind in the recording `file` at `time` (see recordedCounts). */
+  counts(file: string, time: number): Promise<Record<string, number>> {
+    return this.ask({ type: 'counts', file, time }).then((reply) => {
+      if (reply.type !== 'counts') throw new Error('the history query worker answered out of turn');
+      return reply.counts;
     });
   }
 

@@ -2,7 +2,8 @@
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
-// versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
+// versions, the Events about one object and the sidebar's counts at a moment. Opening a recording runs
+// SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { crashLogsAt } from './crash-log-store';
@@ -14,6 +15,9 @@ import type { RecordedChange, RecordingMark } from './recorded-change';
 import { messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { openRecording } from './recording-reader';
+import { recordedCounts } from './recorded-counts';
+import { recordedEventsAbout } from './recorded-events';
+import type { InvolvedObject } from '../../shared/protocol/client-messages';
 
 export type QueryRequest =
   | { readonly id: number; readonly type: 'state'; readonly file: string; readonly query: StateQuery }
@@ -47,7 +51,15 @@ export type QueryRequest =
       readonly file: string;
       readonly uid: string;
       readonly time: number;
-    };
+    }
+  | {
+      readonly id: number;
+      readonly type: 'events';
+      readonly file: string;
+      readonly involved: InvolvedObject;
+      readonly time: number;
+    }
+  | { readonly id: number; readonly type: 'counts'; readonly file: string; readonly time: number };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
 export interface TimelineFigures {
@@ -65,6 +77,9 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
   /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
   | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }
+  /** `json`: the Events (KubeObject[]) of recordedEventsAbout. */
+  | { readonly id: number; readonly type: 'events'; readonly json: string }
+  | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -136,6 +151,18 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'crash-logs', json: JSON.stringify(logs) });
       return;
     }
+    case 'events': {
+      const events = recordedEventsAbout(readerFor(request.file), request.involved, request.time);
+      reply({ id: request.id, type: 'events', json: JSON.stringify(events) });
+      return;
+    }
+    case 'counts':
+      reply({
+        id: request.id,
+        type: 'counts',
+        counts: recordedCounts(readerFor(request.file), request.time),
+      });
+      return;
     case 'state': {
       const state = stateAt(readerFor(request.file), request.query);
       for (let index = 0; index < state.objects.length; index += chunkSize) {

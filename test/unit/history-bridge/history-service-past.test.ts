@@ -76,30 +76,30 @@ function service(retention?: RetentionPolicy): HistoryService {
 }
 
 describe('history answers about the viewed moment', () => {
-  it('lists the Events about an object as the recording held them at the moment, not today', () => {
+  it('lists the Events about an object as the recording held them at the moment, not today', async () => {
     const history = service();
-    const reasonsAt = (time: number) =>
+    const reasonsAt = async (time: number) =>
       (
-        history.serve({
+        (await history.serve({
           type: 'historyEvents',
           requestId: 1,
           involvedObject: { ...web, namespace: 'shop' },
           time,
-        }) as (KubeObject & { reason: string })[]
+        })) as (KubeObject & { reason: string })[]
       ).map((found) => found.reason);
-    expect(reasonsAt(start + 500)).toEqual([]);
-    expect(reasonsAt(start + 3_000)).toEqual(['Scheduled']);
-    expect(reasonsAt(start + 6_000)).toEqual(['Scheduled', 'BackOff']);
-    expect(reasonsAt(start + 9_500)).toEqual(['Scheduled']);
+    expect(await reasonsAt(start + 500)).toEqual([]);
+    expect(await reasonsAt(start + 3_000)).toEqual(['Scheduled']);
+    expect(await reasonsAt(start + 6_000)).toEqual(['Scheduled', 'BackOff']);
+    expect(await reasonsAt(start + 9_500)).toEqual(['Scheduled']);
   });
 
-  it('counts what each recorded kind held at the moment, leaving out kinds not recorded by then', () => {
+  it('counts what each recorded kind held at the moment, leaving out kinds not recorded by then', async () => {
     const history = service();
     const countsAt = (time: number) => history.serve({ type: 'historyCounts', requestId: 1, time });
-    expect(countsAt(start + 500)).toEqual({});
-    expect(countsAt(start + 3_000)).toEqual({ 'events.v1': 2 });
-    expect(countsAt(start + 6_000)).toEqual({ 'events.v1': 3 });
-    expect(countsAt(start + 9_500)).toEqual({ 'events.v1': 2 });
+    expect(await countsAt(start + 500)).toEqual({});
+    expect(await countsAt(start + 3_000)).toEqual({ 'events.v1': 2 });
+    expect(await countsAt(start + 6_000)).toEqual({ 'events.v1': 3 });
+    expect(await countsAt(start + 9_500)).toEqual({ 'events.v1': 2 });
   });
 
   it("carries the live recording's retention in the timeline, so the UI can say what bounds it", async () => {

@@ -3,8 +3,8 @@
 // listEvents asks the API server with involvedObject field selectors today.
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
-import { stateAt } from '../history/replay';
-import type { RecordingReader } from '../history/recording-reader';
+import { stateAt } from './replay';
+import type { RecordingReader } from './recording-reader';
 
 const eventsKind = 'events.v1';
 

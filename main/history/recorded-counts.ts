@@ -2,8 +2,8 @@
 // then, from the recording's membership (the nearest keyframe plus the changes after it), without
 // decoding a single object. A kind recorded both for all namespaces and per namespace is counted from
 // its all-namespaces stream; namespace streams are disjoint, so they add up.
-import { membersAt } from '../history/stream-state';
-import type { ReaderStream, RecordingReader } from '../history/recording-reader';
+import { membersAt } from './stream-state';
+import type { ReaderStream, RecordingReader } from './recording-reader';
 
 /**
  * Objects per kind (gvrKey) at `time`. A kind with nothing recorded by then, or nothing left since its
