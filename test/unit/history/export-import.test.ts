@@ -1,11 +1,13 @@
 // Export a range of a recording (optionally some namespaces or kinds) to one portable file; opened
 // again it answers like the source over that range.
 import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportRecording } from '../../../main/history/export-recording';
 import { objectVersions } from '../../../main/history/object-history';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt, timeRange } from '../../../main/history/replay';
+import { membersAt } from '../../../main/history/stream-state';
 import type { ChurnRun, TempDirectory } from './fixtures';
 import { recordChurn, tempDirectory } from './fixtures';
 
@@ -81,6 +83,50 @@ describe('exportRecording', () => {
     expect(summary.changes).toBe(0);
     const exported = openRecording(directory!.file('none.kubetide'));
     expect(stateAt(exported, { gvr: 'pods.v1', time: run.moments[20].time }).objects).toEqual([]);
+    source.close();
+    exported.close();
+  });
+
+  it('leaves out a version it cannot decode and those that needed it, and says so; the rest reads whole', async () => {
+    const run = await churnRun();
+    const from = run.moments[60].time;
+    const to = run.moments[100].time;
+    // Damage the version below one that holds an object's state at the export start: that one must be
+    // rewritten whole by the export, which cannot decode it.
+    const damage = new Database(run.file);
+    const stream = damage.prepare('SELECT id FROM streams').pluck().get() as number;
+    const held = [...membersAt(damage, stream, from).members.values()];
+    const victim = damage
+      .prepare(
+        `SELECT id, base, object FROM changes WHERE base IS NOT NULL AND id IN (${held.join(',')}) LIMIT 1`,
+      )
+      .get() as { id: number; base: number; object: number };
+    damage.prepare("UPDATE changes SET payload = x'00ff00ff' WHERE id = ?").run(victim.base);
+    damage.close();
+
+    const source = openRecording(run.file);
+    const summary = exportRecording(source, directory!.file('damaged.kubetide'), { from, to });
+    expect(summary.problems.map((problem) => problem.where)).toContain(`version of change ${victim.id}`);
+    const exported = openRecording(directory!.file('damaged.kubetide'));
+    const rows = exported.database.prepare('SELECT id, object FROM changes ORDER BY id').all() as {
+      id: number;
+      object: number;
+    }[];
+    expect(rows.map((row) => row.id)).not.toContain(victim.id);
+    const decoder = exported.decoder();
+    for (const row of rows) exported.guard(`change ${row.id}`, undefined, () => decoder.json(row.id));
+    expect(exported.problems).toEqual([]);
+    const victimUid = source.database
+      .prepare('SELECT uid FROM objects WHERE id = ?')
+      .pluck()
+      .get(victim.object);
+    const inRange = (change: { time: number }) => change.time > from && change.time <= to;
+    for (const uid of new Set(run.moments[80].objects.map((pod) => pod.metadata.uid!))) {
+      if (uid === victimUid) continue;
+      expect(objectVersions(exported, { uid }).filter(inRange)).toEqual(
+        objectVersions(source, { uid }).filter(inRange),
+      );
+    }
     source.close();
     exported.close();
   });
