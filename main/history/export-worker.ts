@@ -23,7 +23,8 @@ const port = parentPort;
 if (port) {
   const request = workerData as ExportRequest;
   try {
-    const reader = openRecording(request.source);
+    // The copy reads every change row and reports the ones it cannot: no page-by-page check first.
+    const reader = openRecording(request.source, { checkIntegrity: false });
     try {
       const summary = exportRecording(reader, request.destination, {
         ...request.options,
