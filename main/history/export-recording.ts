@@ -114,7 +114,7 @@ function copyRange(reader: RecordingReader, database: Database.Database, options
       )
       .run(JSON.stringify(options.namespaces));
     exportedObjects = new Set(
-      (database.prepare('SELECT id FROM temp.exported_objects').pluck().all() as number[]).values(),
+      database.prepare('SELECT id FROM temp.exported_objects').pluck().all() as number[],
     );
     condition += ' AND object IN (SELECT id FROM temp.exported_objects)';
   }
