@@ -17,6 +17,7 @@ import type {
 } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { crashLogFetcher } from '../history/crash-log-fetcher';
+import { MetricSampleCapture } from '../history/metric-sample-capture';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
@@ -79,7 +80,8 @@ export interface ClusterSessionOptions {
   openPodLog?: (namespace: string, pod: string) => PodLogOpener;
   /**
    * Reads metrics.k8s.io (main/kube's listMetrics over the session's client). With it, pod and node
-   * metrics are polled while a renderer shows pods or nodes and discovery lists the API.
+   * metrics are polled while a renderer shows pods or nodes and discovery lists the API, and for the
+   * whole session when it records (the samples are kept with the history).
    */
   metrics?: MetricsFetch;
 }
@@ -139,6 +141,17 @@ export class ClusterSession {
         () => this.pushKinds(),
       );
     void this.forbiddenKinds?.refresh();
+    const recorder = options.recording?.recorder;
+    const metricSamples =
+      recorder &&
+      options.metrics &&
+      new MetricSampleCapture({
+        record: (samples) => recorder.recordMetricSamples(samples),
+        cachedObject: (resource, namespace, name) =>
+          this.feeds
+            .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
+            ?.cachedObject(namespace, name),
+      });
     this.metrics =
       options.metrics &&
       new MetricsPoller({
@@ -152,7 +165,15 @@ export class ClusterSession {
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
         },
+        ...(metricSamples
+          ? { onLists: (resource, lists, polledAt) => metricSamples.capture(resource, lists, polledAt) }
+          : {}),
       });
+    // A recording keeps pod and node usage for as long as it runs, shown or not (issue 14).
+    if (metricSamples) {
+      this.metrics?.retain('pods');
+      this.metrics?.retain('nodes');
+    }
     void this.acquireRecordedKinds(options.recording?.kinds ?? []);
   }
 
