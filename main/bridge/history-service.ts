@@ -154,6 +154,10 @@ export class HistoryService {
           .then((time) => (time === undefined ? null : { time }));
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
+      case 'historyMetrics':
+        return this.queries.metricsAt(this.source().file, message.resource, message.time);
+      case 'historyUsage':
+        return this.queries.usage(this.source().file, message.subject, message.points);
       case 'historyEvents':
         return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
       case 'historyCounts':

@@ -3,6 +3,7 @@
 // travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
+import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
@@ -96,6 +97,22 @@ export class HistoryQueries {
     return this.ask({ type: 'crash-logs', file, uid, time }).then((reply) => {
       if (reply.type !== 'crash-logs') throw new Error('the history query worker answered out of turn');
       return JSON.parse(reply.json) as RecordedCrashLog[];
+    });
+  }
+
+  /** Every pod's (or node's) recorded usage at `time` (see metricsAt). */
+  metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<RecordedMetrics> {
+    return this.ask({ type: 'metrics-at', file, resource, time }).then((reply) => {
+      if (reply.type !== 'metrics-at') throw new Error('the history query worker answered out of turn');
+      return reply.metrics;
+    });
+  }
+
+  /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */
+  usage(file: string, subject: UsageSubject, points: number): Promise<RecordedUsage> {
+    return this.ask({ type: 'usage', file, subject, points }).then((reply) => {
+      if (reply.type !== 'usage') throw new Error('the history query worker answered out of turn');
+      return reply.usage;
     });
   }
 

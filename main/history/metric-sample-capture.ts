@@ -58,7 +58,10 @@ export class MetricSampleCapture {
         const windowMs = (item.window && parseGoDuration(item.window)) || 0;
         const containers =
           resource === 'pods'
-            ? (item.containers ?? []).map((container) => ({ name: container.name ?? '', usage: container.usage }))
+            ? (item.containers ?? []).map((container) => ({
+                name: container.name ?? '',
+                usage: container.usage,
+              }))
             : [{ name: '', usage: item.usage }];
         let pod: KubeObject | undefined | null = null;
         for (const container of containers) {
@@ -100,7 +103,11 @@ export class MetricSampleCapture {
     const controller = pod.metadata.ownerReferences?.find((owner) => owner.controller);
     if (!controller) return '';
     if (controller.kind === 'ReplicaSet') {
-      const replicaSet = this.options.cachedObject('replicasets', pod.metadata.namespace ?? '', controller.name);
+      const replicaSet = this.options.cachedObject(
+        'replicasets',
+        pod.metadata.namespace ?? '',
+        controller.name,
+      );
       const owner = replicaSet?.metadata.ownerReferences?.find((reference) => reference.controller);
       if (owner) return `${owner.kind}/${owner.name}`;
       const hash = pod.metadata.labels?.['pod-template-hash'];

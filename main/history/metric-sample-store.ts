@@ -63,7 +63,8 @@ export class MetricSampleWriter {
       const series = this.seriesIds.get(entry.series[index]!);
       const timestamp = entry.timestamps[index]!;
       if (series === undefined || timestamp <= (this.written.get(series) ?? -Infinity)) continue;
-      if (timestamp - (this.stored.get(series) ?? 0) >= seriesLastTimeLagMs) touched.push([series, timestamp]);
+      if (timestamp - (this.stored.get(series) ?? 0) >= seriesLastTimeLagMs)
+        touched.push([series, timestamp]);
       fresh.push({
         series,
         timestamp,

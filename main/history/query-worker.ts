@@ -5,7 +5,9 @@
 // versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import { crashLogsAt } from './crash-log-store';
+import { metricsAt, usageOver } from './metric-sample-reader';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
 import type { ObjectReference } from './object-history';
@@ -47,6 +49,20 @@ export type QueryRequest =
       readonly file: string;
       readonly uid: string;
       readonly time: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'metrics-at';
+      readonly file: string;
+      readonly resource: 'pods' | 'nodes';
+      readonly time: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'usage';
+      readonly file: string;
+      readonly subject: UsageSubject;
+      readonly points: number;
     };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
@@ -65,6 +81,8 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
   /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
   | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }
+  | { readonly id: number; readonly type: 'metrics-at'; readonly metrics: RecordedMetrics }
+  | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -134,6 +152,16 @@ function answer(port: MessagePort, request: QueryRequest): void {
     case 'crash-logs': {
       const logs = crashLogsAt(readerFor(request.file).database, request.uid, request.time);
       reply({ id: request.id, type: 'crash-logs', json: JSON.stringify(logs) });
+      return;
+    }
+    case 'metrics-at': {
+      const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
+      reply({ id: request.id, type: 'metrics-at', metrics });
+      return;
+    }
+    case 'usage': {
+      const usage = usageOver(readerFor(request.file).database, request.subject, request.points);
+      reply({ id: request.id, type: 'usage', usage });
       return;
     }
     case 'state': {
