@@ -26,18 +26,38 @@ interface Numbered {
   readonly known: boolean;
 }
 
+/** Per namespace, per name: each container's series (a node: one, container ""). */
+type Numbering = Map<string, Map<string, Map<string, Numbered>>>;
+
+/**
+ * Items numbered per turn of the event loop: a poll of 150,000 pods is read in slices, none holding
+ * the polling thread (Electron's main) for more than a few milliseconds.
+ */
+const itemsPerTurn = 1_000;
+
 export class MetricSampleCapture {
   private nextSeries = 0;
-  /** Per resource: "namespace/name/container" -> its series, for the objects of the last poll. */
-  private readonly numbered = { pods: new Map<string, Numbered>(), nodes: new Map<string, Numbered>() };
+  /** Per resource: the series of the objects of the last poll. */
+  private readonly numbered: Record<'pods' | 'nodes', Numbering> = { pods: new Map(), nodes: new Map() };
+  /** Polls are numbered one after another (a slow one never interleaves with the next). */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: MetricSampleCaptureOptions) {}
 
   /** Records the samples of one successful poll of `resource` (every list it read). */
-  capture(resource: 'pods' | 'nodes', lists: readonly MetricsList[], polledAt: number): void {
+  capture(resource: 'pods' | 'nodes', lists: readonly MetricsList[], polledAt: number): Promise<void> {
+    this.queue = this.queue.then(() => this.number(resource, lists, polledAt));
+    return this.queue;
+  }
+
+  private async number(
+    resource: 'pods' | 'nodes',
+    lists: readonly MetricsList[],
+    polledAt: number,
+  ): Promise<void> {
     const previous = this.numbered[resource];
-    // Rebuilt per poll: an object missing from it is gone, and its number with it.
-    const numbered = new Map<string, Numbered>();
+    // Rebuilt per poll: an object missing from it is gone, and its numbers with it.
+    const numbered: Numbering = new Map();
     const definitions: MetricSeriesDefinition[] = [];
     const entry = {
       resource,
@@ -48,47 +68,62 @@ export class MetricSampleCapture {
       millicores: [] as number[],
       bytes: [] as number[],
     };
+    let items = 0;
+    let timestampText: string | undefined;
+    let timestamp = polledAt;
+    let windowText: string | undefined;
+    let windowMs = 0;
     for (const list of lists)
       for (const item of list.items ?? []) {
+        if (++items % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
         const name = item.metadata?.name;
         if (!name) continue;
         const namespace = item.metadata?.namespace ?? '';
-        const parsed = item.timestamp ? Date.parse(item.timestamp) : Number.NaN;
-        const timestamp = Number.isFinite(parsed) ? parsed : polledAt;
-        const windowMs = (item.window && parseGoDuration(item.window)) || 0;
-        const containers =
-          resource === 'pods'
-            ? (item.containers ?? []).map((container) => ({
-                name: container.name ?? '',
-                usage: container.usage,
-              }))
-            : [{ name: '', usage: item.usage }];
+        // Items share their scrape's timestamp and window: each text is parsed once per run of it.
+        if (item.timestamp !== timestampText) {
+          timestampText = item.timestamp;
+          const parsed = timestampText ? Date.parse(timestampText) : Number.NaN;
+          timestamp = Number.isFinite(parsed) ? parsed : polledAt;
+        }
+        if (item.window !== windowText) {
+          windowText = item.window;
+          windowMs = (windowText && parseGoDuration(windowText)) || 0;
+        }
+        const before = previous.get(namespace)?.get(name);
+        let named = numbered.get(namespace);
+        if (!named) numbered.set(namespace, (named = new Map()));
+        // The last poll's numbers stand as they are, unless a container is new or its pod was unknown.
+        let now = before;
         let pod: KubeObject | undefined | null = null;
-        for (const container of containers) {
-          const key = `${namespace}/${name}/${container.name}`;
-          let series = previous.get(key) ?? numbered.get(key);
+        const count = resource === 'pods' ? (item.containers?.length ?? 0) : 1;
+        for (let index = 0; index < count; index++) {
+          const container = resource === 'pods' ? item.containers![index]! : { name: '', usage: item.usage };
+          const containerName = container.name ?? '';
+          let series = before?.get(containerName);
           if (!series?.known) {
             if (pod === null)
               pod = resource === 'pods' ? this.options.cachedObject('pods', namespace, name) : undefined;
-            if (!series || pod || resource === 'nodes') {
+            if (!series || pod) {
               series = { series: ++this.nextSeries, known: resource === 'nodes' || pod !== undefined };
               definitions.push({
                 series: series.series,
                 namespace,
                 name,
                 uid: pod?.metadata.uid ?? '',
-                container: container.name,
+                container: containerName,
                 workload: pod ? this.workloadOf(pod) : '',
               });
+              if (now === before) now = new Map(before);
+              now!.set(containerName, series);
             }
           }
-          numbered.set(key, series);
           entry.series.push(series.series);
           entry.timestamps.push(timestamp);
           entry.windowsMs.push(windowMs);
           entry.millicores.push(Math.round((parseQuantity(container.usage?.cpu ?? '0') ?? 0) * 1000));
           entry.bytes.push(Math.round(parseQuantity(container.usage?.memory ?? '0') ?? 0));
         }
+        if (now) named.set(name, now);
       }
     this.numbered[resource] = numbered;
     if (entry.series.length > 0) this.options.record(entry);

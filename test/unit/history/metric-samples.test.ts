@@ -75,7 +75,7 @@ function rowCount(file: string, table: string): number {
 }
 
 describe('metric sample payloads', () => {
-  it('round-trip every field, ids in order, byte counts past 2^31 included', () => {
+  it('round-trip every field, ids in order, byte counts past 2^31 included', async () => {
     const samples: EncodedSample[] = [
       { series: 9, timestamp: start - 2000, windowMs: 15_000, millicores: 250, bytes: 6 * 2 ** 30 },
       { series: 2, timestamp: start, windowMs: 15_000, millicores: 0, bytes: 123_456_789 },
@@ -89,7 +89,7 @@ describe('metric sample payloads', () => {
 });
 
 describe('MetricSampleCapture', () => {
-  it('defines each container series once, with the pod uid and its Deployment, then names it by number', () => {
+  it('defines each container series once, with the pod uid and its Deployment, then names it by number', async () => {
     const pod = realisticPod('web-1');
     const entries: MetricSamplesEntry[] = [];
     const capture = new MetricSampleCapture({
@@ -100,8 +100,8 @@ describe('MetricSampleCapture', () => {
     const poll = (at: number) => ({
       items: [podMetrics('default', 'web-1', at, { app: [120, 64], proxy: [5, 16] })],
     });
-    capture.capture('pods', [poll(start)], start);
-    capture.capture('pods', [poll(start + 15_000)], start + 15_000);
+    await capture.capture('pods', [poll(start)], start);
+    await capture.capture('pods', [poll(start + 15_000)], start + 15_000);
     expect(entries[0]!.definitions).toEqual([
       {
         series: 1,
@@ -132,7 +132,7 @@ describe('MetricSampleCapture', () => {
     });
   });
 
-  it('names the workload from the cached ReplicaSet, and defines a series again once its pod is cached', () => {
+  it('names the workload from the cached ReplicaSet, and defines a series again once its pod is cached', async () => {
     const pod = realisticPod('api-1');
     const replicaSet: KubeObject = {
       metadata: {
@@ -151,10 +151,10 @@ describe('MetricSampleCapture', () => {
         (resource === 'pods' ? cached : [replicaSet]).find((object) => object.metadata.name === name),
     });
     const poll = (at: number) => [{ items: [podMetrics('default', 'api-1', at, { app: [10, 10] })] }];
-    capture.capture('pods', poll(start), start);
+    await capture.capture('pods', poll(start), start);
     cached.push(pod);
-    capture.capture('pods', poll(start + 15_000), start + 15_000);
-    capture.capture('pods', poll(start + 30_000), start + 30_000);
+    await capture.capture('pods', poll(start + 15_000), start + 15_000);
+    await capture.capture('pods', poll(start + 30_000), start + 30_000);
     expect(entries.map((entry) => entry.definitions.map(({ uid, workload }) => [uid, workload]))).toEqual([
       [['', '']],
       [[pod.metadata.uid, 'Deployment/api-server']],
@@ -165,27 +165,27 @@ describe('MetricSampleCapture', () => {
 });
 
 describe('metric_samples in a recording', () => {
-  it('writes one row per poll with newer samples: a re-poll of the same scrape writes nothing', () => {
+  it('writes one row per poll with newer samples: a re-poll of the same scrape writes nothing', async () => {
     directory = tempDirectory();
     const file = directory.file('samples.kubetide');
     const { server, replies } = recordingServer(file);
     const capture = captureInto(server, [realisticPod('web-1')]);
     const poll = (at: number) => [{ items: [podMetrics('default', 'web-1', at, { app: [100, 50] })] }];
-    capture.capture('pods', poll(start), start);
-    capture.capture('pods', poll(start), start + 5_000);
-    capture.capture('pods', poll(start + 15_000), start + 15_000);
+    await capture.capture('pods', poll(start), start);
+    await capture.capture('pods', poll(start), start + 5_000);
+    await capture.capture('pods', poll(start + 15_000), start + 15_000);
     server.handle({ type: 'close', now: start + 20_000 });
     expect(replies.filter((reply) => reply.type === 'error')).toEqual([]);
     expect(rowCount(file, 'metric_samples')).toBe(2);
     expect(rowCount(file, 'metric_series')).toBe(1);
   });
 
-  it('answers a moment with each object’s latest sample at or before it, within two windows', () => {
+  it('answers a moment with each object’s latest sample at or before it, within two windows', async () => {
     directory = tempDirectory();
     const file = directory.file('moment.kubetide');
     const { server } = recordingServer(file);
     const capture = captureInto(server, [realisticPod('web-1'), realisticPod('web-2')]);
-    capture.capture(
+    await capture.capture(
       'pods',
       [
         {
@@ -197,7 +197,7 @@ describe('metric_samples in a recording', () => {
       ],
       start,
     );
-    capture.capture(
+    await capture.capture(
       'pods',
       [{ items: [podMetrics('default', 'web-1', start + 15_000, { app: [300, 60], proxy: [20, 10] })] }],
       start + 15_000,
@@ -220,7 +220,7 @@ describe('metric_samples in a recording', () => {
     reader.close();
   });
 
-  it('sums a Deployment’s pods per poll, leaving out other workloads, and spreads points over a long recording', () => {
+  it('sums a Deployment’s pods per poll, leaving out other workloads, and spreads points over a long recording', async () => {
     directory = tempDirectory();
     const file = directory.file('usage.kubetide');
     const { server } = recordingServer(file);
@@ -228,7 +228,7 @@ describe('metric_samples in a recording', () => {
     const capture = captureInto(server, pods);
     for (let poll = 0; poll < 10; poll++) {
       const at = start + poll * 15_000;
-      capture.capture(
+      await capture.capture(
         'pods',
         [
           {
@@ -258,7 +258,7 @@ describe('metric_samples in a recording', () => {
     reader.close();
   });
 
-  it('reads a format 3 recording as one without samples, and adds the tables when writing it', () => {
+  it('reads a format 3 recording as one without samples, and adds the tables when writing it', async () => {
     directory = tempDirectory();
     const file = directory.file('old.kubetide');
     const database = openForWriting(file, 'test-context');
@@ -279,19 +279,19 @@ describe('metric_samples in a recording', () => {
     expect(rowCount(file, 'metric_samples')).toBe(0);
   });
 
-  it('retention deletes samples before the new start, and the series sampled no more', () => {
+  it('retention deletes samples before the new start, and the series sampled no more', async () => {
     directory = tempDirectory();
     const file = directory.file('retention.kubetide');
     const { server } = recordingServer(file);
     const pods = [realisticPod('web-1'), realisticPod('gone-1')];
     const capture = captureInto(server, pods);
     const late = start + 2 * seriesLastTimeLagMs;
-    capture.capture(
+    await capture.capture(
       'pods',
       [{ items: pods.map((pod) => podMetrics('default', pod.metadata.name!, start, { app: [1, 1] })) }],
       start,
     );
-    capture.capture('pods', [{ items: [podMetrics('default', 'web-1', late, { app: [2, 2] })] }], late);
+    await capture.capture('pods', [{ items: [podMetrics('default', 'web-1', late, { app: [2, 2] })] }], late);
     server.handle({ type: 'close', now: late });
     const database = openForWriting(file, 'test-context');
     const writer = new RecordingWriter(database);
@@ -314,14 +314,14 @@ describe('metric_samples in a recording', () => {
     expect(rowCount(file, 'metric_series')).toBe(1);
   });
 
-  it('copies an export’s range, only its namespaces’ pods, with the series they name', () => {
+  it('copies an export’s range, only its namespaces’ pods, with the series they name', async () => {
     directory = tempDirectory();
     const file = directory.file('source.kubetide');
     const { server } = recordingServer(file);
     const pods = [realisticPod('web-1'), realisticPod('dns-1', 'kube-system')];
     const capture = captureInto(server, pods);
     for (const at of [start, start + 15_000, start + 30_000])
-      capture.capture(
+      await capture.capture(
         'pods',
         [
           {
