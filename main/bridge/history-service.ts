@@ -157,7 +157,7 @@ export class HistoryService {
       case 'historyMetrics':
         return this.queries.metricsAt(this.source().file, message.resource, message.time);
       case 'historyUsage':
-        return this.queries.usage(this.source().file, message.subject, message.points);
+        return this.queries.usage(this.source().file, message.subject, message.points, message);
       case 'historyEvents':
         return recordedEventsAbout(this.source().reader(), message.involvedObject, message.time);
       case 'historyCounts':

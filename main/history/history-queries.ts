@@ -109,11 +109,18 @@ export class HistoryQueries {
   }
 
   /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */
-  usage(file: string, subject: UsageSubject, points: number): Promise<RecordedUsage> {
-    return this.ask({ type: 'usage', file, subject, points }).then((reply) => {
-      if (reply.type !== 'usage') throw new Error('the history query worker answered out of turn');
-      return reply.usage;
-    });
+  usage(
+    file: string,
+    subject: UsageSubject,
+    points: number,
+    range: { readonly from?: number | undefined; readonly to?: number | undefined },
+  ): Promise<RecordedUsage> {
+    return this.ask({ type: 'usage', file, subject, points, from: range.from, to: range.to }).then(
+      (reply) => {
+        if (reply.type !== 'usage') throw new Error('the history query worker answered out of turn');
+        return reply.usage;
+      },
+    );
   }
 
   private ask(

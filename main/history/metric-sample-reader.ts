@@ -93,19 +93,24 @@ export function metricsAt(
 }
 
 /**
- * `subject`'s usage summed per recorded poll, oldest first: every poll when the recording holds at
+ * `subject`'s usage summed per recorded poll in [from, to] (default: all), oldest first: every poll when the recording holds at
  * most `points` of them, else `points` polls evenly spread over it (each a real poll, never an
  * average, so a point reads as what the columns showed at its moment). Polls without the subject are
  * left out.
  */
-export function usageOver(database: SqliteDatabase, subject: UsageSubject, points: number): RecordedUsage {
+export function usageOver(
+  database: SqliteDatabase,
+  subject: UsageSubject,
+  points: number,
+  range: { readonly from?: number | undefined; readonly to?: number | undefined } = {},
+): RecordedUsage {
   if (!hasMetricTables(database) || points < 1) return { points: [] };
   const resource = subject.kind === 'Node' ? 'nodes' : 'pods';
   const matching = subjectSeries(database, subject);
   if (matching.size === 0) return { points: [] };
   const polls = database
-    .prepare('SELECT id FROM metric_samples WHERE resource = ? ORDER BY time, id')
-    .all(resource) as { id: number }[];
+    .prepare('SELECT id FROM metric_samples WHERE resource = ? AND time >= ? AND time <= ? ORDER BY time, id')
+    .all(resource, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as { id: number }[];
   const picked =
     polls.length <= points
       ? polls

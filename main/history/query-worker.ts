@@ -63,6 +63,8 @@ export type QueryRequest =
       readonly file: string;
       readonly subject: UsageSubject;
       readonly points: number;
+      readonly from: number | undefined;
+      readonly to: number | undefined;
     };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
@@ -160,7 +162,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     }
     case 'usage': {
-      const usage = usageOver(readerFor(request.file).database, request.subject, request.points);
+      const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);
       reply({ id: request.id, type: 'usage', usage });
       return;
     }

@@ -171,15 +171,17 @@ export interface UsageSubject {
 }
 
 /**
- * The recorded CPU and memory of `subject` over the whole recording: one point per poll at the API's
- * resolution, or, over a longer span, at most about `points` evenly spread polls. Reply value:
- * RecordedUsage.
+ * The recorded CPU and memory of `subject` over [from, to] (default: the whole recording): one point
+ * per poll at the API's resolution, or, over a longer span, `points` evenly spread polls. Reply
+ * value: RecordedUsage.
  */
 export interface HistoryUsageMessage {
   type: 'historyUsage';
   requestId: number;
   subject: UsageSubject;
   points: number;
+  from?: number;
+  to?: number;
 }
 
 /** One poll's total for the subject: cores and bytes summed over its pods' containers. */

@@ -170,13 +170,19 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         time: moment(fields.time, 'time'),
       };
     case 'historyUsage':
-      onlyFields(fields, ['type', 'requestId', 'subject', 'points'], 'historyUsage');
-      return {
-        type: 'historyUsage',
-        requestId: requestId(fields),
-        subject: usageSubject(fields.subject),
-        points: Math.min(counter(fields.points, 'points', 1), maxUsagePoints),
-      };
+      onlyFields(fields, ['type', 'requestId', 'subject', 'points', 'from', 'to'], 'historyUsage');
+      return withOptional(
+        {
+          type: 'historyUsage' as const,
+          requestId: requestId(fields),
+          subject: usageSubject(fields.subject),
+          points: Math.min(counter(fields.points, 'points', 1), maxUsagePoints),
+        },
+        {
+          from: optional(fields.from, (value) => moment(value, 'from')),
+          to: optional(fields.to, (value) => moment(value, 'to')),
+        },
+      );
     case 'historyEvents':
       onlyFields(fields, ['type', 'requestId', 'involvedObject', 'time'], 'historyEvents');
       return {
