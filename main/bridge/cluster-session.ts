@@ -30,6 +30,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector, defaultPrinter } from './row-projection';
 import type { PrinterLookup } from './row-projection';
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { MetricsFetch } from './metrics-poller';
 import { MetricsPoller } from './metrics-poller';
 import { servedKinds } from './served-kinds';
@@ -104,6 +105,9 @@ export class ClusterSession {
   private readonly forbiddenLogged = new Set<string>();
   /** Kinds SelfSubjectRulesReview says the user cannot read, with the reason, by gvrKey. */
   private readonly forbiddenKinds: ForbiddenKinds | undefined;
+  /** True when the recording keeps metric samples (see retainRecordedMetrics). */
+  private recordsMetrics = false;
+  private metricsRetained = false;
   private countTimer: Timer | undefined;
   private lastKinds = '';
   private closed = false;
@@ -128,6 +132,7 @@ export class ClusterSession {
     });
     this.stopDiscovery =
       options.discovery?.onChange(() => {
+        this.retainRecordedMetrics();
         this.refreshPrinters();
         this.pushKinds();
         void this.forbiddenKinds?.refresh();
@@ -157,10 +162,7 @@ export class ClusterSession {
       new MetricsPoller({
         clock: this.clock,
         fetch: options.metrics,
-        served: (resource) =>
-          (options.discovery?.preferredResources() ?? []).some(
-            (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
-          ),
+        served: (resource) => this.metricsServed(resource),
         namespaces: () => options.access?.candidates() ?? [],
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
@@ -169,12 +171,27 @@ export class ClusterSession {
           ? { onLists: (resource, lists, polledAt) => metricSamples.capture(resource, lists, polledAt) }
           : {}),
       });
-    // A recording keeps pod and node usage for as long as it runs, shown or not (issue 14).
-    if (metricSamples) {
-      this.metrics?.retain('pods');
-      this.metrics?.retain('nodes');
-    }
+    this.recordsMetrics = metricSamples !== undefined;
+    this.retainRecordedMetrics();
     void this.acquireRecordedKinds(options.recording?.kinds ?? []);
+  }
+
+  private metricsServed(resource: MetricsResource): boolean {
+    return (this.options.discovery?.preferredResources() ?? []).some(
+      (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
+    );
+  }
+
+  /**
+   * A recording keeps pod and node usage for the whole session, shown or not (issue 14), from when
+   * discovery lists metrics.k8s.io: polling before would only find it absent and wait a window.
+   */
+  private retainRecordedMetrics(): void {
+    if (!this.metrics || !this.recordsMetrics || this.metricsRetained) return;
+    if (!this.metricsServed('pods') && !this.metricsServed('nodes')) return;
+    this.metricsRetained = true;
+    this.metrics.retain('pods');
+    this.metrics.retain('nodes');
   }
 
   /**
