@@ -120,7 +120,8 @@ export class MetricSampleCapture {
           entry.series.push(series.series);
           entry.timestamps.push(timestamp);
           entry.windowsMs.push(windowMs);
-          entry.millicores.push(Math.round((parseQuantity(container.usage?.cpu ?? '0') ?? 0) * 1000));
+          // Rounded up, as kubectl top's MilliValue: a container's 0.2m reads 1m, live and recorded.
+          entry.millicores.push(Math.ceil((parseQuantity(container.usage?.cpu ?? '0') ?? 0) * 1000 - 1e-9));
           entry.bytes.push(Math.round(parseQuantity(container.usage?.memory ?? '0') ?? 0));
         }
         if (now) named.set(name, now);

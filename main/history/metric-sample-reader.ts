@@ -138,26 +138,36 @@ export function usageOver(
   return { points: result };
 }
 
-/** The subject's series ids -> the object each samples ("namespace/name/uid"). */
+/**
+ * The subject's series ids -> the object each samples ("namespace/name/uid"). A workload's are its
+ * pods' series, and those of the same pods sampled before the informer had them (no uid, no workload
+ * known then: the first polls of a session).
+ */
 function subjectSeries(database: SqliteDatabase, subject: UsageSubject): Map<number, string> {
+  const select = 'SELECT id, namespace, name, uid FROM metric_series';
   const rows = (
     subject.kind === 'Node'
-      ? database
-          .prepare("SELECT id, namespace, name, uid FROM metric_series WHERE resource = 'nodes' AND name = ?")
-          .all(subject.name)
+      ? database.prepare(`${select} WHERE resource = 'nodes' AND name = ?`).all(subject.name)
       : subject.kind === 'Pod'
         ? database
-            .prepare(
-              "SELECT id, namespace, name, uid FROM metric_series WHERE resource = 'pods' AND namespace = ? AND name = ?",
-            )
+            .prepare(`${select} WHERE resource = 'pods' AND namespace = ? AND name = ?`)
             .all(subject.namespace, subject.name)
         : database
             .prepare(
-              "SELECT id, namespace, name, uid FROM metric_series WHERE resource = 'pods' AND namespace = ? AND workload = ?",
+              `${select} WHERE resource = 'pods' AND namespace = @namespace AND (workload = @workload OR (uid = '' AND name IN
+                 (SELECT name FROM metric_series WHERE resource = 'pods' AND namespace = @namespace AND workload = @workload)))`,
             )
-            .all(subject.namespace, `${subject.kind}/${subject.name}`)
+            .all({ namespace: subject.namespace, workload: `${subject.kind}/${subject.name}` })
   ) as SeriesRow[];
-  return new Map(rows.map((row) => [row.id, `${row.namespace}/${row.name}/${row.uid}`]));
+  // A pod sampled before and after its informer knew it is one object, not two.
+  const uids = new Map<string, string>();
+  for (const row of rows) if (row.uid) uids.set(`${row.namespace}/${row.name}`, row.uid);
+  return new Map(
+    rows.map((row) => {
+      const key = `${row.namespace}/${row.name}`;
+      return [row.id, `${key}/${row.uid || uids.get(key) || ''}`];
+    }),
+  );
 }
 
 function seriesById(database: SqliteDatabase, resource: string): Map<number, SeriesRow> {

@@ -57,7 +57,7 @@ export class RecordingServer {
         return;
       case 'metric-samples': {
         const started = performance.now();
-        this.requireSession().writeMetricSamples(request.samples);
+        this.requireSession().writeMetricSamples(request.samples, request.now);
         this.writeMs += performance.now() - started;
         return;
       }

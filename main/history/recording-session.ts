@@ -129,9 +129,11 @@ export class RecordingSession {
    * Writes one poll's new metric samples. A failure loses that poll only (the next window's poll is
    * recorded); no gap is marked, since gaps speak of changes.
    */
-  writeMetricSamples(entry: MetricSamplesEntry): void {
+  writeMetricSamples(entry: MetricSamplesEntry, now: number): void {
     try {
       this.metricSamples.write(entry);
+      // The recording covers the moments it holds samples of, in a quiet cluster as in a busy one.
+      this.writer.touch(now);
     } catch (error) {
       this.reportError(
         `recording ${this.settings.file}: writing ${entry.series.length} ${entry.resource} metric samples failed`,

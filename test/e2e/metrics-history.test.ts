@@ -59,10 +59,20 @@ async function topPods(): Promise<{ timestamp: number; cpu: Map<string, string> 
   };
 }
 
-/** True when every row shown has the CPU of `scrape`, and there are a few. */
-function showsScrape(shown: Map<string, string>, scrape: Map<string, string>): boolean {
+/**
+ * True when every row shown has the CPU of `scrape`, and there are a few. Recorded samples keep whole
+ * millicores per container, rounded up as kubectl's MilliValue: a pod's sum may exceed the live
+ * (exact) one by a millicore per further container.
+ */
+function showsScrape(shown: Map<string, string>, scrape: Map<string, string>, slack = 0): boolean {
   const compared = [...shown].filter(([key]) => scrape.has(key));
-  return compared.length > 5 && compared.every(([key, text]) => scrape.get(key) === text);
+  return (
+    compared.length > 5 &&
+    compared.every(([key, text]) => {
+      const difference = parseQuantity(text)! - parseQuantity(scrape.get(key)!)!;
+      return difference >= -1e-9 && difference <= slack + 1e-9;
+    })
+  );
 }
 
 beforeAll(async () => {
@@ -114,15 +124,28 @@ describe('metrics in history', { timeout: 90_000 }, () => {
       )
       .toBe(true);
 
-    // Between the two scrapes: the first one's CPU, as recorded.
-    await scrubTo(page, first.timestamp + 7_000);
+    // Between the two scrapes (a scrape is stamped with its window's start, which may precede the
+    // recording's): the first one's CPU, as recorded.
+    const recordedFrom = Number(await page.getByTestId('timeline').getAttribute('data-from'));
+    await scrubTo(
+      page,
+      Math.min(first.timestamp + 14_000, Math.max(first.timestamp + 7_000, recordedFrom + 1_000)),
+    );
     await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing/);
-    await expect.poll(async () => showsScrape(await cpuColumn(), first.cpu), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(async () => showsScrape(await cpuColumn(), first.cpu, 0.002), { timeout: 15_000 })
+      .toBe(true)
+      .catch(async (error: unknown) => {
+        console.log([...(await cpuColumn())].slice(0, 8), [...first.cpu].slice(0, 8));
+        console.log(await page.getByTestId('metrics-note').allTextContents());
+        await page.screenshot({ path: screenshotPath('metrics-past-failed') });
+        throw error;
+      });
     expect(await page.getByTestId('metrics-note').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('metrics-past') });
 
     // A Deployment with running pods: its History tab charts their summed usage, two polls so far.
-    const deployment = [...cluster.store.values('deployments')]
+    const deployment = [...cluster.store.values('deployments.apps')]
       .map((stored) => stored.object)
       .find((object) => ((object.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0) > 0)!;
     await page.locator('[data-kind="deployments"]').click();

@@ -225,9 +225,12 @@ describe('metric_samples in a recording', () => {
     const file = directory.file('usage.kubetide');
     const { server } = recordingServer(file);
     const pods = [realisticPod('web-1'), realisticPod('web-2'), realisticPod('db-1')];
-    const capture = captureInto(server, pods);
+    // web-2 is not in the informer's cache for the first poll: its first sample has no workload yet.
+    const cached = [pods[0]!, pods[2]!];
+    const capture = captureInto(server, cached);
     for (let poll = 0; poll < 10; poll++) {
       const at = start + poll * 15_000;
+      if (poll === 1) cached.push(pods[1]!);
       await capture.capture(
         'pods',
         [
@@ -245,6 +248,7 @@ describe('metric_samples in a recording', () => {
     const subject = { kind: 'Deployment', namespace: 'default', name: 'web' } as const;
     const all = usageOver(reader.database, subject, 100).points;
     expect(all).toHaveLength(10);
+    expect(all[0]).toMatchObject({ cpu: (0 + 100) / 1000, objects: 2 });
     expect(all[3]).toEqual({ time: start + 45_000, cpu: (3 + 103) / 1000, memory: 20 * 2 ** 20, objects: 2 });
     expect(usageOver(reader.database, subject, 4).points.map((point) => point.time)).toEqual(
       [0, 3, 6, 9].map((poll) => start + poll * 15_000),
