@@ -134,13 +134,7 @@ describe('metrics in history', { timeout: 90_000 }, () => {
     await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing/);
     await expect
       .poll(async () => showsScrape(await cpuColumn(), first.cpu, 0.002), { timeout: 15_000 })
-      .toBe(true)
-      .catch(async (error: unknown) => {
-        console.log([...(await cpuColumn())].slice(0, 8), [...first.cpu].slice(0, 8));
-        console.log(await page.getByTestId('metrics-note').allTextContents());
-        await page.screenshot({ path: screenshotPath('metrics-past-failed') });
-        throw error;
-      });
+      .toBe(true);
     expect(await page.getByTestId('metrics-note').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('metrics-past') });
 
