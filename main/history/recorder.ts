@@ -15,12 +15,7 @@ import type { CrashLogFetchesOptions } from './crash-log-fetches';
 import { CrashLogFetches } from './crash-log-fetches';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
-import type {
-  MarkEntry,
-  MetricSamplesEntry,
-  RecordingReply,
-  RecordingSettings,
-} from './recording-protocol';
+import type { MarkEntry, MetricSamplesEntry, RecordingReply, RecordingSettings } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
 import { StreamTap } from './stream-tap';
 import { workerRecordingProcess } from './worker-recording-process';
