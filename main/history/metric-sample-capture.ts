@@ -33,7 +33,7 @@ type Numbering = Map<string, Map<string, Map<string, Numbered>>>;
  * Items numbered per turn of the event loop: a poll of 150,000 pods is read in slices, none holding
  * the polling thread (Electron's main) for more than a few milliseconds.
  */
-const itemsPerTurn = 1_000;
+const itemsPerTurn = 500;
 
 export class MetricSampleCapture {
   private nextSeries = 0;

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { MetricSampleCapture } from '../../main/history/metric-sample-capture';
+import { metricsAt, usageOver } from '../../main/history/metric-sample-reader';
+import { openRecording } from '../../main/history/recording-reader';
 import { RecordingServer } from '../../main/history/recording-server';
 import type { MetricsList } from '../../main/kube/metrics-list';
 import type { MetricSamplesEntry } from '../../main/history/recording-protocol';
@@ -97,6 +99,19 @@ const { series } = database.prepare('SELECT count(*) AS series FROM metric_serie
   series: number;
 };
 database.close();
+// Reading back, as the query worker does: a moment's every pod (travel), one pod over the recording.
+const reader = openRecording(file);
+let readStarted = performance.now();
+const moment = metricsAt(reader.database, 'pods', start + (polls - 1) * 15_000 + 5_000);
+const momentMs = performance.now() - readStarted;
+readStarted = performance.now();
+const podUsage = usageOver(
+  reader.database,
+  { kind: 'Pod', namespace: 'team-0', name: 'web-0-7d9f8c6b5-0' },
+  240,
+);
+const usageMs = performance.now() - readStarted;
+reader.close();
 const perPoll = payloads / polls;
 console.log(
   `${pods} pods, ${nodes} nodes, ${polls} polls, ${samples} samples:\n` +
@@ -106,6 +121,8 @@ console.log(
     `  per poll: numbering ${(captureMs / polls).toFixed(0)} ms on the polling thread, ` +
     `writing ${(writeMs / polls).toFixed(0)} ms in the recording process\n` +
     `  turns of the polling thread: 99th percentile ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ` +
-    `longest ${(delay.max / 1e6).toFixed(0)} ms (garbage collections included)`,
+    `longest ${(delay.max / 1e6).toFixed(0)} ms (garbage collections included)\n` +
+    `  reading: a moment's ${moment.keys.length} pods in ${momentMs.toFixed(0)} ms, ` +
+    `one pod's ${podUsage.points.length} polls in ${usageMs.toFixed(0)} ms`,
 );
 rmSync(directory, { recursive: true, force: true });
