@@ -152,6 +152,10 @@ export class ClusterSession {
       options.metrics &&
       new MetricSampleCapture({
         record: (samples) => recorder.recordMetricSamples(samples),
+        reportError: (context, error) =>
+          (options.log ?? console.warn)(
+            `${context} ${error instanceof Error ? error.message : String(error)}`,
+          ),
         cachedObject: (resource, namespace, name) =>
           this.feeds
             .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
@@ -168,7 +172,7 @@ export class ClusterSession {
           for (const connection of this.connections) connection.send(message);
         },
         ...(metricSamples
-          ? { onLists: (resource, lists, polledAt) => metricSamples.capture(resource, lists, polledAt) }
+          ? { onLists: (resource, lists, polledAt) => void metricSamples.capture(resource, lists, polledAt) }
           : {}),
       });
     this.recordsMetrics = metricSamples !== undefined;

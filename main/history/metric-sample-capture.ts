@@ -18,6 +18,8 @@ export interface MetricSampleCaptureOptions {
     namespace: string,
     name: string,
   ) => KubeObject | undefined;
+  /** Told when a poll could not be recorded (default console.error). */
+  readonly reportError?: (context: string, error: unknown) => void;
 }
 
 interface Numbered {
@@ -44,9 +46,16 @@ export class MetricSampleCapture {
 
   constructor(private readonly options: MetricSampleCaptureOptions) {}
 
-  /** Records the samples of one successful poll of `resource` (every list it read). */
+  /**
+   * Records the samples of one successful poll of `resource` (every list it read). Never rejects: a
+   * poll that cannot be numbered is reported and lost, and the next one is recorded.
+   */
   capture(resource: 'pods' | 'nodes', lists: readonly MetricsList[], polledAt: number): Promise<void> {
-    this.queue = this.queue.then(() => this.number(resource, lists, polledAt));
+    this.queue = this.queue
+      .then(() => this.number(resource, lists, polledAt))
+      .catch((error: unknown) =>
+        (this.options.reportError ?? console.error)(`recording ${resource} metric samples:`, error),
+      );
     return this.queue;
   }
 

@@ -162,6 +162,23 @@ describe('MetricSampleCapture', () => {
     ]);
     expect(entries.map((entry) => entry.series)).toEqual([[1], [2], [2]]);
   });
+
+  it('reports a poll it cannot record, and records the next', async () => {
+    const reported: string[] = [];
+    const recorded: number[] = [];
+    const capture = new MetricSampleCapture({
+      record: (samples) => {
+        if (recorded.push(samples.series.length) === 1) throw new Error('the recording process is gone');
+      },
+      cachedObject: () => undefined,
+      reportError: (context) => reported.push(context),
+    });
+    const poll = (at: number) => [{ items: [podMetrics('default', 'web-1', at, { app: [1, 1] })] }];
+    await capture.capture('pods', poll(start), start);
+    await capture.capture('pods', poll(start + 15_000), start + 15_000);
+    expect(reported).toEqual(['recording pods metric samples:']);
+    expect(recorded).toEqual([1, 1]);
+  });
 });
 
 describe('metric_samples in a recording', () => {
