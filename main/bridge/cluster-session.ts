@@ -17,6 +17,7 @@ import type {
 } from '../../shared/protocol/server-messages';
 import type { BatchStreamOptions } from './batch-stream';
 import { crashLogFetcher } from '../history/crash-log-fetcher';
+import { MetricSampleCapture } from '../history/metric-sample-capture';
 import { Feed } from './feed';
 import { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
@@ -29,6 +30,7 @@ import { printerFor } from '../../shared/kinds/columns';
 import { isSecretResource, sanitizeObject } from './object-sanitizer';
 import { RowProjector, defaultPrinter } from './row-projection';
 import type { PrinterLookup } from './row-projection';
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { MetricsFetch } from './metrics-poller';
 import { MetricsPoller } from './metrics-poller';
 import { servedKinds } from './served-kinds';
@@ -79,7 +81,8 @@ export interface ClusterSessionOptions {
   openPodLog?: (namespace: string, pod: string) => PodLogOpener;
   /**
    * Reads metrics.k8s.io (main/kube's listMetrics over the session's client). With it, pod and node
-   * metrics are polled while a renderer shows pods or nodes and discovery lists the API.
+   * metrics are polled while a renderer shows pods or nodes and discovery lists the API, and for the
+   * whole session when it records (the samples are kept with the history).
    */
   metrics?: MetricsFetch;
 }
@@ -102,6 +105,9 @@ export class ClusterSession {
   private readonly forbiddenLogged = new Set<string>();
   /** Kinds SelfSubjectRulesReview says the user cannot read, with the reason, by gvrKey. */
   private readonly forbiddenKinds: ForbiddenKinds | undefined;
+  /** True when the recording keeps metric samples (see retainRecordedMetrics). */
+  private recordsMetrics = false;
+  private metricsRetained = false;
   private countTimer: Timer | undefined;
   private lastKinds = '';
   private closed = false;
@@ -126,6 +132,7 @@ export class ClusterSession {
     });
     this.stopDiscovery =
       options.discovery?.onChange(() => {
+        this.retainRecordedMetrics();
         this.refreshPrinters();
         this.pushKinds();
         void this.forbiddenKinds?.refresh();
@@ -139,21 +146,56 @@ export class ClusterSession {
         () => this.pushKinds(),
       );
     void this.forbiddenKinds?.refresh();
+    const recorder = options.recording?.recorder;
+    const metricSamples =
+      recorder &&
+      options.metrics &&
+      new MetricSampleCapture({
+        record: (samples) => recorder.recordMetricSamples(samples),
+        reportError: (context, error) =>
+          (options.log ?? console.warn)(
+            `${context} ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        cachedObject: (resource, namespace, name) =>
+          this.feeds
+            .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
+            ?.cachedObject(namespace, name),
+      });
     this.metrics =
       options.metrics &&
       new MetricsPoller({
         clock: this.clock,
         fetch: options.metrics,
-        served: (resource) =>
-          (options.discovery?.preferredResources() ?? []).some(
-            (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
-          ),
+        served: (resource) => this.metricsServed(resource),
         namespaces: () => options.access?.candidates() ?? [],
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
         },
+        ...(metricSamples
+          ? { onLists: (resource, lists, polledAt) => void metricSamples.capture(resource, lists, polledAt) }
+          : {}),
       });
+    this.recordsMetrics = metricSamples !== undefined;
+    this.retainRecordedMetrics();
     void this.acquireRecordedKinds(options.recording?.kinds ?? []);
+  }
+
+  private metricsServed(resource: MetricsResource): boolean {
+    return (this.options.discovery?.preferredResources() ?? []).some(
+      (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
+    );
+  }
+
+  /**
+   * A recording keeps pod and node usage for the whole session, shown or not (issue 14), from when
+   * discovery lists metrics.k8s.io: polling before would only find it absent and wait a window.
+   */
+  private retainRecordedMetrics(): void {
+    if (!this.metrics || !this.recordsMetrics || this.metricsRetained) return;
+    if (!this.metricsServed('pods') && !this.metricsServed('nodes')) return;
+    this.metricsRetained = true;
+    this.metrics.retain('pods');
+    this.metrics.retain('nodes');
   }
 
   /**

@@ -152,6 +152,10 @@ export class HistoryService {
           .then((time) => (time === undefined ? null : { time }));
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
+      case 'historyMetrics':
+        return this.queries.metricsAt(this.source().file, message.resource, message.time);
+      case 'historyUsage':
+        return this.queries.usage(this.source().file, message.subject, message.points, message);
       case 'historyEvents':
         return this.queries.events(this.source().file, message.involvedObject, message.time);
       case 'historyCounts':

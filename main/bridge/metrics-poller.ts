@@ -8,6 +8,7 @@ import type { Backoff } from '../cache/backoff';
 import { stepBackoff } from '../cache/backoff';
 import type { Clock, Timer } from '../cache/clock';
 import { isForbidden } from '../../shared/kube/status';
+import { parseGoDuration } from '../../shared/kube/duration';
 import { parseQuantity } from '../../shared/kube/quantity';
 import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { MetricsList } from '../kube/metrics-list';
@@ -27,6 +28,8 @@ export interface MetricsPollerOptions {
   /** The namespaces to list pod metrics in when the cluster scope is refused. */
   namespaces: () => readonly string[];
   send: (message: MetricsMessage) => void;
+  /** Told every successful poll's lists as read, with the poll's start (the recording keeps them). */
+  onLists?: (resource: MetricsResource, lists: readonly MetricsList[], polledAt: number) => void;
   /** metrics-server's default resolution; a longer `window` in the replies lengthens it. */
   resolutionMs?: number;
   /** After a failure; reset by the next success. Default 15 s doubling to 5 min. */
@@ -34,24 +37,10 @@ export interface MetricsPollerOptions {
   random?: () => number;
 }
 
+export { parseGoDuration };
+
 export const defaultMetricsResolutionMs = 15_000;
 const defaultBackoff: Backoff = { duration: 15_000, factor: 2, jitter: 0.1, steps: 5, cap: 300_000 };
-
-/** A Go duration as metav1.Duration writes it ("15s", "1m0s", "10.5s", "500ms"), in milliseconds. */
-export function parseGoDuration(text: string): number | undefined {
-  const units: Record<string, number> = {
-    h: 3_600_000,
-    m: 60_000,
-    s: 1_000,
-    ms: 1,
-    us: 1e-3,
-    µs: 1e-3,
-    ns: 1e-6,
-  };
-  const parts = [...text.matchAll(/(\d+(?:\.\d*)?)(ms|us|µs|ns|h|m|s)/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join('') !== text) return undefined;
-  return parts.reduce((total, [, number, unit]) => total + Number(number) * units[unit!]!, 0);
-}
 
 interface ResourcePoll {
   demand: number;
@@ -136,6 +125,7 @@ export class MetricsPoller {
       if (abort.signal.aborted) return;
       const message = samples(resource, lists);
       poll.backoff = undefined;
+      this.options.onLists?.(resource, lists, poll.startedAt);
       this.publish(poll, message);
       delayMs = Math.max(resolutionMs, message.windowMs ?? 0);
     } catch (error) {

@@ -8,6 +8,7 @@
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { copyCrashLogs } from './crash-log-store';
+import { copyMetricSamples } from './metric-sample-export';
 import { copyChanges } from './export-copy';
 import { makeExportStandAlone, watchForOrphans } from './exported-versions';
 import { decodeMembers, encodeMembers } from './object-codec';
@@ -79,6 +80,12 @@ export function exportRecording(
     copyMarks(reader, database, options);
     if (!options.gvrs || options.gvrs.includes('pods.v1'))
       reader.guard('crash logs', 0, () => copyCrashLogs(reader.database, database, options));
+    const resources = (['pods', 'nodes'] as const).filter(
+      (resource) => !options.gvrs || options.gvrs.includes(`${resource}.v1`),
+    );
+    reader.guard('metric samples', 0, () =>
+      copyMetricSamples(reader.database, database, { ...options, resources }),
+    );
     writeProvenance(reader, database, options);
     database.exec('DETACH DATABASE source');
     // Pages freed by rewritten versions go back; the file's header then names a rollback journal.

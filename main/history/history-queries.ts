@@ -4,6 +4,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
+import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
@@ -114,6 +115,29 @@ export class HistoryQueries {
       if (reply.type !== 'counts') throw new Error('the history query worker answered out of turn');
       return reply.counts;
     });
+  }
+
+  /** Every pod's (or node's) recorded usage at `time` (see metricsAt). */
+  metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<RecordedMetrics> {
+    return this.ask({ type: 'metrics-at', file, resource, time }).then((reply) => {
+      if (reply.type !== 'metrics-at') throw new Error('the history query worker answered out of turn');
+      return reply.metrics;
+    });
+  }
+
+  /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */
+  usage(
+    file: string,
+    subject: UsageSubject,
+    points: number,
+    range: { readonly from?: number | undefined; readonly to?: number | undefined },
+  ): Promise<RecordedUsage> {
+    return this.ask({ type: 'usage', file, subject, points, from: range.from, to: range.to }).then(
+      (reply) => {
+        if (reply.type !== 'usage') throw new Error('the history query worker answered out of turn');
+        return reply.usage;
+      },
+    );
   }
 
   private ask(

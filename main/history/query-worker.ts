@@ -6,7 +6,9 @@
 // SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import { crashLogsAt } from './crash-log-store';
+import { metricsAt, usageOver } from './metric-sample-reader';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
 import type { ObjectReference } from './object-history';
@@ -59,7 +61,23 @@ export type QueryRequest =
       readonly involved: InvolvedObject;
       readonly time: number;
     }
-  | { readonly id: number; readonly type: 'counts'; readonly file: string; readonly time: number };
+  | { readonly id: number; readonly type: 'counts'; readonly file: string; readonly time: number }
+  | {
+      readonly id: number;
+      readonly type: 'metrics-at';
+      readonly file: string;
+      readonly resource: 'pods' | 'nodes';
+      readonly time: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'usage';
+      readonly file: string;
+      readonly subject: UsageSubject;
+      readonly points: number;
+      readonly from: number | undefined;
+      readonly to: number | undefined;
+    };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
 export interface TimelineFigures {
@@ -80,6 +98,8 @@ export type QueryReply =
   /** `json`: the Events (KubeObject[]) of recordedEventsAbout. */
   | { readonly id: number; readonly type: 'events'; readonly json: string }
   | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
+  | { readonly id: number; readonly type: 'metrics-at'; readonly metrics: RecordedMetrics }
+  | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -163,6 +183,16 @@ function answer(port: MessagePort, request: QueryRequest): void {
         counts: recordedCounts(readerFor(request.file), request.time),
       });
       return;
+    case 'metrics-at': {
+      const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
+      reply({ id: request.id, type: 'metrics-at', metrics });
+      return;
+    }
+    case 'usage': {
+      const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);
+      reply({ id: request.id, type: 'usage', usage });
+      return;
+    }
     case 'state': {
       const state = stateAt(readerFor(request.file), request.query);
       for (let index = 0; index < state.objects.length; index += chunkSize) {

@@ -15,7 +15,7 @@ import type { CrashLogFetchesOptions } from './crash-log-fetches';
 import { CrashLogFetches } from './crash-log-fetches';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
-import type { MarkEntry, RecordingReply, RecordingSettings } from './recording-protocol';
+import type { MarkEntry, MetricSamplesEntry, RecordingReply, RecordingSettings } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
 import { StreamTap } from './stream-tap';
 import { workerRecordingProcess } from './worker-recording-process';
@@ -202,6 +202,15 @@ export class Recorder {
   /** Crashes whose logs are being read or wait to be (see CrashLogCapture). */
   pendingCrashLogs(): number {
     return this.crashLogFetches.pending;
+  }
+
+  /**
+   * Records one poll's metric samples (see MetricSampleCapture). They go as their own message, not
+   * through the change queue: its bound, overflow gaps and relists speak of changes only.
+   */
+  recordMetricSamples(samples: MetricSamplesEntry): void {
+    if (this.dead || this.closing) return;
+    this.process.post({ type: 'metric-samples', samples, now: this.stamp() });
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */

@@ -22,6 +22,8 @@ export type RecorderRequest =
   /** `entries` is a JSON array of BatchEntry, written in one transaction. */
   | { readonly type: 'batch'; readonly sequence: number; readonly entries: string; readonly now: number }
   | { readonly type: 'retention'; readonly policy: RetentionPolicy; readonly now: number }
+  /** One poll's metric samples: their own table, never a change of the capture queue. */
+  | { readonly type: 'metric-samples'; readonly samples: MetricSamplesEntry; readonly now: number }
   | { readonly type: 'close'; readonly now: number };
 
 export type RecordingReply =
@@ -107,3 +109,34 @@ export type BatchEntry = ChangeEntry | MarkEntry | CrashLogEntry;
 
 export type GapReason = 'not-recording' | 'watch-disconnected' | 'listing' | 'relisting' | 'queue-overflow';
 export type RelistReason = 'initial-list' | 'relist' | 'attached' | 'resynchronized';
+
+/**
+ * A series the Recorder numbers for the first time: one pod container's, or one node's, usage. The
+ * recording process maps the number to the file's series (as it maps stream numbers).
+ */
+export interface MetricSeriesDefinition {
+  readonly series: number;
+  readonly namespace: string;
+  readonly name: string;
+  /** The pod's uid when the recorded informer held it, else "". */
+  readonly uid: string;
+  /** "" for a node. */
+  readonly container: string;
+  /** The pod's workload ("Deployment/web", "StatefulSet/db", "DaemonSet/agent", "Job/x"), else "". */
+  readonly workload: string;
+}
+
+/**
+ * Every sample one poll of metrics.k8s.io returned for `resource`, as parallel arrays (one structured
+ * clone of numbers, not 150,000 objects); series are defined once, in the first poll naming them.
+ */
+export interface MetricSamplesEntry {
+  readonly resource: 'pods' | 'nodes';
+  readonly definitions: readonly MetricSeriesDefinition[];
+  readonly series: readonly number[];
+  /** When metrics-server took each sample (epoch ms). */
+  readonly timestamps: readonly number[];
+  readonly windowsMs: readonly number[];
+  readonly millicores: readonly number[];
+  readonly bytes: readonly number[];
+}

@@ -55,6 +55,12 @@ export class RecordingServer {
       case 'retention':
         this.requireSession().enforceRetention(request.policy, request.now);
         return;
+      case 'metric-samples': {
+        const started = performance.now();
+        this.requireSession().writeMetricSamples(request.samples, request.now);
+        this.writeMs += performance.now() - started;
+        return;
+      }
       case 'close': {
         const session = this.requireSession();
         session.close(request.now);

@@ -3,8 +3,9 @@
 // retention now and then. Never runs on the thread that runs the informers.
 import { statSync } from 'node:fs';
 import { writeCrashLog } from './crash-log-store';
+import { MetricSampleWriter } from './metric-sample-store';
 import { decodeDeltaType } from './recorded-change';
-import type { BatchEntry, MarkEntry, RecordingSettings } from './recording-protocol';
+import type { BatchEntry, MarkEntry, MetricSamplesEntry, RecordingSettings } from './recording-protocol';
 import { RecordingLock } from './recording-lock';
 import { RecordingWriter } from './recording-writer';
 import { messageOf } from './recording-error';
@@ -26,6 +27,7 @@ export class RecordingSession {
   private readonly lock: RecordingLock;
   private readonly database: SqliteDatabase;
   private readonly writer: RecordingWriter;
+  private readonly metricSamples: MetricSampleWriter;
   /** The Recorder's stream numbers -> the file's streams. */
   private readonly streams = new Map<number, StreamProgress>();
   /** The Recorder's gap numbers -> mark row ids. */
@@ -57,6 +59,7 @@ export class RecordingSession {
       throw error;
     }
     this.writer = new RecordingWriter(this.database, { fullVersionEvery: settings.fullVersionEvery });
+    this.metricSamples = new MetricSampleWriter(this.database);
     const lastWritten = readMeta(this.database, 'lastWritten');
     this.lastWritten = lastWritten === undefined ? undefined : Number(lastWritten);
     this.lastRetention = now;
@@ -122,9 +125,27 @@ export class RecordingSession {
     return this.changesWritten;
   }
 
+  /**
+   * Writes one poll's new metric samples. A failure loses that poll only (the next window's poll is
+   * recorded); no gap is marked, since gaps speak of changes.
+   */
+  writeMetricSamples(entry: MetricSamplesEntry, now: number): void {
+    try {
+      this.metricSamples.write(entry);
+      // The recording covers the moments it holds samples of, in a quiet cluster as in a busy one.
+      this.writer.touch(now);
+    } catch (error) {
+      this.reportError(
+        `recording ${this.settings.file}: writing ${entry.series.length} ${entry.resource} metric samples failed`,
+        messageOf(error),
+      );
+    }
+  }
+
   enforceRetention(policy: RetentionPolicy, now: number): void {
     try {
       enforceRetention(this.writer, policy, now);
+      this.metricSamples.forgetDropped();
     } catch (error) {
       this.reportError(`recording ${this.settings.file}: retention failed`, messageOf(error));
     }

@@ -1,6 +1,7 @@
 // Keeps a recording within its age and size budget. Changes before the new start are deleted, except
 // those holding the versions live at the new start, which become full versions (their bases go) and
 // are named by a keyframe at the new start: the state at any kept moment still rebuilds.
+import { dropMetricSamplesBefore } from './metric-sample-store';
 import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
 import type { RecordingWriter } from './recording-writer';
 import type { SqliteDatabase } from './schema';
@@ -121,6 +122,7 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   database.prepare('DELETE FROM keyframes WHERE time < ?').run(start);
   database.prepare('DELETE FROM marks WHERE coalesce(end, start) < ?').run(start);
   database.prepare('DELETE FROM crash_logs WHERE time < ?').run(start);
+  dropMetricSamplesBefore(database, start);
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));

@@ -10,6 +10,8 @@
 // keyframes the state of a stream at a time: which change holds each object's current version
 // marks     gaps and relists
 // crash_logs the last logs of container runs that ended, by pod uid and time (deflated text)
+// metric_series  one pod container's or node's usage: its names, pod uid and workload
+// metric_samples one poll of metrics.k8s.io per resource: every new sample of it (deflated varints)
 // meta      format version, context, created, and for exports the range and filters
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -23,9 +25,9 @@ export type { SqliteDatabase };
  * Bumped on any incompatible change; readers refuse newer formats rather than misread them, and read
  * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding). 3: the
  * crash_logs table (an older file gains it, empty, when opened for writing; readers take its absence
- * as no crash logs).
+ * as no crash logs). 4: the metric_series and metric_samples tables (likewise: absent, no metrics).
  */
-export const recordingFormatVersion = 3;
+export const recordingFormatVersion = 4;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -56,6 +58,15 @@ CREATE TABLE IF NOT EXISTS crash_logs (
   reason TEXT NOT NULL, finished_at TEXT, truncated INTEGER NOT NULL, problem TEXT, payload BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS crash_logs_by_uid ON crash_logs (uid, time);
 CREATE INDEX IF NOT EXISTS crash_logs_by_time ON crash_logs (time);
+CREATE TABLE IF NOT EXISTS metric_series (
+  id INTEGER PRIMARY KEY, resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+  uid TEXT NOT NULL, container TEXT NOT NULL, workload TEXT NOT NULL, last_time INTEGER NOT NULL,
+  UNIQUE (resource, namespace, name, uid, container));
+CREATE INDEX IF NOT EXISTS metric_series_by_workload ON metric_series (resource, namespace, workload);
+CREATE TABLE IF NOT EXISTS metric_samples (
+  id INTEGER PRIMARY KEY, resource TEXT NOT NULL, time INTEGER NOT NULL, window_ms INTEGER NOT NULL,
+  payload BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS metric_samples_by_time ON metric_samples (resource, time);
 `;
 
 /**

@@ -23,7 +23,7 @@ function trimItem(item: unknown): MetricsItem {
     timestamp,
     window,
     usage,
-    containers: containers?.map((container) => ({ usage: container.usage })),
+    containers: containers?.map((container) => ({ name: container.name, usage: container.usage })),
   };
 }
 

@@ -8,6 +8,8 @@ import type {
   MetricsMessage,
   MetricsResource,
 } from '../../shared/protocol/metrics-messages';
+import type { AskPastMetrics } from './past-metrics';
+import { PastMetrics } from './past-metrics';
 import type { MetricSample } from './sample-history';
 import { SampleHistory, defaultSampleCapacity } from './sample-history';
 
@@ -29,9 +31,16 @@ interface ResourceEntry {
 export class MetricsStore {
   private readonly entries: Record<MetricsResource, ResourceEntry>;
   private readonly listeners = new Set<() => void>();
+  /** The recorded samples of the moment the view travelled to (see PastMetrics). */
+  readonly past: PastMetrics;
 
-  constructor(private readonly historyCapacity = defaultSampleCapacity) {
+  /** `askPast`: reads a past moment's samples from the recording (absent: the past has none). */
+  constructor(
+    private readonly historyCapacity = defaultSampleCapacity,
+    askPast?: AskPastMetrics,
+  ) {
     this.entries = { pods: this.emptyEntry(), nodes: this.emptyEntry() };
+    this.past = new PastMetrics(askPast, () => this.notify());
   }
 
   of(resource: MetricsResource): ResourceMetrics {
@@ -70,6 +79,7 @@ export class MetricsStore {
   clear(): void {
     this.entries.pods = this.emptyEntry();
     this.entries.nodes = this.emptyEntry();
+    this.past.clear();
     this.notify();
   }
 

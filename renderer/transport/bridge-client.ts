@@ -20,6 +20,7 @@ import type {
   HistoryCursorMessage,
   HistoryExportMessage,
   HistoryExportReply,
+  RecordedMetrics,
 } from '../../shared/protocol/history-messages';
 import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
@@ -67,7 +68,9 @@ const globalTimers: ClientTimers = {
 export class BridgeClient {
   readonly store: MirrorStore;
   /** CPU and memory samples, beside the mirror rather than in it (see metrics-store.ts). */
-  readonly metrics = new MetricsStore();
+  readonly metrics = new MetricsStore(undefined, (resource, time) =>
+    this.history<RecordedMetrics>({ type: 'historyMetrics', resource, time }),
+  );
   private readonly timers: ClientTimers;
   private readonly subscriptions = new Map<string, { gvr: GroupVersionResource; namespace?: string }>();
   private readonly pending = new Map<number, PendingRequest>();

@@ -1,7 +1,8 @@
 // The detail pane of the selected row: YAML (fetched from main, refreshed when the row's
 // resourceVersion moves), Events, Owners (up), Children (down) and History (versions and diffs). While
 // travelling, every tab but History shows the travel moment as the recording held it (a pod's Logs
-// tab: the crash logs recorded by then). Only the open tab fetches.
+// tab: the crash logs recorded by then). History also charts the usage recorded for pods, nodes and
+// workloads. Only the open tab fetches.
 import { DetailMetrics } from './metrics-chart';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { KubeObject } from '../../shared/kube/object';
@@ -16,6 +17,7 @@ import { EventsTab } from './events-tab';
 import { OwnersTab, type OwnerStep } from './owners-tab';
 import { ChildrenTab } from './children-tab';
 import { HistoryTab } from './history-tab';
+import { UsageOverTime, usageSubjectOf } from './usage-over-time';
 import { SecretValues, secretKeys } from './secret-values';
 import { formatAge } from './format';
 import { objectAt } from './object-at';
@@ -121,14 +123,24 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
       </div>
     );
   } else if (tab === 'history') {
-    body = (
+    const historyNamespace = namespace ?? props.rowKey.split('/').slice(0, -1).join('/');
+    const usageSubject = usageSubjectOf(kind.gvr, historyNamespace, name);
+    const history = (
       <HistoryTab
         gvr={kind.gvr}
-        namespace={namespace ?? props.rowKey.split('/').slice(0, -1).join('/')}
+        namespace={historyNamespace}
         name={name}
         revision={row?.resourceVersion}
         onTravel={props.onTravel}
       />
+    );
+    body = usageSubject ? (
+      <div className="history-with-usage">
+        <UsageOverTime subject={usageSubject} travelTime={travelTime} onTravel={props.onTravel} />
+        {history}
+      </div>
+    ) : (
+      history
     );
   } else if (!row) {
     body = (

@@ -1,5 +1,6 @@
 // One metrics cell, formatted as kubectl top prints it (millicores, MiB, whole percentages). It reads
-// the MetricsStore itself, so a new sample re-renders the visible metrics cells and nothing else. A
+// the MetricsStore itself, so a new sample re-renders the visible metrics cells and nothing else; while
+// travelling, the sample recorded for that moment. A
 // percentage without a reference reads "n/a" as in k9s; no sample yet (or metrics not served) is blank,
 // because the table header says once why (MetricsNote), not every row.
 import type { ReactNode } from 'react';
@@ -13,11 +14,10 @@ import { useMetrics } from './use-metrics';
 
 export function MetricCell(props: { readonly row: Row; readonly source: MetricColumnSource }): ReactNode {
   const { row, source } = props;
+  // While travelling: the sample the recording kept for that moment (see useMetrics).
   const metrics = useMetrics(source.resource);
-  // Samples are live only (not recorded yet): a row of the past gets none.
-  const travelling = useView((state) => state.travel !== undefined);
   const sample = metrics.latest.get(row.key);
-  if (!sample || travelling) return null;
+  if (!sample) return null;
   const value = metricValue(source, row, sample);
   if (value === undefined) return <span className="cell-faint">n/a</span>;
   if (source.referenceCell !== undefined)
@@ -32,7 +32,11 @@ export function MetricsNote(props: { readonly resource: MetricsResource }): Reac
   const metrics = useMetrics(props.resource);
   const travelling = useView((state) => state.travel !== undefined);
   const text = travelling
-    ? 'metrics are live only'
+    ? metrics.availability === 'absent'
+      ? 'no metrics recorded at this moment'
+      : metrics.availability === 'failing'
+        ? 'recorded metrics unreadable'
+        : undefined
     : metrics.availability === 'absent'
       ? 'metrics API not served'
       : metrics.availability === 'forbidden'

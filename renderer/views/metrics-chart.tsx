@@ -1,5 +1,5 @@
 // The detail pane's chart of an object's recent CPU and memory: one sparkline each over the samples
-// the MetricsStore's ring holds (the last ~15 minutes), in plain SVG. Each line is scaled to its own
+// the MetricsStore's ring holds (the last ~15 minutes; while travelling, the recorded ones), in plain SVG. Each line is scaled to its own
 // peak (and to the request when one is set, drawn dashed), so the shape reads at a glance.
 import type { ReactNode } from 'react';
 import { formatCpu, formatMemory } from '../../shared/kube/quantity';
@@ -10,11 +10,14 @@ import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
 import type { CatalogKind } from './kind-catalog';
 import { metricsResourceOfKind, useMetrics } from './use-metrics';
+import { useRecordedUsage } from './usage-over-time';
 
 const width = 240;
 const height = 36;
 /** What the ring holds at metrics-server's resolution (defaultSampleCapacity × 15 s). */
 const chartWindowMs = 15 * 60_000;
+/** The recorded polls of that span, at most (a poll per 15 s). */
+const chartPoints = 60;
 
 function Sparkline(props: {
   readonly label: string;
@@ -65,19 +68,44 @@ function Sparkline(props: {
   );
 }
 
-/** CPU and memory of the object `rowKey`; nothing until a sample arrived (or while travelling back). */
+/**
+ * CPU and memory of the object `rowKey`; nothing until a sample arrived. While travelling: the samples
+ * recorded in the 15 minutes up to the moment shown.
+ */
 export function MetricsChart(props: {
   readonly resource: MetricsResource;
   readonly rowKey: string;
   readonly cpuReference?: number;
   readonly memoryReference?: number;
 }): ReactNode {
+  const travelTime = useView((state) => state.travel?.time);
+  if (travelTime !== undefined) return <PastMetricsChart {...props} time={travelTime} />;
+  return <LiveMetricsChart {...props} />;
+}
+
+type MetricsChartProps = Parameters<typeof MetricsChart>[0];
+
+function LiveMetricsChart(props: MetricsChartProps): ReactNode {
   const { metrics } = useServices().bridge;
   // Subscribed for the re-render on every new sample; the ring is read from the store.
   const current = useMetrics(props.resource);
-  const travelling = useView((state) => state.travel !== undefined);
-  if (travelling || !current.latest.has(props.rowKey)) return null;
-  const samples = metrics.history(props.resource, props.rowKey);
+  if (!current.latest.has(props.rowKey)) return null;
+  return <Sparklines {...props} samples={metrics.history(props.resource, props.rowKey)} />;
+}
+
+/** While travelling: the object's samples recorded in the chart's span up to the moment shown. */
+function PastMetricsChart(props: MetricsChartProps & { readonly time: number }): ReactNode {
+  const [namespace, name] = props.rowKey.includes('/') ? props.rowKey.split('/') : ['', props.rowKey];
+  const subject = { kind: props.resource === 'pods' ? 'Pod' : 'Node', namespace, name: name! } as const;
+  // Asked again per 5 s of travel, not per frame of playback; the line may end up to 5 s early.
+  const to = Math.floor(props.time / 5_000) * 5_000;
+  const loaded = useRecordedUsage(subject, chartPoints, { from: to - chartWindowMs, to }, false);
+  if (loaded.state !== 'loaded' || loaded.usage.points.length === 0) return null;
+  return <Sparklines {...props} samples={loaded.usage.points} />;
+}
+
+function Sparklines(props: MetricsChartProps & { readonly samples: readonly MetricSample[] }): ReactNode {
+  const { samples } = props;
   return (
     <div className="metrics-charts" data-testid="metrics-chart">
       <Sparkline

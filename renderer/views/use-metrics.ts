@@ -1,14 +1,22 @@
 // React's view of the MetricsStore: one resource's metrics, re-read whenever a metrics message lands
-// (every resolution window), independently of the rows' revisions.
-import { useCallback, useSyncExternalStore } from 'react';
+// (every resolution window), independently of the rows' revisions. While travelling, the metrics of
+// the moment shown, as the recording kept them (asked of main once per moment, whoever reads them).
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { ResourceMetrics } from '../store/metrics-store';
-import { useServices } from './app-context';
+import { useServices, useView } from './app-context';
 
 export function useMetrics(resource: MetricsResource): ResourceMetrics {
   const { metrics } = useServices().bridge;
+  const travelTime = useView((state) => state.travel?.time);
+  useEffect(() => {
+    if (travelTime !== undefined) metrics.past.load(resource, travelTime);
+  }, [metrics, resource, travelTime]);
   const subscribe = useCallback((listener: () => void) => metrics.subscribe(listener), [metrics]);
-  const read = useCallback(() => metrics.of(resource), [metrics, resource]);
+  const read = useCallback(
+    () => (travelTime === undefined ? metrics.of(resource) : metrics.past.at(resource, travelTime)),
+    [metrics, resource, travelTime],
+  );
   return useSyncExternalStore(subscribe, read);
 }
 

@@ -141,6 +141,63 @@ export interface RecordedCrashLog {
 }
 
 /**
+ * The CPU and memory of every pod (or node) at `time` as the recording kept them: each object's
+ * latest sample taken at or before `time`, no older than two of its windows. Reply value:
+ * RecordedMetrics (no keys: no sample of that moment).
+ */
+export interface HistoryMetricsMessage {
+  type: 'historyMetrics';
+  requestId: number;
+  resource: 'pods' | 'nodes';
+  time: number;
+}
+
+/** Recorded samples of one moment, in MetricsMessage's shape (row keys, cores, bytes). */
+export interface RecordedMetrics {
+  /** The newest sample's timestamp, if any sample was found. */
+  readonly timestamp?: number | undefined;
+  readonly windowMs?: number | undefined;
+  readonly keys: string[];
+  readonly cpu: number[];
+  readonly memory: number[];
+}
+
+/** Whose usage over time: one pod or node, or every pod a workload ran. */
+export interface UsageSubject {
+  readonly kind: 'Pod' | 'Node' | 'Deployment' | 'StatefulSet' | 'DaemonSet';
+  /** "" for a node. */
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * The recorded CPU and memory of `subject` over [from, to] (default: the whole recording): one point
+ * per poll at the API's resolution, or, over a longer span, `points` evenly spread polls. Reply
+ * value: RecordedUsage.
+ */
+export interface HistoryUsageMessage {
+  type: 'historyUsage';
+  requestId: number;
+  subject: UsageSubject;
+  points: number;
+  from?: number;
+  to?: number;
+}
+
+/** One poll's total for the subject: cores and bytes summed over its pods' containers. */
+export interface UsagePoint {
+  readonly time: number;
+  readonly cpu: number;
+  readonly memory: number;
+  /** Pods (or nodes) sampled. */
+  readonly objects: number;
+}
+
+export interface RecordedUsage {
+  readonly points: UsagePoint[];
+}
+
+/**
  * Writes [from, to] of the recording (optionally only some namespaces and kinds) to a file only the
  * user chose; a renderer never names a path. Reply value: HistoryExportReply, or null when the user
  * cancelled the dialog.
@@ -206,6 +263,8 @@ export type HistoryClientMessage =
   | HistoryObjectMessage
   | HistoryAdjacentMessage
   | HistoryCrashLogsMessage
+  | HistoryMetricsMessage
+  | HistoryUsageMessage
   | HistoryEventsMessage
   | HistoryCountsMessage
   | HistoryExportMessage

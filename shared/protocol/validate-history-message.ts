@@ -1,7 +1,7 @@
 // The checks of the history messages (shared/protocol/history-messages.ts): moments, object
 // references, playback speeds, export filters and transfer tokens. No message carries a file path:
 // main alone decides where recordings are read and written.
-import type { HistoryClientMessage, HistoryObjectReference } from './history-messages';
+import type { HistoryClientMessage, HistoryObjectReference, UsageSubject } from './history-messages';
 import type { Fields } from './validation-rules';
 import {
   counter,
@@ -36,6 +36,24 @@ function historyObject(value: unknown): HistoryObjectReference {
     },
     { namespace: namespace(fields.namespace) },
   );
+}
+
+const usageKinds: readonly string[] = ['Pod', 'Node', 'Deployment', 'StatefulSet', 'DaemonSet'];
+/** More points than a chart has pixels would only cost the query worker time: asks are capped. */
+const maxUsagePoints = 2000;
+
+function usageSubject(value: unknown): UsageSubject {
+  const fields = record(value, 'subject');
+  onlyFields(fields, ['kind', 'namespace', 'name'], 'subject');
+  if (typeof fields.kind !== 'string' || !usageKinds.includes(fields.kind))
+    reject(`subject.kind must be one of ${usageKinds.join(', ')}`);
+  const node = fields.kind === 'Node';
+  if (node && fields.namespace !== '') reject('subject.namespace must be "" for a node');
+  return {
+    kind: fields.kind as UsageSubject['kind'],
+    namespace: node ? '' : string(fields.namespace, 'subject.namespace', messageLimits.labelLength, dnsLabel),
+    name: string(fields.name, 'subject.name', messageLimits.nameLength, objectNameFormat),
+  };
 }
 
 /** A moment in ms since the epoch. */
@@ -141,6 +159,30 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         uid: string(fields.uid, 'uid', messageLimits.labelLength, subscriptionIdFormat),
         time: moment(fields.time, 'time'),
       };
+    case 'historyMetrics':
+      onlyFields(fields, ['type', 'requestId', 'resource', 'time'], 'historyMetrics');
+      if (fields.resource !== 'pods' && fields.resource !== 'nodes')
+        reject('resource must be "pods" or "nodes"');
+      return {
+        type: 'historyMetrics',
+        requestId: requestId(fields),
+        resource: fields.resource,
+        time: moment(fields.time, 'time'),
+      };
+    case 'historyUsage':
+      onlyFields(fields, ['type', 'requestId', 'subject', 'points', 'from', 'to'], 'historyUsage');
+      return withOptional(
+        {
+          type: 'historyUsage' as const,
+          requestId: requestId(fields),
+          subject: usageSubject(fields.subject),
+          points: Math.min(counter(fields.points, 'points', 1), maxUsagePoints),
+        },
+        {
+          from: optional(fields.from, (value) => moment(value, 'from')),
+          to: optional(fields.to, (value) => moment(value, 'to')),
+        },
+      );
     case 'historyEvents':
       onlyFields(fields, ['type', 'requestId', 'involvedObject', 'time'], 'historyEvents');
       return {

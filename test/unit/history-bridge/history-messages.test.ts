@@ -134,4 +134,25 @@ describe('history messages are validated like the rest of the protocol', () => {
     expect(refusal({ ...crashLogs, time: -1 })).toMatch(/time/);
     expect(refusal({ ...crashLogs, file: '/tmp/other.kubetide' })).toMatch(/unknown field "file"/);
   });
+
+  it('accepts recorded metrics of a moment and a usage subject, and refuses another resource, kind or a node namespace', () => {
+    const metrics = { type: 'historyMetrics', requestId: 4, resource: 'pods', time: 5 };
+    expect(accepted(metrics)).toEqual(metrics);
+    expect(refusal({ ...metrics, resource: 'deployments' })).toMatch(/resource/);
+    expect(refusal({ ...metrics, time: 1.5 })).toMatch(/time/);
+    const usage = {
+      type: 'historyUsage',
+      requestId: 5,
+      subject: { kind: 'Deployment', namespace: 'default', name: 'web' },
+      points: 300,
+    };
+    expect(accepted(usage)).toEqual(usage);
+    expect(accepted({ ...usage, points: 1e9 })).toEqual({ ...usage, points: 2000 });
+    expect(refusal({ ...usage, subject: { ...usage.subject, kind: 'ReplicaSet' } })).toMatch(/subject.kind/);
+    expect(refusal({ ...usage, subject: { kind: 'Node', namespace: 'default', name: 'n' } })).toMatch(
+      /namespace/,
+    );
+    expect(refusal({ ...usage, subject: { ...usage.subject, name: '../x' } })).toMatch(/subject.name/);
+    expect(refusal({ ...usage, points: 0 })).toMatch(/points/);
+  });
 });

@@ -63,7 +63,7 @@ describe('exportRecording', () => {
       expect(stateAt(exported, { gvr: 'pods.v1', time: moment.time }).objects).toEqual(expected);
     }
     expect(exported.metadata).toMatchObject({
-      formatVersion: 3,
+      formatVersion: 4,
       context: 'test-context',
       start: from,
       exportFilter: { from, to, namespaces: ['payments'], gvrs: ['pods.v1'] },

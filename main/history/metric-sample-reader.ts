@@ -1,0 +1,178 @@
+// Reads the recorded metric samples (see MetricSampleWriter) in the history query worker: the usage
+// of every pod or node at a moment of the past (the CPU and MEM columns while travelling), and one
+// subject's usage over the recording (the History tab's chart). A recording from before format 4 has
+// no metric tables and answers no samples.
+import type {
+  RecordedMetrics,
+  RecordedUsage,
+  UsagePoint,
+  UsageSubject,
+} from '../../shared/protocol/history-messages';
+import { decodeMetricSamples } from './metric-sample-codec';
+import type { EncodedSample } from './metric-sample-codec';
+import { hasMetricTables } from './metric-sample-store';
+import type { SqliteDatabase } from './schema';
+
+/** metrics-server's default resolution, for a sample whose window was not reported. */
+const defaultWindowMs = 15_000;
+
+interface SeriesRow {
+  id: number;
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+interface SampleRow {
+  time: number;
+  payload: Buffer;
+}
+
+/**
+ * Each object's latest sample taken at or before `time` and no older than two of its windows (a
+ * later one is the next scrape: the object was still sampled then). Containers are summed per pod;
+ * when a pod's name was reused within that span, the newest incarnation's samples count.
+ */
+export function metricsAt(
+  database: SqliteDatabase,
+  resource: 'pods' | 'nodes',
+  time: number,
+): RecordedMetrics {
+  const none: RecordedMetrics = { keys: [], cpu: [], memory: [] };
+  if (!hasMetricTables(database)) return none;
+  const latest = database
+    .prepare(
+      'SELECT window_ms FROM metric_samples WHERE resource = ? AND time <= ? ORDER BY time DESC LIMIT 1',
+    )
+    .get(resource, time) as { window_ms: number } | undefined;
+  if (!latest) return none;
+  const windowMs = latest.window_ms || defaultWindowMs;
+  // A row's time is its newest sample's: one stamped a window after `time` may hold earlier samples.
+  const rows = database
+    .prepare(
+      'SELECT time, payload FROM metric_samples WHERE resource = ? AND time >= ? AND time <= ? ORDER BY time',
+    )
+    .all(resource, time - 3 * windowMs, time + windowMs) as SampleRow[];
+  const chosen = new Map<number, EncodedSample>();
+  for (const row of rows)
+    decodeMetricSamples(row.time, row.payload, (sample) => {
+      if (sample.timestamp > time || sample.timestamp < time - 2 * (sample.windowMs || defaultWindowMs))
+        return;
+      const previous = chosen.get(sample.series);
+      if (!previous || previous.timestamp <= sample.timestamp) chosen.set(sample.series, sample);
+    });
+  if (chosen.size === 0) return none;
+  const series = seriesById(database, resource);
+  const objects = new Map<string, { uid: string; timestamp: number; millicores: number; bytes: number }>();
+  for (const [id, sample] of chosen) {
+    const named = series.get(id);
+    if (!named) continue;
+    const key = named.namespace ? `${named.namespace}/${named.name}` : named.name;
+    const object = objects.get(key);
+    if (!object || (object.uid !== named.uid && object.timestamp < sample.timestamp))
+      objects.set(key, {
+        uid: named.uid,
+        timestamp: sample.timestamp,
+        millicores: sample.millicores,
+        bytes: sample.bytes,
+      });
+    else if (object.uid === named.uid) {
+      object.millicores += sample.millicores;
+      object.bytes += sample.bytes;
+      object.timestamp = Math.max(object.timestamp, sample.timestamp);
+    }
+  }
+  const result = { ...none, timestamp: 0, windowMs };
+  for (const [key, object] of objects) {
+    result.keys.push(key);
+    result.cpu.push(object.millicores / 1000);
+    result.memory.push(object.bytes);
+    result.timestamp = Math.max(result.timestamp, object.timestamp);
+  }
+  return result;
+}
+
+/**
+ * `subject`'s usage summed per recorded poll in [from, to] (default: all), oldest first: every poll when the recording holds at
+ * most `points` of them, else `points` polls evenly spread over it (each a real poll, never an
+ * average, so a point reads as what the columns showed at its moment). Polls without the subject are
+ * left out.
+ */
+export function usageOver(
+  database: SqliteDatabase,
+  subject: UsageSubject,
+  points: number,
+  range: { readonly from?: number | undefined; readonly to?: number | undefined } = {},
+): RecordedUsage {
+  if (!hasMetricTables(database) || points < 1) return { points: [] };
+  const resource = subject.kind === 'Node' ? 'nodes' : 'pods';
+  const matching = subjectSeries(database, subject);
+  if (matching.size === 0) return { points: [] };
+  const polls = database
+    .prepare('SELECT id FROM metric_samples WHERE resource = ? AND time >= ? AND time <= ? ORDER BY time, id')
+    .all(resource, range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER) as { id: number }[];
+  const picked =
+    polls.length <= points
+      ? polls
+      : Array.from(
+          { length: points },
+          (_, index) => polls[Math.round((index * (polls.length - 1)) / Math.max(1, points - 1))]!,
+        );
+  const read = database.prepare('SELECT time, payload FROM metric_samples WHERE id = ?');
+  const result: UsagePoint[] = [];
+  for (const { id } of picked) {
+    const row = read.get(id) as SampleRow;
+    let millicores = 0;
+    let bytes = 0;
+    const objects = new Set<string>();
+    decodeMetricSamples(row.time, row.payload, (sample) => {
+      const object = matching.get(sample.series);
+      if (object === undefined) return;
+      millicores += sample.millicores;
+      bytes += sample.bytes;
+      objects.add(object);
+    });
+    if (objects.size > 0)
+      result.push({ time: row.time, cpu: millicores / 1000, memory: bytes, objects: objects.size });
+  }
+  return { points: result };
+}
+
+/**
+ * The subject's series ids -> the object each samples ("namespace/name/uid"). A workload's are its
+ * pods' series, and those of the same pods sampled before the informer had them (no uid, no workload
+ * known then: the first polls of a session).
+ */
+function subjectSeries(database: SqliteDatabase, subject: UsageSubject): Map<number, string> {
+  const select = 'SELECT id, namespace, name, uid FROM metric_series';
+  const rows = (
+    subject.kind === 'Node'
+      ? database.prepare(`${select} WHERE resource = 'nodes' AND name = ?`).all(subject.name)
+      : subject.kind === 'Pod'
+        ? database
+            .prepare(`${select} WHERE resource = 'pods' AND namespace = ? AND name = ?`)
+            .all(subject.namespace, subject.name)
+        : database
+            .prepare(
+              `${select} WHERE resource = 'pods' AND namespace = @namespace AND (workload = @workload OR (uid = '' AND name IN
+                 (SELECT name FROM metric_series WHERE resource = 'pods' AND namespace = @namespace AND workload = @workload)))`,
+            )
+            .all({ namespace: subject.namespace, workload: `${subject.kind}/${subject.name}` })
+  ) as SeriesRow[];
+  // A pod sampled before and after its informer knew it is one object, not two.
+  const uids = new Map<string, string>();
+  for (const row of rows) if (row.uid) uids.set(`${row.namespace}/${row.name}`, row.uid);
+  return new Map(
+    rows.map((row) => {
+      const key = `${row.namespace}/${row.name}`;
+      return [row.id, `${key}/${row.uid || uids.get(key) || ''}`];
+    }),
+  );
+}
+
+function seriesById(database: SqliteDatabase, resource: string): Map<number, SeriesRow> {
+  const rows = database
+    .prepare('SELECT id, namespace, name, uid FROM metric_series WHERE resource = ?')
+    .all(resource) as SeriesRow[];
+  return new Map(rows.map((row) => [row.id, row]));
+}

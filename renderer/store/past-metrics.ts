@@ -1,0 +1,96 @@
+// CPU and memory of a past moment, as the recording kept them (issue 14): while travelling, the
+// metrics columns, their sort and filter, and the MetricsNote read these instead of the live samples.
+// Each resource has at most one question to main in flight; scrubbing asks again only for the moment
+// the view rests on once the answer comes, never once per pixel dragged.
+import type { MetricsResource } from '../../shared/protocol/metrics-messages';
+import type { RecordedMetrics } from '../../shared/protocol/history-messages';
+import type { ResourceMetrics } from './metrics-store';
+import type { MetricSample } from './sample-history';
+
+export type AskPastMetrics = (resource: MetricsResource, time: number) => Promise<RecordedMetrics>;
+
+/** Until main answers for the moment shown: nothing, said as not known yet (not as "none"). */
+export const notYetRead: ResourceMetrics = {
+  availability: undefined,
+  reason: undefined,
+  timestamp: undefined,
+  latest: new Map(),
+};
+
+interface PastEntry {
+  /** The moment `metrics` answers. */
+  time: number | undefined;
+  metrics: ResourceMetrics;
+  asking: boolean;
+  /** The moment wanted next, once the question in flight is answered. */
+  wanted: number | undefined;
+}
+
+export class PastMetrics {
+  private entries: Record<MetricsResource, PastEntry> = { pods: emptyEntry(), nodes: emptyEntry() };
+
+  constructor(
+    private readonly ask: AskPastMetrics | undefined,
+    private readonly notify: () => void,
+  ) {}
+
+  /** The metrics of `resource` at `time`, or notYetRead until main has answered for that moment. */
+  at(resource: MetricsResource, time: number): ResourceMetrics {
+    const entry = this.entries[resource];
+    return entry.time === time ? entry.metrics : notYetRead;
+  }
+
+  /** Asks main for `resource` at `time`, unless that is what is shown or asked already. */
+  load(resource: MetricsResource, time: number): void {
+    const entry = this.entries[resource];
+    if (!this.ask || entry.time === time) return;
+    entry.wanted = time;
+    if (!entry.asking) this.next(resource, entry);
+  }
+
+  /** Forgets every answer (a context switch, or back to live). */
+  clear(): void {
+    this.entries = { pods: emptyEntry(), nodes: emptyEntry() };
+  }
+
+  private next(resource: MetricsResource, entry: PastEntry): void {
+    const time = entry.wanted;
+    if (time === undefined || time === entry.time) return;
+    entry.wanted = undefined;
+    entry.asking = true;
+    const answered = (metrics: ResourceMetrics) => {
+      // A clear() meanwhile replaced the entry: this answer is for a view no longer shown.
+      if (this.entries[resource] !== entry) return;
+      entry.asking = false;
+      entry.time = time;
+      entry.metrics = metrics;
+      this.notify();
+      this.next(resource, entry);
+    };
+    this.ask!(resource, time).then(
+      (recorded) => answered(resourceMetricsOf(recorded)),
+      (error: unknown) =>
+        answered({
+          ...notYetRead,
+          availability: 'failing',
+          reason: `reading the recorded metrics failed: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+    );
+  }
+}
+
+function emptyEntry(): PastEntry {
+  return { time: undefined, metrics: notYetRead, asking: false, wanted: undefined };
+}
+
+/** A recorded moment as the views read live metrics: "absent" when nothing was recorded for it. */
+function resourceMetricsOf(recorded: RecordedMetrics): ResourceMetrics {
+  if (recorded.keys.length === 0)
+    return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
+  const latest = new Map<string, MetricSample>();
+  const time = recorded.timestamp ?? 0;
+  recorded.keys.forEach((key, index) =>
+    latest.set(key, { time, cpu: recorded.cpu[index]!, memory: recorded.memory[index]! }),
+  );
+  return { availability: 'served', reason: undefined, timestamp: recorded.timestamp, latest };
+}

@@ -1,0 +1,87 @@
+// The recorded metrics of a past moment in the renderer (PastMetrics): one question per resource in
+// flight, scrubbing coalesced to the moment the view rests on, answers read as the live metrics are,
+// and an answer for a view no longer shown dropped.
+import { describe, expect, it } from 'vitest';
+import type { RecordedMetrics } from '../../../shared/protocol/history-messages';
+import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
+import { MetricsStore } from '../../../renderer/store/metrics-store';
+import { notYetRead } from '../../../renderer/store/past-metrics';
+
+interface Question {
+  readonly resource: MetricsResource;
+  readonly time: number;
+  answer(metrics: RecordedMetrics): void;
+  fail(error: Error): void;
+}
+
+function storeWithQuestions(): { store: MetricsStore; questions: Question[] } {
+  const questions: Question[] = [];
+  const store = new MetricsStore(
+    undefined,
+    (resource, time) =>
+      new Promise((resolve, reject) => questions.push({ resource, time, answer: resolve, fail: reject })),
+  );
+  return { store, questions };
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const recorded = (cpu: number): RecordedMetrics => ({
+  timestamp: 1_000,
+  windowMs: 15_000,
+  keys: ['default/web-1'],
+  cpu: [cpu],
+  memory: [64 * 2 ** 20],
+});
+
+describe('PastMetrics', () => {
+  it('asks once per moment, and only for the last moment wanted while a question is in flight', async () => {
+    const { store, questions } = storeWithQuestions();
+    store.past.load('pods', 1_000);
+    store.past.load('pods', 2_000);
+    store.past.load('pods', 3_000);
+    store.past.load('nodes', 3_000);
+    expect(questions.map(({ resource, time }) => [resource, time])).toEqual([
+      ['pods', 1_000],
+      ['nodes', 3_000],
+    ]);
+    questions[0]!.answer(recorded(0.1));
+    await flush();
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 3_000, 3_000]);
+    expect(store.past.at('pods', 1_000).latest.get('default/web-1')).toEqual({
+      time: 1_000,
+      cpu: 0.1,
+      memory: 64 * 2 ** 20,
+    });
+    // Not answered for 3 s yet: nothing shown for it, rather than 1 s's samples.
+    expect(store.past.at('pods', 3_000)).toBe(notYetRead);
+    questions[2]!.answer(recorded(0.3));
+    await flush();
+    expect(store.past.at('pods', 3_000).latest.get('default/web-1')?.cpu).toBe(0.3);
+    store.past.load('pods', 3_000);
+    expect(questions).toHaveLength(3);
+  });
+
+  it('says "absent" for a moment without samples, "failing" when the recording could not be read', async () => {
+    const { store, questions } = storeWithQuestions();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.past.load('pods', 1_000);
+    questions[0]!.answer({ keys: [], cpu: [], memory: [] });
+    await flush();
+    expect(store.past.at('pods', 1_000)).toMatchObject({ availability: 'absent', latest: new Map() });
+    store.past.load('nodes', 1_000);
+    questions[1]!.fail(new Error('database is locked'));
+    await flush();
+    expect(store.past.at('nodes', 1_000).reason).toMatch(/database is locked/);
+    expect(notified).toBe(2);
+  });
+
+  it('drops an answer arriving after a context switch', async () => {
+    const { store, questions } = storeWithQuestions();
+    store.past.load('pods', 1_000);
+    store.clear();
+    questions[0]!.answer(recorded(0.1));
+    await flush();
+    expect(store.past.at('pods', 1_000)).toBe(notYetRead);
+  });
+});
