@@ -53,8 +53,11 @@ export interface RecorderStats {
   readonly writeMs: number;
 }
 
-/** A batch goes at once when this much is queued, so a burst does not wait for the timer. */
-const batchBytes = 1024 * 1024;
+/**
+ * A batch goes at once when this much is queued, so a burst does not wait for the timer, and no
+ * batch costs either thread much at once: a few milliseconds for the recording process to write.
+ */
+const batchBytes = 256 * 1024;
 
 interface Attached {
   readonly tap: StreamTap;

@@ -1,7 +1,8 @@
 // The messages between a Recorder (on the thread that runs the informers) and the recording process
 // that owns the file (a worker thread; in Electron it can become a utilityProcess unchanged). The
-// capture side sends batches of entries as one JSON text: the informer's thread serializes each object
-// once as it is captured, and a batch crosses as a single string, never as thousands of cloned objects.
+// capture side sends batches of entries as one JSON text in UTF-8: the informer's thread serializes
+// each object once as it is captured, straight into the batch's buffer, and a batch crosses as that
+// buffer, transferred (not copied) to a worker thread, never as thousands of cloned objects.
 import type { RecordingProblem } from './recording-error';
 import type { RetentionPolicy } from './retention';
 
@@ -19,8 +20,13 @@ export interface RecordingSettings {
 
 export type RecorderRequest =
   | { readonly type: 'open'; readonly settings: RecordingSettings; readonly now: number }
-  /** `entries` is a JSON array of BatchEntry, written in one transaction. */
-  | { readonly type: 'batch'; readonly sequence: number; readonly entries: string; readonly now: number }
+  /** `entries` is a JSON array of BatchEntry in UTF-8, written in one transaction. */
+  | {
+      readonly type: 'batch';
+      readonly sequence: number;
+      readonly entries: Uint8Array;
+      readonly now: number;
+    }
   | { readonly type: 'retention'; readonly policy: RetentionPolicy; readonly now: number }
   | { readonly type: 'close'; readonly now: number };
 

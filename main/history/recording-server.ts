@@ -33,7 +33,7 @@ export class RecordingServer {
         const started = performance.now();
         let entries: BatchEntry[] = [];
         try {
-          entries = JSON.parse(request.entries) as BatchEntry[];
+          entries = JSON.parse(textOf(request.entries)) as BatchEntry[];
         } catch (error) {
           this.reply({
             type: 'error',
@@ -68,4 +68,9 @@ export class RecordingServer {
     if (!this.session) throw new Error('the recording is not open');
     return this.session;
   }
+}
+
+/** UTF-8 bytes as text, without copying them first (a transferred buffer arrives as a plain Uint8Array). */
+function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
 }
