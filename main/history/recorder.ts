@@ -51,6 +51,11 @@ export interface RecorderStats {
   readonly bytes: number;
   /** Time the recording process spent parsing and writing batches, in ms (not the informers' thread). */
   readonly writeMs: number;
+  /**
+   * Of writeMs, the time the recording process's thread was on a CPU: its own cost, without the time
+   * a loaded machine gave others (undefined where the platform does not tell).
+   */
+  readonly writeCpuMs: number | undefined;
 }
 
 /**
@@ -96,6 +101,7 @@ export class Recorder {
   private dropped = 0;
   private bytes = 0;
   private writeMs = 0;
+  private writeCpuMs: number | undefined = 0;
   private closing: Promise<void> | undefined;
   private dead: Error | undefined;
   private readonly flushIntervalMs: number;
@@ -228,6 +234,7 @@ export class Recorder {
       dropped: this.dropped,
       bytes: this.bytes,
       writeMs: this.writeMs,
+      writeCpuMs: this.writeCpuMs,
     };
   }
 
@@ -326,6 +333,7 @@ export class Recorder {
       this.changesWritten = reply.changesWritten;
       this.bytes = reply.bytes;
       this.writeMs = reply.writeMs;
+      this.writeCpuMs = reply.writeCpuMs;
       this.writtenSequence = reply.sequence;
       const done = this.waiting.filter((waiter) => waiter.sequence <= reply.sequence);
       this.waiting = this.waiting.filter((waiter) => waiter.sequence > reply.sequence);

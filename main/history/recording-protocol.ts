@@ -47,6 +47,8 @@ export type RecordingReply =
       readonly bytes: number;
       /** Time the process has spent writing batches, in ms. */
       readonly writeMs: number;
+      /** Of which its thread was on a CPU (undefined where the platform does not tell). */
+      readonly writeCpuMs: number | undefined;
     }
   /** Something failed that recording survives (a batch, retention); for the Recorder's reportError. */
   | { readonly type: 'error'; readonly context: string; readonly message: string }

@@ -4,10 +4,13 @@
 import { RecordingError, messageOf } from './recording-error';
 import type { BatchEntry, RecorderRequest, RecordingReply } from './recording-protocol';
 import { RecordingSession } from './recording-session';
+import { threadCpuMs } from './thread-cpu-time';
 
 export class RecordingServer {
   private session: RecordingSession | undefined;
   private writeMs = 0;
+  /** Undefined once the platform does not tell a thread's CPU time. */
+  private writeCpuMs: number | undefined = 0;
 
   constructor(private readonly reply: (reply: RecordingReply) => void) {}
 
@@ -31,6 +34,7 @@ export class RecordingServer {
       case 'batch': {
         const session = this.requireSession();
         const started = performance.now();
+        const startedCpu = this.writeCpuMs === undefined ? undefined : threadCpuMs();
         let entries: BatchEntry[] = [];
         try {
           entries = JSON.parse(textOf(request.entries)) as BatchEntry[];
@@ -43,12 +47,18 @@ export class RecordingServer {
         }
         const changesWritten = session.write(entries, request.now);
         this.writeMs += performance.now() - started;
+        const endedCpu = startedCpu === undefined ? undefined : threadCpuMs();
+        this.writeCpuMs =
+          startedCpu === undefined || endedCpu === undefined
+            ? undefined
+            : this.writeCpuMs! + endedCpu - startedCpu;
         this.reply({
           type: 'written',
           sequence: request.sequence,
           changesWritten,
           bytes: session.bytes(),
           writeMs: this.writeMs,
+          writeCpuMs: this.writeCpuMs,
         });
         return;
       }
