@@ -1,9 +1,32 @@
 // The Recorder's bounded queue of captured entries, between the informers' thread and the recording
-// process. Bytes queued plus bytes sent but not yet written are bounded: when a change would pass the
-// bound, it and every later change are dropped (the Recorder marks a queue-overflow gap) until the
-// process has caught up to half the bound. Marks are never dropped: they are what says a gap exists.
+// process. Each entry's JSON is written as UTF-8 into the batch being filled, a JSON array text in one
+// off-heap buffer: the informers' thread keeps no string per change alive (nothing for its collector
+// to copy or trace), and take() hands the buffer over whole, to be transferred to the recording
+// process without a copy. Bytes queued plus bytes sent but not yet written are bounded: when a change
+// would pass the bound, it and every later change are dropped (the Recorder marks a queue-overflow
+// gap) until the process has caught up to half the bound. Marks are never dropped: they are what says
+// a gap exists.
+
+/** The smallest buffer a batch starts with; it doubles as entries arrive. */
+const minimumBatchBytes = 16 * 1024;
+
+/** The most bytes one UTF-8 code unit of a JavaScript string can take. */
+const maximumBytesPerCodeUnit = 3;
+
+const openBracket = 0x5b;
+const comma = 0x2c;
+const closeBracket = 0x5d;
+
 export class CaptureQueue {
-  private entries: string[] = [];
+  /** The batch being filled: "[" then entries separated by ","; undefined until an entry comes. */
+  private batch: Buffer | undefined;
+  /** Bytes of `batch` written, its opening bracket included. */
+  private used = 0;
+  /**
+   * What the next batch's buffer starts at: the size the last one took, with a quarter to spare, so a
+   * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers.
+   */
+  private nextBatchBytes = minimumBatchBytes;
   private queuedBytes = 0;
   private queuedChanges = 0;
   /** sequence -> [bytes, changes] of each batch sent and not yet written. */
@@ -14,8 +37,9 @@ export class CaptureQueue {
 
   constructor(private readonly limitBytes: number) {}
 
-  /** Queues a change; false (and nothing queued) while the queue overflows. */
+  /** Queues a change's JSON; false (and nothing queued) while the queue overflows. */
   appendChange(text: string, force = false): boolean {
+    // text.length counts UTF-16 code units: at most the UTF-8 bytes, and the same for ASCII.
     if (
       !force &&
       (this.overflowing || this.queuedBytes + this.inFlightBytes + text.length > this.limitBytes)
@@ -23,15 +47,14 @@ export class CaptureQueue {
       this.overflowing = true;
       return false;
     }
-    this.entries.push(text);
-    this.queuedBytes += text.length;
+    this.write(text);
     this.queuedChanges++;
     return true;
   }
 
+  /** Queues a mark's JSON. */
   appendMark(text: string): void {
-    this.entries.push(text);
-    this.queuedBytes += text.length;
+    this.write(text);
   }
 
   /** Bytes queued and not yet taken. */
@@ -57,14 +80,21 @@ export class CaptureQueue {
     this.overflowing = false;
   }
 
-  /** Everything queued, as one JSON array text sent as batch `sequence`; undefined when empty. */
-  take(sequence: number): string | undefined {
-    if (this.entries.length === 0) return undefined;
-    const text = `[${this.entries.join(',')}]`;
+  /**
+   * Everything queued, as the UTF-8 text of one JSON array, sent as batch `sequence`; undefined when
+   * empty. The caller owns the returned bytes (and the ArrayBuffer under them, which it may transfer).
+   */
+  take(sequence: number): Uint8Array | undefined {
+    const batch = this.batch;
+    if (batch === undefined) return undefined;
+    batch[this.used] = closeBracket;
+    const text = batch.subarray(0, this.used + 1);
     this.inFlight.set(sequence, [this.queuedBytes, this.queuedChanges]);
     this.inFlightBytes += this.queuedBytes;
     this.inFlightChanges += this.queuedChanges;
-    this.entries = [];
+    this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
+    this.batch = undefined;
+    this.used = 0;
     this.queuedBytes = 0;
     this.queuedChanges = 0;
     return text;
@@ -77,5 +107,31 @@ export class CaptureQueue {
     this.inFlight.delete(sequence);
     this.inFlightBytes -= batch[0];
     this.inFlightChanges -= batch[1];
+  }
+
+  private write(text: string): void {
+    // Room for the separator, the text at its longest in UTF-8, and take()'s closing bracket.
+    const batch = this.room(1 + text.length * maximumBytesPerCodeUnit + 1);
+    if (this.used > 1) batch[this.used++] = comma;
+    const bytes = batch.write(text, this.used);
+    this.used += bytes;
+    this.queuedBytes += bytes;
+  }
+
+  /** The batch, with at least `bytes` free after what is written (grown by doubling, copied once). */
+  private room(bytes: number): Buffer {
+    // A new batch starts with its opening bracket.
+    const needed = Math.max(this.used, 1) + bytes;
+    if (this.batch !== undefined && needed <= this.batch.length) return this.batch;
+    let size = this.batch?.length ?? this.nextBatchBytes;
+    while (size < needed) size *= 2;
+    // Its own ArrayBuffer (never the shared pool's), so that it can be transferred whole.
+    const grown = Buffer.allocUnsafeSlow(size);
+    if (this.batch === undefined) {
+      grown[0] = openBracket;
+      this.used = 1;
+    } else this.batch.copy(grown, 0, 0, this.used);
+    this.batch = grown;
+    return grown;
   }
 }

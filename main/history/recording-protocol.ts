@@ -1,7 +1,8 @@
 // The messages between a Recorder (on the thread that runs the informers) and the recording process
 // that owns the file (a worker thread; in Electron it can become a utilityProcess unchanged). The
-// capture side sends batches of entries as one JSON text: the informer's thread serializes each object
-// once as it is captured, and a batch crosses as a single string, never as thousands of cloned objects.
+// capture side sends batches of entries as one JSON text in UTF-8: the informer's thread serializes
+// each object once as it is captured, straight into the batch's buffer, and a batch crosses as that
+// buffer, transferred (not copied) to a worker thread, never as thousands of cloned objects.
 import type { RecordingProblem } from './recording-error';
 import type { RetentionPolicy } from './retention';
 
@@ -19,8 +20,13 @@ export interface RecordingSettings {
 
 export type RecorderRequest =
   | { readonly type: 'open'; readonly settings: RecordingSettings; readonly now: number }
-  /** `entries` is a JSON array of BatchEntry, written in one transaction. */
-  | { readonly type: 'batch'; readonly sequence: number; readonly entries: string; readonly now: number }
+  /** `entries` is a JSON array of BatchEntry in UTF-8, written in one transaction. */
+  | {
+      readonly type: 'batch';
+      readonly sequence: number;
+      readonly entries: Uint8Array;
+      readonly now: number;
+    }
   | { readonly type: 'retention'; readonly policy: RetentionPolicy; readonly now: number }
   /** One poll's metric samples: their own table, never a change of the capture queue. */
   | { readonly type: 'metric-samples'; readonly samples: MetricSamplesEntry; readonly now: number }
@@ -43,6 +49,8 @@ export type RecordingReply =
       readonly bytes: number;
       /** Time the process has spent writing batches, in ms. */
       readonly writeMs: number;
+      /** Of which its thread was on a CPU (undefined where the platform does not tell). */
+      readonly writeCpuMs: number | undefined;
     }
   /** Something failed that recording survives (a batch, retention); for the Recorder's reportError. */
   | { readonly type: 'error'; readonly context: string; readonly message: string }

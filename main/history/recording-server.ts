@@ -4,10 +4,13 @@
 import { RecordingError, messageOf } from './recording-error';
 import type { BatchEntry, RecorderRequest, RecordingReply } from './recording-protocol';
 import { RecordingSession } from './recording-session';
+import { threadCpuMs } from './thread-cpu-time';
 
 export class RecordingServer {
   private session: RecordingSession | undefined;
   private writeMs = 0;
+  /** Undefined once the platform does not tell a thread's CPU time. */
+  private writeCpuMs: number | undefined = 0;
 
   constructor(private readonly reply: (reply: RecordingReply) => void) {}
 
@@ -31,9 +34,10 @@ export class RecordingServer {
       case 'batch': {
         const session = this.requireSession();
         const started = performance.now();
+        const startedCpu = this.writeCpuMs === undefined ? undefined : threadCpuMs();
         let entries: BatchEntry[] = [];
         try {
-          entries = JSON.parse(request.entries) as BatchEntry[];
+          entries = JSON.parse(textOf(request.entries)) as BatchEntry[];
         } catch (error) {
           this.reply({
             type: 'error',
@@ -43,12 +47,18 @@ export class RecordingServer {
         }
         const changesWritten = session.write(entries, request.now);
         this.writeMs += performance.now() - started;
+        const endedCpu = startedCpu === undefined ? undefined : threadCpuMs();
+        this.writeCpuMs =
+          startedCpu === undefined || endedCpu === undefined
+            ? undefined
+            : this.writeCpuMs! + endedCpu - startedCpu;
         this.reply({
           type: 'written',
           sequence: request.sequence,
           changesWritten,
           bytes: session.bytes(),
           writeMs: this.writeMs,
+          writeCpuMs: this.writeCpuMs,
         });
         return;
       }
@@ -74,4 +84,9 @@ export class RecordingServer {
     if (!this.session) throw new Error('the recording is not open');
     return this.session;
   }
+}
+
+/** UTF-8 bytes as text, without copying them first (a transferred buffer arrives as a plain Uint8Array). */
+function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
 }

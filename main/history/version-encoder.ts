@@ -126,10 +126,15 @@ function encodeAgainstJson(
   limit: number,
 ): Encoded {
   const next = canonical(object);
-  const previous = state.lastCanonical ?? (state.lastObject ? canonical(state.lastObject) : undefined);
+  // The previous version's canonical form only when a version can build on it (not at the chain's
+  // limit, where a full version is due): it is the costliest part of a full version's encoding.
+  const previous =
+    state.chain < limit
+      ? (state.lastCanonical ?? (state.lastObject ? canonical(state.lastObject) : undefined))
+      : undefined;
   state.lastCanonical = next;
   const sibling = object ? siblings.get(templateOf(object)) : undefined;
-  if (previous && state.chain < limit) {
+  if (previous) {
     const base = state.lastChange;
     if (next.json === previous.json) {
       state.chain++;

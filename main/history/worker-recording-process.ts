@@ -17,7 +17,9 @@ export const workerRecordingProcess: RecordingProcessFactory = () => {
   worker.on('error', died);
   worker.on('exit', (code) => died(new Error(`the recording worker exited with code ${code}`)));
   const process: RecordingProcess = {
-    post: (request) => worker.postMessage(request),
+    // A batch's buffer is the Recorder's to give away (CaptureQueue.take): moved, not copied.
+    post: (request) =>
+      worker.postMessage(request, request.type === 'batch' ? [request.entries.buffer as ArrayBuffer] : []),
     onReply: (listener) => void worker.on('message', (reply: RecordingReply) => listener(reply)),
     onExit: (listener) => void exitListeners.push(listener),
     terminate: async () => {

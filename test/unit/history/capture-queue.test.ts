@@ -1,0 +1,51 @@
+// The capture queue writes each entry's JSON as UTF-8 into one buffer per batch: what a batch holds
+// must parse back to the entries queued, in order, whatever their size or characters, and its bound
+// must still drop changes (never marks) until the recording process catches up.
+import { describe, expect, it } from 'vitest';
+import { CaptureQueue } from '../../../main/history/capture-queue';
+
+function parsed(batch: Uint8Array | undefined): unknown {
+  return JSON.parse(Buffer.from(batch!).toString());
+}
+
+describe('CaptureQueue', () => {
+  it('hands over the entries queued as one JSON array in UTF-8, in order, growing past its first buffer', () => {
+    const queue = new CaptureQueue(64 * 1024 * 1024);
+    const entries: unknown[] = [];
+    for (let index = 0; index < 200; index++) {
+      // Larger than a starting buffer together, with characters of 1 to 4 UTF-8 bytes.
+      const entry = [index, 1, 2, `ns/pod-${index}`, { note: `é✓😀 ${'x'.repeat(index * 10)}` }];
+      entries.push(entry);
+      expect(queue.appendChange(JSON.stringify(entry))).toBe(true);
+    }
+    queue.appendMark(JSON.stringify({ mark: 'list-start', stream: 1 }));
+    expect(parsed(queue.take(1))).toEqual([...entries, { mark: 'list-start', stream: 1 }]);
+    expect(queue.bufferedChanges).toBe(200);
+    expect(queue.take(2)).toBeUndefined();
+    queue.written(1);
+    expect(queue.bufferedChanges).toBe(0);
+    // The next batch is a new buffer: the one taken is the caller's to transfer.
+    queue.appendChange('[1,1,2,"a",null]');
+    expect(parsed(queue.take(3))).toEqual([[1, 1, 2, 'a', null]]);
+  });
+
+  it('drops changes past its bound until half of it is written, but never marks', () => {
+    const queue = new CaptureQueue(100);
+    const change = JSON.stringify([1, 1, 2, 'ns/a', { padding: 'x'.repeat(20) }]);
+    expect(queue.appendChange(change)).toBe(true);
+    queue.take(1);
+    expect(queue.appendChange(change)).toBe(true);
+    expect(queue.appendChange(change)).toBe(false);
+    expect(queue.isOverflowing).toBe(true);
+    queue.appendMark('{"mark":"list-start","stream":1}');
+    // Overflowing, even a change that would fit is dropped: a gap is open until the Recorder recovers.
+    expect(queue.appendChange('[1,1,2,"b",null]')).toBe(false);
+    expect(parsed(queue.take(2))).toEqual([JSON.parse(change), { mark: 'list-start', stream: 1 }]);
+    expect(queue.canRecover()).toBe(false);
+    queue.written(1);
+    queue.written(2);
+    expect(queue.canRecover()).toBe(true);
+    queue.recovered();
+    expect(queue.appendChange(change)).toBe(true);
+  });
+});
