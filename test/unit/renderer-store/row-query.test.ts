@@ -51,6 +51,11 @@ describe('queryRows', () => {
 
   it('matches free text against label pairs', () => {
     expect(queryRows(mirrorOf(pods), { text: 'tier=fr' })).toEqual(['default/web-2']);
+    // Within a key, within a value, across the '=', case-insensitively; never across two labels.
+    expect(queryRows(mirrorOf(pods), { text: 'IER' })).toEqual(['payments/db-0', 'default/web-2']);
+    expect(queryRows(mirrorOf(pods), { text: 'ron' })).toEqual(['default/web-2']);
+    expect(queryRows(mirrorOf(pods), { text: 'r=b' })).toEqual(['payments/db-0']);
+    expect(queryRows(mirrorOf(pods), { text: 'webtier' })).toEqual([]);
   });
 
   it('sorts by name with numeric-aware collation by default', () => {
