@@ -27,13 +27,13 @@ export interface RowWindowOptions {
   readonly overscan: number;
 }
 
-interface Viewport {
+export interface Viewport {
   readonly scrollTop: number;
   readonly height: number;
 }
 
 /** The rows [first, last) any part of which is visible below the sticky header. */
-function visibleRows(viewport: Viewport, options: RowWindowOptions): [number, number] {
+export function visibleRows(viewport: Viewport, options: RowWindowOptions): [number, number] {
   const { count, rowHeight, headerHeight } = options;
   const first = Math.min(count, Math.floor(viewport.scrollTop / rowHeight));
   const last = Math.min(count, Math.ceil((viewport.scrollTop + viewport.height - headerHeight) / rowHeight));
