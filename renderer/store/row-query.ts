@@ -8,6 +8,7 @@ import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
 import { NameOrder } from './name-order';
+import { matchesText, textMatcher } from './text-match';
 
 export { compareCells };
 
@@ -120,19 +121,21 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
     }
   }
   if (impossible) return { accepts: () => false, excluded, keyOnly: false };
-  const rest: RowFilter = { text: filter.text };
   const lowerText = filter.text?.trim().toLowerCase() || undefined;
-  const readsRow = perRow.length > 0 || lowerText !== undefined;
+  // Free text is answered from keys and label indexes (textMatcher); only `>`, `<` and `!` on a label
+  // with many values read the row.
+  const textMatches = lowerText === undefined ? undefined : textMatcher(mirror, lowerText);
   const accepts = (key: string): boolean => {
     for (const keys of required) if (!keys.has(key)) return false;
     for (const keys of excluded) if (keys.has(key)) return false;
-    if (!readsRow) return true;
+    if (textMatches !== undefined && !textMatches(key)) return false;
+    if (perRow.length === 0) return true;
     const row = mirror.rows.get(key);
-    if (!row || !matchesFilter(row, rest, lowerText)) return false;
+    if (!row) return false;
     for (const requirement of perRow) if (!requirementMatches(requirement, row.labels)) return false;
     return true;
   };
-  return { accepts, excluded, keyOnly: required.length === 0 && !readsRow };
+  return { accepts, excluded, keyOnly: required.length === 0 && perRow.length === 0 && !textMatches };
 }
 
 /** Past this many values, `!key` is checked on each row rather than against every value's key set. */
@@ -153,22 +156,6 @@ export function matchesFilter(
   if (filter.labelSelector && !filter.labelSelector.matches(row.labels)) return false;
   if (lowerText && !matchesText(row, lowerText)) return false;
   return true;
-}
-
-function matchesText(row: Row, lowerText: string): boolean {
-  if (row.name.toLowerCase().includes(lowerText)) return true;
-  if (row.namespace.toLowerCase().includes(lowerText)) return true;
-  const labels = row.labels;
-  // Text without '=' found in "key=value" lies within the key or within the value: checking the two
-  // spares a string built per label per row, which was most of a free-text scan's time.
-  const joined = lowerText.includes('=');
-  for (const key in labels) {
-    const value = labels[key];
-    if (joined) {
-      if (`${key}=${value}`.toLowerCase().includes(lowerText)) return true;
-    } else if (key.toLowerCase().includes(lowerText) || value.toLowerCase().includes(lowerText)) return true;
-  }
-  return false;
 }
 
 function asSet(values: ReadonlySet<string> | readonly string[] | undefined): ReadonlySet<string> | undefined {

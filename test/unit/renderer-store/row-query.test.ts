@@ -132,7 +132,11 @@ describe('queryRows', () => {
         node: random() < 0.2 ? pick(random, ['n1', 'n2']) : undefined,
         status: random() < 0.2 ? 'Running' : undefined,
         ownerUid: random() < 0.2 ? pick(random, ['o1', 'o2', 'o3']) : undefined,
-        text: random() < 0.1 ? 'p1' : undefined,
+        // In a name, a namespace, across the key's '/', in a label key, value or across its '='.
+        text:
+          random() < 0.3
+            ? pick(random, ['p1', 'P3', 'a0', '0/p', 'x', 'app', 'pp=', 'ash=h1', '=', 'h1', 'nk', 'zz'])
+            : undefined,
       };
       const matching = rows.filter((each) => matchesFilter(each, filter));
       const byName = [...matching]
