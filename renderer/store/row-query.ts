@@ -65,8 +65,9 @@ export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): n
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
  * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` (the complement
- * of a lookup) require absence from them, so such a filter never reads a row. Free text, `>`/`<` and
- * `!` on a label with many values are checked on the row, exactly as matchesFilter does.
+ * of a lookup) require absence from them, and free text is answered from keys and label indexes
+ * (textMatcher), so such a filter never reads a row. `>`/`<` and `!` on a label with many values are
+ * checked on the row, exactly as matchesFilter does.
  */
 interface LabelPlan {
   accepts: (key: string) => boolean;
