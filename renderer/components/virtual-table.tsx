@@ -1,10 +1,11 @@
 // A virtualized table: only the rows inside the viewport (plus a small overscan) exist in the DOM, so
-// 150,000 keys cost one array and a spacer, not 150,000 elements. The table never holds row data in
+// 150,000 keys cost one array and a spacer, not 150,000 elements, and a render costs the same whatever
+// the number of keys (rows have one fixed height: see useFixedRowWindow). The table never holds row data in
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when its selection changes, or when the column set changes.
 import { memo, useEffect, useRef, type ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useFixedRowWindow } from './use-fixed-row-window';
 
 export interface TableColumn {
   readonly id: string;
@@ -56,23 +57,42 @@ export function minimumTableWidth(columns: readonly TableColumn[]): number {
 export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   const { keys, columns, sort, onSort, selectedIndex } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const rowWindow = useFixedRowWindow(scrollRef, {
     count: keys.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    rowHeight,
+    headerHeight,
     overscan: 12,
-    scrollMargin: headerHeight,
-    scrollPaddingStart: headerHeight,
-    getItemKey: (index) => keys[index] ?? index,
   });
 
+  const { scrollToIndex } = rowWindow;
   useEffect(() => {
-    if (selectedIndex !== undefined && selectedIndex >= 0)
-      virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (selectedIndex !== undefined && selectedIndex >= 0) scrollToIndex(selectedIndex);
+  }, [selectedIndex, scrollToIndex]);
 
   const template = columns.map((column) => column.width).join(' ');
   const minWidth = minimumTableWidth(columns);
+  const visible: ReactNode[] = [];
+  for (let index = rowWindow.start; index < rowWindow.end; index++) {
+    const key = keys[index]!;
+    const row = props.getRow(key);
+    if (row === undefined) continue;
+    visible.push(
+      <TableRow
+        key={key}
+        rowKey={key}
+        row={row}
+        index={index}
+        top={index * rowHeight}
+        template={template}
+        columns={columns}
+        renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
+        selected={key === props.selectedKey}
+        onSelect={props.onSelect}
+        onOpen={props.onOpen}
+      />,
+    );
+  }
+
   return (
     <div className="table" role="grid" aria-label={props.label} aria-rowcount={keys.length + 1}>
       <div className="table-body" ref={scrollRef} tabIndex={-1} data-testid="table-body">
@@ -99,28 +119,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
         {keys.length === 0 ? (
           <div className="table-empty">{props.emptyMessage}</div>
         ) : (
-          <div className="table-spacer" style={{ height: virtualizer.getTotalSize(), minWidth }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const key = keys[item.index];
-              if (key === undefined) return null;
-              const row = props.getRow(key);
-              if (row === undefined) return null;
-              return (
-                <TableRow
-                  key={key}
-                  rowKey={key}
-                  row={row}
-                  index={item.index}
-                  top={item.start - headerHeight}
-                  template={template}
-                  columns={columns}
-                  renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
-                  selected={key === props.selectedKey}
-                  onSelect={props.onSelect}
-                  onOpen={props.onOpen}
-                />
-              );
-            })}
+          <div className="table-spacer" style={{ height: keys.length * rowHeight, minWidth }}>
+            {visible}
           </div>
         )}
       </div>

@@ -6,6 +6,11 @@ import type { LabelSelector, Requirement } from '../../shared/selectors/label-se
 import type { CellValue, Row } from '../../shared/protocol/row';
 import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
+import { compareCells } from './compare-cells';
+import { NameOrder } from './name-order';
+import { matchesText, textMatcher } from './text-match';
+
+export { compareCells };
 
 export interface RowFilter {
   /** Rows in any of these namespaces; empty or absent means all. */
@@ -33,17 +38,18 @@ export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, so
   const { accepts, excluded, keyOnly } = labelPlan(mirror, filter);
   const candidates = narrowedKeys(mirror, filter);
   const keys: string[] = [];
-  if ((sort?.column ?? 'name') === 'name' && candidates === undefined && keyOnly) {
+  const byName = (sort?.column ?? 'name') === 'name';
+  if (byName && candidates === undefined && keyOnly) {
     const ordered = nameOrderWithout(mirror, excluded);
     return sort?.descending ? ordered.reverse() : ordered;
   }
-  if ((sort?.column ?? 'name') === 'name' && candidates === undefined) {
-    // No index narrows the scan: walk the cached name order instead of sorting every match again.
-    for (const key of nameOrder(mirror).keys) if (accepts(key)) keys.push(key);
+  if (byName && (candidates === undefined || !sortsCandidates(sizeOf(candidates), mirror.rows.size))) {
+    // Walk the kept name order instead of sorting every match again; `accepts` checks the narrowing
+    // index's membership too, so many candidates cost one pass with lookups and no comparison.
+    for (const key of nameOrder(mirror)) if (accepts(key)) keys.push(key);
     return sort?.descending ? keys.reverse() : keys;
   }
   for (const key of candidates ?? mirror.rows.keys()) if (accepts(key)) keys.push(key);
-  if ((sort?.column ?? 'name') === 'name' && !sort?.descending) return byNameRank(mirror, keys);
   return sortKeys(mirror.rows, keys, sort);
 }
 
@@ -59,8 +65,9 @@ export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): n
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
  * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` (the complement
- * of a lookup) require absence from them, so such a filter never reads a row. Free text, `>`/`<` and
- * `!` on a label with many values are checked on the row, exactly as matchesFilter does.
+ * of a lookup) require absence from them, and free text is answered from keys and label indexes
+ * (textMatcher), so such a filter never reads a row. `>`/`<` and `!` on a label with many values are
+ * checked on the row, exactly as matchesFilter does.
  */
 interface LabelPlan {
   accepts: (key: string) => boolean;
@@ -115,19 +122,21 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
     }
   }
   if (impossible) return { accepts: () => false, excluded, keyOnly: false };
-  const rest: RowFilter = { text: filter.text };
   const lowerText = filter.text?.trim().toLowerCase() || undefined;
-  const readsRow = perRow.length > 0 || lowerText !== undefined;
+  // Free text is answered from keys and label indexes (textMatcher); only `>`, `<` and `!` on a label
+  // with many values read the row.
+  const textMatches = lowerText === undefined ? undefined : textMatcher(mirror, lowerText);
   const accepts = (key: string): boolean => {
     for (const keys of required) if (!keys.has(key)) return false;
     for (const keys of excluded) if (keys.has(key)) return false;
-    if (!readsRow) return true;
+    if (textMatches !== undefined && !textMatches(key)) return false;
+    if (perRow.length === 0) return true;
     const row = mirror.rows.get(key);
-    if (!row || !matchesFilter(row, rest, lowerText)) return false;
+    if (!row) return false;
     for (const requirement of perRow) if (!requirementMatches(requirement, row.labels)) return false;
     return true;
   };
-  return { accepts, excluded, keyOnly: required.length === 0 && !readsRow };
+  return { accepts, excluded, keyOnly: required.length === 0 && perRow.length === 0 && !textMatches };
 }
 
 /** Past this many values, `!key` is checked on each row rather than against every value's key set. */
@@ -148,15 +157,6 @@ export function matchesFilter(
   if (filter.labelSelector && !filter.labelSelector.matches(row.labels)) return false;
   if (lowerText && !matchesText(row, lowerText)) return false;
   return true;
-}
-
-function matchesText(row: Row, lowerText: string): boolean {
-  if (row.name.toLowerCase().includes(lowerText)) return true;
-  if (row.namespace.toLowerCase().includes(lowerText)) return true;
-  for (const [key, value] of Object.entries(row.labels)) {
-    if (`${key}=${value}`.toLowerCase().includes(lowerText)) return true;
-  }
-  return false;
 }
 
 function asSet(values: ReadonlySet<string> | readonly string[] | undefined): ReadonlySet<string> | undefined {
@@ -194,7 +194,7 @@ function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<s
   let best: Iterable<string> | undefined;
   let bestSize = mirror.rows.size;
   for (const option of options) {
-    const size = option instanceof Set ? option.size : (option as string[]).length;
+    const size = sizeOf(option);
     if (size < bestSize) {
       best = option;
       bestSize = size;
@@ -203,110 +203,40 @@ function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<s
   return best;
 }
 
-/**
- * Every key of `mirror` in the default order (by name, ties by key), sorted once per membership:
- * names belong to keys, so updates in place never change it, and churn re-sorts nothing. `ranks`
- * (key -> position) lets a narrowed result be put in that order by comparing integers.
- */
-interface NameOrder {
-  membership: number;
-  keys: readonly string[];
-  ranks?: Map<string, number>;
-}
+/** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
 const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
-function nameOrder(mirror: SubscriptionMirror): NameOrder {
-  const cached = nameOrders.get(mirror);
-  if (cached && cached.membership === mirror.membership) return cached;
-  const keys = cached
-    ? mergedNameOrder(mirror.rows, cached.keys)
-    : sortKeys(mirror.rows, [...mirror.rows.keys()], { column: 'name' });
-  const order: NameOrder = { membership: mirror.membership, keys };
-  nameOrders.set(mirror, order);
-  return order;
+function nameOrder(mirror: SubscriptionMirror): readonly string[] {
+  let order = nameOrders.get(mirror);
+  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
+  return order.read();
 }
 
 /**
- * The name order after rows came and went, from the previous order: keys that left are dropped, and
- * only the keys that arrived are sorted, then merged in. Under churn at 150,000 rows this is a linear
- * pass instead of a collator sort of every name (which took seconds).
+ * Past this many candidates, putting an index-narrowed result in name order walks the whole name
+ * order (one hash lookup a key) instead of sorting the candidates (log2(k) collator comparisons each,
+ * about ten lookups' worth): k log k against n / 10.
  */
-function mergedNameOrder(rows: ReadonlyMap<string, Row>, previous: readonly string[]): string[] {
-  const kept: string[] = [];
-  const known = new Set<string>();
-  for (const key of previous) {
-    if (!rows.has(key)) continue;
-    kept.push(key);
-    known.add(key);
-  }
-  const arrived: string[] = [];
-  for (const key of rows.keys()) if (!known.has(key)) arrived.push(key);
-  if (arrived.length === 0) return kept;
-  const added = sortKeys(rows, arrived, { column: 'name' });
-  const merged = new Array<string>(kept.length + added.length);
-  let left = 0;
-  let right = 0;
-  for (let index = 0; index < merged.length; index++) {
-    const takeLeft =
-      right >= added.length || (left < kept.length && compareByName(rows, kept[left]!, added[right]!) <= 0);
-    merged[index] = takeLeft ? kept[left++]! : added[right++]!;
-  }
-  return merged;
+function sortsCandidates(candidates: number, rows: number): boolean {
+  return candidates * Math.log2(candidates + 2) * 10 < rows;
 }
 
-/** The order sortKeys gives by name, for two keys. */
-function compareByName(rows: ReadonlyMap<string, Row>, left: string, right: string): number {
-  const leftValue = sortValue(rows.get(left)!, 'name');
-  const rightValue = sortValue(rows.get(right)!, 'name');
-  const leftMissing = isMissing(leftValue);
-  if (leftMissing !== isMissing(rightValue)) return leftMissing ? 1 : -1;
-  const order = compareCells(leftValue, rightValue);
-  if (order !== 0) return order;
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
-function nameRanks(order: NameOrder): Map<string, number> {
-  if (!order.ranks) {
-    const ranks = new Map<string, number>();
-    order.keys.forEach((key, rank) => ranks.set(key, rank));
-    order.ranks = ranks;
-  }
-  return order.ranks;
-}
-
-/** `keys` (all in `mirror`) in the default name order, without comparing a single name. */
-function byNameRank(mirror: SubscriptionMirror, keys: string[]): string[] {
-  if (keys.length < 2) return keys;
-  const order = nameOrder(mirror);
-  const rankOf = nameRanks(order);
-  const ranks = new Int32Array(keys.length);
-  for (let index = 0; index < keys.length; index++) ranks[index] = rankOf.get(keys[index])!;
-  ranks.sort();
-  const sorted = new Array<string>(ranks.length);
-  for (let index = 0; index < ranks.length; index++) sorted[index] = order.keys[ranks[index]];
-  return sorted;
-}
-
-/**
- * Every key in the default name order except those in `excluded`: the complement of index lookups,
- * found by marking the excluded keys' ranks, so the keys that pass are never hashed.
- */
+/** Keys of the name order that none of the `excluded` sets holds: one lookup a key. */
 function nameOrderWithout(mirror: SubscriptionMirror, excluded: readonly ReadonlySet<string>[]): string[] {
   const order = nameOrder(mirror);
-  if (excluded.length === 0) return order.keys.slice();
-  const rankOf = nameRanks(order);
-  const marked = new Uint8Array(order.keys.length);
-  let markedCount = 0;
-  for (const keys of excluded) {
-    for (const key of keys) {
-      const rank = rankOf.get(key)!;
-      markedCount += 1 - marked[rank];
-      marked[rank] = 1;
-    }
+  if (excluded.length === 0) return order.slice();
+  let skip: ReadonlySet<string> = excluded[0];
+  if (excluded.length > 1) {
+    const union = new Set<string>();
+    for (const keys of excluded) for (const key of keys) union.add(key);
+    skip = union;
   }
-  const kept = new Array<string>(order.keys.length - markedCount);
-  let next = 0;
-  for (let rank = 0; rank < marked.length; rank++) if (marked[rank] === 0) kept[next++] = order.keys[rank];
+  const kept: string[] = [];
+  for (const key of order) if (!skip.has(key)) kept.push(key);
   return kept;
+}
+
+function sizeOf(keys: Iterable<string>): number {
+  return keys instanceof Set ? keys.size : (keys as readonly string[]).length;
 }
 
 function union(index: ValueIndex, values: Iterable<string>): Set<string> | string[] {
@@ -322,23 +252,12 @@ function union(index: ValueIndex, values: Iterable<string>): Set<string> | strin
   return merged;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+function isMissing(value: CellValue | undefined): boolean {
+  return value === null || value === undefined;
+}
 
 function sortValue(row: Row, column: SortColumn): CellValue | undefined {
   return typeof column === 'number' ? row.cells[column] : row[column];
-}
-
-/** Numbers numerically, everything else as text with numeric-aware collation; null/undefined after values. */
-export function compareCells(left: CellValue | undefined, right: CellValue | undefined): number {
-  const leftMissing = left === null || left === undefined;
-  const rightMissing = right === null || right === undefined;
-  if (leftMissing || rightMissing) return leftMissing === rightMissing ? 0 : leftMissing ? 1 : -1;
-  if (typeof left === 'number' && typeof right === 'number') return left - right;
-  return collator.compare(String(left), String(right));
-}
-
-function isMissing(value: CellValue | undefined): boolean {
-  return value === null || value === undefined;
 }
 
 /** Empty cells stay last in either direction, as kubectl users expect "<none>" at the bottom. */

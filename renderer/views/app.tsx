@@ -1,7 +1,7 @@
 // The window: top bar, kinds sidebar, the active kind's table, the detail pane, a footer of key hints,
 // and the palette and help overlays. State that outlives a render lives in the view store (what the
 // user looks at) and the mirror (what the cluster holds); this component wires them together.
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { objectKey } from '../../shared/protocol';
 import { parseFilterExpression } from '../ui-state/filter-expression';
@@ -84,12 +84,10 @@ export function App(): ReactNode {
       ),
     [kind],
   );
-  // The input shows each key at once; the table answers the text a render behind, in a render React
-  // starts over with the newest text when another key arrives, so fast typing costs one query per pause
-  // instead of one per key. Errors are parsed from the typed text itself (parsing is cheap).
+  // The input shows each key at once; the table answers the text from a query task that follows the
+  // key's render (useKindRows), so keys typed while a query runs cost one query, not one each.
+  // Errors are parsed from the typed text itself (parsing is cheap).
   const typedExpression = useMemo(() => parseFilterExpression(state.filterText), [state.filterText]);
-  const queriedText = useDeferredValue(state.filterText);
-  const expression = useMemo(() => parseFilterExpression(queriedText), [queriedText]);
   const sort = useMemo(() => shownSort(state.sort, columns, kind.kind), [state.sort, columns, kind.kind]);
   const rowSort = useMemo(() => rowSortFor(sort, columns), [sort, columns]);
   const travel = state.travel;
@@ -103,7 +101,7 @@ export function App(): ReactNode {
   >(undefined);
   // owner=web on pods also means the pods of Deployment web's ReplicaSets: mirror those meanwhile.
   const ownersThrough = useSubscription(
-    expression.owner !== undefined && kind.gvr.group === '' && kind.gvr.resource === 'pods'
+    typedExpression.owner !== undefined && kind.gvr.group === '' && kind.gvr.resource === 'pods'
       ? replicaSetsResource
       : undefined,
   );
@@ -111,7 +109,8 @@ export function App(): ReactNode {
   const pickedNamespaces = kind.namespaced ? state.namespaces : noNamespaces;
   const queried = useKindRows(
     travel ? replayId : subscriptionId,
-    expression,
+    state.filterText,
+    typedExpression,
     pickedNamespaces,
     rowSort,
     ownersThrough,
@@ -119,7 +118,7 @@ export function App(): ReactNode {
   const rows = useMetricRows(
     queried,
     metricsResourceOfKind(kind.gvr),
-    expression.metrics,
+    queried.expression.metrics,
     columns.find((column) => column.id === state.sort.column),
     state.sort.descending,
   );
@@ -369,7 +368,7 @@ export function App(): ReactNode {
           sort={sort}
           filtered={filtered}
           {...(past?.pending ? { pending: past.pending } : {})}
-          filterText={queriedText}
+          filterText={rows.filterText}
           selectedKey={state.selectedKey}
           selectedIndex={selectedIndex}
           onSort={(column) => update({ sort: nextSort(sort, column) })}

@@ -51,6 +51,11 @@ describe('queryRows', () => {
 
   it('matches free text against label pairs', () => {
     expect(queryRows(mirrorOf(pods), { text: 'tier=fr' })).toEqual(['default/web-2']);
+    // Within a key, within a value, across the '=', case-insensitively; never across two labels.
+    expect(queryRows(mirrorOf(pods), { text: 'IER' })).toEqual(['payments/db-0', 'default/web-2']);
+    expect(queryRows(mirrorOf(pods), { text: 'ron' })).toEqual(['default/web-2']);
+    expect(queryRows(mirrorOf(pods), { text: 'r=b' })).toEqual(['payments/db-0']);
+    expect(queryRows(mirrorOf(pods), { text: 'webtier' })).toEqual([]);
   });
 
   it('sorts by name with numeric-aware collation by default', () => {
@@ -127,7 +132,11 @@ describe('queryRows', () => {
         node: random() < 0.2 ? pick(random, ['n1', 'n2']) : undefined,
         status: random() < 0.2 ? 'Running' : undefined,
         ownerUid: random() < 0.2 ? pick(random, ['o1', 'o2', 'o3']) : undefined,
-        text: random() < 0.1 ? 'p1' : undefined,
+        // In a name, a namespace, across the key's '/', in a label key, value or across its '='.
+        text:
+          random() < 0.3
+            ? pick(random, ['p1', 'P3', 'a0', '0/p', 'x', 'app', 'pp=', 'ash=h1', '=', 'h1', 'nk', 'zz'])
+            : undefined,
       };
       const matching = rows.filter((each) => matchesFilter(each, filter));
       const byName = [...matching]

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { visibleRows } from '../../../renderer/components/use-fixed-row-window';
+
+// Rows of 28 px under a sticky 29 px header: row i spans [29 + 28i, 29 + 28(i + 1)) of the content.
+const options = { count: 150_000, rowHeight: 28, headerHeight: 29, overscan: 0 };
+
+describe('visibleRows', () => {
+  it('lists the rows below the header at the top', () => {
+    // 300 px tall: 271 px of rows show rows 0-9 (the tenth, row 9, only in part).
+    expect(visibleRows({ scrollTop: 0, height: 300 }, options)).toEqual([0, 10]);
+  });
+
+  it('starts at the row the header covers only in part', () => {
+    // Scrolled 30 px: row 1 (content 57-85) is under the header's bottom edge (30-59) only in part.
+    expect(visibleRows({ scrollTop: 30, height: 300 }, options)).toEqual([1, 11]);
+    expect(visibleRows({ scrollTop: 56, height: 300 }, options)).toEqual([2, 12]);
+  });
+
+  it('stops at the last row, whatever the scroll position', () => {
+    const few = { ...options, count: 5 };
+    expect(visibleRows({ scrollTop: 0, height: 900 }, few)).toEqual([0, 5]);
+    expect(visibleRows({ scrollTop: 5000, height: 900 }, few)).toEqual([5, 5]);
+  });
+
+  it('finds the window deep in 150,000 rows from scrollTop alone', () => {
+    const top = 28 * 120_000;
+    expect(visibleRows({ scrollTop: top, height: 900 }, options)).toEqual([120_000, 120_032]);
+  });
+});
