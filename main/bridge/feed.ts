@@ -4,6 +4,14 @@
 // the top bar shows: listing (with the count so far), synced (or synced but silent: no data for N s),
 // reconnecting at a known time, stale since the first failure, or error for failures retrying cannot
 // fix (401, 403, 404).
+//
+// The first LIST of a feed that shows nothing yet is previewed: each item is projected and published
+// as it is decoded, so the first rows reach the renderer while the rest of a 150,000-pod reply is
+// still arriving, instead of after the whole list has been received, Replaced into the DeltaFIFO and
+// popped. The informer and its store keep client-go's semantics untouched (nothing is in the Indexer
+// before Replace); the preview lives only in this feed's rows, the state stays "listing N" until
+// the registration's HasSynced, and once it has, previewed keys the list did not confirm (a LIST that
+// failed and was listed again, a 410 on a continue token) are deleted.
 import type { Clock, Timer } from '../cache/clock';
 import type { ReflectorTuning } from '../cache/controller';
 import { resourceDescription } from '../cache/informer-factory';
@@ -113,6 +121,11 @@ export class Feed {
   private pendingReconnect: { reason: string; staleSince: number } | undefined;
   /** Keys held before a resync, not yet seen again; whatever remains once synced was deleted. */
   private unconfirmed: Set<string> | undefined;
+  /**
+   * While the first LIST is previewed: keys published from LIST items that the informer has not
+   * delivered yet; whatever remains once synced was not in the list that synced, and is deleted.
+   */
+  private previewed: Set<string> | undefined;
   private readonly staleAfterMs: number;
   private readonly progressIntervalMs: number;
   /** Replaced by reproject() when the kind's printer changes. */
@@ -143,6 +156,9 @@ export class Feed {
     if (this.informer) return;
     const clock = this.options.clock;
     const compactor = createObjectCompactor();
+    // Rows kept from an earlier informer (a resync, a restart after the quiet period) are already
+    // shown; only a feed showing nothing previews its LIST, or one whose preview a stop interrupted.
+    this.previewed ??= this.rowsByKey.size === 0 ? new Set() : undefined;
     let listerWatcher = this.trackListing(this.options.newListerWatcher());
     if (this.listConsistently) listerWatcher = consistentFirstList(listerWatcher);
     this.listConsistently = false;
@@ -268,10 +284,35 @@ export class Feed {
   }
 
   private upsert(object: KubeObject): void {
+    const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
+    this.unconfirmed?.delete(key);
+    this.previewed?.delete(key);
+    this.publishRow(key, object);
+  }
+
+  /** A LIST item decoded before the informer has it (see the file's comment). */
+  private preview(object: KubeObject): void {
+    const previewed = this.previewed;
+    if (!previewed) return;
+    const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
+    previewed.add(key);
+    this.publishRow(key, object);
+  }
+
+  /**
+   * Projects and publishes `object` unless the row under `key` already shows this version of it: the
+   * informer's delivery of a previewed item, a resync, or an unchanged object on relist is not
+   * projected again.
+   */
+  private publishRow(key: string, object: KubeObject): void {
+    const previous = this.rowsByKey.get(key);
+    if (
+      previous &&
+      previous.resourceVersion === (object.metadata.resourceVersion ?? '') &&
+      previous.uid === (object.metadata.uid ?? '')
+    )
+      return;
     const row = this.projector.project(object, this.options.clock.now());
-    const previous = this.rowsByKey.get(row.key);
-    this.unconfirmed?.delete(row.key);
-    if (previous && previous.resourceVersion === row.resourceVersion && previous.uid === row.uid) return;
     this.rowsByKey.set(row.key, row);
     this.publish(previous ? { type: 'updated', row } : { type: 'added', row });
   }
@@ -356,7 +397,17 @@ export class Feed {
       supportsWatchList: inner.supportsWatchList,
       watch: (options, signal) => inner.watch(options, signal),
       list: async (options, signal, transformItem) => {
-        const page = await inner.list(options, signal, transformItem);
+        // Items are previewed as the inner ListerWatcher decodes them, or with their page when it
+        // decodes a reply whole (transformItem is optional to it).
+        let streamed = false;
+        const previewItem = (item: KubeObject) => {
+          streamed = true;
+          const transformed = transformItem ? transformItem(item) : item;
+          this.preview(transformed);
+          return transformed;
+        };
+        const page = await inner.list(options, signal, this.previewed ? previewItem : transformItem);
+        if (this.previewed && !streamed) for (const item of page.items ?? []) this.preview(item);
         const first = !options.continue;
         const listed = (first ? 0 : this.listProgress.listed) + page.items.length;
         const remaining = page.metadata.remainingItemCount;
@@ -376,6 +427,11 @@ export class Feed {
   }
 
   private synced(): void {
+    if (this.previewed) {
+      const unlisted = this.previewed;
+      this.previewed = undefined;
+      for (const key of unlisted) this.deleteKey(key);
+    }
     if (this.unconfirmed) {
       const gone = this.unconfirmed;
       this.unconfirmed = undefined;

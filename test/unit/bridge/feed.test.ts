@@ -128,6 +128,74 @@ describe('Feed', () => {
     await feed.stop();
   });
 
+  it('shows the first LIST item by item as it is decoded, and says synced only once the informer has it', async () => {
+    const api = new FakeApi();
+    for (const name of ['a', 'b', 'c', 'd']) api.apply(pod('default', name));
+    const inner = api.listerWatcher();
+    let release!: () => void;
+    const restArrived = new Promise<void>((resolve) => (release = resolve));
+    // A reply decoded as it arrives: two items, then a pause until the rest of the bytes come.
+    const streaming: ListerWatcher = {
+      ...inner,
+      list: async (options, signal, transformItem) => {
+        const list = await inner.list(options, signal);
+        const items = list.items ?? [];
+        const decoded = items.slice(0, 2).map((item) => transformItem?.(item) ?? item);
+        await restArrived;
+        decoded.push(...items.slice(2).map((item) => transformItem?.(item) ?? item));
+        return { ...list, items: decoded };
+      },
+    };
+    const { feed, states, changes, clock } = feedOver(streaming);
+    feed.start();
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    expect(feed.rows().map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(changes.map((change) => change.type)).toEqual(['added', 'added']);
+    expect(states.at(-1)).toEqual({ phase: 'listing', listed: 2 });
+
+    release();
+    await clock.stepAsync(500);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    // The informer's own delivery of the previewed items publishes nothing again.
+    expect(changes.map((change) => (change.type === 'deleted' ? change.key : change.row.key))).toEqual([
+      'default/a',
+      'default/b',
+      'default/c',
+      'default/d',
+    ]);
+    expect(states.filter((state) => state.phase === 'synced')).toHaveLength(1);
+    await feed.stop();
+  });
+
+  it('deletes previewed rows that the list which synced did not hold', async () => {
+    const api = new FakeApi();
+    for (const name of ['a', 'b', 'c']) api.apply(pod('default', name));
+    const inner = api.listerWatcher();
+    let lists = 0;
+    // The first LIST fails after its first page (2 items); the object "a" is gone by the retry.
+    const failingAfterPage: ListerWatcher = {
+      ...inner,
+      list: async (options, signal) => {
+        if (lists++ === 0) return inner.list({ ...options, limit: 2 }, signal);
+        if (options.continue) throw new StatusError(newStatus(500, 'InternalError', 'connection reset'));
+        return inner.list(options, signal);
+      },
+    };
+    const { feed, states, changes, clock } = feedOver(failingAfterPage);
+    feed.start();
+    await clock.stepAsync(0);
+    expect(feed.rows().map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(states.at(-1)).toMatchObject({ phase: 'reconnecting' });
+    api.remove('default', 'a');
+    await clock.stepAsync(2_000);
+    await clock.stepAsync(500);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    expect(feed.rows().map((row) => row.key)).toEqual(['default/b', 'default/c']);
+    expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
+    await feed.stop();
+  });
+
   it('strips managedFields as objects enter the cache', () => {
     const object = { metadata: { name: 'a', managedFields: [{}] } };
     expect(stripManagedFields(object)).toEqual({ metadata: { name: 'a' } });
