@@ -23,7 +23,35 @@ function failingFirst(api: FakeApi, failures: number, code: number, reason: stri
   };
 }
 
-function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
+/**
+ * A LIST decoded as it arrives: the first `before` items, then a pause until release(), then the
+ * rest (as main/kube's decoder calls transformItem per item).
+ */
+function gatedList(names: string[], before: number) {
+  const api = new FakeApi();
+  for (const name of names) api.apply(pod('default', name));
+  const inner = api.listerWatcher();
+  let release!: () => void;
+  const restArrived = new Promise<void>((resolve) => (release = resolve));
+  const listerWatcher: ListerWatcher = {
+    ...inner,
+    list: async (options, signal, transformItem) => {
+      const list = await inner.list(options, signal);
+      const items = list.items ?? [];
+      const decoded = items.slice(0, before).map((item) => transformItem?.(item) ?? item);
+      await restArrived;
+      decoded.push(...items.slice(before).map((item) => transformItem?.(item) ?? item));
+      return { ...list, items: decoded };
+    },
+  };
+  return { listerWatcher, release };
+}
+
+function rowKey(change: RowChange): string {
+  return change.type === 'deleted' ? change.key : change.row.key;
+}
+
+function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock(), preview = false) {
   const states: SyncState[] = [];
   const changes: RowChange[] = [];
   const feed = new Feed({
@@ -35,7 +63,11 @@ function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
     staleAfterMs: 5_000,
     reflector: { backoff: () => 2_000 },
   });
-  feed.attach({ record: (change) => changes.push(change), syncStateChanged: (state) => states.push(state) });
+  feed.attach({
+    record: (change) => changes.push(change),
+    syncStateChanged: (state) => states.push(state),
+    preview,
+  });
   return { feed, states, changes, clock };
 }
 
@@ -128,47 +160,36 @@ describe('Feed', () => {
     await feed.stop();
   });
 
-  it('shows the first LIST item by item as it is decoded, and says synced only once the informer has it', async () => {
-    const api = new FakeApi();
-    for (const name of ['a', 'b', 'c', 'd']) api.apply(pod('default', name));
-    const inner = api.listerWatcher();
-    let release!: () => void;
-    const restArrived = new Promise<void>((resolve) => (release = resolve));
-    // A reply decoded as it arrives: two items, then a pause until the rest of the bytes come.
-    const streaming: ListerWatcher = {
-      ...inner,
-      list: async (options, signal, transformItem) => {
-        const list = await inner.list(options, signal);
-        const items = list.items ?? [];
-        const decoded = items.slice(0, 2).map((item) => transformItem?.(item) ?? item);
-        await restArrived;
-        decoded.push(...items.slice(2).map((item) => transformItem?.(item) ?? item));
-        return { ...list, items: decoded };
-      },
-    };
-    const { feed, states, changes, clock } = feedOver(streaming);
+  it('previews the first LIST item by item as it is decoded, and says synced only once the informer has it', async () => {
+    const gate = gatedList(['a', 'b', 'c', 'd'], 2);
+    const { feed, states, changes, clock } = feedOver(gate.listerWatcher, new FakeClock(), true);
+    const confirmed: RowChange[] = [];
+    feed.attach({ record: (change) => confirmed.push(change), syncStateChanged: () => {} });
     feed.start();
     await clock.stepAsync(0);
     await clock.stepAsync(500);
-    expect(feed.rows().map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a', 'default/b']);
     expect(changes.map((change) => change.type)).toEqual(['added', 'added']);
     expect(states.at(-1)).toEqual({ phase: 'listing', listed: 2 });
+    // Nothing is in the cache yet: a subscriber without previews has been told of nothing.
+    expect(feed.rows()).toEqual([]);
+    expect(feed.cachedObject('default', 'a')).toBeUndefined();
+    expect(confirmed).toEqual([]);
 
-    release();
+    gate.release();
     await clock.stepAsync(500);
     expect(states.at(-1)).toEqual({ phase: 'synced' });
-    // The informer's own delivery of the previewed items publishes nothing again.
-    expect(changes.map((change) => (change.type === 'deleted' ? change.key : change.row.key))).toEqual([
-      'default/a',
-      'default/b',
-      'default/c',
-      'default/d',
-    ]);
     expect(states.filter((state) => state.phase === 'synced')).toHaveLength(1);
+    // The informer's delivery of the previewed items tells preview subscribers nothing again.
+    const keys = (list: RowChange[]) => list.map((change) => `${change.type} ${rowKey(change)}`);
+    const all = ['default/a', 'default/b', 'default/c', 'default/d'];
+    expect(keys(changes)).toEqual(all.map((key) => `added ${key}`));
+    expect(keys(confirmed)).toEqual(all.map((key) => `added ${key}`));
+    expect(feed.cachedObject('default', 'a')).toBeDefined();
     await feed.stop();
   });
 
-  it('deletes previewed rows that the list which synced did not hold', async () => {
+  it('withdraws previewed rows that the list which synced did not hold', async () => {
     const api = new FakeApi();
     for (const name of ['a', 'b', 'c']) api.apply(pod('default', name));
     const inner = api.listerWatcher();
@@ -182,18 +203,30 @@ describe('Feed', () => {
         return inner.list(options, signal);
       },
     };
-    const { feed, states, changes, clock } = feedOver(failingAfterPage);
+    const { feed, states, changes, clock } = feedOver(failingAfterPage, new FakeClock(), true);
     feed.start();
     await clock.stepAsync(0);
-    expect(feed.rows().map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a', 'default/b']);
     expect(states.at(-1)).toMatchObject({ phase: 'reconnecting' });
     api.remove('default', 'a');
     await clock.stepAsync(2_000);
     await clock.stepAsync(500);
     expect(states.at(-1)).toEqual({ phase: 'synced' });
-    expect(feed.rows().map((row) => row.key)).toEqual(['default/b', 'default/c']);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/b', 'default/c']);
     expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
     await feed.stop();
+  });
+
+  it('withdraws the preview when the informer stops before it has the list', async () => {
+    const gate = gatedList(['a', 'b', 'c'], 1);
+    const { feed, changes, clock } = feedOver(gate.listerWatcher, new FakeClock(), true);
+    feed.start();
+    await clock.stepAsync(0);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a']);
+    await feed.stop();
+    expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
+    expect(feed.rows({ preview: true })).toEqual([]);
+    gate.release();
   });
 
   it('strips managedFields as objects enter the cache', () => {
