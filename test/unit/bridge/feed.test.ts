@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { AccessAwareFeed } from '../../../main/bridge/access-aware-feed';
 import { Feed, stripManagedFields } from '../../../main/bridge/feed';
+import type { NamespaceAccess } from '../../../main/bridge/namespace-access';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import type { RowChange } from '../../../main/bridge/squash';
 import { FakeClock } from '../../../main/cache/fake-clock';
@@ -227,6 +229,37 @@ describe('Feed', () => {
     expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
     expect(feed.rows({ preview: true })).toEqual([]);
     gate.release();
+  });
+
+  it('reaches only the preview subscribers of an AccessAwareFeed over it', async () => {
+    const gate = gatedList(['a', 'b'], 1);
+    const clock = new FakeClock();
+    const union = new AccessAwareFeed({
+      gvr: pods,
+      newClusterFeed: () => feedOver(gate.listerWatcher, clock).feed,
+      acquire: () => {
+        throw new Error('the cluster scope is allowed: no member feeds');
+      },
+      release: () => {},
+      access: { clusterAccess: async () => 'allowed' } as unknown as NamespaceAccess,
+      namespaced: true,
+    });
+    const previewed: RowChange[] = [];
+    const confirmed: RowChange[] = [];
+    union.attach({ record: (change) => previewed.push(change), syncStateChanged: () => {}, preview: true });
+    union.attach({ record: (change) => confirmed.push(change), syncStateChanged: () => {} });
+    union.start();
+    await clock.stepAsync(0);
+    expect(previewed.map(rowKey)).toEqual(['default/a']);
+    expect(union.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a']);
+    expect(confirmed).toEqual([]);
+    expect(union.rows()).toEqual([]);
+
+    gate.release();
+    await clock.stepAsync(500);
+    expect(previewed.map(rowKey)).toEqual(['default/a', 'default/b']);
+    expect(confirmed.map(rowKey)).toEqual(['default/a', 'default/b']);
+    await union.stop();
   });
 
   it('strips managedFields as objects enter the cache', () => {
