@@ -6,7 +6,8 @@
 // Members are the registry's per-namespace feeds, so a subscription to one namespace shares its
 // informer (and its recording) with the union. The set of members follows NamespaceAccess: a
 // namespace the user adds gets an informer, one removed is released. A cluster-scoped kind the rules
-// refuse runs no informer at all: it is "no access" until a resync asks again.
+// refuse runs no informer at all: it is "no access" until a resync asks again. The cluster feed's
+// preview of its first LIST (list-preview.ts) reaches only the union's subscribers that ask for it.
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
@@ -40,11 +41,19 @@ interface Attached {
   subscriber: FeedSubscriber;
 }
 
+/** The cluster feed, also attached for its LIST preview on behalf of the preview subscribers. */
+interface AttachedCluster extends Attached {
+  previewSubscriber: FeedSubscriber;
+}
+
+/** Which of the union's subscribers a change is for: all, or only those that do (not) take previews. */
+type Audience = 'all' | 'preview' | 'confirmed';
+
 export class AccessAwareFeed implements FeedView {
   readonly gvr: GroupVersionResource;
   readonly namespace = '';
   private readonly subscribers = new Set<FeedSubscriber>();
-  private cluster: Attached | undefined;
+  private cluster: AttachedCluster | undefined;
   private readonly members = new Map<string, Attached>();
   /** The cluster scope's refusal; set once the union serves per namespace. */
   private denied: SyncError | undefined;
@@ -90,12 +99,18 @@ export class AccessAwareFeed implements FeedView {
     this.cluster = {
       feed,
       subscriber: {
-        record: (change) => this.publish(change),
+        record: (change) => this.publish(change, 'confirmed'),
         syncStateChanged: (state) => this.clusterStateChanged(state),
         resynced: () => this.resynced(),
       },
+      previewSubscriber: {
+        record: (change) => this.publish(change, 'preview'),
+        syncStateChanged: () => {},
+        preview: true,
+      },
     };
     feed.attach(this.cluster.subscriber);
+    feed.attach(this.cluster.previewSubscriber);
     feed.start();
     this.setState(feed.syncState());
   }
@@ -120,6 +135,7 @@ export class AccessAwareFeed implements FeedView {
     this.state = { phase: 'listing', listed: 0 };
     if (cluster) {
       cluster.feed.detach(cluster.subscriber);
+      cluster.feed.detach(cluster.previewSubscriber);
       await cluster.feed.stop();
     }
   }
@@ -149,8 +165,8 @@ export class AccessAwareFeed implements FeedView {
     return (this.cluster?.feed ?? this.members.get(namespace)?.feed)?.cachedObject(namespace, name);
   }
 
-  rows(): Row[] {
-    if (this.cluster) return this.cluster.feed.rows();
+  rows(options: { preview?: boolean } = {}): Row[] {
+    if (this.cluster) return this.cluster.feed.rows(options);
     return [...this.members.values()].flatMap((member) => member.feed.rows());
   }
 
@@ -188,8 +204,11 @@ export class AccessAwareFeed implements FeedView {
     this.cluster = undefined;
     if (cluster) {
       cluster.feed.detach(cluster.subscriber);
+      cluster.feed.detach(cluster.previewSubscriber);
       // A refusal on the first LIST cached nothing; access revoked later leaves rows the members relist.
-      for (const row of cluster.feed.rows()) this.publish({ type: 'deleted', key: row.key });
+      for (const row of cluster.feed.rows()) this.publish({ type: 'deleted', key: row.key }, 'confirmed');
+      for (const row of cluster.feed.rows({ preview: true }))
+        this.publish({ type: 'deleted', key: row.key }, 'preview');
       void cluster.feed.stop();
     }
     this.denied = denied;
@@ -245,8 +264,10 @@ export class AccessAwareFeed implements FeedView {
     this.setState({ ...merged, namespaces: served });
   }
 
-  private publish(change: RowChange): void {
-    for (const subscriber of this.subscribers) subscriber.record(change);
+  private publish(change: RowChange, audience: Audience = 'all'): void {
+    for (const subscriber of this.subscribers)
+      if (audience === 'all' || (audience === 'preview') === (subscriber.preview === true))
+        subscriber.record(change);
   }
 
   private resynced(): void {

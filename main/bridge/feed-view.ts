@@ -17,7 +17,8 @@ export interface FeedView extends StartableFeed {
   resync(): Promise<void>;
   reconnect(reason: string, staleSince: number): void;
   cachedObject(namespace: string, name: string): KubeObject | undefined;
-  rows(): Row[];
+  /** The rows the informer delivered; with `preview`, also a first LIST's rows as it arrives (Feed). */
+  rows(options?: { preview?: boolean }): Row[];
   readonly count: number;
   syncState(): SyncState;
   attach(subscriber: FeedSubscriber): void;

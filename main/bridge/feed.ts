@@ -4,6 +4,8 @@
 // the top bar shows: listing (with the count so far), synced (or synced but silent: no data for N s),
 // reconnecting at a known time, stale since the first failure, or error for failures retrying cannot
 // fix (401, 403, 404).
+// The first LIST of a feed that shows nothing yet is previewed to the subscribers that ask for it
+// (list-preview.ts): its rows are sent as they are decoded, long before the informer has them.
 import type { Clock, Timer } from '../cache/clock';
 import type { ReflectorTuning } from '../cache/controller';
 import { resourceDescription } from '../cache/informer-factory';
@@ -22,6 +24,7 @@ import { compactingListerWatcher } from './compacting-lister-watcher';
 import { consistentFirstList } from './consistent-first-list';
 import { WatchSilence } from './watch-silence';
 import { createObjectCompactor } from './object-compactor';
+import { ListPreview, showsVersion } from './list-preview';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
 
@@ -35,6 +38,11 @@ export interface FeedSubscriber {
    * snapshot: the informer diffs them against its cache and delivers updates and deletions.)
    */
   resynced?(): void;
+  /**
+   * Also receive the rows of a first LIST as it is decoded, before the informer has them (their
+   * cachedObject is still undefined); see ListPreview.
+   */
+  readonly preview?: boolean;
 }
 
 export interface FeedOptions {
@@ -113,6 +121,8 @@ export class Feed {
   private pendingReconnect: { reason: string; staleSince: number } | undefined;
   /** Keys held before a resync, not yet seen again; whatever remains once synced was deleted. */
   private unconfirmed: Set<string> | undefined;
+  /** The first LIST's rows the informer has not delivered yet, while it is being listed. */
+  private preview: ListPreview | undefined;
   private readonly staleAfterMs: number;
   private readonly progressIntervalMs: number;
   /** Replaced by reproject() when the kind's printer changes. */
@@ -143,6 +153,15 @@ export class Feed {
     if (this.informer) return;
     const clock = this.options.clock;
     const compactor = createObjectCompactor();
+    // Rows kept from an earlier informer (a resync, a restart after the quiet period) are already
+    // shown: only a feed showing nothing previews its LIST.
+    this.preview =
+      this.rowsByKey.size === 0
+        ? new ListPreview(
+            (object) => this.projector.project(object, clock.now()),
+            (change) => this.publish(change, 'preview'),
+          )
+        : undefined;
     let listerWatcher = this.trackListing(this.options.newListerWatcher());
     if (this.listConsistently) listerWatcher = consistentFirstList(listerWatcher);
     this.listConsistently = false;
@@ -183,6 +202,7 @@ export class Feed {
     this.progressTimer = undefined;
     this.silence.stop();
     this.stopInformer?.abort();
+    this.endPreview();
     this.releaseInformer?.();
     this.releaseInformer = undefined;
     const running = this.running;
@@ -243,8 +263,11 @@ export class Feed {
     return this.informer?.getIndexer().getByKey(objectKey(namespace, name));
   }
 
-  rows(): Row[] {
-    return [...this.rowsByKey.values()];
+  /** The rows the informer has delivered, and with `preview` those of the LIST under way too. */
+  rows(options: { preview?: boolean } = {}): Row[] {
+    const rows = [...this.rowsByKey.values()];
+    if (options.preview && this.preview) for (const row of this.preview.values()) rows.push(row);
+    return rows;
   }
 
   get count(): number {
@@ -268,12 +291,20 @@ export class Feed {
   }
 
   private upsert(object: KubeObject): void {
-    const row = this.projector.project(object, this.options.clock.now());
-    const previous = this.rowsByKey.get(row.key);
-    this.unconfirmed?.delete(row.key);
-    if (previous && previous.resourceVersion === row.resourceVersion && previous.uid === row.uid) return;
-    this.rowsByKey.set(row.key, row);
-    this.publish(previous ? { type: 'updated', row } : { type: 'added', row });
+    const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
+    this.unconfirmed?.delete(key);
+    const previewed = this.preview?.take(key, object);
+    const previous = this.rowsByKey.get(key);
+    if (previous && showsVersion(previous, object)) return;
+    const row = previewed?.current ? previewed.row : this.projector.project(object, this.options.clock.now());
+    this.rowsByKey.set(key, row);
+    for (const subscriber of this.subscribers) {
+      if (!subscriber.preview)
+        subscriber.record(previous ? { type: 'updated', row } : { type: 'added', row });
+      // A preview subscriber already holds this very row.
+      else if (!previewed?.current)
+        subscriber.record(previous || previewed ? { type: 'updated', row } : { type: 'added', row });
+    }
   }
 
   private remove(object: KubeObject | DeletedFinalStateUnknown<KubeObject>): void {
@@ -289,8 +320,15 @@ export class Feed {
     this.publish({ type: 'deleted', key });
   }
 
-  private publish(change: RowChange): void {
-    for (const subscriber of this.subscribers) subscriber.record(change);
+  /** Sends `change` to every subscriber, or with 'preview' only to those that asked for previews. */
+  private publish(change: RowChange, audience: 'all' | 'preview' = 'all'): void {
+    for (const subscriber of this.subscribers)
+      if (audience === 'all' || subscriber.preview) subscriber.record(change);
+  }
+
+  private endPreview(): void {
+    this.preview?.end();
+    this.preview = undefined;
   }
 
   private reflectorStateChanged(state: ReflectorState): void {
@@ -356,7 +394,20 @@ export class Feed {
       supportsWatchList: inner.supportsWatchList,
       watch: (options, signal) => inner.watch(options, signal),
       list: async (options, signal, transformItem) => {
-        const page = await inner.list(options, signal, transformItem);
+        // Items are previewed as the inner ListerWatcher decodes them, or with their page when it
+        // decodes a reply whole (transformItem is optional to it).
+        const preview = this.preview;
+        const show = (item: KubeObject) =>
+          preview?.show(objectKey(item.metadata.namespace, item.metadata.name ?? ''), item);
+        let streamed = false;
+        const previewItem = (item: KubeObject) => {
+          streamed = true;
+          const transformed = transformItem ? transformItem(item) : item;
+          show(transformed);
+          return transformed;
+        };
+        const page = await inner.list(options, signal, preview ? previewItem : transformItem);
+        if (preview && !streamed) for (const item of page.items ?? []) show(item);
         const first = !options.continue;
         const listed = (first ? 0 : this.listProgress.listed) + page.items.length;
         const remaining = page.metadata.remainingItemCount;
@@ -370,12 +421,13 @@ export class Feed {
   }
 
   private reportListing(): void {
-    const listed = Math.max(this.listProgress.listed, this.rowsByKey.size);
+    const listed = Math.max(this.listProgress.listed, this.rowsByKey.size + (this.preview?.size ?? 0));
     const total = this.listProgress.total;
     this.setState(total === undefined ? { phase: 'listing', listed } : { phase: 'listing', listed, total });
   }
 
   private synced(): void {
+    this.endPreview();
     if (this.unconfirmed) {
       const gone = this.unconfirmed;
       this.unconfirmed = undefined;

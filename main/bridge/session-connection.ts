@@ -65,13 +65,15 @@ export class SessionConnection {
     const subscriber: FeedSubscriber = {
       record: (change) => stream.record(change),
       syncStateChanged: (state) => this.sendSyncState(subscriptionId, state),
-      resynced: () => stream.snapshot(feed.rows()),
+      resynced: () => stream.snapshot(feed.rows({ preview: true })),
+      // A renderer shows a first LIST as it arrives; it reads no cached object for a row it is sent.
+      preview: true,
     };
     const metrics = metricsResourceOf(gvr);
     this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber, metrics });
     feed.attach(subscriber);
     this.sendSyncState(subscriptionId, feed.syncState());
-    stream.snapshot(feed.rows());
+    stream.snapshot(feed.rows({ preview: true }));
     if (metrics && this.session.metrics) {
       const latest = this.session.metrics.latest(metrics);
       if (latest) this.send(latest);
@@ -95,7 +97,7 @@ export class SessionConnection {
   resnapshot(subscriptionId: string): boolean {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) return false;
-    subscription.stream.snapshot(subscription.feed.rows());
+    subscription.stream.snapshot(subscription.feed.rows({ preview: true }));
     return true;
   }
 

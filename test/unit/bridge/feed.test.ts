@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { AccessAwareFeed } from '../../../main/bridge/access-aware-feed';
 import { Feed, stripManagedFields } from '../../../main/bridge/feed';
+import type { NamespaceAccess } from '../../../main/bridge/namespace-access';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import type { RowChange } from '../../../main/bridge/squash';
 import { FakeClock } from '../../../main/cache/fake-clock';
@@ -23,7 +25,35 @@ function failingFirst(api: FakeApi, failures: number, code: number, reason: stri
   };
 }
 
-function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
+/**
+ * A LIST decoded as it arrives: the first `before` items, then a pause until release(), then the
+ * rest (as main/kube's decoder calls transformItem per item).
+ */
+function gatedList(names: string[], before: number) {
+  const api = new FakeApi();
+  for (const name of names) api.apply(pod('default', name));
+  const inner = api.listerWatcher();
+  let release!: () => void;
+  const restArrived = new Promise<void>((resolve) => (release = resolve));
+  const listerWatcher: ListerWatcher = {
+    ...inner,
+    list: async (options, signal, transformItem) => {
+      const list = await inner.list(options, signal);
+      const items = list.items ?? [];
+      const decoded = items.slice(0, before).map((item) => transformItem?.(item) ?? item);
+      await restArrived;
+      decoded.push(...items.slice(before).map((item) => transformItem?.(item) ?? item));
+      return { ...list, items: decoded };
+    },
+  };
+  return { listerWatcher, release };
+}
+
+function rowKey(change: RowChange): string {
+  return change.type === 'deleted' ? change.key : change.row.key;
+}
+
+function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock(), preview = false) {
   const states: SyncState[] = [];
   const changes: RowChange[] = [];
   const feed = new Feed({
@@ -35,7 +65,11 @@ function feedOver(listerWatcher: ListerWatcher, clock = new FakeClock()) {
     staleAfterMs: 5_000,
     reflector: { backoff: () => 2_000 },
   });
-  feed.attach({ record: (change) => changes.push(change), syncStateChanged: (state) => states.push(state) });
+  feed.attach({
+    record: (change) => changes.push(change),
+    syncStateChanged: (state) => states.push(state),
+    preview,
+  });
   return { feed, states, changes, clock };
 }
 
@@ -126,6 +160,106 @@ describe('Feed', () => {
     await clock.stepAsync(500);
     expect(changes).toHaveLength(1);
     await feed.stop();
+  });
+
+  it('previews the first LIST item by item as it is decoded, and says synced only once the informer has it', async () => {
+    const gate = gatedList(['a', 'b', 'c', 'd'], 2);
+    const { feed, states, changes, clock } = feedOver(gate.listerWatcher, new FakeClock(), true);
+    const confirmed: RowChange[] = [];
+    feed.attach({ record: (change) => confirmed.push(change), syncStateChanged: () => {} });
+    feed.start();
+    await clock.stepAsync(0);
+    await clock.stepAsync(500);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(changes.map((change) => change.type)).toEqual(['added', 'added']);
+    expect(states.at(-1)).toEqual({ phase: 'listing', listed: 2 });
+    // Nothing is in the cache yet: a subscriber without previews has been told of nothing.
+    expect(feed.rows()).toEqual([]);
+    expect(feed.cachedObject('default', 'a')).toBeUndefined();
+    expect(confirmed).toEqual([]);
+
+    gate.release();
+    await clock.stepAsync(500);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    expect(states.filter((state) => state.phase === 'synced')).toHaveLength(1);
+    // The informer's delivery of the previewed items tells preview subscribers nothing again.
+    const keys = (list: RowChange[]) => list.map((change) => `${change.type} ${rowKey(change)}`);
+    const all = ['default/a', 'default/b', 'default/c', 'default/d'];
+    expect(keys(changes)).toEqual(all.map((key) => `added ${key}`));
+    expect(keys(confirmed)).toEqual(all.map((key) => `added ${key}`));
+    expect(feed.cachedObject('default', 'a')).toBeDefined();
+    await feed.stop();
+  });
+
+  it('withdraws previewed rows that the list which synced did not hold', async () => {
+    const api = new FakeApi();
+    for (const name of ['a', 'b', 'c']) api.apply(pod('default', name));
+    const inner = api.listerWatcher();
+    let lists = 0;
+    // The first LIST fails after its first page (2 items); the object "a" is gone by the retry.
+    const failingAfterPage: ListerWatcher = {
+      ...inner,
+      list: async (options, signal) => {
+        if (lists++ === 0) return inner.list({ ...options, limit: 2 }, signal);
+        if (options.continue) throw new StatusError(newStatus(500, 'InternalError', 'connection reset'));
+        return inner.list(options, signal);
+      },
+    };
+    const { feed, states, changes, clock } = feedOver(failingAfterPage, new FakeClock(), true);
+    feed.start();
+    await clock.stepAsync(0);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a', 'default/b']);
+    expect(states.at(-1)).toMatchObject({ phase: 'reconnecting' });
+    api.remove('default', 'a');
+    await clock.stepAsync(2_000);
+    await clock.stepAsync(500);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/b', 'default/c']);
+    expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
+    await feed.stop();
+  });
+
+  it('withdraws the preview when the informer stops before it has the list', async () => {
+    const gate = gatedList(['a', 'b', 'c'], 1);
+    const { feed, changes, clock } = feedOver(gate.listerWatcher, new FakeClock(), true);
+    feed.start();
+    await clock.stepAsync(0);
+    expect(feed.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a']);
+    await feed.stop();
+    expect(changes.at(-1)).toEqual({ type: 'deleted', key: 'default/a' });
+    expect(feed.rows({ preview: true })).toEqual([]);
+    gate.release();
+  });
+
+  it('reaches only the preview subscribers of an AccessAwareFeed over it', async () => {
+    const gate = gatedList(['a', 'b'], 1);
+    const clock = new FakeClock();
+    const union = new AccessAwareFeed({
+      gvr: pods,
+      newClusterFeed: () => feedOver(gate.listerWatcher, clock).feed,
+      acquire: () => {
+        throw new Error('the cluster scope is allowed: no member feeds');
+      },
+      release: () => {},
+      access: { clusterAccess: async () => 'allowed' } as unknown as NamespaceAccess,
+      namespaced: true,
+    });
+    const previewed: RowChange[] = [];
+    const confirmed: RowChange[] = [];
+    union.attach({ record: (change) => previewed.push(change), syncStateChanged: () => {}, preview: true });
+    union.attach({ record: (change) => confirmed.push(change), syncStateChanged: () => {} });
+    union.start();
+    await clock.stepAsync(0);
+    expect(previewed.map(rowKey)).toEqual(['default/a']);
+    expect(union.rows({ preview: true }).map((row) => row.key)).toEqual(['default/a']);
+    expect(confirmed).toEqual([]);
+    expect(union.rows()).toEqual([]);
+
+    gate.release();
+    await clock.stepAsync(500);
+    expect(previewed.map(rowKey)).toEqual(['default/a', 'default/b']);
+    expect(confirmed.map(rowKey)).toEqual(['default/a', 'default/b']);
+    await union.stop();
   });
 
   it('strips managedFields as objects enter the cache', () => {

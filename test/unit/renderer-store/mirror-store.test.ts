@@ -35,6 +35,45 @@ describe('MirrorStore', () => {
     expect(acks).toEqual([['s', 5]]);
   });
 
+  it('applies a large backlog over several frames, in order, acknowledging only what each frame applied', () => {
+    const scheduler = new ManualFrameScheduler();
+    const acks: number[] = [];
+    const mirror = new MirrorStore({
+      scheduler,
+      maxRowsPerFrame: 4,
+      onApplied: (_id, seq) => acks.push(seq),
+    });
+    mirror.open('s');
+    const rows = (seq: number) => [row(`k${seq}a`), row(`k${seq}b`)];
+    for (let seq = 1; seq <= 5; seq++)
+      mirror.receive({ type: 'batch', subscriptionId: 's', seq, upserts: rows(seq), deletes: [] });
+    mirror.receive({ type: 'syncState', subscriptionId: 's', phase: 'synced' });
+
+    scheduler.runFrame();
+    expect(mirror.mirror('s')!.rows.size).toBe(4);
+    expect(acks).toEqual([2]);
+    // The sync state waits behind the batches that were sent before it.
+    expect(mirror.state.getState().syncStates).toEqual({});
+    expect(scheduler.pendingFrames).toBe(1);
+
+    scheduler.runFrame();
+    scheduler.runFrame();
+    expect(mirror.mirror('s')!.rows.size).toBe(10);
+    expect(acks).toEqual([2, 4, 5]);
+    expect(mirror.state.getState().syncStates).toEqual({ s: { phase: 'synced' } });
+    expect(scheduler.pendingFrames).toBe(0);
+  });
+
+  it('applies everything queued at once when asked to (a context switch)', () => {
+    const scheduler = new ManualFrameScheduler();
+    const mirror = new MirrorStore({ scheduler, maxRowsPerFrame: 1 });
+    mirror.open('s');
+    for (let seq = 1; seq <= 3; seq++)
+      mirror.receive({ type: 'batch', subscriptionId: 's', seq, upserts: [row(`k${seq}`)], deletes: [] });
+    mirror.applyQueued();
+    expect(mirror.mirror('s')!.rows.size).toBe(3);
+  });
+
   it('reports a sequence gap once, and does not acknowledge the skipped batch', () => {
     const { scheduler, mirror, gaps, acks } = store();
     mirror.open('s');
