@@ -3,7 +3,8 @@
 // renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
 // saw it, so the renderer never takes a half-sent past for the whole one. Playback runs a view clock
-// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed.
+// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed,
+// which the query worker reads ahead a page at a time: main never reads the recording itself.
 import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
@@ -12,13 +13,19 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { HistoryQueries } from '../history/history-queries';
-import { playback, recordingMarks, timeRange } from '../history/replay';
-import type { RecordingReader } from '../history/recording-reader';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import type { HistorySource } from './history-source';
+
+/** What playback asks of the query worker. */
+export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
+
+/**
+ * Changes read ahead per question: at 100x of a busy recording (2,000 changes a second of wall
+ * time) a page lasts about a second, and the next is asked for once fewer than a page remain.
+ */
+const readAheadPage = 2000;
 
 export interface ReplaySubscriptionOptions {
   readonly subscriptionId: string;
@@ -44,10 +51,16 @@ export interface ReplaySubscriptionOptions {
 }
 
 interface Player {
-  readonly reader: RecordingReader;
-  readonly changes: Iterator<RecordedChange>;
-  /** The next change not yet applied. */
-  next: IteratorResult<RecordedChange>;
+  readonly reads: PlaybackReads;
+  /** The worker's playback, reading the changes of (gvr, namespace) from startMoment to end. */
+  readonly playback: number;
+  /** Changes read ahead, oldest first; those before `next` are applied. */
+  ahead: RecordedChange[];
+  next: number;
+  /** A page is being read. */
+  reading: boolean;
+  /** The worker has sent the last change. */
+  exhausted: boolean;
   readonly speed: number;
   /** The view clock's origin: the moment at `startedAt` on the wall clock. */
   readonly startMoment: number;
@@ -73,6 +86,8 @@ export class ReplaySubscription {
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
+  /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
+  private playGeneration = 0;
 
   constructor(private readonly options: ReplaySubscriptionOptions) {
     this.subscriptionId = options.subscriptionId;
@@ -147,31 +162,42 @@ export class ReplaySubscription {
   }
 
   /**
-   * Plays forward from the current moment to the end of the recording as it is now, the moment
-   * advancing at `speed` times the wall clock whatever each frame costs.
+   * Plays forward from the current moment to the end of the recording `file` as it is now, the moment
+   * advancing at `speed` times the wall clock whatever each frame costs. Resolves once playing, with
+   * the first page of changes read; the view clock starts then.
    */
-  play(source: HistorySource, speed: number): void {
+  async play(reads: PlaybackReads, file: string, speed: number): Promise<void> {
     this.stop(false);
-    const reader = source.dedicatedReader();
-    const end = Math.max(timeRange(reader)?.end ?? this.moment, this.moment);
-    const gvr = gvrKey(this.gvr);
-    const changes = changesOf(
-      playback(reader, {
-        from: this.moment,
-        to: end,
-        gvrs: [gvr],
-        ...(this.namespace ? { namespaces: [this.namespace] } : {}),
-      }),
-    );
+    const generation = this.playGeneration;
+    const from = this.moment;
+    const span = await reads.openPlayback(file, {
+      from,
+      gvr: gvrKey(this.gvr),
+      ...(this.namespace ? { namespace: this.namespace } : {}),
+    });
+    let first: Awaited<ReturnType<PlaybackReads['playbackChanges']>>;
+    try {
+      first = await reads.playbackChanges(span.id, readAheadPage);
+    } catch (error) {
+      reads.closePlayback(span.id);
+      throw error;
+    }
+    if (generation !== this.playGeneration || this.closed) {
+      reads.closePlayback(span.id);
+      return;
+    }
     this.player = {
-      reader,
-      changes,
-      next: changes.next(),
+      reads,
+      playback: span.id,
+      ahead: first.changes,
+      next: 0,
+      reading: false,
+      exhausted: first.done,
       speed,
-      startMoment: this.moment,
+      startMoment: from,
       startedAt: this.options.clock.now(),
-      end,
-      marks: recordingMarks(reader, this.moment, end).filter((mark) => mark.kind === 'gap'),
+      end: span.end,
+      marks: span.marks,
     };
     this.announce();
     this.scheduleFrame(this.player);
@@ -179,9 +205,11 @@ export class ReplaySubscription {
 
   /** Stops playback where it is (the rows stay at the moment reached). */
   stop(announce = true): void {
-    if (!this.player) return;
-    this.player.timer?.stop();
-    this.player.reader.close();
+    this.playGeneration++;
+    const player = this.player;
+    if (!player) return;
+    player.timer?.stop();
+    if (!player.exhausted) player.reads.closePlayback(player.playback);
     this.player = undefined;
     if (announce) this.announce();
   }
@@ -209,14 +237,21 @@ export class ReplaySubscription {
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
-    while (!player.next.done && player.next.value.time <= target) {
-      this.apply(player.next.value);
-      player.next = player.changes.next();
+    while (player.next < player.ahead.length && player.ahead[player.next]!.time <= target) {
+      this.apply(player.ahead[player.next]!);
+      player.next++;
       if (this.options.clock.now() >= deadline) break;
     }
-    const caughtUp = player.next.done || player.next.value.time > target;
-    // Cut short by the budget, the moment stays at the last change applied (apply moved it there): the
-    // rows hold that moment, not the target, and the next frames catch up.
+    if (player.next >= readAheadPage) {
+      player.ahead = player.ahead.slice(player.next);
+      player.next = 0;
+    }
+    this.readAhead(player);
+    const upcoming = player.ahead[player.next];
+    const caughtUp = upcoming ? upcoming.time > target : player.exhausted;
+    // Cut short by the budget, or waiting for the next page, the moment stays at the last change
+    // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
+    // catch up.
     if (caughtUp) this.moment = target;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
     if (caughtUp && target >= player.end) {
@@ -225,6 +260,24 @@ export class ReplaySubscription {
     }
     this.announce();
     this.scheduleFrame(player, this.options.clock.now() - began);
+  }
+
+  /** Asks for the next page once fewer than a page of changes remain ahead. */
+  private readAhead(player: Player): void {
+    if (player.reading || player.exhausted || player.ahead.length - player.next >= readAheadPage) return;
+    player.reading = true;
+    player.reads.playbackChanges(player.playback, readAheadPage).then(
+      ({ changes, done }) => {
+        player.reading = false;
+        player.exhausted = done;
+        player.ahead.push(...changes);
+      },
+      () => {
+        // The worker failed or closed: play what was read, then stop there.
+        player.reading = false;
+        player.exhausted = true;
+      },
+    );
   }
 
   private apply(change: RecordedChange): void {
@@ -264,10 +317,6 @@ export class ReplaySubscription {
       ...(this.gap ? { gap: this.gap } : {}),
     });
   }
-}
-
-function* changesOf(batches: Iterable<{ readonly changes: readonly RecordedChange[] }>) {
-  for (const batch of batches) yield* batch.changes;
 }
 
 /**

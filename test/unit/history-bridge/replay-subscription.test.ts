@@ -4,6 +4,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistorySource } from '../../../main/bridge/history-source';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
+import type { PlaybackReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { openForWriting } from '../../../main/history/schema';
@@ -94,10 +95,7 @@ function record(options: {
     writer.touch(end);
   });
   database.close();
-  const clock = new FakeClock(end + 60_000);
-  const source = new HistorySource({ file, context: 'test', clock });
-  cleanups.push(() => source.close());
-  return { source, end };
+  return { source: new HistorySource({ file, context: 'test' }), end };
 }
 
 /**
@@ -249,10 +247,26 @@ describe('a replay subscription', () => {
       acknowledgeAll();
       const began = clock.now();
       messages.length = 0;
-      replay.play(source, speed);
+      // The worker reads ahead in real time while this clock is stepped: each page it is asked for
+      // is waited for before the next step, as if it arrived at once (the player asks a page ahead).
+      let reading: Promise<unknown> | undefined;
+      const reads: PlaybackReads = {
+        openPlayback: (file, query) => queries.openPlayback(file, query),
+        playbackChanges: (id, max) => {
+          const page = queries.playbackChanges(id, max);
+          reading = page;
+          return page;
+        },
+        closePlayback: (id) => queries.closePlayback(id),
+      };
+      await replay.play(reads, source.file, speed);
       const seen: { wall: number; cursor: HistoryCursorMessage }[] = [];
       let read = 0;
       for (let step = 0; step < 200_000 && replay.playing; step++) {
+        if (reading) {
+          await reading;
+          reading = undefined;
+        }
         clock.fake.step(5);
         acknowledgeAll();
         for (; read < messages.length; read++) {
