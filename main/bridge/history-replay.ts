@@ -12,7 +12,7 @@ import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries } from '../history/history-queries';
+import type { HistoryQueries, PlaybackChange } from '../history/history-queries';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
@@ -22,10 +22,15 @@ import type { RowProjector } from './row-projection';
 export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
 
 /**
- * Changes read ahead per question: at 100x of a busy recording (2,000 changes a second of wall
- * time) a page lasts about a second, and the next is asked for once fewer than a page remain.
+ * Changes per question to the worker: small enough that one page (a few MB of realistic pods) costs
+ * main little to receive.
  */
-const readAheadPage = 2000;
+const readAheadPage = 500;
+/**
+ * Changes kept read ahead: pages are asked for, one at a time, until this many wait. At 100x of a
+ * busy recording (6,000 changes a second of wall time) that is about a third of a second.
+ */
+const readAheadChanges = 2000;
 
 export interface ReplaySubscriptionOptions {
   readonly subscriptionId: string;
@@ -55,7 +60,7 @@ interface Player {
   /** The worker's playback, reading the changes of (gvr, namespace) from startMoment to end. */
   readonly playback: number;
   /** Changes read ahead, oldest first; those before `next` are applied. */
-  ahead: RecordedChange[];
+  ahead: PlaybackChange[];
   next: number;
   /** A page is being read. */
   reading: boolean;
@@ -238,11 +243,11 @@ export class ReplaySubscription {
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
     while (player.next < player.ahead.length && player.ahead[player.next]!.time <= target) {
-      this.apply(player.ahead[player.next]!);
+      this.apply(JSON.parse(player.ahead[player.next]!.json) as RecordedChange);
       player.next++;
       if (this.options.clock.now() >= deadline) break;
     }
-    if (player.next >= readAheadPage) {
+    if (player.next >= readAheadChanges) {
       player.ahead = player.ahead.slice(player.next);
       player.next = 0;
     }
@@ -262,15 +267,16 @@ export class ReplaySubscription {
     this.scheduleFrame(player, this.options.clock.now() - began);
   }
 
-  /** Asks for the next page once fewer than a page of changes remain ahead. */
+  /** Asks for pages, one at a time, while fewer than readAheadChanges remain ahead. */
   private readAhead(player: Player): void {
-    if (player.reading || player.exhausted || player.ahead.length - player.next >= readAheadPage) return;
+    if (player.reading || player.exhausted || player.ahead.length - player.next >= readAheadChanges) return;
     player.reading = true;
     player.reads.playbackChanges(player.playback, readAheadPage).then(
       ({ changes, done }) => {
         player.reading = false;
         player.exhausted = done;
         player.ahead.push(...changes);
+        if (this.player === player) this.readAhead(player);
       },
       () => {
         // The worker failed or closed: play what was read, then stop there.

@@ -11,7 +11,7 @@ import { RecordingError } from './recording-error';
 import type { ObjectReference } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
-import type { PlaybackQuery, PlaybackSpan } from './playback-reads';
+import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 
 export interface RebuiltState {
   /** False when damage hid some of it (see the reader's problems). */
@@ -27,7 +27,7 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-export type { RecordingInspection, TimelineFigures };
+export type { PlaybackChange, RecordingInspection, TimelineFigures };
 
 export interface TimelineQuery {
   /** Defaults: the recording's range (or `now` when it holds nothing yet). */
@@ -144,10 +144,10 @@ export class HistoryQueries {
   }
 
   /** Up to `max` next changes of the playback `id`, in recorded order; `done` after the last. */
-  playbackChanges(id: number, max: number): Promise<{ changes: RecordedChange[]; done: boolean }> {
+  playbackChanges(id: number, max: number): Promise<{ changes: PlaybackChange[]; done: boolean }> {
     return this.ask({ type: 'play-next', playback: id, max }).then((reply) => {
       if (reply.type !== 'play-changes') throw new Error('the history query worker answered out of turn');
-      return { changes: JSON.parse(reply.json) as RecordedChange[], done: reply.done };
+      return { changes: reply.changes, done: reply.done };
     });
   }
 

@@ -15,6 +15,15 @@ export interface PlaybackQuery {
   readonly namespace?: string;
 }
 
+/**
+ * A change read ahead for playback: its moment, and the RecordedChange as JSON text, parsed only when
+ * the player applies it, so parsing a page never holds the player's thread longer than a frame allows.
+ */
+export interface PlaybackChange {
+  readonly time: number;
+  readonly json: string;
+}
+
 /** What a playback covers: up to the end of the recording as it was when opened, and its gaps. */
 export interface PlaybackSpan {
   readonly end: number;
@@ -54,17 +63,17 @@ export function openPlayback(id: number, file: string, query: PlaybackQuery): Pl
 }
 
 /** Up to `max` next changes of playback `id`; `done` once the last one has been given. */
-export function nextChanges(id: number, max: number): { changes: RecordedChange[]; done: boolean } {
+export function nextChanges(id: number, max: number): { changes: PlaybackChange[]; done: boolean } {
   const playing = open.get(id);
   if (!playing) throw new Error(`no playback ${id} is open`);
-  const changes: RecordedChange[] = [];
+  const changes: PlaybackChange[] = [];
   while (changes.length < max) {
     const next = playing.changes.next();
     if (next.done) {
       closePlayback(id);
       return { changes, done: true };
     }
-    changes.push(next.value);
+    changes.push({ time: next.value.time, json: JSON.stringify(next.value) });
   }
   return { changes, done: false };
 }

@@ -8,7 +8,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { crashLogsAt } from './crash-log-store';
-import type { PlaybackQuery, PlaybackSpan } from './playback-reads';
+import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
@@ -100,8 +100,13 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
   | { readonly id: number; readonly type: 'released' }
   | { readonly id: number; readonly type: 'play-opened'; readonly span: PlaybackSpan }
-  /** `json`: the next RecordedChange[] of the playback; `done` once the last has been sent. */
-  | { readonly id: number; readonly type: 'play-changes'; readonly json: string; readonly done: boolean }
+  /** The playback's next changes; `done` once the last has been sent. */
+  | {
+      readonly id: number;
+      readonly type: 'play-changes';
+      readonly changes: PlaybackChange[];
+      readonly done: boolean;
+    }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -237,7 +242,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'play-next': {
       const { changes, done } = nextChanges(request.playback, request.max);
-      reply({ id: request.id, type: 'play-changes', json: JSON.stringify(changes), done });
+      reply({ id: request.id, type: 'play-changes', changes, done });
       return;
     }
     case 'play-close':

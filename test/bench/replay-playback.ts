@@ -132,6 +132,9 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
 }
 
 const directory = tempDirectory();
+// The history query worker is unref'd (it never keeps an app alive): while this script waits on it,
+// nothing else would, and Node would exit mid-benchmark.
+const keepAlive = setInterval(() => {}, 60_000);
 try {
   const start = Date.now() - 3_600_000;
   const file = directory.file('playback.kubetide');
@@ -143,5 +146,6 @@ try {
   const source = new HistorySource({ file, context: 'bench' });
   for (const speed of [10, 100]) await play(source, start, end, speed);
 } finally {
+  clearInterval(keepAlive);
   directory.remove();
 }
