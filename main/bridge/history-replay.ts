@@ -12,25 +12,15 @@ import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries, PlaybackChange } from '../history/history-queries';
+import type { HistoryQueries } from '../history/history-queries';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
+import { PlaybackReadAhead } from './playback-read-ahead';
+import type { PlaybackReads } from './playback-read-ahead';
 
-/** What playback asks of the query worker. */
-export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
-
-/**
- * Changes per question to the worker: small enough that one page (a few MB of realistic pods) costs
- * main little to receive.
- */
-const readAheadPage = 500;
-/**
- * Changes kept read ahead: pages are asked for, one at a time, until this many wait. At 100x of a
- * busy recording (6,000 changes a second of wall time) that is about a third of a second.
- */
-const readAheadChanges = 2000;
+export type { PlaybackReads } from './playback-read-ahead';
 
 export interface ReplaySubscriptionOptions {
   readonly subscriptionId: string;
@@ -56,16 +46,8 @@ export interface ReplaySubscriptionOptions {
 }
 
 interface Player {
-  readonly reads: PlaybackReads;
-  /** The worker's playback, reading the changes of (gvr, namespace) from startMoment to end. */
-  readonly playback: number;
-  /** Changes read ahead, oldest first; those before `next` are applied. */
-  ahead: PlaybackChange[];
-  next: number;
-  /** A page is being read. */
-  reading: boolean;
-  /** The worker has sent the last change. */
-  exhausted: boolean;
+  /** The changes of (gvr, namespace) from startMoment to end, as the worker reads them. */
+  readonly changes: PlaybackReadAhead;
   readonly speed: number;
   /** The view clock's origin: the moment at `startedAt` on the wall clock. */
   readonly startMoment: number;
@@ -175,29 +157,17 @@ export class ReplaySubscription {
     this.stop(false);
     const generation = this.playGeneration;
     const from = this.moment;
-    const span = await reads.openPlayback(file, {
+    const { readAhead, span } = await PlaybackReadAhead.open(reads, file, {
       from,
       gvr: gvrKey(this.gvr),
       ...(this.namespace ? { namespace: this.namespace } : {}),
     });
-    let first: Awaited<ReturnType<PlaybackReads['playbackChanges']>>;
-    try {
-      first = await reads.playbackChanges(span.id, readAheadPage);
-    } catch (error) {
-      reads.closePlayback(span.id);
-      throw error;
-    }
     if (generation !== this.playGeneration || this.closed) {
-      reads.closePlayback(span.id);
+      readAhead.close();
       return;
     }
     this.player = {
-      reads,
-      playback: span.id,
-      ahead: first.changes,
-      next: 0,
-      reading: false,
-      exhausted: first.done,
+      changes: readAhead,
       speed,
       startMoment: from,
       startedAt: this.options.clock.now(),
@@ -214,7 +184,7 @@ export class ReplaySubscription {
     const player = this.player;
     if (!player) return;
     player.timer?.stop();
-    if (!player.exhausted) player.reads.closePlayback(player.playback);
+    player.changes.close();
     this.player = undefined;
     if (announce) this.announce();
   }
@@ -242,18 +212,12 @@ export class ReplaySubscription {
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
-    while (player.next < player.ahead.length && player.ahead[player.next]!.time <= target) {
-      this.apply(JSON.parse(player.ahead[player.next]!.json) as RecordedChange);
-      player.next++;
+    for (let change = player.changes.take(target); change; change = player.changes.take(target)) {
+      this.apply(change);
       if (this.options.clock.now() >= deadline) break;
     }
-    if (player.next >= readAheadChanges) {
-      player.ahead = player.ahead.slice(player.next);
-      player.next = 0;
-    }
-    this.readAhead(player);
-    const upcoming = player.ahead[player.next];
-    const caughtUp = upcoming ? upcoming.time > target : player.exhausted;
+    player.changes.fill();
+    const caughtUp = player.changes.reached(target);
     // Cut short by the budget, or waiting for the next page, the moment stays at the last change
     // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
     // catch up.
@@ -265,25 +229,6 @@ export class ReplaySubscription {
     }
     this.announce();
     this.scheduleFrame(player, this.options.clock.now() - began);
-  }
-
-  /** Asks for pages, one at a time, while fewer than readAheadChanges remain ahead. */
-  private readAhead(player: Player): void {
-    if (player.reading || player.exhausted || player.ahead.length - player.next >= readAheadChanges) return;
-    player.reading = true;
-    player.reads.playbackChanges(player.playback, readAheadPage).then(
-      ({ changes, done }) => {
-        player.reading = false;
-        player.exhausted = done;
-        player.ahead.push(...changes);
-        if (this.player === player) this.readAhead(player);
-      },
-      () => {
-        // The worker failed or closed: play what was read, then stop there.
-        player.reading = false;
-        player.exhausted = true;
-      },
-    );
   }
 
   private apply(change: RecordedChange): void {

@@ -27,7 +27,7 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-export type { PlaybackChange, RecordingInspection, TimelineFigures };
+export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
 
 export interface TimelineQuery {
   /** Defaults: the recording's range (or `now` when it holds nothing yet). */
