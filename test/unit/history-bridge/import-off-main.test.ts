@@ -22,7 +22,7 @@ const directory = tempDirectory();
 afterAll(() => directory.remove());
 
 /**
- * A recording of 200 pods with 160 MB of other pages: quick_check reads every page whatever table
+ * A recording of 200 pods with 480 MB of other pages: quick_check reads every page whatever table
  * holds it, so filler pages cost it what a long recording's would, and are written in a second.
  */
 function bigRecording(): string {
@@ -52,7 +52,7 @@ function bigRecording(): string {
     .prepare(
       'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO filler SELECT zeroblob(3900) FROM n',
     )
-    .run(40_000);
+    .run(120_000);
   database.close();
   return file;
 }
