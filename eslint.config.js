@@ -29,6 +29,21 @@ const noReact = [
 ];
 /** Matches relative imports that land in one of `folders` (top-level or under main/), e.g. ../kube/x. */
 const siblingOf = (folders) => `^(\\.\\./)+(main/)?(${folders.join('|')})(/|$)`;
+/**
+ * The main thread never reads SQLite (a big recording's open alone reads for seconds): main/app and
+ * main/bridge ask history's workers (HistoryQueries, exportInWorker, the recording worker) instead.
+ * test/unit/history-bridge/main-thread-sqlite.test.ts checks what they reach through other modules.
+ */
+const sqliteInWorkers =
+  'SQLite runs in history workers only: ask HistoryQueries or a worker, never open it on main.';
+const noSqlite = { name: 'better-sqlite3', message: sqliteInWorkers };
+const mainThreadSqlite = [
+  'history/recording-reader',
+  'history/recording-writer',
+  'history/schema',
+  'history/replay',
+  'history/playback-reads',
+];
 const nodeOnly = nodeBuiltins.map((name) => ({ name, message: 'This layer runs without Node APIs.' }));
 
 export default tseslint.config(
@@ -91,8 +106,17 @@ export default tseslint.config(
     [noElectron, ...noReact],
   ),
   forbid(
-    ['main/bridge/**', 'main/history/**'],
+    ['main/history/**'],
     [[['app', 'renderer'], 'bridge and history sit below main/app.']],
     [noElectron, ...noReact],
   ),
+  forbid(
+    ['main/bridge/**'],
+    [
+      [['app', 'renderer'], 'bridge and history sit below main/app.'],
+      [mainThreadSqlite, sqliteInWorkers],
+    ],
+    [noElectron, ...noReact, noSqlite],
+  ),
+  forbid(['main/app/**'], [[mainThreadSqlite, sqliteInWorkers]], [noSqlite]),
 );

@@ -3,7 +3,8 @@
 // renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
 // saw it, so the renderer never takes a half-sent past for the whole one. Playback runs a view clock
-// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed.
+// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed,
+// which the query worker reads ahead a page at a time: main never reads the recording itself.
 import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
@@ -12,13 +13,14 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { HistoryQueries } from '../history/history-queries';
-import { playback, recordingMarks, timeRange } from '../history/replay';
-import type { RecordingReader } from '../history/recording-reader';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import type { HistorySource } from './history-source';
+import { PlaybackReadAhead } from './playback-read-ahead';
+import type { PlaybackReads } from './playback-read-ahead';
+
+export type { PlaybackReads } from './playback-read-ahead';
 
 export interface ReplaySubscriptionOptions {
   readonly subscriptionId: string;
@@ -44,10 +46,8 @@ export interface ReplaySubscriptionOptions {
 }
 
 interface Player {
-  readonly reader: RecordingReader;
-  readonly changes: Iterator<RecordedChange>;
-  /** The next change not yet applied. */
-  next: IteratorResult<RecordedChange>;
+  /** The changes of (gvr, namespace) from startMoment to end, as the worker reads them. */
+  readonly changes: PlaybackReadAhead;
   readonly speed: number;
   /** The view clock's origin: the moment at `startedAt` on the wall clock. */
   readonly startMoment: number;
@@ -73,6 +73,8 @@ export class ReplaySubscription {
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
+  /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
+  private playGeneration = 0;
 
   constructor(private readonly options: ReplaySubscriptionOptions) {
     this.subscriptionId = options.subscriptionId;
@@ -147,31 +149,30 @@ export class ReplaySubscription {
   }
 
   /**
-   * Plays forward from the current moment to the end of the recording as it is now, the moment
-   * advancing at `speed` times the wall clock whatever each frame costs.
+   * Plays forward from the current moment to the end of the recording `file` as it is now, the moment
+   * advancing at `speed` times the wall clock whatever each frame costs. Resolves once playing, with
+   * the first page of changes read; the view clock starts then.
    */
-  play(source: HistorySource, speed: number): void {
+  async play(reads: PlaybackReads, file: string, speed: number): Promise<void> {
     this.stop(false);
-    const reader = source.dedicatedReader();
-    const end = Math.max(timeRange(reader)?.end ?? this.moment, this.moment);
-    const gvr = gvrKey(this.gvr);
-    const changes = changesOf(
-      playback(reader, {
-        from: this.moment,
-        to: end,
-        gvrs: [gvr],
-        ...(this.namespace ? { namespaces: [this.namespace] } : {}),
-      }),
-    );
+    const generation = this.playGeneration;
+    const from = this.moment;
+    const { readAhead, span } = await PlaybackReadAhead.open(reads, file, {
+      from,
+      gvr: gvrKey(this.gvr),
+      ...(this.namespace ? { namespace: this.namespace } : {}),
+    });
+    if (generation !== this.playGeneration || this.closed) {
+      readAhead.close();
+      return;
+    }
     this.player = {
-      reader,
-      changes,
-      next: changes.next(),
+      changes: readAhead,
       speed,
-      startMoment: this.moment,
+      startMoment: from,
       startedAt: this.options.clock.now(),
-      end,
-      marks: recordingMarks(reader, this.moment, end).filter((mark) => mark.kind === 'gap'),
+      end: span.end,
+      marks: span.marks,
     };
     this.announce();
     this.scheduleFrame(this.player);
@@ -179,9 +180,11 @@ export class ReplaySubscription {
 
   /** Stops playback where it is (the rows stay at the moment reached). */
   stop(announce = true): void {
-    if (!this.player) return;
-    this.player.timer?.stop();
-    this.player.reader.close();
+    this.playGeneration++;
+    const player = this.player;
+    if (!player) return;
+    player.timer?.stop();
+    player.changes.close();
     this.player = undefined;
     if (announce) this.announce();
   }
@@ -209,14 +212,15 @@ export class ReplaySubscription {
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
-    while (!player.next.done && player.next.value.time <= target) {
-      this.apply(player.next.value);
-      player.next = player.changes.next();
+    for (let change = player.changes.take(target); change; change = player.changes.take(target)) {
+      this.apply(change);
       if (this.options.clock.now() >= deadline) break;
     }
-    const caughtUp = player.next.done || player.next.value.time > target;
-    // Cut short by the budget, the moment stays at the last change applied (apply moved it there): the
-    // rows hold that moment, not the target, and the next frames catch up.
+    player.changes.fill();
+    const caughtUp = player.changes.reached(target);
+    // Cut short by the budget, or waiting for the next page, the moment stays at the last change
+    // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
+    // catch up.
     if (caughtUp) this.moment = target;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
     if (caughtUp && target >= player.end) {
@@ -264,10 +268,6 @@ export class ReplaySubscription {
       ...(this.gap ? { gap: this.gap } : {}),
     });
   }
-}
-
-function* changesOf(batches: Iterable<{ readonly changes: readonly RecordedChange[] }>) {
-  for (const batch of batches) yield* batch.changes;
 }
 
 /**

@@ -18,7 +18,6 @@ import type {
 } from '../../shared/protocol/history-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { StatusError, newStatus } from '../../shared/kube/status';
-import { openRecording } from '../history/recording-reader';
 import type { ObjectReference } from '../history/object-history';
 import type { RecordedChange } from '../history/recorded-change';
 import { diffObjects } from '../history/object-diff';
@@ -58,7 +57,7 @@ export class HistoryService {
   private imported: HistorySource | undefined;
   /** Deletes the imported file when it was an upload (main's own temporary copy). */
   private removeImported: (() => void) | undefined;
-  private live: { file: string; source: HistorySource } | undefined;
+  private live: HistorySource | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
   /** The exports running, by their request's id, to stop them on historyExportCancel or close. */
   private readonly exports = new Map<number, AbortController>();
@@ -123,8 +122,9 @@ export class HistoryService {
         return replay.showState(this.queries, this.source().file, message.time);
       }
       case 'historyPlay':
-        this.replay(message.subscriptionId).play(this.source(), message.speed);
-        return null;
+        return this.replay(message.subscriptionId)
+          .play(this.queries, this.source().file, message.speed)
+          .then(() => null);
       case 'historyStop':
         this.replay(message.subscriptionId).stop();
         return null;
@@ -169,10 +169,12 @@ export class HistoryService {
       }
       case 'historyImport':
         return this.import(message.source);
-      case 'historyLive':
-        this.closeImported();
+      case 'historyLive': {
+        const closed = this.closeImported();
         this.stopReplays();
-        return this.describe();
+        // Answered once the import's file is closed and, for an upload, deleted.
+        return closed.then(() => this.describe());
+      }
     }
   }
 
@@ -180,17 +182,25 @@ export class HistoryService {
   close(): void {
     for (const running of this.exports.values()) running.abort(new Error('the connection closed'));
     this.stopReplays();
-    this.queries.close();
-    this.closeImported();
-    this.live?.source.close();
     this.live = undefined;
+    // The worker closes the imported file (removing any salvage copy) before it ends.
+    void this.closeImported().finally(() => this.queries.close());
   }
 
-  private closeImported(): void {
-    this.imported?.close();
+  /**
+   * Forgets the imported file: the worker closes its reader (and any salvage copy) first, then an
+   * upload's temporary copy is deleted.
+   */
+  private async closeImported(replacedBy?: string): Promise<void> {
+    const imported = this.imported;
+    const remove = this.removeImported;
     this.imported = undefined;
-    this.removeImported?.();
     this.removeImported = undefined;
+    if (!imported) return;
+    // The same file imported again: the worker's reader, just opened for it, stays.
+    if (imported.file === replacedBy) return;
+    await this.queries.release(imported.file).catch(() => {});
+    remove?.();
   }
 
   private describe(): RecordingSource {
@@ -208,19 +218,14 @@ export class HistoryService {
     const recording = session.recording;
     if (!recording) throw notFound(`context ${session.context} is not being recorded`);
     if (this.live?.file !== recording.file) {
-      this.live?.source.close();
-      this.live = {
+      this.live = new HistorySource({
         file: recording.file,
-        source: new HistorySource({
-          file: recording.file,
-          context: session.context,
-          ...(recording.recorder ? { recorder: recording.recorder } : {}),
-          ...(recording.readOnly ? { readOnly: recording.readOnly } : {}),
-          clock: this.options.clock,
-        }),
-      };
+        context: session.context,
+        ...(recording.recorder ? { recorder: recording.recorder } : {}),
+        ...(recording.readOnly ? { readOnly: recording.readOnly } : {}),
+      });
     }
-    return this.live.source;
+    return this.live;
   }
 
   private replay(subscriptionId: string): ReplaySubscription {
@@ -311,28 +316,22 @@ export class HistoryService {
     }
   }
 
+  /**
+   * Opens the file to import in the query worker (header, schema, format and integrity checks, seconds
+   * for a big file) and answers from it from then on; main only reads its 100-byte header.
+   */
   private async import(from: HistoryImportMessage['source']): Promise<RecordingSource | null> {
     const chosen = await recordingToImport(this.fileAccess(), from);
     if (!chosen) return null;
-    let context: string;
-    try {
-      const reader = openRecording(chosen.file);
-      context = reader.metadata.context;
-      reader.close();
-    } catch (error) {
-      chosen.remove?.();
-      throw error;
-    }
-    this.closeImported();
+    void this.closeImported(chosen.file);
     this.stopReplays();
     this.imported = new HistorySource({
       file: chosen.file,
       name: chosen.name,
-      context,
-      clock: this.options.clock,
+      context: chosen.inspection.context,
+      problems: chosen.inspection.problems,
     });
     this.removeImported = chosen.remove;
-    this.imported.reader();
     return this.imported.describe();
   }
 
@@ -342,6 +341,7 @@ export class HistoryService {
       pickFile: this.options.pickFile,
       transfers: this.options.transfers,
       recordingsFolder: live ? dirname(live) : undefined,
+      queries: this.queries,
     };
   }
 }

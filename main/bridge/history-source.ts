@@ -1,11 +1,9 @@
 // Where one renderer's history questions are answered from: the current context's recording (still
 // being written by the session's Recorder) or a recording file the renderer imported, read-only.
+// Only names the file: every read of it is the query worker's (HistoryQueries), never main's.
 import { basename } from 'node:path';
 import type { Recorder } from '../history/recorder';
-import type { RecordingReader } from '../history/recording-reader';
-import { openRecording } from '../history/recording-reader';
 import type { RecordingSource } from '../../shared/protocol/history-messages';
-import type { Clock } from '../cache/clock';
 
 export interface HistorySourceOptions {
   readonly file: string;
@@ -14,24 +12,17 @@ export interface HistorySourceOptions {
   /** The name the user knows the file by (default: its file name). */
   readonly name?: string;
   /**
-   * The live recording's writer. Its recording process commits every flush interval (100 ms), and a
-   * reader sees every committed batch, so answers are never more than about that behind.
+   * The live recording's writer. Its recording process commits every flush interval (100 ms), and the
+   * query worker's reader sees every committed batch, so answers are never more than about that behind.
    */
   readonly recorder?: Recorder;
   /** Set when another instance writes the live recording and this one only reads it: says why. */
   readonly readOnly?: string;
-  readonly clock: Clock;
-  /**
-   * How long one opened reader answers a live recording before it is reopened (a reader lists the
-   * recording's streams when it opens, so kinds first recorded later need a fresh one).
-   */
-  readonly reopenAfterMs?: number;
+  /** For an import: the damage opening it found (see HistoryQueries.inspect), as the UI lists it. */
+  readonly problems?: readonly string[];
 }
 
 export class HistorySource {
-  private current: RecordingReader | undefined;
-  private openedAt = 0;
-
   constructor(private readonly options: HistorySourceOptions) {}
 
   get file(): string {
@@ -48,28 +39,6 @@ export class HistorySource {
     return this.options.recorder !== undefined || this.options.readOnly !== undefined;
   }
 
-  /** A reader that includes every change recorded so far. Throws a RecordingError when unreadable. */
-  reader(): RecordingReader {
-    const now = this.options.clock.now();
-    if (this.live) {
-      if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
-        // Safe to close: every question reads within one synchronous call; playback has its own reader.
-        this.current.close();
-        this.current = undefined;
-      }
-    }
-    if (!this.current) {
-      this.current = openRecording(this.options.file);
-      this.openedAt = now;
-    }
-    return this.current;
-  }
-
-  /** A reader of its own, for a playback that iterates while other questions are answered. */
-  dedicatedReader(): RecordingReader {
-    return openRecording(this.options.file);
-  }
-
   describe(): RecordingSource {
     return {
       kind: this.live ? 'live' : 'imported',
@@ -77,13 +46,8 @@ export class HistorySource {
       name: this.options.name ?? basename(this.options.file),
       problems: [
         ...(this.options.readOnly ? [`read-only: ${this.options.readOnly}`] : []),
-        ...(this.current?.problems ?? []).map((problem) => `${problem.where}: ${problem.message}`),
+        ...(this.options.problems ?? []),
       ],
     };
-  }
-
-  close(): void {
-    this.current?.close();
-    this.current = undefined;
   }
 }

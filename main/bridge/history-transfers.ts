@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { historyDownloadPath } from '../../shared/protocol/history-messages';
+import { HistoryQueries } from '../history/history-queries';
 import { checkRecordingFile, maxRecordingFileBytes } from './recording-file-check';
 
 /** A file in the transfer folder and the name the user knows it by. */
@@ -48,6 +49,8 @@ export class HistoryTransfers {
   constructor(
     private readonly clock: Clock = realClock,
     readonly maxBytes = maxRecordingFileBytes,
+    /** Opens each upload off the main thread to check it is a recording (its worker starts on use). */
+    private readonly queries = new HistoryQueries(),
   ) {}
 
   /** A fresh path in the private folder for `name` (nothing is created there yet). */
@@ -88,7 +91,7 @@ export class HistoryTransfers {
         },
         createWriteStream(target.file, { flags: 'wx', mode: 0o600 }),
       );
-      checkRecordingFile(target.file, maxBytes);
+      await checkRecordingFile(target.file, this.queries, { keep: false, maxBytes });
     } catch (error) {
       target.remove();
       throw error;
@@ -101,8 +104,9 @@ export class HistoryTransfers {
     return this.take(this.uploads, token);
   }
 
-  /** Deletes every file not collected yet, and the folder. */
+  /** Deletes every file not collected yet, and the folder; ends the checking worker. */
   close(): void {
+    this.queries.close();
     for (const pending of [...this.downloads.values(), ...this.uploads.values()]) pending.expiry.stop();
     this.downloads.clear();
     this.uploads.clear();

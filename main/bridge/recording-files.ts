@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import type { HistoryExportReply, HistoryImportMessage } from '../../shared/protocol/history-messages';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import type { ExportSummary } from '../history/export-recording';
+import type { HistoryQueries, RecordingInspection } from '../history/history-queries';
 import { exportDestination } from './export-destination';
 import type { HistoryTransfers, TransferFile } from './history-transfers';
 import { checkRecordingFile } from './recording-file-check';
@@ -31,10 +32,18 @@ export interface RecordingFileAccess {
   readonly transfers?: HistoryTransfers | undefined;
   /** The folder of the data directory's recordings, which no export may write into. */
   readonly recordingsFolder: string | undefined;
+  /** Opens a recording to import off the main thread (the one that will answer its questions). */
+  readonly queries: Pick<HistoryQueries, 'inspect'>;
 }
 
-/** A recording to open for import; `remove` deletes it when it is main's own copy (an upload). */
-export type RecordingToImport = Pick<TransferFile, 'file' | 'name'> & { remove?: () => void };
+/**
+ * A recording to open for import, and what opening it found; `remove` deletes it when it is main's
+ * own copy (an upload).
+ */
+export type RecordingToImport = Pick<TransferFile, 'file' | 'name'> & {
+  readonly inspection: RecordingInspection;
+  remove?: () => void;
+};
 
 async function pick(
   access: RecordingFileAccess,
@@ -99,8 +108,8 @@ export async function recordingToImport(
   if (source === 'dialog') {
     const chosen = await pick(access, 'import', undefined);
     if (chosen === null) return null;
-    checkRecordingFile(chosen);
-    return { file: chosen, name: basename(chosen) };
+    const inspection = await checkRecordingFile(chosen, access.queries, { keep: true });
+    return { file: chosen, name: basename(chosen), inspection };
   }
   const upload = access.transfers?.takeUpload(source.upload);
   if (!upload) {
@@ -112,5 +121,11 @@ export async function recordingToImport(
       ),
     );
   }
-  return upload;
+  try {
+    // Checked when it arrived (HistoryTransfers); opened again by the worker that will read it.
+    return { ...upload, inspection: await access.queries.inspect(upload.file, { keep: true }) };
+  } catch (error) {
+    upload.remove();
+    throw error;
+  }
 }

@@ -7,10 +7,12 @@ import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
-import type { QueryReply, QueryRequest, TimelineFigures } from './query-worker';
+import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
+import { RecordingError } from './recording-error';
 import type { ObjectReference } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
+import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 
 export interface RebuiltState {
   /** False when damage hid some of it (see the reader's problems). */
@@ -26,7 +28,7 @@ interface Pending {
   readonly reject: (error: Error) => void;
 }
 
-export type { TimelineFigures };
+export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
 
 export interface TimelineQuery {
   /** Defaults: the recording's range (or `now` when it holds nothing yet). */
@@ -140,16 +142,69 @@ export class HistoryQueries {
     );
   }
 
+  /**
+   * Opens the recording `file` afresh, integrity check included (seconds for a big file, hence the
+   * worker), and says what it records and what is damaged; `keep` leaves it open for the questions
+   * to come (then `release` closes it). Rejects with the RecordingError that
+   * opening it threw when nothing can be read (not SQLite, not a recording, a newer format).
+   */
+  inspect(file: string, options: { keep: boolean }): Promise<RecordingInspection> {
+    return this.ask({ type: 'inspect', file, keep: options.keep }).then((reply) => {
+      if (reply.type !== 'inspected') throw new Error('the history query worker answered out of turn');
+      return reply.inspection;
+    });
+  }
+
+  /**
+   * Opens a playback of the recording `file` in the worker: resolves with its id (for
+   * playbackChanges and closePlayback) and the span it covers.
+   */
+  openPlayback(file: string, query: PlaybackQuery): Promise<{ id: number } & PlaybackSpan> {
+    const { id, answer } = this.question({ type: 'play-open', file, query });
+    return answer.then((reply) => {
+      if (reply.type !== 'play-opened') throw new Error('the history query worker answered out of turn');
+      return { id, ...reply.span };
+    });
+  }
+
+  /** Up to `max` next changes of the playback `id`, in recorded order; `done` after the last. */
+  playbackChanges(id: number, max: number): Promise<{ changes: PlaybackChange[]; done: boolean }> {
+    return this.ask({ type: 'play-next', playback: id, max }).then((reply) => {
+      if (reply.type !== 'play-changes') throw new Error('the history query worker answered out of turn');
+      return { changes: reply.changes, done: reply.done };
+    });
+  }
+
+  /** Closes the playback `id` (its reader); nothing to wait for, and a closed worker closed it already. */
+  closePlayback(id: number): void {
+    if (!this.worker) return;
+    this.ask({ type: 'play-close', playback: id }).catch(() => {});
+  }
+
+  /** Closes the worker's reader of `file`, if open: a file given up may then be deleted. */
+  release(file: string): Promise<void> {
+    return this.ask({ type: 'release', file }).then(() => undefined);
+  }
+
   private ask(
     request: DistributiveOmit<QueryRequest, 'id'>,
     onObjects?: (objects: KubeObject[]) => void,
   ): Promise<QueryReply> {
+    return this.question(request, onObjects).answer;
+  }
+
+  /** Sends `request` under a fresh id; `answer` settles with the worker's last reply to it. */
+  private question(
+    request: DistributiveOmit<QueryRequest, 'id'>,
+    onObjects?: (objects: KubeObject[]) => void,
+  ): { id: number; answer: Promise<QueryReply> } {
     const worker = this.start();
     const id = ++this.nextId;
-    return new Promise<QueryReply>((resolve, reject) => {
+    const answer = new Promise<QueryReply>((resolve, reject) => {
       this.pending.set(id, { ...(onObjects ? { onObjects } : {}), resolve, reject });
       worker.postMessage({ ...request, id } as QueryRequest);
     });
+    return { id, answer };
   }
 
   /** Ends the worker; questions still pending reject. */
@@ -184,8 +239,12 @@ export class HistoryQueries {
       return;
     }
     this.pending.delete(reply.id);
-    if (reply.type === 'failed') pending.reject(new Error(reply.message));
-    else pending.resolve(reply);
+    if (reply.type === 'failed') {
+      const { recording } = reply;
+      pending.reject(
+        recording ? new RecordingError(recording.file, recording.problem) : new Error(reply.message),
+      );
+    } else pending.resolve(reply);
   }
 
   private failAll(error: Error): void {

@@ -2,19 +2,23 @@
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
-// versions, the Events about one object and the sidebar's counts at a moment. Opening a recording runs
-// SQLite's quick_check, which alone could hold a thread for seconds.
+// versions, the Events about one object and the sidebar's counts at a moment; and inspects a file to
+// import (schema, format, integrity); and reads playbacks ahead a page at a time (playback-reads). Opening a recording runs SQLite's quick_check, which alone could
+// hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import { crashLogsAt } from './crash-log-store';
 import { metricsAt, usageOver } from './metric-sample-reader';
+import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
+import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
 import type { ObjectReference } from './object-history';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
-import { messageOf } from './recording-error';
+import type { RecordingProblem } from './recording-error';
+import { RecordingError, messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { openRecording } from './recording-reader';
 import { recordedCounts } from './recorded-counts';
@@ -77,7 +81,20 @@ export type QueryRequest =
       readonly points: number;
       readonly from: number | undefined;
       readonly to: number | undefined;
-    };
+    }
+  | {
+      readonly id: number;
+      readonly type: 'inspect';
+      readonly file: string;
+      /** Keep the reader for the questions to come (else it is closed: a check only). */
+      readonly keep: boolean;
+    }
+  /** Closes the reader of `file`, if open (an import given up: its file may be deleted). */
+  | { readonly id: number; readonly type: 'release'; readonly file: string }
+  /** Opens a playback; its id is this request's, for the play-next and play-close that follow. */
+  | { readonly id: number; readonly type: 'play-open'; readonly file: string; readonly query: PlaybackQuery }
+  | { readonly id: number; readonly type: 'play-next'; readonly playback: number; readonly max: number }
+  | { readonly id: number; readonly type: 'play-close'; readonly playback: number };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
 export interface TimelineFigures {
@@ -100,6 +117,16 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
   | { readonly id: number; readonly type: 'metrics-at'; readonly metrics: RecordedMetrics }
   | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
+  | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
+  | { readonly id: number; readonly type: 'released' }
+  | { readonly id: number; readonly type: 'play-opened'; readonly span: PlaybackSpan }
+  /** The playback's next changes; `done` once the last has been sent. */
+  | {
+      readonly id: number;
+      readonly type: 'play-changes';
+      readonly changes: PlaybackChange[];
+      readonly done: boolean;
+    }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   | {
       readonly id: number;
@@ -107,7 +134,19 @@ export type QueryReply =
       readonly complete: boolean;
       readonly gap: RecordingMark | undefined;
     }
-  | { readonly id: number; readonly type: 'failed'; readonly message: string };
+  | {
+      readonly id: number;
+      readonly type: 'failed';
+      readonly message: string;
+      /** Set when the failure was a RecordingError, so the asker throws the same one. */
+      readonly recording?: { readonly file: string; readonly problem: RecordingProblem };
+    };
+
+/** What opening a recording found: the context its metadata names, and any damage (as UI lines). */
+export interface RecordingInspection {
+  readonly context: string;
+  readonly problems: string[];
+}
 
 /** Objects per chunk: about 2.5 MB of pods, a few ms to parse. */
 const chunkSize = 1000;
@@ -129,6 +168,12 @@ function readerFor(file: string): RecordingReader {
   return reader;
 }
 
+/** Closes the reader of `file` (and removes its salvage copy, if it has one). */
+function release(file: string): void {
+  readers.get(file)?.reader.close();
+  readers.delete(file);
+}
+
 function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): TimelineFigures {
   const reader = readerFor(request.file);
   const range = timeRange(reader);
@@ -144,7 +189,14 @@ if (port) {
     try {
       answer(port, request);
     } catch (error) {
-      port.postMessage({ id: request.id, type: 'failed', message: messageOf(error) } satisfies QueryReply);
+      const recording =
+        error instanceof RecordingError ? { file: error.file, problem: error.problem } : undefined;
+      port.postMessage({
+        id: request.id,
+        type: 'failed',
+        message: messageOf(error),
+        ...(recording ? { recording } : {}),
+      } satisfies QueryReply);
     }
   });
 }
@@ -193,6 +245,40 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'usage', usage });
       return;
     }
+    case 'inspect': {
+      // A fresh open, integrity check included, whatever was open before: the file is new to the
+      // asker. A kept reader spares the questions that follow an import a second check.
+      release(request.file);
+      const reader = readerFor(request.file);
+      const problems = reader.problems.map((problem) => `${problem.where}: ${problem.message}`);
+      if (!request.keep) release(request.file);
+      reply({
+        id: request.id,
+        type: 'inspected',
+        inspection: { context: reader.metadata.context, problems },
+      });
+      return;
+    }
+    case 'release':
+      release(request.file);
+      reply({ id: request.id, type: 'released' });
+      return;
+    case 'play-open':
+      reply({
+        id: request.id,
+        type: 'play-opened',
+        span: openPlayback(request.id, request.file, request.query),
+      });
+      return;
+    case 'play-next': {
+      const { changes, done } = nextChanges(request.playback, request.max);
+      reply({ id: request.id, type: 'play-changes', changes, done });
+      return;
+    }
+    case 'play-close':
+      closePlayback(request.playback);
+      reply({ id: request.id, type: 'released' });
+      return;
     case 'state': {
       const state = stateAt(readerFor(request.file), request.query);
       for (let index = 0; index < state.objects.length; index += chunkSize) {

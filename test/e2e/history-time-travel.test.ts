@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
@@ -14,6 +14,7 @@ import { scrubTo, setFilter } from './timeline-actions';
 import { ClusterApi, type PodSummary } from './cluster-api';
 import { openRecording } from '../../main/history/recording-reader';
 import { timeRange } from '../../main/history/replay';
+import type * as ExportInWorkerModule from '../../main/history/export-in-worker';
 
 let mode: BrowserMode;
 let browser: Browser;
@@ -25,6 +26,34 @@ const pageErrors: string[] = [];
 let victim: PodSummary;
 let beforeDeletion: number;
 let relabelled: PodSummary;
+
+/**
+ * Set while the Cancel step runs: its export, written by the real worker, is held from replying until
+ * it is cancelled. An export of this small cluster finishes in milliseconds, before a click could
+ * cancel it; held, the Cancel always finds it running, whatever the machine's speed.
+ */
+const exportHolds = vi.hoisted((): { untilCancelled: boolean; destination?: string } => ({
+  untilCancelled: false,
+}));
+vi.mock('../../main/history/export-in-worker', async (importOriginal) => {
+  const original = await importOriginal<typeof ExportInWorkerModule>();
+  return {
+    ...original,
+    exportInWorker: async (...[source, destination, options]: Parameters<typeof original.exportInWorker>) => {
+      exportHolds.destination = destination;
+      const summary = await original.exportInWorker(source, destination, options);
+      const signal = options.signal;
+      if (exportHolds.untilCancelled && signal) {
+        await new Promise<void>((resolve) =>
+          signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        // As a running export does when aborted: it rejects with the reason, and its file goes.
+        signal.throwIfAborted();
+      }
+      return summary;
+    },
+  };
+});
 
 const keyOf = (pod: Pick<PodSummary, 'namespace' | 'name'>) => `${pod.namespace}/${pod.name}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -429,10 +458,19 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     let downloads = 0;
     page.on('download', () => downloads++);
     await recordTexts('notices', '.toast');
-    await dialog.getByRole('button', { name: 'Download' }).click();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
-    await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
+    exportHolds.untilCancelled = true;
+    exportHolds.destination = undefined;
+    try {
+      await dialog.getByRole('button', { name: 'Download' }).click();
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => dialog.count()).toBe(0);
+      await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
+    } finally {
+      exportHolds.untilCancelled = false;
+    }
+    // The export's file, written in full before the cancel, is gone: no download can be offered.
+    expect(exportHolds.destination).toBeDefined();
+    expect(existsSync(exportHolds.destination!)).toBe(false);
     await sleep(2_000);
     expect(downloads).toBe(0);
     expect(pageErrors).toEqual([]);

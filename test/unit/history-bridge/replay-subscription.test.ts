@@ -4,6 +4,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistorySource } from '../../../main/bridge/history-source';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
+import type { PlaybackReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { openForWriting } from '../../../main/history/schema';
@@ -94,10 +95,7 @@ function record(options: {
     writer.touch(end);
   });
   database.close();
-  const clock = new FakeClock(end + 60_000);
-  const source = new HistorySource({ file, context: 'test', clock });
-  cleanups.push(() => source.close());
-  return { source, end };
+  return { source: new HistorySource({ file, context: 'test' }), end };
 }
 
 /**
@@ -232,6 +230,45 @@ describe('a replay subscription', () => {
     expect(await gapAt(start + 50_000)).toBeUndefined();
   });
 
+  it('waits at the last change applied while the next page is read, never taking the target for reached', async () => {
+    // 6,000 updates over a minute: the first page holds the first 500 (up to +5 s).
+    const { source, end } = record({ pods: 50, everyMs: 10, forMs: 60_000 });
+    const clock = new FakeClock(end + 60_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock);
+    await replay.showState(queries, source.file, start);
+    acknowledgeAll();
+    // The first page is given at once; later ones are held until released.
+    const held: (() => void)[] = [];
+    let holding = true;
+    let pages = 0;
+    let asked: Promise<unknown> = Promise.resolve();
+    const reads: PlaybackReads = {
+      openPlayback: (file, query) => queries.openPlayback(file, query),
+      playbackChanges: (id, max) => {
+        const page = queries.playbackChanges(id, max);
+        asked = page;
+        if (pages++ === 0 || !holding) return page;
+        return new Promise((resolve) => held.push(() => resolve(page)));
+      },
+      closePlayback: (id) => queries.closePlayback(id),
+    };
+    await replay.play(reads, source.file, 100);
+    clock.step(2_000);
+    acknowledgeAll();
+    const waiting = cursors(messages).at(-1)!;
+    expect(waiting).toMatchObject({ time: start + 5_000, playing: true });
+    expect(replay.playing).toBe(true);
+    holding = false;
+    for (const release of held.splice(0)) release();
+    for (let step = 0; step < 1_000 && replay.playing; step++) {
+      await asked;
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.step(20);
+      acknowledgeAll();
+    }
+    expect(cursors(messages).at(-1)).toMatchObject({ time: end, playing: false });
+  });
+
   // How much wall time projecting one recorded object costs at each speed: enough that a player
   // waiting out recorded delays (rather than following the wall clock) falls 20-40% behind.
   for (const [speed, workPerRowMs] of [
@@ -249,10 +286,28 @@ describe('a replay subscription', () => {
       acknowledgeAll();
       const began = clock.now();
       messages.length = 0;
-      replay.play(source, speed);
+      // The worker reads ahead in real time while this clock is stepped: each page it is asked for
+      // is waited for before the next step, as if it arrived at once (the player asks a page ahead).
+      let reading: Promise<unknown> | undefined;
+      const reads: PlaybackReads = {
+        openPlayback: (file, query) => queries.openPlayback(file, query),
+        playbackChanges: (id, max) => {
+          const page = queries.playbackChanges(id, max);
+          reading = page;
+          return page;
+        },
+        closePlayback: (id) => queries.closePlayback(id),
+      };
+      await replay.play(reads, source.file, speed);
       const seen: { wall: number; cursor: HistoryCursorMessage }[] = [];
       let read = 0;
       for (let step = 0; step < 200_000 && replay.playing; step++) {
+        // Each page answered may ask for the next: wait until none is being read.
+        while (reading) {
+          const page = reading;
+          await page;
+          if (reading === page) reading = undefined;
+        }
         clock.fake.step(5);
         acknowledgeAll();
         for (; read < messages.length; read++) {

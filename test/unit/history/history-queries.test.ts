@@ -1,10 +1,13 @@
 // History questions answered off the main thread: HistoryQueries answers exactly what stateAt,
 // objectVersions and adjacentChange answer on the calling thread, from a worker.
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
 import { adjacentChange, objectVersions } from '../../../main/history/object-history';
 import { openRecording } from '../../../main/history/recording-reader';
-import { stateAt } from '../../../main/history/replay';
+import { playback, stateAt, timeRange } from '../../../main/history/replay';
+import { RecordingError } from '../../../main/history/recording-error';
+import type { RecordedChange } from '../../../main/history/recorded-change';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import type { TempDirectory } from './fixtures';
 import { recordChurn, tempDirectory } from './fixtures';
@@ -37,5 +40,69 @@ describe('HistoryQueries', () => {
       );
     reader.close();
     queries.close();
+  });
+
+  it('inspects a file to import: its context, or the same RecordingError opening it throws here', async () => {
+    directory = tempDirectory();
+    const inspecting = new HistoryQueries();
+    try {
+      const run = await recordChurn(directory.file('churn.kubetide'), 5);
+      const reader = openRecording(run.file);
+      expect(await inspecting.inspect(run.file, { keep: false })).toEqual({
+        context: reader.metadata.context,
+        problems: [],
+      });
+      reader.close();
+      const other = directory.file('other.sqlite');
+      const database = new Database(other);
+      database.exec('CREATE TABLE notes (text TEXT)');
+      database.close();
+      const here = (() => {
+        try {
+          openRecording(other);
+        } catch (error) {
+          return error;
+        }
+      })() as RecordingError;
+      const there = await inspecting.inspect(other, { keep: false }).catch((error: unknown) => error);
+      expect(there).toBeInstanceOf(RecordingError);
+      expect(there).toMatchObject({ message: here.message, problem: { kind: 'not-a-recording' } });
+    } finally {
+      inspecting.close();
+    }
+  });
+
+  it('plays back from the worker, a page at a time, exactly what playback reads here', async () => {
+    directory = tempDirectory();
+    const reading = new HistoryQueries();
+    try {
+      const run = await recordChurn(directory.file('churn.kubetide'), 40);
+      const reader = openRecording(run.file);
+      const from = run.moments[5].time;
+      const end = timeRange(reader)!.end;
+      const expected = [...playback(reader, { from, to: end, gvrs: ['pods.v1'] })].flatMap(
+        (batch) => batch.changes,
+      );
+      reader.close();
+      const opened = await reading.openPlayback(run.file, { from, gvr: 'pods.v1' });
+      expect(opened.end).toBe(end);
+      const played: RecordedChange[] = [];
+      for (let done = false; !done;) {
+        const page = await reading.playbackChanges(opened.id, 7);
+        expect(page.changes.length).toBeLessThanOrEqual(7);
+        for (const change of page.changes) {
+          const parsed = JSON.parse(change.json) as RecordedChange;
+          expect(change.time).toBe(parsed.time);
+          played.push(parsed);
+        }
+        done = page.done;
+      }
+      expect(expected.length).toBeGreaterThan(14);
+      expect(played).toEqual(expected);
+      // Its reader was closed with the last page: the playback is gone.
+      await expect(reading.playbackChanges(opened.id, 7)).rejects.toThrow(/no playback/);
+    } finally {
+      reading.close();
+    }
   });
 });
