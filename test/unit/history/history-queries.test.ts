@@ -1,11 +1,15 @@
 // History questions answered off the main thread: HistoryQueries answers exactly what stateAt,
-// objectVersions and adjacentChange answer on the calling thread, from a worker.
+// objectVersions and adjacentChange answer on the calling thread, from a worker, and its rows are
+// stateAt's objects projected by the kind's printer.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
 import { adjacentChange, objectVersions } from '../../../main/history/object-history';
 import { openRecording } from '../../../main/history/recording-reader';
 import { stateAt } from '../../../main/history/replay';
 import { HistoryQueries } from '../../../main/history/history-queries';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { printerFor } from '../../../shared/kinds/columns';
+import type { Row } from '../../../shared/protocol/row';
 import type { TempDirectory } from './fixtures';
 import { recordChurn, tempDirectory } from './fixtures';
 
@@ -35,6 +39,30 @@ describe('HistoryQueries', () => {
       expect(await queries.adjacent(run.file, { uid }, middle, direction)).toBe(
         adjacentChange(reader, { uid }, middle, direction)?.time,
       );
+    reader.close();
+    queries.close();
+  });
+
+  it("projects a moment's objects in the worker into the rows main would project from stateAt", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 40);
+    const reader = openRecording(run.file);
+    const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
+    const now = run.moments[39].time + 60_000;
+    for (const time of [run.moments[0].time, run.moments[20].time, run.moments[39].time]) {
+      const expected = stateAt(reader, { gvr: 'pods.v1', time });
+      const rows: Row[] = [];
+      const rebuilt = await queries.stateRows(run.file, { gvr: 'pods.v1', time }, now, (chunk) =>
+        rows.push(...chunk),
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      // Same fields in the same order, undefined ones included: the rows keep one shape.
+      expect(rows.map((row) => Object.keys(row))).toEqual(
+        expected.objects.map((object) => Object.keys(projector.project(object, now))),
+      );
+      expect(rows).toEqual(expected.objects.map((object) => projector.project(object, now)));
+      expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap });
+    }
     reader.close();
     queries.close();
   });
