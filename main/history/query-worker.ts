@@ -1,8 +1,8 @@
 // The entry point of the history query worker thread (see HistoryQueries): rebuilds a moment of a
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends it back in chunks, so the receiving thread takes one chunk per task: the objects as JSON
-// text, or (for kinds whose columns shared/ prints) the table rows projected here, a tenth of the
-// objects' size;
+// text, or (for kinds whose columns shared/ prints) the table rows projected here (see MomentRows), a
+// tenth of the objects' size;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
 // versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
 import { parentPort } from 'node:worker_threads';
@@ -11,11 +11,8 @@ import { crashLogsAt } from './crash-log-store';
 import type { StateQuery, TimeRange } from './replay';
 import { eventDensity, recordingMarks, timeRange } from './replay';
 import { momentAt, versionsOf } from './state-at';
-import { parseGvrKey } from '../../shared/kube/object';
-import type { KubeObject } from '../../shared/kube/object';
-import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
-import { RowProjector } from '../bridge/row-projection';
+import { MomentRows } from './moment-rows';
 import type { ObjectReference } from './object-history';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
@@ -101,6 +98,8 @@ export type QueryReply =
 const reopenAfterMs = 2000;
 
 const readers = new Map<string, { reader: RecordingReader; openedAt: number }>();
+/** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
+const momentRows = new MomentRows();
 
 function readerFor(file: string): RecordingReader {
   const now = Date.now();
@@ -158,15 +157,15 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       const moment = momentAt(reader, request.query);
-      const rows = request.rows;
-      const projector = rows && new RowProjector(printerFor(parseGvrKey(request.query.gvr)));
-      // A chunk is a thousand objects: about 2.5 MB of pods as objects, a few ms to parse.
-      for (const versions of versionsOf(reader, moment.rows)) {
-        const objects = versions.map(({ version }) => version as unknown as KubeObject);
-        if (projector) {
-          const projected = objects.map((object) => projector.project(object, rows.now));
-          reply({ id: request.id, type: 'rows', rows: projected });
-        } else reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
+      if (request.rows) {
+        for (const rows of momentRows.rows(reader, request.query, moment, request.rows.now))
+          reply({ id: request.id, type: 'rows', rows });
+      } else {
+        // A chunk is a thousand objects: about 2.5 MB of pods, a few ms to parse.
+        for (const versions of versionsOf(reader, moment.rows)) {
+          const json = JSON.stringify(versions.map(({ version }) => version));
+          reply({ id: request.id, type: 'objects', json });
+        }
       }
       const complete = reader.problems.length === problemsBefore;
       reply({ id: request.id, type: 'done', complete, gap: moment.gap });

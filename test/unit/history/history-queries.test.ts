@@ -11,7 +11,7 @@ import { RowProjector } from '../../../main/bridge/row-projection';
 import { printerFor } from '../../../shared/kinds/columns';
 import type { Row } from '../../../shared/protocol/row';
 import type { TempDirectory } from './fixtures';
-import { recordChurn, tempDirectory } from './fixtures';
+import { recordChurn, seededRandom, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
 const queries = new HistoryQueries();
@@ -49,12 +49,15 @@ describe('HistoryQueries', () => {
     const reader = openRecording(run.file);
     const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
     const now = run.moments[39].time + 60_000;
-    for (const time of [run.moments[0].time, run.moments[20].time, run.moments[39].time]) {
-      const expected = stateAt(reader, { gvr: 'pods.v1', time });
+    const random = seededRandom(7);
+    // Random moments forward and back, some repeated, some in a namespace: each after the last, so
+    // most reuse the rows the worker kept from the moment before and decode only what changed.
+    const times = Array.from({ length: 24 }, () => random.pick(run.moments).time);
+    for (const [index, time] of times.entries()) {
+      const query = { gvr: 'pods.v1', time, ...(index % 5 === 4 ? { namespace: 'payments' } : {}) };
+      const expected = stateAt(reader, query);
       const rows: Row[] = [];
-      const rebuilt = await queries.stateRows(run.file, { gvr: 'pods.v1', time }, now, (chunk) =>
-        rows.push(...chunk),
-      );
+      const rebuilt = await queries.stateRows(run.file, query, now, (chunk) => rows.push(...chunk));
       expect(rows.length).toBeGreaterThan(0);
       // Same fields in the same order, undefined ones included: the rows keep one shape.
       expect(rows.map((row) => Object.keys(row))).toEqual(
