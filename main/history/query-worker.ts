@@ -98,6 +98,8 @@ export type QueryReply =
 const reopenAfterMs = 2000;
 
 const readers = new Map<string, { reader: RecordingReader; openedAt: number }>();
+/** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
+const objectsPerChunk = 1000;
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 
@@ -161,11 +163,14 @@ function answer(port: MessagePort, request: QueryRequest): void {
         for (const rows of momentRows.rows(reader, request.query, moment, request.rows.now))
           reply({ id: request.id, type: 'rows', rows });
       } else {
-        // A chunk is a thousand objects: about 2.5 MB of pods, a few ms to parse.
-        for (const versions of versionsOf(reader, moment.rows)) {
-          const json = JSON.stringify(versions.map(({ version }) => version));
-          reply({ id: request.id, type: 'objects', json });
+        let objects: unknown[] = [];
+        for (const { version } of versionsOf(reader, moment.rows)) {
+          objects.push(version);
+          if (objects.length < objectsPerChunk) continue;
+          reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
+          objects = [];
         }
+        if (objects.length > 0) reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
       }
       const complete = reader.problems.length === problemsBefore;
       reply({ id: request.id, type: 'done', complete, gap: moment.gap });

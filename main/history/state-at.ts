@@ -97,26 +97,25 @@ export function momentAt(reader: RecordingReader, query: StateQuery): Moment {
 }
 
 /**
- * The parsed versions of `rows`, a chunk at a time, each chunk's version chains read ahead in bulk.
- * A version that cannot be read is reported as a problem, and left out like a deletion's. The trees
- * are the decoder's own, shared with its memo: read them, never mutate them.
+ * The parsed versions of `rows`, in order, each chunk's version chains read ahead in bulk. A version
+ * that cannot be read is reported as a problem, and left out like a deletion's. The trees are the
+ * decoder's own, shared with its memo: read them, never mutate them. Yielded one at a time so that a
+ * caller keeping only what it reads from each (a row) lets the tree die young.
  */
 export function* versionsOf(
   reader: RecordingReader,
   rows: readonly ChangeRow[],
-): Generator<{ readonly row: ChangeRow; readonly version: Json }[]> {
-  const decoder = reader.decoder();
+  decoder = reader.decoder(),
+): Generator<{ readonly row: ChangeRow; readonly version: Json }> {
   for (let index = 0; index < rows.length; index += rowsPerQuery) {
     const chunk = rows.slice(index, index + rowsPerQuery);
     decoder.prefetch(chunk.map((row) => row.id));
-    const versions: { row: ChangeRow; version: Json }[] = [];
     for (const row of chunk) {
       const version = reader.guard(`version of ${row.namespace}/${row.name} (change ${row.id})`, null, () =>
         decoder.tree(row.id),
       );
-      if (version !== null) versions.push({ row, version });
+      if (version !== null) yield { row, version };
     }
-    yield versions;
   }
 }
 
