@@ -28,7 +28,8 @@ export type QueryRequest =
       readonly query: StateQuery;
       /**
        * Set to have the objects projected here into rows, with the kind's printer from shared/
-       * (printerFor) at the moment `now` (for columns such as ages): replies are then "rows".
+       * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
+       * duration): replies are then "rows".
        */
       readonly rows?: { readonly now: number };
     }
