@@ -5,6 +5,7 @@
 // tenth of the objects' size;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
 // versions. Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
+import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { crashLogsAt } from './crash-log-store';
@@ -93,25 +94,53 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'failed'; readonly message: string };
 
 /**
- * How long one opened reader answers before it is reopened: a reader lists the streams when it
- * opens, so kinds first recorded later in a live recording need a fresh one.
+ * How long one opened reader answers before it is refreshed: a live recording's writer moves its
+ * metadata (lastWritten, start) and adds streams meanwhile. Changes it reads as they are committed.
  */
-const reopenAfterMs = 2000;
+const refreshAfterMs = 2000;
 
-const readers = new Map<string, { reader: RecordingReader; openedAt: number }>();
+interface OpenReader {
+  readonly reader: RecordingReader;
+  /** The file's inode when opened: a file replaced at the same path is opened anew. */
+  readonly inode: number;
+  refreshedAt: number;
+}
+
+const readers = new Map<string, OpenReader>();
 /** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
 const objectsPerChunk = 1000;
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 
+/**
+ * The reader of `file`, opened once (opening runs quick_check over the whole file) and refreshed
+ * every refreshAfterMs; reopened only if the path names another file since.
+ */
 function readerFor(file: string): RecordingReader {
   const now = Date.now();
   const open = readers.get(file);
-  if (open && now - open.openedAt < reopenAfterMs) return open.reader;
+  const inode = inodeOf(file);
+  if (open && open.inode === inode) {
+    if (now - open.refreshedAt >= refreshAfterMs) {
+      open.reader.refresh();
+      open.refreshedAt = now;
+    }
+    return open.reader;
+  }
   open?.reader.close();
+  readers.delete(file);
   const reader = openRecording(file);
-  readers.set(file, { reader, openedAt: now });
+  readers.set(file, { reader, inode, refreshedAt: now });
   return reader;
+}
+
+/** The inode of `file`, or -1 when it cannot be read (openRecording then says why). */
+function inodeOf(file: string): number {
+  try {
+    return statSync(file).ino;
+  } catch {
+    return -1;
+  }
 }
 
 function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): TimelineFigures {
