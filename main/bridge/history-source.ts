@@ -22,15 +22,15 @@ export interface HistorySourceOptions {
   readonly readOnly?: string;
   readonly clock: Clock;
   /**
-   * How long one opened reader answers a live recording before it is reopened (a reader lists the
-   * recording's streams when it opens, so kinds first recorded later need a fresh one).
+   * How long one opened reader answers a live recording before it is refreshed (the writer moves its
+   * metadata, such as lastWritten, meanwhile; see RecordingReader.refresh).
    */
-  readonly reopenAfterMs?: number;
+  readonly refreshAfterMs?: number;
 }
 
 export class HistorySource {
   private current: RecordingReader | undefined;
-  private openedAt = 0;
+  private refreshedAt = 0;
 
   constructor(private readonly options: HistorySourceOptions) {}
 
@@ -48,19 +48,19 @@ export class HistorySource {
     return this.options.recorder !== undefined || this.options.readOnly !== undefined;
   }
 
-  /** A reader that includes every change recorded so far. Throws a RecordingError when unreadable. */
+  /**
+   * A reader that includes every change recorded so far. Throws a RecordingError when unreadable.
+   * Opened once: opening runs quick_check over the whole file, seconds for a long recording, and this
+   * thread must not stall; a live recording's reader is refreshed instead (a few rows).
+   */
   reader(): RecordingReader {
     const now = this.options.clock.now();
-    if (this.live) {
-      if (this.current && now - this.openedAt >= (this.options.reopenAfterMs ?? 2_000)) {
-        // Safe to close: every question reads within one synchronous call; playback has its own reader.
-        this.current.close();
-        this.current = undefined;
-      }
-    }
     if (!this.current) {
       this.current = openRecording(this.options.file);
-      this.openedAt = now;
+      this.refreshedAt = now;
+    } else if (this.live && now - this.refreshedAt >= (this.options.refreshAfterMs ?? 2_000)) {
+      this.current.refresh();
+      this.refreshedAt = now;
     }
     return this.current;
   }
