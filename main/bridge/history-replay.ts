@@ -10,6 +10,7 @@ import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
+import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { HistoryQueries } from '../history/history-queries';
@@ -115,14 +116,18 @@ export class ReplaySubscription {
     const rows: Row[] = [];
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {
-      state = await queries.stateAt(
-        file,
-        { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) },
-        (objects) => {
-          if (generation !== this.generation) return;
-          for (const object of objects) rows.push(this.options.projector.project(object, now));
-        },
-      );
+      const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
+      const projector = this.options.projector;
+      // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
+      // projected here, from its objects.
+      state = await (projector.printer === printerFor(this.gvr)
+        ? queries.stateRows(file, query, now, (chunk) => {
+            if (generation === this.generation) for (const row of chunk) rows.push(row);
+          })
+        : queries.stateAt(file, query, (objects) => {
+            if (generation === this.generation)
+              for (const object of objects) rows.push(projector.project(object, now));
+          }));
     } catch (error) {
       // The rows are still those of the moment shown before: say so again.
       if (generation === this.generation && !this.closed) {

@@ -1,10 +1,12 @@
 // History questions answered off the main thread: one worker thread (query-worker) answers
-// stateAt and timeline questions in order, and the objects come back in chunks, each parsed in its own task, so
-// travelling to a 150,000-pod moment never holds the main thread for more than a chunk.
+// stateAt and timeline questions in order, and the objects (or rows) come back in chunks, each taken
+// in its own task, so travelling to a 150,000-pod moment never holds the main thread for more than a
+// chunk.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
+import type { Row } from '../../shared/protocol/row';
 import type { RecordedCrashLog } from './crash-log-store';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
@@ -23,6 +25,7 @@ export interface RebuiltState {
 
 interface Pending {
   readonly onObjects?: (objects: KubeObject[]) => void;
+  readonly onRows?: (rows: Row[]) => void;
   /** Given the last reply: "done" for a state, "timeline" for a timeline. */
   readonly resolve: (reply: QueryReply) => void;
   readonly reject: (error: Error) => void;
@@ -52,11 +55,21 @@ export class HistoryQueries {
     query: StateQuery,
     onObjects: (objects: KubeObject[]) => void,
   ): Promise<RebuiltState> {
-    return this.ask({ type: 'state', file, query }, onObjects).then((reply) =>
-      reply.type === 'done'
-        ? { complete: reply.complete, gap: reply.gap }
-        : { complete: false, gap: undefined },
-    );
+    return this.ask({ type: 'state', file, query }, { onObjects }).then(rebuiltState);
+  }
+
+  /**
+   * stateAt, projected into rows in the worker with the kind's printer from shared/ (printerFor) at
+   * the moment `now`: what a replay's table needs, without the objects crossing threads. Only for
+   * kinds whose projector uses that printer (a CRD's columns come from its definition, known to main).
+   */
+  stateRows(
+    file: string,
+    query: StateQuery,
+    now: number,
+    onRows: (rows: Row[]) => void,
+  ): Promise<RebuiltState> {
+    return this.ask({ type: 'state', file, query, rows: { now } }, { onRows }).then(rebuiltState);
   }
 
   /** The span `query` asks for of the recording `file`: its range, density per kind, gaps and relists. */
@@ -188,20 +201,20 @@ export class HistoryQueries {
 
   private ask(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    onObjects?: (objects: KubeObject[]) => void,
+    chunks: Pick<Pending, 'onObjects' | 'onRows'> = {},
   ): Promise<QueryReply> {
-    return this.question(request, onObjects).answer;
+    return this.question(request, chunks).answer;
   }
 
   /** Sends `request` under a fresh id; `answer` settles with the worker's last reply to it. */
   private question(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    onObjects?: (objects: KubeObject[]) => void,
+    chunks: Pick<Pending, 'onObjects' | 'onRows'> = {},
   ): { id: number; answer: Promise<QueryReply> } {
     const worker = this.start();
     const id = ++this.nextId;
     const answer = new Promise<QueryReply>((resolve, reject) => {
-      this.pending.set(id, { ...(onObjects ? { onObjects } : {}), resolve, reject });
+      this.pending.set(id, { ...chunks, resolve, reject });
       worker.postMessage({ ...request, id } as QueryRequest);
     });
     return { id, answer };
@@ -238,6 +251,10 @@ export class HistoryQueries {
       pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
       return;
     }
+    if (reply.type === 'rows') {
+      pending.onRows?.(reply.rows);
+      return;
+    }
     this.pending.delete(reply.id);
     if (reply.type === 'failed') {
       const { recording } = reply;
@@ -252,6 +269,12 @@ export class HistoryQueries {
     this.pending.clear();
     for (const question of pending) question.reject(error);
   }
+}
+
+function rebuiltState(reply: QueryReply): RebuiltState {
+  return reply.type === 'done'
+    ? { complete: reply.complete, gap: reply.gap }
+    : { complete: false, gap: undefined };
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

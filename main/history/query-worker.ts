@@ -1,10 +1,13 @@
 // The entry point of the history query worker thread (see HistoryQueries): rebuilds a moment of a
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
-// sends the objects back as JSON text in chunks, so the receiving thread parses one chunk per task;
+// sends it back in chunks, so the receiving thread takes one chunk per task: the objects as JSON
+// text, or (for kinds whose columns shared/ prints) the table rows projected here (see MomentRows), a
+// tenth of the objects' size;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
-// versions, the Events about one object and the sidebar's counts at a moment; and inspects a file to
-// import (schema, format, integrity); and reads playbacks ahead a page at a time (playback-reads). Opening a recording runs SQLite's quick_check, which alone could
-// hold a thread for seconds.
+// versions, the Events about one object and the sidebar's counts at a moment; inspects a file to
+// import (schema, format, integrity); and reads playbacks ahead a page at a time (playback-reads).
+// Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
+import { statSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
@@ -13,7 +16,10 @@ import { metricsAt, usageOver } from './metric-sample-reader';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import type { StateQuery, TimeRange } from './replay';
-import { eventDensity, recordingMarks, stateAt, timeRange } from './replay';
+import { eventDensity, recordingMarks, timeRange } from './replay';
+import { momentAt, versionsOf } from './state-at';
+import type { Row } from '../../shared/protocol/row';
+import { MomentRows } from './moment-rows';
 import type { ObjectReference } from './object-history';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
@@ -26,7 +32,18 @@ import { recordedEventsAbout } from './recorded-events';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 
 export type QueryRequest =
-  | { readonly id: number; readonly type: 'state'; readonly file: string; readonly query: StateQuery }
+  | {
+      readonly id: number;
+      readonly type: 'state';
+      readonly file: string;
+      readonly query: StateQuery;
+      /**
+       * Set to have the objects projected here into rows, with the kind's printer from shared/
+       * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
+       * duration): replies are then "rows".
+       */
+      readonly rows?: { readonly now: number };
+    }
   | {
       readonly id: number;
       readonly type: 'timeline';
@@ -128,6 +145,8 @@ export type QueryReply =
       readonly done: boolean;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
+  /** A chunk of objects projected as the question asked (structured clone keeps every row's shape). */
+  | { readonly id: number; readonly type: 'rows'; readonly rows: Row[] }
   | {
       readonly id: number;
       readonly type: 'done';
@@ -148,23 +167,44 @@ export interface RecordingInspection {
   readonly problems: string[];
 }
 
-/** Objects per chunk: about 2.5 MB of pods, a few ms to parse. */
-const chunkSize = 1000;
 /**
- * How long one opened reader answers before it is reopened: a reader lists the streams when it
- * opens, so kinds first recorded later in a live recording need a fresh one.
+ * How long one opened reader answers before it is refreshed: a live recording's writer moves its
+ * metadata (lastWritten, start) and adds streams meanwhile. Changes it reads as they are committed.
  */
-const reopenAfterMs = 2000;
+const refreshAfterMs = 2000;
 
-const readers = new Map<string, { reader: RecordingReader; openedAt: number }>();
+interface OpenReader {
+  readonly reader: RecordingReader;
+  /** The file's inode when opened: a file replaced at the same path is opened anew. */
+  readonly inode: number;
+  refreshedAt: number;
+}
 
+const readers = new Map<string, OpenReader>();
+/** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
+const objectsPerChunk = 1000;
+/** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
+const momentRows = new MomentRows();
+
+/**
+ * The reader of `file`, opened once (opening runs quick_check over the whole file) and refreshed
+ * every refreshAfterMs; reopened only if the path names another file since.
+ */
 function readerFor(file: string): RecordingReader {
   const now = Date.now();
   const open = readers.get(file);
-  if (open && now - open.openedAt < reopenAfterMs) return open.reader;
+  const inode = inodeOf(file);
+  if (open && open.inode === inode) {
+    if (now - open.refreshedAt >= refreshAfterMs) {
+      open.reader.refresh();
+      open.refreshedAt = now;
+    }
+    return open.reader;
+  }
   open?.reader.close();
+  readers.delete(file);
   const reader = openRecording(file);
-  readers.set(file, { reader, openedAt: now });
+  readers.set(file, { reader, inode, refreshedAt: now });
   return reader;
 }
 
@@ -172,6 +212,15 @@ function readerFor(file: string): RecordingReader {
 function release(file: string): void {
   readers.get(file)?.reader.close();
   readers.delete(file);
+}
+
+/** The inode of `file`, or -1 when it cannot be read (openRecording then says why). */
+function inodeOf(file: string): number {
+  try {
+    return statSync(file).ino;
+  } catch {
+    return -1;
+  }
 }
 
 function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): TimelineFigures {
@@ -280,12 +329,24 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'released' });
       return;
     case 'state': {
-      const state = stateAt(readerFor(request.file), request.query);
-      for (let index = 0; index < state.objects.length; index += chunkSize) {
-        const json = JSON.stringify(state.objects.slice(index, index + chunkSize));
-        reply({ id: request.id, type: 'objects', json });
+      const reader = readerFor(request.file);
+      const problemsBefore = reader.problems.length;
+      const moment = momentAt(reader, request.query);
+      if (request.rows) {
+        for (const rows of momentRows.rows(reader, request.query, moment, request.rows.now))
+          reply({ id: request.id, type: 'rows', rows });
+      } else {
+        let objects: unknown[] = [];
+        for (const { version } of versionsOf(reader, moment.rows)) {
+          objects.push(version);
+          if (objects.length < objectsPerChunk) continue;
+          reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
+          objects = [];
+        }
+        if (objects.length > 0) reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
       }
-      reply({ id: request.id, type: 'done', complete: state.complete, gap: state.gap });
+      const complete = reader.problems.length === problemsBefore;
+      reply({ id: request.id, type: 'done', complete, gap: moment.gap });
       return;
     }
   }

@@ -125,7 +125,7 @@ function openReadOnly(file: string): SqliteDatabase {
 export class RecordingReader {
   /** What was found wrong so far: at open (integrity check) and by every query since. */
   readonly problems: RecordingProblem[] = [];
-  readonly metadata: RecordingMetadata;
+  private currentMetadata: RecordingMetadata;
   private readonly streamsById = new Map<number, ReaderStream>();
   private readonly sharedDecoder: VersionDecoder;
 
@@ -156,7 +156,7 @@ export class RecordingReader {
       }
     }
     this.sharedDecoder = new VersionDecoder(database);
-    this.metadata = this.readMetadata();
+    this.currentMetadata = this.readMetadata();
     if (this.metadata.formatVersion > recordingFormatVersion) {
       database.close();
       release();
@@ -182,6 +182,20 @@ export class RecordingReader {
     )) {
       this.streamsById.set(stream.id, stream);
     }
+  }
+
+  get metadata(): RecordingMetadata {
+    return this.currentMetadata;
+  }
+
+  /**
+   * Reads the meta table and the streams again: what a live recording's writer moves while a reader
+   * is open (lastWritten, retention's start, kinds first recorded later). A few rows, where reopening
+   * the file runs quick_check over all of it: seconds for a recording of an hour at 150,000 pods.
+   */
+  refresh(): void {
+    this.currentMetadata = this.readMetadata();
+    this.loadStreams();
   }
 
   /** True when no problem has been found: every answer so far is complete. */

@@ -1,14 +1,9 @@
 // Questions about moments and ranges of a recording: what it covers, how busy each kind was when, where
 // its gaps and relists are, what an informer's cache held at a moment, and the changes between two
 // moments in batches for playback.
-import type { KubeObject } from '../../shared/kube/object';
 import type { RecordedChange, RecordingMark } from './recorded-change';
-import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
-import { changeColumns } from './recording-reader';
-import { lastChangeAt, membersAt } from './stream-state';
-import type { StreamMembers } from './stream-state';
-import { isDeletion } from './recorded-change';
-import { messageOf, problemKindOf } from './recording-error';
+import type { RecordingReader } from './recording-reader';
+import { lastChangeAt } from './stream-state';
 
 export interface TimeRange {
   readonly start: number;
@@ -99,131 +94,8 @@ export function recordingMarks(reader: RecordingReader, from: number, to: number
   });
 }
 
-export interface StateQuery {
-  /** gvrKey of the kind, e.g. "pods.v1", "deployments.v1.apps". */
-  readonly gvr: string;
-  /** Only this namespace's objects; undefined for all. */
-  readonly namespace?: string;
-  readonly time: number;
-}
-
-export interface ReplayState {
-  readonly time: number;
-  /** Objects the informer cache held at `time`, ordered by namespace/name. */
-  readonly objects: KubeObject[];
-  /** The changes holding those versions (same order), for their delta type, time and resourceVersion. */
-  readonly changes: RecordedChange[];
-  /** False when damage hid some of it (see the reader's problems). */
-  readonly complete: boolean;
-  /**
-   * Set when `time` is inside a gap of the kind's streams (or of the whole recording): the objects are
-   * then the last state known before it, not what the cluster held, and the gap says why.
-   */
-  readonly gap?: RecordingMark;
-}
-
-/**
- * What the informer cache(s) of `gvr` held at `time`: the nearest keyframe plus the changes after it.
- * When several informers recorded the kind (all namespaces and single ones), their states are merged,
- * the latest version of each namespace/name winning.
- */
-export function stateAt(reader: RecordingReader, query: StateQuery): ReplayState {
-  const problemsBefore = reader.problems.length;
-  const streams = reader
-    .streams()
-    .filter(
-      (stream) =>
-        stream.gvr === query.gvr &&
-        (query.namespace === undefined || stream.scope === '' || stream.scope === query.namespace),
-    );
-  const latest = new Map<string, ChangeRow>();
-  const selectRow = reader.database.prepare(`SELECT ${changeColumns} WHERE c.id = ?`);
-  for (const stream of streams) {
-    const { members } = streamMembers(reader, stream, query.time);
-    for (const changeId of members.values()) {
-      const row = reader.guard(
-        `change ${changeId} of ${stream.gvr}`,
-        undefined,
-        () => selectRow.get(changeId) as ChangeRow | undefined,
-      );
-      if (!row || (query.namespace !== undefined && row.namespace !== query.namespace)) continue;
-      const key = `${row.namespace}/${row.name}`;
-      const known = latest.get(key);
-      if (!known || known.id < row.id) latest.set(key, row);
-    }
-  }
-  const decoder = reader.decoder();
-  const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  const changes = rows
-    .map((row) => reader.toChange(row, decoder))
-    .filter((change) => change.object !== undefined);
-  const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
-  return {
-    time: query.time,
-    objects: changes.map((change) => change.object!),
-    changes,
-    complete: reader.problems.length === problemsBefore,
-    ...(gap ? { gap } : {}),
-  };
-}
-
-/**
- * The gap covering `time` for one of `streams` or the whole recording, if any. A gap covers
- * [start, end): at its end the list that closed it is in the recording.
- */
-function gapAt(
-  reader: RecordingReader,
-  streams: ReadonlySet<number>,
-  time: number,
-): RecordingMark | undefined {
-  const rows = reader.guard(
-    'gaps',
-    [],
-    () =>
-      reader.database
-        .prepare(
-          "SELECT kind, reason, stream, start, end, detail FROM marks WHERE kind = 'gap' AND start <= ? AND coalesce(end, ?) > ? ORDER BY start, id",
-        )
-        .all(time, Number.MAX_SAFE_INTEGER, time) as {
-        kind: RecordingMark['kind'];
-        reason: RecordingMark['reason'];
-        stream: number | null;
-        start: number;
-        end: number | null;
-        detail: string;
-      }[],
-  );
-  const row = rows.find((candidate) => candidate.stream === null || streams.has(candidate.stream));
-  if (!row) return undefined;
-  const stream = row.stream === null ? undefined : reader.stream(row.stream);
-  return {
-    kind: row.kind,
-    reason: row.reason,
-    stream: stream && { gvr: stream.gvr, scope: stream.scope },
-    start: row.start,
-    end: row.end ?? undefined,
-    detail: row.detail,
-  };
-}
-
-/** The stream's members at `time`; if keyframes cannot be read, rebuilt from every readable change. */
-function streamMembers(reader: RecordingReader, stream: ReaderStream, time: number): StreamMembers {
-  try {
-    return membersAt(reader.database, stream.id, time);
-  } catch (error) {
-    const where = `keyframe of ${stream.gvr} at ${new Date(time).toISOString()}`;
-    reader.problems.push({ kind: problemKindOf(error), where, message: messageOf(error) });
-  }
-  const members = new Map<number, number>();
-  const last = reader.guard('changes by time', reader.lastChangeId(), () =>
-    lastChangeAt(reader.database, time),
-  );
-  for (const row of reader.scan(`rebuilding ${stream.gvr}`, 'c.stream = ?', [stream.id], 0, last)) {
-    if (isDeletion(row.type)) members.delete(row.object);
-    else members.set(row.object, row.id);
-  }
-  return { members, keyframeTime: undefined };
-}
+export type { ReplayState, StateQuery } from './state-at';
+export { stateAt } from './state-at';
 
 export interface PlaybackOptions {
   /** Changes after this moment (the state at `from` is stateAt's)... */

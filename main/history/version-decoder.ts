@@ -1,6 +1,7 @@
 // Reads stored versions back: a change's payload inflates against its base's JSON, recursively down
 // to a full version. A decoder memoizes what it has inflated, so rebuilding a whole stream, walking an
 // object's history, or scrubbing back and forth over nearby moments inflates each version once.
+import type { Json } from './merge-patch';
 import type { DecodedVersion } from './object-codec';
 import { decodeVersion } from './object-codec';
 import type { SqliteDatabase } from './schema';
@@ -22,6 +23,9 @@ export class VersionDecoder {
   /** Whether the last version decoded found a memoized version in its chain (see version()). */
   private basesMemoized = true;
   private readonly selectChain;
+  private readonly selectMany;
+  /** Rows read ahead by prefetch(), by change id: what version() reads instead of a query of its own. */
+  private readonly prefetched = new Map<number, StoredVersion>();
 
   constructor(
     database: SqliteDatabase,
@@ -40,11 +44,51 @@ export class VersionDecoder {
          FROM changes JOIN chain ON changes.id = chain.base WHERE chain.depth < ?)
        SELECT id, base, hint, encoding, payload FROM chain`,
     );
+    this.selectMany = database.prepare(
+      'SELECT id, base, hint, encoding, payload FROM changes WHERE id IN (SELECT value FROM json_each(?))',
+    );
+  }
+
+  /**
+   * Reads the stored rows every version of `ids` is decoded from (their base and hint chains down to
+   * memoized or full versions), a level of the chains per query, replacing what an earlier prefetch
+   * read. Rebuilding a moment decodes thousands of unrelated objects' versions: one query per chain
+   * level instead of one per object. A query that fails (damage) ends the read-ahead quietly: version()
+   * then queries each chain itself and reports what it cannot read, object by object.
+   */
+  prefetch(ids: Iterable<number>): void {
+    this.prefetched.clear();
+    let wanted = [...new Set(ids)].filter((id) => !this.memo.has(id));
+    for (let depth = 0; wanted.length > 0 && depth < maximumChainLength; depth++) {
+      let rows: StoredVersion[];
+      try {
+        rows = this.selectMany.all(JSON.stringify(wanted)) as StoredVersion[];
+      } catch {
+        return;
+      }
+      const next = new Set<number>();
+      for (const row of rows) this.prefetched.set(row.id, row);
+      for (const row of rows) {
+        for (const reference of [row.base, row.hint]) {
+          if (reference !== null && !this.memo.has(reference) && !this.prefetched.has(reference))
+            next.add(reference);
+        }
+      }
+      wanted = [...next];
+    }
   }
 
   /** The JSON text of the version change `id` stored ("null" for a deletion with no known state). */
   json(id: number): string {
     return this.version(id).json;
+  }
+
+  /**
+   * The parsed version change `id` stored (null for a deletion with no known state). Shared with the
+   * decoder's memo and with other versions' trees: read it, never mutate it.
+   */
+  tree(id: number): Json {
+    return this.version(id).tree;
   }
 
   /** What change `id`'s payload holds, decoded: the dictionary of a chainedPatch built on it. */
@@ -59,6 +103,8 @@ export class VersionDecoder {
     // Scanning in order (playback, export), the base is usually memoized: reading the version and its
     // base is enough. Rebuilding a moment, no base is: the whole chain is read at once. Which case
     // holds is guessed from the last version read; a wrong guess costs one more query.
+    const prefetched = this.prefetchedChain(id);
+    if (prefetched !== undefined) return this.inflate(id, this.walk(id, prefetched));
     let chain = this.walk(
       id,
       this.selectChain.all(id, this.basesMemoized ? 1 : maximumChainLength) as StoredVersion[],
@@ -67,6 +113,14 @@ export class VersionDecoder {
       chain = this.walk(id, this.selectChain.all(id, maximumChainLength) as StoredVersion[]);
     if (chain.base !== undefined) this.basesMemoized = true;
     else if (chain.versions.length > 1) this.basesMemoized = false;
+    return this.inflate(id, chain);
+  }
+
+  /** Decodes `chain` (walked from `id`) from its base up, remembering each version. */
+  private inflate(
+    id: number,
+    chain: { versions: StoredVersion[]; base: DecodedVersion | undefined; missing: number | undefined },
+  ): DecodedVersion {
     if (chain.missing !== undefined)
       throw new Error(`change ${chain.missing} (a version base of change ${id}) is missing`);
     let baseVersion = chain.base;
@@ -89,6 +143,18 @@ export class VersionDecoder {
     return baseVersion!;
   }
 
+  /** `id`'s chain, newest first, from prefetched rows down to a memoized or full version, if all read. */
+  private prefetchedChain(id: number): StoredVersion[] | undefined {
+    const chain: StoredVersion[] = [];
+    for (let next: number | null = id; next !== null && !this.memo.has(next);) {
+      const row = this.prefetched.get(next);
+      if (row === undefined || chain.length >= maximumChainLength) return undefined;
+      chain.push(row);
+      next = row.base;
+    }
+    return chain;
+  }
+
   /**
    * The versions of `stored` (a chain from `id`, newest first) down to a memoized or full one: `base`
    * is the memoized one where the walk stopped; `missing` names the base the rows did not reach.
@@ -106,6 +172,8 @@ export class VersionDecoder {
       versions.push(version);
       expected = version.base;
     }
+    const memoized = expected === null ? undefined : this.memo.get(expected);
+    if (memoized !== undefined) return { versions, base: memoized, missing: undefined };
     return { versions, base: undefined, missing: expected ?? undefined };
   }
 

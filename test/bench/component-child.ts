@@ -1,4 +1,4 @@
-// Child process of the renderer, history and logs benchmarks: runs one of them against the parent's cluster
+// Child process of the renderer, history, travel and logs benchmarks: runs one of them against the parent's cluster
 // and sends its result back. Each component is measured in a process that holds what it holds in the
 // app, not the embedded cluster's 150,000 pods: the renderer's mirror lives in a renderer process, and
 // a collector tracing the cluster's heap would bill its pauses to a batch apply or a history flush.
@@ -7,11 +7,13 @@ import type { BenchOptions, BenchResult } from './harness';
 import { runHistory } from './history';
 import { runLogs } from './logs';
 import { runRenderer } from './renderer';
+import { runTravel } from './travel';
 import type { SyncTarget } from './sync';
 
 export const componentBenches = {
   renderer: runRenderer,
   history: runHistory,
+  travel: runTravel,
   logs: runLogs,
 } satisfies Record<string, (options: BenchOptions, target: SyncTarget) => Promise<BenchResult>>;
 

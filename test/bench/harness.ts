@@ -23,6 +23,8 @@ export interface BenchOptions {
   events: number;
   /** Events in the history benchmark's recording (default 1,000,000, the size issue 7 names). */
   historyEvents: number;
+  /** Pods of the travel benchmark's recording (default 150,000, issue 12's size). */
+  travelPods: number;
   /** Lines the logs benchmark streams into a log view's store (default 1,000,000, issue 14's size). */
   logLines: number;
   /** Pods of the ui benchmark's cluster: --pods when given, else 150,000 (issue 15's size). */
@@ -41,7 +43,7 @@ export interface BenchOptions {
   json: boolean;
 }
 
-export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'logs', 'ui'] as const;
+export const benchNames = ['sync', 'watch', 'bridge', 'renderer', 'history', 'travel', 'logs', 'ui'] as const;
 export type BenchName = (typeof benchNames)[number];
 
 /** A goal of issue 7: the measured value, the bound, and whether the run met it. */
@@ -62,7 +64,7 @@ export interface BenchResult {
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
 /**
- * Parses `--pods N --events M --history-events H --log-lines L --churn C --ui-seconds S --ui-brief
+ * Parses `--pods N --events M --history-events H --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief
  * --profile --only NAME[,NAME] --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
@@ -70,6 +72,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     pods: 50_000,
     events: 100_000,
     historyEvents: 1_000_000,
+    travelPods: 150_000,
     logLines: 1_000_000,
     uiPods: 150_000,
     uiChurn: 2_000,
@@ -89,6 +92,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--pods') options.pods = options.uiPods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
     else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
+    else if (argument === '--travel-pods') options.travelPods = positiveInteger(argument, value());
     else if (argument === '--log-lines') options.logLines = positiveInteger(argument, value());
     else if (argument === '--churn') options.uiChurn = positiveInteger(argument, value());
     else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
@@ -104,7 +108,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;

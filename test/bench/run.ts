@@ -31,6 +31,7 @@ export async function runBenchmarks(
       if (selected('bridge')) emit(await runBridge(options, cluster));
       if (selected('renderer')) emit(await runComponent('renderer', options, target));
       if (selected('history')) emit(await runComponent('history', options, target));
+      if (selected('travel')) emit(await runComponent('travel', options, target));
       if (selected('logs')) emit(await runComponent('logs', options, target));
     } finally {
       await cluster.close();
@@ -40,7 +41,7 @@ export async function runBenchmarks(
   if (selected('ui')) emit(await runUi(options, log));
 }
 
-/** The renderer, history and logs benchmarks, each in a fresh process (see component-child.ts). */
+/** The renderer, history, travel and logs benchmarks, each in a fresh process (see component-child.ts). */
 function runComponent(name: ComponentBench, options: BenchOptions, target: SyncTarget): Promise<BenchResult> {
   return runInChild<BenchResult>(new URL('./component-child.ts', import.meta.url), [
     name,

@@ -148,9 +148,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     log('ui: travelling...');
     const span = await recordingSpan(page);
     // Each travel starts from live, where the table's busy state tells when the moment is complete.
-    const travels = [await travelTo(page, span.to - 10_000)];
-    await goLive(page);
-    travels.push(await travelTo(page, span.from + 1_000));
+    const travels = await profiled(cdp, options, 'travel', async () => {
+      const times = [await travelTo(page, span.to - 10_000)];
+      await goLive(page);
+      times.push(await travelTo(page, span.from + 1_000));
+      return times;
+    });
     const playFor = Math.min(5_000, ((span.to - span.from) / playbackSpeed) * 0.5);
     const speedError = await playbackError(page, playbackSpeed, playFor);
     await goLive(page);

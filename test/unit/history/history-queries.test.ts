@@ -1,5 +1,6 @@
 // History questions answered off the main thread: HistoryQueries answers exactly what stateAt,
-// objectVersions and adjacentChange answer on the calling thread, from a worker.
+// objectVersions and adjacentChange answer on the calling thread, from a worker, and its rows are
+// stateAt's objects projected by the kind's printer.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -9,8 +10,11 @@ import { playback, stateAt, timeRange } from '../../../main/history/replay';
 import { RecordingError } from '../../../main/history/recording-error';
 import type { RecordedChange } from '../../../main/history/recorded-change';
 import { HistoryQueries } from '../../../main/history/history-queries';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { printerFor } from '../../../shared/kinds/columns';
+import type { Row } from '../../../shared/protocol/row';
 import type { TempDirectory } from './fixtures';
-import { recordChurn, tempDirectory } from './fixtures';
+import { recordChurn, seededRandom, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
 const queries = new HistoryQueries();
@@ -104,5 +108,32 @@ describe('HistoryQueries', () => {
     } finally {
       reading.close();
     }
+  });
+
+  it("projects a moment's objects in the worker into the rows main would project from stateAt", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 40);
+    const reader = openRecording(run.file);
+    const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
+    const now = run.moments[39].time + 60_000;
+    const random = seededRandom(7);
+    // Random moments forward and back, some repeated, some in a namespace: each after the last, so
+    // most reuse the rows the worker kept from the moment before and decode only what changed.
+    const times = Array.from({ length: 24 }, () => random.pick(run.moments).time);
+    for (const [index, time] of times.entries()) {
+      const query = { gvr: 'pods.v1', time, ...(index % 5 === 4 ? { namespace: 'payments' } : {}) };
+      const expected = stateAt(reader, query);
+      const rows: Row[] = [];
+      const rebuilt = await queries.stateRows(run.file, query, now, (chunk) => rows.push(...chunk));
+      expect(rows.length).toBeGreaterThan(0);
+      // Same fields in the same order, undefined ones included: the rows keep one shape.
+      expect(rows.map((row) => Object.keys(row))).toEqual(
+        expected.objects.map((object) => Object.keys(projector.project(object, now))),
+      );
+      expect(rows).toEqual(expected.objects.map((object) => projector.project(object, now)));
+      expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap });
+    }
+    reader.close();
+    queries.close();
   });
 });

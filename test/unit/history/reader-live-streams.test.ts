@@ -1,5 +1,6 @@
 // A reader opened on a live recording sees streams the recorder adds after it opened: an informer
-// started later (per namespace, once a limited user adds one) must show in density and in replay.
+// started later (per namespace, once a limited user adds one) must show in density and in replay. And
+// refreshed, it sees the metadata the writer moved (the timeline's end), without reopening the file.
 import { afterEach, expect, it } from 'vitest';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import { openRecording } from '../../../main/history/recording-reader';
@@ -9,6 +10,8 @@ import { FakeControllerSource } from '../../support/fake-controller-source';
 import type { TempDirectory } from './fixtures';
 import { podsGvr, realisticPod, recordedInformer, settle, tempDirectory } from './fixtures';
 import { FakeClock } from '../../../main/cache/fake-clock';
+import { RecordingWriter } from '../../../main/history/recording-writer';
+import { openForWriting } from '../../../main/history/schema';
 
 let directory: TempDirectory | undefined;
 afterEach(() => directory?.remove());
@@ -47,4 +50,19 @@ it('finds a stream added after the reader opened', async () => {
   await running;
   await first.stop();
   await first.recorder.close();
+});
+
+it('reads the metadata the writer moved since it opened once refreshed', () => {
+  directory = tempDirectory();
+  const file = directory.file('live.kubetide');
+  const database = openForWriting(file, 'test', 1_000);
+  const writer = new RecordingWriter(database);
+  writer.touch(2_000);
+  const reader = openRecording(file);
+  writer.touch(9_000);
+  expect(reader.metadata.lastWritten).toBe(2_000);
+  reader.refresh();
+  expect(reader.metadata.lastWritten).toBe(9_000);
+  reader.close();
+  database.close();
 });

@@ -1,0 +1,123 @@
+// The travel benchmark (issue 12's goal: travel to any moment of a 150,000-pod recording, complete
+// table <= 1 s): a recording of --travel-pods pods (default 150,000) listed, then as many changes of
+// them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 as the recorder
+// writes them), then the table rows of moments asked of HistoryQueries, as a replay asks them: the
+// moment rebuilt and projected in the query worker, its rows cloned to this thread chunk by chunk.
+//   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
+//   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
+//   far:    back to the middle of the recording, after the nearby one.
+// The recording is written directly by a RecordingWriter (the recorder's own cost is the history
+// benchmark's), so it takes a minute or two of its own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HistoryQueries } from '../../main/history/history-queries';
+import { RecordingWriter } from '../../main/history/recording-writer';
+import { openForWriting } from '../../main/history/schema';
+import type { KubeObject } from '../../shared/kube/object';
+import { realisticPod } from '../unit/history/fixtures';
+import type { BenchOptions, BenchResult } from './harness';
+import { atMost, round } from './harness';
+import { nextVersion } from './history-stream';
+
+/** Changes per transaction while writing the recording. */
+const batchSize = 5_000;
+/** Recorded time between two changes, in ms: 2,000 changes a second, the ui benchmark's churn. */
+const changeSpacingMs = 0.5;
+/** Changes between keyframes: the recorder's keyframeEveryChanges. */
+const keyframeEvery = 20_000;
+
+export async function runTravel(options: BenchOptions): Promise<BenchResult> {
+  const log = (message: string) => {
+    if (!options.json) process.stderr.write(`${message}\n`);
+  };
+  const pods = options.travelPods;
+  const directory = mkdtempSync(join(tmpdir(), 'kubetide-bench-travel-'));
+  const queries = new HistoryQueries();
+  // The query worker does not keep a process alive (see HistoryQueries); this one has nothing else.
+  const keepAlive = setInterval(() => {}, 1_000);
+  try {
+    const file = join(directory, 'recording.kubetide');
+    log(`  travel: writing a recording of ${pods} pods and ${pods} changes...`);
+    const { start, end } = writeRecording(file, pods);
+    // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
+    // shared machine the wall time is mostly waiting for a core.
+    const travel = async (time: number) => {
+      const begun = performance.now();
+      const cpuBefore = process.cpuUsage();
+      let rows = 0;
+      await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => (rows += chunk.length));
+      const cpu = process.cpuUsage(cpuBefore);
+      return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows };
+    };
+    const coldMoment = Math.floor(start + (end - start) * 0.8);
+    // The worker's first question also opens the file (quick_check): asked first, it is not timed.
+    await queries.timeline(file, { buckets: 1, now: Date.now() });
+    const cold = await travel(coldMoment);
+    const nearby = await travel(coldMoment + 2_000);
+    const far = await travel(Math.floor(start + (end - start) * 0.5));
+    log(`  travel: cold ${round(cold.ms)} ms, nearby ${round(nearby.ms)} ms, far ${round(far.ms)} ms (wall)`);
+    return {
+      bench: 'travel',
+      fields: {
+        travel_pods: cold.rows,
+        travel_cold_ms: round(cold.ms),
+        travel_nearby_ms: round(nearby.ms),
+        travel_far_ms: round(far.ms),
+        travel_cold_cpu_ms: round(cold.cpuMs),
+        travel_nearby_cpu_ms: round(nearby.cpuMs),
+        travel_far_cpu_ms: round(far.cpuMs),
+      },
+      goals: [
+        atMost('travel: any moment, cold, at most 1 s', cold.ms, 1_000, ' ms'),
+        atMost('travel: a nearby moment at most 1 s', nearby.ms, 1_000, ' ms'),
+      ],
+      notes: [
+        `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
+        'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
+      ],
+    };
+  } finally {
+    clearInterval(keepAlive);
+    queries.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** Lists `pods` pods, then changes them `pods` times at random; returns the recorded span. */
+function writeRecording(file: string, pods: number): { start: number; end: number } {
+  const start = Date.UTC(2026, 10, 30, 8);
+  const database = openForWriting(file, 'bench', start);
+  const writer = new RecordingWriter(database);
+  const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+  writer.resetStream(stream);
+  writer.writeKeyframe(stream, start);
+  const current: KubeObject[] = [];
+  let random = 7;
+  const nextRandom = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  let written = 0;
+  const write = (object: KubeObject, type: 'Added' | 'Updated') => {
+    const time = Math.floor(start + written++ * changeSpacingMs);
+    const key = `${object.metadata.namespace}/${object.metadata.name}`;
+    writer.writeChange({ time, stream, type, finalStateUnknown: false, object, key });
+    if (written % keyframeEvery === 0) writer.writeKeyframe(stream, time);
+  };
+  for (let first = 0; first < 2 * pods; first += batchSize) {
+    writer.transaction(() => {
+      for (let index = first; index < Math.min(2 * pods, first + batchSize); index++) {
+        if (index < pods) {
+          const pod = realisticPod(`app${index % 500}-7d9f8c6b5-${index}`, `ns-${index % 100}`);
+          pod.metadata.resourceVersion = String(index + 1);
+          current.push(pod);
+          write(pod, 'Added');
+        } else {
+          const which = Math.floor(nextRandom() * pods);
+          write((current[which] = nextVersion(current[which], index, index + 1)), 'Updated');
+        }
+      }
+    });
+    writer.releaseBatchMemory();
+  }
+  database.close();
+  return { start, end: Math.floor(start + written * changeSpacingMs) };
+}
