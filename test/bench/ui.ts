@@ -210,7 +210,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         atMost('ui: first rows at most 2 s after the page opens', startup.firstRows, 2_000, ' ms'),
         atMost('ui: keystroke to painted table p95 at most 50 ms', keystrokeP95, 50, ' ms'),
         atMost('ui: no key dropped or left unanswered', typing.droppedKeys + typing.unanswered, 0),
-        atMost('ui: scroll frames p95 at most 16.7 ms', scrollP95, 16.7, ' ms'),
+        // The page's clock is coarsened to 0.1 ms, so a frame at 60 Hz (16.67 ms) reads 16.6-16.8 ms
+        // and float sums add noise below that: compared at the clock's own resolution.
+        atMost('ui: scroll frames p95 at most 16.7 ms', Math.round(scrollP95 * 10) / 10, 16.7, ' ms'),
         atMost('ui: scroll frames max at most 50 ms', scrollMax, 50, ' ms'),
         atMost('ui: kind switch at most 150 ms', kindSwitch, 150, ' ms'),
         atMost('ui: detail open at most 100 ms', detailOpen, 100, ' ms'),
