@@ -130,9 +130,13 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         this.watchedBefore ? 'relisting' : 'listing',
         time,
       );
-      if (!this.listing && this.wholeCacheDue === undefined) {
+      const due = this.wholeCacheDue;
+      if (due === undefined && !this.listing) {
         this.listing = true;
         this.host.appendMark({ mark: 'list-start', stream: this.stream });
+      } else if (due === 'resynchronized') {
+        // What the next "watching" records is this list, no longer the cache as it was.
+        this.wholeCacheDue = 'relist';
       }
       return;
     }
