@@ -24,7 +24,8 @@ export class CacheResync {
   private readonly recorded = new Set<string>();
   /** Keys not recorded yet that changed since the snapshot -> their object now (null: deleted). */
   private readonly changedSince = new Map<string, KubeObject | null>();
-  private cancelled = false;
+  /** Cancelled, or finished: no slice runs again, and nothing more is absorbed. */
+  private stopped = false;
 
   constructor(
     /** The cache's objects at the instant the resync began. */
@@ -45,20 +46,21 @@ export class CacheResync {
    * already, so the change must be recorded now, as it came.
    */
   absorb(key: string, object: KubeObject | null): boolean {
-    if (this.cancelled || this.recorded.has(key)) return false;
+    if (this.stopped || this.recorded.has(key)) return false;
     this.changedSince.set(key, object);
     return true;
   }
 
   /** Stops before the next slice; finished() is never called. */
   cancel(): void {
-    this.cancelled = true;
+    this.stopped = true;
   }
 
   private slice(): void {
-    if (this.cancelled) return;
+    if (this.stopped) return;
     let bytes = 0;
-    while (bytes < this.sliceBytes) {
+    // Cancelled from inside host.replaced (a reply served on this turn) ends the slice there too.
+    while (!this.stopped && bytes < this.sliceBytes) {
       let key: string;
       let object: KubeObject | null;
       if (this.cursor < this.snapshot.length) {
@@ -70,6 +72,7 @@ export class CacheResync {
         // The snapshot is done: what remains are keys created since (and maybe deleted again).
         const next = this.changedSince.entries().next();
         if (next.done) {
+          this.stopped = true;
           this.host.finished();
           return;
         }
@@ -79,7 +82,7 @@ export class CacheResync {
       this.recorded.add(key);
       if (object !== null) bytes += this.host.replaced(key, object);
     }
-    this.host.nextTurn(() => this.slice());
+    if (!this.stopped) this.host.nextTurn(() => this.slice());
   }
 }
 

@@ -200,6 +200,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       },
       nextTurn: (next) => this.host.nextTurn(next),
       finished: () => {
+        if (this.resync?.work !== work) return;
         this.resync = undefined;
         const time = this.host.stamp();
         this.listApplied(time, reason);
