@@ -30,7 +30,7 @@ export class CacheResync {
   constructor(
     /** The cache's objects at the instant the resync began. */
     private readonly snapshot: readonly KubeObject[],
-    /** About how much JSON one turn writes: ~1 MiB is a few ms of JSON.stringify. */
+    /** About how much JSON one turn writes (512 KiB is a few ms of JSON.stringify). */
     private readonly sliceBytes: number,
     private readonly host: CacheResyncHost,
   ) {}
