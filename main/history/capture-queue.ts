@@ -2,10 +2,12 @@
 // process. Each entry's JSON is written as UTF-8 into the batch being filled, a JSON array text in one
 // off-heap buffer: the informers' thread keeps no string per change alive (nothing for its collector
 // to copy or trace), and take() hands the buffer over whole, to be transferred to the recording
-// process without a copy. Bytes queued plus bytes sent but not yet written are bounded: when a change
-// would pass the bound, it and every later change are dropped (the Recorder marks a queue-overflow
-// gap) until the process has caught up to half the bound. Marks are never dropped: they are what says
-// a gap exists.
+// process without a copy. Bytes of changes queued plus sent but not yet written are bounded: when a
+// change would pass the bound, it and every later change are dropped (the Recorder marks a
+// queue-overflow gap) until the process has caught up to half the bound. Marks are never dropped:
+// they are what says a gap exists. Nor are forced changes (a cache recorded whole, which ends such a
+// gap), and they are kept outside the bound: at most a cache's worth, which the informer holds anyway,
+// they would otherwise crowd out the live changes behind them, overflow again, and force another.
 
 /** The smallest buffer a batch starts with; it doubles as entries arrive. */
 const minimumBatchBytes = 16 * 1024;
@@ -28,22 +30,31 @@ export class CaptureQueue {
    */
   private nextBatchBytes = minimumBatchBytes;
   private queuedBytes = 0;
+  /** Of queuedBytes, those of forced changes (outside the bound). */
+  private queuedForcedBytes = 0;
   private queuedChanges = 0;
-  /** sequence -> [bytes, changes] of each batch sent and not yet written. */
-  private readonly inFlight = new Map<number, readonly [number, number]>();
+  /** sequence -> [bytes, forced bytes, changes] of each batch sent and not yet written. */
+  private readonly inFlight = new Map<number, readonly [number, number, number]>();
   private inFlightBytes = 0;
+  private inFlightForcedBytes = 0;
   private inFlightChanges = 0;
   private overflowing = false;
 
   constructor(private readonly limitBytes: number) {}
 
-  /** Queues a change's JSON; false (and nothing queued) while the queue overflows. */
+  /**
+   * Queues a change's JSON; false (and nothing queued) while the queue overflows. Forced, it is
+   * queued whatever the bound, and outside it.
+   */
   appendChange(text: string, force = false): boolean {
+    if (force) {
+      this.queuedForcedBytes += this.write(text);
+      this.queuedChanges++;
+      return true;
+    }
+    const bounded = this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
     // text.length counts UTF-16 code units: at most the UTF-8 bytes, and the same for ASCII.
-    if (
-      !force &&
-      (this.overflowing || this.queuedBytes + this.inFlightBytes + text.length > this.limitBytes)
-    ) {
+    if (this.overflowing || bounded + text.length > this.limitBytes) {
       this.overflowing = true;
       return false;
     }
@@ -71,7 +82,10 @@ export class CaptureQueue {
     return this.overflowing;
   }
 
-  /** True once an overflowing queue has drained to half its bound: the Recorder may resynchronize. */
+  /**
+   * True once an overflowing queue has drained to half its bound, forced changes included (so that a
+   * cache recorded whole is written before it is recorded again): the Recorder may resynchronize.
+   */
   canRecover(): boolean {
     return this.overflowing && this.queuedBytes + this.inFlightBytes <= this.limitBytes / 2;
   }
@@ -89,13 +103,15 @@ export class CaptureQueue {
     if (batch === undefined) return undefined;
     batch[this.used] = closeBracket;
     const text = batch.subarray(0, this.used + 1);
-    this.inFlight.set(sequence, [this.queuedBytes, this.queuedChanges]);
+    this.inFlight.set(sequence, [this.queuedBytes, this.queuedForcedBytes, this.queuedChanges]);
     this.inFlightBytes += this.queuedBytes;
+    this.inFlightForcedBytes += this.queuedForcedBytes;
     this.inFlightChanges += this.queuedChanges;
     this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
     this.batch = undefined;
     this.used = 0;
     this.queuedBytes = 0;
+    this.queuedForcedBytes = 0;
     this.queuedChanges = 0;
     return text;
   }
@@ -106,16 +122,19 @@ export class CaptureQueue {
     if (!batch) return;
     this.inFlight.delete(sequence);
     this.inFlightBytes -= batch[0];
-    this.inFlightChanges -= batch[1];
+    this.inFlightForcedBytes -= batch[1];
+    this.inFlightChanges -= batch[2];
   }
 
-  private write(text: string): void {
+  /** Writes `text` into the batch; returns its UTF-8 bytes. */
+  private write(text: string): number {
     // Room for the separator, the text at its longest in UTF-8, and take()'s closing bracket.
     const batch = this.room(1 + text.length * maximumBytesPerCodeUnit + 1);
     if (this.used > 1) batch[this.used++] = comma;
     const bytes = batch.write(text, this.used);
     this.used += bytes;
     this.queuedBytes += bytes;
+    return bytes;
   }
 
   /** The batch, with at least `bytes` free after what is written (grown by doubling, copied once). */

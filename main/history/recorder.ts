@@ -24,8 +24,15 @@ export interface RecorderOptions extends RecordingSettings {
   clock: Clock;
   /** At most this long between batches sent to the recording process, in ms (default 100). */
   flushIntervalMs?: number;
-  /** Bytes captured and not yet written before changes are dropped into a gap (default 64 MiB). */
+  /**
+   * Bytes of changes captured and not yet written before changes are dropped into a gap (default
+   * 128 MiB; a cache recorded whole is queued outside it, see CaptureQueue).
+   */
   queueLimitBytes?: number;
+  /** About how much JSON recording a whole cache writes per turn of the event loop (default 512 KiB). */
+  resyncSliceBytes?: number;
+  /** Runs a resync's next slice in a later turn (default setImmediate; tests drive it by hand). */
+  nextTurn?: (work: () => void) => void;
   /** Where the recording runs (default: a worker thread). */
   recordingProcess?: RecordingProcessFactory;
   /** Bounds of crash-log fetches (default: 3 at once, 100 waiting, 256 KiB and 5,000 lines each). */
@@ -66,6 +73,20 @@ export interface RecorderStats {
  */
 const batchBytes = 1024 * 1024;
 
+/**
+ * The default bound on changes captured and not yet written. The recording process writes about
+ * 15,000 changes/s (~65 us each), so a steady 2,000 changes/s never comes near it; what fills it is
+ * the live changes arriving while that process writes a whole cache (150,000 pods: ~10 s), ~50 MB at
+ * 2,000 changes/s of 2.5 KB pods. 128 MiB holds that with room, and is still a bound.
+ */
+const defaultQueueLimitBytes = 128 * 1024 * 1024;
+
+/**
+ * A resync's slice: 512 KiB of JSON (about 160 of the bench's 3.1 KB pods) took 2 ms at the median
+ * on a loaded 2-core machine (1 MiB: 9 ms), so a whole cache never holds the thread past a frame.
+ */
+const defaultResyncSliceBytes = 512 * 1024;
+
 interface Attached {
   readonly tap: StreamTap;
   readonly informer: SharedIndexInformer<KubeObject>;
@@ -99,6 +120,10 @@ export class Recorder {
   private streams = 0;
   private gaps = 0;
   private overflowGap: number | undefined;
+  /** The streams whose resync after the last overflow is not done yet (see recover). */
+  private unsettled: Set<StreamTap> | undefined;
+  private readonly resyncSliceBytes: number;
+  private readonly nextTurn: (work: () => void) => void;
   private changesWritten = 0;
   private dropped = 0;
   private bytes = 0;
@@ -149,7 +174,9 @@ export class Recorder {
     this.clock = options.clock;
     this.lastStamp = firstStamp;
     this.flushIntervalMs = options.flushIntervalMs ?? 100;
-    this.queue = new CaptureQueue(options.queueLimitBytes ?? 64 * 1024 * 1024);
+    this.queue = new CaptureQueue(options.queueLimitBytes ?? defaultQueueLimitBytes);
+    this.resyncSliceBytes = options.resyncSliceBytes ?? defaultResyncSliceBytes;
+    this.nextTurn = options.nextTurn ?? ((work) => void setImmediate(work));
     this.reportError = options.reportError ?? ((error, context) => console.error(`${context}:`, error));
     this.crashLogFetches = new CrashLogFetches({
       ...options.crashLogFetches,
@@ -168,9 +195,9 @@ export class Recorder {
 
   /**
    * Records `informer`, the one informer of `gvr` in `namespace` ("" for all), through a DeltaObserver.
-   * Attached before the informer runs, its initial list is recorded as it arrives; attached later,
-   * the cache's current content is recorded as a relist (reason "attached"). Either way the stream is
-   * in a gap until the informer is watching with its list in the cache.
+   * Attached before the informer runs, its cache is recorded once the initial list is in it; attached
+   * later, the cache's content is recorded as a relist (reason "attached"). Either way the stream is
+   * in a gap until the informer is watching and that record is queued (in slices, see CacheResync).
    */
   attach(
     informer: SharedIndexInformer<KubeObject>,
@@ -196,10 +223,13 @@ export class Recorder {
         appendChange: (text, force) => this.appendChange(text, force),
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
+        nextTurn: this.nextTurn,
+        resyncSliceBytes: this.resyncSliceBytes,
       },
+      () => informer.getIndexer().list(),
       time,
+      informer.hasStarted() ? 'attached' : 'initial-list',
     );
-    if (informer.hasStarted()) tap.resynchronize(informer.getIndexer().list(), 'attached');
     const registration = informer.addDeltaObserver(tap);
     const crashLogs =
       options.fetchCrashLogs && gvr.group === '' && gvr.resource === 'pods'
@@ -296,6 +326,7 @@ export class Recorder {
   }
 
   private stopObserving(attached: Attached): void {
+    attached.tap.stop();
     attached.registration.remove();
     attached.crashLogs?.remove();
   }
@@ -357,15 +388,26 @@ export class Recorder {
 
   /**
    * The process caught up after an overflow: each stream's cache is recorded again as a relist (its
-   * untouched objects retire), then the overflow gap closes. The caches' content is queued whatever
-   * the bound: it is what ends the gap.
+   * untouched objects retire), in slices; the overflow gap closes once every stream's is queued. The
+   * caches' content is queued whatever the bound: it is what ends the gap. Should the queue overflow
+   * again meanwhile, the gap stays open and this runs again once the process catches up.
    */
   private recover(): void {
     this.queue.recovered();
-    for (const attached of this.attachments.values())
-      attached.tap.resynchronize(attached.informer.getIndexer().list(), 'resynchronized');
-    if (this.overflowGap !== undefined)
-      this.appendMark({ mark: 'gap-close', gap: this.overflowGap, end: this.stamp() });
+    const unsettled = new Set([...this.attachments.values()].map((attached) => attached.tap));
+    this.unsettled = unsettled;
+    const settled = (tap: StreamTap) => {
+      unsettled.delete(tap);
+      if (this.unsettled === unsettled && unsettled.size === 0) this.recovered();
+    };
+    for (const tap of [...unsettled]) tap.resynchronize(() => settled(tap));
+    if (unsettled.size === 0 && this.unsettled === unsettled) this.recovered();
+  }
+
+  private recovered(): void {
+    this.unsettled = undefined;
+    if (this.overflowGap === undefined || this.queue.isOverflowing) return;
+    this.appendMark({ mark: 'gap-close', gap: this.overflowGap, end: this.stamp() });
     this.overflowGap = undefined;
   }
 

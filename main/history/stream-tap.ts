@@ -1,6 +1,8 @@
 // One recorded informer's side of the Recorder: a DeltaObserver that stamps each change as the
 // informer's cache takes it and turns the Reflector's phases into gaps. Runs on the informer's hot
-// path, so it only stamps, serializes the object once, and appends to the Recorder's queue.
+// path, so it only stamps, serializes the object once, and appends to the Recorder's queue. A whole
+// cache (the first list, a recorder attached to a running informer, after a queue overflow) is
+// recorded in slices, a CacheResync, never in one call.
 import type { Deltas } from '../cache/delta';
 import type { DeltaObserver } from '../cache/delta-observer';
 import { DeletedFinalStateUnknown } from '../cache/keys';
@@ -10,6 +12,7 @@ import { encodeDeltaType } from './recorded-change';
 import type { GapReason, MarkEntry, RelistReason } from './recording-protocol';
 import { messageOf } from './recording-error';
 import { isResourceExpired } from '../../shared/kube/status';
+import { CacheResync, keyOf } from './cache-resync';
 
 /** What a tap needs from its Recorder. */
 export interface TapHost {
@@ -24,35 +27,57 @@ export interface TapHost {
   appendMark(entry: MarkEntry): void;
   /** A number for a new gap, unique within the Recorder. */
   nextGap(): number;
+  /** Runs `work` in a later turn (a resync's next slice). */
+  nextTurn(work: () => void): void;
+  /** About how much JSON a resync writes per turn. */
+  readonly resyncSliceBytes: number;
 }
 
 /**
  * The stream's invariant: from the moment the tap is created, each instant is either inside the gap
- * it holds open (the cache was not known to follow the server: listing, relisting, watch down) or
- * every change the cache took then is queued. A gap opens on attach (until the first list is in the
- * cache), and whenever the Reflector leaves "watching"; it closes when "watching" is observed, which
- * after a list means the whole list is in the cache.
+ * it holds open (the cache was not known to follow the server: listing, relisting, watch down, or
+ * its whole cache not recorded yet) or every change the cache took then is queued. A gap opens on
+ * attach, and whenever the Reflector leaves "watching"; it closes when "watching" is observed, which
+ * after a list means the whole list is in the cache, and, when the cache is being recorded whole,
+ * once the last of it is queued.
  */
 export class StreamTap implements DeltaObserver<KubeObject> {
   private openGap: number | undefined;
   private openReason: GapReason | undefined;
+  /** A relist's deltas are being recorded as they come (list-start is queued, list-applied is not). */
   private listing = false;
   private watchedBefore = false;
+  /**
+   * Set while deltas are not recorded one by one, inside the stream's gap: the next "watching"
+   * records the whole cache instead, for this reason. The first list is recorded so, after it is in
+   * the cache, not one serialization per pop while the informer is catching up.
+   */
+  private wholeCacheDue: RelistReason | undefined;
+  /** The cache being recorded whole, and why. */
+  private resync: { readonly work: CacheResync; readonly reason: RelistReason } | undefined;
+  /** Told once this stream no longer needs the Recorder's queue-overflow gap (see resynchronize). */
+  private overflowSettled: (() => void) | undefined;
 
   constructor(
     readonly stream: number,
     /** "pods.v1 in payments", for mark details. */
     private readonly description: string,
     private readonly host: TapHost,
+    /** The informer's cache now (its objects, never mutated, only replaced). */
+    private readonly cache: () => readonly KubeObject[],
     /** When the stream was attached: its listing gap starts there, where the stream's record does. */
     attachedAt: number,
+    /** "attached" when the informer was running already, else "initial-list". */
+    firstList: 'initial-list' | 'attached',
   ) {
     this.open('listing', 'waiting for the first list', attachedAt);
+    this.wholeCacheDue = firstList;
   }
 
   observeDeltas(deltas: Deltas<KubeObject>): void {
+    // The stream is in its gap, and its next "watching" records the cache, these changes included.
+    if (this.wholeCacheDue !== undefined) return;
     for (const delta of deltas) {
-      const time = this.host.stamp();
       const unknownFinalState = delta.object instanceof DeletedFinalStateUnknown;
       const object = unknownFinalState
         ? (delta.object as DeletedFinalStateUnknown<KubeObject>).obj
@@ -60,6 +85,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       const key = unknownFinalState
         ? (delta.object as DeletedFinalStateUnknown<KubeObject>).key
         : keyOf(delta.object as KubeObject);
+      // A key the resync has yet to record: its Replaced will carry this change.
+      if (this.resync?.work.absorb(key, delta.type === 'Deleted' ? null : (object ?? null))) continue;
+      const time = this.host.stamp();
       const code = encodeDeltaType(delta.type, unknownFinalState);
       // The object's JSON is written straight into the entry: the batch is parsed once, in the
       // recording process, and its objects are never cloned one by one.
@@ -73,6 +101,17 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   observePhase(state: ReflectorState): void {
     const time = this.host.stamp();
     if (state.phase === 'watching') {
+      const due = this.wholeCacheDue;
+      if (due !== undefined) {
+        this.wholeCacheDue = undefined;
+        this.listing = false;
+        this.watchedBefore = true;
+        // The gap stays open until the cache is recorded.
+        this.startResync(due);
+        return;
+      }
+      // Already watching while the cache is recorded: its gap (if any) closes when that is done.
+      if (this.resync) return;
       if (this.listing) {
         this.listing = false;
         const reason: RelistReason = this.watchedBefore ? 'relist' : 'initial-list';
@@ -82,15 +121,22 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       this.close(time);
       return;
     }
+    // The cache no longer follows the server: a resync under way would record a cache that a list
+    // or a reconnect is about to change. It starts again, whole, at the next "watching".
+    if (this.resync) this.recordWholeCacheLater(this.resync.reason);
     if (state.phase === 'listing') {
       this.open(
         this.watchedBefore ? 'relisting' : 'listing',
         this.watchedBefore ? 'relisting' : 'listing',
         time,
       );
-      if (!this.listing) {
+      const due = this.wholeCacheDue;
+      if (due === undefined && !this.listing) {
         this.listing = true;
         this.host.appendMark({ mark: 'list-start', stream: this.stream });
+      } else if (due === 'resynchronized') {
+        // What the next "watching" records is this list, no longer the cache as it was.
+        this.wholeCacheDue = 'relist';
       }
       return;
     }
@@ -103,21 +149,22 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   }
 
   /**
-   * Records `objects` (the informer's cache now) as a list replacing what the stream held: for a
-   * recorder attached to a running informer, and after a queue overflow dropped changes. The
-   * stream's own gap still closes only when "watching" is observed.
+   * After a queue overflow dropped changes: records the cache whole again, as a list replacing what
+   * the stream held. `settled` is called once the stream no longer needs the overflow gap: when the
+   * last of the cache is queued, or at once when the stream is inside its own gap (listing, watch
+   * down), whose next "watching" records the whole cache anyway.
    */
-  resynchronize(objects: readonly KubeObject[], reason: RelistReason): void {
-    this.host.appendMark({ mark: 'list-start', stream: this.stream });
-    const replaced = encodeDeltaType('Replaced', false);
-    for (const object of objects) {
-      const time = this.host.stamp();
-      this.host.appendChange(
-        `[${time},${this.stream},${replaced},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`,
-        true,
-      );
-    }
-    this.listApplied(this.host.stamp(), reason);
+  resynchronize(settled: () => void): void {
+    this.overflowSettled = settled;
+    if (this.resync) {
+      // Changes may have been dropped since it began: it starts again, from a new snapshot.
+      const { reason } = this.resync;
+      this.resync.work.cancel();
+      this.resync = undefined;
+      this.startResync(reason);
+    } else if (this.wholeCacheDue !== undefined) this.settleOverflow();
+    else if (this.openGap !== undefined) this.recordWholeCacheLater('resynchronized');
+    else this.startResync('resynchronized');
   }
 
   /**
@@ -125,11 +172,60 @@ export class StreamTap implements DeltaObserver<KubeObject> {
    * whose number is returned (a later attach of the same stream closes it).
    */
   detached(): number {
+    this.resync?.work.cancel();
+    this.resync = undefined;
+    this.settleOverflow();
     this.open('not-recording', 'no longer recorded', this.host.stamp());
     const gap = this.openGap!;
     this.openGap = undefined;
     this.openReason = undefined;
     return gap;
+  }
+
+  /** Stops a resync under way (the recorder is closing). */
+  stop(): void {
+    this.resync?.work.cancel();
+    this.resync = undefined;
+  }
+
+  private startResync(reason: RelistReason): void {
+    this.host.appendMark({ mark: 'list-start', stream: this.stream });
+    const replaced = encodeDeltaType('Replaced', false);
+    const work = new CacheResync(this.cache(), this.host.resyncSliceBytes, {
+      replaced: (key, object) => {
+        const text = `[${this.host.stamp()},${this.stream},${replaced},${JSON.stringify(key)},${JSON.stringify(object)}]`;
+        // Queued whatever the bound: a keyframe is what ends a gap.
+        this.host.appendChange(text, true);
+        return text.length;
+      },
+      nextTurn: (next) => this.host.nextTurn(next),
+      finished: () => {
+        if (this.resync?.work !== work) return;
+        this.resync = undefined;
+        const time = this.host.stamp();
+        this.listApplied(time, reason);
+        // No phase but "watching" was observed since it began (another cancels it): the cache follows.
+        this.close(time);
+        this.settleOverflow();
+      },
+    });
+    this.resync = { work, reason };
+    work.start();
+  }
+
+  /** Stops recording deltas one by one (inside the stream's gap) until the next "watching". */
+  private recordWholeCacheLater(reason: RelistReason): void {
+    this.resync?.work.cancel();
+    this.resync = undefined;
+    this.listing = false;
+    this.wholeCacheDue = reason;
+    this.settleOverflow();
+  }
+
+  private settleOverflow(): void {
+    const settled = this.overflowSettled;
+    this.overflowSettled = undefined;
+    settled?.();
   }
 
   private listApplied(time: number, reason: RelistReason): void {
@@ -167,11 +263,6 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     this.openGap = undefined;
     this.openReason = undefined;
   }
-}
-
-function keyOf(object: KubeObject): string {
-  const { namespace, name } = object.metadata;
-  return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
 }
 
 function describe(reason: RelistReason): string {

@@ -48,4 +48,21 @@ describe('CaptureQueue', () => {
     queue.recovered();
     expect(queue.appendChange(change)).toBe(true);
   });
+
+  it('keeps forced changes (a cache recorded whole) outside its bound, until they are written', () => {
+    const queue = new CaptureQueue(100);
+    const change = JSON.stringify([1, 1, 2, 'ns/a', { padding: 'x'.repeat(20) }]);
+    // Far past the bound, forced: queued, and the live changes behind it still fit.
+    for (let index = 0; index < 10; index++) expect(queue.appendChange(change, true)).toBe(true);
+    expect(queue.appendChange(change)).toBe(true);
+    queue.take(1);
+    expect(queue.appendChange(change)).toBe(true);
+    expect(queue.appendChange(change)).toBe(false);
+    // Recovering waits for the forced bytes too: the cache is written before it is recorded again.
+    queue.take(2);
+    queue.written(2);
+    expect(queue.canRecover()).toBe(false);
+    queue.written(1);
+    expect(queue.canRecover()).toBe(true);
+  });
 });
