@@ -62,6 +62,12 @@ export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): n
   return count;
 }
 
+/** matchesFilter by key for the rows of `mirror` as of now, from the indexes (see labelPlan). */
+export function filterAccepter(mirror: SubscriptionMirror, filter: RowFilter): (key: string) => boolean {
+  if (filter.labelSelector?.matchesNothing()) return () => false;
+  return labelPlan(mirror, filter).accepts;
+}
+
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
  * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` (the complement

@@ -10,6 +10,7 @@
 // it starts (keys typed while one runs cost one query, not one each), and hands the render a finished
 // answer.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
 import { SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
@@ -73,10 +74,10 @@ interface QueryInputs {
   readonly sort: RowSort;
 }
 
-function answer(inputs: QueryInputs, order: SortedOrder): Answer {
+function answer(inputs: QueryInputs, order: SortedOrder, narrowing: NarrowingQuery): Answer {
   const { mirror, filterText, expression } = inputs;
   const result = mirror
-    ? queryKindRows(mirror, expression, inputs.filter, inputs.sort, order, inputs.through)
+    ? queryKindRows(mirror, expression, inputs.filter, inputs.sort, order, inputs.through, narrowing)
     : { keys: [], total: 0 };
   return { ...result, mirror, filterText, expression };
 }
@@ -103,6 +104,8 @@ export function useKindRows(
   );
   const cost = useRef(0);
   const order = useRef(new SortedOrder());
+  const narrowing = useRef(new NarrowingQuery());
+  useEffect(() => () => narrowing.current.release(), []);
   const revision = useThrottledRevision(liveRevision, cost.current * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
@@ -124,14 +127,14 @@ export function useKindRows(
   // table never lists one kind's keys under another's title.
   const [latest, setLatest] = useState<Answer | undefined>(undefined);
   // Keyed on the mirror alone: within one mirror, the query task below answers every change.
-  const firstAnswer = useMemo(() => answer(inputs, order.current), [mirror]);
+  const firstAnswer = useMemo(() => answer(inputs, order.current, narrowing.current), [mirror]);
   const shown = latest !== undefined && latest.mirror === mirror ? latest : firstAnswer;
 
   useEffect(() => {
     // Inputs that change again before the task runs cancel it: the task always answers the newest.
     const timer = setTimeout(() => {
       const started = performance.now();
-      const next = answer(inputs, order.current);
+      const next = answer(inputs, order.current, narrowing.current);
       cost.current = performance.now() - started;
       setLatest(next);
     }, 0);
