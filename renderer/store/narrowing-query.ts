@@ -13,7 +13,7 @@ import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { merged, sortByName } from './name-order';
 import type { LogCursor } from './row-change-log';
 import type { RowFilter, RowSort } from './row-query';
-import { filterAccepter, matchesFilter, queryRows } from './row-query';
+import { candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
 import type { SubscriptionMirror } from './subscription-mirror';
 
 /** The last answer and the log position it was taken at. */
@@ -47,7 +47,9 @@ export class NarrowingQuery {
       last !== undefined &&
       last.mirror === mirror &&
       mirror.changes.covers(last.cursor) &&
-      narrows(last.filter, filter)
+      narrows(last.filter, filter) &&
+      // An index may narrow the new filter further (`app=web` typed after nothing): then it is cheaper.
+      last.keys.length < candidateCount(mirror, filter)
         ? narrowed(last, filter)
         : queryRows(mirror, filter);
     this.remember(mirror, filter, keys);
