@@ -91,7 +91,11 @@ export class NameOrder {
  * Two name-ordered key lists merged into one. Few arrivals (churn) are placed by binary search, so
  * the kept keys are copied, not compared; many (a snapshot) are merged in one linear pass.
  */
-function merged(rows: ReadonlyMap<string, Row>, kept: readonly string[], added: readonly string[]): string[] {
+export function merged(
+  rows: ReadonlyMap<string, Row>,
+  kept: readonly string[],
+  added: readonly string[],
+): string[] {
   const total = kept.length + added.length;
   const result = new Array<string>(total);
   if (added.length * Math.log2(kept.length + 2) < total) {

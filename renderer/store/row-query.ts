@@ -62,6 +62,18 @@ export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): n
   return count;
 }
 
+/** How many keys queryRows would check for `filter`: its most selective index's, else every row. */
+export function candidateCount(mirror: SubscriptionMirror, filter: RowFilter): number {
+  const candidates = narrowedKeys(mirror, filter);
+  return candidates === undefined ? mirror.rows.size : sizeOf(candidates);
+}
+
+/** matchesFilter by key for the rows of `mirror` as of now, from the indexes (see labelPlan). */
+export function filterAccepter(mirror: SubscriptionMirror, filter: RowFilter): (key: string) => boolean {
+  if (filter.labelSelector?.matchesNothing()) return () => false;
+  return labelPlan(mirror, filter).accepts;
+}
+
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
  * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` (the complement

@@ -61,8 +61,16 @@ function rowsWithLabelText(
   lowerText: string,
 ): readonly ReadonlySet<string>[] {
   const sets: Set<string>[] = [];
+  const spansPair = lowerText.includes('=');
   for (const [label, values] of labels) {
-    for (const [value, keys] of values) if (labelPairMatches(label, value, lowerText)) sets.push(keys);
+    if (spansPair) {
+      for (const [value, keys] of values) if (labelPairMatches(label, value, lowerText)) sets.push(keys);
+    } else if (label.toLowerCase().includes(lowerText)) {
+      // In the key, so in every pair of it: a key such as pod-template-hash has thousands of values.
+      for (const keys of values.values()) sets.push(keys);
+    } else {
+      for (const [value, keys] of values) if (value.toLowerCase().includes(lowerText)) sets.push(keys);
+    }
   }
   if (sets.length <= maxSeparateSets) return sets;
   const merged = new Set<string>();

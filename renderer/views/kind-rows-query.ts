@@ -2,6 +2,7 @@
 // against, read from the mirror at the same moment. The table re-queries at most once per few
 // query-durations under churn, so a total read later (at render) would count rows the keys have not
 // caught up with: "5,088 of 5,029" with no filter at all. Taken together, "N of M" always agree.
+import type { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
@@ -19,6 +20,8 @@ export interface KindRowsSnapshot {
 /**
  * The matching keys and the mirror's size, both as of now. `through` is the mirror of the kind between
  * these rows and the owners owner= names (ReplicaSets, for pods under a Deployment): see ownerQuery.
+ * `narrowing` keeps the view's last answer in name order, so a filter that narrows it (typing on, or
+ * the same filter after churn) filters that answer instead of every row.
  */
 export function queryKindRows(
   mirror: SubscriptionMirror,
@@ -27,10 +30,14 @@ export function queryKindRows(
   sort: RowSort,
   order: SortedOrder,
   through?: SubscriptionMirror,
+  narrowing?: NarrowingQuery,
 ): KindRowsSnapshot {
+  const byName = sort.column === 'name' && !sort.descending;
   const keys =
-    expression.owner === undefined
-      ? orderedQuery(mirror, filter, sort, order)
-      : ownerQuery(mirror, expression.owner, filter, sort, order, through);
+    expression.owner !== undefined
+      ? ownerQuery(mirror, expression.owner, filter, sort, order, through)
+      : narrowing !== undefined && byName
+        ? narrowing.query(mirror, filter, sort)
+        : orderedQuery(mirror, filter, sort, order);
   return { keys, total: mirror.rows.size };
 }

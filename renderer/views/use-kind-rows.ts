@@ -9,7 +9,13 @@
 // waited through several queries, up to seconds. A task always finishes, reads the newest inputs when
 // it starts (keys typed while one runs cost one query, not one each), and hands the render a finished
 // answer.
-import { useEffect, useMemo, useRef, useState } from 'react';
+//
+// A query that has been cheap (typing on narrows the last answer: see NarrowingQuery) runs instead in
+// a layout effect of the render that changed its inputs, so the key and its table paint in the same
+// frame: a task waits behind the next animation frame (its churn batch, its render, its paint), and
+// the render of the task's answer behind one more.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
 import { SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
@@ -34,6 +40,9 @@ export interface KindRows {
 
 /** Busy-time share a query may take while rows churn: it waits this many durations before rerunning. */
 const quietFactor = 4;
+
+/** A query whose last run took at most this long runs before the frame is painted, not in a task. */
+const beforePaintBudgetMs = 8;
 
 /** The revision to query at: follows `revision`, but no sooner than `minimumGapMs` after the last query. */
 function useThrottledRevision(revision: number, minimumGapMs: number): number {
@@ -61,6 +70,7 @@ interface Answer extends KindRowsSnapshot {
   readonly mirror: SubscriptionMirror | undefined;
   readonly filterText: string;
   readonly expression: FilterExpression;
+  readonly asked: Asked;
 }
 
 /** A query's inputs, as of the last committed render. */
@@ -73,12 +83,39 @@ interface QueryInputs {
   readonly sort: RowSort;
 }
 
-function answer(inputs: QueryInputs, order: SortedOrder): Answer {
+function answer(inputs: QueryInputs, order: SortedOrder, narrowing: NarrowingQuery): Answer {
   const { mirror, filterText, expression } = inputs;
   const result = mirror
-    ? queryKindRows(mirror, expression, inputs.filter, inputs.sort, order, inputs.through)
+    ? queryKindRows(mirror, expression, inputs.filter, inputs.sort, order, inputs.through, narrowing)
     : { keys: [], total: 0 };
-  return { ...result, mirror, filterText, expression };
+  return { ...result, mirror, filterText, expression, asked: askedOf(inputs) };
+}
+
+/** What an answer answered: its inputs, and the rows as of the mirrors' revisions then. */
+interface Asked {
+  readonly inputs: QueryInputs;
+  readonly revision: number | undefined;
+  readonly throughRevision: number | undefined;
+}
+
+function askedOf(inputs: QueryInputs): Asked {
+  return { inputs, revision: inputs.mirror?.revision, throughRevision: inputs.through?.revision };
+}
+
+/** True when `answered` was asked the same question of the same rows as `asked` asks now. */
+function sameQuestion(answered: Asked, asked: Asked): boolean {
+  const before = answered.inputs;
+  const now = asked.inputs;
+  return (
+    before.mirror === now.mirror &&
+    before.through === now.through &&
+    before.filterText === now.filterText &&
+    before.expression === now.expression &&
+    before.filter === now.filter &&
+    before.sort === now.sort &&
+    answered.revision === asked.revision &&
+    answered.throughRevision === asked.throughRevision
+  );
 }
 
 /**
@@ -101,9 +138,12 @@ export function useKindRows(
   const throughRevision = useMirrorState((state) =>
     ownersThrough ? (state.revisions[ownersThrough] ?? 0) : 0,
   );
-  const cost = useRef(0);
+  // Unknown until a query task has run: until then queries run in tasks.
+  const cost = useRef<number | undefined>(undefined);
   const order = useRef(new SortedOrder());
-  const revision = useThrottledRevision(liveRevision, cost.current * quietFactor);
+  const narrowing = useRef(new NarrowingQuery());
+  useEffect(() => () => narrowing.current.release(), []);
+  const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
 
@@ -124,17 +164,24 @@ export function useKindRows(
   // table never lists one kind's keys under another's title.
   const [latest, setLatest] = useState<Answer | undefined>(undefined);
   // Keyed on the mirror alone: within one mirror, the query task below answers every change.
-  const firstAnswer = useMemo(() => answer(inputs, order.current), [mirror]);
+  const firstAnswer = useMemo(() => answer(inputs, order.current, narrowing.current), [mirror]);
   const shown = latest !== undefined && latest.mirror === mirror ? latest : firstAnswer;
 
-  useEffect(() => {
-    // Inputs that change again before the task runs cancel it: the task always answers the newest.
-    const timer = setTimeout(() => {
+  useLayoutEffect(() => {
+    const run = (): void => {
       const started = performance.now();
-      const next = answer(inputs, order.current);
+      const next = answer(inputs, order.current, narrowing.current);
       cost.current = performance.now() - started;
       setLatest(next);
-    }, 0);
+    };
+    // The render that switched mirrors answered it already (firstAnswer): no second query of a new kind.
+    if (sameQuestion(shown.asked, askedOf(inputs))) return;
+    if (cost.current !== undefined && cost.current <= beforePaintBudgetMs) {
+      run();
+      return;
+    }
+    // Inputs that change again before the task runs cancel it: the task always answers the newest.
+    const timer = setTimeout(run, 0);
     return () => clearTimeout(timer);
     // The revisions are the mirrors' change signals: the rows behind them changed when they moved.
   }, [mirror, through, revision, throughRevision, filterText, expression, filter, sort]);
