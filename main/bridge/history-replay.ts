@@ -13,7 +13,7 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries } from '../history/history-queries';
+import type { HistoryQueries, PlaybackChange } from '../history/history-queries';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
@@ -162,11 +162,19 @@ export class ReplaySubscription {
     this.stop(false);
     const generation = this.playGeneration;
     const from = this.moment;
-    const { readAhead, span } = await PlaybackReadAhead.open(reads, file, {
-      from,
-      gvr: gvrKey(this.gvr),
-      ...(this.namespace ? { namespace: this.namespace } : {}),
-    });
+    const clock = this.options.clock;
+    const { readAhead, span } = await PlaybackReadAhead.open(
+      reads,
+      file,
+      {
+        from,
+        gvr: gvrKey(this.gvr),
+        ...(this.namespace ? { namespace: this.namespace } : {}),
+        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
+        rows: this.options.projector.printer === printerFor(this.gvr),
+      },
+      { speed, now: () => clock.now() },
+    );
     if (generation !== this.playGeneration || this.closed) {
       readAhead.close();
       return;
@@ -236,17 +244,23 @@ export class ReplaySubscription {
     this.scheduleFrame(player, this.options.clock.now() - began);
   }
 
-  private apply(change: RecordedChange): void {
+  private apply(change: PlaybackChange): void {
     this.moment = change.time;
-    const key = objectKey(change.namespace, change.name);
-    if (change.type === 'Deleted' || !change.object) {
+    const { key, row } = 'json' in change ? this.project(JSON.parse(change.json) as RecordedChange) : change;
+    if (!row) {
       if (this.keys.delete(key)) this.stream.record({ type: 'deleted', key });
       return;
     }
-    const row = this.options.projector.project(change.object, this.options.clock.now());
     const known = this.keys.has(key);
     this.keys.add(key);
     this.stream.record(known ? { type: 'updated', row } : { type: 'added', row });
+  }
+
+  /** A change read as JSON (a kind the worker does not project): its key, and its row unless deleted. */
+  private project(change: RecordedChange): { key: string; row?: Row } {
+    const key = objectKey(change.namespace, change.name);
+    if (change.type === 'Deleted' || !change.object) return { key };
+    return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
   }
 
   /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */

@@ -6,6 +6,7 @@ import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import type { PlaybackReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { printerFor } from '../../../shared/kinds/columns';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { openForWriting } from '../../../main/history/schema';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -45,6 +46,8 @@ interface Recorded {
 function record(options: {
   pods: number;
   everyMs?: number;
+  /** Changes at each tick of everyMs (default 1). */
+  perTick?: number;
   forMs?: number;
   gaps?: { start: number; end?: number; whole?: boolean }[];
 }): Recorded {
@@ -70,16 +73,18 @@ function record(options: {
     }
     const every = options.everyMs ?? 0;
     for (let time = start + every; every > 0 && time <= start + (options.forMs ?? 0); time += every) {
-      const name = `p${resourceVersion % options.pods}`;
-      const object = pod(name, resourceVersion++);
-      writer.writeChange({
-        time,
-        stream,
-        type: 'Updated',
-        finalStateUnknown: false,
-        object,
-        key: `shop/${name}`,
-      });
+      for (let change = 0; change < (options.perTick ?? 1); change++) {
+        const name = `p${resourceVersion % options.pods}`;
+        const object = pod(name, resourceVersion++);
+        writer.writeChange({
+          time,
+          stream,
+          type: 'Updated',
+          finalStateUnknown: false,
+          object,
+          key: `shop/${name}`,
+        });
+      }
       end = time;
     }
     for (const gap of options.gaps ?? []) {
@@ -120,24 +125,28 @@ class WorkingClock implements Clock {
   }
 }
 
-/** A replay whose batches are acknowledged as soon as they are sent, with every message kept. */
-function replayOf(clock: Clock, options: { maxBatchRows?: number; workPerRowMs?: number } = {}) {
+/**
+ * A replay whose batches are acknowledged as soon as they are sent, with every message kept. On a
+ * WorkingClock each row or deletion sent costs `workPerRowMs` of main's time. `projectOnMain` gives
+ * the replay kubectl's default printer (as a CRD's), so the worker sends JSON and main projects it.
+ */
+function replayOf(
+  clock: Clock,
+  options: { maxBatchRows?: number; workPerRowMs?: number; projectOnMain?: boolean } = {},
+) {
   const messages: ServerMessage[] = [];
-  const inner = new RowProjector();
-  const projector = Object.assign(Object.create(RowProjector.prototype) as RowProjector, {
-    printer: inner.printer,
-    project: (object: KubeObject, now: number) => {
-      if (options.workPerRowMs && clock instanceof WorkingClock) clock.work(options.workPerRowMs);
-      return inner.project(object, now);
-    },
-  });
+  const projector = options.projectOnMain ? new RowProjector() : new RowProjector(printerFor(pods));
   const replay: ReplaySubscription = new ReplaySubscription({
     subscriptionId: 'replay1',
     gvr: pods,
     namespace: '',
     projector,
     clock,
-    send: (message) => messages.push(message),
+    send: (message) => {
+      if (message.type === 'batch' && options.workPerRowMs && clock instanceof WorkingClock)
+        clock.work((message.upserts.length + message.deletes.length) * options.workPerRowMs);
+      messages.push(message);
+    },
     batch: { maxBatchRows: options.maxBatchRows ?? 2_000 },
   });
   cleanups.push(() => replay.close());
@@ -244,8 +253,8 @@ describe('a replay subscription', () => {
     let asked: Promise<unknown> = Promise.resolve();
     const reads: PlaybackReads = {
       openPlayback: (file, query) => queries.openPlayback(file, query),
-      playbackChanges: (id, max) => {
-        const page = queries.playbackChanges(id, max);
+      playbackChanges: (id, max, now) => {
+        const page = queries.playbackChanges(id, max, now);
         asked = page;
         if (pages++ === 0 || !holding) return page;
         return new Promise((resolve) => held.push(() => resolve(page)));
@@ -291,8 +300,8 @@ describe('a replay subscription', () => {
       let reading: Promise<unknown> | undefined;
       const reads: PlaybackReads = {
         openPlayback: (file, query) => queries.openPlayback(file, query),
-        playbackChanges: (id, max) => {
-          const page = queries.playbackChanges(id, max);
+        playbackChanges: (id, max, now) => {
+          const page = queries.playbackChanges(id, max, now);
           reading = page;
           return page;
         },
