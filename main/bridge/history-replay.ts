@@ -71,6 +71,8 @@ export class ReplaySubscription {
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
   private rebuilding: { rebuilt: number; total?: number } | undefined;
   private player: Player | undefined;
+  /** The moment waits behind the player's view clock (see HistoryCursorMessage.catchingUp). */
+  private catchingUp = false;
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
@@ -187,6 +189,9 @@ export class ReplaySubscription {
       end: span.end,
       marks: span.marks,
     };
+    // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
+    // of changes, which the first page alone may not hold.
+    readAhead.fill();
     this.announce();
     this.scheduleFrame(this.player);
   }
@@ -199,6 +204,7 @@ export class ReplaySubscription {
     player.timer?.stop();
     player.changes.close();
     this.player = undefined;
+    this.catchingUp = false;
     if (announce) this.announce();
   }
 
@@ -235,6 +241,7 @@ export class ReplaySubscription {
     // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
     // catch up.
     if (caughtUp) this.moment = target;
+    this.catchingUp = !caughtUp;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
     if (caughtUp && target >= player.end) {
       this.stop();
@@ -285,6 +292,7 @@ export class ReplaySubscription {
       rebuilt,
       ...(total !== undefined ? { total } : {}),
       ...(this.gap ? { gap: this.gap } : {}),
+      ...(this.catchingUp ? { catchingUp: true as const } : {}),
     });
   }
 }

@@ -265,7 +265,7 @@ describe('a replay subscription', () => {
     clock.step(2_000);
     acknowledgeAll();
     const waiting = cursors(messages).at(-1)!;
-    expect(waiting).toMatchObject({ time: start + 5_000, playing: true });
+    expect(waiting).toMatchObject({ time: start + 5_000, playing: true, catchingUp: true });
     expect(replay.playing).toBe(true);
     holding = false;
     for (const release of held.splice(0)) release();
@@ -275,7 +275,9 @@ describe('a replay subscription', () => {
       clock.step(20);
       acknowledgeAll();
     }
-    expect(cursors(messages).at(-1)).toMatchObject({ time: end, playing: false });
+    const last = cursors(messages).at(-1)!;
+    expect(last).toMatchObject({ time: end, playing: false });
+    expect(last.catchingUp).toBeUndefined();
   });
 
   // How much wall time projecting one recorded object costs at each speed: enough that a player
@@ -330,6 +332,77 @@ describe('a replay subscription', () => {
       for (const { wall, cursor } of seen) {
         expect(wall - previousWall).toBeLessThanOrEqual(250);
         previousWall = wall;
+        const elapsed = wall - began;
+        if (elapsed < 1_000 || !cursor.playing) continue;
+        const rate = (cursor.time - start) / elapsed;
+        expect(Math.abs(rate - speed) / speed).toBeLessThanOrEqual(0.1);
+      }
+      const wallMs = seen.at(-1)!.wall - began;
+      expect(Math.abs((end - start) / wallMs - speed) / speed).toBeLessThanOrEqual(0.1);
+    });
+  }
+
+  // Dense recordings: 20,000 changes a wall second at 10x and 100x (2,000 at 1x), main charged
+  // 10 µs a change sent, and every page answered 40 ms (of the stepped wall clock) after it is
+  // asked for, as when the worker reads while main works. Pages of a fixed 500 would then bring
+  // at most 12,500 changes a second: the moment would fall behind and wait for them.
+  for (const [speed, perTick, forMs, projectOnMain] of [
+    [1, 2, 5_000, false],
+    [10, 2, 20_000, false],
+    [100, 1, 200_000, false],
+    [100, 1, 200_000, true],
+  ] as const) {
+    const changesPerSecond = (perTick * 1_000) / (speed === 100 ? 5 : 1);
+    const how = projectOnMain ? ', projected on main' : '';
+    it(`plays ${changesPerSecond} changes a second at ${speed}x within 10%${how}, never waiting over 250 ms while pages come in time`, async () => {
+      const everyMs = speed === 100 ? 5 : 1;
+      const { source, end } = record({ pods: 200, everyMs, perTick, forMs });
+      const clock = new WorkingClock(new FakeClock(end + 60_000));
+      const { replay, messages, acknowledgeAll } = replayOf(clock, { workPerRowMs: 0.01, projectOnMain });
+      await replay.showState(queries, source.file, start);
+      acknowledgeAll();
+      messages.length = 0;
+      const latencyMs = 40;
+      let pages = 0;
+      const pending: { due: number; page: Promise<unknown>; release: () => void }[] = [];
+      const reads: PlaybackReads = {
+        openPlayback: (file, query) => queries.openPlayback(file, query),
+        playbackChanges: (id, max, now) => {
+          const page = queries.playbackChanges(id, max, now);
+          // The first page is read before the view clock starts (play resolves with it).
+          if (pages++ === 0) return page;
+          return new Promise((resolve, reject) =>
+            pending.push({ due: clock.now() + latencyMs, page, release: () => page.then(resolve, reject) }),
+          );
+        },
+        closePlayback: (id) => queries.closePlayback(id),
+      };
+      await replay.play(reads, source.file, speed);
+      const began = clock.now();
+      const seen: { wall: number; cursor: HistoryCursorMessage }[] = [];
+      let read = 0;
+      for (let step = 0; step < 100_000 && replay.playing; step++) {
+        for (const due of pending.filter((page) => page.due <= clock.now())) {
+          pending.splice(pending.indexOf(due), 1);
+          await due.page;
+          due.release();
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        clock.fake.step(5);
+        acknowledgeAll();
+        for (; read < messages.length; read++) {
+          const message = messages[read]!;
+          if (message.type === 'historyCursor') seen.push({ wall: clock.now(), cursor: message });
+        }
+      }
+      expect(replay.playing).toBe(false);
+      expect(seen.at(-1)!.cursor).toMatchObject({ time: end, playing: false });
+      let previous = { wall: began, time: start };
+      for (const { wall, cursor } of seen) {
+        // The moment moves at least every 250 ms, and never waits for a change not yet read.
+        expect(wall - previous.wall).toBeLessThanOrEqual(250);
+        expect(cursor.catchingUp).toBeUndefined();
+        if (cursor.time > previous.time) previous = { wall, time: cursor.time };
         const elapsed = wall - began;
         if (elapsed < 1_000 || !cursor.playing) continue;
         const rate = (cursor.time - start) / elapsed;
