@@ -231,15 +231,21 @@ export class ReplaySubscription {
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
-    for (let change = player.changes.take(target); change; change = player.changes.take(target)) {
+    // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
+    // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
+    const rendererBehind = this.stream.pendingCount > 0 && this.stream.isBehind();
+    for (let change = rendererBehind ? undefined : player.changes.take(target); change;) {
       this.apply(change);
       if (this.options.clock.now() >= deadline) break;
+      change = player.changes.take(target);
     }
+    // The rows of the moment go out before its cursor, not up to a flush interval after it.
+    this.stream.flush();
     player.changes.fill();
-    const caughtUp = player.changes.reached(target);
-    // Cut short by the budget, or waiting for the next page, the moment stays at the last change
-    // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
-    // catch up.
+    const caughtUp = !rendererBehind && player.changes.reached(target);
+    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
+    // the last change applied (apply moved it there): the rows hold that moment, not the target, and
+    // the next frames catch up.
     if (caughtUp) this.moment = target;
     this.catchingUp = !caughtUp;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);

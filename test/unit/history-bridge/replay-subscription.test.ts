@@ -280,6 +280,50 @@ describe('a replay subscription', () => {
     expect(last.catchingUp).toBeUndefined();
   });
 
+  it('holds the moment while the renderer is behind, saying it is catching up, and goes on once it acknowledges', async () => {
+    const { source, end } = record({ pods: 50, everyMs: 10, forMs: 30_000 });
+    const clock = new FakeClock(end + 60_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock, { maxBatchRows: 20 });
+    await replay.showState(queries, source.file, start);
+    acknowledgeAll();
+    let reading: Promise<unknown> | undefined;
+    const reads: PlaybackReads = {
+      openPlayback: (file, query) => queries.openPlayback(file, query),
+      playbackChanges: (id, max, now) => (reading = queries.playbackChanges(id, max, now)),
+      closePlayback: (id) => queries.closePlayback(id),
+    };
+    const settle = async () => {
+      while (reading) {
+        const page = reading;
+        await page;
+        if (reading === page) reading = undefined;
+      }
+    };
+    await replay.play(reads, source.file, 10);
+    // No acknowledgement for 2 s: 8 batches go out, then the stream holds the rest.
+    for (let step = 0; step < 40; step++) {
+      await settle();
+      clock.step(50);
+    }
+    const batches = messages.filter((message) => message.type === 'batch').length;
+    const held = cursors(messages).slice(-10);
+    expect(held.every((cursor) => cursor.catchingUp === true && cursor.time === held[0]!.time)).toBe(true);
+    expect(held[0]!.time).toBeLessThan(start + 2_000 * 10);
+    for (let step = 0; step < 40; step++) {
+      await settle();
+      clock.step(50);
+    }
+    expect(messages.filter((message) => message.type === 'batch').length).toBe(batches);
+    for (let step = 0; step < 2_000 && replay.playing; step++) {
+      await settle();
+      clock.step(50);
+      acknowledgeAll();
+    }
+    const last = cursors(messages).at(-1)!;
+    expect(last).toMatchObject({ time: end, playing: false });
+    expect(last.catchingUp).toBeUndefined();
+  });
+
   // How much wall time projecting one recorded object costs at each speed: enough that a player
   // waiting out recorded delays (rather than following the wall clock) falls 20-40% behind.
   for (const [speed, workPerRowMs] of [
