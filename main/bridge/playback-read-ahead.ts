@@ -13,13 +13,15 @@ export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChang
  * pageWallMs of playback each (a few round trips a second, however dense), and about aheadWallMs of
  * playback kept read, so a page late by less than that never holds the moment back. Bounded both ways:
  * sparse recordings still read whole pages, and a relist's burst (thousands of changes at one moment)
- * is read in bounded pages, its rows (or, without rows, its far larger JSON) bounded in memory.
+ * is read in bounded pages, its rows (or, without rows, its far larger JSON) bounded in memory. A page
+ * of rows is structured-cloned onto main's thread as it arrives, in one piece: pages of rows stay at a
+ * few thousand so that copy stays within a frame (a JSON page is strings, copied whole, far cheaper).
  */
 const pageWallMs = 250;
 const aheadWallMs = 1_000;
 const firstPage = 500;
 const bounds = {
-  rows: { page: 10_000, ahead: 40_000 },
+  rows: { page: 2_500, ahead: 20_000 },
   json: { page: 1_000, ahead: 5_000 },
 };
 const leastAhead = 2_000;
