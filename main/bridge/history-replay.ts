@@ -13,7 +13,7 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries } from '../history/history-queries';
+import type { HistoryQueries, PlaybackChange } from '../history/history-queries';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
@@ -71,6 +71,8 @@ export class ReplaySubscription {
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
   private rebuilding: { rebuilt: number; total?: number } | undefined;
   private player: Player | undefined;
+  /** The moment waits behind the player's view clock (see HistoryCursorMessage.catchingUp). */
+  private catchingUp = false;
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
@@ -162,11 +164,19 @@ export class ReplaySubscription {
     this.stop(false);
     const generation = this.playGeneration;
     const from = this.moment;
-    const { readAhead, span } = await PlaybackReadAhead.open(reads, file, {
-      from,
-      gvr: gvrKey(this.gvr),
-      ...(this.namespace ? { namespace: this.namespace } : {}),
-    });
+    const clock = this.options.clock;
+    const { readAhead, span } = await PlaybackReadAhead.open(
+      reads,
+      file,
+      {
+        from,
+        gvr: gvrKey(this.gvr),
+        ...(this.namespace ? { namespace: this.namespace } : {}),
+        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
+        rows: this.options.projector.printer === printerFor(this.gvr),
+      },
+      { speed, now: () => clock.now() },
+    );
     if (generation !== this.playGeneration || this.closed) {
       readAhead.close();
       return;
@@ -179,6 +189,9 @@ export class ReplaySubscription {
       end: span.end,
       marks: span.marks,
     };
+    // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
+    // of changes, which the first page alone may not hold.
+    readAhead.fill();
     this.announce();
     this.scheduleFrame(this.player);
   }
@@ -191,6 +204,7 @@ export class ReplaySubscription {
     player.timer?.stop();
     player.changes.close();
     this.player = undefined;
+    this.catchingUp = false;
     if (announce) this.announce();
   }
 
@@ -217,16 +231,23 @@ export class ReplaySubscription {
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
     const deadline = began + (this.options.frameBudgetMs ?? 50);
-    for (let change = player.changes.take(target); change; change = player.changes.take(target)) {
+    // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
+    // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
+    const rendererBehind = this.stream.pendingCount > 0 && this.stream.isBehind();
+    for (let change = rendererBehind ? undefined : player.changes.take(target); change;) {
       this.apply(change);
       if (this.options.clock.now() >= deadline) break;
+      change = player.changes.take(target);
     }
+    // The rows of the moment go out before its cursor, not up to a flush interval after it.
+    this.stream.flush();
     player.changes.fill();
-    const caughtUp = player.changes.reached(target);
-    // Cut short by the budget, or waiting for the next page, the moment stays at the last change
-    // applied (apply moved it there): the rows hold that moment, not the target, and the next frames
-    // catch up.
+    const caughtUp = !rendererBehind && player.changes.reached(target);
+    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
+    // the last change applied (apply moved it there): the rows hold that moment, not the target, and
+    // the next frames catch up.
     if (caughtUp) this.moment = target;
+    this.catchingUp = !caughtUp;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
     if (caughtUp && target >= player.end) {
       this.stop();
@@ -236,17 +257,23 @@ export class ReplaySubscription {
     this.scheduleFrame(player, this.options.clock.now() - began);
   }
 
-  private apply(change: RecordedChange): void {
+  private apply(change: PlaybackChange): void {
     this.moment = change.time;
-    const key = objectKey(change.namespace, change.name);
-    if (change.type === 'Deleted' || !change.object) {
+    const { key, row } = 'json' in change ? this.project(JSON.parse(change.json) as RecordedChange) : change;
+    if (!row) {
       if (this.keys.delete(key)) this.stream.record({ type: 'deleted', key });
       return;
     }
-    const row = this.options.projector.project(change.object, this.options.clock.now());
     const known = this.keys.has(key);
     this.keys.add(key);
     this.stream.record(known ? { type: 'updated', row } : { type: 'added', row });
+  }
+
+  /** A change read as JSON (a kind the worker does not project): its key, and its row unless deleted. */
+  private project(change: RecordedChange): { key: string; row?: Row } {
+    const key = objectKey(change.namespace, change.name);
+    if (change.type === 'Deleted' || !change.object) return { key };
+    return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
   }
 
   /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
@@ -271,6 +298,7 @@ export class ReplaySubscription {
       rebuilt,
       ...(total !== undefined ? { total } : {}),
       ...(this.gap ? { gap: this.gap } : {}),
+      ...(this.catchingUp ? { catchingUp: true as const } : {}),
     });
   }
 }

@@ -1,19 +1,37 @@
 // A playback's changes, read ahead from the query worker a page at a time, so the player on main
-// always has the next changes at hand and never reads the recording itself. Each change arrives as
-// JSON text and is parsed when taken: the player's frame budget bounds the parsing too.
+// always has the next changes at hand and never reads the recording itself. Pages grow with the
+// recording's density times the speed, so a dense recording at 100x is still a few round trips a
+// second. Changes arrive as rows projected in the worker, or (for kinds projected on main) as JSON
+// text parsed when applied: the player's frame budget bounds the parsing too.
 import type { HistoryQueries, PlaybackChange, PlaybackQuery, PlaybackSpan } from '../history/history-queries';
-import type { RecordedChange } from '../history/recorded-change';
 
 /** What playback asks of the query worker. */
 export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
 
-/** Changes per question: a page of realistic pods is a few MB, little for main to receive. */
-const readAheadPage = 500;
 /**
- * Changes kept read ahead: pages are asked for, one at a time, until this many wait. At 100x of a
- * busy recording (6,000 changes a second of wall time) that is about a third of a second.
+ * How the read-ahead sizes itself to the recording's density at the speed played: pages of about
+ * pageWallMs of playback each (a few round trips a second, however dense), and about aheadWallMs of
+ * playback kept read, so a page late by less than that never holds the moment back. Bounded both ways:
+ * sparse recordings still read whole pages, and a relist's burst (thousands of changes at one moment)
+ * is read in bounded pages, its rows (or, without rows, its far larger JSON) bounded in memory. A page
+ * of rows is structured-cloned onto main's thread as it arrives, in one piece: pages of rows stay at a
+ * few thousand so that copy stays within a frame (a JSON page is strings, copied whole, far cheaper).
  */
-const readAheadChanges = 2000;
+const pageWallMs = 250;
+const aheadWallMs = 1_000;
+const firstPage = 500;
+const bounds = {
+  rows: { page: 2_500, ahead: 20_000 },
+  json: { page: 1_000, ahead: 5_000 },
+};
+const leastAhead = 2_000;
+
+export interface ReadAheadOptions {
+  /** The playback speed: how many recorded ms each wall ms plays. */
+  readonly speed: number;
+  /** The wall clock, whose time rows are projected at. */
+  readonly now: () => number;
+}
 
 export class PlaybackReadAhead {
   /** Changes read, oldest first; those before `next` were taken. */
@@ -23,6 +41,8 @@ export class PlaybackReadAhead {
   /** The worker has sent the last change (and closed its playback), or can send no more. */
   private exhausted: boolean;
   private closed = false;
+  /** Changes per recorded ms, as the last page read showed. */
+  private density: number;
 
   /**
    * Opens a playback of `file` in the worker and resolves once its first page is read, with the span
@@ -32,11 +52,13 @@ export class PlaybackReadAhead {
     reads: PlaybackReads,
     file: string,
     query: PlaybackQuery,
+    options: ReadAheadOptions,
   ): Promise<{ readAhead: PlaybackReadAhead; span: PlaybackSpan }> {
     const span = await reads.openPlayback(file, query);
     try {
-      const first = await reads.playbackChanges(span.id, readAheadPage);
-      return { readAhead: new PlaybackReadAhead(reads, span.id, first), span };
+      const first = await reads.playbackChanges(span.id, firstPage, options.now());
+      const limits = query.rows ? bounds.rows : bounds.json;
+      return { readAhead: new PlaybackReadAhead(reads, span.id, first, options, limits), span };
     } catch (error) {
       reads.closePlayback(span.id);
       throw error;
@@ -47,21 +69,40 @@ export class PlaybackReadAhead {
     private readonly reads: PlaybackReads,
     private readonly playback: number,
     first: { changes: PlaybackChange[]; done: boolean },
+    private readonly options: ReadAheadOptions,
+    private readonly limits: { readonly page: number; readonly ahead: number },
   ) {
     this.ahead = first.changes;
     this.exhausted = first.done;
+    this.density = densityOf(first.changes);
+  }
+
+  /** Changes a wall second of playback takes, by the density last read. */
+  private get perWallSecond(): number {
+    return this.density * this.options.speed * 1_000;
+  }
+
+  /** The size of the next page: about pageWallMs of playback. */
+  get pageSize(): number {
+    return clamp(Math.round((this.perWallSecond * pageWallMs) / 1_000), firstPage, this.limits.page);
+  }
+
+  /** How many changes are kept read: about aheadWallMs of playback. */
+  get aheadSize(): number {
+    return clamp(Math.round((this.perWallSecond * aheadWallMs) / 1_000), leastAhead, this.limits.ahead);
   }
 
   /** The next change, if it is stamped at or before `time`. */
-  take(time: number): RecordedChange | undefined {
+  take(time: number): PlaybackChange | undefined {
     const upcoming = this.ahead[this.next];
     if (!upcoming || upcoming.time > time) return undefined;
     this.next++;
-    if (this.next >= readAheadChanges) {
+    // Taken changes are dropped in runs, not one by one: a shift per change would copy the array.
+    if (this.next >= leastAhead) {
       this.ahead = this.ahead.slice(this.next);
       this.next = 0;
     }
-    return JSON.parse(upcoming.json) as RecordedChange;
+    return upcoming;
   }
 
   /**
@@ -73,16 +114,18 @@ export class PlaybackReadAhead {
     return upcoming ? upcoming.time > time : this.exhausted;
   }
 
-  /** Asks for pages, one at a time, while fewer than readAheadChanges wait. */
+  /** Asks for pages, one at a time, while fewer than aheadSize wait. */
   fill(): void {
     if (this.closed || this.reading || this.exhausted) return;
-    if (this.ahead.length - this.next >= readAheadChanges) return;
+    if (this.ahead.length - this.next >= this.aheadSize) return;
     this.reading = true;
-    this.reads.playbackChanges(this.playback, readAheadPage).then(
+    this.reads.playbackChanges(this.playback, this.pageSize, this.options.now()).then(
       ({ changes, done }) => {
         this.reading = false;
         this.exhausted = done;
-        this.ahead.push(...changes);
+        // A page of changes at one moment (a burst) says nothing of the density after it.
+        if (changes.length > 1 && changes.at(-1)!.time > changes[0]!.time) this.density = densityOf(changes);
+        for (const change of changes) this.ahead.push(change);
         this.fill();
       },
       () => {
@@ -99,4 +142,14 @@ export class PlaybackReadAhead {
     this.closed = true;
     if (!this.exhausted) this.reads.closePlayback(this.playback);
   }
+}
+
+/** Changes per recorded ms over a page (one change a second when it says nothing). */
+function densityOf(changes: readonly PlaybackChange[]): number {
+  const span = changes.length > 1 ? changes.at(-1)!.time - changes[0]!.time : 0;
+  return span > 0 ? (changes.length - 1) / span : 1 / 1_000;
+}
+
+function clamp(value: number, least: number, most: number): number {
+  return Math.min(most, Math.max(least, value));
 }

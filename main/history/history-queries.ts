@@ -180,9 +180,16 @@ export class HistoryQueries {
     });
   }
 
-  /** Up to `max` next changes of the playback `id`, in recorded order; `done` after the last. */
-  playbackChanges(id: number, max: number): Promise<{ changes: PlaybackChange[]; done: boolean }> {
-    return this.ask({ type: 'play-next', playback: id, max }).then((reply) => {
+  /**
+   * Up to `max` next changes of the playback `id`, in recorded order (rows projected at `now`); `done`
+   * after the last.
+   */
+  playbackChanges(
+    id: number,
+    max: number,
+    now: number,
+  ): Promise<{ changes: PlaybackChange[]; done: boolean }> {
+    return this.ask({ type: 'play-next', playback: id, max, now }).then((reply) => {
       if (reply.type !== 'play-changes') throw new Error('the history query worker answered out of turn');
       return { changes: reply.changes, done: reply.done };
     });

@@ -110,7 +110,14 @@ export type QueryRequest =
   | { readonly id: number; readonly type: 'release'; readonly file: string }
   /** Opens a playback; its id is this request's, for the play-next and play-close that follow. */
   | { readonly id: number; readonly type: 'play-open'; readonly file: string; readonly query: PlaybackQuery }
-  | { readonly id: number; readonly type: 'play-next'; readonly playback: number; readonly max: number }
+  /** Up to `max` next changes; rows (if asked for at play-open) projected at `now`. */
+  | {
+      readonly id: number;
+      readonly type: 'play-next';
+      readonly playback: number;
+      readonly max: number;
+      readonly now: number;
+    }
   | { readonly id: number; readonly type: 'play-close'; readonly playback: number };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
@@ -320,7 +327,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       });
       return;
     case 'play-next': {
-      const { changes, done } = nextChanges(request.playback, request.max);
+      const { changes, done } = nextChanges(request.playback, request.max, request.now);
       reply({ id: request.id, type: 'play-changes', changes, done });
       return;
     }

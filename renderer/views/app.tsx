@@ -344,6 +344,7 @@ export function App(): ReactNode {
           Viewing {formatClock(travel.time)} — read-only
           {state.importedRecording ? ` · recording ${state.importedRecording}` : ''}
           {travel.playing ? ` · playing ${state.playbackSpeed}×` : ''}
+          {travel.playing && past?.status?.catchingUp ? ' · catching up' : ''}
           {past?.holds && past.status?.gap
             ? ` · not recorded here: ${kind.title.toLowerCase()} as last seen before the gap`
             : ''}

@@ -397,4 +397,10 @@ export interface HistoryCursorMessage {
   total?: number;
   /** The gap covering `time` for the kind (or the whole recording); absent when it was recorded. */
   gap?: ReplayGap;
+  /**
+   * Set while playing when the view clock has passed changes not yet applied (still being read, or
+   * more than a frame can apply): `time` then waits at the last change applied, and the UI says the
+   * playback is catching up rather than show a moment whose rows it does not hold.
+   */
+  catchingUp?: true;
 }

@@ -177,9 +177,15 @@ export const recordingSpan = timelineSpan;
 
 /**
  * Plays from the travel moment at `speed` for `durationMs` and compares how far the shown moment moved
- * with how far it should have: |moved / (speed * elapsed) - 1| in percent.
+ * with how far it should have: |moved / (speed * elapsed) - 1| in percent; and whether the travel
+ * banner said the playback was catching up when it ended (the moment then honestly waits at the last
+ * change applied, behind the view clock).
  */
-export async function playbackError(page: Page, speed: number, durationMs: number): Promise<number> {
+export async function playbackError(
+  page: Page,
+  speed: number,
+  durationMs: number,
+): Promise<{ errorPct: number; catchingUp: boolean }> {
   await page.getByTestId('timeline-speed').selectOption(String(speed));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const chart = page.getByTestId('timeline-chart');
@@ -199,10 +205,14 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   const last = await page.evaluate(() => ({
     value: Number(document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow')),
     at: performance.now(),
+    banner: document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '',
   }));
   await page.keyboard.press(' ');
   const expected = speed * (last.at - first.at);
-  return (Math.abs(last.value - first.value - expected) / expected) * 100;
+  return {
+    errorPct: (Math.abs(last.value - first.value - expected) / expected) * 100,
+    catchingUp: last.banner.includes('catching up'),
+  };
 }
 
 /** Long tasks the page saw between two of its own moments. */

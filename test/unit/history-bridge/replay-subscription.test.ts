@@ -6,6 +6,7 @@ import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import type { PlaybackReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { printerFor } from '../../../shared/kinds/columns';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { openForWriting } from '../../../main/history/schema';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -45,6 +46,8 @@ interface Recorded {
 function record(options: {
   pods: number;
   everyMs?: number;
+  /** Changes at each tick of everyMs (default 1). */
+  perTick?: number;
   forMs?: number;
   gaps?: { start: number; end?: number; whole?: boolean }[];
 }): Recorded {
@@ -70,16 +73,18 @@ function record(options: {
     }
     const every = options.everyMs ?? 0;
     for (let time = start + every; every > 0 && time <= start + (options.forMs ?? 0); time += every) {
-      const name = `p${resourceVersion % options.pods}`;
-      const object = pod(name, resourceVersion++);
-      writer.writeChange({
-        time,
-        stream,
-        type: 'Updated',
-        finalStateUnknown: false,
-        object,
-        key: `shop/${name}`,
-      });
+      for (let change = 0; change < (options.perTick ?? 1); change++) {
+        const name = `p${resourceVersion % options.pods}`;
+        const object = pod(name, resourceVersion++);
+        writer.writeChange({
+          time,
+          stream,
+          type: 'Updated',
+          finalStateUnknown: false,
+          object,
+          key: `shop/${name}`,
+        });
+      }
       end = time;
     }
     for (const gap of options.gaps ?? []) {
@@ -120,24 +125,28 @@ class WorkingClock implements Clock {
   }
 }
 
-/** A replay whose batches are acknowledged as soon as they are sent, with every message kept. */
-function replayOf(clock: Clock, options: { maxBatchRows?: number; workPerRowMs?: number } = {}) {
+/**
+ * A replay whose batches are acknowledged as soon as they are sent, with every message kept. On a
+ * WorkingClock each row or deletion sent costs `workPerRowMs` of main's time. `projectOnMain` gives
+ * the replay kubectl's default printer (as a CRD's), so the worker sends JSON and main projects it.
+ */
+function replayOf(
+  clock: Clock,
+  options: { maxBatchRows?: number; workPerRowMs?: number; projectOnMain?: boolean } = {},
+) {
   const messages: ServerMessage[] = [];
-  const inner = new RowProjector();
-  const projector = Object.assign(Object.create(RowProjector.prototype) as RowProjector, {
-    printer: inner.printer,
-    project: (object: KubeObject, now: number) => {
-      if (options.workPerRowMs && clock instanceof WorkingClock) clock.work(options.workPerRowMs);
-      return inner.project(object, now);
-    },
-  });
+  const projector = options.projectOnMain ? new RowProjector() : new RowProjector(printerFor(pods));
   const replay: ReplaySubscription = new ReplaySubscription({
     subscriptionId: 'replay1',
     gvr: pods,
     namespace: '',
     projector,
     clock,
-    send: (message) => messages.push(message),
+    send: (message) => {
+      if (message.type === 'batch' && options.workPerRowMs && clock instanceof WorkingClock)
+        clock.work((message.upserts.length + message.deletes.length) * options.workPerRowMs);
+      messages.push(message);
+    },
     batch: { maxBatchRows: options.maxBatchRows ?? 2_000 },
   });
   cleanups.push(() => replay.close());
@@ -244,8 +253,8 @@ describe('a replay subscription', () => {
     let asked: Promise<unknown> = Promise.resolve();
     const reads: PlaybackReads = {
       openPlayback: (file, query) => queries.openPlayback(file, query),
-      playbackChanges: (id, max) => {
-        const page = queries.playbackChanges(id, max);
+      playbackChanges: (id, max, now) => {
+        const page = queries.playbackChanges(id, max, now);
         asked = page;
         if (pages++ === 0 || !holding) return page;
         return new Promise((resolve) => held.push(() => resolve(page)));
@@ -256,7 +265,7 @@ describe('a replay subscription', () => {
     clock.step(2_000);
     acknowledgeAll();
     const waiting = cursors(messages).at(-1)!;
-    expect(waiting).toMatchObject({ time: start + 5_000, playing: true });
+    expect(waiting).toMatchObject({ time: start + 5_000, playing: true, catchingUp: true });
     expect(replay.playing).toBe(true);
     holding = false;
     for (const release of held.splice(0)) release();
@@ -266,7 +275,53 @@ describe('a replay subscription', () => {
       clock.step(20);
       acknowledgeAll();
     }
-    expect(cursors(messages).at(-1)).toMatchObject({ time: end, playing: false });
+    const last = cursors(messages).at(-1)!;
+    expect(last).toMatchObject({ time: end, playing: false });
+    expect(last.catchingUp).toBeUndefined();
+  });
+
+  it('holds the moment while the renderer is behind, saying it is catching up, and goes on once it acknowledges', async () => {
+    const { source, end } = record({ pods: 50, everyMs: 10, forMs: 30_000 });
+    const clock = new FakeClock(end + 60_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock, { maxBatchRows: 20 });
+    await replay.showState(queries, source.file, start);
+    acknowledgeAll();
+    let reading: Promise<unknown> | undefined;
+    const reads: PlaybackReads = {
+      openPlayback: (file, query) => queries.openPlayback(file, query),
+      playbackChanges: (id, max, now) => (reading = queries.playbackChanges(id, max, now)),
+      closePlayback: (id) => queries.closePlayback(id),
+    };
+    const settle = async () => {
+      while (reading) {
+        const page = reading;
+        await page;
+        if (reading === page) reading = undefined;
+      }
+    };
+    await replay.play(reads, source.file, 10);
+    // No acknowledgement for 2 s: 8 batches go out, then the stream holds the rest.
+    for (let step = 0; step < 40; step++) {
+      await settle();
+      clock.step(50);
+    }
+    const batches = messages.filter((message) => message.type === 'batch').length;
+    const held = cursors(messages).slice(-10);
+    expect(held.every((cursor) => cursor.catchingUp === true && cursor.time === held[0]!.time)).toBe(true);
+    expect(held[0]!.time).toBeLessThan(start + 2_000 * 10);
+    for (let step = 0; step < 40; step++) {
+      await settle();
+      clock.step(50);
+    }
+    expect(messages.filter((message) => message.type === 'batch').length).toBe(batches);
+    for (let step = 0; step < 2_000 && replay.playing; step++) {
+      await settle();
+      clock.step(50);
+      acknowledgeAll();
+    }
+    const last = cursors(messages).at(-1)!;
+    expect(last).toMatchObject({ time: end, playing: false });
+    expect(last.catchingUp).toBeUndefined();
   });
 
   // How much wall time projecting one recorded object costs at each speed: enough that a player
@@ -291,8 +346,8 @@ describe('a replay subscription', () => {
       let reading: Promise<unknown> | undefined;
       const reads: PlaybackReads = {
         openPlayback: (file, query) => queries.openPlayback(file, query),
-        playbackChanges: (id, max) => {
-          const page = queries.playbackChanges(id, max);
+        playbackChanges: (id, max, now) => {
+          const page = queries.playbackChanges(id, max, now);
           reading = page;
           return page;
         },
@@ -321,6 +376,77 @@ describe('a replay subscription', () => {
       for (const { wall, cursor } of seen) {
         expect(wall - previousWall).toBeLessThanOrEqual(250);
         previousWall = wall;
+        const elapsed = wall - began;
+        if (elapsed < 1_000 || !cursor.playing) continue;
+        const rate = (cursor.time - start) / elapsed;
+        expect(Math.abs(rate - speed) / speed).toBeLessThanOrEqual(0.1);
+      }
+      const wallMs = seen.at(-1)!.wall - began;
+      expect(Math.abs((end - start) / wallMs - speed) / speed).toBeLessThanOrEqual(0.1);
+    });
+  }
+
+  // Dense recordings: 20,000 changes a wall second at 10x and 100x (2,000 at 1x), main charged
+  // 10 µs a change sent, and every page answered 40 ms (of the stepped wall clock) after it is
+  // asked for, as when the worker reads while main works. Pages of a fixed 500 would then bring
+  // at most 12,500 changes a second: the moment would fall behind and wait for them.
+  for (const [speed, perTick, forMs, projectOnMain] of [
+    [1, 2, 5_000, false],
+    [10, 2, 20_000, false],
+    [100, 1, 200_000, false],
+    [100, 1, 200_000, true],
+  ] as const) {
+    const changesPerSecond = (perTick * 1_000) / (speed === 100 ? 5 : 1);
+    const how = projectOnMain ? ', projected on main' : '';
+    it(`plays ${changesPerSecond} changes a second at ${speed}x within 10%${how}, never waiting over 250 ms while pages come in time`, async () => {
+      const everyMs = speed === 100 ? 5 : 1;
+      const { source, end } = record({ pods: 200, everyMs, perTick, forMs });
+      const clock = new WorkingClock(new FakeClock(end + 60_000));
+      const { replay, messages, acknowledgeAll } = replayOf(clock, { workPerRowMs: 0.01, projectOnMain });
+      await replay.showState(queries, source.file, start);
+      acknowledgeAll();
+      messages.length = 0;
+      const latencyMs = 40;
+      let pages = 0;
+      const pending: { due: number; page: Promise<unknown>; release: () => void }[] = [];
+      const reads: PlaybackReads = {
+        openPlayback: (file, query) => queries.openPlayback(file, query),
+        playbackChanges: (id, max, now) => {
+          const page = queries.playbackChanges(id, max, now);
+          // The first page is read before the view clock starts (play resolves with it).
+          if (pages++ === 0) return page;
+          return new Promise((resolve, reject) =>
+            pending.push({ due: clock.now() + latencyMs, page, release: () => page.then(resolve, reject) }),
+          );
+        },
+        closePlayback: (id) => queries.closePlayback(id),
+      };
+      await replay.play(reads, source.file, speed);
+      const began = clock.now();
+      const seen: { wall: number; cursor: HistoryCursorMessage }[] = [];
+      let read = 0;
+      for (let step = 0; step < 100_000 && replay.playing; step++) {
+        for (const due of pending.filter((page) => page.due <= clock.now())) {
+          pending.splice(pending.indexOf(due), 1);
+          await due.page;
+          due.release();
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        clock.fake.step(5);
+        acknowledgeAll();
+        for (; read < messages.length; read++) {
+          const message = messages[read]!;
+          if (message.type === 'historyCursor') seen.push({ wall: clock.now(), cursor: message });
+        }
+      }
+      expect(replay.playing).toBe(false);
+      expect(seen.at(-1)!.cursor).toMatchObject({ time: end, playing: false });
+      let previous = { wall: began, time: start };
+      for (const { wall, cursor } of seen) {
+        // The moment moves at least every 250 ms, and never waits for a change not yet read.
+        expect(wall - previous.wall).toBeLessThanOrEqual(250);
+        expect(cursor.catchingUp).toBeUndefined();
+        if (cursor.time > previous.time) previous = { wall, time: cursor.time };
         const elapsed = wall - began;
         if (elapsed < 1_000 || !cursor.playing) continue;
         const rate = (cursor.time - start) / elapsed;

@@ -76,7 +76,7 @@ describe('HistoryQueries', () => {
     }
   });
 
-  it('plays back from the worker, a page at a time, exactly what playback reads here', async () => {
+  it('plays back from the worker, a page at a time, exactly what playback reads here (as JSON or as rows)', async () => {
     directory = tempDirectory();
     const reading = new HistoryQueries();
     try {
@@ -88,23 +88,39 @@ describe('HistoryQueries', () => {
         (batch) => batch.changes,
       );
       reader.close();
-      const opened = await reading.openPlayback(run.file, { from, gvr: 'pods.v1' });
-      expect(opened.end).toBe(end);
-      const played: RecordedChange[] = [];
-      for (let done = false; !done;) {
-        const page = await reading.playbackChanges(opened.id, 7);
-        expect(page.changes.length).toBeLessThanOrEqual(7);
-        for (const change of page.changes) {
-          const parsed = JSON.parse(change.json) as RecordedChange;
-          expect(change.time).toBe(parsed.time);
-          played.push(parsed);
+      const now = Date.UTC(2026, 11, 1);
+      const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
+      const expectedRows = expected.map((change) => ({
+        time: change.time,
+        key: change.namespace ? `${change.namespace}/${change.name}` : change.name,
+        ...(change.type === 'Deleted' || !change.object
+          ? {}
+          : { row: projector.project(change.object, now) }),
+      }));
+      expect(expectedRows.some((change) => !change.row)).toBe(true);
+      for (const rows of [false, true]) {
+        const opened = await reading.openPlayback(run.file, { from, gvr: 'pods.v1', rows });
+        expect(opened.end).toBe(end);
+        const played: unknown[] = [];
+        for (let done = false; !done;) {
+          const page = await reading.playbackChanges(opened.id, 7, now);
+          expect(page.changes.length).toBeLessThanOrEqual(7);
+          for (const change of page.changes) {
+            if (!('json' in change)) {
+              played.push(change);
+              continue;
+            }
+            const parsed = JSON.parse(change.json) as RecordedChange;
+            expect(change.time).toBe(parsed.time);
+            played.push(parsed);
+          }
+          done = page.done;
         }
-        done = page.done;
+        expect(expected.length).toBeGreaterThan(14);
+        expect(played).toEqual(rows ? expectedRows : expected);
+        // Its reader was closed with the last page: the playback is gone.
+        await expect(reading.playbackChanges(opened.id, 7, now)).rejects.toThrow(/no playback/);
       }
-      expect(expected.length).toBeGreaterThan(14);
-      expect(played).toEqual(expected);
-      // Its reader was closed with the last page: the playback is gone.
-      await expect(reading.playbackChanges(opened.id, 7)).rejects.toThrow(/no playback/);
     } finally {
       reading.close();
     }
