@@ -3,6 +3,8 @@
 // moments in batches for playback.
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
+import type { MarkRow } from './mark-rows';
+import { markColumns, markOfRow } from './mark-rows';
 import { lastChangeAt } from './stream-state';
 
 export interface TimeRange {
@@ -70,28 +72,11 @@ export function recordingMarks(reader: RecordingReader, from: number, to: number
     () =>
       reader.database
         .prepare(
-          'SELECT kind, reason, stream, start, end, detail FROM marks WHERE start <= ? AND coalesce(end, ?) >= ? ORDER BY start, id',
+          `SELECT ${markColumns} FROM marks WHERE start <= ? AND coalesce(end, ?) >= ? ORDER BY start, id`,
         )
-        .all(to, Number.MAX_SAFE_INTEGER, from) as {
-        kind: RecordingMark['kind'];
-        reason: RecordingMark['reason'];
-        stream: number | null;
-        start: number;
-        end: number | null;
-        detail: string;
-      }[],
+        .all(to, Number.MAX_SAFE_INTEGER, from) as MarkRow[],
   );
-  return rows.map((row) => {
-    const stream = row.stream === null ? undefined : reader.stream(row.stream);
-    return {
-      kind: row.kind,
-      reason: row.reason,
-      stream: stream && { gvr: stream.gvr, scope: stream.scope },
-      start: row.start,
-      end: row.end ?? undefined,
-      detail: row.detail,
-    };
-  });
+  return rows.map((row) => markOfRow(reader, row));
 }
 
 export type { ReplayState, StateQuery } from './state-at';

@@ -9,6 +9,8 @@ import { isDeletion } from './recorded-change';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { changeColumns } from './recording-reader';
 import { messageOf, problemKindOf } from './recording-error';
+import type { MarkRow } from './mark-rows';
+import { markColumns, markOfRow } from './mark-rows';
 import { lastChangeAt, membersAt } from './stream-state';
 import type { StreamMembers } from './stream-state';
 
@@ -164,28 +166,13 @@ function gapAt(
     () =>
       reader.database
         .prepare(
-          "SELECT kind, reason, stream, start, end, detail FROM marks WHERE kind = 'gap' AND start <= ? AND coalesce(end, ?) > ? ORDER BY start, id",
+          `SELECT ${markColumns} FROM marks WHERE kind = 'gap' AND start <= ? AND coalesce(end, ?) > ? ORDER BY start, id`,
         )
-        .all(time, Number.MAX_SAFE_INTEGER, time) as {
-        kind: RecordingMark['kind'];
-        reason: RecordingMark['reason'];
-        stream: number | null;
-        start: number;
-        end: number | null;
-        detail: string;
-      }[],
+        .all(time, Number.MAX_SAFE_INTEGER, time) as MarkRow[],
   );
   const row = rows.find((candidate) => candidate.stream === null || streams.has(candidate.stream));
   if (!row) return undefined;
-  const stream = row.stream === null ? undefined : reader.stream(row.stream);
-  return {
-    kind: row.kind,
-    reason: row.reason,
-    stream: stream && { gvr: stream.gvr, scope: stream.scope },
-    start: row.start,
-    end: row.end ?? undefined,
-    detail: row.detail,
-  };
+  return markOfRow(reader, row);
 }
 
 /** The stream's members at `time`; if keyframes cannot be read, rebuilt from every readable change. */
