@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import type { MetricsFetch } from '../../../main/bridge/metrics-poller';
-import { MetricsPoller, parseGoDuration } from '../../../main/bridge/metrics-poller';
+import { MetricsPoller, metricsItemsPerTurn, parseGoDuration } from '../../../main/bridge/metrics-poller';
 import type { MetricsList } from '../../../main/kube/metrics-list';
 import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
@@ -46,6 +46,41 @@ function setup(fetch: MetricsFetch, options: { served?: boolean; namespaces?: st
 }
 
 describe('MetricsPoller', () => {
+  it('sums a big poll in slices, yielding to the event loop between them, and sends every total', async () => {
+    const count = 3 * metricsItemsPerTurn;
+    const big: MetricsList = {
+      items: Array.from({ length: count }, (_, index) => ({
+        metadata: { name: `web-${index}`, namespace: 'shop' },
+        timestamp: '2026-01-01T00:00:00Z',
+        window: '15s',
+        containers: [{ usage: { cpu: '5m', memory: '1Mi' } }],
+      })),
+    };
+    const sent: MetricsMessage[] = [];
+    let turns = 0;
+    const poller = new MetricsPoller({
+      clock: new FakeClock(),
+      fetch: async () => big,
+      served: () => true,
+      namespaces: () => [],
+      send: (message) => sent.push(message),
+      random: () => 0,
+      nextTurn: async () => {
+        turns++;
+        // Nothing is sent before the whole poll is summed.
+        expect(sent).toHaveLength(0);
+      },
+    });
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(turns).toBe(2);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.keys).toHaveLength(count);
+    expect(sent[0]!.keys[count - 1]).toBe(`shop/web-${count - 1}`);
+    expect(sent[0]!.cpu[count - 1]).toBeCloseTo(0.005);
+    poller.close();
+  });
+
   it('lists once per 15 s window while a renderer shows pods, and sends per-pod totals', async () => {
     const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'));
     poller.retain('pods');
