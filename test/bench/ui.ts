@@ -160,6 +160,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // Also from the middle of the recording: past the initial list (whose density depends on how fast
     // the list arrived), where the cluster churned at --churn changes a second.
     const middle = span.from + (span.to - span.from) / 2;
+    // travelTo times a travel from live (between two past moments the table never turns busy, and
+    // the probe would wait out its 120 s limit).
+    await goLive(page);
     await travelTo(page, middle);
     const churnPlayFor = Math.min(5_000, ((span.to - middle) / playbackSpeed) * 0.5);
     const underChurn = await playbackError(page, playbackSpeed, churnPlayFor);
