@@ -41,6 +41,12 @@ export interface TimelineQuery {
   readonly now: number;
 }
 
+/** `reply` as the kind of reply its question expects: any other is the worker answering out of turn. */
+function replyOf<T extends QueryReply['type']>(reply: QueryReply, type: T): Extract<QueryReply, { type: T }> {
+  if (reply.type !== type) throw new Error('the history query worker answered out of turn');
+  return reply as Extract<QueryReply, { type: T }>;
+}
+
 export class HistoryQueries {
   private worker: Worker | undefined;
   private nextId = 0;
@@ -81,18 +87,14 @@ export class HistoryQueries {
       to: query.to,
       buckets: query.buckets,
       now: query.now,
-    }).then((reply) => {
-      if (reply.type !== 'timeline') throw new Error('the history query worker answered out of turn');
-      return reply.timeline;
-    });
+    }).then((reply) => replyOf(reply, 'timeline').timeline);
   }
 
   /** Every recorded version of the object in the recording `file` (see objectVersions). */
   versions(file: string, reference: ObjectReference): Promise<RecordedChange[]> {
-    return this.ask({ type: 'versions', file, reference }).then((reply) => {
-      if (reply.type !== 'versions') throw new Error('the history query worker answered out of turn');
-      return JSON.parse(reply.json) as RecordedChange[];
-    });
+    return this.ask({ type: 'versions', file, reference }).then(
+      (reply) => JSON.parse(replyOf(reply, 'versions').json) as RecordedChange[],
+    );
   }
 
   /** The time of the object's change before or after `time` (see adjacentChange); undefined if none. */
@@ -102,42 +104,35 @@ export class HistoryQueries {
     time: number,
     direction: 'previous' | 'next',
   ): Promise<number | undefined> {
-    return this.ask({ type: 'adjacent', file, reference, time, direction }).then((reply) => {
-      if (reply.type !== 'adjacent') throw new Error('the history query worker answered out of turn');
-      return reply.time;
-    });
+    return this.ask({ type: 'adjacent', file, reference, time, direction }).then(
+      (reply) => replyOf(reply, 'adjacent').time,
+    );
   }
 
   /** The crash logs recorded for the pod `uid` at or before `time`, newest first (see crashLogsAt). */
   crashLogs(file: string, uid: string, time: number): Promise<RecordedCrashLog[]> {
-    return this.ask({ type: 'crash-logs', file, uid, time }).then((reply) => {
-      if (reply.type !== 'crash-logs') throw new Error('the history query worker answered out of turn');
-      return JSON.parse(reply.json) as RecordedCrashLog[];
-    });
+    return this.ask({ type: 'crash-logs', file, uid, time }).then(
+      (reply) => JSON.parse(replyOf(reply, 'crash-logs').json) as RecordedCrashLog[],
+    );
   }
 
   /** The Events about `involved` in the recording `file` at `time` (see recordedEventsAbout). */
   events(file: string, involved: InvolvedObject, time: number): Promise<KubeObject[]> {
-    return this.ask({ type: 'events', file, involved, time }).then((reply) => {
-      if (reply.type !== 'events') throw new Error('the history query worker answered out of turn');
-      return JSON.parse(reply.json) as KubeObject[];
-    });
+    return this.ask({ type: 'events', file, involved, time }).then(
+      (reply) => JSON.parse(replyOf(reply, 'events').json) as KubeObject[],
+    );
   }
 
   /** Objects per recorded kind in the recording `file` at `time` (see recordedCounts). */
   counts(file: string, time: number): Promise<Record<string, number>> {
-    return this.ask({ type: 'counts', file, time }).then((reply) => {
-      if (reply.type !== 'counts') throw new Error('the history query worker answered out of turn');
-      return reply.counts;
-    });
+    return this.ask({ type: 'counts', file, time }).then((reply) => replyOf(reply, 'counts').counts);
   }
 
   /** Every pod's (or node's) recorded usage at `time` (see metricsAt). */
   metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<RecordedMetrics> {
-    return this.ask({ type: 'metrics-at', file, resource, time }).then((reply) => {
-      if (reply.type !== 'metrics-at') throw new Error('the history query worker answered out of turn');
-      return reply.metrics;
-    });
+    return this.ask({ type: 'metrics-at', file, resource, time }).then(
+      (reply) => replyOf(reply, 'metrics-at').metrics,
+    );
   }
 
   /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */
@@ -148,10 +143,7 @@ export class HistoryQueries {
     range: { readonly from?: number | undefined; readonly to?: number | undefined },
   ): Promise<RecordedUsage> {
     return this.ask({ type: 'usage', file, subject, points, from: range.from, to: range.to }).then(
-      (reply) => {
-        if (reply.type !== 'usage') throw new Error('the history query worker answered out of turn');
-        return reply.usage;
-      },
+      (reply) => replyOf(reply, 'usage').usage,
     );
   }
 
@@ -162,10 +154,9 @@ export class HistoryQueries {
    * opening it threw when nothing can be read (not SQLite, not a recording, a newer format).
    */
   inspect(file: string, options: { keep: boolean }): Promise<RecordingInspection> {
-    return this.ask({ type: 'inspect', file, keep: options.keep }).then((reply) => {
-      if (reply.type !== 'inspected') throw new Error('the history query worker answered out of turn');
-      return reply.inspection;
-    });
+    return this.ask({ type: 'inspect', file, keep: options.keep }).then(
+      (reply) => replyOf(reply, 'inspected').inspection,
+    );
   }
 
   /**
@@ -174,10 +165,7 @@ export class HistoryQueries {
    */
   openPlayback(file: string, query: PlaybackQuery): Promise<{ id: number } & PlaybackSpan> {
     const { id, answer } = this.question({ type: 'play-open', file, query });
-    return answer.then((reply) => {
-      if (reply.type !== 'play-opened') throw new Error('the history query worker answered out of turn');
-      return { id, ...reply.span };
-    });
+    return answer.then((reply) => ({ id, ...replyOf(reply, 'play-opened').span }));
   }
 
   /**
@@ -190,8 +178,8 @@ export class HistoryQueries {
     now: number,
   ): Promise<{ changes: PlaybackChange[]; done: boolean }> {
     return this.ask({ type: 'play-next', playback: id, max, now }).then((reply) => {
-      if (reply.type !== 'play-changes') throw new Error('the history query worker answered out of turn');
-      return { changes: reply.changes, done: reply.done };
+      const answer = replyOf(reply, 'play-changes');
+      return { changes: answer.changes, done: answer.done };
     });
   }
 
