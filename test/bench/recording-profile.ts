@@ -1,0 +1,200 @@
+// The recording process's own work, alone: a RecordingServer (the worker's code) fed the batches a
+// Recorder would send for an initial list of `--list` pods from the embedded cluster, then
+// `--events` MODIFIED pods over the first 1,000 of them (history-stream.ts's versions). No informer,
+// no worker thread, no other process competes: this thread's CPU time is the figure, per object of
+// the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
+//
+//   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--profile DIR]
+//
+// Batches are built before each phase is timed (the informer's side is not what is measured), at
+// the Recorder's size (a batch goes at 1 MiB), as StreamTap writes them.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import Database from 'better-sqlite3';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import { encodeDeltaType } from '../../main/history/recorded-change';
+import type { MarkEntry, RecordingReply } from '../../main/history/recording-protocol';
+import { RecordingServer } from '../../main/history/recording-server';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
+import type { KubeList, KubeObject } from '../../shared/kube/object';
+import { keyOf } from '../../main/history/cache-resync';
+import { getBody, kubetideTransform } from './harness';
+import { nextVersion } from './history-stream';
+
+const batchBytes = 1024 * 1024;
+const streamedPods = 1_000;
+
+interface Options {
+  list: number;
+  events: number;
+  profile: string | undefined;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const options: Options = { list: 20_000, events: 100_000, profile: undefined };
+  for (let index = 0; index < argv.length; index++) {
+    const value = argv[++index];
+    if (argv[index - 1] === '--list') options.list = Number(value);
+    else if (argv[index - 1] === '--events') options.events = Number(value);
+    else if (argv[index - 1] === '--profile') options.profile = value;
+    else throw new Error(`unknown argument ${argv[index - 1]} (--list N --events M --profile DIR)`);
+  }
+  return options;
+}
+
+/** Entries' JSON texts joined into batches of about batchBytes, as a CaptureQueue takes them. */
+function batchesOf(texts: Iterable<string>): Uint8Array[] {
+  const batches: Uint8Array[] = [];
+  let pending: string[] = [];
+  let bytes = 0;
+  for (const text of texts) {
+    pending.push(text);
+    bytes += text.length;
+    if (bytes >= batchBytes) {
+      batches.push(Buffer.from(`[${pending.join(',')}]`));
+      pending = [];
+      bytes = 0;
+    }
+  }
+  if (pending.length > 0) batches.push(Buffer.from(`[${pending.join(',')}]`));
+  return batches;
+}
+
+function mark(entry: MarkEntry): string {
+  return JSON.stringify(entry);
+}
+
+async function profiled<T>(directory: string | undefined, name: string, work: () => T): Promise<T> {
+  if (directory === undefined) return work();
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  const result = work();
+  const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, `${name}.cpuprofile`), JSON.stringify(profile));
+  session.disconnect();
+  return result;
+}
+
+/** The file's size (WAL included) as the last reply told it. */
+function bytesOf(replies: readonly RecordingReply[]): number {
+  for (let index = replies.length - 1; index >= 0; index--) {
+    const reply = replies[index];
+    if (reply.type === 'written' || reply.type === 'closed') return reply.bytes;
+  }
+  return 0;
+}
+
+/** The payload bytes of the recording's changes by delta type code. */
+function payloadBytes(file: string): Map<number, number> {
+  const database = new Database(file, { readonly: true });
+  try {
+    const rows = database
+      .prepare('SELECT type, sum(length(payload)) AS bytes FROM changes GROUP BY type')
+      .all() as { type: number; bytes: number }[];
+    return new Map(rows.map((row) => [row.type, row.bytes]));
+  } finally {
+    database.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const cluster = await startEmbeddedCluster({ pods: options.list, seed: 7, simulate: false });
+  let pods: KubeObject[];
+  try {
+    const list = JSON.parse(
+      (await getBody(`${cluster.url}/api/v1/pods?limit=${options.list}`)).toString('utf8'),
+    ) as KubeList;
+    const transform = kubetideTransform();
+    pods = list.items.map((pod) => transform(pod) as KubeObject);
+  } finally {
+    await cluster.close();
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'kubetide-recording-profile-'));
+  const file = join(directory, 'recording.sqlite');
+  let time = Date.UTC(2026, 11, 1);
+  const replies: RecordingReply[] = [];
+  const server = new RecordingServer((reply) => replies.push(reply));
+  let sequence = 0;
+  const write = (batches: readonly Uint8Array[]) => {
+    for (const entries of batches) server.handle({ type: 'batch', sequence: ++sequence, entries, now: time });
+  };
+  try {
+    server.handle({ type: 'open', settings: { file, context: 'profile' }, now: time });
+    const replaced = encodeDeltaType('Replaced', false);
+    const listBatches = batchesOf(
+      (function* () {
+        yield mark({ mark: 'stream', stream: 1, gvr: 'pods.v1', scope: '', time });
+        yield mark({ mark: 'list-start', stream: 1 });
+        for (const pod of pods)
+          yield `[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`;
+        yield mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' });
+      })(),
+    );
+    const listStart = threadCpuMs()!;
+    await profiled(options.profile, 'initial-list', () => write(listBatches));
+    const listMs = threadCpuMs()! - listStart;
+    listBatches.length = 0;
+
+    const updated = encodeDeltaType('Updated', false);
+    const streamed = pods.slice(0, streamedPods);
+    const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
+    const transform = kubetideTransform();
+    let eventsMs = 0;
+    // In rounds of at most 50,000 events, so the batches of a long run never sit in memory together.
+    for (let first = 0; first < options.events; first += 50_000) {
+      const last = Math.min(options.events, first + 50_000);
+      const batches = batchesOf(
+        (function* () {
+          for (let index = first; index < last; index++) {
+            const slot = index % streamed.length;
+            streamed[slot] = nextVersion(streamed[slot], index, resourceVersion + index + 1);
+            const object = transform(JSON.parse(JSON.stringify(streamed[slot]))) as KubeObject;
+            time += index % 20 === 0 ? 1 : 0;
+            yield `[${time},1,${updated},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`;
+          }
+        })(),
+      );
+      const started = threadCpuMs()!;
+      await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
+      eventsMs += threadCpuMs()! - started;
+    }
+    server.handle({ type: 'close', now: time });
+    const errors = replies.filter((reply) => reply.type === 'error' || reply.type === 'open-failed');
+    if (errors.length > 0) throw new Error(`the recording failed: ${JSON.stringify(errors[0])}`);
+    const bytes = bytesOf(replies);
+    const payloads = payloadBytes(file);
+    const report = {
+      list_objects: pods.length,
+      list_cpu_ms: Math.round(listMs),
+      list_us_per_object: Math.round((listMs * 1000) / pods.length),
+      list_payload_bytes_per_object: Math.round(payloads.get(replaced)! / pods.length),
+      events: options.events,
+      events_cpu_ms: Math.round(eventsMs),
+      events_us_per_change: Math.round((eventsMs * 10_000) / options.events) / 10,
+      events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
+      events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
+      file_bytes_per_change: Math.round((bytes / (pods.length + options.events)) * 10) / 10,
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
