@@ -217,7 +217,14 @@ export class RecordingWriter {
       // Only shallow versions serve as siblings: objects built on them start with room to grow.
       if (object && state.chain <= this.fullVersionEvery / 4) {
         if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
-        stream.siblings.set(templateOf(object), { change: id, object, json: undefined, chain: state.chain });
+        // Its canonical JSON, when this write computed it (a new object, a full version): the next
+        // object of the template, often the next one listed, is deflated against it.
+        stream.siblings.set(templateOf(object), {
+          change: id,
+          object,
+          json: state.lastCanonical?.json,
+          chain: state.chain,
+        });
       }
     }
     return id;
@@ -234,12 +241,15 @@ export class RecordingWriter {
   }
 
   /**
-   * Drops the JSON kept from the last batch; the objects stay (the cache holds them anyway). Call after
-   * each batch: JSON of every object would double the memory a large cluster costs.
+   * Drops the JSON kept from the last batch (objects' and siblings'); the objects stay (the cache
+   * holds them anyway). Call after each batch: JSON of every object would double the memory a large
+   * cluster costs.
    */
   releaseBatchMemory(): void {
     for (const state of this.touched) state.lastCanonical = undefined;
     this.touched = [];
+    for (const stream of this.streams.values())
+      for (const sibling of stream.siblings.values()) sibling.json = undefined;
   }
 
   /** Records the current state of `stream` at `time` (the changes written so far). */
