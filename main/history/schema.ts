@@ -26,8 +26,9 @@ export type { SqliteDatabase };
  * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding). 3: the
  * crash_logs table (an older file gains it, empty, when opened for writing; readers take its absence
  * as no crash logs). 4: the metric_series and metric_samples tables (likewise: absent, no metrics).
+ * 5: versions may be stored as text deltas (storedDelta, see VersionEncoding).
  */
-export const recordingFormatVersion = 4;
+export const recordingFormatVersion = 5;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;

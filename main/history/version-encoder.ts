@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../shared/kube/object';
 import type { Json } from './merge-patch';
 import { canonicalize, createMergePatch } from './merge-patch';
-import { VersionEncoding, encodeChainedPatch, encodeVersion } from './object-codec';
+import { VersionEncoding, encodeChainedPatch, encodeSiblingText, encodeVersion } from './object-codec';
 
 /** What encoding the next version of an object needs to know of the versions before it. */
 export interface ObjectVersions {
@@ -40,7 +40,7 @@ function canonical(object: KubeObject | undefined): Canonical {
 export interface Encoded {
   readonly base: number | null;
   readonly hint?: number;
-  /** A VersionEncoding, possibly flagged storedRaw. */
+  /** A VersionEncoding, possibly flagged (storedRaw, storedDelta). */
   readonly encoding: number;
   readonly payload: Buffer | null;
   /** What the payload holds: the next chainedPatch's dictionary (undefined: as before, for a repeat). */
@@ -51,7 +51,10 @@ export interface Encoded {
 export interface Sibling {
   readonly change: number;
   readonly object: KubeObject;
-  /** The object's canonical JSON, computed when first needed: most siblings never serve. */
+  /**
+   * The object's canonical JSON: kept from its write when that computed it, until the batch ends,
+   * else computed when first needed (most siblings never serve).
+   */
   json: string | undefined;
   /** Its depth: versions to decode before it (see ObjectVersions.chain). */
   readonly chain: number;
@@ -160,8 +163,7 @@ function encodeAgainstJson(
     state.chain = sibling.chain + 1;
     return {
       base: sibling.change,
-      encoding: VersionEncoding.text,
-      payload: encodeVersion(next.json, siblingJson(sibling)),
+      ...encodeSiblingText(next.json, siblingJson(sibling)),
       stored: Buffer.from(next.json),
     };
   }

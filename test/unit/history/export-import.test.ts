@@ -8,6 +8,7 @@ import { objectVersions } from '../../../main/history/object-history';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt, timeRange } from '../../../main/history/replay';
 import { membersAt } from '../../../main/history/stream-state';
+import { recordingFormatVersion } from '../../../main/history/schema';
 import type { ChurnRun, TempDirectory } from './fixtures';
 import { recordChurn, tempDirectory } from './fixtures';
 
@@ -63,7 +64,7 @@ describe('exportRecording', () => {
       expect(stateAt(exported, { gvr: 'pods.v1', time: moment.time }).objects).toEqual(expected);
     }
     expect(exported.metadata).toMatchObject({
-      formatVersion: 4,
+      formatVersion: recordingFormatVersion,
       context: 'test-context',
       start: from,
       exportFilter: { from, to, namespaces: ['payments'], gvrs: ['pods.v1'] },

@@ -2,6 +2,7 @@
 // at that moment, through churn, watch breaks, 410 relists and keyframes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
+import { VersionEncoding, storedDelta } from '../../../main/history/object-codec';
 import { openRecording } from '../../../main/history/recording-reader';
 import { stateAt } from '../../../main/history/replay';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -49,6 +50,18 @@ describe('stateAt', () => {
     await run.recorder.close();
 
     const reader = openRecording(directory.file('churn.kubetide'));
+    // The invariant covers every way a version is stored, text deltas included.
+    const encodings = reader.database
+      .prepare('SELECT DISTINCT encoding FROM changes WHERE payload IS NOT NULL')
+      .pluck()
+      .all() as number[];
+    expect(encodings).toEqual(
+      expect.arrayContaining([
+        VersionEncoding.full,
+        VersionEncoding.text | storedDelta,
+        VersionEncoding.chainedPatch | storedDelta,
+      ]),
+    );
     expect(captured.length).toBeGreaterThan(50);
     for (const moment of captured) {
       const state = stateAt(reader, { gvr: 'pods.v1', time: moment.time });

@@ -12,10 +12,15 @@ import {
   VersionEncoding,
   decodeMembers,
   decodeVersion,
+  encodeChainedPatch,
   encodeMembers,
+  encodeSiblingText,
   encodeVersion,
+  encodingKind,
+  storedDelta,
   wholeVersion,
 } from '../../../main/history/object-codec';
+import type { KubeObject } from '../../../shared/kube/object';
 import { realisticPod, seededRandom } from './fixtures';
 
 function randomJson(random: () => number, depth: number): Json {
@@ -109,6 +114,19 @@ describe('createMergePatch', () => {
   });
 });
 
+/** `pod` after its container restarted at `time`. */
+function restartedPod(pod: KubeObject, resourceVersion: string, time: string): KubeObject {
+  const next = structuredClone(pod);
+  next.metadata.resourceVersion = resourceVersion;
+  const status = next.status as { containerStatuses?: { restartCount?: number; state?: unknown }[] };
+  status.containerStatuses = (status.containerStatuses ?? [{}]).map((container) => ({
+    ...container,
+    restartCount: (container.restartCount ?? 0) + 1,
+    state: { running: { startedAt: time } },
+  }));
+  return next;
+}
+
 describe('version encodings', () => {
   it('round-trip a pod in every encoding, a status update as a patch of a few dozen bytes', () => {
     const before = realisticPod('web-abc12-x');
@@ -125,6 +143,37 @@ describe('version encodings', () => {
     );
     expect(decodeVersion(VersionEncoding.full, encodeVersion(next)).json).toBe(next);
     expect(encoded.length).toBeLessThan(80);
+  });
+
+  it('store a chained status patch and a sibling pod as text deltas, each decoding exactly', () => {
+    const before = realisticPod('web-abc12-d');
+    const once = restartedPod(before, '1301', '2026-01-01T00:01:00Z');
+    const twice = restartedPod(once, '1302', '2026-01-01T00:02:00Z');
+    const base = canonicalJson(before);
+    const firstPatch = JSON.stringify(createMergePatch(canonicalize(before), canonicalize(once)));
+    const secondPatch = JSON.stringify(createMergePatch(canonicalize(once), canonicalize(twice)));
+    const first = decodeVersion(VersionEncoding.patch, encodeVersion(firstPatch, base), wholeVersion(base));
+    const chained = encodeChainedPatch(Buffer.from(secondPatch), Buffer.from(firstPatch));
+    expect(chained.encoding).toBe(VersionEncoding.chainedPatch | storedDelta);
+    expect(decodeVersion(chained.encoding, chained.payload, first).json).toBe(canonicalJson(twice));
+
+    const sibling = realisticPod('web-abc12-e');
+    const text = encodeSiblingText(canonicalJson(sibling), base);
+    expect(text.encoding).toBe(VersionEncoding.text | storedDelta);
+    expect(encodingKind(text.encoding)).toBe(VersionEncoding.text);
+    expect(decodeVersion(text.encoding, text.payload, wholeVersion(base)).json).toBe(canonicalJson(sibling));
+    expect(text.payload.length).toBeLessThan(base.length / 8);
+  });
+
+  it('deflate what a delta would mostly insert, and refuse a full version flagged as a delta', () => {
+    const pod = canonicalJson(realisticPod('web-abc12-f'));
+    const unrelated = JSON.stringify({ spec: { data: 'x'.repeat(50), other: [1, 2, 3] } });
+    const text = encodeSiblingText(pod, unrelated);
+    expect(text.encoding).toBe(VersionEncoding.text);
+    expect(decodeVersion(text.encoding, text.payload, wholeVersion(unrelated)).json).toBe(pod);
+    expect(() => decodeVersion(VersionEncoding.full | storedDelta, Buffer.from([0]))).toThrow(
+      /never a delta/,
+    );
   });
 
   it('keyframe members round-trip', () => {
