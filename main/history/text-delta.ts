@@ -68,7 +68,7 @@ function writeInsert(at: number, target: Uint8Array, start: number, end: number)
  * The delta turning `dictionary` into `target`, or undefined as soon as it would pass `limit` bytes.
  * Greedy: at each position, the run continuing the last copy is tried first (texts that differ in
  * values of the same length stay aligned), then the dictionary's positions with the same four bytes,
- * nearest first.
+ * latest first.
  */
 export function encodeTextDelta(
   target: Uint8Array,
@@ -132,8 +132,8 @@ export function encodeTextDelta(
 }
 
 /**
- * Chains every indexStep-th position of `dictionary` under the hash of its four bytes, nearest
- * (latest) first. A run of at least indexStep + 3 bytes holds an indexed position, found when the
+ * Chains every indexStep-th position of `dictionary` under the hash of its four bytes, latest
+ * first. A run of at least indexStep + 3 bytes holds an indexed position, found when the
  * scan reaches it and then extended backwards; shorter runs save too little to be worth indexing.
  */
 function index(dictionary: Uint8Array): void {
@@ -158,7 +158,10 @@ export function decodeTextDelta(delta: Uint8Array, dictionary: Uint8Array): Buff
       if (byte < 0x80) return value;
     }
   };
-  const target = Buffer.allocUnsafe(readVarint());
+  const length = readVarint();
+  // Each byte of a delta brings at most a byte or a whole dictionary's worth: a larger length is damage.
+  if (length > delta.length * (dictionary.length + 1)) throw new Error('a text delta names a text too long');
+  const target = Buffer.allocUnsafe(length);
   let written = 0;
   let lastCopyEnd = 0;
   while (at < delta.length) {
