@@ -84,12 +84,11 @@ export function encodeVersion(text: string, baseJson?: string, hintJson?: string
 }
 
 /**
- * A new object's JSON against its sibling's (VersionEncoding.text): a text delta when it is mostly
+ * A new object's JSON (UTF-8) against its sibling's (VersionEncoding.text): a text delta when it is mostly
  * copies (the returned encoding carries storedDelta), else deflated against it. Pods of one template
  * differ in their names, uids, addresses and times, which a delta inserts as they are.
  */
-export function encodeSiblingText(text: string, siblingJson: string): { encoding: number; payload: Buffer } {
-  const input = Buffer.from(text);
+export function encodeSiblingText(input: Buffer, siblingJson: string): { encoding: number; payload: Buffer } {
   const dictionary = Buffer.from(siblingJson);
   const delta = encodeTextDelta(input, dictionary, textDeltaLimit(input.length));
   if (delta !== undefined) return { encoding: VersionEncoding.text | storedDelta, payload: delta };

@@ -161,11 +161,8 @@ function encodeAgainstJson(
   }
   if (state.lastChange === 0 && sibling && sibling.chain < limit) {
     state.chain = sibling.chain + 1;
-    return {
-      base: sibling.change,
-      ...encodeSiblingText(next.json, siblingJson(sibling)),
-      stored: Buffer.from(next.json),
-    };
+    const stored = Buffer.from(next.json);
+    return { base: sibling.change, ...encodeSiblingText(stored, siblingJson(sibling)), stored };
   }
   state.chain = 0;
   return {
