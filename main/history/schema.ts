@@ -95,6 +95,11 @@ export function openForWriting(file: string, context: string, now = Date.now()):
     database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
+    // 32 MiB of page cache (SQLite's default is 2): each change goes into changes_by_object at its
+    // object's place, all over the index, which soon outgrows 2 MiB; the pages it then evicts and
+    // reads back cost the recording worker 12% of its CPU per change at 150,000 changes (59.5 against
+    // 52.2 us, recording-profile, two runs each). Pages are only held as they are used.
+    database.pragma('cache_size = -32768');
     database.exec(statements);
   } catch (error) {
     if (error instanceof RecordingError) throw error;
