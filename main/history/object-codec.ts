@@ -55,6 +55,14 @@ const wholeVersionZlib = { level: 6, memLevel: 4 } as const;
 const chainedPatchZlib = { level: 3, windowBits: 12, memLevel: 1, chunkSize: 1024 } as const;
 
 /**
+ * Output chunks when inflating a whole version (full, text, patch): one 4 KB chunk holds a pod's 2-3
+ * KB of JSON, where zlib's default (16 KB) allocated four times that per call. A longer version
+ * takes more chunks, as before. Measured on a pod's text against a sibling's (20,000 calls): about
+ * 20% less time per call, which a moment of 150,000 pods makes about 150,000 times.
+ */
+const wholeVersionInflateChunk = 4096;
+
+/**
  * Deflates `text` against `baseJson` when given, preceded in the dictionary by `hintJson` (a sibling's
  * version that likely went through the same change: pods of one ReplicaSet are scheduled, started and
  * made ready with the same conditions, images and messages). Decoding needs the same two texts.
@@ -122,7 +130,9 @@ export function decodeVersion(
   const raw = (encoding & storedRaw) !== 0;
   const kind = encodingKind(encoding);
   if (kind === VersionEncoding.full)
-    return wholeVersion(raw ? textOf(payload) : inflateRawSync(payload).toString());
+    return wholeVersion(
+      raw ? textOf(payload) : inflateRawSync(payload, { chunkSize: wholeVersionInflateChunk }).toString(),
+    );
   if (base === undefined) throw new Error(`a version in encoding ${encoding} needs its base`);
   const text = raw
     ? textOf(payload)
@@ -132,7 +142,10 @@ export function decodeVersion(
           chunkSize: chainedPatchZlib.chunkSize,
           dictionary: Buffer.from(base.stored),
         }).toString()
-      : inflateRawSync(payload, { dictionary: Buffer.from((hintJson ?? '') + base.json) }).toString();
+      : inflateRawSync(payload, {
+          chunkSize: wholeVersionInflateChunk,
+          dictionary: Buffer.from((hintJson ?? '') + base.json),
+        }).toString();
   if (kind === VersionEncoding.text) return wholeVersion(text);
   if (kind !== VersionEncoding.patch && kind !== VersionEncoding.chainedPatch)
     throw new Error(`unknown version encoding ${encoding}`);
