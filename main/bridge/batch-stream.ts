@@ -44,6 +44,8 @@ export class BatchStream {
   /** Rows of a snapshot not yet sent; while set, live changes wait behind it. */
   private snapshotRows: Row[] | undefined;
   private snapshotOffset = 0;
+  /** The open snapshot's handle (see openSnapshot) while its rows are still coming. */
+  private openedSnapshot: object | undefined;
   private timer: Timer | undefined;
   private interval: number;
   private closed = false;
@@ -98,7 +100,36 @@ export class BatchStream {
     this.acknowledgedSeq = this.sentSeq;
     this.snapshotRows = rows;
     this.snapshotOffset = 0;
+    this.openedSnapshot = undefined;
     this.flush();
+  }
+
+  /**
+   * Starts a snapshot whose rows come over time (a past moment rebuilt chunk by chunk): each chunk
+   * given to `add` goes out as the renderer's lag allows, and the last batch, snapshotEnd, only after
+   * `end`. A snapshot started meanwhile replaces it: its later calls are then ignored.
+   */
+  openSnapshot(): { add(rows: readonly Row[]): void; end(): void } {
+    const rows: Row[] = [];
+    const handle = {};
+    // As snapshot() starts one, with nothing to send until the first rows come.
+    this.pending.clear();
+    this.acknowledgedSeq = this.sentSeq;
+    this.snapshotRows = rows;
+    this.snapshotOffset = 0;
+    this.openedSnapshot = handle;
+    return {
+      add: (chunk) => {
+        if (this.openedSnapshot !== handle) return;
+        for (const row of chunk) rows.push(row);
+        this.flush();
+      },
+      end: () => {
+        if (this.openedSnapshot !== handle) return;
+        this.openedSnapshot = undefined;
+        this.flush();
+      },
+    };
   }
 
   /** The renderer applied every batch up to `seq`. */
@@ -119,12 +150,13 @@ export class BatchStream {
     this.timer?.stop();
     this.timer = undefined;
     if (this.closed) return;
-    while (this.snapshotRows !== undefined && !this.isBehind()) this.sendSnapshotChunk();
+    while (this.hasSnapshotChunk() && !this.isBehind()) this.sendSnapshotChunk();
     while (this.snapshotRows === undefined && this.pending.size > 0 && !this.isBehind()) {
       const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
       this.emit({ upserts, deletes });
     }
-    if (this.snapshotRows !== undefined || this.pending.size > 0) {
+    // An open snapshot with nothing left to send waits for its next rows (add and end flush).
+    if (this.hasSnapshotChunk() || (this.snapshotRows === undefined && this.pending.size > 0)) {
       this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
       this.schedule();
     } else {
@@ -138,6 +170,13 @@ export class BatchStream {
     this.timer = undefined;
     this.pending.clear();
     this.snapshotRows = undefined;
+    this.openedSnapshot = undefined;
+  }
+
+  /** Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open. */
+  private hasSnapshotChunk(): boolean {
+    const rows = this.snapshotRows;
+    return rows !== undefined && (this.openedSnapshot === undefined || this.snapshotOffset < rows.length);
   }
 
   private sendSnapshotChunk(): void {
@@ -146,7 +185,7 @@ export class BatchStream {
     const upserts = rows.slice(this.snapshotOffset, end);
     const first = this.snapshotOffset === 0;
     this.snapshotOffset = end;
-    const last = end >= rows.length;
+    const last = end >= rows.length && this.openedSnapshot === undefined;
     if (last) this.snapshotRows = undefined;
     this.emit({
       upserts,

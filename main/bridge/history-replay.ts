@@ -13,7 +13,7 @@ import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-mes
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries, PlaybackChange } from '../history/history-queries';
+import type { HistoryQueries, MomentSize, PlaybackChange } from '../history/history-queries';
 import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
@@ -71,6 +71,11 @@ export class ReplaySubscription {
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
   private rebuilding: { rebuilt: number; total?: number } | undefined;
   private player: Player | undefined;
+  /**
+   * Set when rebuilding the moment failed after some of its rows were sent: the cursor keeps counting
+   * them against the moment's total, so the renderer never takes what it holds for the whole moment.
+   */
+  private cutShort = false;
   /** The moment waits behind the player's view clock (see HistoryCursorMessage.catchingUp). */
   private catchingUp = false;
   private closed = false;
@@ -103,8 +108,8 @@ export class ReplaySubscription {
 
   /**
    * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
-   * thread and projected a chunk at a time, its progress in cursors. A later showState supersedes one
-   * still rebuilding: only the latest moment asked for is sent.
+   * thread, each chunk passed on to the renderer as it is rebuilt, its progress in cursors. A later
+   * showState supersedes one still rebuilding: only the latest moment asked for is sent.
    */
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
@@ -115,7 +120,27 @@ export class ReplaySubscription {
     this.rebuilding = { rebuilt: 0 };
     this.announce();
     const now = this.options.clock.now();
-    const rows: Row[] = [];
+    const current = () => generation === this.generation && !this.closed;
+    let snapshot: ReturnType<BatchStream['openSnapshot']> | undefined;
+    let received = 0;
+    // The moment's size comes before its rows: the renderer is told "rebuilding 0 of N", and keeps
+    // the rows it has until the snapshot's end drops those the moment lacks.
+    const begin = (moment: MomentSize) => {
+      if (!current()) return;
+      this.gap = replayGapOf(moment.gap);
+      this.keys.clear();
+      this.cutShort = false;
+      this.rebuilding = { rebuilt: 0, total: moment.total };
+      snapshot = this.stream.openSnapshot();
+      this.announce();
+    };
+    const add = (rows: Row[]) => {
+      if (!current()) return;
+      if (!snapshot) begin({ total: rows.length, gap: undefined });
+      received += rows.length;
+      for (const row of rows) this.keys.add(row.key);
+      snapshot!.add(rows);
+    };
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {
       const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
@@ -123,35 +148,34 @@ export class ReplaySubscription {
       // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
       // projected here, from its objects.
       state = await (projector.printer === printerFor(this.gvr)
-        ? queries.stateRows(file, query, now, (chunk) => {
-            if (generation === this.generation) for (const row of chunk) rows.push(row);
-          })
-        : queries.stateAt(file, query, (objects) => {
-            if (generation === this.generation)
-              for (const object of objects) rows.push(projector.project(object, now));
-          }));
+        ? queries.stateRows(file, query, now, add, begin)
+        : queries.stateAt(
+            file,
+            query,
+            (objects) => add(objects.map((object) => projector.project(object, now))),
+            begin,
+          ));
     } catch (error) {
-      // The rows are still those of the moment shown before: say so again.
-      if (generation === this.generation && !this.closed) {
+      if (current() && snapshot === undefined) {
+        // No row of this moment was sent: the rows are still those of the moment shown before.
         ({ moment: this.moment, gap: this.gap, rebuilding: this.rebuilding } = shown);
         this.announce();
+      } else if (current()) {
+        // Rows of this moment replaced some of those shown before: the snapshot ends with them, and
+        // the cursor goes on counting them short of the moment's total, never saying it is whole.
+        this.cutShort = true;
+        snapshot!.end();
       }
       throw error;
     }
-    const gap: ReplayGap | undefined = state.gap && {
-      reason: state.gap.reason,
-      detail: state.gap.detail,
-      start: state.gap.start,
-      ...(state.gap.end !== undefined ? { end: state.gap.end } : {}),
-    };
-    const reply = { time, count: rows.length, complete: state.complete, ...(gap ? { gap } : {}) };
-    if (generation !== this.generation || this.closed) return reply;
+    const gap = replayGapOf(state.gap);
+    const reply = { time, count: received, complete: state.complete, ...(gap ? { gap } : {}) };
+    if (!current()) return reply;
+    if (!snapshot) begin({ total: 0, gap: state.gap });
     this.gap = gap;
-    this.keys.clear();
-    for (const row of rows) this.keys.add(row.key);
-    this.rebuilding = { rebuilt: 0, total: rows.length };
-    this.announce();
-    this.stream.snapshot(rows);
+    // Versions that could not be read were left out: the moment is whole with the rows that came.
+    this.rebuilding = { rebuilt: this.rebuilding?.rebuilt ?? 0, total: received };
+    snapshot!.end();
     return reply;
   }
 
@@ -282,7 +306,7 @@ export class ReplaySubscription {
     const rebuilding = this.rebuilding;
     if (!rebuilding) return;
     rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + batch.upserts.length;
-    if (batch.snapshotEnd) this.rebuilding = undefined;
+    if (batch.snapshotEnd && !this.cutShort) this.rebuilding = undefined;
     this.announce();
   }
 
@@ -303,6 +327,18 @@ export class ReplaySubscription {
   }
 }
 
+/** A recording's gap mark as the cursor reports it. */
+function replayGapOf(mark: RecordingMark | undefined): ReplayGap | undefined {
+  return (
+    mark && {
+      reason: mark.reason,
+      detail: mark.detail,
+      start: mark.start,
+      ...(mark.end !== undefined ? { end: mark.end } : {}),
+    }
+  );
+}
+
 /**
  * The gap covering `time` for the kind `gvr` (or for the whole recording), as the cursor reports it. A
  * gap covers [start, end): at its end the list that closed it is in the recording.
@@ -319,11 +355,5 @@ export function gapCovering(
       candidate.start <= time &&
       (candidate.end === undefined || candidate.end > time),
   );
-  if (!mark) return undefined;
-  return {
-    reason: mark.reason,
-    detail: mark.detail,
-    start: mark.start,
-    ...(mark.end !== undefined ? { end: mark.end } : {}),
-  };
+  return replayGapOf(mark);
 }

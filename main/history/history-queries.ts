@@ -23,7 +23,15 @@ export interface RebuiltState {
   readonly gap: RecordingMark | undefined;
 }
 
+/** A moment's size and gap, known before its first chunk (see the worker's "moment" reply). */
+export interface MomentSize {
+  /** The objects it holds: at most this many come (a version that cannot be read is left out). */
+  readonly total: number;
+  readonly gap: RecordingMark | undefined;
+}
+
 interface Pending {
+  readonly onMoment?: (moment: MomentSize) => void;
   readonly onObjects?: (objects: KubeObject[]) => void;
   readonly onRows?: (rows: Row[]) => void;
   /** Given the last reply: "done" for a state, "timeline" for a timeline. */
@@ -60,8 +68,11 @@ export class HistoryQueries {
     file: string,
     query: StateQuery,
     onObjects: (objects: KubeObject[]) => void,
+    onMoment?: (moment: MomentSize) => void,
   ): Promise<RebuiltState> {
-    return this.ask({ type: 'state', file, query }, { onObjects }).then(rebuiltState);
+    return this.ask({ type: 'state', file, query }, { onObjects, ...(onMoment ? { onMoment } : {}) }).then(
+      rebuiltState,
+    );
   }
 
   /**
@@ -74,8 +85,12 @@ export class HistoryQueries {
     query: StateQuery,
     now: number,
     onRows: (rows: Row[]) => void,
+    onMoment?: (moment: MomentSize) => void,
   ): Promise<RebuiltState> {
-    return this.ask({ type: 'state', file, query, rows: { now } }, { onRows }).then(rebuiltState);
+    return this.ask(
+      { type: 'state', file, query, rows: { now } },
+      { onRows, ...(onMoment ? { onMoment } : {}) },
+    ).then(rebuiltState);
   }
 
   /** The span `query` asks for of the recording `file`: its range, density per kind, gaps and relists. */
@@ -196,7 +211,7 @@ export class HistoryQueries {
 
   private ask(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onObjects' | 'onRows'> = {},
+    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
   ): Promise<QueryReply> {
     return this.question(request, chunks).answer;
   }
@@ -204,7 +219,7 @@ export class HistoryQueries {
   /** Sends `request` under a fresh id; `answer` settles with the worker's last reply to it. */
   private question(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onObjects' | 'onRows'> = {},
+    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
   ): { id: number; answer: Promise<QueryReply> } {
     const worker = this.start();
     const id = ++this.nextId;
@@ -242,6 +257,10 @@ export class HistoryQueries {
   private replied(reply: QueryReply): void {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
+    if (reply.type === 'moment') {
+      pending.onMoment?.({ total: reply.total, gap: reply.gap });
+      return;
+    }
     if (reply.type === 'objects') {
       pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
       return;

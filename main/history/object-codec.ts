@@ -73,6 +73,14 @@ const wholeVersionZlib = { level: 6, memLevel: 4 } as const;
 const chainedPatchZlib = { level: 3, windowBits: 12, memLevel: 1, chunkSize: 1024 } as const;
 
 /**
+ * Output chunks when inflating a whole version (full, text, patch): one 4 KB chunk holds a pod's 2-3
+ * KB of JSON, where zlib's default (16 KB) allocated four times that per call. A longer version
+ * takes more chunks, as before. Measured on a pod's text against a sibling's (20,000 calls): about
+ * 20% less time per call, which a moment of 150,000 pods makes about 150,000 times.
+ */
+const wholeVersionInflateChunk = 4096;
+
+/**
  * Deflates `text` against `baseJson` when given, preceded in the dictionary by `hintJson` (a sibling's
  * version that likely went through the same change: pods of one ReplicaSet are scheduled, started and
  * made ready with the same conditions, images and messages). Decoding needs the same two texts.
@@ -159,7 +167,11 @@ export function decodeVersion(
   if (kind === VersionEncoding.full) {
     if ((encoding & storedDelta) !== 0)
       throw new Error(`a full version (encoding ${encoding}) is never a delta`);
-    return wholeVersion((encoding & storedRaw) !== 0 ? textOf(payload) : inflateRawSync(payload).toString());
+    return wholeVersion(
+      (encoding & storedRaw) !== 0
+        ? textOf(payload)
+        : inflateRawSync(payload, { chunkSize: wholeVersionInflateChunk }).toString(),
+    );
   }
   if (base === undefined) throw new Error(`a version in encoding ${encoding} needs its base`);
   const text = payloadText(encoding, payload, base, hintJson);
@@ -179,7 +191,8 @@ function payloadText(encoding: number, payload: Uint8Array, base: DecodedVersion
   const chained = encodingKind(encoding) === VersionEncoding.chainedPatch;
   const dictionary = Buffer.from(chained ? base.stored : (hintJson ?? '') + base.json);
   if ((encoding & storedDelta) !== 0) return decodeTextDelta(payload, dictionary).toString();
-  if (!chained) return inflateRawSync(payload, { dictionary }).toString();
+  if (!chained)
+    return inflateRawSync(payload, { chunkSize: wholeVersionInflateChunk, dictionary }).toString();
   return inflateRawSync(payload, {
     windowBits: chainedPatchZlib.windowBits,
     chunkSize: chainedPatchZlib.chunkSize,

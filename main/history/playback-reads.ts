@@ -3,16 +3,20 @@
 // at a time, in recorded order. The player on main only asks and applies; it never reads SQLite.
 // For a kind whose columns shared/ prints, each change comes projected here into the row it leaves
 // (or the key it deletes), so main neither parses nor projects objects: a dense recording at 100x
-// costs main a few microseconds a change.
+// costs main a few microseconds a change. Those rows are projected from the decoder's parsed trees,
+// a page's version chains read ahead in bulk: a version's JSON text is never built nor parsed again.
 import { parseGvrKey } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import { RowProjector } from '../bridge/row-projection';
+import type { KubeObject } from '../../shared/kube/object';
 import type { RecordedChange, RecordingMark } from './recorded-change';
+import { isDeletion } from './recorded-change';
 import { openRecording } from './recording-reader';
-import type { RecordingReader } from './recording-reader';
-import { playback, recordingMarks, timeRange } from './replay';
+import type { ChangeRow, RecordingReader } from './recording-reader';
+import { playback, playbackRows, recordingMarks, timeRange } from './replay';
+import { VersionDecoder } from './version-decoder';
 
 export interface PlaybackQuery {
   /** Plays the changes after this moment... */
@@ -44,12 +48,15 @@ export interface PlaybackSpan {
   readonly marks: RecordingMark[];
 }
 
-interface OpenPlayback {
-  readonly reader: RecordingReader;
-  readonly changes: Iterator<RecordedChange>;
-  /** Set when the changes are sent as rows. */
-  readonly projector?: RowProjector;
-}
+type OpenPlayback =
+  | {
+      readonly reader: RecordingReader;
+      /** Sent as rows: the changes' rows, each version decoded and projected when its page is asked. */
+      readonly rows: Iterator<ChangeRow>;
+      readonly projector: RowProjector;
+      readonly decoder: VersionDecoder;
+    }
+  | { readonly reader: RecordingReader; readonly changes: Iterator<RecordedChange> };
 
 const open = new Map<number, OpenPlayback>();
 
@@ -61,14 +68,23 @@ export function openPlayback(id: number, file: string, query: PlaybackQuery): Pl
   const reader = openRecording(file, { checkIntegrity: false });
   try {
     const end = Math.max(timeRange(reader)?.end ?? query.from, query.from);
-    const batches = playback(reader, {
+    const options = {
       from: query.from,
       to: end,
       gvrs: [query.gvr],
       ...(query.namespace ? { namespaces: [query.namespace] } : {}),
-    });
-    const projector = query.rows ? new RowProjector(printerFor(parseGvrKey(query.gvr))) : undefined;
-    open.set(id, { reader, changes: changesOf(batches), ...(projector ? { projector } : {}) });
+    };
+    open.set(
+      id,
+      query.rows
+        ? {
+            reader,
+            rows: playbackRows(reader, options),
+            projector: new RowProjector(printerFor(parseGvrKey(query.gvr))),
+            decoder: new VersionDecoder(reader.database, undefined, true),
+          }
+        : { reader, changes: changesOf(playback(reader, options)) },
+    );
     const marks = recordingMarks(reader, query.from, end).filter((mark) => mark.kind === 'gap');
     return { end, marks };
   } catch (error) {
@@ -89,32 +105,58 @@ export function nextChanges(
 ): { changes: PlaybackChange[]; done: boolean } {
   const playing = open.get(id);
   if (!playing) throw new Error(`no playback ${id} is open`);
-  const changes: PlaybackChange[] = [];
-  while (changes.length < max) {
-    const next = playing.changes.next();
+  const { changes, done } =
+    'rows' in playing ? nextRows(playing, max, now) : nextRecordedChanges(playing.changes, max);
+  if (done) closePlayback(id);
+  return { changes, done };
+}
+
+/** The next `max` changes as rows: the page's rows read first, so that their chains are read ahead. */
+function nextRows(
+  playing: Extract<OpenPlayback, { rows: unknown }>,
+  max: number,
+  now: number,
+): { changes: PlaybackChange[]; done: boolean } {
+  const { reader, projector, decoder } = playing;
+  const rows: ChangeRow[] = [];
+  let done = false;
+  while (rows.length < max) {
+    const next = playing.rows.next();
     if (next.done) {
-      closePlayback(id);
-      return { changes, done: true };
+      done = true;
+      break;
     }
-    changes.push(playbackChange(next.value, playing.projector, now));
+    rows.push(next.value);
   }
-  return { changes, done: false };
+  decoder.prefetch(rows.filter((row) => !isDeletion(row.type)).map((row) => row.id));
+  const changes = rows.map((row): PlaybackChange => {
+    const key = objectKey(row.namespace, row.name);
+    if (isDeletion(row.type)) return { time: row.time, key };
+    // A version that cannot be read (reported) is played as the object's deletion, as toChange's is.
+    const version = reader.guard(`version of ${key} (change ${row.id})`, null, () => decoder.tree(row.id));
+    if (version === null) return { time: row.time, key };
+    return { time: row.time, key, row: projector.project(version as unknown as KubeObject, now) };
+  });
+  return { changes, done };
+}
+
+function nextRecordedChanges(
+  changes: Iterator<RecordedChange>,
+  max: number,
+): { changes: PlaybackChange[]; done: boolean } {
+  const page: PlaybackChange[] = [];
+  while (page.length < max) {
+    const next = changes.next();
+    if (next.done) return { changes: page, done: true };
+    const change = next.value;
+    page.push({ time: change.time, json: JSON.stringify(change) });
+  }
+  return { changes: page, done: false };
 }
 
 export function closePlayback(id: number): void {
   open.get(id)?.reader.close();
   open.delete(id);
-}
-
-function playbackChange(
-  change: RecordedChange,
-  projector: RowProjector | undefined,
-  now: number,
-): PlaybackChange {
-  if (!projector) return { time: change.time, json: JSON.stringify(change) };
-  const key = objectKey(change.namespace, change.name);
-  if (change.type === 'Deleted' || !change.object) return { time: change.time, key };
-  return { time: change.time, key, row: projector.project(change.object, now) };
 }
 
 function* changesOf(batches: Iterable<{ readonly changes: readonly RecordedChange[] }>) {

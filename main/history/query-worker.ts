@@ -151,6 +151,16 @@ export type QueryReply =
       readonly changes: PlaybackChange[];
       readonly done: boolean;
     }
+  /**
+   * A moment's size, before its first chunk: how many objects it holds (a version that cannot be read
+   * is left out later, so at most this many come) and the gap covering it, if any.
+   */
+  | {
+      readonly id: number;
+      readonly type: 'moment';
+      readonly total: number;
+      readonly gap: RecordingMark | undefined;
+    }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   /** A chunk of objects projected as the question asked (structured clone keeps every row's shape). */
   | { readonly id: number; readonly type: 'rows'; readonly rows: Row[] }
@@ -339,6 +349,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       const moment = momentAt(reader, request.query);
+      reply({ id: request.id, type: 'moment', total: moment.rows.length, gap: moment.gap });
       if (request.rows) {
         for (const rows of momentRows.rows(reader, request.query, moment, request.rows.now))
           reply({ id: request.id, type: 'rows', rows });

@@ -2,7 +2,7 @@
 // its gaps and relists are, what an informer's cache held at a moment, and the changes between two
 // moments in batches for playback.
 import type { RecordedChange, RecordingMark } from './recorded-change';
-import type { RecordingReader } from './recording-reader';
+import type { ChangeRow, RecordingReader } from './recording-reader';
 import type { MarkRow } from './mark-rows';
 import { markColumns, markOfRow } from './mark-rows';
 import { lastChangeAt } from './stream-state';
@@ -106,6 +106,31 @@ export interface PlaybackBatch {
  */
 export function* playback(reader: RecordingReader, options: PlaybackOptions): Generator<PlaybackBatch> {
   const batchMs = options.batchMs ?? 100;
+  const decoder = reader.decoder();
+  let batch: PlaybackBatch | undefined;
+  for (const row of playbackRows(reader, options)) {
+    if (batch && row.time > batch.end) {
+      yield batch;
+      batch = undefined;
+    }
+    if (!batch) {
+      const index = Math.floor((row.time - options.from - 1) / batchMs);
+      batch = {
+        start: options.from + index * batchMs,
+        end: Math.min(options.to, options.from + (index + 1) * batchMs),
+        changes: [],
+      };
+    }
+    batch.changes.push(reader.toChange(row, decoder));
+  }
+  if (batch) yield batch;
+}
+
+/** The rows of the changes playback() plays (in (from, to], of its kinds and namespaces), in order. */
+export function playbackRows(
+  reader: RecordingReader,
+  options: Pick<PlaybackOptions, 'from' | 'to' | 'gvrs' | 'namespaces'>,
+): Generator<ChangeRow> {
   const afterId = reader.guard('changes by time', 0, () => lastChangeAt(reader.database, options.from));
   const throughId = reader.guard('changes by time', reader.lastChangeId(), () =>
     lastChangeAt(reader.database, options.to),
@@ -124,22 +149,5 @@ export function* playback(reader: RecordingReader, options: PlaybackOptions): Ge
     conditions.push(`o.namespace IN (${options.namespaces.map(() => '?').join(',') || 'NULL'})`);
     parameters.push(...options.namespaces);
   }
-  const decoder = reader.decoder();
-  let batch: PlaybackBatch | undefined;
-  for (const row of reader.scan('playback', conditions.join(' AND '), parameters, afterId, throughId)) {
-    if (batch && row.time > batch.end) {
-      yield batch;
-      batch = undefined;
-    }
-    if (!batch) {
-      const index = Math.floor((row.time - options.from - 1) / batchMs);
-      batch = {
-        start: options.from + index * batchMs,
-        end: Math.min(options.to, options.from + (index + 1) * batchMs),
-        changes: [],
-      };
-    }
-    batch.changes.push(reader.toChange(row, decoder));
-  }
-  if (batch) yield batch;
+  return reader.scan('playback', conditions.join(' AND '), parameters, afterId, throughId);
 }

@@ -84,10 +84,14 @@ export function momentAt(reader: RecordingReader, query: StateQuery): Moment {
         stream.gvr === query.gvr &&
         (query.namespace === undefined || stream.scope === '' || stream.scope === query.namespace),
     );
+  const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
+  const members = streams.map((stream) => [...streamMembers(reader, stream, query.time).members.values()]);
+  // One informer recorded the kind (the usual case): SQLite sorts its rows as it reads them.
+  const sorted = streams.length === 1 ? sortedChangeRows(reader, members[0], query.namespace) : undefined;
+  if (sorted) return { rows: latestPerKey(sorted), gap };
   const latest = new Map<string, ChangeRow>();
-  for (const stream of streams) {
-    const { members } = streamMembers(reader, stream, query.time);
-    for (const row of changeRows(reader, stream, [...members.values()])) {
+  for (const [index, stream] of streams.entries()) {
+    for (const row of changeRows(reader, stream, members[index])) {
       if (query.namespace !== undefined && row.namespace !== query.namespace) continue;
       const key = `${row.namespace}/${row.name}`;
       const known = latest.get(key);
@@ -95,7 +99,43 @@ export function momentAt(reader: RecordingReader, query: StateQuery): Moment {
     }
   }
   const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  return { rows, gap: gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time) };
+  return { rows, gap };
+}
+
+/**
+ * The rows of the changes `ids` (in `namespace`, if given) in one query, ordered by namespace/name and
+ * then id: a query per thousand rows and a sort of 150,000 keys here cost half as much again. SQLite
+ * compares the keys' UTF-8 bytes and JavaScript their UTF-16 units, which order alike below U+E000
+ * (object names and namespaces are DNS labels and subdomains: ASCII). Undefined when the query
+ * fails, so that changeRows can isolate the damage.
+ */
+function sortedChangeRows(
+  reader: RecordingReader,
+  ids: readonly number[],
+  namespace: string | undefined,
+): ChangeRow[] | undefined {
+  const inNamespace = namespace === undefined ? '' : 'AND o.namespace = ?';
+  try {
+    const select = reader.database.prepare(
+      `SELECT ${changeColumns} WHERE c.id IN (SELECT value FROM json_each(?)) ${inNamespace}
+       ORDER BY o.namespace || '/' || o.name, c.id`,
+    );
+    const list = JSON.stringify(ids);
+    return (namespace === undefined ? select.all(list) : select.all(list, namespace)) as ChangeRow[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `sorted` (by key, then id) with only the last row of each key: a name reused by a newer object. */
+function latestPerKey(sorted: readonly ChangeRow[]): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  for (let index = 0; index < sorted.length; index++) {
+    const row = sorted[index];
+    const next = sorted[index + 1];
+    if (next === undefined || next.namespace !== row.namespace || next.name !== row.name) rows.push(row);
+  }
+  return rows;
 }
 
 /**

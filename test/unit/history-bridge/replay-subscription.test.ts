@@ -199,6 +199,62 @@ describe('a replay subscription', () => {
     expect(messages.at(-1)).toMatchObject({ type: 'historyCursor', rebuilt: 2_500 });
   });
 
+  it('passes each chunk of a moment on to the renderer as it comes, before the rebuild ends', async () => {
+    const { source } = record({ pods: 3_000 });
+    const clock = new FakeClock(start + 1_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock, { maxBatchRows: 500 });
+    let chunksReceived = 0;
+    let chunksAtFirstBatch: number | undefined;
+    // The worker's chunks as they reach main, counted by a HistoryQueries that forwards them.
+    const counting = Object.create(queries) as HistoryQueries;
+    counting.stateRows = (file, query, now, onRows, onMoment) =>
+      queries.stateRows(
+        file,
+        query,
+        now,
+        (rows) => {
+          chunksReceived++;
+          onRows(rows);
+          if (chunksAtFirstBatch === undefined && messages.some((message) => message.type === 'batch'))
+            chunksAtFirstBatch = chunksReceived;
+        },
+        onMoment,
+      );
+    await replay.showState(counting, source.file, start + 1_000);
+    expect(chunksReceived).toBe(3);
+    expect(chunksAtFirstBatch).toBe(1);
+    for (let round = 0; round < 20 && cursors(messages).at(-1)!.rebuilt < 3_000; round++) {
+      acknowledgeAll();
+      clock.step(50);
+    }
+    expect(cursors(messages).at(-1)).toMatchObject({ rebuilt: 3_000, total: 3_000 });
+  });
+
+  it('never says a moment whose rebuild failed midway is whole', async () => {
+    const { source } = record({ pods: 30 });
+    const clock = new FakeClock(start + 1_000);
+    const { replay, messages, acknowledgeAll } = replayOf(clock);
+    await replay.showState(queries, source.file, start + 1_000);
+    const failing = Object.create(queries) as HistoryQueries;
+    failing.stateRows = async (file, query, now, onRows, onMoment) => {
+      const rows: Parameters<typeof onRows>[0] = [];
+      await queries.stateRows(file, query, now, (chunk) => rows.push(...chunk));
+      onMoment?.({ total: rows.length, gap: undefined });
+      onRows(rows.slice(0, 10));
+      throw new Error('the history query worker exited with code 1');
+    };
+    await expect(replay.showState(failing, source.file, start + 2_000)).rejects.toThrow('exited');
+    acknowledgeAll();
+    clock.step(1_000);
+    // The 10 rows sent replaced the moment shown before (the snapshot ended with them), and every
+    // cursor since counts them against the moment's 30.
+    expect(messages.filter((message) => message.type === 'batch').at(-1)).toMatchObject({
+      snapshotEnd: true,
+    });
+    const last = cursors(messages).at(-1)!;
+    expect(last).toMatchObject({ time: start + 2_000, rebuilt: 10, total: 30 });
+  });
+
   it('says again the moment it shows when reading another one fails', async () => {
     const { source } = record({ pods: 3 });
     const clock = new FakeClock(start);
