@@ -2,15 +2,24 @@
 // range of each object live at its start, a new object stored against a sibling outside the range or
 // in a namespace not exported, a version hinted by such a sibling. Each is rewritten whole, and the
 // versions chained on it are re-encoded (see chainedDependents); every other row stays as copied.
+// A range starting mid-recording of a big cluster has one such version per live object (150,000
+// pods), so they are decoded, rewritten and written a thousand at a time, never one query each.
 import type { Database } from 'better-sqlite3';
 import { VersionEncoding, encodeVersion } from './object-codec';
 import type { RecordingReader } from './recording-reader';
-import { chainedDependents } from './standalone-versions';
+import type { DecodeGuard } from './standalone-versions';
+import { chainedDependents, versionsPerQuery } from './standalone-versions';
 
-/** The ids of the changes copied without their base or hint, as the copy goes (see watchForOrphans). */
+/** A change copied without its base or hint, and its object. */
+interface Orphan {
+  readonly id: number;
+  readonly object: number;
+}
+
+/** The changes copied without their base or hint, as the copy goes (see watchForOrphans). */
 export interface OrphanWatch {
-  /** Stops watching and returns what was seen. */
-  take(): number[];
+  /** Stops watching and returns what was seen, ordered by object, then id. */
+  take(): Orphan[];
 }
 
 /**
@@ -29,9 +38,14 @@ export function watchForOrphans(database: Database): OrphanWatch {
   return {
     take() {
       database.exec('DROP TRIGGER temp.orphan_change');
-      const ids = database.prepare('SELECT id FROM temp.orphans').pluck().all() as number[];
+      const orphans = database
+        .prepare(
+          `SELECT c.id, c.object FROM temp.orphans o JOIN main.changes c ON c.id = o.id
+           ORDER BY c.object, c.id`,
+        )
+        .all() as Orphan[];
       database.exec('DROP TABLE temp.orphans');
-      return ids;
+      return orphans;
     },
   };
 }
@@ -44,43 +58,56 @@ export function watchForOrphans(database: Database): OrphanWatch {
  */
 export function makeExportStandAlone(reader: RecordingReader, database: Database, watch: OrphanWatch): void {
   const decoder = reader.decoder();
-  const orphans = database
-    .prepare(
-      `SELECT id FROM changes c WHERE
-         (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
-         (c.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes h WHERE h.id = c.hint))
-       ORDER BY id`,
-    )
-    .pluck();
+  const scan = database.prepare(
+    `SELECT id, object FROM changes c WHERE
+       (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
+       (c.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes h WHERE h.id = c.hint))
+     ORDER BY object, id`,
+  );
   const rewrite = database.prepare(
     `UPDATE changes SET base = NULL, hint = NULL, encoding = ${VersionEncoding.full}, payload = ? WHERE id = ?`,
   );
-  const reencode = database.prepare(
-    `UPDATE changes SET encoding = ${VersionEncoding.patch}, payload = ? WHERE id = ?`,
-  );
+  const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
   const remove = database.prepare('DELETE FROM changes WHERE id = ?');
-  for (let ids = watch.take(); ids.length > 0;) {
-    // Computed before any rewrite of this round: chainedDependents reads the rows as copied.
-    const whole = new Map<number, Buffer>();
-    const dependents = new Map<number, Buffer>();
-    let removed = false;
-    for (const id of ids) {
-      const rewritten = reader.guard(`version of change ${id}`, undefined, () => ({
-        payload: encodeVersion(decoder.json(id)),
-        dependents: chainedDependents(database, decoder, [id]),
-      }));
-      if (!rewritten) {
-        remove.run(id);
-        removed = true;
-        continue;
+  for (let orphans = watch.take(); orphans.length > 0;) {
+    const unreadable: number[] = [];
+    const guard: DecodeGuard = (id, decode) => {
+      const decoded = reader.guard(`version of change ${id}`, undefined, decode);
+      if (decoded === undefined) unreadable.push(id);
+      return decoded;
+    };
+    for (const chunk of objectChunks(orphans)) {
+      decoder.prefetch(chunk);
+      const whole = new Map<number, Buffer>();
+      for (const id of chunk) {
+        const payload = guard(id, () => encodeVersion(decoder.json(id)));
+        if (payload !== undefined) whole.set(id, payload);
       }
-      whole.set(id, rewritten.payload);
-      for (const [dependent, payload] of rewritten.dependents) dependents.set(dependent, payload);
+      // Read before this chunk's rewrite: chainedDependents takes the rows of its objects as copied.
+      const dependents = chainedDependents(database, decoder, [...whole.keys()], guard);
+      database.transaction(() => {
+        for (const [id, payload] of whole) rewrite.run(payload, id);
+        for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
+      })();
     }
-    database.transaction(() => {
-      for (const [id, payload] of whole) rewrite.run(payload, id);
-      for (const [id, payload] of dependents) reencode.run(payload, id);
-    })();
-    ids = removed ? (orphans.all() as number[]) : [];
+    if (unreadable.length > 0) database.transaction(() => unreadable.forEach((id) => remove.run(id)))();
+    orphans = unreadable.length > 0 ? (scan.all() as Orphan[]) : [];
   }
+}
+
+/**
+ * The ids of `orphans` (ordered by object) in chunks of about versionsPerQuery, each object's all in
+ * one chunk: chainedDependents must see every version of an object rewritten before reading its rows.
+ */
+function* objectChunks(orphans: readonly Orphan[]): Generator<number[]> {
+  let chunk: number[] = [];
+  for (let index = 0; index < orphans.length; index++) {
+    chunk.push(orphans[index].id);
+    const next = orphans[index + 1];
+    if (chunk.length >= versionsPerQuery && next?.object !== orphans[index].object) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
 }

@@ -2,7 +2,7 @@
 // those holding the versions live at the new start, which become full versions (their bases go) and
 // are named by a keyframe at the new start: the state at any kept moment still rebuilds.
 import { dropMetricSamplesBefore } from './metric-sample-store';
-import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
+import { encodeMembers, encodeVersion } from './object-codec';
 import type { RecordingWriter } from './recording-writer';
 import type { SqliteDatabase } from './schema';
 import { readMeta, writeMeta } from './schema';
@@ -115,7 +115,7 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   const dependents = chainedDependents(database, decoder, [...fullVersions.keys()]);
   for (const [id, payload] of fullVersions) rewrite.run(payload, id);
   const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
-  for (const [id, payload] of dependents) reencode.run(VersionEncoding.patch, payload, id);
+  for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
   database
     .prepare('DELETE FROM changes WHERE id < ? AND id NOT IN (SELECT id FROM temp.kept)')
     .run(firstKept);
