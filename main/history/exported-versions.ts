@@ -5,7 +5,7 @@
 // A range starting mid-recording of a big cluster has one such version per live object (150,000
 // pods), so they are decoded, rewritten and written a thousand at a time, never one query each.
 import type { Database } from 'better-sqlite3';
-import { VersionEncoding, encodeVersion } from './object-codec';
+import { VersionEncoding, encodeRewrittenVersion } from './object-codec';
 import type { RecordingReader } from './recording-reader';
 import type { DecodeGuard } from './standalone-versions';
 import { chainedDependents, versionsPerQuery } from './standalone-versions';
@@ -80,7 +80,7 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
       decoder.prefetch(chunk);
       const whole = new Map<number, Buffer>();
       for (const id of chunk) {
-        const payload = guard(id, () => encodeVersion(decoder.json(id)));
+        const payload = guard(id, () => encodeRewrittenVersion(decoder.json(id)));
         if (payload !== undefined) whole.set(id, payload);
       }
       // Read before this chunk's rewrite: chainedDependents takes the rows of its objects as copied.
