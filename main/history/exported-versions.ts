@@ -10,16 +10,10 @@ import type { RecordingReader } from './recording-reader';
 import type { DecodeGuard } from './standalone-versions';
 import { chainedDependents, versionsPerQuery } from './standalone-versions';
 
-/** A change copied without its base or hint, and its object. */
-interface Orphan {
-  readonly id: number;
-  readonly object: number;
-}
-
 /** The changes copied without their base or hint, as the copy goes (see watchForOrphans). */
 export interface OrphanWatch {
-  /** Stops watching and returns what was seen, ordered by object, then id. */
-  take(): Orphan[];
+  /** Stops watching and returns what was seen, in id order. */
+  take(): number[];
 }
 
 /**
@@ -38,14 +32,9 @@ export function watchForOrphans(database: Database): OrphanWatch {
   return {
     take() {
       database.exec('DROP TRIGGER temp.orphan_change');
-      const orphans = database
-        .prepare(
-          `SELECT c.id, c.object FROM temp.orphans o JOIN main.changes c ON c.id = o.id
-           ORDER BY c.object, c.id`,
-        )
-        .all() as Orphan[];
+      const ids = database.prepare('SELECT id FROM temp.orphans ORDER BY id').pluck().all() as number[];
       database.exec('DROP TABLE temp.orphans');
-      return orphans;
+      return ids;
     },
   };
 }
@@ -58,12 +47,14 @@ export function watchForOrphans(database: Database): OrphanWatch {
  */
 export function makeExportStandAlone(reader: RecordingReader, database: Database, watch: OrphanWatch): void {
   const decoder = reader.decoder();
-  const scan = database.prepare(
-    `SELECT id, object FROM changes c WHERE
-       (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
-       (c.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes h WHERE h.id = c.hint))
-     ORDER BY object, id`,
-  );
+  const scan = database
+    .prepare(
+      `SELECT id FROM changes c WHERE
+         (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
+         (c.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes h WHERE h.id = c.hint))
+       ORDER BY id`,
+    )
+    .pluck();
   const rewrite = database.prepare(
     `UPDATE changes SET base = NULL, hint = NULL, encoding = ${VersionEncoding.full}, payload = ? WHERE id = ?`,
   );
@@ -76,14 +67,16 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
       if (decoded === undefined) unreadable.push(id);
       return decoded;
     };
-    for (const chunk of objectChunks(orphans)) {
+    for (let index = 0; index < orphans.length; index += versionsPerQuery) {
+      const chunk = orphans.slice(index, index + versionsPerQuery);
       decoder.prefetch(chunk);
       const whole = new Map<number, Buffer>();
       for (const id of chunk) {
         const payload = guard(id, () => encodeRewrittenVersion(decoder.json(id)));
         if (payload !== undefined) whole.set(id, payload);
       }
-      // Read before this chunk's rewrite: chainedDependents takes the rows of its objects as copied.
+      // Found while the chunk's versions are still in the decoder's memo, before they are rewritten:
+      // chainedDependents reads the rows of their objects as they are.
       const dependents = chainedDependents(database, decoder, [...whole.keys()], guard);
       database.transaction(() => {
         for (const [id, payload] of whole) rewrite.run(payload, id);
@@ -91,23 +84,6 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
       })();
     }
     if (unreadable.length > 0) database.transaction(() => unreadable.forEach((id) => remove.run(id)))();
-    orphans = unreadable.length > 0 ? (scan.all() as Orphan[]) : [];
+    orphans = unreadable.length > 0 ? (scan.all() as number[]) : [];
   }
-}
-
-/**
- * The ids of `orphans` (ordered by object) in chunks of about versionsPerQuery, each object's all in
- * one chunk: chainedDependents must see every version of an object rewritten before reading its rows.
- */
-function* objectChunks(orphans: readonly Orphan[]): Generator<number[]> {
-  let chunk: number[] = [];
-  for (let index = 0; index < orphans.length; index++) {
-    chunk.push(orphans[index].id);
-    const next = orphans[index + 1];
-    if (chunk.length >= versionsPerQuery && next?.object !== orphans[index].object) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) yield chunk;
 }

@@ -42,10 +42,9 @@ interface LaterRow {
  * same, so nothing further along its chain changes. A patch stored raw names no dictionary and stays
  * as it is. Chains stay within one object and end at its next full version.
  *
- * `rewritten` holds every version rewritten whole of the objects it names (a dependent of one left
- * out would be missed). `database` holds their changes rows as they are before any rewrite of a later
- * row (read for each object's later changes); `decoder` reads the same versions, from it or from the
- * recording they were copied from. A dependent `guard` refuses is left out of the result (reported).
+ * `database` holds the rows chained on `rewritten` as they were stored against the versions before
+ * their rewrite (read from each object's later changes); `decoder` reads the same versions, from it or
+ * from the recording they were copied from. A dependent `guard` refuses is left out of the result.
  */
 export function chainedDependents(
   database: SqliteDatabase,
@@ -53,8 +52,8 @@ export function chainedDependents(
   rewritten: readonly number[],
   guard: DecodeGuard = unguarded,
 ): Map<number, Reencoded> {
-  // Every row after the first rewritten version of each object, in id order: a base precedes its
-  // dependents, so one pass over them finds the whole of each chain.
+  // The rows of a chunk's objects from its first id on, in id order: a base precedes its dependents,
+  // so one pass finds the whole of each chain.
   const later = database.prepare(
     `SELECT id, base, encoding, payload IS NULL AS repeat FROM changes
      WHERE object IN (SELECT object FROM changes WHERE id IN (SELECT value FROM json_each(?))) AND id > ?
