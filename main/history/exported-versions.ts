@@ -3,7 +3,7 @@
 // in a namespace not exported, a version hinted by such a sibling. Each is rewritten whole, and the
 // versions chained on it are re-encoded (see chainedDependents); every other row stays as copied.
 // A range starting mid-recording of a big cluster has one such version per live object (150,000
-// pods), so they are decoded, rewritten and written a thousand at a time, never one query each.
+// pods), so they are read, decoded, rewritten and written a chunk at a time, never one query each.
 import type { Database } from 'better-sqlite3';
 import { VersionEncoding, encodeRewrittenVersion } from './object-codec';
 import type { RecordingReader } from './recording-reader';

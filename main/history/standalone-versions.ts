@@ -2,15 +2,15 @@
 // the changes before its new start, an export leaves out the changes outside its range and filters.
 // A version whose base or hint goes is rewritten whole; the versions chained on it are re-encoded.
 // Both happen to tens of thousands of objects at once (every pod live at the new start), so the rows
-// are read in bulk: a query per thousand rewritten versions, then the decoder's read-ahead.
+// are read in bulk: a query per chunk of rewritten versions, then the decoder's read-ahead.
 import { VersionEncoding, encodeChainedPatch, encodingKind, storedRaw } from './object-codec';
 import type { SqliteDatabase } from './schema';
 import type { VersionDecoder } from './version-decoder';
 
 /**
- * Versions rewritten (and decoded) per chunk: few enough that the decoder's memo still holds a
- * chunk's versions when their dependents are re-encoded (1,000 a chunk cleared it mid-chunk often
- * enough to decode many twice: 20% more time at 50,000 pods).
+ * Versions rewritten (and decoded) per chunk: few enough that the decoder's memo (32 Mi characters,
+ * cleared whole when full) still holds a chunk's versions when their dependents are re-encoded, which
+ * decodes their bases again.
  */
 export const versionsPerQuery = 250;
 
