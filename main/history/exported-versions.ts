@@ -2,14 +2,17 @@
 // range of each object live at its start, a new object stored against a sibling outside the range or
 // in a namespace not exported, a version hinted by such a sibling. Each is rewritten whole, and the
 // versions chained on it are re-encoded (see chainedDependents); every other row stays as copied.
+// A range starting mid-recording of a big cluster has one such version per live object (150,000
+// pods), so they are read, decoded, rewritten and written a chunk at a time, never one query each.
 import type { Database } from 'better-sqlite3';
-import { VersionEncoding, encodeVersion } from './object-codec';
+import { VersionEncoding, encodeRewrittenVersion } from './object-codec';
 import type { RecordingReader } from './recording-reader';
-import { chainedDependents } from './standalone-versions';
+import type { DecodeGuard } from './standalone-versions';
+import { chainedDependents, versionsPerQuery } from './standalone-versions';
 
-/** The ids of the changes copied without their base or hint, as the copy goes (see watchForOrphans). */
+/** The changes copied without their base or hint, as the copy goes (see watchForOrphans). */
 export interface OrphanWatch {
-  /** Stops watching and returns what was seen. */
+  /** Stops watching and returns what was seen, in id order. */
   take(): number[];
 }
 
@@ -29,7 +32,7 @@ export function watchForOrphans(database: Database): OrphanWatch {
   return {
     take() {
       database.exec('DROP TRIGGER temp.orphan_change');
-      const ids = database.prepare('SELECT id FROM temp.orphans').pluck().all() as number[];
+      const ids = database.prepare('SELECT id FROM temp.orphans ORDER BY id').pluck().all() as number[];
       database.exec('DROP TABLE temp.orphans');
       return ids;
     },
@@ -44,7 +47,7 @@ export function watchForOrphans(database: Database): OrphanWatch {
  */
 export function makeExportStandAlone(reader: RecordingReader, database: Database, watch: OrphanWatch): void {
   const decoder = reader.decoder();
-  const orphans = database
+  const scan = database
     .prepare(
       `SELECT id FROM changes c WHERE
          (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
@@ -55,32 +58,32 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
   const rewrite = database.prepare(
     `UPDATE changes SET base = NULL, hint = NULL, encoding = ${VersionEncoding.full}, payload = ? WHERE id = ?`,
   );
-  const reencode = database.prepare(
-    `UPDATE changes SET encoding = ${VersionEncoding.patch}, payload = ? WHERE id = ?`,
-  );
+  const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
   const remove = database.prepare('DELETE FROM changes WHERE id = ?');
-  for (let ids = watch.take(); ids.length > 0;) {
-    // Computed before any rewrite of this round: chainedDependents reads the rows as copied.
-    const whole = new Map<number, Buffer>();
-    const dependents = new Map<number, Buffer>();
-    let removed = false;
-    for (const id of ids) {
-      const rewritten = reader.guard(`version of change ${id}`, undefined, () => ({
-        payload: encodeVersion(decoder.json(id)),
-        dependents: chainedDependents(database, decoder, [id]),
-      }));
-      if (!rewritten) {
-        remove.run(id);
-        removed = true;
-        continue;
+  for (let orphans = watch.take(); orphans.length > 0;) {
+    const unreadable: number[] = [];
+    const guard: DecodeGuard = (id, decode) => {
+      const decoded = reader.guard(`version of change ${id}`, undefined, decode);
+      if (decoded === undefined) unreadable.push(id);
+      return decoded;
+    };
+    for (let index = 0; index < orphans.length; index += versionsPerQuery) {
+      const chunk = orphans.slice(index, index + versionsPerQuery);
+      decoder.prefetch(chunk);
+      const whole = new Map<number, Buffer>();
+      for (const id of chunk) {
+        const payload = guard(id, () => encodeRewrittenVersion(decoder.json(id)));
+        if (payload !== undefined) whole.set(id, payload);
       }
-      whole.set(id, rewritten.payload);
-      for (const [dependent, payload] of rewritten.dependents) dependents.set(dependent, payload);
+      // Found while the chunk's versions are still in the decoder's memo, before they are rewritten:
+      // chainedDependents reads the rows of their objects as they are.
+      const dependents = chainedDependents(database, decoder, [...whole.keys()], guard);
+      database.transaction(() => {
+        for (const [id, payload] of whole) rewrite.run(payload, id);
+        for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
+      })();
     }
-    database.transaction(() => {
-      for (const [id, payload] of whole) rewrite.run(payload, id);
-      for (const [id, payload] of dependents) reencode.run(payload, id);
-    })();
-    ids = removed ? (orphans.all() as number[]) : [];
+    if (unreadable.length > 0) database.transaction(() => unreadable.forEach((id) => remove.run(id)))();
+    orphans = unreadable.length > 0 ? (scan.all() as number[]) : [];
   }
 }

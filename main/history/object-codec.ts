@@ -107,6 +107,16 @@ export function encodeSiblingText(input: Buffer, siblingJson: string): { encodin
 }
 
 /**
+ * A full version written when what it was stored against goes (an export's versions live at its
+ * start, tens of thousands at once), at zlib's fastest level: on the travel bench's pods, 15% less
+ * time rewriting them for 4% more bytes per version (1,042 against 1,001). Decoded like any full
+ * version: inflating does not depend on the level.
+ */
+export function encodeRewrittenVersion(text: string): Buffer {
+  return deflateRawSync(Buffer.from(text), { ...wholeVersionZlib, level: 1 });
+}
+
+/**
  * A chainedPatch payload: `patch` (UTF-8) raw when short (the returned encoding carries storedRaw),
  * else a text delta against `dictionary`, the base's stored text as bytes (kept as a Buffer by the
  * writer so that no per-version conversion is needed), when mostly copies (storedDelta), else

@@ -126,6 +126,17 @@ export class RecordingWriter {
     this.storedBytes = 0;
   }
 
+  /**
+   * Forgets the stored text of `objects`' last versions: retention rewrote a version of each whole,
+   * so a chainedPatch on the text kept here would not decode. Their next versions are stored against
+   * their JSON, which the rewrite keeps.
+   */
+  forgetStoredTexts(objects: ReadonlySet<number>): void {
+    for (const stream of this.streams.values())
+      for (const state of stream.objects.values())
+        if (objects.has(state.id)) this.keepStored(state, undefined);
+  }
+
   /** Forgets which objects `stream` holds (they are unknown until the next list). */
   resetStream(stream: number): void {
     const state = this.requireStream(stream);

@@ -2,7 +2,7 @@
 // those holding the versions live at the new start, which become full versions (their bases go) and
 // are named by a keyframe at the new start: the state at any kept moment still rebuilds.
 import { dropMetricSamplesBefore } from './metric-sample-store';
-import { VersionEncoding, encodeMembers, encodeVersion } from './object-codec';
+import { encodeMembers, encodeVersion } from './object-codec';
 import type { RecordingWriter } from './recording-writer';
 import type { SqliteDatabase } from './schema';
 import { readMeta, writeMeta } from './schema';
@@ -69,13 +69,14 @@ function dropIfLater(writer: RecordingWriter, start: number): number | undefined
   const oldest = database.prepare('SELECT min(time) AS time FROM changes').get() as { time: number | null };
   if (oldest.time === null || start <= oldest.time) return undefined;
   if (start <= (recordingStart(database) ?? Number.NEGATIVE_INFINITY)) return undefined;
-  writer.transaction(() => dropBefore(database, start));
+  writer.transaction(() => writer.forgetStoredTexts(dropBefore(database, start)));
   database.pragma('incremental_vacuum');
   database.pragma('wal_checkpoint(TRUNCATE)');
   return start;
 }
 
-function dropBefore(database: SqliteDatabase, start: number): void {
+/** Returns the objects with a version rewritten whole (see RecordingWriter.forgetStoredTexts). */
+function dropBefore(database: SqliteDatabase, start: number): Set<number> {
   const firstKept =
     (
       database.prepare('SELECT min(id) AS id FROM changes WHERE time >= ?').get(start) as {
@@ -113,9 +114,10 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   for (const { id } of orphans) fullVersions.set(id, encodeVersion(decoder.json(id)));
   // Computed before any rewrite: the decoder reads the versions as they are stored now.
   const dependents = chainedDependents(database, decoder, [...fullVersions.keys()]);
+  const rewrittenObjects = objectsOf(database, [...fullVersions.keys()]);
   for (const [id, payload] of fullVersions) rewrite.run(payload, id);
   const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
-  for (const [id, payload] of dependents) reencode.run(VersionEncoding.patch, payload, id);
+  for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
   database
     .prepare('DELETE FROM changes WHERE id < ? AND id NOT IN (SELECT id FROM temp.kept)')
     .run(firstKept);
@@ -126,4 +128,17 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));
+  return rewrittenObjects;
+}
+
+/** The objects of the changes `ids`, read a thousand per query. */
+function objectsOf(database: SqliteDatabase, ids: readonly number[]): Set<number> {
+  const select = database
+    .prepare('SELECT DISTINCT object FROM changes WHERE id IN (SELECT value FROM json_each(?))')
+    .pluck();
+  const objects = new Set<number>();
+  for (let index = 0; index < ids.length; index += 1000)
+    for (const object of select.all(JSON.stringify(ids.slice(index, index + 1000))) as number[])
+      objects.add(object);
+  return objects;
 }

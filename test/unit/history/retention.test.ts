@@ -109,4 +109,46 @@ describe('retention', () => {
       expect(stateAt(reader, { gvr: 'pods.v1', time: moment.time }).objects).toEqual(moment.objects);
     reader.close();
   });
+
+  it('lets the writer go on chaining the versions of an object whose live version it rewrote', () => {
+    directory = tempDirectory();
+    const database = openForWriting(directory.file('writer.kubetide'), 'test-context');
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.resetStream(stream);
+    let time = Date.UTC(2026, 11, 1);
+    writer.writeKeyframe(stream, time);
+    const pod = realisticPod('app-7d9f8c6b5-1', 'default');
+    const write = (version: number) =>
+      writer.transaction(() =>
+        writer.writeChange({
+          time: (time += 1_000),
+          stream,
+          type: version === 0 ? 'Added' : 'Updated',
+          finalStateUnknown: false,
+          key: 'default/app-7d9f8c6b5-1',
+          // Long enough a patch to be deflated against the previous version's stored text.
+          object: {
+            ...pod,
+            metadata: {
+              ...pod.metadata,
+              resourceVersion: String(version + 1),
+              annotations: {
+                'example.com/reason': `restarted for the ${version}th time by the test's operator`,
+              },
+            },
+          },
+        }),
+      );
+    for (let version = 0; version < 3; version++) write(version);
+    // Every change is older than the new start: the pod's live version is kept and rewritten whole.
+    expect(enforceRetention(writer, { maxAgeMs: 500 }, time + 1_000)).toBe(time + 500);
+    for (let version = 3; version < 6; version++) write(version);
+    database.close();
+    const reader = openRecording(directory.file('writer.kubetide'));
+    const versions = objectVersions(reader, { uid: pod.metadata.uid! });
+    expect(reader.problems).toEqual([]);
+    expect(versions.map((version) => version.object?.metadata.resourceVersion)).toEqual(['3', '4', '5', '6']);
+    reader.close();
+  });
 });
