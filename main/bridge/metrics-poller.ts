@@ -249,6 +249,19 @@ function stop(poll: ResourcePoll): void {
   poll.timer = poll.abort = undefined;
 }
 
+/** `parse`, answering a text equal to the last one given from memory. */
+function lastParsed<T>(parse: (text: string) => T): (text: string) => T {
+  let lastText: string | undefined;
+  let lastValue!: T;
+  return (text) => {
+    if (text !== lastText) {
+      lastText = text;
+      lastValue = parse(text);
+    }
+    return lastValue;
+  };
+}
+
 /**
  * One message of per-object totals (a pod's containers summed), keyed as the rows are; summed in turns
  * bounded by `budget`, yielding with `yieldTurn` between them, so a big poll never holds the thread.
@@ -267,6 +280,9 @@ async function samples(
     cpu: [],
     memory: [],
   };
+  // metrics-server stamps a scrape's items alike: most items repeat the text the one before had.
+  const parseTimestamp = lastParsed(Date.parse);
+  const parseWindow = lastParsed(parseGoDuration);
   for (const list of lists)
     for (const item of list.items ?? []) {
       if (budget.spend()) await yieldTurn();
@@ -283,9 +299,9 @@ async function samples(
       message.keys.push(item.metadata?.namespace ? `${item.metadata.namespace}/${name}` : name);
       message.cpu.push(cpu);
       message.memory.push(memory);
-      const timestamp = item.timestamp ? Date.parse(item.timestamp) : Number.NaN;
+      const timestamp = item.timestamp ? parseTimestamp(item.timestamp) : Number.NaN;
       if (timestamp > (message.timestamp ?? 0)) message.timestamp = timestamp;
-      const windowMs = item.window ? parseGoDuration(item.window) : undefined;
+      const windowMs = item.window ? parseWindow(item.window) : undefined;
       if (windowMs !== undefined && windowMs > (message.windowMs ?? 0)) message.windowMs = windowMs;
     }
   return message;

@@ -152,6 +152,28 @@ describe('MetricsPoller', () => {
     expect(sent.map((message) => message.part?.index)).toEqual([0]);
   });
 
+  it("stamps a poll with its newest sample's time and its longest window, whichever item has them", async () => {
+    const item = (name: string, timestamp: string, window: string) => ({
+      metadata: { name, namespace: 'shop' },
+      timestamp,
+      window,
+      containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+    });
+    const { sent, poller } = setup(async () => ({
+      items: [
+        item('a', '2026-01-01T00:00:00Z', '15s'),
+        item('b', '2026-01-01T00:00:00Z', '15s'),
+        item('c', '2026-01-01T00:00:05Z', '20s'),
+        item('d', '2026-01-01T00:00:05Z', '20s'),
+        item('e', '2026-01-01T00:00:01Z', '15s'),
+      ],
+    }));
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(sent[0]).toMatchObject({ timestamp: Date.parse('2026-01-01T00:00:05Z'), windowMs: 20_000 });
+    poller.close();
+  });
+
   it('lists once per 15 s window while a renderer shows pods, and sends per-pod totals', async () => {
     const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'));
     poller.retain('pods');
