@@ -4,11 +4,14 @@
 // each item as it is decoded (the parsed original is then garbage while still young, which keeps
 // collections short), and compacts in turns whatever came back uncompacted; the compactor remembers
 // what it compacted ahead, so its later calls on those items, DeltaFIFO's included, are lookups.
-// Watch events are untouched: DeltaFIFO compacts them one at a time, which is already a short task.
+// Watch events are left to DeltaFIFO, which compacts them one at a time (already a short task), except
+// a DELETED event's object: it is compacted here as a final state (ObjectCompactor.compactFinal), which
+// spares it the walk against its siblings (a fifth of the pod events of a churning cluster).
 import type { Clock } from '../cache/clock';
-import type { ListerWatcher } from '../cache/lister-watcher';
+import type { ListerWatcher, Watcher } from '../cache/lister-watcher';
+import type { BufferedWatcher } from '../cache/reflector-watch';
 import { TurnBudget, nextTurn } from '../cache/turn-budget';
-import type { KubeObject } from '../../shared/kube/object';
+import type { KubeObject, WatchEvent } from '../../shared/kube/object';
 import type { ObjectCompactor } from './object-compactor';
 
 /** Items compacted back to back before yielding (the turn also ends at turnBudgetMs). */
@@ -33,6 +36,44 @@ export function compactingListerWatcher<T extends KubeObject>(
       }
       return list;
     },
-    watch: (options, signal) => inner.watch(options, signal),
+    async watch(options, signal) {
+      return withFinalStatesCompacted(await inner.watch(options, signal), compactor);
+    },
   };
+}
+
+/** `watcher`, whose DELETED events carry their object compacted as a final state. */
+function withFinalStatesCompacted<T extends KubeObject>(
+  watcher: Watcher<T>,
+  compactor: ObjectCompactor,
+): Watcher<T> {
+  const compactFinal = compactor.compactFinal as (object: T) => T;
+  const compacted = (event: WatchEvent<T>): WatchEvent<T> => {
+    if (event.type === 'DELETED') event.object = compactFinal(event.object);
+    return event;
+  };
+  const wrapped: Watcher<T> & Partial<BufferedWatcher<T>> = {
+    stop: () => watcher.stop(),
+    [Symbol.asyncIterator]() {
+      const events = watcher[Symbol.asyncIterator]();
+      return {
+        next: async () => {
+          const result = await events.next();
+          if (!result.done) compacted(result.value);
+          return result;
+        },
+        return: async (value?: unknown) => events.return?.(value) ?? { done: true, value: undefined },
+      };
+    },
+  };
+  // A burst a WatchStream has already decoded stays one await for the Reflector (BufferedWatcher).
+  const buffered = watcher as Partial<BufferedWatcher<T>>;
+  if (typeof buffered.takeBuffered === 'function') {
+    const takeBuffered = buffered.takeBuffered.bind(watcher);
+    wrapped.takeBuffered = () => {
+      const event = takeBuffered();
+      return event && compacted(event);
+    };
+  }
+  return wrapped;
 }

@@ -12,6 +12,7 @@ import { isForbidden } from '../../shared/kube/status';
 import { parseGoDuration } from '../../shared/kube/duration';
 import { parseQuantity } from '../../shared/kube/quantity';
 import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
+import { metricsKeysPerPart, splitMetricsMessage } from '../../shared/protocol/metrics-parts';
 import type { MetricsList } from '../kube/metrics-list';
 
 /** GETs /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource} ("" for all namespaces). */
@@ -36,8 +37,13 @@ export interface MetricsPollerOptions {
   /** After a failure; reset by the next success. Default 15 s doubling to 5 min. */
   backoff?: Backoff;
   random?: () => number;
-  /** Yields to the event loop between slices of a big poll's summing (default: a macrotask). */
+  /**
+   * Yields to the event loop between slices of a big poll's summing, and between the parts of its
+   * message (default: a macrotask).
+   */
   nextTurn?: () => Promise<void>;
+  /** Keys per message sent: a bigger poll goes out in parts (metrics-parts.ts). */
+  keysPerPart?: number;
 }
 
 export { parseGoDuration };
@@ -59,6 +65,8 @@ interface ResourcePoll {
   /** Pods only: the cluster-scope LIST was refused, so lists go per namespace from now on. */
   perNamespace: boolean;
   latest?: MetricsMessage;
+  /** The latest message as sent: its parts. */
+  latestParts: readonly MetricsMessage[];
   /** When the last poll began (clock ms). */
   startedAt?: number;
 }
@@ -66,6 +74,8 @@ interface ResourcePoll {
 export class MetricsPoller {
   private readonly polls = new Map<MetricsResource, ResourcePoll>();
   private closed = false;
+  /** Numbers the messages sent in parts, so a renderer never joins parts of two. */
+  private lastMessageId = 0;
 
   constructor(private readonly options: MetricsPollerOptions) {}
 
@@ -90,9 +100,12 @@ export class MetricsPoller {
     stop(poll);
   }
 
-  /** The last message sent for `resource`, for a renderer that starts showing it now. */
-  latest(resource: MetricsResource): MetricsMessage | undefined {
-    return this.polls.get(resource)?.latest;
+  /**
+   * The last message sent for `resource`, in its parts, for a renderer that starts showing it now (sent
+   * back to back: a renderer joining them drops the rest of that message's parts still to come).
+   */
+  latest(resource: MetricsResource): readonly MetricsMessage[] {
+    return this.polls.get(resource)?.latestParts ?? [];
   }
 
   /** Stops every poll for good (the session closed). */
@@ -103,7 +116,7 @@ export class MetricsPoller {
 
   private pollOf(resource: MetricsResource): ResourcePoll {
     let poll = this.polls.get(resource);
-    if (!poll) this.polls.set(resource, (poll = { demand: 0, perNamespace: false }));
+    if (!poll) this.polls.set(resource, (poll = { demand: 0, perNamespace: false, latestParts: [] }));
     return poll;
   }
 
@@ -117,7 +130,7 @@ export class MetricsPoller {
     poll.timer = undefined;
     poll.startedAt = this.options.clock.now();
     if (!this.options.served(resource)) {
-      this.publish(poll, {
+      await this.publish(poll, {
         type: 'metrics',
         resource,
         availability: 'absent',
@@ -141,13 +154,14 @@ export class MetricsPoller {
       if (abort.signal.aborted) return;
       poll.backoff = undefined;
       this.options.onLists?.(resource, lists, poll.startedAt);
-      this.publish(poll, message);
+      await this.publish(poll, message, abort.signal);
+      if (abort.signal.aborted) return;
       delayMs = Math.max(resolutionMs, message.windowMs ?? 0);
     } catch (error) {
       if (abort.signal.aborted) return;
       const reason = error instanceof Error ? error.message : String(error);
       const forbidden = isForbidden(error);
-      this.publish(poll, {
+      await this.publish(poll, {
         type: 'metrics',
         resource,
         availability: forbidden ? 'forbidden' : 'failing',
@@ -202,15 +216,29 @@ export class MetricsPoller {
     return lists;
   }
 
-  /** Sends `message`, unless it repeats a sampleless state already said. */
-  private publish(poll: ResourcePoll, message: MetricsMessage): void {
+  /**
+   * Sends `message`, unless it repeats a sampleless state already said; a big one in parts, one per
+   * turn of the event loop, until `signal` (the poll was stopped) or close() ends it.
+   */
+  private async publish(poll: ResourcePoll, message: MetricsMessage, signal?: AbortSignal): Promise<void> {
     const previous = poll.latest;
+    const parts = splitMetricsMessage(
+      message,
+      ++this.lastMessageId,
+      this.options.keysPerPart ?? metricsKeysPerPart,
+    );
     poll.latest = message;
+    poll.latestParts = parts;
     const repeated =
       message.availability !== 'served' &&
       previous?.availability === message.availability &&
       previous.reason === message.reason;
-    if (!repeated) this.options.send(message);
+    if (repeated) return;
+    for (let index = 0; index < parts.length; index++) {
+      if (index > 0) await (this.options.nextTurn ?? nextTurn)();
+      if (this.closed || signal?.aborted) return;
+      this.options.send(parts[index]!);
+    }
   }
 }
 
@@ -219,6 +247,19 @@ function stop(poll: ResourcePoll): void {
   poll.timer?.stop();
   poll.abort?.abort();
   poll.timer = poll.abort = undefined;
+}
+
+/** `parse`, answering a text equal to the last one given from memory. */
+function lastParsed<T>(parse: (text: string) => T): (text: string) => T {
+  let lastText: string | undefined;
+  let lastValue!: T;
+  return (text) => {
+    if (text !== lastText) {
+      lastText = text;
+      lastValue = parse(text);
+    }
+    return lastValue;
+  };
 }
 
 /**
@@ -239,6 +280,9 @@ async function samples(
     cpu: [],
     memory: [],
   };
+  // metrics-server stamps a scrape's items alike: most items repeat the text the one before had.
+  const parseTimestamp = lastParsed(Date.parse);
+  const parseWindow = lastParsed(parseGoDuration);
   for (const list of lists)
     for (const item of list.items ?? []) {
       if (budget.spend()) await yieldTurn();
@@ -255,9 +299,9 @@ async function samples(
       message.keys.push(item.metadata?.namespace ? `${item.metadata.namespace}/${name}` : name);
       message.cpu.push(cpu);
       message.memory.push(memory);
-      const timestamp = item.timestamp ? Date.parse(item.timestamp) : Number.NaN;
+      const timestamp = item.timestamp ? parseTimestamp(item.timestamp) : Number.NaN;
       if (timestamp > (message.timestamp ?? 0)) message.timestamp = timestamp;
-      const windowMs = item.window ? parseGoDuration(item.window) : undefined;
+      const windowMs = item.window ? parseWindow(item.window) : undefined;
       if (windowMs !== undefined && windowMs > (message.windowMs ?? 0)) message.windowMs = windowMs;
     }
   return message;

@@ -81,24 +81,22 @@ export interface ObjectCompactor {
    * hash is made then), a fifth of what compacting a watch event costs.
    */
   readonly compactAhead: TransformFunc;
+  /**
+   * Compacts the final state of a deleted object (a DELETED watch event) and remembers it. It leaves
+   * the cache at once, so sharing its parts with its siblings would save nothing, and would make a
+   * dying object its owner's template: only managedFields are dropped.
+   */
+  readonly compactFinal: TransformFunc;
 }
 
 /**
- * The compactor of one feed's informer: metadata rebuilt without managedFields (a `delete` would turn
- * metadata into a slow dictionary-mode object, larger and slower to read), then the parts it shares
- * with its siblings taken from them and the remaining strings interned.
+ * The compactor of one feed's informer: metadata rebuilt without managedFields, then the parts it
+ * shares with its siblings taken from them and the remaining strings interned.
  */
 export function createObjectCompactor(interner = new StringInterner()): ObjectCompactor {
   const siblings = new SiblingSharing(interner);
   const compactedAhead = new WeakSet<object>();
-  const compact = (object: KubeObject): KubeObject => {
-    const metadata = object.metadata;
-    if ('managedFields' in metadata) {
-      const { managedFields: _managedFields, ...rest } = metadata;
-      object.metadata = rest;
-    }
-    return siblings.share(object);
-  };
+  const compact = (object: KubeObject): KubeObject => siblings.share(withoutManagedFields(object));
   return {
     transform(input) {
       const object = input as KubeObject | undefined;
@@ -112,5 +110,25 @@ export function createObjectCompactor(interner = new StringInterner()): ObjectCo
       compactedAhead.add(output);
       return output;
     },
+    compactFinal(input) {
+      const object = input as KubeObject | undefined;
+      if (!object?.metadata || compactedAhead.has(object)) return input;
+      const output = withoutManagedFields(object);
+      compactedAhead.add(output);
+      return output;
+    },
   };
+}
+
+/**
+ * `object` with metadata rebuilt without managedFields (a `delete` would turn metadata into a slow
+ * dictionary-mode object, larger and slower to read).
+ */
+function withoutManagedFields(object: KubeObject): KubeObject {
+  const metadata = object.metadata;
+  if ('managedFields' in metadata) {
+    const { managedFields: _managedFields, ...rest } = metadata;
+    object.metadata = rest;
+  }
+  return object;
 }

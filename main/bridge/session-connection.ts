@@ -75,8 +75,7 @@ export class SessionConnection {
     this.sendSyncState(subscriptionId, feed.syncState());
     stream.snapshot(feed.rows({ preview: true }));
     if (metrics && this.session.metrics) {
-      const latest = this.session.metrics.latest(metrics);
-      if (latest) this.send(latest);
+      for (const message of this.session.metrics.latest(metrics)) this.send(message);
       this.session.metrics.retain(metrics);
     }
   }

@@ -25,6 +25,7 @@ import type {
 import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/protocol/log-messages';
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { validateMetricsMessage } from '../../shared/protocol/metrics-messages';
+import { MetricsPartJoiner } from '../../shared/protocol/metrics-parts';
 import { MetricsStore } from '../store/metrics-store';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
@@ -71,6 +72,8 @@ export class BridgeClient {
   readonly metrics = new MetricsStore(undefined, (resource, time) =>
     this.history<RecordedMetrics>({ type: 'historyMetrics', resource, time }),
   );
+  /** Main sends a big cluster's metrics in parts; the store receives them whole. */
+  private readonly metricsParts = new MetricsPartJoiner();
   private readonly timers: ClientTimers;
   private readonly subscriptions = new Map<string, { gvr: GroupVersionResource; namespace?: string }>();
   private readonly pending = new Map<number, PendingRequest>();
@@ -418,7 +421,10 @@ export class BridgeClient {
       case 'metrics': {
         const metrics = validateMetricsMessage(message);
         if (metrics instanceof Error) console.warn(`dropped a malformed metrics message: ${metrics.message}`);
-        else this.metrics.receive(metrics);
+        else {
+          const whole = this.metricsParts.add(metrics);
+          if (whole) this.metrics.receive(whole);
+        }
         return;
       }
       default:
@@ -435,6 +441,7 @@ export class BridgeClient {
     this.context = current;
     if (previous === undefined || previous === current) return;
     this.metrics.clear();
+    this.metricsParts.clear();
     this.store.applyQueued();
     for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
       this.store.close(subscriptionId);

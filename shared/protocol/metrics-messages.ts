@@ -2,6 +2,7 @@
 // Samples are not rows: they change every resolution window for every pod, so they travel as their own
 // compact batch (parallel arrays keyed by row key) and are joined to the rows at render time, leaving
 // the row mirror, its indexes and the recording untouched.
+import type { MetricsPart } from './metrics-parts';
 import { Rejection, reject } from './validation-rules';
 
 export type MetricsResource = 'pods' | 'nodes';
@@ -29,9 +30,30 @@ export interface MetricsMessage {
   cpu: number[];
   /** Bytes. */
   memory: number[];
+  /** Set when a big message travels in parts (metrics-parts.ts): this is one of them. */
+  part?: MetricsPart;
 }
 
 const availabilities: readonly string[] = ['served', 'absent', 'forbidden', 'failing'];
+
+/** More parts than any cluster needs (metricsKeysPerPart keys each): a bound on what a renderer joins. */
+const maximumParts = 1_000;
+
+function validPart(part: unknown): boolean {
+  const candidate = part as Partial<MetricsPart> | null;
+  if (typeof candidate !== 'object' || candidate === null) return false;
+  const { id, index, count } = candidate;
+  return (
+    Number.isSafeInteger(id) &&
+    id! >= 0 &&
+    Number.isSafeInteger(count) &&
+    count! >= 1 &&
+    count! <= maximumParts &&
+    Number.isSafeInteger(index) &&
+    index! >= 0 &&
+    index! < count!
+  );
+}
 
 function finiteNumbers(value: unknown, length: number, field: string): void {
   if (!Array.isArray(value) || value.length !== length)
@@ -62,6 +84,8 @@ export function validateMetricsMessage(message: unknown): MetricsMessage | Rejec
     if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string')) reject('keys must be strings');
     finiteNumbers(candidate.cpu, keys.length, 'cpu');
     finiteNumbers(candidate.memory, keys.length, 'memory');
+    if (candidate.part !== undefined && !validPart(candidate.part))
+      reject('part must be {id, index, count}: integers with 0 <= index < count <= 1000');
     return candidate as MetricsMessage;
   } catch (error) {
     if (error instanceof Rejection) return error;

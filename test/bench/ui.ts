@@ -14,7 +14,8 @@ import { startBrowserMode } from '../../main/app/serve';
 import type { KubeList } from '../../shared/kube/object';
 import { launchChromium } from '../e2e/chromium';
 import type { BenchOptions, BenchResult } from './harness';
-import { atMost, getBody, median, percentile, round } from './harness';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
+import { atMost, getBody, median, percentile, round, startLoopStallMonitor } from './harness';
 import { startClusterProcess } from './ui-cluster';
 import { startFloorServer } from './ui-floor';
 import {
@@ -38,6 +39,12 @@ const playbackSpeed = 10;
 const briefWheelNotches = 15;
 /** Time for churn's changes to reach the page before the first measurement under it. */
 const churnWarmupMs = 3_000;
+
+/** The cluster's resourceVersion: one counter over every kind, so its growth counts the changes made. */
+async function clusterRevision(clusterUrl: string): Promise<number> {
+  const list = JSON.parse((await getBody(`${clusterUrl}/api/v1/pods?limit=1`)).toString()) as KubeList;
+  return Number(list.metadata.resourceVersion);
+}
 
 /**
  * The filter texts typed, from a real pod: index-narrowed selectors, scans, and free text (a brief
@@ -135,11 +142,19 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
 
     log(`ui: watching churn for ${options.uiSeconds} s...`);
     const churnStart = await pageNow(page);
+    const revisionStart = await clusterRevision(cluster.url);
+    const stalls = startLoopStallMonitor();
     const cpuStart = process.cpuUsage();
+    const threadStart = threadCpuMs();
     const wallStart = performance.now();
     await profiled(cdp, options, 'churn', () => page.waitForTimeout(options.uiSeconds * 1000));
     const cpu = process.cpuUsage(cpuStart);
-    const mainCpuPct = ((cpu.user + cpu.system) / 1000 / (performance.now() - wallStart)) * 100;
+    const threadMs = threadStart === undefined ? undefined : threadCpuMs()! - threadStart;
+    const churnWallMs = performance.now() - wallStart;
+    const loopStallMs = stalls.stop();
+    const changes = (await clusterRevision(cluster.url)) - revisionStart;
+    const processMs = (cpu.user + cpu.system) / 1000;
+    const mainCpuPct = (processMs / churnWallMs) * 100;
     const longTasks = await longTasksBetween(page, churnStart, await pageNow(page));
     const longTasksPerMinute = (longTasks / options.uiSeconds) * 60;
     await cdp.send('HeapProfiler.collectGarbage');
@@ -211,6 +226,14 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         long_tasks_per_min: round(longTasksPerMinute),
         renderer_heap_mb: round(heapMb),
         main_cpu_pct: round(mainCpuPct),
+        // The main thread alone (the backend's informers, feeds and bridge; no worker), on Linux.
+        ...(threadMs === undefined ? {} : { main_thread_cpu_pct: round((threadMs / churnWallMs) * 100) }),
+        changes_per_s: round(changes / (churnWallMs / 1000)),
+        process_cpu_us_per_change: round((processMs * 1000) / Math.max(1, changes)),
+        ...(threadMs === undefined
+          ? {}
+          : { main_thread_cpu_us_per_change: round((threadMs * 1000) / Math.max(1, changes)) }),
+        main_loop_stall_max_ms: round(loopStallMs),
         floor_first_rows_ms: round(floorStartup.firstRows),
         floor_keystroke_p50_ms: round(percentile(floorTyping.latencies, 50)),
         floor_keystroke_p95_ms: round(floorKeystrokeP95),
@@ -230,13 +253,14 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         atMost('ui: travel complete at most 1 s', travel, 1_000, ' ms'),
         atMost(`ui: playback at ${playbackSpeed}x within 10%`, speedError, 10, '%'),
         atMost('ui: long tasks under churn at most 1 per minute', longTasksPerMinute, 1, '/min'),
+        atMost('ui: backend event-loop stalls under churn at most 50 ms', loopStallMs, 50, ' ms'),
       ],
       notes: [
         `typed: ${texts.map((text) => `"${text}"`).join(', ')}, each cleared after; ${typing.latencies.length} keystrokes`,
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
-        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle; main_cpu_pct is this process (backend, browser server, the idle driver), one core = 100`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle; main_cpu_pct is this process (backend with its recording and query workers, browser server, the idle driver), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
     };

@@ -96,6 +96,13 @@ describe('metrics of a user limited to two namespaces', () => {
     expect(metricsRequests).toContain('pods@*');
     expect(metricsRequests).toContain('pods@search-00');
 
+    // A renderer that starts showing pods now is sent the latest poll at once, not a window later.
+    const later: ServerMessage[] = [];
+    const laterPeer = session.attach({ send: (message) => later.push(message) });
+    laterPeer.subscribe('pods', pods);
+    expect(later.filter((message) => message.type === 'metrics')).toEqual([latest]);
+    laterPeer.close();
+
     peer.subscribe('nodes', nodes);
     await expect
       .poll(() => metrics().find((message) => message.resource === 'nodes')?.availability)

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compactingListerWatcher } from '../../../main/bridge/compacting-lister-watcher';
 import { StringInterner, createObjectCompactor } from '../../../main/bridge/object-compactor';
-import type { ListerWatcher } from '../../../main/cache/lister-watcher';
+import type { ListerWatcher, Watcher } from '../../../main/cache/lister-watcher';
+import type { BufferedWatcher } from '../../../main/cache/reflector-watch';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { realClock } from '../../../main/cache/real-clock';
-import type { KubeList, KubeObject } from '../../../shared/kube/object';
+import type { KubeList, KubeObject, WatchEvent } from '../../../shared/kube/object';
 
 function pods(count: number): KubeList {
   return {
@@ -85,7 +86,7 @@ describe('compactingListerWatcher', () => {
       compacted++;
       return object;
     };
-    const compactor = { transform: slowCompactor, compactAhead: slowCompactor };
+    const compactor = { transform: slowCompactor, compactAhead: slowCompactor, compactFinal: slowCompactor };
     await compactingListerWatcher(listing(pods(200)), compactor, clock).list(
       {},
       new AbortController().signal,
@@ -95,5 +96,58 @@ describe('compactingListerWatcher', () => {
     const turns = samples.slice(1).map((count, index) => count - samples[index]);
     expect(turns.filter((items) => items > 0).length).toBeGreaterThan(5);
     expect(Math.max(...turns)).toBeLessThanOrEqual(16);
+  });
+
+  it("compacts a DELETED event's object as a final state: managedFields dropped, no sibling shares it", async () => {
+    const sibling = (name: string) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name,
+          namespace: 'shop',
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'rs-1', controller: true },
+          ],
+          managedFields: [{ manager: 'kubelet' }],
+        },
+        spec: { containers: [{ name: 'app', image: 'registry.example/shop:1.0.0' }] },
+      }) as KubeObject;
+    const events: WatchEvent[] = [
+      { type: 'ADDED', object: sibling('web-1-a') },
+      { type: 'DELETED', object: sibling('web-1-b') },
+      { type: 'ADDED', object: sibling('web-1-c') },
+    ];
+    const inner: ListerWatcher<KubeObject> = {
+      list: () => Promise.resolve(pods(0)),
+      watch: async () => {
+        const queue = [...events];
+        return {
+          stop: () => undefined,
+          takeBuffered: () => queue.shift(),
+          [Symbol.asyncIterator]: () => ({
+            next: async () =>
+              queue.length > 0 ? { done: false, value: queue.shift()! } : { done: true, value: undefined },
+          }),
+        } as Watcher<KubeObject> & BufferedWatcher<KubeObject>;
+      },
+    };
+    const compactor = createObjectCompactor();
+    const watcher = (await compactingListerWatcher(inner, compactor, realClock).watch(
+      {},
+      new AbortController().signal,
+    )) as Watcher<KubeObject> & BufferedWatcher<KubeObject>;
+    const added = compactor.transform(watcher.takeBuffered()!.object) as KubeObject;
+    const deleted = watcher.takeBuffered()!;
+    const iterator = watcher[Symbol.asyncIterator]();
+    const next = await iterator.next();
+    const addedAfter = compactor.transform((next.value as WatchEvent).object) as KubeObject;
+    expect(deleted.object.metadata.managedFields).toBeUndefined();
+    // The informer's transform passes the final state through, untouched by sharing.
+    expect(compactor.transform(deleted.object)).toBe(deleted.object);
+    expect(deleted.object.spec).not.toBe(added.spec);
+    // Siblings still share: the next one takes the first's parts (the deleted one is no template).
+    expect(addedAfter.spec).toBe(added.spec);
+    expect((await iterator.next()).done).toBe(true);
   });
 });

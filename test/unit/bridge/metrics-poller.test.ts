@@ -8,6 +8,7 @@ import { MetricsPoller, metricsItemsPerTurn, parseGoDuration } from '../../../ma
 import type { MetricsList } from '../../../main/kube/metrics-list';
 import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
+import { MetricsPartJoiner } from '../../../shared/protocol/metrics-parts';
 
 const forbidden = () => new StatusError(newStatus(403, 'Forbidden', 'pods.metrics.k8s.io is forbidden'));
 
@@ -65,6 +66,7 @@ describe('MetricsPoller', () => {
       namespaces: () => [],
       send: (message) => sent.push(message),
       random: () => 0,
+      keysPerPart: count,
       nextTurn: async () => {
         turns++;
         // Nothing is sent before the whole poll is summed.
@@ -75,9 +77,100 @@ describe('MetricsPoller', () => {
     await flushMicrotasks();
     expect(turns).toBe(2);
     expect(sent).toHaveLength(1);
+    expect(sent[0]!.part).toBeUndefined();
     expect(sent[0]!.keys).toHaveLength(count);
     expect(sent[0]!.keys[count - 1]).toBe(`shop/web-${count - 1}`);
     expect(sent[0]!.cpu[count - 1]).toBeCloseTo(0.005);
+    poller.close();
+  });
+
+  it('sends a poll of more keys than a part holds in parts, one per turn, that join into the whole', async () => {
+    const count = 25;
+    const many: MetricsList = {
+      items: Array.from({ length: count }, (_, index) => ({
+        metadata: { name: `web-${index}`, namespace: 'shop' },
+        timestamp: '2026-01-01T00:00:00Z',
+        window: '15s',
+        containers: [{ usage: { cpu: `${index}m`, memory: '1Mi' } }],
+      })),
+    };
+    const sent: MetricsMessage[] = [];
+    const sentBeforeTurn: number[] = [];
+    const poller = new MetricsPoller({
+      clock: new FakeClock(),
+      fetch: async () => many,
+      served: () => true,
+      namespaces: () => [],
+      send: (message) => sent.push(message),
+      random: () => 0,
+      keysPerPart: 10,
+      nextTurn: async () => {
+        sentBeforeTurn.push(sent.length);
+      },
+    });
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(sent.map((message) => message.part)).toEqual([
+      { id: 1, index: 0, count: 3 },
+      { id: 1, index: 1, count: 3 },
+      { id: 1, index: 2, count: 3 },
+    ]);
+    // One part per turn: the turns taken after summing came between the parts.
+    expect(sentBeforeTurn).toEqual([1, 2]);
+    const joiner = new MetricsPartJoiner();
+    const whole = sent.map((message) => joiner.add(message)).at(-1)!;
+    expect(whole.keys).toEqual(many.items!.map((item) => `shop/${item.metadata!.name}`));
+    expect(whole.cpu[24]).toBeCloseTo(0.024);
+    // A renderer that starts showing pods now is sent the same parts.
+    expect(poller.latest('pods')).toEqual(sent);
+    poller.close();
+  });
+
+  it("stops sending a message's parts once the last renderer stops showing the resource", async () => {
+    const many: MetricsList = {
+      items: Array.from({ length: 30 }, (_, index) => ({
+        metadata: { name: `web-${index}`, namespace: 'shop' },
+        containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+      })),
+    };
+    const sent: MetricsMessage[] = [];
+    const poller = new MetricsPoller({
+      clock: new FakeClock(),
+      fetch: async () => many,
+      served: () => true,
+      namespaces: () => [],
+      send: (message) => {
+        sent.push(message);
+        poller.release('pods');
+      },
+      random: () => 0,
+      keysPerPart: 10,
+      nextTurn: async () => {},
+    });
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(sent.map((message) => message.part?.index)).toEqual([0]);
+  });
+
+  it("stamps a poll with its newest sample's time and its longest window, whichever item has them", async () => {
+    const item = (name: string, timestamp: string, window: string) => ({
+      metadata: { name, namespace: 'shop' },
+      timestamp,
+      window,
+      containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+    });
+    const { sent, poller } = setup(async () => ({
+      items: [
+        item('a', '2026-01-01T00:00:00Z', '15s'),
+        item('b', '2026-01-01T00:00:00Z', '15s'),
+        item('c', '2026-01-01T00:00:05Z', '20s'),
+        item('d', '2026-01-01T00:00:05Z', '20s'),
+        item('e', '2026-01-01T00:00:01Z', '15s'),
+      ],
+    }));
+    poller.retain('pods');
+    await flushMicrotasks();
+    expect(sent[0]).toMatchObject({ timestamp: Date.parse('2026-01-01T00:00:05Z'), windowMs: 20_000 });
     poller.close();
   });
 
@@ -130,7 +223,7 @@ describe('MetricsPoller', () => {
     expect(sent).toEqual([
       { type: 'metrics', resource: 'nodes', availability: 'absent', keys: [], cpu: [], memory: [] },
     ]);
-    expect(poller.latest('nodes')?.availability).toBe('absent');
+    expect(poller.latest('nodes').map((message) => message.availability)).toEqual(['absent']);
   });
 
   it('backs off after failures (15 s, 30 s, 60 s) and returns to the resolution after a success', async () => {

@@ -20,6 +20,11 @@ describe('validateMetricsMessage', () => {
     expect(validateMetricsMessage(valid)).toBe(valid);
   });
 
+  it('accepts a part of a bigger message', () => {
+    const part = { ...valid, part: { id: 3, index: 1, count: 2 } };
+    expect(validateMetricsMessage(part)).toBe(part);
+  });
+
   it.each([
     ['an unknown resource', { ...valid, resource: 'deployments' }],
     ['an unknown availability', { ...valid, availability: 'maybe' }],
@@ -27,6 +32,9 @@ describe('validateMetricsMessage', () => {
     ['a negative sample', { ...valid, memory: [-1] }],
     ['a non-string key', { ...valid, keys: [7] }],
     ['a non-numeric timestamp', { ...valid, timestamp: 'now' }],
+    ['a part beyond its count', { ...valid, part: { id: 1, index: 2, count: 2 } }],
+    ['a part of too many', { ...valid, part: { id: 1, index: 0, count: 100_000 } }],
+    ['a part without an id', { ...valid, part: { index: 0, count: 2 } }],
   ])('refuses %s', (_case, message) => {
     expect(validateMetricsMessage(message)).toBeInstanceOf(Rejection);
   });

@@ -5,6 +5,8 @@ import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../../renderer/transport/bridge-link';
 import type { ClientMessage } from '../../../shared/protocol/client-messages';
+import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
+import { splitMetricsMessage } from '../../../shared/protocol/metrics-parts';
 import type { ServerMessage } from '../../../shared/protocol/server-messages';
 import { row } from '../bridge/fixtures';
 
@@ -189,6 +191,33 @@ describe('BridgeClient', () => {
     expect(received.filter((message) => message.type === 'subscribe')).toHaveLength(2);
     expect(client.store.mirror(id)!.rows.size).toBe(0);
     expect(client.state.getState().contexts?.current).toBe('two');
+  });
+});
+
+describe('BridgeClient metrics', () => {
+  it('keeps a metrics message sent in parts once it is whole, as if it had come in one', async () => {
+    const { client, settle, main } = scripted();
+    client.start();
+    await settle();
+    const keys = Array.from({ length: 25 }, (_, index) => `shop/web-${index}`);
+    const whole: MetricsMessage = {
+      type: 'metrics',
+      resource: 'pods',
+      availability: 'served',
+      timestamp: 5_000,
+      keys,
+      cpu: keys.map((_, index) => index / 1000),
+      memory: keys.map(() => 1024),
+    };
+    const parts = splitMetricsMessage(whole, 1, 10);
+    for (const part of parts.slice(0, 2)) main(part);
+    await settle();
+    expect(client.metrics.of('pods').availability).toBeUndefined();
+    main(parts[2]!);
+    await settle();
+    const latest = client.metrics.of('pods').latest;
+    expect(latest.size).toBe(25);
+    expect(latest.get('shop/web-24')).toEqual({ time: 5_000, cpu: 0.024, memory: 1024 });
   });
 });
 
