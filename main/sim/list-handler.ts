@@ -30,11 +30,13 @@ interface ListPlan {
 /** Decides which snapshot to read and whether to paginate, or throws the Status the apiserver would. */
 export function planList(store: ObjectStore, faults: FaultInjector, options: ListOptions): ListPlan {
   const current = store.resourceVersion;
+  // Served from etcd, whose compaction is global (a watch reads its resource's own window).
+  const oldest = store.oldestReadableResourceVersion;
   if (options.continueToken) {
     if (options.resourceVersion && options.resourceVersion !== '0')
       throw badRequest('specifying resource version is not allowed when using continue');
     const { resourceVersion, startKey } = decodeContinue(options.continueToken);
-    if (resourceVersion < store.oldestWatchableResourceVersion || faults.continueExpired(resourceVersion))
+    if (resourceVersion < oldest || faults.continueExpired(resourceVersion))
       throw resourceExpired(continueTooOldMessage);
     return { snapshot: resourceVersion, startKey, limit: options.limit };
   }
@@ -57,8 +59,7 @@ export function planList(store: ObjectStore, faults: FaultInjector, options: Lis
   if (version > current) throw tooLargeResourceVersion(version, current);
   const exact = match === 'Exact' || (match === undefined && options.limit > 0);
   if (!exact) return { snapshot: current, limit: match === 'NotOlderThan' ? options.limit : 0 };
-  if (version < store.oldestWatchableResourceVersion)
-    throw resourceExpired(`too old resource version: ${version} (${store.oldestWatchableResourceVersion})`);
+  if (version < oldest) throw resourceExpired(`too old resource version: ${version} (${oldest})`);
   return { snapshot: version, limit: options.limit };
 }
 
@@ -72,7 +73,7 @@ export function readPage(
     plan.snapshot < store.resourceVersion ? store.rewind(request.resource, plan.snapshot) : undefined;
   if (plan.snapshot < store.resourceVersion && !overlay)
     throw resourceExpired(
-      `too old resource version: ${plan.snapshot} (${store.oldestWatchableResourceVersion})`,
+      `too old resource version: ${plan.snapshot} (${store.oldestReadableResourceVersion})`,
     );
   const items: StoredObject[] = [];
   let lastKey: string | undefined;

@@ -1,7 +1,8 @@
-// The simulator's etcd: every object of every resource, one global resourceVersion counter, and a
-// bounded window of recent events. Each object keeps its JSON text, and each event serializes its
+// The simulator's etcd and watch cache: every object of every resource, one global resourceVersion
+// counter, and a bounded window of recent events per resource (EventWindow). Each object keeps its JSON text, and each event serializes its
 // watch line once, so LIST bodies and WATCH fan-out copy strings instead of re-encoding objects.
 import type { KubeObject } from '../../shared/kube/object';
+import { EventWindow } from './event-window';
 import { SortedKeys } from './sorted-keys';
 
 /**
@@ -61,24 +62,38 @@ interface ResourceTable {
 
 export interface ObjectStoreOptions {
   /**
-   * How many recent events a watch or snapshot read can reach back over (the etcd compaction window;
-   * default 50,000, enough to page through 150,000 pods under heavy churn).
+   * How many recent events a read can reach back over (default 50,000, enough to page through
+   * 150,000 pods under heavy churn). Two windows of that size, as in a real cluster:
+   * - etcd's compaction is global: a continue token or an exact LIST at an older resourceVersion
+   *   expires once that many events of any resource have passed it;
+   * - the apiserver's watch cache is per resource: a watch expires only when that many events of its
+   *   own resource have passed. With one shared window, 2,000 pod changes/s made every other kind's
+   *   watch 410 Gone after lagging a few seconds, which no apiserver does.
    */
   eventWindow?: number;
 }
 
 export class ObjectStore {
   private revision = 0;
-  /** Every event with a resourceVersion greater than this is still in the window. */
-  private retainedFrom = 0;
+  /**
+   * No resource's events at or before this are kept: a bulk load or a compaction moved every window
+   * past it (each resource's own window may reach less far back).
+   */
+  private compactedThrough = 0;
+  /** The resourceVersions of the last eventWindow events of every resource (etcd's history), a ring. */
+  private readonly history: Float64Array;
+  private historyLength = 0;
+  /** The newest resourceVersion that ring has let go (0: none). */
+  private historyEvictedThrough = 0;
   private readonly tables = new Map<string, ResourceTable>();
-  private readonly window: (StoredEvent | undefined)[];
-  private windowStart = 0;
-  private windowLength = 0;
+  /** Kept apart from the tables: a CRD's objects dropped with it leave their DELETED events behind. */
+  private windows = new Map<string, EventWindow>();
+  private readonly eventWindow: number;
   private readonly listeners = new Set<EventListener>();
 
   constructor(options: ObjectStoreOptions = {}) {
-    this.window = new Array(Math.max(1, options.eventWindow ?? 50_000));
+    this.eventWindow = Math.max(1, options.eventWindow ?? 50_000);
+    this.history = new Float64Array(this.eventWindow);
   }
 
   /** The newest resourceVersion handed out (0 before the first write). */
@@ -86,9 +101,17 @@ export class ObjectStore {
     return this.revision;
   }
 
-  /** The oldest resourceVersion a watch may start from without a 410. */
-  get oldestWatchableResourceVersion(): number {
-    return this.retainedFrom;
+  /** The oldest resourceVersion a watch of `resource` may start from without a 410. */
+  oldestWatchableResourceVersion(resource: string): number {
+    return Math.max(this.compactedThrough, this.windows.get(resource)?.retainedFrom ?? 0);
+  }
+
+  /**
+   * The oldest resourceVersion a continue token or exact LIST may read at without a 410: etcd's
+   * compaction, global. Never newer than any resource's watchable floor, so rewind succeeds.
+   */
+  get oldestReadableResourceVersion(): number {
+    return Math.max(this.compactedThrough, this.historyEvictedThrough);
   }
 
   get(resource: string, key: string): StoredObject | undefined {
@@ -135,7 +158,7 @@ export class ObjectStore {
     object.metadata.resourceVersion = String(revision);
     if (!table.objects.has(key)) table.keys.add(key);
     table.objects.set(key, new StoredObject(object, revision));
-    this.retainedFrom = revision;
+    this.compactedThrough = revision;
   }
 
   /**
@@ -168,16 +191,13 @@ export class ObjectStore {
     this.tables.delete(resource);
   }
 
-  /** Events after `resourceVersion`, oldest first; undefined if the window no longer reaches back. */
-  eventsSince(resourceVersion: number): StoredEvent[] | undefined {
-    if (resourceVersion < this.retainedFrom) return undefined;
-    const events: StoredEvent[] = [];
-    for (let offset = this.windowLength - 1; offset >= 0; offset--) {
-      const event = this.eventAt(offset);
-      if (event.resourceVersion <= resourceVersion) break;
-      events.push(event);
-    }
-    return events.reverse();
+  /**
+   * Events of `resource` after `resourceVersion`, oldest first; undefined if its window no longer
+   * reaches back.
+   */
+  eventsSince(resource: string, resourceVersion: number): StoredEvent[] | undefined {
+    if (resourceVersion < this.oldestWatchableResourceVersion(resource)) return undefined;
+    return this.windows.get(resource)?.since(resourceVersion) ?? [];
   }
 
   /**
@@ -186,22 +206,18 @@ export class ObjectStore {
    * snapshot; undefined if the window no longer reaches back.
    */
   rewind(resource: string, resourceVersion: number): Map<string, StoredObject | undefined> | undefined {
-    const events = this.eventsSince(resourceVersion);
+    const events = this.eventsSince(resource, resourceVersion);
     if (!events) return undefined;
     const overlay = new Map<string, StoredObject | undefined>();
-    for (let index = events.length - 1; index >= 0; index--) {
-      const event = events[index];
-      if (event.resource === resource) overlay.set(event.key, event.previous);
-    }
+    for (let index = events.length - 1; index >= 0; index--)
+      overlay.set(events[index].key, events[index].previous);
     return overlay;
   }
 
   /** Forgets every retained event, so a watch or snapshot at any older resourceVersion gets 410. */
   compact(): void {
-    this.window.fill(undefined);
-    this.windowStart = 0;
-    this.windowLength = 0;
-    this.retainedFrom = this.revision;
+    this.windows = new Map();
+    this.compactedThrough = this.revision;
   }
 
   subscribe(listener: EventListener): () => void {
@@ -218,20 +234,13 @@ export class ObjectStore {
     return table;
   }
 
-  private eventAt(offset: number): StoredEvent {
-    return this.window[(this.windowStart + offset) % this.window.length] as StoredEvent;
-  }
-
   private record(event: StoredEvent): void {
-    const capacity = this.window.length;
-    if (this.windowLength === capacity) {
-      this.retainedFrom = Math.max(this.retainedFrom, this.eventAt(0).resourceVersion);
-      this.window[this.windowStart] = event;
-      this.windowStart = (this.windowStart + 1) % capacity;
-    } else {
-      this.window[(this.windowStart + this.windowLength) % capacity] = event;
-      this.windowLength++;
-    }
+    const slot = this.historyLength++ % this.history.length;
+    if (this.historyLength > this.history.length) this.historyEvictedThrough = this.history[slot];
+    this.history[slot] = event.resourceVersion;
+    let window = this.windows.get(event.resource);
+    if (!window) this.windows.set(event.resource, (window = new EventWindow(this.eventWindow)));
+    window.add(event);
     for (const listener of this.listeners) listener(event);
   }
 }

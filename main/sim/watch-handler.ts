@@ -49,7 +49,11 @@ interface WatchStart {
   endBookmark: boolean;
 }
 
-function planWatch(store: ObjectStore, options: ListOptions): WatchStart | { expired: number } {
+function planWatch(
+  store: ObjectStore,
+  resource: string,
+  options: ListOptions,
+): WatchStart | { expired: number } {
   const current = store.resourceVersion;
   if (options.sendInitialEvents !== undefined) {
     if (options.resourceVersionMatch !== 'NotOlderThan')
@@ -71,7 +75,7 @@ function planWatch(store: ObjectStore, options: ListOptions): WatchStart | { exp
   if (options.sendInitialEvents) return { initialState: true, from: current, endBookmark: true };
   if (requested === undefined || requested === 0)
     return { initialState: options.sendInitialEvents !== false, from: current, endBookmark: false };
-  if (requested < store.oldestWatchableResourceVersion) return { expired: requested };
+  if (requested < store.oldestWatchableResourceVersion(resource)) return { expired: requested };
   return { initialState: false, from: requested, endBookmark: false };
 }
 
@@ -85,7 +89,7 @@ export class WatchServer {
 
   /** Validates, then streams until timeoutSeconds, a fault, or the client hanging up. */
   async serve(response: ServerResponse, request: WatchRequest): Promise<void> {
-    const plan = planWatch(this.store, request.options);
+    const plan = planWatch(this.store, request.resource, request.options);
     const settings = this.settings();
     response.writeHead(200, {
       'Content-Type': 'application/json',
@@ -98,7 +102,7 @@ export class WatchServer {
       const status = newStatus(
         410,
         'Expired',
-        `too old resource version: ${plan.expired} (${this.store.oldestWatchableResourceVersion})`,
+        `too old resource version: ${plan.expired} (${this.store.oldestWatchableResourceVersion(request.resource)})`,
       );
       session.send(watchLine('ERROR', JSON.stringify(status)));
       session.end();
@@ -131,7 +135,7 @@ export class WatchServer {
       }
     }
     if (session.isClosed) return;
-    const backlog = this.store.eventsSince(from);
+    const backlog = this.store.eventsSince(request.resource, from);
     if (!backlog) {
       session.send(
         watchLine(
@@ -140,7 +144,7 @@ export class WatchServer {
             newStatus(
               410,
               'Expired',
-              `too old resource version: ${from} (${this.store.oldestWatchableResourceVersion})`,
+              `too old resource version: ${from} (${this.store.oldestWatchableResourceVersion(request.resource)})`,
             ),
           ),
         ),

@@ -22,7 +22,7 @@ describe('ObjectStore', () => {
     store.put('pods', 'default/a', pod('a'));
     const removed = store.remove('pods', 'default/a');
     expect(removed?.resourceVersion).toBe(2);
-    expect(store.eventsSince(1)?.map((event) => [event.type, event.resourceVersion])).toEqual([
+    expect(store.eventsSince('pods', 1)?.map((event) => [event.type, event.resourceVersion])).toEqual([
       ['DELETED', 2],
     ]);
   });
@@ -30,7 +30,7 @@ describe('ObjectStore', () => {
   it('serializes each event line once, shared by every reader', () => {
     const store = new ObjectStore();
     store.put('pods', 'default/a', pod('a'));
-    const [event] = store.eventsSince(0) ?? [];
+    const [event] = store.eventsSince('pods', 0) ?? [];
     expect(event.line).toBe(event.line);
     expect(JSON.parse(event.line)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'a' } } });
   });
@@ -38,9 +38,30 @@ describe('ObjectStore', () => {
   it('forgets events beyond the window, so older resourceVersions are no longer watchable', () => {
     const store = new ObjectStore({ eventWindow: 3 });
     for (const name of ['a', 'b', 'c', 'd', 'e']) store.put('pods', `default/${name}`, pod(name));
-    expect(store.oldestWatchableResourceVersion).toBe(2);
-    expect(store.eventsSince(1)).toBeUndefined();
-    expect(store.eventsSince(2)?.map((event) => event.resourceVersion)).toEqual([3, 4, 5]);
+    expect(store.oldestWatchableResourceVersion('pods')).toBe(2);
+    expect(store.eventsSince('pods', 1)).toBeUndefined();
+    expect(store.eventsSince('pods', 2)?.map((event) => event.resourceVersion)).toEqual([3, 4, 5]);
+  });
+
+  it('keeps a window per resource, so a busy resource never expires a quiet one', () => {
+    const store = new ObjectStore({ eventWindow: 3 });
+    store.put('configmaps', 'default/settings', pod('settings'));
+    for (const name of ['a', 'b', 'c', 'd', 'e']) store.put('pods', `default/${name}`, pod(name));
+    expect(store.eventsSince('pods', 1)).toBeUndefined();
+    expect(store.oldestWatchableResourceVersion('configmaps')).toBe(0);
+    expect(store.eventsSince('configmaps', 0)?.map((event) => event.key)).toEqual(['default/settings']);
+    expect(store.eventsSince('configmaps', 1)).toEqual([]);
+    expect(store.rewind('configmaps', 1)?.size).toBe(0);
+    // etcd's compaction stays global: a read at an older resourceVersion (a continue token) expires.
+    expect(store.oldestReadableResourceVersion).toBe(3);
+  });
+
+  it('keeps the DELETED events of a dropped resource for watches that resume across it', () => {
+    const store = new ObjectStore();
+    store.put('widgets.example.com', 'default/a', pod('a'));
+    store.remove('widgets.example.com', 'default/a');
+    store.dropResource('widgets.example.com');
+    expect(store.eventsSince('widgets.example.com', 1)?.map((event) => event.type)).toEqual(['DELETED']);
   });
 
   it('compaction makes every earlier resourceVersion unwatchable', () => {
@@ -48,17 +69,17 @@ describe('ObjectStore', () => {
     store.put('pods', 'default/a', pod('a'));
     store.put('pods', 'default/b', pod('b'));
     store.compact();
-    expect(store.eventsSince(1)).toBeUndefined();
-    expect(store.eventsSince(2)).toEqual([]);
+    expect(store.eventsSince('pods', 1)).toBeUndefined();
+    expect(store.eventsSince('pods', 2)).toEqual([]);
   });
 
   it('a bulk load is not watchable from before it, as after a compaction', () => {
     const store = new ObjectStore();
     store.put('pods', 'default/a', pod('a'));
     store.load('pods', 'default/b', pod('b'));
-    expect(store.eventsSince(1)).toBeUndefined();
+    expect(store.eventsSince('pods', 1)).toBeUndefined();
     store.put('pods', 'default/c', pod('c'));
-    expect(store.eventsSince(2)?.map((event) => event.key)).toEqual(['default/c']);
+    expect(store.eventsSince('pods', 2)?.map((event) => event.key)).toEqual(['default/c']);
   });
 
   it('rewinds a resource to its state at an older resourceVersion', () => {
