@@ -33,6 +33,7 @@ import type { PrinterLookup } from './row-projection';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { MetricsFetch } from './metrics-poller';
 import { MetricsPoller } from './metrics-poller';
+import { RecordedKindsStart } from './recorded-kinds-start';
 import { servedKinds } from './served-kinds';
 import type { KindSource } from './served-kinds';
 import { SessionConnection } from './session-connection';
@@ -109,6 +110,8 @@ export class ClusterSession {
   private recordsMetrics = false;
   private metricsRetained = false;
   private countTimer: Timer | undefined;
+  /** Starts the recorded kinds after the first, once the feeds running have synced. */
+  private recordedKindsStart: RecordedKindsStart | undefined;
   private lastKinds = '';
   private closed = false;
 
@@ -204,14 +207,22 @@ export class ClusterSession {
    */
   private async acquireRecordedKinds(kinds: readonly GroupVersionResource[]): Promise<void> {
     const access = this.options.access;
-    if (!access) {
-      for (const gvr of kinds) this.feeds.acquire(gvr, '');
-      return;
+    let allowed = kinds;
+    if (access) {
+      const verdicts = await Promise.all(kinds.map((gvr) => access.kindAccess(gvr, this.isNamespaced(gvr))));
+      if (this.closed) return;
+      allowed = kinds.filter((_, index) => verdicts[index] !== 'denied');
     }
-    const verdicts = await Promise.all(kinds.map((gvr) => access.kindAccess(gvr, this.isNamespaced(gvr))));
-    if (this.closed) return;
-    kinds.forEach((gvr, index) => {
-      if (verdicts[index] !== 'denied') this.feeds.acquire(gvr, '');
+    // The first at once, the others once the feeds running then have synced (see RecordedKindsStart).
+    const [first, ...later] = allowed;
+    if (first) this.feeds.acquire(first, '');
+    if (later.length === 0) return;
+    this.recordedKindsStart = new RecordedKindsStart({
+      clock: this.clock,
+      runningStates: () => this.feeds.feeds().map((feed) => feed.syncState()),
+      startLaterKinds: () => {
+        for (const gvr of later) this.feeds.acquire(gvr, '');
+      },
     });
   }
 
@@ -389,6 +400,7 @@ export class ClusterSession {
     this.stopAccess();
     this.forbiddenKinds?.stop();
     this.countTimer?.stop();
+    this.recordedKindsStart?.stop();
     this.metrics?.close();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();

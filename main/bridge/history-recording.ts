@@ -18,7 +18,11 @@ export interface SessionRecording {
    * context whose logs the user does not want on disk.
    */
   readonly crashLogs?: boolean;
-  /** Kinds whose feeds (all namespaces) run for the whole session, so their history always exists. */
+  /**
+   * Kinds whose feeds (all namespaces) run for the whole session, so their history always exists.
+   * The first starts with the session; the others once every feed running then has synced, so that
+   * they do not slow the first view's sync (see RecordedKindsStart).
+   */
   readonly kinds: readonly GroupVersionResource[];
 }
 
@@ -27,7 +31,8 @@ const apps = (resource: string): GroupVersionResource => ({ group: 'apps', versi
 
 /**
  * Recorded whether or not anyone looks: the kinds a question about "what happened" usually starts
- * from. Every other kind is recorded while some renderer subscribes to it.
+ * from, pods first (what the app opens on, started with the session). Every other kind is recorded
+ * while some renderer subscribes to it.
  */
 export const defaultRecordedKinds: readonly GroupVersionResource[] = [
   core('pods'),

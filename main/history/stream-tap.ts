@@ -47,6 +47,8 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   /** A relist's deltas are being recorded as they come (list-start is queued, list-applied is not). */
   private listing = false;
   private watchedBefore = false;
+  /** The Reflector's last phase observed was "watching": the cache follows the server. */
+  private watching = false;
   /**
    * Set while deltas are not recorded one by one, inside the stream's gap: the next "watching"
    * records the whole cache instead, for this reason. The first list is recorded so, after it is in
@@ -100,6 +102,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
 
   observePhase(state: ReflectorState): void {
     const time = this.host.stamp();
+    this.watching = state.phase === 'watching';
     if (state.phase === 'watching') {
       const due = this.wholeCacheDue;
       if (due !== undefined) {
@@ -110,7 +113,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         this.startResync(due);
         return;
       }
-      // Already watching while the cache is recorded: its gap (if any) closes when that is done.
+      // Watching again while the cache is recorded: its gap closes when that is done.
       if (this.resync) return;
       if (this.listing) {
         this.listing = false;
@@ -121,10 +124,12 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       this.close(time);
       return;
     }
-    // The cache no longer follows the server: a resync under way would record a cache that a list
-    // or a reconnect is about to change. It starts again, whole, at the next "watching".
-    if (this.resync) this.recordWholeCacheLater(this.resync.reason);
     if (state.phase === 'listing') {
+      // A list is about to replace the cache a resync under way records: it starts again, whole,
+      // at the next "watching". (A watch merely down goes on: until it resumes from its last
+      // resourceVersion the cache does not change, and then only by deltas, which the resync absorbs
+      // or records; the gap opened below stays open until both are done.)
+      if (this.resync) this.recordWholeCacheLater(this.resync.reason);
       this.open(
         this.watchedBefore ? 'relisting' : 'listing',
         this.watchedBefore ? 'relisting' : 'listing',
@@ -204,8 +209,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         this.resync = undefined;
         const time = this.host.stamp();
         this.listApplied(time, reason);
-        // No phase but "watching" was observed since it began (another cancels it): the cache follows.
-        this.close(time);
+        // The record equals the cache; the cache follows the server only while watching (a watch
+        // down since the resync began keeps its gap open until the next "watching").
+        if (this.watching) this.close(time);
         this.settleOverflow();
       },
     });

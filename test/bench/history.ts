@@ -38,6 +38,7 @@ import {
   round,
   waitUntil,
 } from './harness';
+import { CpuStallMonitor } from './cpu-stall-monitor';
 import { emittedAnnotation, historyListerWatcher } from './history-stream';
 import type { SyncTarget } from './sync';
 
@@ -88,6 +89,8 @@ interface RecordedRun {
   readonly writeCpuSeconds: number | undefined;
   readonly seconds: number;
   readonly maxStallMs: number;
+  /** The longest stall in this thread's CPU time (see CpuStallMonitor); undefined where untold. */
+  readonly maxStallCpuMs: number | undefined;
   readonly bytes: number;
   readonly dropped: number;
 }
@@ -129,6 +132,8 @@ async function record(
   recorder?.attach(informer, podsResource);
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  const cpuStalls = new CpuStallMonitor();
+  cpuStalls.start();
   const stop = new AbortController();
   const running = informer.run(stop.signal);
   try {
@@ -136,6 +141,7 @@ async function record(
     await recorder?.flushed();
     const seconds = (performance.now() - started) / 1000;
     delay.disable();
+    const maxStallCpuMs = cpuStalls.stop();
     stop.abort();
     await running;
     await recorder?.close();
@@ -146,11 +152,13 @@ async function record(
       writeCpuSeconds: stats?.writeCpuMs === undefined ? undefined : stats.writeCpuMs / 1000,
       seconds,
       maxStallMs: delay.max / 1e6,
+      maxStallCpuMs,
       bytes: stats?.bytes ?? 0,
       dropped: stats?.dropped ?? 0,
     };
   } finally {
     delay.disable();
+    cpuStalls.stop();
     stop.abort();
     await running.catch(() => {});
     await recorder?.close();
@@ -198,6 +206,8 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     const pacedRun = await record(paced, base.items, pacedEvents, log, pacedRate);
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
     const pacedBaseline = await record(undefined, base.items, pacedEvents, log, pacedRate);
+    log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
+    const floodBaseline = await record(undefined, base.items, events, log);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -213,6 +223,10 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         record_worker_wall_events_per_s: Math.round(workerWallRate),
         record_wall_events_per_s: Math.round(wallRate),
         main_max_stall_ms: round(run.maxStallMs),
+        main_max_stall_cpu_ms: run.maxStallCpuMs === undefined ? null : round(run.maxStallCpuMs),
+        flood_baseline_max_stall_ms: round(floodBaseline.maxStallMs),
+        flood_baseline_max_stall_cpu_ms:
+          floodBaseline.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
         recorder_main_us_per_change: round((recorderMain.totalMs * 1000) / run.written),
         recorder_main_max_ms: round(recorderMain.maxMs),
         stamp_delay_p99_ms: round(stampP99),
@@ -241,6 +255,8 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         `${run.written} changes recorded (--history-events ${events} plus the initial list of ${base.items.length}) in ${run.seconds.toFixed(1)} s`,
         `record rate: changes per second of the recording worker's own time (parse, encode, compress, SQLite), ${run.writeCpuSeconds === undefined ? 'its wall time (this platform does not tell a thread its CPU time)' : "its thread's CPU time"}; record_worker_wall: per second of the worker's wall time while writing (what a loaded machine stretches); record_wall: first event to last change on disk, bounded by the informer's rate`,
         'main_max_stall_ms: monitorEventLoopDelay max over the run, the informer and its JSON included (wall time: a loaded machine inflates it)',
+        "*_stall_cpu_ms: the same stall counted in this thread's CPU time (the work of the longest event-loop iteration, its GC included: what a quiet machine would show; Linux only)",
+        "flood_baseline_*: the same flood with no recorder; the difference from main_max_stall_* is the recorder's share",
         "recorder_main_*: the recorder's own calls on the main thread (capture per key, batch send), timed around each call",
         "paced_baseline_max_stall_ms: the same paced stream with no recorder; the difference from paced_main_max_stall_ms is the recorder's share",
         `stamp delay: recorded time minus the time each of ${stampDelays.length} paced events was sent`,

@@ -1,0 +1,61 @@
+// When a session starts the feeds of the kinds it records whether or not anyone looks. The first
+// kind starts with the session (pods: what the app opens on), the others once every feed running
+// then has synced. On a big cluster their LISTs, informers and recordings took the CPU the first
+// view's sync needed (at 50,000 pods, deployments, replicasets and services are another 27 MB of
+// JSON beside the pods' 114 MB, all decoded and recorded while the pods were listing). Their history
+// loses nothing it could show: until a stream is recorded in this session it is inside a marked gap
+// (RecordingSession's "not recorded in this session"), and from its attach it is in its listing gap.
+import type { Clock, Timer } from '../cache/clock';
+import type { SyncState } from '../../shared/protocol/sync-state';
+
+/** How often the running feeds' sync states are looked at while the later kinds wait. */
+export const recordedKindsPollMs = 250;
+
+/**
+ * The longest the later kinds wait for the running feeds: a viewed kind that cannot sync (a server
+ * refusing its watch, a network down) must not keep the others unrecorded for the whole session.
+ */
+export const recordedKindsMaxWaitMs = 60_000;
+
+export interface RecordedKindsStartOptions {
+  readonly clock: Clock;
+  /** The sync state of every feed running now (the first recorded kind's, and those renderers view). */
+  runningStates(): readonly SyncState[];
+  /** Starts the later kinds' feeds; called once, unless stopped first. */
+  startLaterKinds(): void;
+}
+
+/**
+ * Waits for every running feed to be synced (or refused: an "error" state is not retried, so it
+ * will not sync), at most recordedKindsMaxWaitMs, then starts the later kinds.
+ */
+export class RecordedKindsStart {
+  private timer: Timer | undefined;
+  private readonly deadline: number;
+  private done = false;
+
+  constructor(private readonly options: RecordedKindsStartOptions) {
+    this.deadline = options.clock.now() + recordedKindsMaxWaitMs;
+    this.check();
+  }
+
+  /** The session closed: the later kinds never start. */
+  stop(): void {
+    this.done = true;
+    this.timer?.stop();
+    this.timer = undefined;
+  }
+
+  private check(): void {
+    if (this.done) return;
+    const settled = this.options
+      .runningStates()
+      .every((state) => state.phase === 'synced' || state.phase === 'error');
+    if (settled || this.options.clock.now() >= this.deadline) {
+      this.done = true;
+      this.options.startLaterKinds();
+      return;
+    }
+    this.timer = this.options.clock.setTimeout(() => this.check(), recordedKindsPollMs);
+  }
+}

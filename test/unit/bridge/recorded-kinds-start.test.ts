@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClusterSession } from '../../../main/bridge/cluster-session';
+import {
+  RecordedKindsStart,
+  recordedKindsMaxWaitMs,
+  recordedKindsPollMs,
+} from '../../../main/bridge/recorded-kinds-start';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import type { ListerWatcher } from '../../../main/cache/lister-watcher';
+import type { GroupVersionResource } from '../../../shared/kube/object';
+import type { SyncState } from '../../../shared/protocol/sync-state';
+import { FakeApi, pod } from './fake-api';
+
+const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
+const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
+const services: GroupVersionResource = { group: '', version: 'v1', resource: 'services' };
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A RecordedKindsStart over sync states the test sets. */
+function waiting(states: SyncState[]) {
+  const clock = new FakeClock();
+  let started = 0;
+  const start = new RecordedKindsStart({
+    clock,
+    runningStates: () => states,
+    startLaterKinds: () => void started++,
+  });
+  return { clock, start, started: () => started };
+}
+
+describe('RecordedKindsStart', () => {
+  it('starts the later kinds once every running feed has synced, not before', () => {
+    const states: SyncState[] = [{ phase: 'synced' }, { phase: 'listing', listed: 10 }];
+    const { clock, started } = waiting(states);
+    clock.step(recordedKindsPollMs * 10);
+    expect(started()).toBe(0);
+    states[1] = { phase: 'synced' };
+    clock.step(recordedKindsPollMs);
+    expect(started()).toBe(1);
+    clock.step(recordedKindsMaxWaitMs);
+    expect(started()).toBe(1);
+  });
+
+  it('does not wait for a feed that is refused (an error is not retried)', () => {
+    const { started } = waiting([{ phase: 'error', error: { code: 403, message: 'forbidden' } }]);
+    expect(started()).toBe(1);
+  });
+
+  it('starts them after the longest wait when a running feed never syncs', () => {
+    const { clock, started } = waiting([{ phase: 'reconnecting', retryAt: 0 }]);
+    clock.step(recordedKindsMaxWaitMs - recordedKindsPollMs);
+    expect(started()).toBe(0);
+    clock.step(recordedKindsPollMs);
+    expect(started()).toBe(1);
+  });
+
+  it('never starts them once stopped (the session closed)', () => {
+    const { clock, start, started } = waiting([{ phase: 'listing' }]);
+    start.stop();
+    clock.step(recordedKindsMaxWaitMs * 2);
+    expect(started()).toBe(0);
+  });
+});
+
+describe('a session recording several kinds', () => {
+  it("starts the first kind's feed with the session and the others once it has synced", async () => {
+    const clock = new FakeClock();
+    const apis = new Map([pods, deployments, services].map((gvr) => [gvr.resource, new FakeApi()]));
+    apis.get('pods')!.apply(pod('default', 'web-1'));
+    // The pods LIST answers when the test says: until then the pods feed is listing.
+    let answerPodsList = () => {};
+    const podsListAnswered = new Promise<void>((resolve) => (answerPodsList = resolve));
+    const newListerWatcher = (gvr: GroupVersionResource): ListerWatcher => {
+      const listerWatcher = apis.get(gvr.resource)!.listerWatcher();
+      if (gvr.resource !== 'pods') return listerWatcher;
+      return {
+        ...listerWatcher,
+        list: async (options, signal, transformItem) => {
+          await podsListAnswered;
+          return listerWatcher.list(options, signal, transformItem);
+        },
+      };
+    };
+    const session = new ClusterSession({
+      context: 'test',
+      newListerWatcher,
+      clock,
+      recording: { recorder: undefined, file: 'unused.kubetide', kinds: [pods, deployments, services] },
+    });
+    cleanups.push(() => session.close());
+    await clock.stepAsync(recordedKindsPollMs * 4);
+    expect(session.feeds.find(pods, '')?.syncState().phase).toBe('listing');
+    expect(session.feeds.find(deployments, '')).toBeUndefined();
+    expect(session.feeds.find(services, '')).toBeUndefined();
+
+    answerPodsList();
+    for (let step = 0; step < 20 && !session.feeds.find(deployments, ''); step++)
+      await clock.stepAsync(recordedKindsPollMs);
+    expect(session.feeds.find(pods, '')?.syncState().phase).toBe('synced');
+    expect(session.feeds.find(deployments, '')).toBeDefined();
+    expect(session.feeds.find(services, '')).toBeDefined();
+  });
+});
