@@ -141,7 +141,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const cpu = process.cpuUsage(cpuStart);
     const mainCpuPct = ((cpu.user + cpu.system) / 1000 / (performance.now() - wallStart)) * 100;
     const longTasks = await longTasksBetween(page, churnStart, await pageNow(page));
-    const longTasksPerMinute = (longTasks / options.uiSeconds) * 60;
+    const longTasksPerMinute = (longTasks.length / options.uiSeconds) * 60;
     await cdp.send('HeapProfiler.collectGarbage');
     const heapMb = (await cdp.send('Runtime.getHeapUsage')).usedSize / 2 ** 20;
 
@@ -236,7 +236,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
-        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle; main_cpu_pct is this process (backend, browser server, the idle driver), one core = 100`,
+        `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is this process (backend, browser server, the idle driver), one core = 100`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
     };
