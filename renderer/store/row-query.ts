@@ -7,8 +7,8 @@ import type { CellValue, Row } from '../../shared/protocol/row';
 import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
-import { NameOrder } from './name-order';
-import { matchesText, textMatcher } from './text-match';
+import { NameOrder, withoutNamed } from './name-order';
+import { matchesText, textExclusions, textMatcher } from './text-match';
 
 export { compareCells };
 
@@ -66,6 +66,15 @@ export function countRows(mirror: SubscriptionMirror, filter: RowFilter = {}): n
 export function candidateCount(mirror: SubscriptionMirror, filter: RowFilter): number {
   const candidates = narrowedKeys(mirror, filter);
   return candidates === undefined ? mirror.rows.size : sizeOf(candidates);
+}
+
+/**
+ * True when queryRows answers `filter` in name order without a look at each key: only keys to leave
+ * out (negative requirements, free text that nearly every row has), cut from the kept name order.
+ */
+export function answersByExclusion(mirror: SubscriptionMirror, filter: RowFilter): boolean {
+  if (filter.labelSelector?.matchesNothing()) return true;
+  return narrowedKeys(mirror, filter) === undefined && labelPlan(mirror, filter).keyOnly;
 }
 
 /** matchesFilter by key for the rows of `mirror` as of now, from the indexes (see labelPlan). */
@@ -135,9 +144,12 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
   }
   if (impossible) return { accepts: () => false, excluded, keyOnly: false };
   const lowerText = filter.text?.trim().toLowerCase() || undefined;
-  // Free text is answered from keys and label indexes (textMatcher); only `>`, `<` and `!` on a label
-  // with many values read the row.
-  const textMatches = lowerText === undefined ? undefined : textMatcher(mirror, lowerText);
+  // Free text is answered from keys and label indexes (textMatcher), or as the few keys it does not
+  // match (textExclusions); only `>`, `<` and `!` on a label with many values read the row.
+  const unmatched = lowerText === undefined ? undefined : textExclusions(mirror, lowerText);
+  if (unmatched !== undefined) excluded.push(unmatched);
+  const textMatches =
+    lowerText === undefined || unmatched !== undefined ? undefined : textMatcher(mirror, lowerText);
   const accepts = (key: string): boolean => {
     for (const keys of required) if (!keys.has(key)) return false;
     for (const keys of excluded) if (keys.has(key)) return false;
@@ -232,7 +244,10 @@ function sortsCandidates(candidates: number, rows: number): boolean {
   return candidates * Math.log2(candidates + 2) * 10 < rows;
 }
 
-/** Keys of the name order that none of the `excluded` sets holds: one lookup a key. */
+/**
+ * Keys of the name order that none of the `excluded` sets holds: a few are found by name and cut out
+ * (withoutNamed), many cost one lookup a key.
+ */
 function nameOrderWithout(mirror: SubscriptionMirror, excluded: readonly ReadonlySet<string>[]): string[] {
   const order = nameOrder(mirror);
   if (excluded.length === 0) return order.slice();
@@ -241,6 +256,16 @@ function nameOrderWithout(mirror: SubscriptionMirror, excluded: readonly Readonl
     const union = new Set<string>();
     for (const keys of excluded) for (const key of keys) union.add(key);
     skip = union;
+  }
+  const rows = mirror.rows;
+  if (skip.size * Math.log2(order.length + 2) * 4 <= order.length) {
+    const named = new Map<string, string>();
+    for (const key of skip) {
+      const row = rows.get(key);
+      if (row !== undefined) named.set(key, row.name);
+    }
+    const cut = withoutNamed(order, named, (key) => rows.get(key)!.name);
+    if (cut !== undefined) return cut;
   }
   const kept: string[] = [];
   for (const key of order) if (!skip.has(key)) kept.push(key);
