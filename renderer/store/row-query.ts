@@ -197,6 +197,8 @@ function asSet(values: ReadonlySet<string> | readonly string[] | undefined): Rea
 function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<string> | undefined {
   const { indexes } = mirror;
   const options: Iterable<string>[] = [];
+  /** Label indexes of `exists` requirements: their rows are the union of every value's keys. */
+  const existing: ValueIndex[] = [];
   const namespaces = asSet(filter.namespaces);
   if (namespaces) options.push(union(indexes.byNamespace, namespaces));
   if (filter.node !== undefined) options.push(indexes.byNode.get(filter.node) ?? []);
@@ -211,20 +213,23 @@ function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<s
         options.push(values ? union(values, requirement.values) : []);
         break;
       case 'exists':
-        options.push(values ? union(values, values.keys()) : []);
+        // Every value's keys: merged only if it is the smallest option (typing `app in (x),hash`
+        // merged every pod-template-hash set at each keystroke, though app=x was far smaller).
+        if (values) existing.push(values);
+        else options.push([]);
         break;
     }
   }
-  let best: Iterable<string> | undefined;
+  let best: Iterable<string> | ValueIndex | undefined;
   let bestSize = mirror.rows.size;
-  for (const option of options) {
-    const size = sizeOf(option);
+  for (const option of [...options, ...existing]) {
+    const size = option instanceof Map ? rowsWithAny(option) : sizeOf(option);
     if (size < bestSize) {
       best = option;
       bestSize = size;
     }
   }
-  return best;
+  return best instanceof Map ? union(best, best.keys()) : best;
 }
 
 /** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
@@ -270,6 +275,13 @@ function nameOrderWithout(mirror: SubscriptionMirror, excluded: readonly Readonl
   const kept: string[] = [];
   for (const key of order) if (!skip.has(key)) kept.push(key);
   return kept;
+}
+
+/** The rows that have some value in `index`: each row has at most one value per label. */
+function rowsWithAny(index: ValueIndex): number {
+  let rows = 0;
+  for (const keys of index.values()) rows += keys.size;
+  return rows;
 }
 
 function sizeOf(keys: Iterable<string>): number {

@@ -64,7 +64,7 @@ function inNameOrNamespace(row: Row | undefined, lowerText: string): boolean {
  * key sets while those are few, and otherwise by label presence and on the row.
  */
 function labelTextMatcher(mirror: SubscriptionMirror, lowerText: string): (key: string) => boolean {
-  const pairs = pairsWithText(mirror.indexes.byLabel, lowerText);
+  const pairs = pairsOf(mirror, lowerText);
   const limit = mirror.rows.size * maxMergedShare;
   if (pairs.labelRows + pairs.valueRows <= limit) return inAnySet([...pairs.labelSets, ...pairs.valueSets]);
   const withLabel = pairs.labelRows <= limit ? inAnySet(pairs.labelSets) : withAnyLabel(mirror, pairs.labels);
@@ -100,7 +100,7 @@ export function textExclusions(
   mirror: SubscriptionMirror,
   lowerText: string,
 ): ReadonlySet<string> | undefined {
-  const pairs = pairsWithText(mirror.indexes.byLabel, lowerText);
+  const pairs = pairsOf(mirror, lowerText);
   if (pairs.labels.size === 0) return undefined;
   const missing: ReadonlySet<string>[] = [];
   for (const [label, present] of pairs.labels) {
@@ -185,6 +185,24 @@ interface PairsWithText {
   readonly valueSets: readonly ReadonlySet<string>[];
   /** The sizes of `valueSets` summed: at least the rows they hold. */
   readonly valueRows: number;
+}
+
+/**
+ * The last answer of pairsWithText per mirror: one query asks it up to three times (whether the
+ * filter is answered by exclusion, then its plan), and each walk checks every distinct label pair
+ * (thousands of pod-template-hash values) for the text.
+ */
+const lastPairs = new WeakMap<SubscriptionMirror, { end: number; lowerText: string; pairs: PairsWithText }>();
+
+function pairsOf(mirror: SubscriptionMirror, lowerText: string): PairsWithText {
+  const byLabel = mirror.indexes.byLabel;
+  // Read first: reading the label indexes brings them up to the log's end.
+  const end = mirror.changes.end;
+  const last = lastPairs.get(mirror);
+  if (last !== undefined && last.end === end && last.lowerText === lowerText) return last.pairs;
+  const pairs = pairsWithText(byLabel, lowerText);
+  lastPairs.set(mirror, { end, lowerText, pairs });
+  return pairs;
 }
 
 function pairsWithText(labelIndexes: ReadonlyMap<string, ValueIndex>, lowerText: string): PairsWithText {
