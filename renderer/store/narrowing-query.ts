@@ -50,8 +50,12 @@ export class NarrowingQuery {
       narrows(last.filter, filter) &&
       // An index may narrow the new filter further (`app=web` typed after nothing): then it is cheaper.
       last.keys.length < candidateCount(mirror, filter) &&
-      // Keys to leave out of the name order are cheaper still than reading many keys of the last answer.
-      !(last.keys.length > mirror.rows.size * rowByRowShare && answersByExclusion(mirror, filter))
+      // Many keys of the last answer are read in name order, a cache miss each: keys to leave out of
+      // the name order, or text read in the rows' own order (queryRows), cost less.
+      !(
+        last.keys.length > mirror.rows.size * rowByRowShare &&
+        (filter.text !== undefined || answersByExclusion(mirror, filter))
+      )
         ? narrowed(last, filter)
         : queryRows(mirror, filter);
     this.remember(mirror, filter, keys);

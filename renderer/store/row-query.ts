@@ -7,7 +7,7 @@ import type { CellValue, Row } from '../../shared/protocol/row';
 import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
-import { NameOrder, withoutNamed } from './name-order';
+import { NameOrder, sortByName, withoutNamed } from './name-order';
 import { matchesText, textExclusions, textMatcher } from './text-match';
 
 export { compareCells };
@@ -42,6 +42,11 @@ export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, so
   if (byName && candidates === undefined && keyOnly) {
     const ordered = nameOrderWithout(mirror, excluded);
     return sort?.descending ? ordered.reverse() : ordered;
+  }
+  if (byName && candidates === undefined && filter.text !== undefined) {
+    const few = fewMatches(mirror.rows, accepts);
+    if (few !== undefined)
+      return sort?.descending ? sortByName(mirror.rows, few).reverse() : sortByName(mirror.rows, few);
   }
   if (byName && (candidates === undefined || !sortsCandidates(sizeOf(candidates), mirror.rows.size))) {
     // Walk the kept name order instead of sorting every match again; `accepts` checks the narrowing
@@ -238,6 +243,23 @@ function nameOrder(mirror: SubscriptionMirror): readonly string[] {
   let order = nameOrders.get(mirror);
   if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
   return order.read();
+}
+
+/**
+ * The keys `accepts` takes, read in the map's order, when they are few enough to sort; undefined as
+ * soon as they are not (the caller then walks the name order). Text that few rows hold (`app i` on
+ * the way to `app in (x)`) reads every key: in the map's order, the order the rows arrived in and
+ * their keys were allocated, that is a sequential read; in name order it was a cache miss a key,
+ * four times as long at 150,000 rows.
+ */
+function fewMatches(rows: ReadonlyMap<string, Row>, accepts: (key: string) => boolean): string[] | undefined {
+  const found: string[] = [];
+  for (const key of rows.keys()) {
+    if (!accepts(key)) continue;
+    found.push(key);
+    if (!sortsCandidates(found.length, rows.size)) return undefined;
+  }
+  return found;
 }
 
 /**
