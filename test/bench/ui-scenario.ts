@@ -201,6 +201,8 @@ export async function playbackError(
       return value !== initial ? { value, at: performance.now() } : false;
     },
     Number(await chart.getAttribute('aria-valuenow')),
+    // A loaded machine (load average 20-30) took over Playwright's default 30 s to start playing.
+    { timeout: 120_000 },
   );
   const first = (await start.jsonValue()) as { value: number; at: number };
   await page.waitForTimeout(durationMs);
