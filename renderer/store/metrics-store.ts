@@ -10,7 +10,7 @@ import type {
 } from '../../shared/protocol/metrics-messages';
 import type { AskPastMetrics } from './past-metrics';
 import { PastMetrics } from './past-metrics';
-import type { MetricSample } from './sample-history';
+import type { LatestSamples, MetricSample } from './sample-history';
 import { SampleHistory, defaultSampleCapacity } from './sample-history';
 
 export interface ResourceMetrics {
@@ -20,7 +20,7 @@ export interface ResourceMetrics {
   /** When the latest samples were taken. */
   readonly timestamp: number | undefined;
   /** A new object on every message: views re-read when it changes, never the samples themselves. */
-  readonly latest: ReadonlyMap<string, MetricSample>;
+  readonly latest: LatestSamples;
 }
 
 interface ResourceEntry {
@@ -57,12 +57,9 @@ export class MetricsStore {
     const { availability, reason } = message;
     if (availability === 'served') {
       const timestamp = message.timestamp ?? Date.now();
-      const latest = new Map<string, MetricSample>();
-      message.keys.forEach((key, index) =>
-        latest.set(key, { time: timestamp, cpu: message.cpu[index]!, memory: message.memory[index]! }),
-      );
+      // The latest samples are read from the history: a poll is kept once, in place (SampleHistory).
       entry.history.push(timestamp, message.keys, message.cpu, message.memory);
-      entry.metrics = { availability, reason, timestamp, latest };
+      entry.metrics = { availability, reason, timestamp, latest: entry.history.latestSamples() };
     } else if (availability === 'failing') {
       // The last samples still stand, marked stale by the availability.
       entry.metrics = { ...entry.metrics, availability, reason };
