@@ -37,6 +37,10 @@ export class SampleHistory {
    * 150-350 ms of CPU on the page's main thread every 15 s (a long task each time).
    */
   private readonly series = new Map<string, Float32Array>();
+  /** The batch being written (begin .. end), into slot `next`. */
+  private staged: { readonly time: number; readonly generation: number } | undefined;
+  /** Keys of the newest ended batch. */
+  private latestSize = 0;
 
   constructor(readonly capacity: number = defaultSampleCapacity) {
     this.times = new Float64Array(capacity);
@@ -52,17 +56,36 @@ export class SampleHistory {
    * a sample until its next scrape) and is ignored.
    */
   push(time: number, keys: readonly string[], cpu: readonly number[], memory: readonly number[]): void {
+    if (!this.begin(time)) return;
+    this.write(keys, cpu, memory, 0, keys.length);
+    this.end(keys.length);
+  }
+
+  /**
+   * Starts a batch written in parts (write, then end), so a poll of 150,000 pods is spread over
+   * several tasks; readers see the previous batch until end. False when the batch is not newer.
+   */
+  begin(time: number): boolean {
     const latest = this.latestTime;
-    if (latest !== undefined && time <= latest) return;
+    if (this.staged !== undefined || (latest !== undefined && time <= latest)) return false;
+    this.staged = { time, generation: this.generation + 1 };
+    return true;
+  }
+
+  /** Writes keys [from, to) of the batch begun. */
+  write(
+    keys: readonly string[],
+    cpu: readonly number[],
+    memory: readonly number[],
+    from: number,
+    to: number,
+  ): void {
+    const { generation } = this.staged!;
     const slot = this.next;
-    this.times[slot] = time;
-    this.next = (slot + 1) % this.capacity;
-    this.count = Math.min(this.count + 1, this.capacity);
-    // Float32 holds every integer up to 2^24: a generation per 15 s poll lasts years.
-    const generation = ++this.generation;
     const stamp = this.capacity * 2;
     const series = this.series;
-    keys.forEach((key, index) => {
+    for (let index = from; index < to; index++) {
+      const key = keys[index];
       let values = series.get(key);
       if (!values) {
         values = new Float32Array(stamp + 1);
@@ -72,10 +95,24 @@ export class SampleHistory {
       values[slot * 2] = cpu[index]!;
       values[slot * 2 + 1] = memory[index]!;
       values[stamp] = generation;
-    });
-    // Objects missing from the batch have gone; none has when every key held is in it.
-    if (series.size > keys.length)
-      for (const [key, values] of series) if (values[stamp] !== generation) series.delete(key);
+    }
+  }
+
+  /** Ends the batch begun, holding `size` keys: objects missing from it have gone. */
+  end(size: number): void {
+    const { time, generation } = this.staged!;
+    this.staged = undefined;
+    const slot = this.next;
+    this.times[slot] = time;
+    this.next = (slot + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
+    // Float32 holds every integer up to 2^24: a generation per 15 s poll lasts years.
+    this.generation = generation;
+    this.latestSize = size;
+    const stamp = this.capacity * 2;
+    // None has gone when every key held is in the batch.
+    if (this.series.size > size)
+      for (const [key, values] of this.series) if (values[stamp] !== generation) this.series.delete(key);
   }
 
   /** The object's samples, oldest first; empty when it has none. */
@@ -86,6 +123,8 @@ export class SampleHistory {
     const oldest = (this.next - this.count + this.capacity) % this.capacity;
     for (let offset = 0; offset < this.count; offset++) {
       const slot = (oldest + offset) % this.capacity;
+      // The oldest batch's slot, being overwritten by a batch not ended yet.
+      if (this.staged !== undefined && slot === this.next) continue;
       const cpu = values[slot * 2]!;
       if (Number.isNaN(cpu)) continue;
       result.push({ time: this.times[slot]!, cpu, memory: values[slot * 2 + 1]! });
@@ -101,17 +140,15 @@ export class SampleHistory {
     const series = this.series;
     const slot = (this.next - 1 + this.capacity) % this.capacity;
     const time = this.latestTime;
-    return {
-      get: (key) => {
-        const values = series.get(key);
-        return values === undefined || time === undefined
-          ? undefined
-          : { time, cpu: values[slot * 2]!, memory: values[slot * 2 + 1]! };
-      },
-      has: (key) => series.has(key),
-      get size() {
-        return series.size;
-      },
+    const size = this.latestSize;
+    // A key first seen by a batch still being written has no sample in the newest ended batch.
+    const sample = (key: string): MetricSample | undefined => {
+      const values = series.get(key);
+      const cpu = values?.[slot * 2];
+      return time === undefined || cpu === undefined || Number.isNaN(cpu)
+        ? undefined
+        : { time, cpu, memory: values![slot * 2 + 1]! };
     };
+    return { get: sample, has: (key) => sample(key) !== undefined, size };
   }
 }
