@@ -7,7 +7,8 @@
 //    of them exactly when it is in the key;
 //  - labels: the label indexes hold each distinct key=value once, so the text is checked against a
 //    few thousand pairs instead of every row's labels, and the rows of the pairs it is in are taken
-//    from the indexes' key sets.
+//    from the indexes' key sets while they are few. When they are most rows (the text is in a label
+//    key such as app), the few rows lacking that label answer instead (textExclusions).
 import type { Row } from '../../shared/protocol/row';
 import type { ValueIndex } from './row-indexes';
 import { MissingLabel } from './missing-label';
