@@ -8,6 +8,7 @@
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { compareCells } from './compare-cells';
+import type { SubscriptionMirror } from './subscription-mirror';
 
 /** Name order of two keys of `rows`: by name with numeric-aware collation, then by key. */
 export function compareByName(rows: ReadonlyMap<string, Row>, left: string, right: string): number {
@@ -185,4 +186,43 @@ export function withoutNamed(
   }
   spans.push(order.slice(from));
   return spans.length === 1 ? spans[0] : ([] as string[]).concat(...spans);
+}
+
+/** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
+const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
+export function nameOrder(mirror: SubscriptionMirror): readonly string[] {
+  let order = nameOrders.get(mirror);
+  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
+  return order.read();
+}
+
+/**
+ * Keys of the name order that none of the `excluded` sets holds: a few are found by name and cut out
+ * (withoutNamed), many cost one lookup a key.
+ */
+export function nameOrderWithout(
+  mirror: SubscriptionMirror,
+  excluded: readonly ReadonlySet<string>[],
+): string[] {
+  const order = nameOrder(mirror);
+  if (excluded.length === 0) return order.slice();
+  let skip: ReadonlySet<string> = excluded[0];
+  if (excluded.length > 1) {
+    const union = new Set<string>();
+    for (const keys of excluded) for (const key of keys) union.add(key);
+    skip = union;
+  }
+  const rows = mirror.rows;
+  if (skip.size * Math.log2(order.length + 2) * 4 <= order.length) {
+    const named = new Map<string, string>();
+    for (const key of skip) {
+      const row = rows.get(key);
+      if (row !== undefined) named.set(key, row.name);
+    }
+    const cut = withoutNamed(order, named, (key) => rows.get(key)!.name);
+    if (cut !== undefined) return cut;
+  }
+  const kept: string[] = [];
+  for (const key of order) if (!skip.has(key)) kept.push(key);
+  return kept;
 }

@@ -7,7 +7,7 @@ import type { CellValue, Row } from '../../shared/protocol/row';
 import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
-import { NameOrder, sortByName, withoutNamed } from './name-order';
+import { nameOrder, nameOrderWithout, sortByName } from './name-order';
 import { matchesText, textExclusions, textMatcher } from './text-match';
 
 export { compareCells };
@@ -237,14 +237,6 @@ function narrowedKeys(mirror: SubscriptionMirror, filter: RowFilter): Iterable<s
   return best instanceof Map ? union(best, best.keys()) : best;
 }
 
-/** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
-const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
-function nameOrder(mirror: SubscriptionMirror): readonly string[] {
-  let order = nameOrders.get(mirror);
-  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
-  return order.read();
-}
-
 /**
  * The keys `accepts` takes, read in the map's order, when they are few enough to sort; undefined as
  * soon as they are not (the caller then walks the name order). Text that few rows hold (`app i` on
@@ -269,34 +261,6 @@ function fewMatches(rows: ReadonlyMap<string, Row>, accepts: (key: string) => bo
  */
 function sortsCandidates(candidates: number, rows: number): boolean {
   return candidates * Math.log2(candidates + 2) * 10 < rows;
-}
-
-/**
- * Keys of the name order that none of the `excluded` sets holds: a few are found by name and cut out
- * (withoutNamed), many cost one lookup a key.
- */
-function nameOrderWithout(mirror: SubscriptionMirror, excluded: readonly ReadonlySet<string>[]): string[] {
-  const order = nameOrder(mirror);
-  if (excluded.length === 0) return order.slice();
-  let skip: ReadonlySet<string> = excluded[0];
-  if (excluded.length > 1) {
-    const union = new Set<string>();
-    for (const keys of excluded) for (const key of keys) union.add(key);
-    skip = union;
-  }
-  const rows = mirror.rows;
-  if (skip.size * Math.log2(order.length + 2) * 4 <= order.length) {
-    const named = new Map<string, string>();
-    for (const key of skip) {
-      const row = rows.get(key);
-      if (row !== undefined) named.set(key, row.name);
-    }
-    const cut = withoutNamed(order, named, (key) => rows.get(key)!.name);
-    if (cut !== undefined) return cut;
-  }
-  const kept: string[] = [];
-  for (const key of order) if (!skip.has(key)) kept.push(key);
-  return kept;
 }
 
 /** The rows that have some value in `index`: each row has at most one value per label. */
