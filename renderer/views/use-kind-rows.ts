@@ -23,6 +23,7 @@ import type { FilterExpression } from '../ui-state/filter-expression';
 import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
+import { useWarmLabelIndexes } from './use-warm-label-indexes';
 
 export interface KindRows {
   readonly keys: readonly string[];
@@ -146,6 +147,7 @@ export function useKindRows(
   const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
+  useWarmLabelIndexes(mirror, mirror?.hasSnapshot ?? false);
 
   const filter = useMemo<RowFilter>(() => {
     const picked = new Set(namespaces);
