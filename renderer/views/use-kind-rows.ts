@@ -147,7 +147,11 @@ export function useKindRows(
   const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
-  useWarmLabelIndexes(mirror, mirror?.hasSnapshot ?? false);
+  // A replay's rows (a travel, a playback at 10x) change too fast to be worth keeping indexed ahead.
+  const replayed = useMirrorState((state) =>
+    subscriptionId ? state.replays[subscriptionId] !== undefined : false,
+  );
+  useWarmLabelIndexes(replayed ? undefined : mirror, mirror?.hasSnapshot ?? false);
 
   const filter = useMemo<RowFilter>(() => {
     const picked = new Set(namespaces);
