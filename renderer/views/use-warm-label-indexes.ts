@@ -3,8 +3,8 @@
 // all (completion, free text) and paid the build: one keystroke of 390-435 ms in the ui bench at
 // 50,000 and 150,000 pods, the first of each session and the first after the log had moved past them
 // (an idle minute under churn). Read in idle time about once a second, the build happens once after
-// the rows arrive, and each later read replays a second of changes. Live rows only: kept warm during a
-// playback at 10x, they held the page back (playback error from the start 2.6% -> 65-69%).
+// the rows arrive, and each later read replays a second of changes. Live rows only: a replay's rows
+// (a playback at 10x) change too fast for reading ahead to be worth its work.
 import { useEffect } from 'react';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 
