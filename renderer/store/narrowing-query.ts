@@ -13,7 +13,7 @@ import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { merged, sortByName } from './name-order';
 import type { LogCursor } from './row-change-log';
 import type { RowFilter, RowSort } from './row-query';
-import { candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
+import { answersByExclusion, candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
 import type { SubscriptionMirror } from './subscription-mirror';
 
 /** The last answer and the log position it was taken at. */
@@ -49,7 +49,13 @@ export class NarrowingQuery {
       mirror.changes.covers(last.cursor) &&
       narrows(last.filter, filter) &&
       // An index may narrow the new filter further (`app=web` typed after nothing): then it is cheaper.
-      last.keys.length < candidateCount(mirror, filter)
+      last.keys.length < candidateCount(mirror, filter) &&
+      // Many keys of the last answer are read in name order, a cache miss each: keys to leave out of
+      // the name order, or text read in the rows' own order (queryRows), cost less.
+      !(
+        last.keys.length > mirror.rows.size * rowByRowShare &&
+        (filter.text !== undefined || answersByExclusion(mirror, filter))
+      )
         ? narrowed(last, filter)
         : queryRows(mirror, filter);
     this.remember(mirror, filter, keys);

@@ -23,6 +23,7 @@ import type { FilterExpression } from '../ui-state/filter-expression';
 import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
+import { useWarmLabelIndexes } from './use-warm-label-indexes';
 
 export interface KindRows {
   readonly keys: readonly string[];
@@ -146,6 +147,11 @@ export function useKindRows(
   const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
+  // A replay's rows (a travel, a playback at 10x) change too fast to be worth keeping indexed ahead.
+  const replayed = useMirrorState((state) =>
+    subscriptionId ? state.replays[subscriptionId] !== undefined : false,
+  );
+  useWarmLabelIndexes(replayed ? undefined : mirror, mirror?.hasSnapshot ?? false);
 
   const filter = useMemo<RowFilter>(() => {
     const picked = new Set(namespaces);

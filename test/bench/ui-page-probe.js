@@ -178,7 +178,9 @@
         intervals.push(frames.times[index] - frames.times[index - 1]);
       return intervals;
     },
-    longTasksBetween: (from, to) => longTasks.filter((task) => task.start >= from && task.start < to).length,
+    /** The durations (ms) of the long tasks that started between two of the page's moments. */
+    longTasksBetween: (from, to) =>
+      longTasks.filter((task) => task.start >= from && task.start < to).map((task) => task.duration),
     now: () => performance.now(),
   };
 })();

@@ -15,6 +15,8 @@ const answerTimeoutMs = 30_000;
 export interface TypingResult {
   /** Keydown to the painted table for every keystroke (clearing included). */
   latencies: number[];
+  /** The same latencies by typed text (its clearing included), to tell which selector form is slow. */
+  byText: { text: string; latencies: number[] }[];
   /** Characters the input lost or garbled, by edit distance to what was typed. */
   droppedKeys: number;
   /** Keystrokes whose text no painted table answered within the timeout. */
@@ -30,7 +32,7 @@ interface ProbeWindow {
     measured(): Promise<number>;
     startFrames(): void;
     stopFrames(): number[];
-    longTasksBetween(from: number, to: number): number;
+    longTasksBetween(from: number, to: number): number[];
     now(): number;
   };
 }
@@ -77,7 +79,7 @@ export function editDistance(left: string, right: string): number {
  */
 export async function typeFilters(page: Page, texts: readonly string[]): Promise<TypingResult> {
   const input = page.getByTestId('filter-input');
-  const result: TypingResult = { latencies: [], droppedKeys: 0, unanswered: 0 };
+  const result: TypingResult = { latencies: [], byText: [], droppedKeys: 0, unanswered: 0 };
   for (const text of texts) {
     await input.click();
     await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startKeystrokes());
@@ -95,10 +97,10 @@ export async function typeFilters(page: Page, texts: readonly string[]): Promise
       answerTimeoutMs,
     );
     result.droppedKeys += editDistance('', await input.inputValue());
-    for (const part of [typed, cleared]) {
-      result.latencies.push(...part.latencies);
-      result.unanswered += part.unanswered;
-    }
+    const latencies = [...typed.latencies, ...cleared.latencies];
+    result.latencies.push(...latencies);
+    result.byText.push({ text, latencies });
+    result.unanswered += typed.unanswered + cleared.unanswered;
   }
   await input.blur();
   return result;
@@ -199,6 +201,8 @@ export async function playbackError(
       return value !== initial ? { value, at: performance.now() } : false;
     },
     Number(await chart.getAttribute('aria-valuenow')),
+    // A loaded machine (load average 20-30) took over Playwright's default 30 s to start playing.
+    { timeout: 120_000 },
   );
   const first = (await start.jsonValue()) as { value: number; at: number };
   await page.waitForTimeout(durationMs);
@@ -215,8 +219,8 @@ export async function playbackError(
   };
 }
 
-/** Long tasks the page saw between two of its own moments. */
-export function longTasksBetween(page: Page, from: number, to: number): Promise<number> {
+/** The durations of the long tasks the page saw between two of its own moments. */
+export function longTasksBetween(page: Page, from: number, to: number): Promise<number[]> {
   return page.evaluate(
     (span) => (window as unknown as ProbeWindow).kubetideProbe.longTasksBetween(span.from, span.to),
     { from, to },

@@ -70,6 +70,44 @@ describe('MetricsStore', () => {
   });
 });
 
+describe('MetricsStore with a large poll', () => {
+  const keys = Array.from({ length: 50_000 }, (_, index) => `ns/pod-${index}`);
+  const poll = (time: number, value: number) =>
+    served(
+      time,
+      keys,
+      keys.map(() => value),
+      keys.map(() => value),
+    );
+
+  it('keeps it in parts, one task each, and shows it only once every part is in', () => {
+    const tasks: (() => void)[] = [];
+    const store = new MetricsStore(3, undefined, (task) => {
+      tasks.push(task);
+      return () => tasks.splice(tasks.indexOf(task), 1);
+    });
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.receive(poll(1, 1));
+    expect(tasks).toHaveLength(1);
+    expect(store.of('pods').latest.size).toBe(0);
+    while (tasks.length > 0) tasks.shift()!();
+    expect(notified).toBe(1);
+    expect(store.of('pods').latest.get('ns/pod-49999')).toEqual({ time: 1, cpu: 1, memory: 1 });
+    store.receive(poll(2, 2));
+    // Half written: the shown samples and the history are still the first poll's.
+    tasks.shift()!();
+    expect(store.of('pods').latest.get('ns/pod-0')).toEqual({ time: 1, cpu: 1, memory: 1 });
+    expect(store.history('pods', 'ns/pod-0').map((sample) => sample.time)).toEqual([1]);
+    // The next message finishes it first, in order.
+    store.receive(served(3, ['ns/pod-0'], [3], [3]));
+    expect(tasks).toHaveLength(0);
+    expect(store.history('pods', 'ns/pod-0').map((sample) => sample.cpu)).toEqual([1, 2, 3]);
+    expect(store.history('pods', 'ns/pod-1')).toEqual([]);
+    expect(store.of('pods').latest.size).toBe(1);
+  });
+});
+
 describe('metrics columns', () => {
   const pod: KubeObject = {
     metadata: { name: 'web', namespace: 'a', creationTimestamp: '2026-01-01T00:00:00Z' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareCells } from '../../../renderer/store/compare-cells';
-import { NameOrder } from '../../../renderer/store/name-order';
+import { NameOrder, withoutNamed } from '../../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
@@ -64,5 +64,40 @@ describe('NameOrder', () => {
     mirror.apply(deltaBatch(3, { upserts: [row('a/x-3')] }));
     expect(order.read()).toEqual(['a/x-2', 'a/x-3', 'a/x-10']);
     expect(first).toEqual(['a/x-2', 'a/x-10']);
+  });
+
+  it('cuts a few departed keys out by name among many, as filtering them out would', () => {
+    const random = seededRandom(5);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    for (let index = 0; index < 2_000; index++) {
+      const key = `${pick(random, ['a', 'b', 'c'])}/${pick(random, ['web', 'db', 'Web'])}-${index % 700}`;
+      live.set(key, row(key));
+    }
+    mirror.apply(deltaBatch(1, { upserts: [...live.values()], replace: true, snapshotEnd: true }));
+    expect(order.read()).toEqual(byName(live.values()));
+    for (let seq = 2; seq < 30; seq++) {
+      // Few deletes among 2,000 keys (found by binary search), including names shared across namespaces.
+      const deletes = [...live.keys()].filter(() => random() < 0.002);
+      for (const key of deletes) live.delete(key);
+      mirror.apply(deltaBatch(seq, { deletes }));
+      expect(order.read()).toEqual(byName(live.values()));
+    }
+  });
+
+  it('withoutNamed gives up when a key is not where its name places it', () => {
+    const names = new Map([
+      ['a/x-1', 'x-1'],
+      ['a/x-2', 'x-2'],
+      ['a/x-3', 'x-3'],
+    ]);
+    const nameOf = (key: string) => names.get(key)!;
+    const order = ['a/x-1', 'a/x-2', 'a/x-3', ...Array.from({ length: 60 }, (_, index) => `b/z-${index}`)];
+    for (let index = 0; index < 60; index++) names.set(`b/z-${index}`, `z-${index}`);
+    expect(withoutNamed(order, new Map([['a/x-2', 'x-2']]), nameOf)).toEqual(
+      order.filter((key) => key !== 'a/x-2'),
+    );
+    expect(withoutNamed(order, new Map([['a/x-9', 'x-9']]), nameOf)).toBeUndefined();
   });
 });
