@@ -217,7 +217,8 @@ describe('BridgeClient metrics', () => {
     await settle();
     const latest = client.metrics.of('pods').latest;
     expect(latest.size).toBe(25);
-    expect(latest.get('shop/web-24')).toEqual({ time: 5_000, cpu: 0.024, memory: 1024 });
+    // The sample history keeps values as 32-bit floats.
+    expect(latest.get('shop/web-24')).toEqual({ time: 5_000, cpu: Math.fround(0.024), memory: 1024 });
   });
 });
 
