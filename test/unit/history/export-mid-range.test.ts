@@ -17,7 +17,7 @@ import { openForWriting } from '../../../main/history/schema';
 import { versionsPerQuery } from '../../../main/history/standalone-versions';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { TempDirectory } from './fixtures';
-import { realisticPod, seededRandom, tempDirectory } from './fixtures';
+import { realisticPod, seededRandom, tempDirectory, versionsWithoutIds, withoutIds } from './fixtures';
 
 const pods = 900;
 const updates = 2_400;
@@ -93,14 +93,6 @@ afterAll(() => {
   source.close();
   directory.remove();
 });
-
-function withoutIds(state: ReplayState) {
-  return { ...state, changes: state.changes.map(({ id: _id, ...change }) => change) };
-}
-
-function versionsWithoutIds(versions: RecordedChange[]) {
-  return versions.map(({ id: _id, ...change }) => change);
-}
 
 describe('exportRecording of a range starting mid-recording', () => {
   for (const namespaces of [undefined, ['ns-1']]) {

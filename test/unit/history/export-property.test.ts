@@ -8,10 +8,9 @@ import { objectVersions } from '../../../main/history/object-history';
 import type { RecordedChange } from '../../../main/history/recorded-change';
 import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
-import type { ReplayState } from '../../../main/history/replay';
 import { stateAt } from '../../../main/history/replay';
 import type { ChurnRun, TempDirectory } from './fixtures';
-import { recordChurn, seededRandom, tempDirectory } from './fixtures';
+import { recordChurn, seededRandom, tempDirectory, versionsWithoutIds, withoutIds } from './fixtures';
 
 let directory: TempDirectory;
 let run: ChurnRun;
@@ -32,15 +31,6 @@ afterAll(() => {
   source.close();
   directory.remove();
 });
-
-/** A state without the change ids, which an export is free to renumber. */
-function withoutIds(state: ReplayState) {
-  return { ...state, changes: state.changes.map(({ id: _id, ...change }) => change) };
-}
-
-function versionsWithoutIds(versions: RecordedChange[]) {
-  return versions.map(({ id: _id, ...change }) => change);
-}
 
 /** `count` of `items` chosen at random, in their order (all of them when there are no more). */
 function sample<T>(items: readonly T[], count: number, random: () => number): T[] {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import type { KubeObject } from '../../../shared/kube/object';
+import type { RecordedChange } from '../../../main/history/recorded-change';
+import type { ReplayState } from '../../../main/history/replay';
 import { Recorder } from '../../../main/history/recorder';
 import type { AttachOptions, RecorderOptions } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
@@ -301,4 +303,14 @@ export async function recordChurn(
   await run.stop();
   await run.recorder.close();
   return { file, moments, clock };
+}
+
+/** A state without the change ids, which an export is free to renumber. */
+export function withoutIds(state: ReplayState) {
+  return { ...state, changes: state.changes.map(({ id: _id, ...change }) => change) };
+}
+
+/** An object's versions without their change ids (see withoutIds). */
+export function versionsWithoutIds(versions: RecordedChange[]) {
+  return versions.map(({ id: _id, ...change }) => change);
 }
