@@ -94,13 +94,7 @@ export class BatchStream {
    */
   snapshot(rows: Row[]): void {
     if (this.closed) return;
-    this.pending.clear();
-    // A renderer that asks for a snapshot has discarded what it was sent; waiting for its acks would
-    // stall the very snapshot it needs.
-    this.acknowledgedSeq = this.sentSeq;
-    this.snapshotRows = rows;
-    this.snapshotOffset = 0;
-    this.openedSnapshot = undefined;
+    this.startSnapshot(rows, undefined);
     this.flush();
   }
 
@@ -112,12 +106,8 @@ export class BatchStream {
   openSnapshot(): { add(rows: readonly Row[]): void; end(): void } {
     const rows: Row[] = [];
     const handle = {};
-    // As snapshot() starts one, with nothing to send until the first rows come.
-    this.pending.clear();
-    this.acknowledgedSeq = this.sentSeq;
-    this.snapshotRows = rows;
-    this.snapshotOffset = 0;
-    this.openedSnapshot = handle;
+    // Nothing to send until the first rows come.
+    this.startSnapshot(rows, handle);
     return {
       add: (chunk) => {
         if (this.openedSnapshot !== handle) return;
@@ -171,6 +161,20 @@ export class BatchStream {
     this.pending.clear();
     this.snapshotRows = undefined;
     this.openedSnapshot = undefined;
+  }
+
+  /**
+   * Drops pending changes, since the snapshot holds their outcome, and sends `rows` from the start;
+   * `handle` is set while the snapshot is open (see openSnapshot).
+   */
+  private startSnapshot(rows: Row[], handle: object | undefined): void {
+    this.pending.clear();
+    // A renderer that asks for a snapshot has discarded what it was sent; waiting for its acks would
+    // stall the very snapshot it needs.
+    this.acknowledgedSeq = this.sentSeq;
+    this.snapshotRows = rows;
+    this.snapshotOffset = 0;
+    this.openedSnapshot = handle;
   }
 
   /** Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open. */
