@@ -103,21 +103,20 @@ export function createObjectCompactor(interner = new StringInterner()): ObjectCo
       if (!object?.metadata || compactedAhead.has(object)) return input;
       return compact(object);
     },
-    compactAhead(input) {
-      const object = input as KubeObject | undefined;
-      if (!object?.metadata || compactedAhead.has(object)) return input;
-      const output = compact(object);
-      compactedAhead.add(output);
-      return output;
-    },
-    compactFinal(input) {
-      const object = input as KubeObject | undefined;
-      if (!object?.metadata || compactedAhead.has(object)) return input;
-      const output = withoutManagedFields(object);
-      compactedAhead.add(output);
-      return output;
-    },
+    compactAhead: remembering(compact),
+    compactFinal: remembering(withoutManagedFields),
   };
+
+  /** A transform by `compactWith` whose outputs the compactor's later calls pass through as they are. */
+  function remembering(compactWith: (object: KubeObject) => KubeObject): TransformFunc {
+    return (input) => {
+      const object = input as KubeObject | undefined;
+      if (!object?.metadata || compactedAhead.has(object)) return input;
+      const output = compactWith(object);
+      compactedAhead.add(output);
+      return output;
+    };
+  }
 }
 
 /**
