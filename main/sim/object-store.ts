@@ -80,11 +80,6 @@ export class ObjectStore {
    * past it (each resource's own window may reach less far back).
    */
   private compactedThrough = 0;
-  /** The resourceVersions of the last eventWindow events of every resource (etcd's history), a ring. */
-  private readonly history: Float64Array;
-  private historyLength = 0;
-  /** The newest resourceVersion that ring has let go (0: none). */
-  private historyEvictedThrough = 0;
   private readonly tables = new Map<string, ResourceTable>();
   /** Kept apart from the tables: a CRD's objects dropped with it leave their DELETED events behind. */
   private windows = new Map<string, EventWindow>();
@@ -93,7 +88,6 @@ export class ObjectStore {
 
   constructor(options: ObjectStoreOptions = {}) {
     this.eventWindow = Math.max(1, options.eventWindow ?? 50_000);
-    this.history = new Float64Array(this.eventWindow);
   }
 
   /** The newest resourceVersion handed out (0 before the first write). */
@@ -111,7 +105,10 @@ export class ObjectStore {
    * compaction, global. Never newer than any resource's watchable floor, so rewind succeeds.
    */
   get oldestReadableResourceVersion(): number {
-    return Math.max(this.compactedThrough, this.historyEvictedThrough);
+    // Every resourceVersion after compactedThrough is an event's (only a bulk load moves the counter
+    // without one, and it moves compactedThrough too), so the last eventWindow events are the last
+    // eventWindow versions.
+    return Math.max(this.compactedThrough, this.revision - this.eventWindow);
   }
 
   get(resource: string, key: string): StoredObject | undefined {
@@ -235,9 +232,6 @@ export class ObjectStore {
   }
 
   private record(event: StoredEvent): void {
-    const slot = this.historyLength++ % this.history.length;
-    if (this.historyLength > this.history.length) this.historyEvictedThrough = this.history[slot];
-    this.history[slot] = event.resourceVersion;
     let window = this.windows.get(event.resource);
     if (!window) this.windows.set(event.resource, (window = new EventWindow(this.eventWindow)));
     window.add(event);
