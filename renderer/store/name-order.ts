@@ -10,21 +10,22 @@ import type { LogCursor, RowChangeLog } from './row-change-log';
 import { compareCells } from './compare-cells';
 import type { SubscriptionMirror } from './subscription-mirror';
 
-/** Name order of two keys of `rows`: by name with numeric-aware collation, then by key. */
-export function compareByName(rows: ReadonlyMap<string, Row>, left: string, right: string): number {
-  const order = compareCells(rows.get(left)!.name, rows.get(right)!.name);
+/** Name order of (name, key) pairs: by name with numeric-aware collation, then by key. */
+function compareNamed(leftName: string, leftKey: string, rightName: string, rightKey: string): number {
+  const order = compareCells(leftName, rightName);
   if (order !== 0) return order;
-  return left < right ? -1 : left > right ? 1 : 0;
+  return leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0;
+}
+
+/** Name order of two keys of `rows` (see compareNamed). */
+export function compareByName(rows: ReadonlyMap<string, Row>, left: string, right: string): number {
+  return compareNamed(rows.get(left)!.name, left, rows.get(right)!.name, right);
 }
 
 /** `keys` (all in `rows`) sorted by name, ties by key. */
 export function sortByName(rows: ReadonlyMap<string, Row>, keys: string[]): string[] {
   const decorated = keys.map((key) => ({ key, name: rows.get(key)!.name }));
-  decorated.sort((left, right) => {
-    const order = compareCells(left.name, right.name);
-    if (order !== 0) return order;
-    return left.key < right.key ? -1 : left.key > right.key ? 1 : 0;
-  });
+  decorated.sort((left, right) => compareNamed(left.name, left.key, right.name, right.key));
   return decorated.map((entry) => entry.key);
 }
 
@@ -141,13 +142,6 @@ function insertionPoint(
     else high = middle;
   }
   return low;
-}
-
-/** Name order of (name, key) pairs: by name with numeric-aware collation, then by key. */
-function compareNamed(leftName: string, leftKey: string, rightName: string, rightKey: string): number {
-  const order = compareCells(leftName, rightName);
-  if (order !== 0) return order;
-  return leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0;
 }
 
 /**
