@@ -99,6 +99,8 @@ describe('importing a big recording', () => {
     console.log(
       `import of a ${Math.round(onMainMs)} ms open: longest main-thread stall ${Math.round(delay.max / 1e6)} ms`,
     );
-    expect(delay.max / 1e6).toBeLessThan(stallBoundMs);
+    // A loaded machine stretches both the open and any stall: the bound grows with the open, and an
+    // open on this thread (a stall as long as onMainMs) still fails it.
+    expect(delay.max / 1e6).toBeLessThan(Math.max(stallBoundMs, onMainMs / 3));
   });
 });
