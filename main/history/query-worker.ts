@@ -16,7 +16,8 @@ import { metricsAt, usageOver } from './metric-sample-reader';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import type { StateQuery, TimeRange } from './replay';
-import { eventDensity, recordingMarks, timeRange } from './replay';
+import { recordingMarks, timeRange } from './replay';
+import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import type { Row } from '../../shared/protocol/row';
 import { MomentRows } from './moment-rows';
@@ -200,6 +201,8 @@ interface OpenReader {
 const readers = new Map<string, OpenReader>();
 /** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
 const objectsPerChunk = 1000;
+/** Each open reader's change times, so a timeline reads only the changes committed since the last. */
+const densities = new WeakMap<RecordingReader, ChangeDensity>();
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 
@@ -245,7 +248,9 @@ function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): Timelin
   const range = timeRange(reader);
   const from = request.from ?? range?.start ?? request.now;
   const to = Math.max(from + 1, request.to ?? range?.end ?? from + 1);
-  const density = Object.fromEntries(eventDensity(reader, { from, to, buckets: request.buckets }));
+  let counted = densities.get(reader);
+  if (!counted) densities.set(reader, (counted = new ChangeDensity(reader)));
+  const density = Object.fromEntries(counted.density({ from, to, buckets: request.buckets }));
   return { range, from, to, density, marks: recordingMarks(reader, from, to) };
 }
 
