@@ -241,7 +241,12 @@ export class HistoryQueries {
   ): { id: number; answer: Promise<QueryReply> } {
     const id = ++this.nextId;
     const thread = travelPath.has(request.type) ? this.moments : this.side;
-    return { id, answer: thread.ask({ ...request, id } as QueryRequest, chunks) };
+    const answer = thread.ask({ ...request, id } as QueryRequest, chunks);
+    // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
+    // since a worker takes a second or two to start on a loaded machine, which the first travel
+    // should not wait for.
+    if (request.type === 'timeline') this.moments.start();
+    return { id, answer };
   }
 
   /** Ends the workers; questions still pending reject. */
@@ -280,7 +285,7 @@ class QueryThread {
     this.failAll(new Error('history queries were closed'));
   }
 
-  private start(): Worker {
+  start(): Worker {
     if (this.worker) return this.worker;
     const worker = startHistoryWorker('query-worker', this.data);
     worker.on('message', (reply: QueryReply) => this.replied(reply));

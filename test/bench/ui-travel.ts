@@ -6,8 +6,8 @@
 // The same cluster process, browser mode and Chromium as `--only ui`; once the pods are synced the
 // cluster churns for --seconds, then the page travels from live to 10 s ago and to the recording's
 // start, and plays at 10x from the start and from the middle, timed by the same scenario code
-// (ui-scenario.ts). --profile writes the page's CPU profile of the travels to
-// test-artifacts/ui-bench/travel-only-N.cpuprofile; run this under `node --cpu-prof` for the backend's
+// (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playback from
+// the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile; run this under `node --cpu-prof` for the backend's
 // (its main thread and each worker's), and cut both to the travels by the printed profile clock.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,7 +85,14 @@ try {
   }
   log(`travels on the profile clock: ${travelsFrom} to ${travelsTo} us`);
   const playFor = Math.min(5_000, ((span.to - span.from) / speed) * 0.5);
+  if (values.profile) await cdp.send('Profiler.start');
+  const playbackFrom = clock();
   const fromStart = await playbackError(page, speed, playFor);
+  log(`playback from the start on the profile clock: ${playbackFrom} to ${clock()} us`);
+  if (values.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    writeFileSync(join(profileFolder, `playback-only-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
   log(
     `playback at ${speed}x from the start: error ${round(fromStart.errorPct)}%${fromStart.catchingUp ? ' (catching up)' : ''}`,
   );
