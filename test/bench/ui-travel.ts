@@ -73,7 +73,8 @@ try {
   const clock = () => Math.round(Number(process.hrtime.bigint() / 1000n));
   const travelsFrom = clock();
   // What the table holds once complete: a travel is only as slow as its moment is large.
-  const shown = () => page.getByTestId('row-count').textContent();
+  const shown = async () =>
+    `${await page.getByTestId('row-count').textContent()} rows; ${await page.getByTestId('travel-banner').textContent()}`;
   const recent = await travelTo(page, span.to - 10_000);
   log(`travel to 10 s ago: ${round(recent)} ms (${await shown()})`);
   await goLive(page);
