@@ -6,21 +6,14 @@
 // playback's next page behind the metrics its own moving moment kept asking for. The objects (or
 // rows) of a moment come back in chunks, each taken in its own task, so travelling to a 150,000-pod
 // moment never holds the main thread for more than a chunk.
-import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { Row } from '../../shared/protocol/row';
 import type { RecordedCrashLog } from './crash-log-store';
-import { startHistoryWorker } from './history-worker';
-import type {
-  QueryReply,
-  QueryRequest,
-  QueryWorkerData,
-  RecordingInspection,
-  TimelineFigures,
-} from './query-worker';
-import { RecordingError } from './recording-error';
+import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
+import type { QueryChunks } from './query-thread';
+import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
@@ -38,15 +31,6 @@ export interface MomentSize {
   /** The objects it holds: at most this many come (a version that cannot be read is left out). */
   readonly total: number;
   readonly gap: RecordingMark | undefined;
-}
-
-interface Pending {
-  readonly onMoment?: (moment: MomentSize) => void;
-  readonly onObjects?: (objects: KubeObject[]) => void;
-  readonly onRows?: (rows: Row[]) => void;
-  /** Given the last reply: "done" for a state, "timeline" for a timeline. */
-  readonly resolve: (reply: QueryReply) => void;
-  readonly reject: (error: Error) => void;
 }
 
 export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
@@ -227,17 +211,14 @@ export class HistoryQueries {
     ).then(() => undefined);
   }
 
-  private ask(
-    request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
-  ): Promise<QueryReply> {
+  private ask(request: DistributiveOmit<QueryRequest, 'id'>, chunks: QueryChunks = {}): Promise<QueryReply> {
     return this.question(request, chunks).answer;
   }
 
   /** Sends `request` under a fresh id to its worker; `answer` settles with the worker's last reply to it. */
   private question(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
+    chunks: QueryChunks = {},
   ): { id: number; answer: Promise<QueryReply> } {
     const id = ++this.nextId;
     const thread = travelPath.has(request.type) ? this.moments : this.side;
@@ -253,82 +234,6 @@ export class HistoryQueries {
   close(): void {
     this.moments.close();
     this.side.close();
-  }
-}
-
-/** One query worker, started on the first question, and the questions it has yet to answer. */
-class QueryThread {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-
-  constructor(private readonly data: QueryWorkerData) {}
-
-  get started(): boolean {
-    return this.worker !== undefined;
-  }
-
-  ask(
-    request: QueryRequest,
-    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'>,
-  ): Promise<QueryReply> {
-    const worker = this.start();
-    return new Promise<QueryReply>((resolve, reject) => {
-      this.pending.set(request.id, { ...chunks, resolve, reject });
-      worker.postMessage(request);
-    });
-  }
-
-  close(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    void worker?.terminate();
-    this.failAll(new Error('history queries were closed'));
-  }
-
-  start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startHistoryWorker('query-worker', this.data);
-    worker.on('message', (reply: QueryReply) => this.replied(reply));
-    worker.on('error', (error) => this.failAll(error));
-    worker.on('exit', (code) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.failAll(new Error(`the history query worker exited with code ${code}`));
-    });
-    // Not a reason to keep the process alive: it only answers questions someone waits for.
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private replied(reply: QueryReply): void {
-    const pending = this.pending.get(reply.id);
-    if (!pending) return;
-    if (reply.type === 'moment') {
-      pending.onMoment?.({ total: reply.total, gap: reply.gap });
-      return;
-    }
-    if (reply.type === 'objects') {
-      pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
-      return;
-    }
-    if (reply.type === 'rows') {
-      pending.onRows?.(reply.rows);
-      return;
-    }
-    this.pending.delete(reply.id);
-    if (reply.type === 'failed') {
-      const { recording } = reply;
-      pending.reject(
-        recording ? new RecordingError(recording.file, recording.problem) : new Error(reply.message),
-      );
-    } else pending.resolve(reply);
-  }
-
-  private failAll(error: Error): void {
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    for (const question of pending) question.reject(error);
   }
 }
 
