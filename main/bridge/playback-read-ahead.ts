@@ -25,6 +25,13 @@ const bounds = {
   json: { page: 1_000, ahead: 5_000 },
 };
 const leastAhead = 2_000;
+/**
+ * Pages asked for at once. With one, the worker idled from sending a page until main, busy with its
+ * own work, took it in and asked for the next: at 10x under churn on a loaded machine the worker was
+ * a third idle while the moment fell behind. Its answers come in the order asked, so pages still
+ * arrive in recorded order.
+ */
+const pagesInFlight = 2;
 
 export interface ReadAheadOptions {
   /** The playback speed: how many recorded ms each wall ms plays. */
@@ -37,7 +44,9 @@ export class PlaybackReadAhead {
   /** Changes read, oldest first; those before `next` were taken. */
   private ahead: PlaybackChange[];
   private next = 0;
-  private reading = false;
+  /** Pages asked for and not answered yet, and the changes they were asked for. */
+  private reading = 0;
+  private asked = 0;
   /** The worker has sent the last change (and closed its playback), or can send no more. */
   private exhausted: boolean;
   private closed = false;
@@ -114,26 +123,39 @@ export class PlaybackReadAhead {
     return upcoming ? upcoming.time > time : this.exhausted;
   }
 
-  /** Asks for pages, one at a time, while fewer than aheadSize wait. */
+  /** Asks for pages, up to pagesInFlight at a time, while fewer than aheadSize wait or are asked for. */
   fill(): void {
-    if (this.closed || this.reading || this.exhausted) return;
-    if (this.ahead.length - this.next >= this.aheadSize) return;
-    this.reading = true;
-    this.reads.playbackChanges(this.playback, this.pageSize, this.options.now()).then(
-      ({ changes, done }) => {
-        this.reading = false;
-        this.exhausted = done;
-        // A page of changes at one moment (a burst) says nothing of the density after it.
-        if (changes.length > 1 && changes.at(-1)!.time > changes[0]!.time) this.density = densityOf(changes);
-        for (const change of changes) this.ahead.push(change);
-        this.fill();
-      },
-      () => {
-        // The worker failed or was closed: what was read is played, and playback ends there.
-        this.reading = false;
-        this.exhausted = true;
-      },
-    );
+    while (
+      !this.closed &&
+      !this.exhausted &&
+      this.reading < pagesInFlight &&
+      this.ahead.length - this.next + this.asked < this.aheadSize
+    ) {
+      const size = this.pageSize;
+      this.reading++;
+      this.asked += size;
+      this.reads.playbackChanges(this.playback, size, this.options.now()).then(
+        ({ changes, done }) => {
+          this.reading--;
+          this.asked -= size;
+          // After the last page or a failure, a page asked for meanwhile has nothing to add (the
+          // worker closed the playback): only pages in unbroken order are played.
+          if (this.exhausted) return;
+          this.exhausted = done;
+          // A page of changes at one moment (a burst) says nothing of the density after it.
+          if (changes.length > 1 && changes.at(-1)!.time > changes[0]!.time)
+            this.density = densityOf(changes);
+          for (const change of changes) this.ahead.push(change);
+          this.fill();
+        },
+        () => {
+          // The worker failed or was closed: what was read is played, and playback ends there.
+          this.reading--;
+          this.asked -= size;
+          this.exhausted = true;
+        },
+      );
+    }
   }
 
   /** Closes the worker's playback (it closed it itself after the last page). */

@@ -1,16 +1,19 @@
-// History questions answered off the main thread: one worker thread (query-worker) answers
-// stateAt and timeline questions in order, and the objects (or rows) come back in chunks, each taken
-// in its own task, so travelling to a 150,000-pod moment never holds the main thread for more than a
-// chunk.
-import type { Worker } from 'node:worker_threads';
+// History questions answered off the main thread, by two worker threads (query-worker), each in the
+// order asked: one rebuilds moments and reads playbacks ahead (the travel path), the other answers
+// everything beside them (the timeline, the sidebar's counts, the metrics, Events and versions of a
+// moment). A travel's side questions are asked with it, and the past metrics of 50,000 pods took a
+// second of one worker: in the ui bench's travel the moment's rebuild waited behind them, and a 10x
+// playback's next page behind the metrics its own moving moment kept asking for. The objects (or
+// rows) of a moment come back in chunks, each taken in its own task, so travelling to a 150,000-pod
+// moment never holds the main thread for more than a chunk.
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { Row } from '../../shared/protocol/row';
 import type { RecordedCrashLog } from './crash-log-store';
-import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
-import { RecordingError } from './recording-error';
+import type { QueryChunks } from './query-thread';
+import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
@@ -30,15 +33,6 @@ export interface MomentSize {
   readonly gap: RecordingMark | undefined;
 }
 
-interface Pending {
-  readonly onMoment?: (moment: MomentSize) => void;
-  readonly onObjects?: (objects: KubeObject[]) => void;
-  readonly onRows?: (rows: Row[]) => void;
-  /** Given the last reply: "done" for a state, "timeline" for a timeline. */
-  readonly resolve: (reply: QueryReply) => void;
-  readonly reject: (error: Error) => void;
-}
-
 export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
 
 export interface TimelineQuery {
@@ -55,10 +49,15 @@ function replyOf<T extends QueryReply['type']>(reply: QueryReply, type: T): Extr
   return reply as Extract<QueryReply, { type: T }>;
 }
 
+/** The questions of the travel path: a moment's rebuild and a playback's reads. */
+const travelPath = new Set<QueryRequest['type']>(['state', 'play-open', 'play-next', 'play-close']);
+
 export class HistoryQueries {
-  private worker: Worker | undefined;
+  /** Rebuilds moments and reads playbacks (travelPath), without quick_check (see QueryWorkerData). */
+  private readonly moments = new QueryThread({ checkIntegrity: false });
+  /** Every other question. */
+  private readonly side = new QueryThread({});
   private nextId = 0;
-  private readonly pending = new Map<number, Pending>();
 
   /**
    * Rebuilds `query` of the recording `file` in the worker; `onObjects` gets the objects (ordered by
@@ -200,88 +199,41 @@ export class HistoryQueries {
 
   /** Closes the playback `id` (its reader); nothing to wait for, and a closed worker closed it already. */
   closePlayback(id: number): void {
-    if (!this.worker) return;
+    if (!this.moments.started) return;
     this.ask({ type: 'play-close', playback: id }).catch(() => {});
   }
 
-  /** Closes the worker's reader of `file`, if open: a file given up may then be deleted. */
+  /** Closes the workers' readers of `file`, if open: a file given up may then be deleted. */
   release(file: string): Promise<void> {
-    return this.ask({ type: 'release', file }).then(() => undefined);
+    const threads = [this.side, this.moments].filter((thread) => thread.started);
+    return Promise.all(
+      threads.map((thread) => thread.ask({ type: 'release', file, id: ++this.nextId }, {})),
+    ).then(() => undefined);
   }
 
-  private ask(
-    request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
-  ): Promise<QueryReply> {
+  private ask(request: DistributiveOmit<QueryRequest, 'id'>, chunks: QueryChunks = {}): Promise<QueryReply> {
     return this.question(request, chunks).answer;
   }
 
-  /** Sends `request` under a fresh id; `answer` settles with the worker's last reply to it. */
+  /** Sends `request` under a fresh id to its worker; `answer` settles with the worker's last reply to it. */
   private question(
     request: DistributiveOmit<QueryRequest, 'id'>,
-    chunks: Pick<Pending, 'onMoment' | 'onObjects' | 'onRows'> = {},
+    chunks: QueryChunks = {},
   ): { id: number; answer: Promise<QueryReply> } {
-    const worker = this.start();
     const id = ++this.nextId;
-    const answer = new Promise<QueryReply>((resolve, reject) => {
-      this.pending.set(id, { ...chunks, resolve, reject });
-      worker.postMessage({ ...request, id } as QueryRequest);
-    });
+    const thread = travelPath.has(request.type) ? this.moments : this.side;
+    const answer = thread.ask({ ...request, id } as QueryRequest, chunks);
+    // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
+    // since a worker takes a second or two to start on a loaded machine, which the first travel
+    // should not wait for.
+    if (request.type === 'timeline') this.moments.start();
     return { id, answer };
   }
 
-  /** Ends the worker; questions still pending reject. */
+  /** Ends the workers; questions still pending reject. */
   close(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    void worker?.terminate();
-    this.failAll(new Error('history queries were closed'));
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startHistoryWorker('query-worker');
-    worker.on('message', (reply: QueryReply) => this.replied(reply));
-    worker.on('error', (error) => this.failAll(error));
-    worker.on('exit', (code) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.failAll(new Error(`the history query worker exited with code ${code}`));
-    });
-    // Not a reason to keep the process alive: it only answers questions someone waits for.
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private replied(reply: QueryReply): void {
-    const pending = this.pending.get(reply.id);
-    if (!pending) return;
-    if (reply.type === 'moment') {
-      pending.onMoment?.({ total: reply.total, gap: reply.gap });
-      return;
-    }
-    if (reply.type === 'objects') {
-      pending.onObjects?.(JSON.parse(reply.json) as KubeObject[]);
-      return;
-    }
-    if (reply.type === 'rows') {
-      pending.onRows?.(reply.rows);
-      return;
-    }
-    this.pending.delete(reply.id);
-    if (reply.type === 'failed') {
-      const { recording } = reply;
-      pending.reject(
-        recording ? new RecordingError(recording.file, recording.problem) : new Error(reply.message),
-      );
-    } else pending.resolve(reply);
-  }
-
-  private failAll(error: Error): void {
-    const pending = [...this.pending.values()];
-    this.pending.clear();
-    for (const question of pending) question.reject(error);
+    this.moments.close();
+    this.side.close();
   }
 }
 

@@ -59,6 +59,12 @@ type OpenPlayback =
   | { readonly reader: RecordingReader; readonly changes: Iterator<RecordedChange> };
 
 const open = new Map<number, OpenPlayback>();
+/**
+ * Playbacks closed after their last page, so that a page asked for meanwhile (the player keeps two
+ * asked for at once) is answered as done rather than as an unknown playback. The newest few.
+ */
+const finished = new Set<number>();
+const finishedKept = 64;
 
 /** Opens playback `id` of `file` (replacing any open one of that id). */
 export function openPlayback(id: number, file: string, query: PlaybackQuery): PlaybackSpan {
@@ -104,10 +110,17 @@ export function nextChanges(
   now: number,
 ): { changes: PlaybackChange[]; done: boolean } {
   const playing = open.get(id);
-  if (!playing) throw new Error(`no playback ${id} is open`);
+  if (!playing) {
+    if (finished.has(id)) return { changes: [], done: true };
+    throw new Error(`no playback ${id} is open`);
+  }
   const { changes, done } =
     'rows' in playing ? nextRows(playing, max, now) : nextRecordedChanges(playing.changes, max);
-  if (done) closePlayback(id);
+  if (done) {
+    closePlayback(id);
+    finished.add(id);
+    if (finished.size > finishedKept) finished.delete(finished.values().next().value!);
+  }
   return { changes, done };
 }
 
@@ -157,6 +170,7 @@ function nextRecordedChanges(
 export function closePlayback(id: number): void {
   open.get(id)?.reader.close();
   open.delete(id);
+  finished.delete(id);
 }
 
 function* changesOf(batches: Iterable<{ readonly changes: readonly RecordedChange[] }>) {

@@ -1,4 +1,4 @@
-// The entry point of the history query worker thread (see HistoryQueries): rebuilds a moment of a
+// The entry point of a history query worker thread (see HistoryQueries): rebuilds a moment of a
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends it back in chunks, so the receiving thread takes one chunk per task: the objects as JSON
 // text, or (for kinds whose columns shared/ prints) the table rows projected here (see MomentRows), a
@@ -8,7 +8,7 @@
 // import (schema, format, integrity); and reads playbacks ahead a page at a time (playback-reads).
 // Opening a recording runs SQLite's quick_check, which alone could hold a thread for seconds.
 import { statSync } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import { crashLogsAt } from './crash-log-store';
@@ -16,7 +16,8 @@ import { metricsAt, usageOver } from './metric-sample-reader';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import type { StateQuery, TimeRange } from './replay';
-import { eventDensity, recordingMarks, timeRange } from './replay';
+import { recordingMarks, timeRange } from './replay';
+import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import type { Row } from '../../shared/protocol/row';
 import { MomentRows } from './moment-rows';
@@ -197,9 +198,23 @@ interface OpenReader {
   refreshedAt: number;
 }
 
+/** What a query worker is started with (see HistoryQueries). */
+export interface QueryWorkerData {
+  /**
+   * Whether opening a recording runs quick_check (default true). The worker that rebuilds moments and
+   * reads playbacks skips it, as playback's own readers do: its reads meet any damage as they go
+   * (reported by the reader), and its first travel of a long recording should not wait seconds for
+   * a check of every page that the other worker has made already.
+   */
+  readonly checkIntegrity?: boolean;
+}
+
+const checkIntegrity = (workerData as QueryWorkerData | undefined)?.checkIntegrity !== false;
 const readers = new Map<string, OpenReader>();
 /** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
 const objectsPerChunk = 1000;
+/** Each open reader's change times, so a timeline reads only the changes committed since the last. */
+const densities = new WeakMap<RecordingReader, ChangeDensity>();
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 
@@ -207,7 +222,7 @@ const momentRows = new MomentRows();
  * The reader of `file`, opened once (opening runs quick_check over the whole file) and refreshed
  * every refreshAfterMs; reopened only if the path names another file since.
  */
-function readerFor(file: string): RecordingReader {
+function readerFor(file: string, check = checkIntegrity): RecordingReader {
   const now = Date.now();
   const open = readers.get(file);
   const inode = inodeOf(file);
@@ -220,7 +235,7 @@ function readerFor(file: string): RecordingReader {
   }
   open?.reader.close();
   readers.delete(file);
-  const reader = openRecording(file);
+  const reader = openRecording(file, { checkIntegrity: check });
   readers.set(file, { reader, inode, refreshedAt: now });
   return reader;
 }
@@ -245,7 +260,9 @@ function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): Timelin
   const range = timeRange(reader);
   const from = request.from ?? range?.start ?? request.now;
   const to = Math.max(from + 1, request.to ?? range?.end ?? from + 1);
-  const density = Object.fromEntries(eventDensity(reader, { from, to, buckets: request.buckets }));
+  let counted = densities.get(reader);
+  if (!counted) densities.set(reader, (counted = new ChangeDensity(reader)));
+  const density = Object.fromEntries(counted.density({ from, to, buckets: request.buckets }));
   return { range, from, to, density, marks: recordingMarks(reader, from, to) };
 }
 
@@ -315,7 +332,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       // A fresh open, integrity check included, whatever was open before: the file is new to the
       // asker. A kept reader spares the questions that follow an import a second check.
       release(request.file);
-      const reader = readerFor(request.file);
+      const reader = readerFor(request.file, true);
       const problems = reader.problems.map((problem) => `${problem.where}: ${problem.message}`);
       if (!request.keep) release(request.file);
       reply({

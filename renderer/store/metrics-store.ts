@@ -8,7 +8,7 @@ import type {
   MetricsMessage,
   MetricsResource,
 } from '../../shared/protocol/metrics-messages';
-import type { AskPastMetrics } from './past-metrics';
+import type { AskPastMetrics, QuestionSpacing } from './past-metrics';
 import { PastMetrics } from './past-metrics';
 import type { LatestSamples, MetricSample } from './sample-history';
 import { SampleHistory, defaultSampleCapacity } from './sample-history';
@@ -42,7 +42,8 @@ export class MetricsStore {
 
   /**
    * `askPast`: reads a past moment's samples from the recording (absent: the past has none).
-   * `schedule` runs the next part of a large poll in a task of its own.
+   * `schedule` runs the next part of a large poll in a task of its own; `pastSpacing` spaces the
+   * questions about the past (see PastMetrics).
    */
   constructor(
     private readonly historyCapacity = defaultSampleCapacity,
@@ -51,9 +52,10 @@ export class MetricsStore {
       const timer = setTimeout(task, 0);
       return () => clearTimeout(timer);
     },
+    pastSpacing?: QuestionSpacing,
   ) {
     this.entries = { pods: this.emptyEntry(), nodes: this.emptyEntry() };
-    this.past = new PastMetrics(askPast, () => this.notify());
+    this.past = new PastMetrics(askPast, () => this.notify(), pastSpacing);
   }
 
   of(resource: MetricsResource): ResourceMetrics {

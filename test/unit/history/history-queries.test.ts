@@ -118,7 +118,10 @@ describe('HistoryQueries', () => {
         }
         expect(expected.length).toBeGreaterThan(14);
         expect(played).toEqual(rows ? expectedRows : expected);
-        // Its reader was closed with the last page: the playback is gone.
+        // Its reader was closed with the last page: a page asked for meanwhile (the player asks two
+        // at once) is answered done and empty, and once the player closes it, it is gone.
+        expect(await reading.playbackChanges(opened.id, 7, now)).toEqual({ changes: [], done: true });
+        reading.closePlayback(opened.id);
         await expect(reading.playbackChanges(opened.id, 7, now)).rejects.toThrow(/no playback/);
       }
     } finally {

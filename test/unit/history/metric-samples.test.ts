@@ -301,6 +301,31 @@ describe('metric_samples in a recording', () => {
     expect(rowCount(file, 'metric_samples')).toBe(0);
   });
 
+  it('answers a moment with the series recorded since the reader last answered one', async () => {
+    directory = tempDirectory();
+    const file = directory.file('growing.kubetide');
+    const { server } = recordingServer(file);
+    const pods = [realisticPod('web-1'), realisticPod('web-2')];
+    const capture = captureInto(server, pods);
+    await capture.capture(
+      'pods',
+      [{ items: [podMetrics('default', 'web-1', start, { app: [1, 1] })] }],
+      start,
+    );
+    const reader = openRecording(file);
+    expect(metricsAt(reader.database, 'pods', start).keys).toEqual(['default/web-1']);
+    // web-2's series is written after the reader has answered, by the recording still being written.
+    const later = start + 15_000;
+    await capture.capture(
+      'pods',
+      [{ items: ['web-1', 'web-2'].map((name) => podMetrics('default', name, later, { app: [2, 2] })) }],
+      later,
+    );
+    expect(metricsAt(reader.database, 'pods', later).keys).toEqual(['default/web-1', 'default/web-2']);
+    server.handle({ type: 'close', now: later });
+    reader.close();
+  });
+
   it('retention deletes samples before the new start, and the series sampled no more', async () => {
     directory = tempDirectory();
     const file = directory.file('retention.kubetide');

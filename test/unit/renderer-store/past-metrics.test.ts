@@ -6,6 +6,7 @@ import type { RecordedMetrics } from '../../../shared/protocol/history-messages'
 import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { MetricsStore } from '../../../renderer/store/metrics-store';
 import { notYetRead } from '../../../renderer/store/past-metrics';
+import type { QuestionSpacing } from '../../../renderer/store/past-metrics';
 
 interface Question {
   readonly resource: MetricsResource;
@@ -14,12 +15,37 @@ interface Question {
   fail(error: Error): void;
 }
 
-function storeWithQuestions(): { store: MetricsStore; questions: Question[] } {
+/** A clock for the spacing between questions, moved by hand. */
+class SpacingClock implements QuestionSpacing {
+  private time = 0;
+  private readonly timers: { at: number; callback: () => void }[] = [];
+  constructor(readonly ms: number) {}
+  now(): number {
+    return this.time;
+  }
+  setTimeout(callback: () => void, ms: number): void {
+    this.timers.push({ at: this.time + ms, callback });
+  }
+  step(ms: number): void {
+    this.time += ms;
+    for (const timer of this.timers.filter((each) => each.at <= this.time)) {
+      this.timers.splice(this.timers.indexOf(timer), 1);
+      timer.callback();
+    }
+  }
+}
+
+function storeWithQuestions(spacing: QuestionSpacing = new SpacingClock(0)): {
+  store: MetricsStore;
+  questions: Question[];
+} {
   const questions: Question[] = [];
   const store = new MetricsStore(
     undefined,
     (resource, time) =>
       new Promise((resolve, reject) => questions.push({ resource, time, answer: resolve, fail: reject })),
+    undefined,
+    spacing,
   );
   return { store, questions };
 }
@@ -59,6 +85,28 @@ describe('PastMetrics', () => {
     expect(store.past.at('pods', 3_000).latest.get('default/web-1')?.cpu).toBe(0.3);
     store.past.load('pods', 3_000);
     expect(questions).toHaveLength(3);
+  });
+
+  it('asks about a resource at most once per spacing, then for the last moment wanted (a playback moving it)', async () => {
+    const clock = new SpacingClock(1_000);
+    const { store, questions } = storeWithQuestions(clock);
+    store.past.load('pods', 1_000);
+    questions[0]!.answer(recorded(0.1));
+    await flush();
+    clock.step(400);
+    store.past.load('pods', 2_000);
+    store.past.load('pods', 3_000);
+    expect(questions).toHaveLength(1);
+    clock.step(599);
+    expect(questions).toHaveLength(1);
+    clock.step(1);
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 3_000]);
+    // Spaced from the question, not from its answer: one answered late is followed at once.
+    clock.step(1_500);
+    questions[1]!.answer(recorded(0.3));
+    await flush();
+    store.past.load('pods', 4_000);
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 3_000, 4_000]);
   });
 
   it('says "absent" for a moment without samples, "failing" when the recording could not be read', async () => {

@@ -1,0 +1,122 @@
+// The ui bench's travel and playback alone, by hand (issues 12 and 15), for profiling them without
+// the typing, scrolling and floor phases around them:
+//
+//   npx tsx test/bench/ui-travel.ts [--pods 50000] [--churn 2000] [--seconds 30] [--profile]
+//
+// The same cluster process, browser mode and Chromium as `--only ui`; once the pods are synced the
+// cluster churns for --seconds, then the page travels from live to 10 s ago and to the recording's
+// start, and plays at 10x from the start and from the middle, timed by the same scenario code
+// (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playback from
+// the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile; run this under `node --cpu-prof` for the backend's
+// (its main thread and each worker's), and cut both to the travels by the printed profile clock.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { startBrowserMode } from '../../main/app/serve';
+import { launchChromium } from '../e2e/chromium';
+import { round } from './harness';
+import { startClusterProcess } from './ui-cluster';
+import { goLive, playbackError, recordingSpan, startupTimes, travelTo } from './ui-scenario';
+
+const { values } = parseArgs({
+  options: {
+    pods: { type: 'string', default: '50000' },
+    churn: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '30' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const pods = Number(values.pods);
+const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
+const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
+const speed = 10;
+const started = performance.now();
+const log = (message: string) =>
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+
+const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-travel-'));
+const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
+const closers: (() => Promise<unknown>)[] = [() => cluster.close()];
+try {
+  await ensureRendererBuilt(log);
+  const mode = await startBrowserMode({
+    port: 0,
+    embedded: false,
+    pods,
+    kubeconfig: cluster.kubeconfigPath,
+    dataDirectory: join(workFolder, 'data'),
+    log: () => undefined,
+  });
+  closers.unshift(() => mode.close());
+  const browser = await launchChromium();
+  closers.unshift(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  await context.addInitScript({ path: probeScript });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await page.goto(mode.launchUrl());
+  const startup = await startupTimes(page);
+  log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+  await cluster.setChurn(Number(values.churn));
+  log(`churning at ${values.churn}/s for ${values.seconds} s...`);
+  await page.waitForTimeout(Number(values.seconds) * 1000);
+  const span = await recordingSpan(page);
+  if (values.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  // The backend's profile clock (node --cpu-prof's timestamps are the monotonic clock in us).
+  const clock = () => Math.round(Number(process.hrtime.bigint() / 1000n));
+  const travelsFrom = clock();
+  // What the table holds once complete: a travel is only as slow as its moment is large.
+  const shown = async () =>
+    `${await page.getByTestId('row-count').textContent()} rows; ${await page.getByTestId('travel-banner').textContent()}`;
+  const recent = await travelTo(page, span.to - 10_000);
+  log(`travel to 10 s ago: ${round(recent)} ms (${await shown()})`);
+  await goLive(page);
+  const start = await travelTo(page, span.from + 1_000);
+  log(`travel to the recording's start: ${round(start)} ms (${await shown()})`);
+  const travelsTo = clock();
+  if (values.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(profileFolder, { recursive: true });
+    writeFileSync(join(profileFolder, `travel-only-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
+  log(`travels on the profile clock: ${travelsFrom} to ${travelsTo} us`);
+  const playFor = Math.min(5_000, ((span.to - span.from) / speed) * 0.5);
+  if (values.profile) await cdp.send('Profiler.start');
+  const playbackFrom = clock();
+  const fromStart = await playbackError(page, speed, playFor);
+  log(`playback from the start on the profile clock: ${playbackFrom} to ${clock()} us`);
+  if (values.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    writeFileSync(join(profileFolder, `playback-only-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
+  log(
+    `playback at ${speed}x from the start: error ${round(fromStart.errorPct)}%${fromStart.catchingUp ? ' (catching up)' : ''}`,
+  );
+  await goLive(page);
+  const middle = span.from + (span.to - span.from) / 2;
+  await travelTo(page, middle);
+  const underChurn = await playbackError(page, speed, Math.min(5_000, ((span.to - middle) / speed) * 0.5));
+  log(
+    `playback at ${speed}x from the middle: error ${round(underChurn.errorPct)}%${underChurn.catchingUp ? ' (catching up)' : ''}`,
+  );
+  console.log(
+    JSON.stringify({
+      pods,
+      travel_complete_ms: round(Math.max(recent, start)),
+      travel_recent_ms: round(recent),
+      travel_start_ms: round(start),
+      playback_speed_error_pct: round(fromStart.errorPct),
+      playback_churn_error_pct: round(underChurn.errorPct),
+    }),
+  );
+} finally {
+  for (const close of closers) await close().catch(() => undefined);
+  rmSync(workFolder, { recursive: true, force: true });
+}
