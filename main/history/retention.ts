@@ -69,14 +69,16 @@ function dropIfLater(writer: RecordingWriter, start: number): number | undefined
   const oldest = database.prepare('SELECT min(time) AS time FROM changes').get() as { time: number | null };
   if (oldest.time === null || start <= oldest.time) return undefined;
   if (start <= (recordingStart(database) ?? Number.NEGATIVE_INFINITY)) return undefined;
-  writer.transaction(() => writer.forgetStoredTexts(dropBefore(database, start)));
+  writer.transaction(() => {
+    dropBefore(database, start);
+    writer.forgetSiblings();
+  });
   database.pragma('incremental_vacuum');
   database.pragma('wal_checkpoint(TRUNCATE)');
   return start;
 }
 
-/** Returns the objects with a version rewritten whole (see RecordingWriter.forgetStoredTexts). */
-function dropBefore(database: SqliteDatabase, start: number): Set<number> {
+function dropBefore(database: SqliteDatabase, start: number): void {
   const firstKept =
     (
       database.prepare('SELECT min(id) AS id FROM changes WHERE time >= ?').get(start) as {
@@ -114,7 +116,6 @@ function dropBefore(database: SqliteDatabase, start: number): Set<number> {
   for (const { id } of orphans) fullVersions.set(id, encodeVersion(decoder.json(id)));
   // Computed before any rewrite: the decoder reads the versions as they are stored now.
   const dependents = chainedDependents(database, decoder, [...fullVersions.keys()]);
-  const rewrittenObjects = objectsOf(database, [...fullVersions.keys()]);
   for (const [id, payload] of fullVersions) rewrite.run(payload, id);
   const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
   for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
@@ -128,17 +129,4 @@ function dropBefore(database: SqliteDatabase, start: number): Set<number> {
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));
-  return rewrittenObjects;
-}
-
-/** The objects of the changes `ids`, read a thousand per query. */
-function objectsOf(database: SqliteDatabase, ids: readonly number[]): Set<number> {
-  const select = database
-    .prepare('SELECT DISTINCT object FROM changes WHERE id IN (SELECT value FROM json_each(?))')
-    .pluck();
-  const objects = new Set<number>();
-  for (let index = 0; index < ids.length; index += 1000)
-    for (const object of select.all(JSON.stringify(ids.slice(index, index + 1000))) as number[])
-      objects.add(object);
-  return objects;
 }

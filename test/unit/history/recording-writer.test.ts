@@ -62,7 +62,6 @@ function writeVersions(writer: RecordingWriter, stream: number, versions: readon
       );
     });
   });
-  writer.releaseBatchMemory();
   return ids;
 }
 
