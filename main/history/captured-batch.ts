@@ -61,7 +61,9 @@ class EntryReader {
   expect(byte: number): void {
     const found = this.peek();
     if (found !== byte)
-      throw new Error(`a recorded batch has ${this.describe(found)} where ${String.fromCharCode(byte)} belongs`);
+      throw new Error(
+        `a recorded batch has ${this.describe(found)} where ${String.fromCharCode(byte)} belongs`,
+      );
     this.index++;
   }
 
@@ -78,7 +80,8 @@ class EntryReader {
     this.expect(comma);
     const code = this.number();
     this.expect(comma);
-    if (this.peek() !== quote) throw new Error(`a recorded change's key is not a string at byte ${this.index}`);
+    if (this.peek() !== quote)
+      throw new Error(`a recorded change's key is not a string at byte ${this.index}`);
     const keyEnd = stringEnd(this.bytes, this.index);
     const key = stringValue(this.bytes, this.index, keyEnd);
     this.index = keyEnd;
@@ -97,7 +100,8 @@ class EntryReader {
   /** A mark or a crash log: a JSON object, parsed. */
   record(): MarkEntry | CrashLogEntry {
     const start = this.index;
-    if (this.peek() !== openBrace) throw new Error(`a recorded entry starts with ${this.describe(this.peek())}`);
+    if (this.peek() !== openBrace)
+      throw new Error(`a recorded entry starts with ${this.describe(this.peek())}`);
     let depth = 0;
     for (let index = start; index < this.bytes.length; index++) {
       const byte = this.bytes[index];

@@ -134,7 +134,10 @@ export function readCapturedObject(bytes: Buffer, start: number): { object: Capt
       const end = stringEnd(bytes, index);
       const afterKey = skipWhitespace(bytes, end);
       // Only keys at depth 1 (metadata), 2 within metadata, and 4 within an owner reference matter.
-      if (bytes[afterKey] !== colon || !(depth === 1 || (inMetadata && depth === 2) || (inOwners && depth === 4))) {
+      if (
+        bytes[afterKey] !== colon ||
+        !(depth === 1 || (inMetadata && depth === 2) || (inOwners && depth === 4))
+      ) {
         index = end;
         continue;
       }

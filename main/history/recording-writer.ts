@@ -256,7 +256,8 @@ export class RecordingWriter {
     const state = this.requireStream(stream).objects.get(uid);
     if (state === undefined || state.lastChange === 0) return undefined;
     const text =
-      state.lastText?.toString() ?? (this.decoder ??= new VersionDecoder(this.database)).json(state.lastChange);
+      state.lastText?.toString() ??
+      (this.decoder ??= new VersionDecoder(this.database)).json(state.lastChange);
     return (JSON.parse(text) ?? undefined) as KubeObject | undefined;
   }
 
