@@ -25,7 +25,8 @@ const resyncAfter = 8;
 /**
  * How far either way from the aligned position the search looks first: a value that changed length
  * ("True" to "False", 9 to 10 restarts) shifts the rest of the text by a few bytes. Only when no run
- * is found that near is the dictionary indexed by hash (about a third of a status update's cost).
+ * is found that near is the dictionary indexed by hash (which had been a third of what a status
+ * update's delta cost), and the rest of that insert run searched through it.
  */
 const nearbyShift = 8;
 /** Candidates tried per position in the dictionary's hash chains (zlib's level 3 tries 32). */
@@ -99,7 +100,8 @@ export function encodeTextDelta(
   while (position <= last) {
     let bestLength = aligned < dictionary.length ? matchLength(dictionary, aligned, target, position) : 0;
     let bestFrom = aligned;
-    if (bestLength < minimumCopy && position - inserted >= resyncAfter) {
+    // Once an insert run is resyncAfter long: near the aligned position first, once per run.
+    if (bestLength < minimumCopy && position - inserted === resyncAfter) {
       for (let shift = 1; shift <= nearbyShift && bestLength < minimumCopy; shift++) {
         for (let from = aligned - shift; from <= aligned + shift; from += 2 * shift) {
           if (from < 0 || from >= dictionary.length) continue;
