@@ -83,6 +83,10 @@ export class RecordingWriter {
   private readonly fullVersionEvery: number;
   /** Bytes held in every object's lastText: kept under maximumTextBytes. */
   private textBytes = 0;
+  /**
+   * The last change id given out. Ids are the writer's, never SQLite's next rowid: once retention
+   * has dropped every change, that would start again below the ids its keyframe says it holds.
+   */
   private lastChangeId: number;
   private readonly insertChange;
   private readonly insertObject;
@@ -95,10 +99,15 @@ export class RecordingWriter {
     options: RecordingWriterOptions = {},
   ) {
     this.fullVersionEvery = options.fullVersionEvery ?? 12;
-    this.lastChangeId =
-      (database.prepare('SELECT max(id) AS id FROM changes').get() as { id: number | null }).id ?? 0;
+    this.lastChangeId = (
+      database
+        .prepare(
+          'SELECT max(coalesce((SELECT max(id) FROM changes), 0), coalesce((SELECT max(last_change) FROM keyframes), 0)) AS id',
+        )
+        .get() as { id: number }
+    ).id;
     this.insertChange = database.prepare(
-      'INSERT INTO changes (time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO changes (id, time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertObject = database.prepare(
       'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
@@ -212,7 +221,9 @@ export class RecordingWriter {
     const { base, encoding, payload } = encodeNextVersion(state, object, sibling, this.fullVersionEvery);
     const deleted = change.type === 'Deleted';
     if (object !== undefined) state.resourceVersion = object.resourceVersion;
-    const result = this.insertChange.run(
+    const id = this.lastChangeId + 1;
+    this.insertChange.run(
+      id,
       change.time,
       stream.id,
       state.id,
@@ -223,7 +234,6 @@ export class RecordingWriter {
       encoding,
       payload,
     );
-    const id = Number(result.lastInsertRowid);
     this.lastChangeId = id;
     state.lastChange = id;
     state.key = change.key;

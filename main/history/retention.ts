@@ -79,12 +79,15 @@ function dropIfLater(writer: RecordingWriter, start: number): number | undefined
 }
 
 function dropBefore(database: SqliteDatabase, start: number): void {
-  const firstKept =
-    (
-      database.prepare('SELECT min(id) AS id FROM changes WHERE time >= ?').get(start) as {
-        id: number | null;
-      }
-    ).id ?? Number.MAX_SAFE_INTEGER;
+  // With no change at or after `start`, the next change's id: the keyframe written at `start` holds
+  // every change before it, and none that the writer adds later.
+  const firstKept = (
+    database
+      .prepare(
+        'SELECT coalesce((SELECT min(id) FROM changes WHERE time >= ?), (SELECT coalesce(max(id), 0) + 1 FROM changes)) AS id',
+      )
+      .get(start) as { id: number }
+  ).id;
   const decoder = new VersionDecoder(database);
   const rewrite = database.prepare(
     'UPDATE changes SET base = NULL, hint = NULL, encoding = 0, payload = ? WHERE id = ?',
