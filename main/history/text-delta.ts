@@ -1,9 +1,9 @@
 // A byte delta of a text against a similar one, its dictionary: runs copied from the dictionary and
-// bytes inserted, the way git's pack deltas are built. A pod's chained patch repeats most of the
-// patch before it (the same conditions and container statuses, with new times and counts): finding
-// those runs in a few hundred bytes takes a fraction of what zlib spends setting itself up per call,
-// and the copies cost about what deflate's back-references do. What it cannot do is entropy-code
-// the bytes it inserts, so the writer deflates instead when a delta is mostly inserts.
+// bytes inserted, the way git's pack deltas are built. A pod's next version repeats most of its last
+// one (a status update rewrites a few times, counts and the resourceVersion in place): finding those
+// runs takes a fraction of what zlib spends setting itself up per call, and the copies cost about
+// what deflate's back-references do. What it cannot do is entropy-code the bytes it inserts, so the
+// writer deflates instead when a delta is mostly inserts.
 //
 // Format: the target's length (varint), then instructions, each opened by a varint n:
 // - n even: n / 2 bytes follow, inserted as they are;
