@@ -56,6 +56,9 @@ interface StreamState {
   listed: Set<number> | undefined;
 }
 
+/** What currentObject's decoder keeps of the versions it read back: a bound on memory. */
+const decoderMemoChars = 4 * 1024 * 1024;
+
 /** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
 const maximumSiblings = 10_000;
 
@@ -267,7 +270,7 @@ export class RecordingWriter {
     if (state === undefined || state.lastChange === 0) return undefined;
     const text =
       state.lastText?.toString() ??
-      (this.decoder ??= new VersionDecoder(this.database)).json(state.lastChange);
+      (this.decoder ??= new VersionDecoder(this.database, decoderMemoChars)).json(state.lastChange);
     return (JSON.parse(text) ?? undefined) as KubeObject | undefined;
   }
 
