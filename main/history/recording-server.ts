@@ -1,8 +1,10 @@
 // Answers a Recorder's requests inside the recording process: one RecordingSession, opened by the
 // first request and closed by the last. The same code serves a worker thread (recording-worker.ts),
 // an Electron utilityProcess, or, in tests, the calling thread itself (inlineRecordingProcess).
+import type { CapturedEntry } from './captured-batch';
+import { readCapturedBatch } from './captured-batch';
 import { RecordingError, messageOf } from './recording-error';
-import type { BatchEntry, RecorderRequest, RecordingReply } from './recording-protocol';
+import type { RecorderRequest, RecordingReply } from './recording-protocol';
 import { RecordingSession } from './recording-session';
 import { threadCpuMs } from './thread-cpu-time';
 
@@ -35,9 +37,9 @@ export class RecordingServer {
         const session = this.requireSession();
         const started = performance.now();
         const startedCpu = this.writeCpuMs === undefined ? undefined : threadCpuMs();
-        let entries: BatchEntry[] = [];
+        let entries: CapturedEntry[] = [];
         try {
-          entries = JSON.parse(textOf(request.entries)) as BatchEntry[];
+          entries = readCapturedBatch(bufferOf(request.entries));
         } catch (error) {
           this.reply({
             type: 'error',
@@ -86,7 +88,7 @@ export class RecordingServer {
   }
 }
 
-/** UTF-8 bytes as text, without copying them first (a transferred buffer arrives as a plain Uint8Array). */
-function textOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString();
+/** The bytes as a Buffer, without copying them (a transferred buffer arrives as a plain Uint8Array). */
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

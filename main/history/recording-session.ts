@@ -4,8 +4,10 @@
 import { statSync } from 'node:fs';
 import { writeCrashLog } from './crash-log-store';
 import { MetricSampleWriter } from './metric-sample-store';
+import type { CapturedChange, CapturedEntry } from './captured-batch';
+import { isCapturedChange } from './captured-batch';
 import { decodeDeltaType } from './recorded-change';
-import type { BatchEntry, MarkEntry, MetricSamplesEntry, RecordingSettings } from './recording-protocol';
+import type { MarkEntry, MetricSamplesEntry, RecordingSettings } from './recording-protocol';
 import { RecordingLock } from './recording-lock';
 import { RecordingWriter } from './recording-writer';
 import { messageOf } from './recording-error';
@@ -13,7 +15,6 @@ import type { RetentionPolicy } from './retention';
 import { enforceRetention } from './retention';
 import type { SqliteDatabase } from './schema';
 import { openForWriting, readMeta } from './schema';
-import type { KubeObject } from '../../shared/kube/object';
 
 interface StreamProgress {
   /** The file's stream id. */
@@ -95,11 +96,11 @@ export class RecordingSession {
   }
 
   /** Writes one batch in one transaction, then the keyframes due; returns the changes written so far. */
-  write(entries: readonly BatchEntry[], now: number): number {
+  write(entries: readonly CapturedEntry[], now: number): number {
     try {
       this.writer.transaction(() => {
         for (const entry of entries) {
-          if (Array.isArray(entry)) this.writeChange(entry);
+          if (isCapturedChange(entry)) this.writeChange(entry);
           else if ('record' in entry) writeCrashLog(this.database, entry);
           else this.writeMark(entry);
         }
@@ -114,8 +115,6 @@ export class RecordingSession {
         messageOf(error),
       );
       this.batchLost(entries, now, error);
-    } finally {
-      this.writer.releaseBatchMemory();
     }
     const retention = this.settings.retention;
     if (retention && now - this.lastRetention >= (this.settings.retentionCheckIntervalMs ?? 60_000)) {
@@ -180,23 +179,10 @@ export class RecordingSession {
     this.lock.release();
   }
 
-  private writeChange([time, stream, code, key, object]: readonly [
-    number,
-    number,
-    number,
-    string,
-    unknown,
-  ]): void {
+  private writeChange({ time, stream, code, key, object }: CapturedChange): void {
     const progress = this.requireStream(stream);
     const { type, finalStateUnknown } = decodeDeltaType(code);
-    this.writer.writeChange({
-      time,
-      stream: progress.id,
-      type,
-      finalStateUnknown,
-      object: (object ?? undefined) as KubeObject | undefined,
-      key,
-    });
+    this.writer.writeCapturedChange({ time, stream: progress.id, type, finalStateUnknown, object, key });
     progress.changesSinceKeyframe++;
     this.changesWritten++;
   }
@@ -276,17 +262,15 @@ export class RecordingSession {
    * (the next version of each object is stored whole) and the lost span becomes a gap, if the
    * database takes even that.
    */
-  private batchLost(entries: readonly BatchEntry[], now: number, error: unknown): void {
+  private batchLost(entries: readonly CapturedEntry[], now: number, error: unknown): void {
     this.writer.forgetVersions();
-    const first = entries.find((entry): entry is [number, number, number, string, unknown] =>
-      Array.isArray(entry),
-    );
+    const first = entries.find(isCapturedChange);
     try {
       this.writer.writeMark({
         kind: 'gap',
         reason: 'not-recording',
         stream: undefined,
-        start: first?.[0] ?? now,
+        start: first?.time ?? now,
         end: now,
         detail: `writing the recording failed: ${messageOf(error)}`,
       });

@@ -1,16 +1,20 @@
 // Writes changes, keyframes and marks into a recording, one transaction per batch. Holds, per stream,
-// what the next write needs: each object's id, its last change, that version and the text its payload
-// held (to deflate the next one against), and which change is current for every live object (what a
-// keyframe stores).
+// what the next write needs: each object's id, its last change and the text that version decodes to
+// (the next one is stored against it), and which change is current for every live object (what a
+// keyframe stores). It never parses an object: versions are texts, filed by the few metadata fields
+// a CapturedObject carries.
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
+import type { CapturedObject } from './captured-object';
+import { captureObject } from './captured-object';
 import { encodeMembers } from './object-codec';
 import type { RecordingMark, StreamIdentity } from './recorded-change';
 import { encodeDeltaType } from './recorded-change';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
+import { VersionDecoder } from './version-decoder';
 import type { ObjectVersions, Sibling } from './version-encoder';
-import { encodeNextVersion, templateOf } from './version-encoder';
+import { encodeNextVersion } from './version-encoder';
 
 /** One delta to write; `object` undefined only for a DeletedFinalStateUnknown with no known state. */
 export interface ChangeToWrite {
@@ -25,9 +29,18 @@ export interface ChangeToWrite {
   readonly uid?: string;
 }
 
+/** A ChangeToWrite whose object is its captured text (what the recording process receives). */
+export interface CapturedChangeToWrite extends Omit<ChangeToWrite, 'object'> {
+  readonly object: CapturedObject | undefined;
+}
+
 /** An object as the writer knows it: its row id, and what encoding its next version needs. */
 interface ObjectState extends ObjectVersions {
   readonly id: number;
+  /** The key it was last written under (a retired object's deletion names it). */
+  key: string;
+  /** Its last version's resourceVersion (a deletion with no known state repeats it). */
+  resourceVersion: string;
 }
 
 interface StreamState {
@@ -43,16 +56,19 @@ interface StreamState {
   listed: Set<number> | undefined;
 }
 
+/** What currentObject's decoder keeps of the versions it read back: a bound on memory. */
+const decoderMemoChars = 4 * 1024 * 1024;
+
 /** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
 const maximumSiblings = 10_000;
 
 /**
- * Bytes of stored texts (ObjectState.lastStored) kept for all objects before they are all dropped: a
- * bound on memory, not a policy. A pod's is a few hundred bytes (a patch; its JSON after a full
- * version), so this holds about 100,000 objects'. An object without its text writes its next version
- * as a patch against its canonical JSON, recomputed from the cache's object: correct, only slower.
+ * Bytes of texts (ObjectState.lastText) kept for all objects before they are all dropped: a bound on
+ * memory, not a policy. A pod's JSON without managedFields is 2-3 KB, so this holds about 200,000
+ * pods', outside the JavaScript heap (the parsed tree per object kept before cost several times
+ * that, on it). An object without its text writes its next version whole: correct, only larger.
  */
-const maximumStoredBytes = 64 * 1024 * 1024;
+const maximumTextBytes = 512 * 1024 * 1024;
 
 export interface RecordingWriterOptions {
   /**
@@ -68,23 +84,33 @@ export interface RecordingWriterOptions {
 export class RecordingWriter {
   private readonly streams = new Map<number, StreamState>();
   private readonly fullVersionEvery: number;
-  private touched: ObjectState[] = [];
-  /** Bytes held in every object's lastStored: kept under maximumStoredBytes. */
-  private storedBytes = 0;
+  /** Bytes held in every object's lastText: kept under maximumTextBytes. */
+  private textBytes = 0;
+  /**
+   * The last change id given out. Ids are the writer's, never SQLite's next rowid: once retention
+   * has dropped every change, that would start again below the ids its keyframe says it holds.
+   */
   private lastChangeId: number;
   private readonly insertChange;
   private readonly insertObject;
   private readonly findObject;
+  /** Reads back a version whose text is no longer kept (see currentObject); opened when first needed. */
+  private decoder: VersionDecoder | undefined;
 
   constructor(
     readonly database: SqliteDatabase,
     options: RecordingWriterOptions = {},
   ) {
     this.fullVersionEvery = options.fullVersionEvery ?? 12;
-    this.lastChangeId =
-      (database.prepare('SELECT max(id) AS id FROM changes').get() as { id: number | null }).id ?? 0;
+    this.lastChangeId = (
+      database
+        .prepare(
+          'SELECT max(coalesce((SELECT max(id) FROM changes), 0), coalesce((SELECT max(last_change) FROM keyframes), 0)) AS id',
+        )
+        .get() as { id: number }
+    ).id;
     this.insertChange = database.prepare(
-      'INSERT INTO changes (time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO changes (id, time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertObject = database.prepare(
       'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
@@ -122,19 +148,16 @@ export class RecordingWriter {
       stream.objects.clear();
       stream.siblings.clear();
     }
-    this.touched = [];
-    this.storedBytes = 0;
+    this.textBytes = 0;
+    this.decoder = undefined;
   }
 
   /**
-   * Forgets the stored text of `objects`' last versions: retention rewrote a version of each whole,
-   * so a chainedPatch on the text kept here would not decode. Their next versions are stored against
-   * their JSON, which the rewrite keeps.
+   * Forgets the siblings new objects are stored against: retention may have dropped their changes.
+   * (An object's own last change is always kept: it is current, or later than what was dropped.)
    */
-  forgetStoredTexts(objects: ReadonlySet<number>): void {
-    for (const stream of this.streams.values())
-      for (const state of stream.objects.values())
-        if (objects.has(state.id)) this.keepStored(state, undefined);
+  forgetSiblings(): void {
+    for (const stream of this.streams.values()) stream.siblings.clear();
   }
 
   /** Forgets which objects `stream` holds (they are unknown until the next list). */
@@ -163,17 +186,14 @@ export class RecordingWriter {
     let retired = 0;
     for (const [uid, object] of [...state.objects]) {
       if (listed.has(object.id) || !state.current.has(object.id)) continue;
-      const metadata = object.lastObject?.metadata;
-      const key = metadata?.namespace
-        ? `${metadata.namespace}/${metadata.name ?? ''}`
-        : (metadata?.name ?? uid);
-      this.writeChange({
+      // No object: the deletion repeats the last version recorded.
+      this.writeCapturedChange({
         time,
         stream,
         type: 'Deleted',
         finalStateUnknown: true,
-        object: object.lastObject,
-        key,
+        object: undefined,
+        key: object.key,
         uid,
       });
       retired++;
@@ -186,81 +206,84 @@ export class RecordingWriter {
     this.database.transaction(work)();
   }
 
+  /** Writes a change of an object held in memory (an import's, a test's): see writeCapturedChange. */
   writeChange(change: ChangeToWrite): number {
+    return this.writeCapturedChange({
+      ...change,
+      object: change.object === undefined ? undefined : captureObject(change.object),
+    });
+  }
+
+  /** Writes one change; returns its id. */
+  writeCapturedChange(change: CapturedChangeToWrite): number {
     const stream = this.requireStream(change.stream);
-    const uid = change.uid || change.object?.metadata.uid || stream.uidByKey.get(change.key) || change.key;
-    const object = change.object ?? stream.objects.get(uid)?.lastObject;
+    const object = change.object;
+    const uid = change.uid || object?.uid || stream.uidByKey.get(change.key) || change.key;
     const state = this.objectState(stream, uid, change.key, object);
-    const { base, hint, encoding, payload, stored } = encodeNextVersion(
-      state,
-      object,
-      stream.siblings,
-      this.fullVersionEvery,
-    );
+    const sibling = object && state.lastChange === 0 ? stream.siblings.get(object.template) : undefined;
+    const { base, encoding, payload } = encodeNextVersion(state, object, sibling, this.fullVersionEvery);
     const deleted = change.type === 'Deleted';
-    const result = this.insertChange.run(
+    if (object !== undefined) state.resourceVersion = object.resourceVersion;
+    const id = this.lastChangeId + 1;
+    this.insertChange.run(
+      id,
       change.time,
       stream.id,
       state.id,
       encodeDeltaType(change.type, change.finalStateUnknown),
-      object?.metadata.resourceVersion ?? '',
+      state.resourceVersion,
       base,
-      hint ?? null,
+      null,
       encoding,
       payload,
     );
-    const id = Number(result.lastInsertRowid);
     this.lastChangeId = id;
     state.lastChange = id;
-    state.lastObject = object;
-    if (stored !== undefined) this.keepStored(state, stored);
-    this.touched.push(state);
+    state.key = change.key;
     if (deleted) {
       stream.current.delete(state.id);
       // The key may already name the object's successor (a uid retired after a relist).
       if (stream.uidByKey.get(change.key) === uid) stream.uidByKey.delete(change.key);
       stream.objects.delete(uid);
-      this.keepStored(state, undefined);
-    } else {
-      stream.current.set(state.id, id);
-      stream.listed?.add(state.id);
-      stream.uidByKey.set(change.key, uid);
-      // Only shallow versions serve as siblings: objects built on them start with room to grow.
-      if (object && state.chain <= this.fullVersionEvery / 4) {
-        if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
-        // Its canonical JSON, when this write computed it (a new object, a full version): the next
-        // object of the template, often the next one listed, is deflated against it.
-        stream.siblings.set(templateOf(object), {
-          change: id,
-          object,
-          json: state.lastCanonical?.json,
-          chain: state.chain,
-        });
-      }
+      this.keepText(state, undefined);
+      return id;
+    }
+    if (object !== undefined) this.keepText(state, object.text);
+    stream.current.set(state.id, id);
+    stream.listed?.add(state.id);
+    stream.uidByKey.set(change.key, uid);
+    // Only shallow versions serve as siblings: objects built on them start with room to grow.
+    if (object !== undefined && state.lastText !== undefined && state.chain <= this.fullVersionEvery / 4) {
+      if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
+      stream.siblings.set(object.template, { change: id, text: state.lastText, chain: state.chain });
     }
     return id;
   }
 
-  /** Sets `state`'s stored text, dropping every object's when they would exceed maximumStoredBytes. */
-  private keepStored(state: ObjectState, stored: Buffer | undefined): void {
-    this.storedBytes += (stored?.length ?? 0) - (state.lastStored?.length ?? 0);
-    state.lastStored = stored;
-    if (this.storedBytes <= maximumStoredBytes) return;
-    for (const stream of this.streams.values())
-      for (const other of stream.objects.values()) other.lastStored = undefined;
-    this.storedBytes = 0;
+  /**
+   * The object `uid` of `stream` as last written, parsed from its text (or, when memory dropped it,
+   * read back from the recording); undefined when the stream holds no such live object. For what
+   * needs an object's tree now and then: the writer itself keeps texts only.
+   */
+  currentObject(stream: number, uid: string): KubeObject | undefined {
+    const state = this.requireStream(stream).objects.get(uid);
+    if (state === undefined || state.lastChange === 0) return undefined;
+    const text =
+      state.lastText?.toString() ??
+      (this.decoder ??= new VersionDecoder(this.database, decoderMemoChars)).json(state.lastChange);
+    return (JSON.parse(text) ?? undefined) as KubeObject | undefined;
   }
 
-  /**
-   * Drops the JSON kept from the last batch (objects' and siblings'); the objects stay (the cache
-   * holds them anyway). Call after each batch: JSON of every object would double the memory a large
-   * cluster costs.
-   */
-  releaseBatchMemory(): void {
-    for (const state of this.touched) state.lastCanonical = undefined;
-    this.touched = [];
-    for (const stream of this.streams.values())
-      for (const sibling of stream.siblings.values()) sibling.json = undefined;
+  /** Sets `state`'s text, dropping every object's (and every sibling) when they would exceed the bound. */
+  private keepText(state: ObjectState, text: Buffer | undefined): void {
+    this.textBytes += (text?.length ?? 0) - (state.lastText?.length ?? 0);
+    state.lastText = text;
+    if (this.textBytes <= maximumTextBytes) return;
+    for (const stream of this.streams.values()) {
+      for (const other of stream.objects.values()) other.lastText = undefined;
+      stream.siblings.clear();
+    }
+    this.textBytes = 0;
   }
 
   /** Records the current state of `stream` at `time` (the changes written so far). */
@@ -296,23 +319,16 @@ export class RecordingWriter {
     stream: StreamState,
     uid: string,
     key: string,
-    object: KubeObject | undefined,
+    object: CapturedObject | undefined,
   ): ObjectState {
     const known = stream.objects.get(uid);
     if (known) return known;
     const slash = key.indexOf('/');
-    const namespace = object?.metadata.namespace ?? (slash === -1 ? '' : key.slice(0, slash));
-    const name = object?.metadata.name ?? key.slice(slash + 1);
+    const namespace = object?.namespace || (slash === -1 ? '' : key.slice(0, slash));
+    const name = object?.name || key.slice(slash + 1);
     const found = this.findObject.get(uid, stream.id) as { id: number } | undefined;
     const id = found?.id ?? Number(this.insertObject.run(stream.id, namespace, name, uid).lastInsertRowid);
-    const state: ObjectState = {
-      id,
-      lastChange: 0,
-      lastObject: undefined,
-      lastCanonical: undefined,
-      lastStored: undefined,
-      chain: 0,
-    };
+    const state: ObjectState = { id, lastChange: 0, lastText: undefined, chain: 0, key, resourceVersion: '' };
     stream.objects.set(uid, state);
     return state;
   }

@@ -69,20 +69,25 @@ function dropIfLater(writer: RecordingWriter, start: number): number | undefined
   const oldest = database.prepare('SELECT min(time) AS time FROM changes').get() as { time: number | null };
   if (oldest.time === null || start <= oldest.time) return undefined;
   if (start <= (recordingStart(database) ?? Number.NEGATIVE_INFINITY)) return undefined;
-  writer.transaction(() => writer.forgetStoredTexts(dropBefore(database, start)));
+  writer.transaction(() => {
+    dropBefore(database, start);
+    writer.forgetSiblings();
+  });
   database.pragma('incremental_vacuum');
   database.pragma('wal_checkpoint(TRUNCATE)');
   return start;
 }
 
-/** Returns the objects with a version rewritten whole (see RecordingWriter.forgetStoredTexts). */
-function dropBefore(database: SqliteDatabase, start: number): Set<number> {
-  const firstKept =
-    (
-      database.prepare('SELECT min(id) AS id FROM changes WHERE time >= ?').get(start) as {
-        id: number | null;
-      }
-    ).id ?? Number.MAX_SAFE_INTEGER;
+function dropBefore(database: SqliteDatabase, start: number): void {
+  // With no change at or after `start`, the next change's id: the keyframe written at `start` holds
+  // every change before it, and none that the writer adds later.
+  const firstKept = (
+    database
+      .prepare(
+        'SELECT coalesce((SELECT min(id) FROM changes WHERE time >= ?), (SELECT coalesce(max(id), 0) + 1 FROM changes)) AS id',
+      )
+      .get(start) as { id: number }
+  ).id;
   const decoder = new VersionDecoder(database);
   const rewrite = database.prepare(
     'UPDATE changes SET base = NULL, hint = NULL, encoding = 0, payload = ? WHERE id = ?',
@@ -114,7 +119,6 @@ function dropBefore(database: SqliteDatabase, start: number): Set<number> {
   for (const { id } of orphans) fullVersions.set(id, encodeVersion(decoder.json(id)));
   // Computed before any rewrite: the decoder reads the versions as they are stored now.
   const dependents = chainedDependents(database, decoder, [...fullVersions.keys()]);
-  const rewrittenObjects = objectsOf(database, [...fullVersions.keys()]);
   for (const [id, payload] of fullVersions) rewrite.run(payload, id);
   const reencode = database.prepare('UPDATE changes SET encoding = ?, payload = ? WHERE id = ?');
   for (const [id, { encoding, payload }] of dependents) reencode.run(encoding, payload, id);
@@ -128,17 +132,4 @@ function dropBefore(database: SqliteDatabase, start: number): Set<number> {
   database.exec('DELETE FROM objects WHERE id NOT IN (SELECT object FROM changes)');
   database.exec('DELETE FROM temp.kept');
   writeMeta(database, 'start', String(start));
-  return rewrittenObjects;
-}
-
-/** The objects of the changes `ids`, read a thousand per query. */
-function objectsOf(database: SqliteDatabase, ids: readonly number[]): Set<number> {
-  const select = database
-    .prepare('SELECT DISTINCT object FROM changes WHERE id IN (SELECT value FROM json_each(?))')
-    .pluck();
-  const objects = new Set<number>();
-  for (let index = 0; index < ids.length; index += 1000)
-    for (const object of select.all(JSON.stringify(ids.slice(index, index + 1000))) as number[])
-      objects.add(object);
-  return objects;
 }

@@ -1,9 +1,9 @@
 // A byte delta of a text against a similar one, its dictionary: runs copied from the dictionary and
-// bytes inserted, the way git's pack deltas are built. A pod's chained patch repeats most of the
-// patch before it (the same conditions and container statuses, with new times and counts): finding
-// those runs in a few hundred bytes takes a fraction of what zlib spends setting itself up per call,
-// and the copies cost about what deflate's back-references do. What it cannot do is entropy-code
-// the bytes it inserts, so the writer deflates instead when a delta is mostly inserts.
+// bytes inserted, the way git's pack deltas are built. A pod's next version repeats most of its last
+// one (a status update rewrites a few times, counts and the resourceVersion in place): finding those
+// runs takes a fraction of what zlib spends setting itself up per call, and the copies cost about
+// what deflate's back-references do. What it cannot do is entropy-code the bytes it inserts, so the
+// writer deflates instead when a delta is mostly inserts.
 //
 // Format: the target's length (varint), then instructions, each opened by a varint n:
 // - n even: n / 2 bytes follow, inserted as they are;
@@ -15,6 +15,20 @@
 const minimumCopy = 4;
 /** A run this long is taken without looking for a longer one. */
 const goodEnoughCopy = 16;
+/**
+ * Bytes inserted since the last copy before the dictionary is searched away from the aligned
+ * position: texts that advance together mostly differ in short values rewritten in place (a time, a
+ * count, a resourceVersion), after which the aligned position matches again. A run found later is
+ * extended backwards over the bytes this let through, so they cost nothing.
+ */
+const resyncAfter = 8;
+/**
+ * How far either way from the aligned position the search looks first: a value that changed length
+ * ("True" to "False", 9 to 10 restarts) shifts the rest of the text by a few bytes. Only when no run
+ * is found that near is the dictionary indexed by hash (which had been a third of what a status
+ * update's delta cost), and the rest of that insert run searched through it.
+ */
+const nearbyShift = 8;
 /** Candidates tried per position in the dictionary's hash chains (zlib's level 3 tries 32). */
 const maximumCandidates = 4;
 const hashBits = 10;
@@ -67,8 +81,8 @@ function writeInsert(at: number, target: Uint8Array, start: number, end: number)
 /**
  * The delta turning `dictionary` into `target`, or undefined as soon as it would pass `limit` bytes.
  * Greedy: at each position, the run continuing the last copy is tried first (texts that differ in
- * values of the same length stay aligned), then the dictionary's positions with the same four bytes,
- * latest first.
+ * values of the same length stay aligned); after resyncAfter bytes without one, the positions a few
+ * bytes either side of it, then the dictionary's positions with the same four bytes, latest first.
  */
 export function encodeTextDelta(
   target: Uint8Array,
@@ -86,7 +100,20 @@ export function encodeTextDelta(
   while (position <= last) {
     let bestLength = aligned < dictionary.length ? matchLength(dictionary, aligned, target, position) : 0;
     let bestFrom = aligned;
-    if (bestLength < goodEnoughCopy && dictionary.length >= minimumCopy) {
+    // Once an insert run is resyncAfter long: near the aligned position first, once per run.
+    if (bestLength < minimumCopy && position - inserted === resyncAfter) {
+      for (let shift = 1; shift <= nearbyShift && bestLength < minimumCopy; shift++) {
+        for (let from = aligned - shift; from <= aligned + shift; from += 2 * shift) {
+          if (from < 0 || from >= dictionary.length) continue;
+          const length = matchLength(dictionary, from, target, position);
+          if (length > bestLength) {
+            bestLength = length;
+            bestFrom = from;
+          }
+        }
+      }
+    }
+    if (bestLength < minimumCopy && position - inserted >= resyncAfter && dictionary.length >= minimumCopy) {
       if (!indexed) {
         index(dictionary);
         indexed = true;

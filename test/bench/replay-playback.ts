@@ -78,7 +78,6 @@ function record(file: string, start: number): number {
         });
       }
     });
-    writer.releaseBatchMemory();
   }
   writer.touch(end);
   database.close();

@@ -154,7 +154,6 @@ function writeRecording(file: string, pods: number): { start: number; end: numbe
         }
       }
     });
-    writer.releaseBatchMemory();
   }
   database.close();
   return { start, end: Math.floor(start + written * changeSpacingMs) };

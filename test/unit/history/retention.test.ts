@@ -151,4 +151,46 @@ describe('retention', () => {
     expect(versions.map((version) => version.object?.metadata.resourceVersion)).toEqual(['3', '4', '5', '6']);
     reader.close();
   });
+
+  it('stores no new object against a sibling whose change it dropped, nor under a dropped id', () => {
+    directory = tempDirectory();
+    const database = openForWriting(directory.file('sibling.kubetide'), 'test-context');
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.resetStream(stream);
+    let time = Date.UTC(2026, 11, 1);
+    writer.writeKeyframe(stream, time);
+    const pods = new Map<string, ReturnType<typeof realisticPod>>();
+    const write = (name: string, type: 'Added' | 'Deleted'): number => {
+      let id = 0;
+      if (!pods.has(name)) pods.set(name, realisticPod(name, 'default'));
+      writer.transaction(() => {
+        id = writer.writeChange({
+          time: (time += 1_000),
+          stream,
+          type,
+          finalStateUnknown: false,
+          key: `default/${name}`,
+          object: pods.get(name),
+        });
+      });
+      return id;
+    };
+    // The first pod of its ReplicaSet is every later one's sibling, until it is deleted and dropped.
+    write('web-7d9f8c6b5-a', 'Added');
+    write('web-7d9f8c6b5-a', 'Deleted');
+    expect(enforceRetention(writer, { maxAgeMs: 500 }, time + 1_000)).toBe(time + 500);
+    time += 1_000;
+    const id = write('web-7d9f8c6b5-b', 'Added');
+    // Every change was dropped: SQLite's next rowid would be 1, which the new start's keyframe holds.
+    expect(id).toBe(3);
+    expect(database.prepare('SELECT base FROM changes WHERE id = ?').pluck().get(id)).toBeNull();
+    database.close();
+    const reader = openRecording(directory.file('sibling.kubetide'));
+    expect(stateAt(reader, { gvr: 'pods.v1', time }).objects.map((pod) => pod.metadata.name)).toEqual([
+      'web-7d9f8c6b5-b',
+    ]);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
 });

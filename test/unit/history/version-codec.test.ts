@@ -14,7 +14,7 @@ import {
   decodeVersion,
   encodeChainedPatch,
   encodeMembers,
-  encodeSiblingText,
+  encodeTextVersion,
   encodeVersion,
   encodingKind,
   storedDelta,
@@ -158,7 +158,7 @@ describe('version encodings', () => {
     expect(decodeVersion(chained.encoding, chained.payload, first).json).toBe(canonicalJson(twice));
 
     const sibling = realisticPod('web-abc12-e');
-    const text = encodeSiblingText(Buffer.from(canonicalJson(sibling)), base);
+    const text = encodeTextVersion(Buffer.from(canonicalJson(sibling)), Buffer.from(base));
     expect(text.encoding).toBe(VersionEncoding.text | storedDelta);
     expect(encodingKind(text.encoding)).toBe(VersionEncoding.text);
     expect(decodeVersion(text.encoding, text.payload, wholeVersion(base)).json).toBe(canonicalJson(sibling));
@@ -168,7 +168,7 @@ describe('version encodings', () => {
   it('deflate what a delta would mostly insert, and refuse a full version flagged as a delta', () => {
     const pod = canonicalJson(realisticPod('web-abc12-f'));
     const unrelated = JSON.stringify({ spec: { data: 'x'.repeat(50), other: [1, 2, 3] } });
-    const text = encodeSiblingText(Buffer.from(pod), unrelated);
+    const text = encodeTextVersion(Buffer.from(pod), Buffer.from(unrelated));
     expect(text.encoding).toBe(VersionEncoding.text);
     expect(decodeVersion(text.encoding, text.payload, wholeVersion(unrelated)).json).toBe(pod);
     expect(() => decodeVersion(VersionEncoding.full | storedDelta, Buffer.from([0]))).toThrow(
