@@ -7,6 +7,8 @@ import type { KubeObject } from '../../shared/kube/object';
 import { encodeMembers } from './object-codec';
 import type { RecordingMark, StreamIdentity } from './recorded-change';
 import { encodeDeltaType } from './recorded-change';
+import type { RowFrameOptions } from './row-frame-writer';
+import { RowFrameWriter } from './row-frame-writer';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
 import type { ObjectVersions, Sibling } from './version-encoder';
@@ -63,6 +65,8 @@ export interface RecordingWriterOptions {
    * pod version costs several patches' worth of both). At 16, rebuilds ran past 500 ms.
    */
   fullVersionEvery?: number;
+  /** The row frames' cadence (see RowFrameWriter); false: none. */
+  rowFrames?: RowFrameOptions | false;
 }
 
 export class RecordingWriter {
@@ -75,6 +79,7 @@ export class RecordingWriter {
   private readonly insertChange;
   private readonly insertObject;
   private readonly findObject;
+  private readonly rowFrames: RowFrameWriter | undefined;
 
   constructor(
     readonly database: SqliteDatabase,
@@ -90,6 +95,7 @@ export class RecordingWriter {
       'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
     );
     this.findObject = database.prepare('SELECT id FROM objects WHERE uid = ? AND stream = ?');
+    if (options.rowFrames !== false) this.rowFrames = new RowFrameWriter(database, options.rowFrames);
   }
 
   /**
@@ -113,6 +119,7 @@ export class RecordingWriter {
         siblings: new Map(),
         listed: undefined,
       });
+    this.rowFrames?.stream(id, identity.gvr);
     return id;
   }
 
@@ -124,6 +131,8 @@ export class RecordingWriter {
     }
     this.touched = [];
     this.storedBytes = 0;
+    // Its live objects may name changes a rolled-back batch took away.
+    this.rowFrames?.resetAll();
   }
 
   /**
@@ -142,6 +151,7 @@ export class RecordingWriter {
     const state = this.requireStream(stream);
     state.current.clear();
     state.uidByKey.clear();
+    this.rowFrames?.reset(stream);
   }
 
   /** A list starts replacing `stream`'s cache: remembers which objects it names until retireUnlisted. */
@@ -215,6 +225,7 @@ export class RecordingWriter {
     state.lastObject = object;
     if (stored !== undefined) this.keepStored(state, stored);
     this.touched.push(state);
+    this.rowFrames?.changed(stream.id, state.id, id, deleted ? undefined : object);
     if (deleted) {
       stream.current.delete(state.id);
       // The key may already name the object's successor (a uid retired after a relist).
@@ -269,6 +280,16 @@ export class RecordingWriter {
     this.database
       .prepare('INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)')
       .run(time, stream, this.lastChangeId, encodeMembers(state.current));
+  }
+
+  /** Writes the row frames due at `time` (see RowFrameWriter): call once a batch's changes are written. */
+  writeRowFramesDue(time: number): void {
+    this.rowFrames?.writeDue(time, this.lastChangeId);
+  }
+
+  /** Starts every row frame chain anew: retention dropped the frames the chains added to. */
+  restartRowFrames(): void {
+    this.rowFrames?.restartChains();
   }
 
   /** Inserts a mark; returns its id (to close a gap later). */

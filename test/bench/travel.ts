@@ -28,6 +28,8 @@ const batchSize = 5_000;
 const changeSpacingMs = 0.5;
 /** Changes between keyframes: the recorder's keyframeEveryChanges. */
 const keyframeEvery = 20_000;
+/** Changes between two checks for row frames due: a recorder's batch at 2,000 changes/s. */
+const framesCheckedEvery = 1_000;
 
 export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   const log = (message: string) => {
@@ -139,6 +141,8 @@ function writeRecording(file: string, pods: number): { start: number; end: numbe
     const key = `${object.metadata.namespace}/${object.metadata.name}`;
     writer.writeChange({ time, stream, type, finalStateUnknown: false, object, key });
     if (written % keyframeEvery === 0) writer.writeKeyframe(stream, time);
+    // A recorder writes a batch about every 0.5 s at this rate, the frames due at its end.
+    if (written % framesCheckedEvery === 0) writer.writeRowFramesDue(time);
   };
   for (let first = 0; first < 2 * pods; first += batchSize) {
     writer.transaction(() => {
