@@ -8,6 +8,7 @@ import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
+import { objectKey } from '../../shared/protocol/row';
 import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
@@ -70,7 +71,7 @@ export class MomentRows {
     if (framed) return this.rowsMoment(reader, query, framed.entries, framed.gap, now, recording);
     const moment = momentAt(reader, query);
     const entries = moment.rows.map((changeRow) => ({
-      key: `${changeRow.namespace}/${changeRow.name}`,
+      key: objectKey(changeRow.namespace, changeRow.name),
       change: changeRow.id,
       row: previous.get(changeRow.id),
       changeRow,
@@ -99,15 +100,29 @@ export class MomentRows {
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
     const kept = new Map<number, Row>();
+    let decoded = new Map<number, Row>();
+    let decodedUpTo = 0;
     for (let index = 0; index < entries.length; index += chunkSize) {
-      const chunk = entries.slice(index, index + chunkSize);
-      const missing: ChangeRow[] = [];
-      for (const entry of chunk) if (entry.row === undefined) missing.push(entry.changeRow!);
-      const decoded = new Map<number, Row>();
-      for (const { row, version } of versionsOf(reader, missing, decoder))
-        decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+      const end = Math.min(index + chunkSize, entries.length);
+      if (end > decodedUpTo) {
+        // Whole chunks, until they hold a chunk's worth of versions to decode: read ahead together,
+        // the few a moment from frames lacks cost a query per chain level, not one per chunk.
+        const missing: ChangeRow[] = [];
+        let upTo = index;
+        while (upTo < entries.length && (upTo === index || missing.length < chunkSize)) {
+          const chunkEnd = Math.min(upTo + chunkSize, entries.length);
+          for (let at = upTo; at < chunkEnd; at++)
+            if (entries[at].row === undefined) missing.push(entries[at].changeRow!);
+          upTo = chunkEnd;
+        }
+        decodedUpTo = upTo;
+        decoded = new Map();
+        for (const { row, version } of versionsOf(reader, missing, decoder))
+          decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+      }
       const rows: Row[] = [];
-      for (const entry of chunk) {
+      for (let at = index; at < end; at++) {
+        const entry = entries[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
         const row = entry.row ?? decoded.get(entry.change);
         if (row === undefined) continue;

@@ -57,7 +57,7 @@ export function storable(row: Row): boolean {
 }
 
 /** Labels with their keys sorted, as a recorded version holds them (canonical JSON sorts keys). */
-export function canonicalLabels(labels: Record<string, string>): Record<string, string> {
+function canonicalLabels(labels: Record<string, string>): Record<string, string> {
   const keys = Object.keys(labels);
   let sorted = true;
   for (let index = 1; index < keys.length && sorted; index++) sorted = keys[index - 1] < keys[index];
@@ -159,8 +159,7 @@ function reader(stored: Column, names?: ColumnReader): ColumnReader {
  * frame holds rows that later changes replaced, which a moment never needs).
  */
 export class DecodedRowFrame {
-  /** Change id -> the row's index in the frame. */
-  readonly indexOf = new Map<number, number>();
+  /** Row by row: the object and the change whose version the row projects. */
   readonly objects: readonly number[];
   readonly changes: readonly number[];
   private readonly built: (Row | undefined)[];
@@ -191,8 +190,6 @@ export class DecodedRowFrame {
     this.objects = stored.objects;
     this.changes = stored.changes;
     this.built = new Array<Row | undefined>(stored.changes.length);
-    for (let index = 0; index < stored.changes.length; index++)
-      this.indexOf.set(stored.changes[index], index);
     const name = reader(stored.name);
     const cellCount = reader(stored.cellCount);
     // A row with fewer cells than the widest leaves no value in the columns past its last cell.

@@ -1,11 +1,13 @@
 // A moment's table rows from row frames: which change holds each object's version (the keyframe and
 // the changes after it, as for any moment), the rows of those changes the frames hold, and for the
 // others (the changes since the last frame, rows a frame could not keep) their change rows, to be
-// decoded and projected as without frames. Ordered by namespace/name with the latest object of a
-// name winning, as momentAt orders a moment.
+// decoded and projected as without frames. Ordered by key with the latest object of a name winning,
+// as momentAt orders a moment: a kind is namespaced or not, so its keys ("namespace/name" or "name")
+// order and compare as momentAt's "namespace/name" does.
 import { parseGvrKey } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
+import { objectKey } from '../../shared/protocol/row';
 import type { RecordingMark } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
 import { printerSignature } from './row-frame-codec';
@@ -64,25 +66,28 @@ export function framedMoment(
     const members = streamMembers(reader, stream, query.time).members;
     const rows = framed[position];
     const missing: number[] = [];
-    const add = (change: number) => {
-      const row = framedRow(rows, change) ?? known.get(change);
+    const add = (change: number, row: Row | undefined) => {
       if (row === undefined) missing.push(change);
       else if (query.namespace === undefined || row.namespace === query.namespace)
-        entries.push({ key: `${row.namespace}/${row.name}`, change, row, changeRow: undefined });
+        entries.push({ key: row.key, change, row, changeRow: undefined });
     };
     // The chain's full frame lists its objects by key: taken in its order, the moment's entries need
-    // next to no sorting.
-    const full = rows.frames[rows.frames.length - 1];
-    for (const object of full.objects) {
+    // next to no sorting. An object whose change is still the frame's takes the frame's row.
+    const base = rows.base;
+    for (let at = 0; at < base.objects.length; at++) {
+      const object = base.objects[at];
       const change = members.get(object);
       if (change === undefined) continue;
       members.delete(object);
-      add(change);
+      add(
+        change,
+        change === base.changes[at] ? base.row(at) : (framedRow(rows, change) ?? known.get(change)),
+      );
     }
-    for (const change of members.values()) add(change);
+    for (const change of members.values()) add(change, framedRow(rows, change) ?? known.get(change));
     for (const changeRow of changeRows(reader, stream, missing)) {
       if (query.namespace !== undefined && changeRow.namespace !== query.namespace) continue;
-      const key = `${changeRow.namespace}/${changeRow.name}`;
+      const key = objectKey(changeRow.namespace, changeRow.name);
       entries.push({ key, change: changeRow.id, row: undefined, changeRow });
     }
   }

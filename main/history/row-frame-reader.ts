@@ -6,11 +6,11 @@ import type { Row } from '../../shared/protocol/row';
 import { DecodedRowFrame } from './row-frame-codec';
 import type { RecordingReader } from './recording-reader';
 
-/** The rows of a chain of frames, by change id. */
+/** The rows of a chain of frames. */
 export interface FramedRows {
-  /** The frames, newest first; the last is the chain's full frame unless the chain is cut short. */
-  readonly frames: readonly DecodedRowFrame[];
-  /** Change id -> which frame of `frames` holds its row, and where. */
+  /** The chain's full frame (its oldest readable one, if the chain is cut short): objects by key. */
+  readonly base: DecodedRowFrame;
+  /** Change id -> which other frame of the chain holds its row, and where. */
   readonly index: ReadonlyMap<number, { readonly frame: DecodedRowFrame; readonly at: number }>;
 }
 
@@ -59,13 +59,11 @@ export class RowFrameReader {
     const frames = this.chain(reader, head, printer);
     if (frames.length === 0) return undefined;
     const index = new Map<number, { frame: DecodedRowFrame; at: number }>();
-    // Any frame's row of a change is the same row (a change names one version for good): going
-    // oldest first only decides which copy the index keeps.
-    for (let position = frames.length - 1; position >= 0; position--) {
-      const frame = frames[position];
-      for (const [change, at] of frame.indexOf) index.set(change, { frame, at });
-    }
-    const rows = { frames, index };
+    // Any frame's row of a change is the same row (a change names one version for good): which copy
+    // the index keeps does not matter.
+    for (const frame of frames.slice(0, -1))
+      for (const [at, change] of frame.changes.entries()) index.set(change, { frame, at });
+    const rows = { base: frames[frames.length - 1], index };
     this.last = { head: head.id, rows };
     return rows;
   }
@@ -107,7 +105,7 @@ export class RowFrameReader {
   }
 }
 
-/** The row `framed` holds of change `change`, if any. */
+/** The row the frames after `framed`'s base hold of change `change`, if any. */
 export function framedRow(framed: FramedRows, change: number): Row | undefined {
   const place = framed.index.get(change);
   return place === undefined ? undefined : place.frame.row(place.at);

@@ -43,7 +43,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   try {
     const file = join(directory, 'recording.kubetide');
     log(`  travel: writing a recording of ${pods} pods and ${pods} changes...`);
-    const { start, end } = writeRecording(file, pods);
+    const { start, end } = writeTravelRecording(file, pods);
     // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
     // shared machine the wall time is mostly waiting for a core.
     const travel = async (time: number) => {
@@ -125,7 +125,7 @@ async function timeRangeExport(
 }
 
 /** Lists `pods` pods, then changes them `pods` times at random; returns the recorded span. */
-function writeRecording(file: string, pods: number): { start: number; end: number } {
+export function writeTravelRecording(file: string, pods: number): { start: number; end: number } {
   const start = Date.UTC(2026, 10, 30, 8);
   const database = openForWriting(file, 'bench', start);
   const writer = new RecordingWriter(database);
