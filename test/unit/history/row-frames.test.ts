@@ -62,7 +62,7 @@ function writeRecording(file: string, pods: number, changes: number): Written {
   const times: number[] = [];
   const random = seededRandom(11);
   let time = start;
-  for (const session of [0, 1]) {
+  for (let session = 0; session < 2; session++) {
     const writer = new RecordingWriter(database, { rowFrames: { everyObjects: 6, intervalMs: 60_000 } });
     const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
     writer.resetStream(stream);
