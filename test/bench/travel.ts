@@ -28,8 +28,8 @@ const batchSize = 5_000;
 const changeSpacingMs = 0.5;
 /** Changes between keyframes: the recorder's keyframeEveryChanges. */
 const keyframeEvery = 20_000;
-/** Changes between two checks for row frames due: a recorder's batch at 2,000 changes/s. */
-const framesCheckedEvery = 1_000;
+/** Changes between two checks for row frames due: a recorder flushes a batch every 100 ms. */
+const framesCheckedEvery = 200;
 
 export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   const log = (message: string) => {
@@ -141,7 +141,7 @@ export function writeTravelRecording(file: string, pods: number): { start: numbe
     const key = `${object.metadata.namespace}/${object.metadata.name}`;
     writer.writeChange({ time, stream, type, finalStateUnknown: false, object, key });
     if (written % keyframeEvery === 0) writer.writeKeyframe(stream, time);
-    // A recorder writes a batch about every 0.5 s at this rate, the frames due at its end.
+    // A recorder writes a batch every 100 ms or so, the frames due at its end.
     if (written % framesCheckedEvery === 0) writer.writeRowFramesDue(time);
   };
   for (let first = 0; first < 2 * pods; first += batchSize) {

@@ -11,6 +11,7 @@ import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { enforceRetention } from '../../../main/history/retention';
+import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
@@ -19,7 +20,7 @@ import { printerFor } from '../../../shared/kinds/columns';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { Row } from '../../../shared/protocol/row';
 import type { TempDirectory } from './fixtures';
-import { realisticPod, seededRandom, tempDirectory } from './fixtures';
+import { realisticPod, recordChurn, seededRandom, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
 afterEach(() => directory?.remove());
@@ -243,6 +244,42 @@ describe('row frames', () => {
       times.filter((time) => time >= middle),
       40,
       6,
+    );
+  });
+
+  it("are written by a recorder's session at the end of its batches", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 60);
+    const reader = openRecording(run.file);
+    const frames = reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get() as number;
+    reader.close();
+    // The list's full frame, then a delta every 10 s of changes (a step is 500 ms).
+    expect(frames).toBeGreaterThanOrEqual(3);
+    expectExact(
+      run.file,
+      run.moments.map((moment) => moment.time),
+      20,
+      2,
+    );
+  });
+
+  it('are left out of an export, whose moments rebuild from its versions', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
+    const from = times[Math.floor(times.length / 3)];
+    const to = times[Math.floor((times.length * 2) / 3)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to });
+    source.close();
+    const reader = openRecording(exported);
+    expect(reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get()).toBe(0);
+    reader.close();
+    expectExact(
+      exported,
+      times.filter((time) => time >= from && time <= to),
+      20,
+      7,
     );
   });
 
