@@ -16,16 +16,25 @@ export interface FrameRow {
 }
 
 /**
- * A column: `values` row by row, or `dictionary` and each row's index into it (a column whose values
- * repeat), or `sameAsName` (a printer's Name cell: the row's name, stored once), or `lines`: strings
- * that hold no line break, one per line. JSON.parse builds each string of an array anew, where a
- * split makes slices of one: 150,000 uids or names cost 100-200 ms parsed, a few ms split.
+ * A column: `values` row by row, or `lines` (strings that hold no line break, one per line), or
+ * `dictionary` and each row's index into it (a column whose values repeat), as `codes` (one character
+ * a row, its code minus codeOffset) or `indexes`, or `sameAsName` (a printer's Name cell: the row's
+ * name, stored once). JSON.parse builds each string or number of an array anew, where a split makes
+ * slices of one string and codes are read off one: 150,000 uids cost 100-200 ms parsed, a few split.
  */
 type Column =
   | { readonly values: unknown[] }
   | { readonly lines: string }
+  | { readonly dictionary: unknown[]; readonly codes: string }
   | { readonly dictionary: unknown[]; readonly indexes: number[] }
   | { readonly sameAsName: true };
+
+/**
+ * Codes start past the characters JSON escapes (controls, '"'), so a column of a few values is a
+ * plain ASCII string. Any code reads back (JSON escapes a lone surrogate as \udxxx).
+ */
+const codeOffset = 0x23;
+const maximumCode = 0xffff;
 
 interface StoredFrame {
   /** The printer's signature (printerSignature): rows of another printer are not this build's rows. */
@@ -33,7 +42,8 @@ interface StoredFrame {
   readonly objects: number[];
   readonly changes: number[];
   readonly uid: Column;
-  readonly name: Column;
+  /** The rows' keys ("namespace/name" or "name"): the name is the key past its namespace. */
+  readonly key: Column;
   readonly namespace: Column;
   readonly resourceVersion: Column;
   readonly labels: Column;
@@ -53,6 +63,7 @@ interface StoredFrame {
  * come back as another value, so such a row is left out of the frame (its version is decoded instead).
  */
 export function storable(row: Row): boolean {
+  if (row.key !== objectKey(row.namespace, row.name)) return false;
   if (!Number.isFinite(row.createdAt) || Object.is(row.createdAt, -0)) return false;
   for (const cell of row.cells)
     if (typeof cell === 'number' && (!Number.isFinite(cell) || Object.is(cell, -0))) return false;
@@ -90,7 +101,13 @@ function column(values: readonly unknown[], keyOf: (value: unknown) => unknown =
     }
     indexes[index] = position;
   }
-  return { dictionary, indexes };
+  if (dictionary.length > maximumCode - codeOffset) return { dictionary, indexes };
+  let codes = '';
+  for (let index = 0; index < indexes.length; index += 4096) {
+    const chunk = indexes.slice(index, index + 4096).map((position) => position + codeOffset);
+    codes += String.fromCharCode(...chunk);
+  }
+  return { dictionary, codes };
 }
 
 /** A column of values that seldom repeat: as lines when they are strings that allow it. */
@@ -132,7 +149,7 @@ export function encodeRowFrame(rows: readonly FrameRow[], printer: string): Buff
     objects: rows.map((entry) => entry.object),
     changes: rows.map((entry) => entry.change),
     uid: column(pick((row) => row.uid)),
-    name: column(names),
+    key: column(pick((row) => row.key)),
     namespace: column(pick((row) => row.namespace)),
     resourceVersion: column(pick((row) => row.resourceVersion)),
     labels: objectColumn(pick((row) => canonicalLabels(row.labels))),
@@ -153,12 +170,9 @@ type ColumnReader = (index: number) => unknown;
  * A reader of the column `stored` of `length` values; throws when it does not hold as many (a frame
  * damaged past what deflate and JSON notice is still never read as rows).
  */
-function reader(stored: Column, length: number, names?: ColumnReader): ColumnReader {
+function reader(stored: Column, length: number): ColumnReader {
   const fail = () => new Error('row frame: a column does not hold a value per row');
-  if ('sameAsName' in stored) {
-    if (!names) throw new Error('row frame: a name column refers to itself');
-    return names;
-  }
+  if ('sameAsName' in stored) throw new Error('row frame: only a cell can be the name');
   if ('lines' in stored) {
     if (typeof stored.lines !== 'string') throw fail();
     const lines = stored.lines.split('\n');
@@ -169,8 +183,19 @@ function reader(stored: Column, length: number, names?: ColumnReader): ColumnRea
     if (!Array.isArray(stored.values) || stored.values.length !== length) throw fail();
     return (index) => stored.values[index];
   }
-  const { dictionary, indexes } = stored;
-  if (!Array.isArray(dictionary) || !Array.isArray(indexes) || indexes.length !== length) throw fail();
+  if (!Array.isArray(stored.dictionary)) throw fail();
+  const dictionary = stored.dictionary;
+  if ('codes' in stored) {
+    const codes = stored.codes;
+    if (typeof codes !== 'string' || codes.length !== length) throw fail();
+    for (let index = 0; index < length; index++) {
+      const position = codes.charCodeAt(index) - codeOffset;
+      if (position < 0 || position >= dictionary.length) throw fail();
+    }
+    return (index) => dictionary[codes.charCodeAt(index) - codeOffset];
+  }
+  const indexes = stored.indexes;
+  if (!Array.isArray(indexes) || indexes.length !== length) throw fail();
   for (const index of indexes)
     if (!Number.isInteger(index) || index < 0 || index >= dictionary.length) throw fail();
   return (index) => dictionary[indexes[index]];
@@ -187,7 +212,7 @@ export class DecodedRowFrame {
   private readonly built: (Row | undefined)[];
   private readonly columns: {
     readonly uid: ColumnReader;
-    readonly name: ColumnReader;
+    readonly key: ColumnReader;
     readonly namespace: ColumnReader;
     readonly resourceVersion: ColumnReader;
     readonly labels: ColumnReader;
@@ -196,7 +221,8 @@ export class DecodedRowFrame {
     readonly status: ColumnReader;
     readonly createdAt: ColumnReader;
     readonly cellCount: ColumnReader;
-    readonly cells: ColumnReader[];
+    /** 'name': the cell is the row's name. */
+    readonly cells: (ColumnReader | 'name')[];
     /** Per cell column: row index -> its index in that column (rows may have fewer cells). */
     readonly cellRows: (number[] | undefined)[];
   };
@@ -213,14 +239,16 @@ export class DecodedRowFrame {
     this.changes = stored.changes;
     const length = stored.changes.length;
     this.built = new Array<Row | undefined>(length);
-    const name = reader(stored.name, length);
     const cellCount = reader(stored.cellCount, length);
     // A row with fewer cells than the widest leaves no value in the columns past its last cell.
     let cellRows: (number[] | undefined)[] = stored.cells.map(() => undefined);
     const counts = stored.changes.map((_, index) => cellCount(index) as number);
     if (counts.some((count) => !Number.isInteger(count) || count < 0 || count > stored.cells.length))
       throw new Error('row frame: a row has more cells than the frame');
+    const cellLengths = stored.cells.map(() => length);
     if (counts.some((count) => count !== stored.cells.length)) {
+      for (const [cell] of cellLengths.entries())
+        cellLengths[cell] = counts.reduce((rows, count) => rows + (count > cell ? 1 : 0), 0);
       cellRows = stored.cells.map((_, cell) => {
         const positions: number[] = [];
         let next = 0;
@@ -230,7 +258,7 @@ export class DecodedRowFrame {
     }
     this.columns = {
       uid: reader(stored.uid, length),
-      name,
+      key: reader(stored.key, length),
       namespace: reader(stored.namespace, length),
       resourceVersion: reader(stored.resourceVersion, length),
       labels: reader(stored.labels, length),
@@ -239,13 +267,7 @@ export class DecodedRowFrame {
       status: reader(stored.status, length),
       createdAt: reader(stored.createdAt, length),
       cellCount,
-      cells: stored.cells.map((cell, at) =>
-        reader(
-          cell,
-          counts.reduce((rows, count) => rows + (count > at ? 1 : 0), 0),
-          name,
-        ),
-      ),
+      cells: stored.cells.map((cell, at) => ('sameAsName' in cell ? 'name' : reader(cell, cellLengths[at]))),
       cellRows,
     };
   }
@@ -255,20 +277,23 @@ export class DecodedRowFrame {
     const known = this.built[index];
     if (known !== undefined) return known;
     const columns = this.columns;
+    const key = columns.key(index) as string;
+    const namespace = columns.namespace(index) as string;
+    // The key is objectKey(namespace, name) (see storable).
+    const name = namespace === '' ? key : key.slice(namespace.length + 1);
     const count = columns.cellCount(index) as number;
     const cells = new Array<CellValue>(count);
     for (let cell = 0; cell < count; cell++) {
+      const read = columns.cells[cell];
       const positions = columns.cellRows[cell];
-      cells[cell] = columns.cells[cell](positions ? positions[index] : index) as CellValue;
+      cells[cell] = read === 'name' ? name : (read(positions ? positions[index] : index) as CellValue);
     }
-    const name = columns.name(index) as string;
-    const namespace = columns.namespace(index) as string;
     const node = columns.node(index) as string | null;
     const status = columns.status(index) as string | null;
     // The fields in RowProjector's order, node and status present even when undefined: every row has
     // one shape (see RowProjector.project).
     const row: Row = {
-      key: objectKey(namespace, name),
+      key,
       uid: columns.uid(index) as string,
       name,
       namespace,
