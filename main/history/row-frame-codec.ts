@@ -282,11 +282,13 @@ export class DecodedRowFrame {
     // The key is objectKey(namespace, name) (see storable).
     const name = namespace === '' ? key : key.slice(namespace.length + 1);
     const count = columns.cellCount(index) as number;
-    const cells = new Array<CellValue>(count);
+    // Pushed, not assigned into a sized array: a holey array is structured-cloned element by
+    // element as a sparse one, where a packed one (as a printer's literal is) goes dense.
+    const cells: CellValue[] = [];
     for (let cell = 0; cell < count; cell++) {
       const read = columns.cells[cell];
       const positions = columns.cellRows[cell];
-      cells[cell] = read === 'name' ? name : (read(positions ? positions[index] : index) as CellValue);
+      cells.push(read === 'name' ? name : (read(positions ? positions[index] : index) as CellValue));
     }
     const node = columns.node(index) as string | null;
     const status = columns.status(index) as string | null;
