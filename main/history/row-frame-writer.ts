@@ -8,11 +8,12 @@
 // however often it changed: written every intervalMs of recorded time, or sooner once everyObjects
 // objects changed. A moment decodes the versions of the objects changed since the last frame (about
 // 150 us each at 150,000 pods, most of it inflating their chains): at 2,000 changes/s over 150,000
-// pods, 1,000 or so. Time, not a count, coalesces: 1,000 pods changing 30,000 times a second are
-// projected 1,000 times a frame, not 15,000, and the moment still decodes at most 1,000. A full
-// frame holds every live object's row, sorted by key, and starts a new chain once the deltas since the
-// last full frame hold as many rows as the stream has live objects: a moment then reads at most twice
-// the rows it shows.
+// pods, at most everyObjects, 1,000 on average. Time, not a count, coalesces: 1,000 pods changing
+// 2,000 times a second are projected about 1,000 times a frame, not 4,000, and a moment decodes at
+// most those 1,000. A full frame holds every live object's row, sorted by key, and starts a new chain
+// once the deltas since the last full frame hold twice as many rows as the stream has live objects: a
+// moment reads at most three times the rows it shows (a delta's row is parsed, but built only if the
+// moment shows it), and the writer projects every live object once per two live objects' changes.
 import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
@@ -23,7 +24,7 @@ import { encodeRowFrame, printerSignature, storable } from './row-frame-codec';
 import type { SqliteDatabase } from './schema';
 
 export interface RowFrameOptions {
-  /** A delta frame once this long passed since the last frame, if anything changed (default 500 ms). */
+  /** A delta frame once this long passed since the last frame, if anything changed (default 2 s). */
   readonly intervalMs?: number;
   /** Or sooner, once this many of a stream's objects changed since its last frame (default 2,000). */
   readonly everyObjects?: number;
@@ -58,6 +59,9 @@ export function printerKeepsRows(printer: KindPrinter): boolean {
   return printer.cells.length < 2;
 }
 
+/** Rows of delta frames a chain holds, per live object, before a full frame starts the next one. */
+const fullFrameRatio = 2;
+
 export class RowFrameWriter {
   private readonly streams = new Map<number, FramedStream>();
   private readonly everyObjects: number;
@@ -66,7 +70,7 @@ export class RowFrameWriter {
 
   constructor(database: SqliteDatabase, options: RowFrameOptions = {}) {
     this.everyObjects = options.everyObjects ?? 2_000;
-    this.intervalMs = options.intervalMs ?? 500;
+    this.intervalMs = options.intervalMs ?? 2_000;
     this.insert = database.prepare(
       'INSERT INTO row_frames (time, stream, last_change, base, rows) VALUES (?, ?, ?, ?, ?)',
     );
@@ -133,7 +137,9 @@ export class RowFrameWriter {
   }
 
   private write(state: FramedStream, time: number, lastChange: number): void {
-    const full = state.lastFrame === undefined || state.deltaRows + state.changed.size > state.live.size;
+    const full =
+      state.lastFrame === undefined ||
+      state.deltaRows + state.changed.size > fullFrameRatio * state.live.size;
     const objects = full ? state.live.keys() : state.changed.values();
     const rows: FrameRow[] = [];
     for (const object of objects) {
