@@ -1,8 +1,9 @@
 // The travel benchmark (issue 12's goal: travel to any moment of a 150,000-pod recording, complete
 // table <= 1 s): a recording of --travel-pods pods (default 150,000) listed, then as many changes of
-// them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 as the recorder
-// writes them), then the table rows of moments asked of HistoryQueries, as a replay asks them: the
-// moment rebuilt and projected in the query worker, its rows cloned to this thread chunk by chunk.
+// them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 and the row frames
+// due every 200, as the recorder writes them), then the table rows of moments asked of HistoryQueries,
+// as a replay asks them: the moment rebuilt from row frames and the versions after them in the query
+// worker, its rows cloned to this thread chunk by chunk.
 //   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
 //   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
 //   far:    back to the middle of the recording, after the nearby one.
