@@ -4,7 +4,9 @@
 //
 // The export is a copy, not a re-recording: rows keep their ids and their stored versions, copied by
 // SQLite from the source (attached to the export's connection) in chunks, never decoded. Only the
-// versions encoded against a change the export leaves out are rewritten (see ExportedVersions).
+// versions encoded against a change the export leaves out are rewritten (see ExportedVersions). Row
+// frames are not copied (a frame is a cache, and those of a range add to frames before it): the
+// export's moments rebuild their rows from its versions.
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { copyCrashLogs } from './crash-log-store';

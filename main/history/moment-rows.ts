@@ -1,15 +1,22 @@
-// A moment's table rows, projected where the moment is rebuilt (the history query worker). Each row is
-// kept by the change holding its version, for the last moment asked: travelling to a nearby moment,
-// forward or back, decodes only the versions that differ from it (a change id names one version of
-// one object, for good), where a moment of 150,000 pods costs seconds to decode whole.
+// A moment's table rows, projected where the moment is rebuilt (the history query worker). Rows come
+// from the recording's row frames where it has them (see row-frame-moment.ts), else from the versions
+// of the moment's changes, decoded and projected. Each row is kept by the change holding its version,
+// for the last moment asked: travelling to a nearby moment, forward or back, decodes only the versions
+// that differ from it (a change id names one version of one object, for good), where a moment of
+// 150,000 pods costs seconds to decode whole.
 import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
+import { objectKey } from '../../shared/protocol/row';
 import { RowProjector } from '../bridge/row-projection';
-import type { RecordingReader } from './recording-reader';
-import type { Moment, StateQuery } from './state-at';
-import { versionsOf } from './state-at';
+import type { RecordingMark } from './recorded-change';
+import type { ChangeRow, RecordingReader } from './recording-reader';
+import type { MomentEntry } from './row-frame-moment';
+import { framedMoment } from './row-frame-moment';
+import { RowFrameReader } from './row-frame-reader';
+import type { StateQuery } from './state-at';
+import { momentAt, versionsOf } from './state-at';
 import { VersionDecoder } from './version-decoder';
 
 /** Rows per chunk yielded: about a tenth of what a thousand pods weigh as objects. */
@@ -32,16 +39,26 @@ interface ProjectedMoment {
   readonly rows: Map<number, Row>;
 }
 
+/** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
+export interface RowsMoment {
+  /** How many rows the moment holds (a version that cannot be read is left out: at most this many). */
+  readonly total: number;
+  readonly gap: RecordingMark | undefined;
+  readonly chunks: Generator<Row[]>;
+}
+
 export class MomentRows {
   private last: ProjectedMoment | undefined;
+  private readonly frames = new RowFrameReader();
 
   /**
-   * The rows of `moment` (read by momentAt for `query`), in its order, a chunk at a time, projected
-   * with the kind's printer from shared/ at `now`. A row kept from the last moment was projected at
-   * that moment's `now`: only a cell read off the clock (a running Job's duration) can differ, as a
-   * live row's does until its object changes.
+   * The rows of `query`'s moment, in its order (namespace/name), projected with the kind's printer
+   * from shared/ at `now`. A row kept from the last moment was projected at that moment's `now`, and
+   * a row frame's at its recording time: only a cell read off the clock (a running Job's duration)
+   * could differ, as a live row's does until its object changes, and kinds with such cells have no
+   * frames.
    */
-  *rows(reader: RecordingReader, query: StateQuery, moment: Moment, now: number): Generator<Row[]> {
+  moment(reader: RecordingReader, query: StateQuery, now: number): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
     const previous =
@@ -50,22 +67,67 @@ export class MomentRows {
         : new Map<number, Row>();
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
+    const framed = framedMoment(reader, this.frames, query, previous);
+    if (framed) return this.rowsMoment(reader, query, framed.entries, framed.gap, now, recording);
+    const moment = momentAt(reader, query);
+    const entries = moment.rows.map((changeRow) => ({
+      key: objectKey(changeRow.namespace, changeRow.name),
+      change: changeRow.id,
+      row: previous.get(changeRow.id),
+      changeRow,
+    }));
+    return this.rowsMoment(reader, query, entries, moment.gap, now, recording);
+  }
+
+  private rowsMoment(
+    reader: RecordingReader,
+    query: StateQuery,
+    entries: readonly MomentEntry[],
+    gap: RecordingMark | undefined,
+    now: number,
+    recording: string,
+  ): RowsMoment {
+    return { total: entries.length, gap, chunks: this.chunks(reader, query, entries, now, recording) };
+  }
+
+  private *chunks(
+    reader: RecordingReader,
+    query: StateQuery,
+    entries: readonly MomentEntry[],
+    now: number,
+    recording: string,
+  ): Generator<Row[]> {
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
     const kept = new Map<number, Row>();
-    for (let index = 0; index < moment.rows.length; index += chunkSize) {
-      const changes = moment.rows.slice(index, index + chunkSize);
-      const decoded = new Map<number, Row>();
-      const missing = changes.filter((change) => !previous.has(change.id));
-      for (const { row, version } of versionsOf(reader, missing, decoder))
-        decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+    let decoded = new Map<number, Row>();
+    let decodedUpTo = 0;
+    for (let index = 0; index < entries.length; index += chunkSize) {
+      const end = Math.min(index + chunkSize, entries.length);
+      if (end > decodedUpTo) {
+        // Whole chunks, until they hold a chunk's worth of versions to decode: read ahead together,
+        // the few a moment from frames lacks cost a query per chain level, not one per chunk.
+        const missing: ChangeRow[] = [];
+        let upTo = index;
+        while (upTo < entries.length && (upTo === index || missing.length < chunkSize)) {
+          const chunkEnd = Math.min(upTo + chunkSize, entries.length);
+          for (let at = upTo; at < chunkEnd; at++)
+            if (entries[at].row === undefined) missing.push(entries[at].changeRow!);
+          upTo = chunkEnd;
+        }
+        decodedUpTo = upTo;
+        decoded = new Map();
+        for (const { row, version } of versionsOf(reader, missing, decoder))
+          decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+      }
       const rows: Row[] = [];
-      for (const change of changes) {
+      for (let at = index; at < end; at++) {
+        const entry = entries[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
-        const row = previous.get(change.id) ?? decoded.get(change.id);
+        const row = entry.row ?? decoded.get(entry.change);
         if (row === undefined) continue;
         rows.push(row);
-        kept.set(change.id, row);
+        kept.set(entry.change, row);
       }
       yield rows;
     }

@@ -365,21 +365,24 @@ function answer(port: MessagePort, request: QueryRequest): void {
     case 'state': {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
+      if (request.rows) {
+        const moment = momentRows.moment(reader, request.query, request.rows.now);
+        reply({ id: request.id, type: 'moment', total: moment.total, gap: moment.gap });
+        for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
+        const complete = reader.problems.length === problemsBefore;
+        reply({ id: request.id, type: 'done', complete, gap: moment.gap });
+        return;
+      }
       const moment = momentAt(reader, request.query);
       reply({ id: request.id, type: 'moment', total: moment.rows.length, gap: moment.gap });
-      if (request.rows) {
-        for (const rows of momentRows.rows(reader, request.query, moment, request.rows.now))
-          reply({ id: request.id, type: 'rows', rows });
-      } else {
-        let objects: unknown[] = [];
-        for (const { version } of versionsOf(reader, moment.rows)) {
-          objects.push(version);
-          if (objects.length < objectsPerChunk) continue;
-          reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
-          objects = [];
-        }
-        if (objects.length > 0) reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
+      let objects: unknown[] = [];
+      for (const { version } of versionsOf(reader, moment.rows)) {
+        objects.push(version);
+        if (objects.length < objectsPerChunk) continue;
+        reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
+        objects = [];
       }
+      if (objects.length > 0) reply({ id: request.id, type: 'objects', json: JSON.stringify(objects) });
       const complete = reader.problems.length === problemsBefore;
       reply({ id: request.id, type: 'done', complete, gap: moment.gap });
       return;

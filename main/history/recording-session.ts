@@ -107,6 +107,7 @@ export class RecordingSession {
         for (const stream of this.streams.values()) {
           if (this.keyframeDue(stream, now)) this.keyframe(stream, now);
         }
+        this.writer.writeRowFramesDue(now);
         this.writer.touch(now);
       });
     } catch (error) {

@@ -10,6 +10,8 @@ import { captureObject } from './captured-object';
 import { encodeMembers } from './object-codec';
 import type { RecordingMark, StreamIdentity } from './recorded-change';
 import { encodeDeltaType } from './recorded-change';
+import type { RowFrameOptions } from './row-frame-writer';
+import { RowFrameWriter } from './row-frame-writer';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
 import { VersionDecoder } from './version-decoder';
@@ -79,6 +81,8 @@ export interface RecordingWriterOptions {
    * pod version costs several patches' worth of both). At 16, rebuilds ran past 500 ms.
    */
   fullVersionEvery?: number;
+  /** The row frames' cadence (see RowFrameWriter); false: none. */
+  rowFrames?: RowFrameOptions | false;
 }
 
 export class RecordingWriter {
@@ -96,6 +100,7 @@ export class RecordingWriter {
   private readonly findObject;
   /** Reads back a version whose text is no longer kept (see currentObject); opened when first needed. */
   private decoder: VersionDecoder | undefined;
+  private readonly rowFrames: RowFrameWriter | undefined;
 
   constructor(
     readonly database: SqliteDatabase,
@@ -116,6 +121,7 @@ export class RecordingWriter {
       'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
     );
     this.findObject = database.prepare('SELECT id FROM objects WHERE uid = ? AND stream = ?');
+    if (options.rowFrames !== false) this.rowFrames = new RowFrameWriter(database, options.rowFrames);
   }
 
   /**
@@ -139,6 +145,7 @@ export class RecordingWriter {
         siblings: new Map(),
         listed: undefined,
       });
+    this.rowFrames?.stream(id, identity.gvr);
     return id;
   }
 
@@ -150,6 +157,8 @@ export class RecordingWriter {
     }
     this.textBytes = 0;
     this.decoder = undefined;
+    // Its live objects may name changes a rolled-back batch took away.
+    this.rowFrames?.resetAll();
   }
 
   /**
@@ -165,6 +174,7 @@ export class RecordingWriter {
     const state = this.requireStream(stream);
     state.current.clear();
     state.uidByKey.clear();
+    this.rowFrames?.reset(stream);
   }
 
   /** A list starts replacing `stream`'s cache: remembers which objects it names until retireUnlisted. */
@@ -240,6 +250,7 @@ export class RecordingWriter {
     this.lastChangeId = id;
     state.lastChange = id;
     state.key = change.key;
+    this.rowFrames?.changed(stream.id, state.id, id, deleted ? undefined : object?.text);
     if (deleted) {
       stream.current.delete(state.id);
       // The key may already name the object's successor (a uid retired after a relist).
@@ -292,6 +303,16 @@ export class RecordingWriter {
     this.database
       .prepare('INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)')
       .run(time, stream, this.lastChangeId, encodeMembers(state.current));
+  }
+
+  /** Writes the row frames due at `time` (see RowFrameWriter): call once a batch's changes are written. */
+  writeRowFramesDue(time: number): void {
+    this.rowFrames?.writeDue(time, this.lastChangeId);
+  }
+
+  /** Starts every row frame chain anew: retention dropped the frames the chains added to. */
+  restartRowFrames(): void {
+    this.rowFrames?.restartChains();
   }
 
   /** Inserts a mark; returns its id (to close a gap later). */

@@ -1,6 +1,7 @@
 // Keeps a recording within its age and size budget. Changes before the new start are deleted, except
 // those holding the versions live at the new start, which become full versions (their bases go) and
-// are named by a keyframe at the new start: the state at any kept moment still rebuilds.
+// are named by a keyframe at the new start: the state at any kept moment still rebuilds. Row frames
+// before the new start go too; their versions being rewritten whole changes no row a frame holds.
 import { dropMetricSamplesBefore } from './metric-sample-store';
 import { encodeMembers, encodeVersion } from './object-codec';
 import type { RecordingWriter } from './recording-writer';
@@ -72,6 +73,8 @@ function dropIfLater(writer: RecordingWriter, start: number): number | undefined
   writer.transaction(() => {
     dropBefore(database, start);
     writer.forgetSiblings();
+    // The frames before `start` are gone: the chains they began start anew.
+    writer.restartRowFrames();
   });
   database.pragma('incremental_vacuum');
   database.pragma('wal_checkpoint(TRUNCATE)');
@@ -126,6 +129,8 @@ function dropBefore(database: SqliteDatabase, start: number): void {
     .prepare('DELETE FROM changes WHERE id < ? AND id NOT IN (SELECT id FROM temp.kept)')
     .run(firstKept);
   database.prepare('DELETE FROM keyframes WHERE time < ?').run(start);
+  // A frame after `start` may add to one before it: it stays, a cache of the rows it holds.
+  database.prepare('DELETE FROM row_frames WHERE time < ?').run(start);
   database.prepare('DELETE FROM marks WHERE coalesce(end, start) < ?').run(start);
   database.prepare('DELETE FROM crash_logs WHERE time < ?').run(start);
   dropMetricSamplesBefore(database, start);

@@ -8,6 +8,8 @@
 //           (see VersionEncoding): deflated alone, or against the version of the change named by base
 //           (and of the one named by hint: a sibling's), or as a patch against what base stored
 // keyframes the state of a stream at a time: which change holds each object's current version
+// row_frames the table rows of a stream's printed kind at a change (see row-frame-writer.ts): a cache
+//           of what its versions project to, read instead of decoding them
 // marks     gaps and relists
 // crash_logs the last logs of container runs that ended, by pod uid and time (deflated text)
 // metric_series  one pod container's or node's usage: its names, pod uid and workload
@@ -26,9 +28,11 @@ export type { SqliteDatabase };
  * every older one. 2: versions may be stored as chainedPatch, and raw (see VersionEncoding). 3: the
  * crash_logs table (an older file gains it, empty, when opened for writing; readers take its absence
  * as no crash logs). 4: the metric_series and metric_samples tables (likewise: absent, no metrics).
- * 5: versions may be stored as text deltas (storedDelta, see VersionEncoding).
+ * 5: versions may be stored as text deltas (storedDelta, see VersionEncoding). 6: the row_frames
+ * table (an older file gains it, empty, when opened for writing; readers take its absence as no
+ * frames, and rebuild a moment's rows from its versions).
  */
-export const recordingFormatVersion = 5;
+export const recordingFormatVersion = 6;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -49,6 +53,10 @@ CREATE TABLE IF NOT EXISTS keyframes (
   id INTEGER PRIMARY KEY, time INTEGER NOT NULL, stream INTEGER NOT NULL,
   last_change INTEGER NOT NULL, members BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS keyframes_by_stream_time ON keyframes (stream, time);
+CREATE TABLE IF NOT EXISTS row_frames (
+  id INTEGER PRIMARY KEY, time INTEGER NOT NULL, stream INTEGER NOT NULL,
+  last_change INTEGER NOT NULL, base INTEGER, rows BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS row_frames_by_stream ON row_frames (stream, last_change);
 CREATE TABLE IF NOT EXISTS marks (
   id INTEGER PRIMARY KEY, kind TEXT NOT NULL, reason TEXT NOT NULL, stream INTEGER,
   start INTEGER NOT NULL, end INTEGER, detail TEXT NOT NULL DEFAULT '');

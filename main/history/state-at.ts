@@ -77,13 +77,7 @@ export function stateAt(reader: RecordingReader, query: StateQuery): ReplayState
 
 /** Which changes hold the versions of `query`'s objects at its moment, and the gap covering it. */
 export function momentAt(reader: RecordingReader, query: StateQuery): Moment {
-  const streams = reader
-    .streams()
-    .filter(
-      (stream) =>
-        stream.gvr === query.gvr &&
-        (query.namespace === undefined || stream.scope === '' || stream.scope === query.namespace),
-    );
+  const streams = streamsOf(reader, query);
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   const members = streams.map((stream) => [...streamMembers(reader, stream, query.time).members.values()]);
   // One informer recorded the kind (the usual case): SQLite sorts its rows as it reads them.
@@ -100,6 +94,17 @@ export function momentAt(reader: RecordingReader, query: StateQuery): Moment {
   }
   const rows = [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   return { rows, gap };
+}
+
+/** The streams recording `query`'s kind: informers of all namespaces, and of its namespace if given. */
+export function streamsOf(reader: RecordingReader, query: StateQuery): ReaderStream[] {
+  return reader
+    .streams()
+    .filter(
+      (stream) =>
+        stream.gvr === query.gvr &&
+        (query.namespace === undefined || stream.scope === '' || stream.scope === query.namespace),
+    );
 }
 
 /**
@@ -165,7 +170,11 @@ export function* versionsOf(
  * The rows of the changes `ids` of `stream`, read a thousand per query. A query that fails is retried
  * one change at a time, so damage costs the rows it hides (each reported), not its neighbours.
  */
-function changeRows(reader: RecordingReader, stream: ReaderStream, ids: readonly number[]): ChangeRow[] {
+export function changeRows(
+  reader: RecordingReader,
+  stream: ReaderStream,
+  ids: readonly number[],
+): ChangeRow[] {
   const selectMany = reader.database.prepare(
     `SELECT ${changeColumns} WHERE c.id IN (SELECT value FROM json_each(?))`,
   );
@@ -195,7 +204,7 @@ function changeRows(reader: RecordingReader, stream: ReaderStream, ids: readonly
  * The gap covering `time` for one of `streams` or the whole recording, if any. A gap covers
  * [start, end): at its end the list that closed it is in the recording.
  */
-function gapAt(
+export function gapAt(
   reader: RecordingReader,
   streams: ReadonlySet<number>,
   time: number,
@@ -216,7 +225,7 @@ function gapAt(
 }
 
 /** The stream's members at `time`; if keyframes cannot be read, rebuilt from every readable change. */
-function streamMembers(reader: RecordingReader, stream: ReaderStream, time: number): StreamMembers {
+export function streamMembers(reader: RecordingReader, stream: ReaderStream, time: number): StreamMembers {
   try {
     return membersAt(reader.database, stream.id, time);
   } catch (error) {

@@ -1,8 +1,9 @@
 // The travel benchmark (issue 12's goal: travel to any moment of a 150,000-pod recording, complete
 // table <= 1 s): a recording of --travel-pods pods (default 150,000) listed, then as many changes of
-// them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 as the recorder
-// writes them), then the table rows of moments asked of HistoryQueries, as a replay asks them: the
-// moment rebuilt and projected in the query worker, its rows cloned to this thread chunk by chunk.
+// them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 and the row frames
+// due every 200, as the recorder writes them), then the table rows of moments asked of HistoryQueries,
+// as a replay asks them: the moment rebuilt from row frames and the versions after them in the query
+// worker, its rows cloned to this thread chunk by chunk.
 //   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
 //   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
 //   far:    back to the middle of the recording, after the nearby one.
@@ -28,6 +29,8 @@ const batchSize = 5_000;
 const changeSpacingMs = 0.5;
 /** Changes between keyframes: the recorder's keyframeEveryChanges. */
 const keyframeEvery = 20_000;
+/** Changes between two checks for row frames due: a recorder flushes a batch every 100 ms. */
+const framesCheckedEvery = 200;
 
 export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   const log = (message: string) => {
@@ -41,7 +44,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   try {
     const file = join(directory, 'recording.kubetide');
     log(`  travel: writing a recording of ${pods} pods and ${pods} changes...`);
-    const { start, end } = writeRecording(file, pods);
+    const { start, end } = writeTravelRecording(file, pods);
     // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
     // shared machine the wall time is mostly waiting for a core.
     const travel = async (time: number) => {
@@ -123,7 +126,7 @@ async function timeRangeExport(
 }
 
 /** Lists `pods` pods, then changes them `pods` times at random; returns the recorded span. */
-function writeRecording(file: string, pods: number): { start: number; end: number } {
+export function writeTravelRecording(file: string, pods: number): { start: number; end: number } {
   const start = Date.UTC(2026, 10, 30, 8);
   const database = openForWriting(file, 'bench', start);
   const writer = new RecordingWriter(database);
@@ -139,6 +142,8 @@ function writeRecording(file: string, pods: number): { start: number; end: numbe
     const key = `${object.metadata.namespace}/${object.metadata.name}`;
     writer.writeChange({ time, stream, type, finalStateUnknown: false, object, key });
     if (written % keyframeEvery === 0) writer.writeKeyframe(stream, time);
+    // A recorder writes a batch every 100 ms or so, the frames due at its end.
+    if (written % framesCheckedEvery === 0) writer.writeRowFramesDue(time);
   };
   for (let first = 0; first < 2 * pods; first += batchSize) {
     writer.transaction(() => {

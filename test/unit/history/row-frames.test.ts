@@ -1,0 +1,292 @@
+// Row frames are a cache of what the versions say: a moment's rows built from them equal the rows of
+// a full rebuild (stateAt's objects projected by the kind's printer) at random moments, through
+// deletions, names re-created with a new uid (both live until a relist retires the old one), a new
+// session's reset and retention, and whatever happens to the frames themselves (missing, damaged,
+// another printer's, a file without them): never a wrong table.
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { MomentRows } from '../../../main/history/moment-rows';
+import type { RecordingReader } from '../../../main/history/recording-reader';
+import { openRecording } from '../../../main/history/recording-reader';
+import { RecordingWriter } from '../../../main/history/recording-writer';
+import { enforceRetention } from '../../../main/history/retention';
+import { exportRecording } from '../../../main/history/export-recording';
+import { printerKeepsRows } from '../../../main/history/row-frame-writer';
+import { openForWriting } from '../../../main/history/schema';
+import { stateAt } from '../../../main/history/state-at';
+import type { StateQuery } from '../../../main/history/state-at';
+import { printerFor } from '../../../shared/kinds/columns';
+import type { KubeObject } from '../../../shared/kube/object';
+import type { Row } from '../../../shared/protocol/row';
+import type { TempDirectory } from './fixtures';
+import { realisticPod, recordChurn, seededRandom, tempDirectory } from './fixtures';
+
+let directory: TempDirectory | undefined;
+afterEach(() => directory?.remove());
+
+const start = Date.UTC(2026, 10, 30, 8);
+const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
+
+/** `pod` changed: another status, restarts, node, and now and then its labels (in another key order). */
+function nextVersion(pod: KubeObject, step: number): KubeObject {
+  const labels = pod.metadata.labels ?? {};
+  return {
+    ...pod,
+    metadata: {
+      ...pod.metadata,
+      resourceVersion: String(1_000_000 + step),
+      labels: step % 7 === 0 ? { zone: `z${step % 3}`, ...labels } : labels,
+    },
+    spec: { ...(pod.spec as object), nodeName: `node-${step % 5}` },
+    status: {
+      ...(pod.status as object),
+      phase: step % 3 ? 'Running' : 'Pending',
+      containerStatuses: [{ name: 'app', ready: step % 2 === 0, restartCount: step % 11 }],
+    },
+  };
+}
+
+interface Written {
+  readonly file: string;
+  /** Recorded times to ask for (every change's, and between them). */
+  readonly times: number[];
+}
+
+/**
+ * Two sessions of churn over `pods` pods in three namespaces: updates, deletions, names re-created
+ * with a new uid while the old one stays live (the informer never saw it go) until a relist retires
+ * it, frames every few changes; the second session resets the stream as a new recorder does.
+ */
+function writeRecording(file: string, pods: number, changes: number): Written {
+  const database = openForWriting(file, 'test-context', start);
+  const times: number[] = [];
+  const random = seededRandom(11);
+  let time = start;
+  for (let session = 0; session < 2; session++) {
+    const writer = new RecordingWriter(database, { rowFrames: { everyObjects: 6, intervalMs: 60_000 } });
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.resetStream(stream);
+    writer.writeKeyframe(stream, time);
+    const live: (KubeObject | undefined)[] = [];
+    const write = (object: KubeObject, type: 'Added' | 'Updated' | 'Deleted', finalStateUnknown = false) => {
+      time += 1 + random.integer(40);
+      times.push(time, time + 1);
+      const key = `${object.metadata.namespace}/${object.metadata.name}`;
+      writer.writeChange({ time, stream, type, finalStateUnknown, object, key });
+    };
+    writer.beginList(stream);
+    for (let index = 0; index < pods; index++) {
+      const pod = realisticPod(`app${index % 4}-7d9f8c6b5-${index}`, `ns-${index % 3}`);
+      live.push(pod);
+      write(pod, 'Added');
+    }
+    writer.retireUnlisted(stream, time);
+    for (let step = 0; step < changes; step++) {
+      writer.transaction(() => {
+        const which = random.integer(pods);
+        const pod = live[which];
+        if (pod === undefined) {
+          const name = `app${which % 4}-7d9f8c6b5-${which}`;
+          write((live[which] = realisticPod(name, `ns-${which % 3}`)), 'Added');
+        } else if (random.chance(0.05)) {
+          write(pod, 'Deleted');
+          live[which] = undefined;
+        } else if (random.chance(0.04)) {
+          // The name comes back with a new uid; the old object is retired by the next relist only.
+          const reborn = realisticPod(pod.metadata.name!, pod.metadata.namespace);
+          write((live[which] = reborn), 'Added');
+        } else write((live[which] = nextVersion(pod, step)), 'Updated');
+        if (step % 97 === 96) {
+          writer.beginList(stream);
+          for (const object of live) if (object) write(object, 'Updated');
+          writer.retireUnlisted(stream, time);
+        }
+        if (step % 50 === 49) writer.writeKeyframe(stream, time);
+        writer.writeRowFramesDue(time);
+      });
+    }
+    time += 10_000;
+  }
+  database.close();
+  return { file, times };
+}
+
+/** What a full rebuild shows: the moment's objects, decoded and projected. */
+function rebuilt(reader: RecordingReader, query: StateQuery, now: number): Row[] {
+  return stateAt(reader, query).objects.map((object) => projector.project(object, now));
+}
+
+function framedRows(moments: MomentRows, reader: RecordingReader, query: StateQuery, now: number): Row[] {
+  const moment = moments.moment(reader, query, now);
+  const rows = [...moment.chunks].flat();
+  expect(rows.length).toBe(moment.total);
+  return rows;
+}
+
+/** Rows as text: same values, same fields in the same order, labels' keys included. */
+const text = (rows: readonly Row[]) => JSON.stringify(rows);
+
+function expectExact(file: string, times: readonly number[], count: number, seed: number): void {
+  const reader = openRecording(file);
+  const moments = new MomentRows();
+  const random = seededRandom(seed);
+  const now = start + 86_400_000;
+  for (let index = 0; index < count; index++) {
+    const query = {
+      gvr: 'pods.v1',
+      time: random.pick(times),
+      ...(index % 4 === 3 ? { namespace: 'ns-1' } : {}),
+    };
+    expect(text(framedRows(moments, reader, query, now)), `moment ${query.time}`).toBe(
+      text(rebuilt(reader, query, now)),
+    );
+  }
+  expect(reader.problems).toEqual([]);
+  reader.close();
+}
+
+describe('row frames', () => {
+  it('give the rows of a full rebuild at random moments', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 40, 500);
+    const reader = openRecording(file);
+    const frames = reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get() as number;
+    const full = reader.database
+      .prepare('SELECT count(*) FROM row_frames WHERE base IS NULL')
+      .pluck()
+      .get() as number;
+    reader.close();
+    expect(full).toBeGreaterThan(3);
+    expect(frames - full).toBeGreaterThan(30);
+    expectExact(file, times, 60, 3);
+  });
+
+  it('are where the rows come from: versions the frames hold are never decoded', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
+    const reader = openRecording(file);
+    const last = reader.database.prepare('SELECT max(last_change) FROM row_frames').pluck().get() as number;
+    const time = reader.database.prepare('SELECT time FROM changes WHERE id = ?').pluck().get(last) as number;
+    const now = start + 86_400_000;
+    const expected = rebuilt(reader, { gvr: 'pods.v1', time }, now);
+    reader.close();
+    // Every version up to the last frame made unreadable: the moment at that frame still reads whole.
+    const database = openForWriting(file, 'test-context');
+    database.prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id <= ?").run(last);
+    database.close();
+    const damaged = openRecording(file);
+    const rows = framedRows(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now);
+    expect(text(rows)).toBe(text(expected));
+    expect(damaged.problems).toEqual([]);
+    damaged.close();
+    expect(times.length).toBeGreaterThan(0);
+  });
+
+  it('missing, damaged or printed otherwise, fall back to the versions, never to a wrong row', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
+    const database = openForWriting(file, 'test-context');
+    const ids = database.prepare('SELECT id FROM row_frames ORDER BY id').pluck().all() as number[];
+    const random = seededRandom(5);
+    for (const id of ids) {
+      const roll = random();
+      if (roll < 0.15) database.prepare('DELETE FROM row_frames WHERE id = ?').run(id);
+      else if (roll < 0.3) database.prepare("UPDATE row_frames SET rows = x'0badf00d' WHERE id = ?").run(id);
+      else if (roll < 0.4)
+        database.prepare("UPDATE row_frames SET rows = x'ab' || substr(rows, 2) WHERE id = ?").run(id);
+    }
+    database.close();
+    expectExact(file, times, 50, 8);
+    // Another build's printer (other columns): its frames are ignored.
+    const other = openForWriting(file, 'test-context');
+    const select = other.prepare('SELECT id, rows FROM row_frames').all() as { id: number; rows: Buffer }[];
+    for (const { id, rows } of select) {
+      let stored: { printer: string };
+      try {
+        stored = JSON.parse(inflateRawSync(rows).toString()) as { printer: string };
+      } catch {
+        continue;
+      }
+      stored.printer = '[]';
+      other
+        .prepare('UPDATE row_frames SET rows = ? WHERE id = ?')
+        .run(deflateRawSync(JSON.stringify(stored)), id);
+    }
+    other.close();
+    expectExact(file, times, 20, 9);
+  });
+
+  it('a format 5 file (no row_frames table) rebuilds its moments from the versions', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 20, 200);
+    const database = openForWriting(file, 'test-context');
+    database.exec("DROP TABLE row_frames; UPDATE meta SET value = '5' WHERE key = 'formatVersion'");
+    database.close();
+    expectExact(file, times, 30, 4);
+  });
+
+  it('survive retention: the frames before the new start go, the moments after it read alike', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 500);
+    const middle = times[Math.floor(times.length / 2)];
+    const database = openForWriting(file, 'test-context');
+    const writer = new RecordingWriter(database);
+    expect(enforceRetention(writer, { maxAgeMs: 1 }, middle + 1)).toBe(middle);
+    const before = database
+      .prepare('SELECT count(*) FROM row_frames WHERE time < ?')
+      .pluck()
+      .get(middle) as number;
+    expect(before).toBe(0);
+    database.close();
+    expectExact(
+      file,
+      times.filter((time) => time >= middle),
+      40,
+      6,
+    );
+  });
+
+  it("are written by a recorder's session at the end of its batches", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 60);
+    const reader = openRecording(run.file);
+    const frames = reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get() as number;
+    reader.close();
+    // The list's full frame, then a delta every 10 s of changes (a step is 500 ms).
+    expect(frames).toBeGreaterThanOrEqual(3);
+    expectExact(
+      run.file,
+      run.moments.map((moment) => moment.time),
+      20,
+      2,
+    );
+  });
+
+  it('are left out of an export, whose moments rebuild from its versions', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
+    const from = times[Math.floor(times.length / 3)];
+    const to = times[Math.floor((times.length * 2) / 3)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to });
+    source.close();
+    const reader = openRecording(exported);
+    expect(reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get()).toBe(0);
+    reader.close();
+    expectExact(
+      exported,
+      times.filter((time) => time >= from && time <= to),
+      20,
+      7,
+    );
+  });
+
+  it('are kept only for printers that never read the clock', () => {
+    expect(printerKeepsRows(printerFor({ group: '', resource: 'pods' }))).toBe(true);
+    expect(printerKeepsRows(printerFor({ group: 'apps', resource: 'deployments' }))).toBe(true);
+    // A running Job's duration is read off the travel's `now`.
+    expect(printerKeepsRows(printerFor({ group: 'batch', resource: 'jobs' }))).toBe(false);
+  });
+});
