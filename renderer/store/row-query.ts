@@ -8,7 +8,7 @@ import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
 import { inNameOrder, nameOrderWithout } from './name-order';
-import { matchesText, textExclusions, textMatcher } from './text-match';
+import { matchesText, textCandidates, textExclusions, textMatcher } from './text-match';
 
 export { compareCells };
 
@@ -36,7 +36,12 @@ export interface RowSort {
 export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, sort?: RowSort): string[] {
   if (filter.labelSelector?.matchesNothing()) return [];
   const { accepts, excluded, keyOnly } = labelPlan(mirror, filter);
-  const candidates = narrowedKeys(mirror, filter);
+  const lowerText = filter.text?.trim().toLowerCase() || undefined;
+  // Free text that no index narrows lists its own candidates: the keys that hold it and the keys of
+  // the few label pairs that do, found without a Set lookup per row (textCandidates).
+  const candidates =
+    narrowedKeys(mirror, filter) ??
+    (lowerText === undefined || keyOnly ? undefined : textCandidates(mirror, lowerText));
   const byName = (sort?.column ?? 'name') === 'name';
   if (byName && candidates === undefined && keyOnly) {
     const ordered = nameOrderWithout(mirror, excluded);
