@@ -87,11 +87,11 @@ function narrowed(last: Answer, filter: RowFilter): string[] {
   const changed = new Set<string>();
   mirror.changes.forEachSince(last.cursor.position, (key) => changed.add(key));
   let accepts: (key: string) => boolean;
-  if (last.keys.length + changed.size < rows.size * rowByRowShare) {
-    const lowerText = filter.text?.trim().toLowerCase();
+  // Free text is cheaper from keys and label pairs than from each row's name and labels, however few.
+  if (filter.text === undefined && last.keys.length + changed.size < rows.size * rowByRowShare) {
     accepts = (key) => {
       const row = rows.get(key);
-      return row !== undefined && matchesFilter(row, filter, lowerText);
+      return row !== undefined && matchesFilter(row, filter);
     };
   } else accepts = filterAccepter(mirror, filter);
   const kept: string[] = [];
