@@ -11,6 +11,7 @@
 //    key such as app), the few rows lacking that label answer instead (textExclusions).
 import type { Row } from '../../shared/protocol/row';
 import type { ValueIndex } from './row-indexes';
+import { KeyTextSearch } from './key-text-search';
 import { MissingLabel } from './missing-label';
 import { lowerCaseIncludes, MixedCaseKeys } from './mixed-case-keys';
 import type { SubscriptionMirror } from './subscription-mirror';
@@ -64,17 +65,20 @@ function keyMatcher(mirror: SubscriptionMirror, lowerText: string): (key: string
 
 /**
  * The keys `lowerText` matches, unordered, when they are found without a look at each row: every key
- * that holds the text, and the keys of the few label pairs that do. Undefined when those pairs hold
- * too many rows (a label key nearly every row has: see textExclusions) or the text has a '/'. A key is
- * read once, in the map's order, and no Set lookup is made for the keys that do not match.
+ * that holds the text (KeyTextSearch: no key is read that does not), and the keys of the few label
+ * pairs that do. Undefined when those pairs hold too many rows (a label key nearly every row has: see
+ * textExclusions) or the text has a '/'.
  */
 export function textCandidates(mirror: SubscriptionMirror, lowerText: string): string[] | undefined {
   if (lowerText.includes('/')) return undefined;
   const pairs = pairsOf(mirror, lowerText);
   if (pairs.labelRows + pairs.valueRows > mirror.rows.size * maxMergedShare) return undefined;
   const inKey = keyMatcher(mirror, lowerText);
-  const found: string[] = [];
-  for (const key of mirror.rows.keys()) if (inKey(key)) found.push(key);
+  let found = keyTextSearch(mirror).find(lowerText);
+  if (found === undefined) {
+    found = [];
+    for (const key of mirror.rows.keys()) if (inKey(key)) found.push(key);
+  }
   const sets = [...pairs.labelSets, ...pairs.valueSets];
   // A key in two sets (two labels holding the text) is taken once.
   const taken = sets.length > 1 ? new Set<string>() : undefined;
@@ -194,6 +198,22 @@ function withAnyValue(
     }
     return false;
   };
+}
+
+/**
+ * Brings the mirror's free-text structures (KeyTextSearch, MixedCaseKeys) up to date, so a keystroke
+ * replays only the changes since (an idle page calls it about once a second: useWarmLabelIndexes).
+ */
+export function warmTextSearch(mirror: SubscriptionMirror): void {
+  keyTextSearch(mirror).catchUp();
+  mixedCaseKeys(mirror).read();
+}
+
+const keyTexts = new WeakMap<SubscriptionMirror, KeyTextSearch>();
+function keyTextSearch(mirror: SubscriptionMirror): KeyTextSearch {
+  let search = keyTexts.get(mirror);
+  if (!search) keyTexts.set(mirror, (search = new KeyTextSearch(mirror.changes)));
+  return search;
 }
 
 const mixedCase = new WeakMap<SubscriptionMirror, MixedCaseKeys>();
