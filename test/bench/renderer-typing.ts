@@ -10,6 +10,7 @@ import type { MirrorStore } from '../../renderer/store/mirror-store';
 import { NarrowingQuery } from '../../renderer/store/narrowing-query';
 import type { RowFilter } from '../../renderer/store/row-query';
 import type { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
+import { warmTextSearch } from '../../renderer/store/text-match';
 import { parseFilterExpression } from '../../renderer/ui-state/filter-expression';
 
 /** Changes between two keys: 2,000 changes/s over the ui bench's 60 ms between key presses. */
@@ -93,7 +94,7 @@ function churnBatch(
  * Types each of `texts` key by key into a NarrowingQuery over `mirror`, then clears it, with
  * `changesPerKey` changes applied before each key; `pool` is the rows churn draws from (deleted keys
  * come back from it). Before the first key the table has been shown unfiltered and the label indexes
- * read, as the page has done by then (use-warm-label-indexes.ts).
+ * and free-text search read, as the page has done by then (use-warm-label-indexes.ts).
  */
 export function typeTexts(
   subscriptionId: string,
@@ -109,6 +110,7 @@ export function typeTexts(
   const costs = texts.map((text) => ({ text, keys: new Array<number>(text.length + 1).fill(Infinity) }));
   narrowing.query(mirror, {}, sort);
   void mirror.indexes.byLabel;
+  warmTextSearch(mirror);
   for (let round = 0; round < rounds; round++) {
     for (const { text, keys } of costs) {
       for (let length = 1; length <= text.length + 1; length++) {
