@@ -3,7 +3,7 @@
 // the number of keys (rows have one fixed height: see useFixedRowWindow). The table never holds row data in
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
-// when its selection changes, or when the column set changes.
+// when another row takes its position, when its selection changes, or when the column set changes.
 import { memo, useEffect, useRef, type ReactNode } from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
 
@@ -77,8 +77,12 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     const row = props.getRow(key);
     if (row === undefined) continue;
     visible.push(
+      // Keyed by position, not by row key: when a keystroke's filter replaces every visible key, each
+      // position's DOM row is updated in place (its cells' text) rather than ~60 rows and their cells
+      // removed and created again. Scrolling keeps the rows that stay in view either way, as they keep
+      // their positions.
       <TableRow
-        key={key}
+        key={index}
         rowKey={key}
         row={row}
         index={index}

@@ -3,8 +3,14 @@
 // is updated in place. Under churn keys come and go in every frame; finding them by comparing the
 // previous order with the whole map (a Set of every key) and merging by name took 15-20% of the ui
 // bench's typing profile at 50,000 pods. Here a read replays only the log's adds and deletes since
-// the last read: the keys that left are dropped in one pass, and each key that arrived is placed by
-// binary search, so a read costs one array copy and a few dozen name comparisons.
+// the last read: the keys that left are cut out, and each key that arrived is placed by binary search,
+// so a read costs one array copy and a few dozen name comparisons.
+//
+// Every key in the order also has a rank, an integer that orders keys as their names do. Since a
+// key's name never changes, neither does its place relative to any other key: an arrival takes a rank
+// between its neighbours' and no other rank moves. A subset of the keys (a query's matches, keys to
+// leave out) is then put in name order or found in the order by rank alone, without reading a name
+// or walking 150,000 keys in name order (a cache miss a key: 40-70 ms of CPU at that size).
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { compareCells } from './compare-cells';
@@ -29,9 +35,22 @@ export function sortByName(rows: ReadonlyMap<string, Row>, keys: string[]): stri
   return decorated.map((entry) => entry.key);
 }
 
+/**
+ * Ranks are integers V8 keeps unboxed (Smis, below 2^30), spread over this range with room between
+ * neighbours, so a Map of 150,000 of them holds no number objects.
+ */
+const maxRank = 2 ** 30 - 1;
+
 export class NameOrder {
   /** The order; replaced (never mutated) when keys come or go, so readers may hold it. */
   private keys: readonly string[] = [];
+  /** keys[i]'s rank is ranks[i]: strictly increasing, so ranks compare as the keys' names do. */
+  private ranks: Int32Array = new Int32Array(0);
+  /**
+   * The rank of every key in the order. A key's name never changes, so its rank stays right for as
+   * long as the key is in the order; an arrival takes a rank between its neighbours'.
+   */
+  private readonly rankOf = new Map<string, number>();
   private built = false;
   /** Changes before it are reflected in `keys` (see RowChangeLog). */
   private readonly cursor: LogCursor;
@@ -48,6 +67,7 @@ export class NameOrder {
     const end = this.changes.end;
     if (!this.built) {
       this.keys = sortByName(this.rows, [...this.rows.keys()]);
+      this.renumber();
       this.built = true;
     } else if (this.cursor.position < end) {
       if (this.changes.covers(this.cursor)) this.replay();
@@ -57,17 +77,85 @@ export class NameOrder {
     return this.keys;
   }
 
+  /**
+   * `keys` (distinct, each in the order as of the last read) in name order, sorted by rank: no name
+   * is read or compared, which keeps sorting thousands of matches cheaper than walking all 150,000
+   * keys in name order (a cache miss a key).
+   */
+  sorted(keys: readonly string[]): string[] {
+    const count = keys.length;
+    // Rank and index packed in one double (rank * scale + index < 2^53): sorting the doubles sorts
+    // by rank, natively, and each index comes back out.
+    const scale = 2 ** Math.ceil(Math.log2(count + 1));
+    const packed = new Float64Array(count);
+    for (let index = 0; index < count; index++) packed[index] = this.rankOf.get(keys[index])! * scale + index;
+    packed.sort();
+    const result = new Array<string>(count);
+    for (let index = 0; index < count; index++) result[index] = keys[packed[index] % scale];
+    return result;
+  }
+
+  /**
+   * `ordered` (a name-ordered subset of the order as of the last read) with `added` (keys of the
+   * order it lacks) placed by rank.
+   */
+  withAdded(ordered: readonly string[], added: readonly string[]): string[] {
+    if (added.length === 0) return ordered.slice();
+    const result: string[] = [];
+    let copied = 0;
+    for (const key of this.sorted(added)) {
+      const rank = this.rankOf.get(key)!;
+      let low = copied;
+      let high = ordered.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (this.rankOf.get(ordered[middle])! < rank) low = middle + 1;
+        else high = middle;
+      }
+      while (copied < low) result.push(ordered[copied++]);
+      result.push(key);
+    }
+    while (copied < ordered.length) result.push(ordered[copied++]);
+    return result;
+  }
+
+  /**
+   * The order as of the last read without the keys of `removed` (those not in it are ignored): each
+   * is found by its rank and the spans between them are copied, so no key of the order is read.
+   */
+  without(removed: readonly Iterable<string>[]): string[] {
+    const positions: number[] = [];
+    for (const keys of removed)
+      for (const key of keys) {
+        const rank = this.rankOf.get(key);
+        if (rank !== undefined) positions.push(this.positionOf(rank));
+      }
+    return cut(this.keys, positions);
+  }
+
+  /** The index of `rank` in `ranks` (which holds it). */
+  private positionOf(rank: number): number {
+    const ranks = this.ranks;
+    let low = 0;
+    let high = ranks.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (ranks[middle] < rank) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** Applies the log's adds and deletes since the cursor. */
   private replay(): void {
     const arrived = new Set<string>();
-    /** Key -> name of the keys that left: their rows are gone, and a key's name never changes. */
-    const left = new Map<string, string>();
+    const left = new Set<string>();
     this.changes.forEachRunSince(this.cursor.position, ({ oldRows, newRows, keys }, from) => {
       for (let slot = from; slot < oldRows.length; slot++) {
         if (newRows === undefined) {
           const key = keys![slot];
           // Added and deleted since the last read: it was never in the order.
-          if (!arrived.delete(key)) left.set(key, oldRows[slot]!.name);
+          if (!arrived.delete(key)) left.add(key);
         } else if (oldRows[slot] === undefined) {
           // A key deleted and added again is both left and arrived: dropped, then placed again.
           arrived.add(newRows[slot].key);
@@ -75,13 +163,17 @@ export class NameOrder {
       }
     });
     if (arrived.size === 0 && left.size === 0) return;
-    const rows = this.rows;
-    const kept =
-      left.size === 0
-        ? this.keys
-        : (withoutNamed(this.keys, left, (key) => rows.get(key)?.name ?? left.get(key)!) ??
-          this.keys.filter((key) => !left.has(key)));
-    this.keys = merged(rows, kept, sortByName(rows, [...arrived]));
+    if (left.size > 0) {
+      const positions: number[] = [];
+      for (const key of left) {
+        positions.push(this.positionOf(this.rankOf.get(key)!));
+        this.rankOf.delete(key);
+      }
+      positions.sort((first, second) => first - second);
+      this.ranks = cutRanks(this.ranks, positions);
+      this.keys = cut(this.keys, positions);
+    }
+    this.place(sortByName(this.rows, [...arrived]));
   }
 
   /** The order from the rows themselves, reusing the previous order for the keys it still holds. */
@@ -92,6 +184,61 @@ export class NameOrder {
     const arrived: string[] = [];
     for (const key of rows.keys()) if (!known.has(key)) arrived.push(key);
     this.keys = merged(rows, kept, sortByName(rows, arrived));
+    this.rankOf.clear();
+    this.renumber();
+  }
+
+  /**
+   * Places `added` (name-ordered, none in the order) among the keys. Few arrivals (churn) are placed
+   * by binary search and take a rank between their neighbours'; many (a snapshot) are merged in one
+   * pass and every key is ranked again, as when a gap between two ranks runs out.
+   */
+  private place(added: readonly string[]): void {
+    if (added.length === 0) return;
+    const rows = this.rows;
+    const kept = this.keys;
+    const keptRanks = this.ranks;
+    const total = kept.length + added.length;
+    if (added.length * Math.log2(kept.length + 2) >= total) {
+      this.keys = merged(rows, kept, added);
+      this.renumber();
+      return;
+    }
+    const keys = new Array<string>(total);
+    const ranks = new Int32Array(total);
+    let copied = 0;
+    let next = 0;
+    let exhausted = false;
+    for (const key of added) {
+      const position = insertionPoint(rows, kept, key, copied);
+      ranks.set(keptRanks.subarray(copied, position), next);
+      while (copied < position) keys[next++] = kept[copied++];
+      const below = next > 0 ? ranks[next - 1] : 0;
+      const above = copied < kept.length ? keptRanks[copied] : maxRank + 1;
+      const rank = Math.floor((below + above) / 2);
+      if (rank <= below) exhausted = true;
+      keys[next] = key;
+      ranks[next++] = rank;
+      this.rankOf.set(key, rank);
+    }
+    ranks.set(keptRanks.subarray(copied), next);
+    while (copied < kept.length) keys[next++] = kept[copied++];
+    this.keys = keys;
+    this.ranks = ranks;
+    if (exhausted) this.renumber();
+  }
+
+  /** Ranks every key of the order afresh, evenly spaced. */
+  private renumber(): void {
+    const keys = this.keys;
+    const gap = Math.floor(maxRank / (keys.length + 1));
+    const ranks = new Int32Array(keys.length);
+    for (let index = 0; index < keys.length; index++) {
+      const rank = (index + 1) * gap;
+      ranks[index] = rank;
+      this.rankOf.set(keys[index], rank);
+    }
+    this.ranks = ranks;
   }
 }
 
@@ -99,11 +246,7 @@ export class NameOrder {
  * Two name-ordered key lists merged into one. Few arrivals (churn) are placed by binary search, so
  * the kept keys are copied, not compared; many (a snapshot) are merged in one linear pass.
  */
-export function merged(
-  rows: ReadonlyMap<string, Row>,
-  kept: readonly string[],
-  added: readonly string[],
-): string[] {
+function merged(rows: ReadonlyMap<string, Row>, kept: readonly string[], added: readonly string[]): string[] {
   const total = kept.length + added.length;
   const result = new Array<string>(total);
   if (added.length * Math.log2(kept.length + 2) < total) {
@@ -145,78 +288,69 @@ function insertionPoint(
 }
 
 /**
- * `order` (name-ordered) without `removed` (key -> name), each found by binary search and the spans
- * between them copied: a few removals cost a few dozen comparisons and one copy, where filtering
- * looked every key up in a Set (a third of an idle page's JavaScript at 150,000 pods under churn).
- * `nameOf` names every key of `order`. Undefined when a removed key is not where its name places it
- * (not in `order`), or when removals are too many for searching to pay: the caller then filters.
+ * `order` without the elements at `positions` (sorted; repeats allowed): the spans between them are
+ * copied by slice, which moves the elements in bulk rather than one push at a time.
  */
-export function withoutNamed(
-  order: readonly string[],
-  removed: ReadonlyMap<string, string>,
-  nameOf: (key: string) => string,
-): string[] | undefined {
-  if (removed.size * Math.log2(order.length + 2) * 4 > order.length) return undefined;
-  const positions: number[] = [];
-  for (const [key, name] of removed) {
-    let low = 0;
-    let high = order.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      const probe = order[middle];
-      if (compareNamed(nameOf(probe), probe, name, key) < 0) low = middle + 1;
-      else high = middle;
-    }
-    if (order[low] !== key) return undefined;
-    positions.push(low);
-  }
-  positions.sort((left, right) => left - right);
-  // Spans are copied by slice, which moves the elements in bulk rather than one push at a time.
+function cut(order: readonly string[], positions: number[]): string[] {
+  if (positions.length === 0) return order.slice();
+  positions.sort((first, second) => first - second);
   const spans: string[][] = [];
   let from = 0;
   for (const position of positions) {
     if (position > from) spans.push(order.slice(from, position));
-    from = position + 1;
+    from = Math.max(from, position + 1);
   }
   spans.push(order.slice(from));
   return spans.length === 1 ? spans[0] : ([] as string[]).concat(...spans);
 }
 
-/** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
-const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
-export function nameOrder(mirror: SubscriptionMirror): readonly string[] {
-  let order = nameOrders.get(mirror);
-  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
-  return order.read();
+/** `ranks` without the elements at `positions` (sorted, distinct). */
+function cutRanks(ranks: Int32Array, positions: readonly number[]): Int32Array {
+  const result = new Int32Array(ranks.length - positions.length);
+  let from = 0;
+  let next = 0;
+  for (const position of positions) {
+    result.set(ranks.subarray(from, position), next);
+    next += position - from;
+    from = position + 1;
+  }
+  result.set(ranks.subarray(from), next);
+  return result;
 }
 
-/**
- * Keys of the name order that none of the `excluded` sets holds: a few are found by name and cut out
- * (withoutNamed), many cost one lookup a key.
- */
+const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
+
+/** The mirror's NameOrder, brought up to date. */
+function currentOrder(mirror: SubscriptionMirror): NameOrder {
+  let order = nameOrders.get(mirror);
+  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
+  order.read();
+  return order;
+}
+
+/** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
+export function nameOrder(mirror: SubscriptionMirror): readonly string[] {
+  return currentOrder(mirror).read();
+}
+
+/** Keys of `mirror` (distinct, all present) in name order, sorted by their ranks. */
+export function inNameOrder(mirror: SubscriptionMirror, keys: readonly string[]): string[] {
+  return currentOrder(mirror).sorted(keys);
+}
+
+/** `ordered` (name-ordered keys of `mirror`) with `added` (keys of `mirror` it lacks) in their places. */
+export function mergedInNameOrder(
+  mirror: SubscriptionMirror,
+  ordered: readonly string[],
+  added: readonly string[],
+): string[] {
+  return currentOrder(mirror).withAdded(ordered, added);
+}
+
+/** Keys of the name order that none of the `excluded` sets holds, cut out by rank. */
 export function nameOrderWithout(
   mirror: SubscriptionMirror,
   excluded: readonly ReadonlySet<string>[],
 ): string[] {
-  const order = nameOrder(mirror);
-  if (excluded.length === 0) return order.slice();
-  let skip: ReadonlySet<string> = excluded[0];
-  if (excluded.length > 1) {
-    const union = new Set<string>();
-    for (const keys of excluded) for (const key of keys) union.add(key);
-    skip = union;
-  }
-  const rows = mirror.rows;
-  if (skip.size * Math.log2(order.length + 2) * 4 <= order.length) {
-    const named = new Map<string, string>();
-    for (const key of skip) {
-      const row = rows.get(key);
-      if (row !== undefined) named.set(key, row.name);
-    }
-    const cut = withoutNamed(order, named, (key) => rows.get(key)!.name);
-    if (cut !== undefined) return cut;
-  }
-  const kept: string[] = [];
-  for (const key of order) if (!skip.has(key)) kept.push(key);
-  return kept;
+  return currentOrder(mirror).without(excluded);
 }

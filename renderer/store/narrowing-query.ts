@@ -10,7 +10,7 @@
 // so its old verdict under the shorter filter still stands and only the added conditions are new.
 import { requirementToString } from '../../shared/selectors/label-selector';
 import type { LabelSelector } from '../../shared/selectors/label-selector';
-import { merged, sortByName } from './name-order';
+import { mergedInNameOrder } from './name-order';
 import type { LogCursor } from './row-change-log';
 import type { RowFilter, RowSort } from './row-query';
 import { answersByExclusion, candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
@@ -87,18 +87,18 @@ function narrowed(last: Answer, filter: RowFilter): string[] {
   const changed = new Set<string>();
   mirror.changes.forEachSince(last.cursor.position, (key) => changed.add(key));
   let accepts: (key: string) => boolean;
-  if (last.keys.length + changed.size < rows.size * rowByRowShare) {
-    const lowerText = filter.text?.trim().toLowerCase();
+  // Free text is cheaper from keys and label pairs than from each row's name and labels, however few.
+  if (filter.text === undefined && last.keys.length + changed.size < rows.size * rowByRowShare) {
     accepts = (key) => {
       const row = rows.get(key);
-      return row !== undefined && matchesFilter(row, filter, lowerText);
+      return row !== undefined && matchesFilter(row, filter);
     };
   } else accepts = filterAccepter(mirror, filter);
   const kept: string[] = [];
   for (const key of last.keys) if (!changed.has(key) && accepts(key)) kept.push(key);
   const arrived: string[] = [];
   for (const key of changed) if (rows.has(key) && accepts(key)) arrived.push(key);
-  return arrived.length === 0 ? kept : merged(rows, kept, sortByName(rows, arrived));
+  return arrived.length === 0 ? kept : mergedInNameOrder(mirror, kept, arrived);
 }
 
 /** True when every row `next` accepts is accepted by `previous` too, whatever the rows are. */

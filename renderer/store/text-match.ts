@@ -11,13 +11,15 @@
 //    key such as app), the few rows lacking that label answer instead (textExclusions).
 import type { Row } from '../../shared/protocol/row';
 import type { ValueIndex } from './row-indexes';
+import { KeyTextSearch } from './key-text-search';
 import { MissingLabel } from './missing-label';
+import { lowerCaseIncludes, MixedCaseKeys } from './mixed-case-keys';
 import type { SubscriptionMirror } from './subscription-mirror';
 
 /** Whether `row` matches the lower-cased free text `lowerText`. */
 export function matchesText(row: Row, lowerText: string): boolean {
-  if (row.name.toLowerCase().includes(lowerText)) return true;
-  if (row.namespace.toLowerCase().includes(lowerText)) return true;
+  if (lowerCaseIncludes(row.name, lowerText)) return true;
+  if (lowerCaseIncludes(row.namespace, lowerText)) return true;
   const labels = row.labels;
   for (const key in labels) {
     if (labelPairMatches(key, labels[key], lowerText)) return true;
@@ -30,8 +32,8 @@ export function matchesText(row: Row, lowerText: string): boolean {
  * the value, so the two are checked apart and no string is built.
  */
 function labelPairMatches(key: string, value: string, lowerText: string): boolean {
-  if (lowerText.includes('=')) return `${key}=${value}`.toLowerCase().includes(lowerText);
-  return key.toLowerCase().includes(lowerText) || value.toLowerCase().includes(lowerText);
+  if (lowerText.includes('=')) return lowerCaseIncludes(`${key}=${value}`, lowerText);
+  return lowerCaseIncludes(key, lowerText) || lowerCaseIncludes(value, lowerText);
 }
 
 /**
@@ -46,17 +48,52 @@ const maxMergedShare = 1 / 8;
 /** matchesText by key for the rows of `mirror`, as of now (build a new one after the mirror changes). */
 export function textMatcher(mirror: SubscriptionMirror, lowerText: string): (key: string) => boolean {
   const inLabels = labelTextMatcher(mirror, lowerText);
-  const inKey = !lowerText.includes('/');
-  return (key) => {
-    if (inKey ? key.toLowerCase().includes(lowerText) : inNameOrNamespace(mirror.rows.get(key), lowerText))
-      return true;
-    return inLabels(key);
-  };
+  const inKey = keyMatcher(mirror, lowerText);
+  return (key) => inKey(key) || inLabels(key);
+}
+
+/**
+ * Whether the key's name or namespace holds `lowerText`: for text without '/', whether the key does
+ * (only the few keys that lower-casing changes are lower-cased); otherwise read from the row.
+ */
+function keyMatcher(mirror: SubscriptionMirror, lowerText: string): (key: string) => boolean {
+  if (lowerText.includes('/')) return (key) => inNameOrNamespace(mirror.rows.get(key), lowerText);
+  const mixed = mixedCaseKeys(mirror).read();
+  if (mixed.size === 0) return (key) => key.includes(lowerText);
+  return (key) => (mixed.has(key) ? key.toLowerCase().includes(lowerText) : key.includes(lowerText));
+}
+
+/**
+ * The keys `lowerText` matches, unordered, when they are found without a look at each row: every key
+ * that holds the text (KeyTextSearch: no key is read that does not), and the keys of the few label
+ * pairs that do. Undefined when those pairs hold too many rows (a label key nearly every row has: see
+ * textExclusions) or the text has a '/'.
+ */
+export function textCandidates(mirror: SubscriptionMirror, lowerText: string): string[] | undefined {
+  if (lowerText.includes('/')) return undefined;
+  const pairs = pairsOf(mirror, lowerText);
+  if (pairs.labelRows + pairs.valueRows > mirror.rows.size * maxMergedShare) return undefined;
+  const inKey = keyMatcher(mirror, lowerText);
+  let found = keyTextSearch(mirror).find(lowerText);
+  if (found === undefined) {
+    found = [];
+    for (const key of mirror.rows.keys()) if (inKey(key)) found.push(key);
+  }
+  const sets = [...pairs.labelSets, ...pairs.valueSets];
+  // A key in two sets (two labels holding the text) is taken once.
+  const taken = sets.length > 1 ? new Set<string>() : undefined;
+  for (const keys of sets)
+    for (const key of keys) {
+      if (inKey(key) || taken?.has(key)) continue;
+      taken?.add(key);
+      found.push(key);
+    }
+  return found;
 }
 
 function inNameOrNamespace(row: Row | undefined, lowerText: string): boolean {
   if (row === undefined) return false;
-  return row.name.toLowerCase().includes(lowerText) || row.namespace.toLowerCase().includes(lowerText);
+  return lowerCaseIncludes(row.name, lowerText) || lowerCaseIncludes(row.namespace, lowerText);
 }
 
 /**
@@ -112,14 +149,11 @@ export function textExclusions(
   missing.sort((left, right) => left.size - right.size);
   const limit = mirror.rows.size * maxMergedShare;
   const withValue = pairs.valueRows <= limit ? inAnySet(pairs.valueSets) : withAnyValue(mirror, pairs.values);
-  const inKey = !lowerText.includes('/');
+  const inKey = keyMatcher(mirror, lowerText);
   const excluded = new Set<string>();
   for (const key of missing[0]) {
     if (missing.some((keys) => !keys.has(key))) continue;
-    const inName = inKey
-      ? key.toLowerCase().includes(lowerText)
-      : inNameOrNamespace(mirror.rows.get(key), lowerText);
-    if (!inName && !withValue(key)) excluded.add(key);
+    if (!inKey(key) && !withValue(key)) excluded.add(key);
   }
   return excluded;
 }
@@ -164,6 +198,29 @@ function withAnyValue(
     }
     return false;
   };
+}
+
+/**
+ * Brings the mirror's free-text structures (KeyTextSearch, MixedCaseKeys) up to date, so a keystroke
+ * replays only the changes since (an idle page calls it about once a second: useWarmLabelIndexes).
+ */
+export function warmTextSearch(mirror: SubscriptionMirror): void {
+  keyTextSearch(mirror).catchUp();
+  mixedCaseKeys(mirror).read();
+}
+
+const keyTexts = new WeakMap<SubscriptionMirror, KeyTextSearch>();
+function keyTextSearch(mirror: SubscriptionMirror): KeyTextSearch {
+  let search = keyTexts.get(mirror);
+  if (!search) keyTexts.set(mirror, (search = new KeyTextSearch(mirror.changes)));
+  return search;
+}
+
+const mixedCase = new WeakMap<SubscriptionMirror, MixedCaseKeys>();
+function mixedCaseKeys(mirror: SubscriptionMirror): MixedCaseKeys {
+  let keys = mixedCase.get(mirror);
+  if (!keys) mixedCase.set(mirror, (keys = new MixedCaseKeys(mirror.changes)));
+  return keys;
 }
 
 const missingLabels = new WeakMap<SubscriptionMirror, Map<string, MissingLabel>>();
@@ -225,7 +282,7 @@ function pairsWithText(labelIndexes: ReadonlyMap<string, ValueIndex>, lowerText:
     if (spansPair) {
       for (const [value, keys] of index)
         if (labelPairMatches(label, value, lowerText)) take(label, value, keys);
-    } else if (label.toLowerCase().includes(lowerText)) {
+    } else if (lowerCaseIncludes(label, lowerText)) {
       // In the key, so in every pair of it: a key such as pod-template-hash has thousands of values.
       let present = 0;
       for (const keys of index.values()) {
@@ -235,8 +292,7 @@ function pairsWithText(labelIndexes: ReadonlyMap<string, ValueIndex>, lowerText:
       labels.set(label, present);
       labelRows += present;
     } else {
-      for (const [value, keys] of index)
-        if (value.toLowerCase().includes(lowerText)) take(label, value, keys);
+      for (const [value, keys] of index) if (lowerCaseIncludes(value, lowerText)) take(label, value, keys);
     }
   }
   return { labels, labelSets, labelRows, values, valueSets, valueRows };

@@ -13,8 +13,9 @@ import { MirrorStore } from '../../renderer/store/mirror-store';
 import { queryRows } from '../../renderer/store/row-query';
 import type { RowFilter } from '../../renderer/store/row-query';
 import type { BenchOptions, BenchResult } from './harness';
-import { atMost, collectGarbage, getBody, median, podsResource, round } from './harness';
+import { atMost, collectGarbage, getBody, median, percentile, podsResource, round } from './harness';
 import type { SyncTarget } from './sync';
+import { typeTexts, typedTexts } from './renderer-typing';
 
 export const rendererRows = 150_000;
 const deltaBatchSize = 5_000;
@@ -128,6 +129,9 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
   const namespaceMs = timeAfterBatch(applyBatch, () => queryRows(mirror, { namespaces: [first.namespace] }));
   const nodeMs = timeAfterBatch(applyBatch, () => queryRows(mirror, { node: first.node }));
 
+  const typing = typeTexts(subscriptionId, store, scheduler, mirror, rows, typedTexts(rows), random);
+  const keyCosts = typing.flatMap((text) => text.keys);
+
   const applyMs = median(applySamples);
   const selectorMs = Math.max(selectorIndexedMs, selectorScanMs);
   const indexMs = Math.max(namespaceMs, nodeMs);
@@ -143,6 +147,9 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
       selector_scan_ms: round(selectorScanMs),
       namespace_index_ms: round(namespaceMs),
       node_index_ms: round(nodeMs),
+      typing_key_p50_ms: round(percentile(keyCosts, 50)),
+      typing_key_p95_ms: round(percentile(keyCosts, 95)),
+      typing_key_max_ms: round(Math.max(...keyCosts)),
     },
     goals: [
       atMost('renderer: apply a 5,000-delta batch in at most 8 ms', applyMs, 8, ' ms'),
@@ -152,6 +159,13 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
     notes: [
       `selector_ms is the slower of "app in (${app}),pod-template-hash!=none" (index-narrowed) and "app!=${app}" (a scan); both sorted by name`,
       'each selector and index query is timed right after a 5,000-upsert batch, as a view queries after a frame',
+      "typing: the ui bench's texts typed key by key and cleared, 120 changes between keys, each key's query in ms of CPU, the cheapest of 3 rounds (max / sum): " +
+        typing
+          .map(
+            ({ text, keys }) =>
+              `"${text}" ${round(Math.max(...keys))} / ${round(keys.reduce((sum, key) => sum + key, 0))} [${keys.map((key) => key.toFixed(1)).join(' ')}]`,
+          )
+          .join(', '),
       ...(options.pods < rendererRows
         ? [`rows repeat the ${list.items.length} seeded pods in renamed namespaces and nodes`]
         : []),

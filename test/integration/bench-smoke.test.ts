@@ -16,7 +16,7 @@ const expectedFields: Record<string, string[]> = {
   ],
   watch: ['kubetide_events_per_s', 'client_node_events_per_s', 'floor_events_per_s', 'max_loop_stall_ms'],
   bridge: ['p50_ms', 'p99_ms', 'batch_size_p50', 'batch_size_max'],
-  renderer: ['apply_ms', 'selector_ms', 'index_ms'],
+  renderer: ['apply_ms', 'selector_ms', 'index_ms', 'typing_key_p95_ms', 'typing_key_max_ms'],
   history: [
     'record_events_per_s',
     'main_max_stall_ms',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareCells } from '../../../renderer/store/compare-cells';
-import { NameOrder, withoutNamed } from '../../../renderer/store/name-order';
+import { NameOrder } from '../../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
@@ -86,18 +86,55 @@ describe('NameOrder', () => {
     }
   });
 
-  it('withoutNamed gives up when a key is not where its name places it', () => {
-    const names = new Map([
-      ['a/x-1', 'x-1'],
-      ['a/x-2', 'x-2'],
-      ['a/x-3', 'x-3'],
-    ]);
-    const nameOf = (key: string) => names.get(key)!;
-    const order = ['a/x-1', 'a/x-2', 'a/x-3', ...Array.from({ length: 60 }, (_, index) => `b/z-${index}`)];
-    for (let index = 0; index < 60; index++) names.set(`b/z-${index}`, `z-${index}`);
-    expect(withoutNamed(order, new Map([['a/x-2', 'x-2']]), nameOf)).toEqual(
-      order.filter((key) => key !== 'a/x-2'),
-    );
-    expect(withoutNamed(order, new Map([['a/x-9', 'x-9']]), nameOf)).toBeUndefined();
+  it('sorts, cuts and merges subsets by rank exactly as by name, under churn that adds and deletes', () => {
+    const random = seededRandom(17);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    const newKey = () =>
+      `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db', 'Web', 'web-1'])}-${Math.floor(random() * 400)}`;
+    for (let index = 0; index < 600; index++) {
+      const key = newKey();
+      live.set(key, row(key));
+    }
+    mirror.apply(deltaBatch(1, { upserts: [...live.values()], replace: true, snapshotEnd: true }));
+    for (let seq = 2; seq < 60; seq++) {
+      const deletes = [...live.keys()].filter(() => random() < 0.02);
+      for (const key of deletes) live.delete(key);
+      const upserts: Row[] = [];
+      for (let index = 0; index < 12; index++) {
+        const key = newKey();
+        if (live.has(key)) continue;
+        live.set(key, row(key));
+        upserts.push(row(key));
+      }
+      mirror.apply(deltaBatch(seq, { upserts, deletes }));
+      const all = order.read();
+      expect(all).toEqual(byName(live.values()));
+      const subset = [...live.keys()].filter(() => random() < 0.3);
+      const chosen = new Set(subset);
+      expect(order.sorted(subset)).toEqual(all.filter((key) => chosen.has(key)));
+      const rest = [...live.keys()].filter((key) => !chosen.has(key) && random() < 0.5);
+      expect(order.without([chosen, new Set(rest), new Set(['c/gone'])])).toEqual(
+        all.filter((key) => !chosen.has(key) && !rest.includes(key)),
+      );
+      const ordered = order.sorted(subset);
+      expect(order.withAdded(ordered, rest)).toEqual(
+        all.filter((key) => chosen.has(key) || rest.includes(key)),
+      );
+    }
+  });
+
+  it('ranks every key again when arrivals use up the room between two neighbours', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    mirror.apply(deltaBatch(1, { upserts: [row('a/x-1'), row('a/x-9')], replace: true, snapshotEnd: true }));
+    order.read();
+    // Each arrival lands just above the last one, in the same gap: halved 40 times, it runs out.
+    const names = Array.from({ length: 40 }, (_, index) => `a/x-1-${String(index).padStart(2, '0')}`);
+    names.forEach((key, index) => mirror.apply(deltaBatch(index + 2, { upserts: [row(key)] })));
+    const all = order.read();
+    expect(all).toEqual(['a/x-1', ...names, 'a/x-9']);
+    expect(order.sorted([...all].reverse())).toEqual(all);
   });
 });

@@ -1,0 +1,129 @@
+// The filter bar's queries as the ui bench types them, measured in the renderer's store alone: each
+// text typed key by key (then cleared), a churn batch applied between keys, and each key's query asked
+// as the table asks it (a NarrowingQuery that keeps the last answer, sorted by name), with the filter
+// bar's own parse. What a key costs here is its query's CPU time, apart from React, the paint and the
+// machine's load: the ui bench's keystroke latency is this plus the page's share of a frame.
+import type { Row } from '../../shared/protocol/row';
+import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import type { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import type { MirrorStore } from '../../renderer/store/mirror-store';
+import { NarrowingQuery } from '../../renderer/store/narrowing-query';
+import type { RowFilter } from '../../renderer/store/row-query';
+import type { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
+import { warmTextSearch } from '../../renderer/store/text-match';
+import { parseFilterExpression } from '../../renderer/ui-state/filter-expression';
+
+/** Changes between two keys: 2,000 changes/s over the ui bench's 60 ms between key presses. */
+const changesPerKey = 120;
+/** Times every text is typed: a key's figure is its cheapest run. */
+const rounds = 3;
+
+/**
+ * This process's CPU time in ms (its GC threads included, as a page's are), which a loaded machine
+ * does not stretch as it does wall time; the thread's own clock (/proc/thread-self/schedstat) ticks
+ * in 4 ms steps here, too coarse for one query.
+ */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+export interface TextCost {
+  readonly text: string;
+  /** CPU ms of each key's query (the cheapest of `rounds`), the clearing's last. */
+  readonly keys: number[];
+}
+
+/** The texts the ui bench types (ui.ts's filterTexts), from the first row with an app label. */
+export function typedTexts(rows: readonly Row[]): string[] {
+  const row = rows.find((candidate) => candidate.labels.app !== undefined) ?? rows[0];
+  const app = row.labels.app ?? 'web';
+  return [
+    `app=${app}`,
+    `app in (${app}),pod-template-hash!=none`,
+    '!canary',
+    `app!=${app}`,
+    row.name.slice(0, 8),
+  ];
+}
+
+/** The filter the view builds from the typed text (use-kind-rows.ts), for the live pods. */
+function filterOf(text: string): RowFilter {
+  const expression = parseFilterExpression(text);
+  return {
+    ...(expression.namespaces.length > 0 ? { namespaces: new Set(expression.namespaces) } : {}),
+    ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
+    ...(expression.node !== undefined ? { node: expression.node } : {}),
+    ...(expression.status !== undefined ? { status: expression.status } : {}),
+    ...(expression.text !== undefined ? { text: expression.text } : {}),
+  };
+}
+
+/**
+ * Kubelet-like churn between keys: rows updated (status, resourceVersion), and rows deleted and added
+ * back under new names, as ReplicaSets replace pods, so keys come and go as in the ui bench's cluster.
+ */
+function churnBatch(
+  subscriptionId: string,
+  mirror: SubscriptionMirror,
+  pool: readonly Row[],
+  random: () => number,
+): DeltaBatch {
+  const seq = mirror.lastSeq + 1;
+  const upserts = new Map<string, Row>();
+  const deletes = new Set<string>();
+  while (upserts.size + deletes.size < changesPerKey) {
+    const row = pool[Math.floor(random() * pool.length)];
+    const current = mirror.rows.get(row.key);
+    const choice = random();
+    if (current !== undefined && choice < 0.25) deletes.add(row.key);
+    else if (current === undefined)
+      upserts.set(row.key, { ...row, resourceVersion: `${row.resourceVersion}.${seq}` });
+    else
+      upserts.set(row.key, {
+        ...current,
+        resourceVersion: `${row.resourceVersion}.${seq}`,
+        status: choice < 0.6 ? 'Running' : 'CrashLoopBackOff',
+      });
+  }
+  for (const key of upserts.keys()) deletes.delete(key);
+  return { type: 'batch', subscriptionId, seq, upserts: [...upserts.values()], deletes: [...deletes] };
+}
+
+/**
+ * Types each of `texts` key by key into a NarrowingQuery over `mirror`, then clears it, with
+ * `changesPerKey` changes applied before each key; `pool` is the rows churn draws from (deleted keys
+ * come back from it). Before the first key the table has been shown unfiltered and the label indexes
+ * and free-text search read, as the page has done by then (use-warm-label-indexes.ts).
+ */
+export function typeTexts(
+  subscriptionId: string,
+  store: MirrorStore,
+  scheduler: ManualFrameScheduler,
+  mirror: SubscriptionMirror,
+  pool: readonly Row[],
+  texts: readonly string[],
+  random: () => number,
+): TextCost[] {
+  const narrowing = new NarrowingQuery();
+  const sort = { column: 'name' } as const;
+  const costs = texts.map((text) => ({ text, keys: new Array<number>(text.length + 1).fill(Infinity) }));
+  narrowing.query(mirror, {}, sort);
+  void mirror.indexes.byLabel;
+  warmTextSearch(mirror);
+  for (let round = 0; round < rounds; round++) {
+    for (const { text, keys } of costs) {
+      for (let length = 1; length <= text.length + 1; length++) {
+        // The last step is the clearing: select-all and Backspace leave an empty bar.
+        const typed = length <= text.length ? text.slice(0, length) : '';
+        store.receive(churnBatch(subscriptionId, mirror, pool, random));
+        scheduler.runFrame();
+        const started = cpuMs();
+        narrowing.query(mirror, filterOf(typed), sort);
+        keys[length - 1] = Math.min(keys[length - 1], cpuMs() - started);
+      }
+    }
+  }
+  narrowing.release();
+  return costs;
+}

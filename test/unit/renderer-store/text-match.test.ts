@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { isMixedCase, lowerCaseIncludes, MixedCaseKeys } from '../../../renderer/store/mixed-case-keys';
+import { NarrowingQuery } from '../../../renderer/store/narrowing-query';
+import { compareCells, matchesFilter, queryRows } from '../../../renderer/store/row-query';
+import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
+import type { Row } from '../../../shared/protocol/row';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
+
+describe('lower-case text matching', () => {
+  it('lower-cases only what lower-casing can change, with the same answer', () => {
+    for (const text of ['web-7c9d8', 'Web-7C', 'ÄPFEL', 'straße', 'İstanbul', 'ΣΑΣ', 'a.b_c/d'])
+      for (const lowerText of ['web', '7c', 'äpf', 'ss', 'i̇st', 'σας', 'b_c/'])
+        expect(lowerCaseIncludes(text, lowerText), `${text} ${lowerText}`).toBe(
+          text.toLowerCase().includes(lowerText),
+        );
+    expect(isMixedCase('team-a/web-1')).toBe(false);
+    expect(isMixedCase('team-a/Web-1')).toBe(true);
+    expect(isMixedCase('team-a/ß-1')).toBe(false);
+  });
+
+  it('fuzz: free text over mixed-case names, namespaces and labels equals a scan, rows churning', () => {
+    const random = seededRandom(23);
+    const mirror = new SubscriptionMirror(0, 64);
+    const mixed = new MixedCaseKeys(mirror.changes);
+    const narrowing = new NarrowingQuery();
+    const live = new Map<string, Row>();
+    const make = (key: string, version: string): Row =>
+      row(key, version, {
+        labels: {
+          ...(random() < 0.9 ? { app: pick(random, ['Api-0', 'api-1', 'web', 'WEB-api']) } : {}),
+          ...(random() < 0.3 ? { Tier: pick(random, ['Front', 'back']) } : {}),
+          ...(random() < 0.5 ? { hash: `h${Math.floor(random() * 40)}` } : {}),
+        },
+      });
+    const newKey = () =>
+      `${pick(random, ['team-a', 'Team-B', 'api'])}/${pick(random, ['api', 'Api', 'web', 'apI-web'])}-${Math.floor(random() * 300)}`;
+    const texts = [
+      'a',
+      'ap',
+      'api',
+      'api-',
+      'api-0',
+      'API-1',
+      'web',
+      'b/a',
+      'front',
+      'tier=f',
+      'h1',
+      'zz',
+      'm-b/',
+    ];
+    for (let seq = 1; seq <= 120; seq++) {
+      const upserts = new Map<string, Row>();
+      const deletes = new Set<string>();
+      for (let change = 0; change < (seq === 1 ? 400 : 15); change++) {
+        const key = newKey();
+        if (upserts.has(key) || deletes.has(key)) continue;
+        if (live.has(key) && random() < 0.3) deletes.add(key);
+        else upserts.set(key, make(key, String(seq)));
+      }
+      for (const key of deletes) live.delete(key);
+      for (const [key, each] of upserts) live.set(key, each);
+      mirror.apply(
+        deltaBatch(seq, {
+          upserts: [...upserts.values()],
+          deletes: [...deletes],
+          ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}),
+        }),
+      );
+      if (seq % 3 === 0)
+        expect([...mixed.read()].sort()).toEqual(
+          [...live.keys()].filter((key) => key !== key.toLowerCase()).sort(),
+        );
+      const text = texts[seq % texts.length];
+      const expected = [...live.values()]
+        .filter((each) => matchesFilter(each, { text }))
+        .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
+        .map((each) => each.key);
+      expect(queryRows(mirror, { text }), text).toEqual(expected);
+      expect(narrowing.query(mirror, { text }), text).toEqual(expected);
+    }
+  });
+});
