@@ -43,8 +43,10 @@ export class TurnBudget {
     // The clock is read every 16 items only: reading it per item would cost more than most items.
     if ((this.count & 15) === 0) {
       const now = this.clock.now();
+      // Asked first, so the iteration learns it is spent even from a turn that ends on its own time.
+      const iterationSpent = this.loop.spentBy(now);
       if (now - this.start >= this.maxMs) return this.end(false);
-      if (this.loop.spentBy(now)) return this.end(true);
+      if (iterationSpent) return this.end(true);
     }
     return false;
   }
