@@ -3,10 +3,10 @@
 // long. Between turns the loop yields with a macrotask: a microtask would not let I/O or timers run.
 //
 // The stages of one informer (watch decode, DeltaFIFO pops, each listener's deliveries), and those of
-// every other informer, yield to the same iteration of the loop: each stage's turn bounded alone, they
-// ran back to back in one check phase, and the loop stalled for their sum. So every TurnBudget on a
-// clock also spends from one LoopTurn, that iteration's budget: once the iteration has had its
-// turnBudgetMs, every stage ends its turn after its next item.
+// every other informer, resume in the same iteration of the loop: bounded each on its own, their turns
+// would run back to back and the loop would stall for their sum. So every TurnBudget on a clock also
+// spends from one LoopTurn, that iteration's budget: once the iteration has had its turnBudgetMs,
+// every stage ends its turn after its next item.
 import type { Clock } from './clock';
 
 /** A turn ends after this long even below its item count: cold code, a slow or busy machine. */
