@@ -85,9 +85,8 @@ class LoopTurn {
   private start = 0;
   /** Numbers the iterations, so a closing timer closes only its own. */
   private serial = 0;
-  /** The iteration was opened by turns this LoopTurn resumed (in a check phase). */
-  private openedByResume = false;
-  private resuming = false;
+  /** The iteration that was open once the last resumed turns had run (-1: none). */
+  private openAfterResume = -1;
   /** The iteration has had its budget. */
   private spent = false;
   /** Read at every item: the iteration is spent, or starved turns wait to go first in the next. */
@@ -104,7 +103,6 @@ class LoopTurn {
     this.start = now;
     this.spent = false;
     this.exhausted = this.starved.length > 0;
-    this.openedByResume = this.resuming;
     const serial = ++this.serial;
     // setTimeout, not the clock's: the iteration is the real loop's, whatever time a test's clock tells.
     setTimeout(() => {
@@ -141,18 +139,17 @@ class LoopTurn {
     // Still open from the last check phase: the loop has gone round since, in less than the timer's
     // millisecond (or on a test's clock), so this is a new iteration. One opened by I/O in this
     // iteration's poll phase stays open: the turns resumed now share it.
-    if (this.open && this.openedByResume) this.close();
+    if (this.open && this.serial === this.openAfterResume) this.close();
     const turns = this.starved.concat(this.waiting);
     this.starved = [];
     this.waiting = [];
     this.resumeScheduled = false;
     this.exhausted = this.spent;
-    // Resolved in order, so their continuations run in this order, each until it yields again. An
-    // iteration they open is this check phase's; the flag is cleared once their turns have run.
-    this.resuming = true;
+    // Resolved in order, so their continuations run in this order, each until it yields again; this
+    // microtask runs after them, and notes the iteration they ran in.
     for (const resume of turns) resume();
     queueMicrotask(() => {
-      this.resuming = false;
+      this.openAfterResume = this.open ? this.serial : -1;
     });
   }
 }
