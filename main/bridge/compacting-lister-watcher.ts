@@ -10,7 +10,7 @@
 import type { Clock } from '../cache/clock';
 import type { ListerWatcher, Watcher } from '../cache/lister-watcher';
 import type { BufferedWatcher } from '../cache/reflector-watch';
-import { TurnBudget, nextTurn } from '../cache/turn-budget';
+import { TurnBudget } from '../cache/turn-budget';
 import type { KubeObject, WatchEvent } from '../../shared/kube/object';
 import type { ObjectCompactor } from './object-compactor';
 
@@ -32,7 +32,7 @@ export function compactingListerWatcher<T extends KubeObject>(
       const turn = new TurnBudget(clock, itemsPerTurn);
       for (let index = 0; index < items.length && !signal.aborted; index++) {
         items[index] = compact(items[index]);
-        if (turn.spend()) await nextTurn();
+        if (turn.spend()) await turn.nextTurn();
       }
       return list;
     },

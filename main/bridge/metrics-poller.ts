@@ -145,11 +145,12 @@ export class MetricsPoller {
     try {
       const lists = await this.list(resource, poll, abort.signal);
       if (abort.signal.aborted) return;
+      const budget = new TurnBudget(this.options.clock, metricsItemsPerTurn);
       const message = await samples(
         resource,
         lists,
-        new TurnBudget(this.options.clock, metricsItemsPerTurn),
-        this.options.nextTurn ?? nextTurn,
+        budget,
+        this.options.nextTurn ?? (() => budget.nextTurn()),
       );
       if (abort.signal.aborted) return;
       poll.backoff = undefined;

@@ -14,7 +14,7 @@ import { AppliedPhase } from './applied-phase';
 import type { ReflectorOptions, ReflectorState, WatchErrorHandler } from './reflector';
 import { Reflector } from './reflector';
 import type { TransformFunc } from './store';
-import { TurnBudget, nextTurn } from './turn-budget';
+import { TurnBudget } from './turn-budget';
 
 /** Reflector settings an informer passes through untouched (backoff, watch-list, logging, ...). */
 export type ReflectorTuning<T extends KubeObject> = Partial<
@@ -136,7 +136,7 @@ export class InformerController<T extends KubeObject = KubeObject> {
         if (error instanceof FIFOClosedError) return;
         this.reportError(error, `${this.options.name}: processing deltas failed`);
       }
-      if (turn.spend()) await nextTurn();
+      if (turn.spend()) await turn.nextTurn();
     }
   }
 }

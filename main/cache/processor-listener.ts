@@ -2,7 +2,7 @@
 // buffer between the informer, which must never wait for a handler, and the handler, which is called
 // one notification at a time, asynchronously, in order.
 import type { Clock } from './clock';
-import { TurnBudget, nextTurn } from './turn-budget';
+import { TurnBudget } from './turn-budget';
 import type { DeletedFinalStateUnknown } from './keys';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import type { ResourceEventHandler, ResourceEventHandlerRegistration } from './resource-event-handler';
@@ -202,7 +202,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       if (failed && !this.stopped) {
         await this.clock.sleep(handlerFailurePause, this.stopSignal.signal).catch(() => undefined);
       }
-      if (turn.spend()) await nextTurn();
+      if (turn.spend()) await turn.nextTurn();
     }
   }
 

@@ -5,7 +5,7 @@ import { initialEventsEndAnnotation } from '../../shared/kube/object';
 import { StatusError, isStatus } from '../../shared/kube/status';
 import type { Clock, Timer } from './clock';
 import type { Watcher } from './lister-watcher';
-import { TurnBudget, nextTurn } from './turn-budget';
+import { TurnBudget } from './turn-budget';
 import type { BookmarkAware, Store } from './store';
 
 /** Where the Reflector reports what it skips or cannot store; details carry the context. */
@@ -155,7 +155,7 @@ export async function handleAnyWatch<T extends KubeObject>(
       // buffer costs an await (and a race with the interruptions).
       if (turn.spend()) {
         options.onData?.();
-        await nextTurn();
+        await turn.nextTurn();
         continue;
       }
       let event = buffered?.takeBuffered();

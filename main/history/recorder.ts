@@ -17,6 +17,7 @@ import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 import type { MarkEntry, MetricSamplesEntry, RecordingReply, RecordingSettings } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
+import { metricSamplesParts } from './metric-samples-parts';
 import { StreamTap } from './stream-tap';
 import { workerRecordingProcess } from './worker-recording-process';
 
@@ -124,6 +125,8 @@ export class Recorder {
   private unsettled: Set<StreamTap> | undefined;
   private readonly resyncSliceBytes: number;
   private readonly nextTurn: (work: () => void) => void;
+  /** Metric samples not posted yet, a part per turn, in order. */
+  private metricParts: MetricSamplesEntry[] = [];
   private changesWritten = 0;
   private dropped = 0;
   private bytes = 0;
@@ -251,7 +254,17 @@ export class Recorder {
    */
   recordMetricSamples(samples: MetricSamplesEntry): void {
     if (this.dead || this.closing) return;
-    this.process.post({ type: 'metric-samples', samples, now: this.stamp() });
+    const posting = this.metricParts.length > 0;
+    this.metricParts.push(...metricSamplesParts(samples));
+    if (!posting) this.postMetricPart();
+  }
+
+  /** Posts the next part of the metric samples, and the one after in a later turn (see metricSamplesParts). */
+  private postMetricPart(): void {
+    const part = this.metricParts.shift();
+    if (!part || this.dead) return;
+    this.process.post({ type: 'metric-samples', samples: part, now: this.stamp() });
+    if (this.metricParts.length > 0) this.nextTurn(() => this.postMetricPart());
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */
@@ -294,6 +307,8 @@ export class Recorder {
     for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
     this.send();
+    // A poll whose parts are still going out is recorded whole before the recording closes.
+    while (this.metricParts.length > 0) this.postMetricPart();
     if (!this.dead) {
       const closed = new Promise<void>((resolve) => {
         this.process.onReply((reply) => {

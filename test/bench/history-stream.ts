@@ -4,6 +4,7 @@
 // server, each event a freshly parsed object as a watch stream delivers it; only the HTTP of the
 // watch benchmark is left out, since the history benchmark times the Recorder's flushes, not the stream.
 import type { ListOptions, ListerWatcher, Watcher } from '../../main/cache/lister-watcher';
+import type { BufferedWatcher } from '../../main/cache/reflector-watch';
 import type { KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
 
 export interface HistoryStreamOptions {
@@ -22,9 +23,6 @@ export interface HistoryStreamOptions {
 
 /** Where a paced stream writes when each event was sent (ms since the epoch). */
 export const emittedAnnotation = 'bench.kubetide.dev/emitted';
-
-/** Events handed over between two yields to the event loop, so the Recorder's flush timer can fire. */
-const eventsPerTurn = 500;
 
 interface Condition {
   type?: string;
@@ -79,6 +77,9 @@ export function nextVersion(previous: KubeObject, index: number, resourceVersion
 /**
  * LIST returns the base pods; a WATCH from the list's resourceVersion gets the whole stream and is then
  * held open; a WATCH from any other resourceVersion (a reconnect) is held open with nothing to say.
+ * The watcher is buffered, as WatchStream is (BufferedWatcher): an event that is due is made when the
+ * reflector takes it, as a WatchStream decodes a line then, so the reflector's turns bound the work
+ * between two yields as they do on a real watch (a flood is a socket whose buffer is always full).
  */
 export function historyListerWatcher(options: HistoryStreamOptions): ListerWatcher<KubeObject> {
   const pods = [...options.basePods];
@@ -96,39 +97,43 @@ export function historyListerWatcher(options: HistoryStreamOptions): ListerWatch
     },
     async watch(watchOptions: ListOptions, signal: AbortSignal): Promise<Watcher<KubeObject>> {
       const stopped = new AbortController();
-      const serve = watchOptions.resourceVersion === String(listResourceVersion);
-      const events = async function* (): AsyncGenerator<WatchEvent<KubeObject>> {
-        const rate = options.eventsPerSecond;
-        const started = Date.now();
-        for (let index = 0; serve && index < options.events; index++) {
-          if (rate !== undefined) {
-            const due = started + (index * 1000) / rate;
-            if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-          } else if (index % eventsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
-          if (stopped.signal.aborted || signal.aborted) return;
-          const slot = index % pods.length;
-          pods[slot] = nextVersion(pods[slot], index, listResourceVersion + index + 1);
-          // A copy, as a watch stream's JSON.parse makes: no subtree is shared with the last version.
-          const object = JSON.parse(JSON.stringify(pods[slot])) as KubeObject;
-          if (rate !== undefined)
-            object.metadata.annotations = {
-              ...object.metadata.annotations,
-              [emittedAnnotation]: String(Date.now()),
-            };
-          yield { type: 'MODIFIED', object };
-          if ((index + 1) % progressEvery === 0) options.onProgress?.(index + 1);
-        }
+      const served = watchOptions.resourceVersion === String(listResourceVersion) ? options.events : 0;
+      const rate = options.eventsPerSecond;
+      const started = Date.now();
+      let index = 0;
+      const ended = () => index >= served || stopped.signal.aborted || signal.aborted;
+      /** When the next event is due (always, unpaced). */
+      const dueAt = () => (rate === undefined ? started : started + (index * 1000) / rate);
+      const take = (): WatchEvent<KubeObject> => {
+        const slot = index % pods.length;
+        pods[slot] = nextVersion(pods[slot], index, listResourceVersion + index + 1);
+        index++;
+        // A copy, as a watch stream's JSON.parse makes: no subtree is shared with the last version.
+        const object = JSON.parse(JSON.stringify(pods[slot])) as KubeObject;
+        if (rate !== undefined)
+          object.metadata.annotations = {
+            ...object.metadata.annotations,
+            [emittedAnnotation]: String(Date.now()),
+          };
+        if (index % progressEvery === 0) options.onProgress?.(index);
+        return { type: 'MODIFIED', object };
+      };
+      const next = async (): Promise<IteratorResult<WatchEvent<KubeObject>>> => {
+        if (!ended() && dueAt() > Date.now())
+          await new Promise((resolve) => setTimeout(resolve, dueAt() - Date.now()));
+        if (!ended()) return { done: false, value: take() };
         await new Promise<void>((resolve) => {
           if (stopped.signal.aborted || signal.aborted) return resolve();
           stopped.signal.addEventListener('abort', () => resolve(), { once: true });
           signal.addEventListener('abort', () => resolve(), { once: true });
         });
+        return { done: true, value: undefined };
       };
-      const iterator = events();
       return {
-        [Symbol.asyncIterator]: () => iterator,
+        [Symbol.asyncIterator]: () => ({ next }),
+        takeBuffered: () => (!ended() && dueAt() <= Date.now() ? take() : undefined),
         stop: () => stopped.abort(),
-      };
+      } as Watcher<KubeObject> & BufferedWatcher<KubeObject>;
     },
   };
 }

@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { realClock } from '../../main/cache/real-clock';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
+import { compactingListerWatcher } from '../../main/bridge/compacting-lister-watcher';
+import { createObjectCompactor } from '../../main/bridge/object-compactor';
 import { Recorder } from '../../main/history/recorder';
 import { StreamTap } from '../../main/history/stream-tap';
 import { CacheResync } from '../../main/history/cache-resync';
@@ -28,16 +30,7 @@ import { stateAt, timeRange } from '../../main/history/replay';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
-import {
-  atLeast,
-  atMost,
-  getBody,
-  kubetideTransform,
-  median,
-  podsResource,
-  round,
-  waitUntil,
-} from './harness';
+import { atLeast, atMost, getBody, median, podsResource, round, waitUntil } from './harness';
 import { CpuStallMonitor } from './cpu-stall-monitor';
 import { emittedAnnotation, historyListerWatcher } from './history-stream';
 import type { SyncTarget } from './sync';
@@ -111,21 +104,28 @@ async function record(
       ? undefined
       : await Recorder.open({ file, context: 'bench', clock: realClock, reportError: () => {} });
   const started = performance.now();
+  // As a feed builds its pods informer (main/bridge/feed.ts): the LIST's items compacted in turns
+  // ahead of DeltaFIFO, the same compactor as the informer's transform.
+  const compactor = createObjectCompactor();
   const informer = new SharedIndexInformer<KubeObject>({
     name: 'bench history',
-    listerWatcher: historyListerWatcher({
-      basePods,
-      events,
-      ...(eventsPerSecond ? { eventsPerSecond } : {}),
-      progressEvery: Math.max(10_000, Math.round(events / 20)),
-      onProgress: (served) => {
-        const seconds = (performance.now() - started) / 1000;
-        log(
-          `  history: ${served} of ${events} events streamed in ${seconds.toFixed(0)} s, ${recorder?.stats().changesWritten ?? 0} written`,
-        );
-      },
-    }),
-    transform: kubetideTransform(),
+    listerWatcher: compactingListerWatcher(
+      historyListerWatcher({
+        basePods,
+        events,
+        ...(eventsPerSecond ? { eventsPerSecond } : {}),
+        progressEvery: Math.max(10_000, Math.round(events / 20)),
+        onProgress: (served) => {
+          const seconds = (performance.now() - started) / 1000;
+          log(
+            `  history: ${served} of ${events} events streamed in ${seconds.toFixed(0)} s, ${recorder?.stats().changesWritten ?? 0} written`,
+          );
+        },
+      }),
+      compactor,
+      realClock,
+    ),
+    transform: compactor.transform,
   });
   let updates = 0;
   informer.addEventHandler({ onUpdate: () => void updates++ });

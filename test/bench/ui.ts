@@ -16,6 +16,7 @@ import { launchChromium } from '../e2e/chromium';
 import type { BenchOptions, BenchResult } from './harness';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { atMost, getBody, median, percentile, round, startLoopStallMonitor } from './harness';
+import { CpuStallMonitor } from './cpu-stall-monitor';
 import { startClusterProcess } from './ui-cluster';
 import { startFloorServer } from './ui-floor';
 import {
@@ -164,6 +165,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const churnStart = await pageNow(page);
     const revisionStart = await clusterRevision(cluster.url);
     const stalls = startLoopStallMonitor();
+    const cpuStalls = new CpuStallMonitor();
+    cpuStalls.start();
     const cpuStart = process.cpuUsage();
     const threadStart = threadCpuMs();
     const wallStart = performance.now();
@@ -172,6 +175,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const threadMs = threadStart === undefined ? undefined : threadCpuMs()! - threadStart;
     const churnWallMs = performance.now() - wallStart;
     const loopStallMs = stalls.stop();
+    const loopStallCpuMs = cpuStalls.stop();
     const changes = (await clusterRevision(cluster.url)) - revisionStart;
     const processMs = (cpu.user + cpu.system) / 1000;
     const mainCpuPct = (processMs / churnWallMs) * 100;
@@ -256,6 +260,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
           ? {}
           : { main_thread_cpu_us_per_change: round((threadMs * 1000) / Math.max(1, changes)) }),
         main_loop_stall_max_ms: round(loopStallMs),
+        ...(loopStallCpuMs === undefined ? {} : { main_loop_stall_max_cpu_ms: round(loopStallCpuMs) }),
         floor_first_rows_ms: round(floorStartup.firstRows),
         floor_keystroke_p50_ms: round(percentile(floorTyping.latencies, 50)),
         floor_keystroke_p95_ms: round(floorKeystrokeP95),
@@ -284,7 +289,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
-        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is this process (backend with its recording and query workers, browser server, the idle driver), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay)`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is this process (backend with its recording and query workers, browser server, the idle driver), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
     };

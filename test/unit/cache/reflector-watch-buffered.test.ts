@@ -141,7 +141,10 @@ describe('handleAnyWatch over a WatchStream (buffered events)', () => {
       .map((applied, index) => applied - samples[index])
       .filter((applied) => applied > 0);
     expect(turns.length).toBeGreaterThan(1);
-    expect(Math.min(...turns.slice(0, -1))).toBeGreaterThanOrEqual(turnBudgetMs);
+    // The turn after the first may take a single event: the first turn spent the loop's iteration
+    // (see LoopTurn), and an iteration ends on the real clock, which this clock's milliseconds do not
+    // move. Every later turn runs in an iteration of its own.
+    expect(Math.min(...turns.slice(1, -1))).toBeGreaterThanOrEqual(turnBudgetMs);
     expect(Math.max(...turns)).toBeLessThan(watchEventsPerTurn);
   });
 });
