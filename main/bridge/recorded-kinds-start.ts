@@ -5,6 +5,10 @@
 // JSON beside the pods' 114 MB, all decoded and recorded while the pods were listing). Their history
 // loses nothing it could show: until a stream is recorded in this session it is inside a marked gap
 // (RecordingSession's "not recorded in this session"), and from its attach it is in its listing gap.
+// The recorder also holds back recording whole caches until then (Recorder.holdWholeCaches): the first
+// kind's initial list, recorded from the cache once it is watched, cost the recording worker ~80 us
+// of CPU per object and the main thread a serialization per object, both taken from the first view's
+// sync on a 2-core machine. Held, the stream stays in its listing gap a little longer.
 import type { Clock, Timer } from '../cache/clock';
 import type { SyncState } from '../../shared/protocol/sync-state';
 
@@ -23,11 +27,17 @@ export interface RecordedKindsStartOptions {
   runningStates(): readonly SyncState[];
   /** Starts the later kinds' feeds; called once, unless stopped first. */
   startLaterKinds(): void;
+  /**
+   * Releases the recorder's hold on whole-cache records; called once, just before startLaterKinds.
+   * (Not when stopped: the session's recorder closes with it.)
+   */
+  releaseRecording?(): void;
 }
 
 /**
  * Waits for every running feed to be synced (or refused: an "error" state is not retried, so it
- * will not sync), at most recordedKindsMaxWaitMs, then starts the later kinds.
+ * will not sync), at most recordedKindsMaxWaitMs, then releases the recording and starts the later
+ * kinds.
  */
 export class RecordedKindsStart {
   private timer: Timer | undefined;
@@ -53,6 +63,7 @@ export class RecordedKindsStart {
       .every((state) => state.phase === 'synced' || state.phase === 'error');
     if (settled || this.options.clock.now() >= this.deadline) {
       this.done = true;
+      this.options.releaseRecording?.();
       this.options.startLaterKinds();
       return;
     }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import {
@@ -10,6 +13,8 @@ import type { ListerWatcher } from '../../../main/cache/lister-watcher';
 import type { GroupVersionResource } from '../../../shared/kube/object';
 import type { SyncState } from '../../../shared/protocol/sync-state';
 import { FakeApi, pod } from './fake-api';
+import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -20,16 +25,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A RecordedKindsStart over sync states the test sets. */
+/** A RecordedKindsStart over sync states the test sets; `calls` lists its callbacks in order. */
 function waiting(states: SyncState[]) {
   const clock = new FakeClock();
-  let started = 0;
+  const calls: string[] = [];
   const start = new RecordedKindsStart({
     clock,
     runningStates: () => states,
-    startLaterKinds: () => void started++,
+    startLaterKinds: () => void calls.push('start later kinds'),
+    releaseRecording: () => void calls.push('release recording'),
   });
-  return { clock, start, started: () => started };
+  return { clock, start, calls, started: () => calls.filter((call) => call === 'start later kinds').length };
 }
 
 describe('RecordedKindsStart', () => {
@@ -59,16 +65,37 @@ describe('RecordedKindsStart', () => {
   });
 
   it('never starts them once stopped (the session closed)', () => {
-    const { clock, start, started } = waiting([{ phase: 'listing' }]);
+    const { clock, start, calls } = waiting([{ phase: 'listing' }]);
     start.stop();
     clock.step(recordedKindsMaxWaitMs * 2);
-    expect(started()).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
+  it("releases the recorder's held whole caches once, when the running feeds have synced", () => {
+    const states: SyncState[] = [{ phase: 'listing', listed: 10 }];
+    const { clock, calls } = waiting(states);
+    clock.step(recordedKindsPollMs * 10);
+    expect(calls).toEqual([]);
+    states[0] = { phase: 'synced' };
+    clock.step(recordedKindsPollMs * 10);
+    expect(calls).toEqual(['release recording', 'start later kinds']);
   });
 });
 
 describe('a session recording several kinds', () => {
-  it("starts the first kind's feed with the session and the others once it has synced", async () => {
+  it("starts the first kind's feed with the session, and records it and starts the others once it has synced", async () => {
     const clock = new FakeClock();
+    const folder = mkdtempSync(join(tmpdir(), 'kubetide-recorded-kinds-'));
+    const recorder = await Recorder.open({
+      file: join(folder, 'test.kubetide'),
+      context: 'test',
+      clock,
+      recordingProcess: inlineRecordingProcess,
+    });
+    cleanups.push(
+      () => rmSync(folder, { recursive: true, force: true }),
+      () => recorder.close(),
+    );
     const apis = new Map([pods, deployments, services].map((gvr) => [gvr.resource, new FakeApi()]));
     apis.get('pods')!.apply(pod('default', 'web-1'));
     // The pods LIST answers when the test says: until then the pods feed is listing.
@@ -89,7 +116,7 @@ describe('a session recording several kinds', () => {
       context: 'test',
       newListerWatcher,
       clock,
-      recording: { recorder: undefined, file: 'unused.kubetide', kinds: [pods, deployments, services] },
+      recording: { recorder, file: recorder.file, kinds: [pods, deployments, services] },
     });
     cleanups.push(() => session.close());
     await clock.stepAsync(recordedKindsPollMs * 4);
@@ -98,10 +125,19 @@ describe('a session recording several kinds', () => {
     expect(session.feeds.find(services, '')).toBeUndefined();
 
     answerPodsList();
-    for (let step = 0; step < 20 && !session.feeds.find(deployments, ''); step++)
+    let recordedBeforeStart: number | undefined;
+    for (let step = 0; step < 20 && !session.feeds.find(deployments, ''); step++) {
+      await recorder.flushed();
+      recordedBeforeStart = recorder.stats().changesWritten;
       await clock.stepAsync(recordedKindsPollMs);
+    }
     expect(session.feeds.find(pods, '')?.syncState().phase).toBe('synced');
     expect(session.feeds.find(deployments, '')).toBeDefined();
     expect(session.feeds.find(services, '')).toBeDefined();
+    // The pods' first list waited for the same moment (the recorder held it), and was recorded then.
+    expect(recordedBeforeStart).toBe(0);
+    await clock.stepAsync(recordedKindsPollMs);
+    await recorder.flushed();
+    expect(recorder.stats().changesWritten).toBe(1);
   });
 });
