@@ -5,12 +5,13 @@
 // side spent from the backend's start to "synced": this process's threads (the main thread, and the
 // others: the recording worker, V8's and libuv's helpers) and the page's main thread (CDP's
 // TaskDuration). CPU time is what to compare on a shared machine: the wall times move with its load.
-// Under `node --cpu-prof --import tsx`, the backend's profiles cover the same span, since the process
-// exits at "synced"; `--profile` writes the page's to test-artifacts/ui-bench/startup-N.cpuprofile.
+// `--profile` writes V8 CPU profiles of the same span to test-artifacts/ui-bench: the page's
+// (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode } from '../../main/app/serve';
@@ -46,6 +47,14 @@ const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-startup-'));
 const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
 try {
   await ensureRendererBuilt(log);
+  // The backend's main thread, from its start to "synced" (node's --cpu-prof would run to the exit).
+  const inspector = new Session();
+  if (values.profile) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 500 });
+    await inspector.post('Profiler.start');
+  }
   const before = threadCpu();
   const cpuBefore = process.cpuUsage();
   const backendStart = performance.now();
@@ -69,16 +78,33 @@ try {
     await cdp.send('Profiler.start');
   }
   const pageOpen = performance.now();
+  // When the backend's pods feed synced, and what the recording had written by the page's "synced".
+  const session = mode.backend.host.session;
+  let backendSynced = Number.NaN;
+  // The feed's phases as they change (a relist shows as listing again), with the time from navigation.
+  const phases: string[] = [];
+  const watch = setInterval(() => {
+    const phase = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState().phase;
+    if (phase === undefined || phases.at(-1)?.startsWith(phase)) return;
+    const at = performance.now() - pageOpen;
+    phases.push(`${phase} ${Math.round(at)}`);
+    if (Number.isNaN(backendSynced) && phase === 'synced') backendSynced = at;
+  }, 50);
   await page.goto(mode.launchUrl());
   const startup = await startupTimes(page);
+  clearInterval(watch);
+  const recorded = session.recording?.recorder?.stats();
   const cpu = process.cpuUsage(cpuBefore);
   const after = threadCpu();
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name: string) => (metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000;
   if (values.profile) {
     const { profile } = await cdp.send('Profiler.stop');
+    const { profile: backendProfile } = await inspector.post('Profiler.stop');
+    inspector.disconnect();
     mkdirSync(profileFolder, { recursive: true });
     writeFileSync(join(profileFolder, `startup-${pods}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(profileFolder, `backend-startup-${pods}.cpuprofile`), JSON.stringify(backendProfile));
   }
   const spent = [...after].map(([id, ms]) => ({ id, ms: ms - (before.get(id) ?? 0) }));
   const main = spent.find((thread) => thread.id === process.pid)?.ms ?? 0;
@@ -87,7 +113,10 @@ try {
   log(
     [
       `pods ${pods}: first rows ${Math.round(startup.firstRows)} ms, synced ${Math.round(startup.synced)} ms ` +
-        `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it)`,
+        `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it, ` +
+        `its pods feed synced at ${Math.round(backendSynced)} ms; its phases: ${phases.join(', ')})`,
+      `recording by then: ${recorded?.changesWritten ?? 0} changes written (${recorded?.buffered ?? 0} queued), ` +
+        `its worker's CPU on them ${seconds(recorded?.writeCpuMs ?? 0)}`,
       `backend CPU, its start to synced: ${seconds((cpu.user + cpu.system) / 1000)} in all, main thread ${seconds(main)}, ` +
         `busiest other threads ${others
           .slice(0, 4)
