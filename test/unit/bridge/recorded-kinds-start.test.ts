@@ -7,6 +7,7 @@ import {
   RecordedKindsStart,
   recordedKindsMaxWaitMs,
   recordedKindsPollMs,
+  recordedKindsStallMs,
 } from '../../../main/bridge/recorded-kinds-start';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { ListerWatcher } from '../../../main/cache/lister-watcher';
@@ -56,11 +57,38 @@ describe('RecordedKindsStart', () => {
     expect(started()).toBe(1);
   });
 
-  it('starts them after the longest wait when a running feed never syncs', () => {
+  it('starts them after the stall limit when a running feed never syncs', () => {
     const { clock, started } = waiting([{ phase: 'reconnecting', retryAt: 0 }]);
-    clock.step(recordedKindsMaxWaitMs - recordedKindsPollMs);
+    clock.step(recordedKindsStallMs - recordedKindsPollMs);
     expect(started()).toBe(0);
     clock.step(recordedKindsPollMs);
+    expect(started()).toBe(1);
+  });
+
+  it('waits past the stall limit while a running list grows, and starts them once it stops growing', () => {
+    const states: SyncState[] = [{ phase: 'synced' }, { phase: 'listing', listed: 0 }];
+    const { clock, started } = waiting(states);
+    for (let second = 1; second <= 180; second++) {
+      states[1] = { phase: 'listing', listed: second * 500 };
+      clock.step(1000);
+    }
+    expect(started()).toBe(0);
+    // The last growth was seen a poll into the last second.
+    clock.step(recordedKindsStallMs - 1000);
+    expect(started()).toBe(0);
+    clock.step(1000);
+    expect(started()).toBe(1);
+  });
+
+  it('starts them at the longest wait even while a list grows (one relisting over and over)', () => {
+    const states: SyncState[] = [{ phase: 'listing', listed: 0 }];
+    const { clock, started } = waiting(states);
+    for (let second = 1; second < recordedKindsMaxWaitMs / 1000; second++) {
+      states[0] = { phase: 'listing', listed: (second % 100) * 500 };
+      clock.step(1000);
+    }
+    expect(started()).toBe(0);
+    clock.step(1000);
     expect(started()).toBe(1);
   });
 
