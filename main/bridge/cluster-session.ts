@@ -206,6 +206,9 @@ export class ClusterSession {
    * everywhere: their history would be one long gap, and their informers a 403 every backoff.
    */
   private async acquireRecordedKinds(kinds: readonly GroupVersionResource[]): Promise<void> {
+    if (kinds.length === 0) return;
+    // Held before any feed runs, a renderer's included (see RecordedKindsStart).
+    const releaseRecording = this.options.recording?.recorder?.holdWholeCaches();
     const access = this.options.access;
     let allowed = kinds;
     if (access) {
@@ -216,13 +219,13 @@ export class ClusterSession {
     // The first at once, the others once the feeds running then have synced (see RecordedKindsStart).
     const [first, ...later] = allowed;
     if (first) this.feeds.acquire(first, '');
-    if (later.length === 0) return;
     this.recordedKindsStart = new RecordedKindsStart({
       clock: this.clock,
       runningStates: () => this.feeds.feeds().map((feed) => feed.syncState()),
       startLaterKinds: () => {
         for (const gvr of later) this.feeds.acquire(gvr, '');
       },
+      ...(releaseRecording ? { releaseRecording } : {}),
     });
   }
 

@@ -5,6 +5,10 @@
 // JSON beside the pods' 114 MB, all decoded and recorded while the pods were listing). Their history
 // loses nothing it could show: until a stream is recorded in this session it is inside a marked gap
 // (RecordingSession's "not recorded in this session"), and from its attach it is in its listing gap.
+// The recorder also holds back recording whole caches until then (Recorder.holdWholeCaches): the first
+// kind's initial list, recorded from the cache once it is watched, cost the recording worker ~80 us
+// of CPU per object and the main thread a serialization per object, both taken from the first view's
+// sync on a 2-core machine. Held, the stream stays in its listing gap a little longer.
 import type { Clock, Timer } from '../cache/clock';
 import type { SyncState } from '../../shared/protocol/sync-state';
 
@@ -12,10 +16,16 @@ import type { SyncState } from '../../shared/protocol/sync-state';
 export const recordedKindsPollMs = 250;
 
 /**
- * The longest the later kinds wait for the running feeds: a viewed kind that cannot sync (a server
- * refusing its watch, a network down) must not keep the others unrecorded for the whole session.
+ * How long the later kinds wait for running feeds none of which lists anything more: a viewed kind
+ * that cannot sync (a server refusing its watch, a network down) must not keep the others unrecorded
+ * for the whole session. A list still growing is waited for: on a loaded machine 150,000 pods took
+ * minutes to list, and the later kinds started at a fixed 60 s (84,000 objects listed, decoded and
+ * recorded: 8-10 s of the recording worker's CPU) slowed it further.
  */
-export const recordedKindsMaxWaitMs = 60_000;
+export const recordedKindsStallMs = 60_000;
+
+/** The longest the later kinds wait however the lists grow (one that relists over and over). */
+export const recordedKindsMaxWaitMs = 600_000;
 
 export interface RecordedKindsStartOptions {
   readonly clock: Clock;
@@ -23,19 +33,29 @@ export interface RecordedKindsStartOptions {
   runningStates(): readonly SyncState[];
   /** Starts the later kinds' feeds; called once, unless stopped first. */
   startLaterKinds(): void;
+  /**
+   * Releases the recorder's hold on whole-cache records; called once, just before startLaterKinds.
+   * (Not when stopped: the session's recorder closes with it.)
+   */
+  releaseRecording?(): void;
 }
 
 /**
  * Waits for every running feed to be synced (or refused: an "error" state is not retried, so it
- * will not sync), at most recordedKindsMaxWaitMs, then starts the later kinds.
+ * will not sync), while some list grows or for recordedKindsStallMs, at most recordedKindsMaxWaitMs,
+ * then releases the recording and starts the later kinds.
  */
 export class RecordedKindsStart {
   private timer: Timer | undefined;
   private readonly deadline: number;
+  private lastProgress: number;
+  /** Objects listed so far, summed over the running feeds that are listing (a relist starts again). */
+  private listed = 0;
   private done = false;
 
   constructor(private readonly options: RecordedKindsStartOptions) {
-    this.deadline = options.clock.now() + recordedKindsMaxWaitMs;
+    this.lastProgress = options.clock.now();
+    this.deadline = this.lastProgress + recordedKindsMaxWaitMs;
     this.check();
   }
 
@@ -48,11 +68,16 @@ export class RecordedKindsStart {
 
   private check(): void {
     if (this.done) return;
-    const settled = this.options
-      .runningStates()
-      .every((state) => state.phase === 'synced' || state.phase === 'error');
-    if (settled || this.options.clock.now() >= this.deadline) {
+    const states = this.options.runningStates();
+    const settled = states.every((state) => state.phase === 'synced' || state.phase === 'error');
+    const now = this.options.clock.now();
+    let listed = 0;
+    for (const state of states) if (state.phase === 'listing') listed += state.listed ?? 0;
+    if (listed !== this.listed) this.lastProgress = now;
+    this.listed = listed;
+    if (settled || now - this.lastProgress >= recordedKindsStallMs || now >= this.deadline) {
       this.done = true;
+      this.options.releaseRecording?.();
       this.options.startLaterKinds();
       return;
     }

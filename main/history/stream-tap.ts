@@ -31,6 +31,11 @@ export interface TapHost {
   nextTurn(work: () => void): void;
   /** About how much JSON a resync writes per turn. */
   readonly resyncSliceBytes: number;
+  /**
+   * True while whole caches wait to be recorded (see Recorder.holdWholeCaches): a stream whose cache
+   * is due stays in its gap, its deltas unrecorded, until released (recordHeldCache).
+   */
+  wholeCachesHeld(): boolean;
 }
 
 /**
@@ -104,13 +109,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     const time = this.host.stamp();
     this.watching = state.phase === 'watching';
     if (state.phase === 'watching') {
-      const due = this.wholeCacheDue;
-      if (due !== undefined) {
-        this.wholeCacheDue = undefined;
-        this.listing = false;
-        this.watchedBefore = true;
-        // The gap stays open until the cache is recorded.
-        this.startResync(due);
+      if (this.wholeCacheDue !== undefined) {
+        // The gap stays open until the cache is recorded (and, while held, until it is released).
+        if (!this.host.wholeCachesHeld()) this.recordDueCache();
         return;
       }
       // Watching again while the cache is recorded: its gap closes when that is done.
@@ -154,6 +155,14 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   }
 
   /**
+   * Whole caches are no longer held: a cache due while the informer watches is recorded now (one
+   * that is listing is recorded at its next "watching", as always).
+   */
+  recordHeldCache(): void {
+    if (this.wholeCacheDue !== undefined && this.watching) this.recordDueCache();
+  }
+
+  /**
    * After a queue overflow dropped changes: records the cache whole again, as a list replacing what
    * the stream held. `settled` is called once the stream no longer needs the overflow gap: when the
    * last of the cache is queued, or at once when the stream is inside its own gap (listing, watch
@@ -191,6 +200,15 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   stop(): void {
     this.resync?.work.cancel();
     this.resync = undefined;
+  }
+
+  /** The informer watches and its cache is due: it is recorded whole, in slices, from now. */
+  private recordDueCache(): void {
+    const due = this.wholeCacheDue!;
+    this.wholeCacheDue = undefined;
+    this.listing = false;
+    this.watchedBefore = true;
+    this.startResync(due);
   }
 
   private startResync(reason: RelistReason): void {

@@ -1,15 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import {
   RecordedKindsStart,
   recordedKindsMaxWaitMs,
   recordedKindsPollMs,
+  recordedKindsStallMs,
 } from '../../../main/bridge/recorded-kinds-start';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { ListerWatcher } from '../../../main/cache/lister-watcher';
 import type { GroupVersionResource } from '../../../shared/kube/object';
 import type { SyncState } from '../../../shared/protocol/sync-state';
 import { FakeApi, pod } from './fake-api';
+import { Recorder } from '../../../main/history/recorder';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -20,16 +26,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A RecordedKindsStart over sync states the test sets. */
+/** A RecordedKindsStart over sync states the test sets; `calls` lists its callbacks in order. */
 function waiting(states: SyncState[]) {
   const clock = new FakeClock();
-  let started = 0;
+  const calls: string[] = [];
   const start = new RecordedKindsStart({
     clock,
     runningStates: () => states,
-    startLaterKinds: () => void started++,
+    startLaterKinds: () => void calls.push('start later kinds'),
+    releaseRecording: () => void calls.push('release recording'),
   });
-  return { clock, start, started: () => started };
+  return { clock, start, calls, started: () => calls.filter((call) => call === 'start later kinds').length };
 }
 
 describe('RecordedKindsStart', () => {
@@ -50,25 +57,73 @@ describe('RecordedKindsStart', () => {
     expect(started()).toBe(1);
   });
 
-  it('starts them after the longest wait when a running feed never syncs', () => {
+  it('starts them after the stall limit when a running feed never syncs', () => {
     const { clock, started } = waiting([{ phase: 'reconnecting', retryAt: 0 }]);
-    clock.step(recordedKindsMaxWaitMs - recordedKindsPollMs);
+    clock.step(recordedKindsStallMs - recordedKindsPollMs);
     expect(started()).toBe(0);
     clock.step(recordedKindsPollMs);
     expect(started()).toBe(1);
   });
 
+  it('waits past the stall limit while a running list grows, and starts them once it stops growing', () => {
+    const states: SyncState[] = [{ phase: 'synced' }, { phase: 'listing', listed: 0 }];
+    const { clock, started } = waiting(states);
+    for (let second = 1; second <= 180; second++) {
+      states[1] = { phase: 'listing', listed: second * 500 };
+      clock.step(1000);
+    }
+    expect(started()).toBe(0);
+    // The last growth was seen a poll into the last second.
+    clock.step(recordedKindsStallMs - 1000);
+    expect(started()).toBe(0);
+    clock.step(1000);
+    expect(started()).toBe(1);
+  });
+
+  it('starts them at the longest wait even while a list grows (one relisting over and over)', () => {
+    const states: SyncState[] = [{ phase: 'listing', listed: 0 }];
+    const { clock, started } = waiting(states);
+    for (let second = 1; second < recordedKindsMaxWaitMs / 1000; second++) {
+      states[0] = { phase: 'listing', listed: (second % 100) * 500 };
+      clock.step(1000);
+    }
+    expect(started()).toBe(0);
+    clock.step(1000);
+    expect(started()).toBe(1);
+  });
+
   it('never starts them once stopped (the session closed)', () => {
-    const { clock, start, started } = waiting([{ phase: 'listing' }]);
+    const { clock, start, calls } = waiting([{ phase: 'listing' }]);
     start.stop();
     clock.step(recordedKindsMaxWaitMs * 2);
-    expect(started()).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
+  it("releases the recorder's held whole caches once, when the running feeds have synced", () => {
+    const states: SyncState[] = [{ phase: 'listing', listed: 10 }];
+    const { clock, calls } = waiting(states);
+    clock.step(recordedKindsPollMs * 10);
+    expect(calls).toEqual([]);
+    states[0] = { phase: 'synced' };
+    clock.step(recordedKindsPollMs * 10);
+    expect(calls).toEqual(['release recording', 'start later kinds']);
   });
 });
 
 describe('a session recording several kinds', () => {
-  it("starts the first kind's feed with the session and the others once it has synced", async () => {
+  it("starts the first kind's feed with the session, and records it and starts the others once it has synced", async () => {
     const clock = new FakeClock();
+    const folder = mkdtempSync(join(tmpdir(), 'kubetide-recorded-kinds-'));
+    const recorder = await Recorder.open({
+      file: join(folder, 'test.kubetide'),
+      context: 'test',
+      clock,
+      recordingProcess: inlineRecordingProcess,
+    });
+    cleanups.push(
+      () => rmSync(folder, { recursive: true, force: true }),
+      () => recorder.close(),
+    );
     const apis = new Map([pods, deployments, services].map((gvr) => [gvr.resource, new FakeApi()]));
     apis.get('pods')!.apply(pod('default', 'web-1'));
     // The pods LIST answers when the test says: until then the pods feed is listing.
@@ -89,7 +144,7 @@ describe('a session recording several kinds', () => {
       context: 'test',
       newListerWatcher,
       clock,
-      recording: { recorder: undefined, file: 'unused.kubetide', kinds: [pods, deployments, services] },
+      recording: { recorder, file: recorder.file, kinds: [pods, deployments, services] },
     });
     cleanups.push(() => session.close());
     await clock.stepAsync(recordedKindsPollMs * 4);
@@ -98,10 +153,19 @@ describe('a session recording several kinds', () => {
     expect(session.feeds.find(services, '')).toBeUndefined();
 
     answerPodsList();
-    for (let step = 0; step < 20 && !session.feeds.find(deployments, ''); step++)
+    let recordedBeforeStart: number | undefined;
+    for (let step = 0; step < 20 && !session.feeds.find(deployments, ''); step++) {
+      await recorder.flushed();
+      recordedBeforeStart = recorder.stats().changesWritten;
       await clock.stepAsync(recordedKindsPollMs);
+    }
     expect(session.feeds.find(pods, '')?.syncState().phase).toBe('synced');
     expect(session.feeds.find(deployments, '')).toBeDefined();
     expect(session.feeds.find(services, '')).toBeDefined();
+    // The pods' first list waited for the same moment (the recorder held it), and was recorded then.
+    expect(recordedBeforeStart).toBe(0);
+    await clock.stepAsync(recordedKindsPollMs);
+    await recorder.flushed();
+    expect(recorder.stats().changesWritten).toBe(1);
   });
 });

@@ -157,7 +157,8 @@ describe('history through the bridge', () => {
     cleanups.push(() => transfers.close());
     const { clock, client, settle } = await setUp(api, undefined, transfers);
     client.start();
-    await settle(4);
+    // Past RecordedKindsStart's poll: the first list is recorded once the session's feeds have synced.
+    await settle(8);
     api.apply(pod('ns0', 'web', { version: '2' }));
     await settle();
     const web = { gvr: pods, namespace: 'ns0', name: 'web' };

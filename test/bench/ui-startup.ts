@@ -1,0 +1,137 @@
+// By hand: the ui bench's startup alone, with where the CPU went. `npx tsx test/bench/ui-startup.ts
+// [--pods 50000] [--profile]` seeds the ui bench's cluster (its own process, still), starts Kubetide in
+// browser mode in this process (recording on), opens it in headless Chromium and waits for the page's
+// first rows and "synced" (ui-page-probe.js, from navigation start), then prints the CPU time each
+// side spent from the backend's start to "synced": this process's threads (the main thread, and the
+// others: the recording worker, V8's and libuv's helpers) and the page's main thread (CDP's
+// TaskDuration). CPU time is what to compare on a shared machine: the wall times move with its load.
+// `--profile` writes V8 CPU profiles of the same span to test-artifacts/ui-bench: the page's
+// (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector/promises';
+import { parseArgs } from 'node:util';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { startBrowserMode } from '../../main/app/serve';
+import { launchChromium } from '../e2e/chromium';
+import { startClusterProcess } from './ui-cluster';
+import { startupTimes } from './ui-scenario';
+
+const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
+const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
+
+/** Each thread of this process -> its CPU time in ms (Linux's per-thread schedstat). */
+function threadCpu(): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const id of readdirSync('/proc/self/task')) {
+    try {
+      const text = readFileSync(`/proc/self/task/${id}/schedstat`, 'latin1');
+      threads.set(Number(id), Number(text.slice(0, text.indexOf(' '))) / 1e6);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
+}
+
+const { values } = parseArgs({
+  options: { pods: { type: 'string', default: '50000' }, profile: { type: 'boolean', default: false } },
+});
+const pods = Number(values.pods);
+const started = performance.now();
+const log = (message: string) =>
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-startup-'));
+const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
+try {
+  await ensureRendererBuilt(log);
+  // The backend's main thread, from its start to "synced" (node's --cpu-prof would run to the exit).
+  const inspector = new Session();
+  if (values.profile) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+    await inspector.post('Profiler.setSamplingInterval', { interval: 500 });
+    await inspector.post('Profiler.start');
+  }
+  const before = threadCpu();
+  const cpuBefore = process.cpuUsage();
+  const backendStart = performance.now();
+  const mode = await startBrowserMode({
+    port: 0,
+    embedded: false,
+    pods,
+    kubeconfig: cluster.kubeconfigPath,
+    dataDirectory: join(workFolder, 'data'),
+    log: () => undefined,
+  });
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  await context.addInitScript({ path: probeScript });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  if (values.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  const pageOpen = performance.now();
+  // When the backend's pods feed synced, and what the recording had written by the page's "synced".
+  const session = mode.backend.host.session;
+  let backendSynced = Number.NaN;
+  // The feed's phases as they change (a relist shows as listing again), with the time from navigation.
+  const phases: string[] = [];
+  const sample = () => {
+    const phase = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState().phase;
+    if (phase === undefined || phases.at(-1)?.startsWith(phase)) return;
+    const at = performance.now() - pageOpen;
+    phases.push(`${phase} ${Math.round(at)}`);
+    if (Number.isNaN(backendSynced) && phase === 'synced') backendSynced = at;
+  };
+  const watch = setInterval(sample, 50);
+  await page.goto(mode.launchUrl());
+  const startup = await startupTimes(page);
+  // The page can read "synced" within a poll of the feed: looked at once more.
+  sample();
+  clearInterval(watch);
+  const recorded = session.recording?.recorder?.stats();
+  const cpu = process.cpuUsage(cpuBefore);
+  const after = threadCpu();
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name: string) => (metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000;
+  if (values.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const { profile: backendProfile } = await inspector.post('Profiler.stop');
+    inspector.disconnect();
+    mkdirSync(profileFolder, { recursive: true });
+    writeFileSync(join(profileFolder, `startup-${pods}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(join(profileFolder, `backend-startup-${pods}.cpuprofile`), JSON.stringify(backendProfile));
+  }
+  const spent = [...after].map(([id, ms]) => ({ id, ms: ms - (before.get(id) ?? 0) }));
+  const main = spent.find((thread) => thread.id === process.pid)?.ms ?? 0;
+  const others = spent.filter((thread) => thread.id !== process.pid).sort((a, b) => b.ms - a.ms);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  log(
+    [
+      `pods ${pods}: first rows ${Math.round(startup.firstRows)} ms, synced ${Math.round(startup.synced)} ms ` +
+        `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it, ` +
+        `its pods feed synced at ${Math.round(backendSynced)} ms; its phases: ${phases.join(', ')})`,
+      `recording by then: ${recorded?.changesWritten ?? 0} changes written (${recorded?.buffered ?? 0} queued), ` +
+        `its worker's CPU on them ${seconds(recorded?.writeCpuMs ?? 0)}`,
+      `backend CPU, its start to synced: ${seconds((cpu.user + cpu.system) / 1000)} in all, main thread ${seconds(main)}, ` +
+        `busiest other threads ${others
+          .slice(0, 4)
+          .map((thread) => seconds(thread.ms))
+          .join(', ')}`,
+      `page main thread: tasks ${seconds(metric('TaskDuration'))}, script ${seconds(metric('ScriptDuration'))}, ` +
+        `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
+    ].join('\n'),
+  );
+  await browser.close();
+  await mode.close();
+} finally {
+  await cluster.close();
+  rmSync(workFolder, { recursive: true, force: true });
+}
