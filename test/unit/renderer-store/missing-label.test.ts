@@ -4,6 +4,7 @@ import { queryRows, matchesFilter, compareCells } from '../../../renderer/store/
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
+import { applyRound, churnRound } from './random-churn';
 
 function present(rows: Iterable<Row>, label: string): number {
   let count = 0;
@@ -29,17 +30,13 @@ function churned(rounds: number, pendingLimit?: number) {
   const steps: (() => void)[] = [];
   for (let seq = 2; seq < 2 + rounds; seq++) {
     steps.push(() => {
-      const upserts = new Map<string, Row>();
-      const deletes: string[] = [];
-      for (let change = 0; change < 12; change++) {
-        const key = `ns-${Math.floor(random() * 7)}/pod-${Math.floor(random() * 2_100)}`;
-        if (upserts.has(key) || deletes.includes(key)) continue;
-        if (live.has(key) && random() < 0.3) deletes.push(key);
-        else upserts.set(key, make(key, String(seq)));
-      }
-      for (const key of deletes) live.delete(key);
-      for (const [key, each] of upserts) live.set(key, each);
-      mirror.apply(deltaBatch(seq, { upserts: [...upserts.values()], deletes }));
+      const round = churnRound(random, live, {
+        changes: 12,
+        deleteChance: 0.3,
+        newKey: () => `ns-${Math.floor(random() * 7)}/pod-${Math.floor(random() * 2_100)}`,
+        make: (key) => make(key, String(seq)),
+      });
+      applyRound(mirror, seq, round);
     });
   }
   return { mirror, live, steps };

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareCells } from '../../../renderer/store/compare-cells';
 import { NameOrder } from '../../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
-
-function byName(rows: Iterable<Row>): string[] {
-  return [...rows]
-    .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
-    .map((each) => each.key);
-}
+import { applyRound, churnRound, keysByName } from './random-churn';
 
 /** Applies `rounds` random batches of adds, updates and deletes, reading `order` every `readEvery` rounds. */
 function churn(options: { pendingLimit?: number; readEvery: number; changesPerRound: number }): void {
@@ -18,25 +12,16 @@ function churn(options: { pendingLimit?: number; readEvery: number; changesPerRo
   const order = new NameOrder(mirror.rows, mirror.changes);
   const live = new Map<string, Row>();
   for (let seq = 1; seq <= 80; seq++) {
-    const upserts = new Map<string, Row>();
-    const deletes = new Set<string>();
-    for (let change = 0; change < options.changesPerRound; change++) {
+    const round = churnRound(random, live, {
+      changes: options.changesPerRound,
+      deleteChance: 0.45,
       // Names with numbers and mixed segments: the order is the collator's numeric one, not code points.
-      const key = `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db', 'Web'])}-${Math.floor(random() * 60)}`;
-      if (upserts.has(key) || deletes.has(key)) continue;
-      if (live.has(key) && random() < 0.45) deletes.add(key);
-      else upserts.set(key, row(key, String(seq)));
-    }
-    for (const key of deletes) live.delete(key);
-    for (const [key, each] of upserts) live.set(key, each);
-    mirror.apply(
-      deltaBatch(seq, {
-        upserts: [...upserts.values()],
-        deletes: [...deletes],
-        ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}),
-      }),
-    );
-    if (seq % options.readEvery === 0) expect(order.read()).toEqual(byName(live.values()));
+      newKey: () =>
+        `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db', 'Web'])}-${Math.floor(random() * 60)}`,
+      make: (key) => row(key, String(seq)),
+    });
+    applyRound(mirror, seq, round);
+    if (seq % options.readEvery === 0) expect(order.read()).toEqual(keysByName(live.values()));
   }
 }
 
@@ -76,13 +61,13 @@ describe('NameOrder', () => {
       live.set(key, row(key));
     }
     mirror.apply(deltaBatch(1, { upserts: [...live.values()], replace: true, snapshotEnd: true }));
-    expect(order.read()).toEqual(byName(live.values()));
+    expect(order.read()).toEqual(keysByName(live.values()));
     for (let seq = 2; seq < 30; seq++) {
       // Few deletes among 2,000 keys (found by binary search), including names shared across namespaces.
       const deletes = [...live.keys()].filter(() => random() < 0.002);
       for (const key of deletes) live.delete(key);
       mirror.apply(deltaBatch(seq, { deletes }));
-      expect(order.read()).toEqual(byName(live.values()));
+      expect(order.read()).toEqual(keysByName(live.values()));
     }
   });
 
@@ -110,7 +95,7 @@ describe('NameOrder', () => {
       }
       mirror.apply(deltaBatch(seq, { upserts, deletes }));
       const all = order.read();
-      expect(all).toEqual(byName(live.values()));
+      expect(all).toEqual(keysByName(live.values()));
       const subset = [...live.keys()].filter(() => random() < 0.3);
       const chosen = new Set(subset);
       expect(order.sorted(subset)).toEqual(all.filter((key) => chosen.has(key)));

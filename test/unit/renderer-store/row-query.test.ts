@@ -5,6 +5,7 @@ import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror'
 import { nothing, parseLabelSelector } from '../../../shared/selectors/label-selector';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
+import { applyRound, churnRound, keysByName } from './random-churn';
 
 function mirrorOf(rows: Row[]): SubscriptionMirror {
   const mirror = new SubscriptionMirror();
@@ -152,27 +153,15 @@ describe('queryRows', () => {
     const random = seededRandom(7);
     const mirror = new SubscriptionMirror();
     const live = new Map<string, Row>();
-    let seq = 0;
-    for (let round = 0; round < 60; round++) {
-      const upserts: Row[] = [];
-      const deletes: string[] = [];
-      for (let change = 0; change < 20; change++) {
-        const key = `${pick(random, ['a', 'b'])}/p${Math.floor(random() * 80)}`;
-        if (live.has(key) && random() < 0.4) {
-          if (!deletes.includes(key) && !upserts.some((each) => each.key === key)) deletes.push(key);
-        } else if (!deletes.includes(key) && !upserts.some((each) => each.key === key)) {
-          upserts.push(row(key, String(round), { labels: { app: pick(random, ['x', 'y']) } }));
-        }
-      }
-      for (const key of deletes) live.delete(key);
-      for (const each of upserts) live.set(each.key, each);
-      seq += 1;
-      mirror.apply(
-        deltaBatch(seq, { upserts, deletes, ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}) }),
-      );
-      const expected = [...live.values()]
-        .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
-        .map((each) => each.key);
+    for (let seq = 1; seq <= 60; seq++) {
+      const round = churnRound(random, live, {
+        changes: 20,
+        deleteChance: 0.4,
+        newKey: () => `${pick(random, ['a', 'b'])}/p${Math.floor(random() * 80)}`,
+        make: (key) => row(key, String(seq), { labels: { app: pick(random, ['x', 'y']) } }),
+      });
+      applyRound(mirror, seq, round);
+      const expected = keysByName(live.values());
       expect(queryRows(mirror, {})).toEqual(expected);
       expect(queryRows(mirror, { labelSelector: parseLabelSelector('app!=x') })).toEqual(
         expected.filter((key) => live.get(key)!.labels.app !== 'x'),

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isMixedCase, lowerCaseIncludes, MixedCaseKeys } from '../../../renderer/store/mixed-case-keys';
 import { NarrowingQuery } from '../../../renderer/store/narrowing-query';
-import { compareCells, matchesFilter, queryRows } from '../../../renderer/store/row-query';
+import { matchesFilter, queryRows } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
-import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
+import { pick, row, seededRandom } from '../bridge/fixtures';
+import { applyRound, churnRound, keysByName } from './random-churn';
 
 describe('lower-case text matching', () => {
   it('lower-cases only what lower-casing can change, with the same answer', () => {
@@ -50,32 +51,19 @@ describe('lower-case text matching', () => {
       'm-b/',
     ];
     for (let seq = 1; seq <= 120; seq++) {
-      const upserts = new Map<string, Row>();
-      const deletes = new Set<string>();
-      for (let change = 0; change < (seq === 1 ? 400 : 15); change++) {
-        const key = newKey();
-        if (upserts.has(key) || deletes.has(key)) continue;
-        if (live.has(key) && random() < 0.3) deletes.add(key);
-        else upserts.set(key, make(key, String(seq)));
-      }
-      for (const key of deletes) live.delete(key);
-      for (const [key, each] of upserts) live.set(key, each);
-      mirror.apply(
-        deltaBatch(seq, {
-          upserts: [...upserts.values()],
-          deletes: [...deletes],
-          ...(seq === 1 ? { replace: true, snapshotEnd: true } : {}),
-        }),
-      );
+      const round = churnRound(random, live, {
+        changes: seq === 1 ? 400 : 15,
+        deleteChance: 0.3,
+        newKey,
+        make: (key) => make(key, String(seq)),
+      });
+      applyRound(mirror, seq, round);
       if (seq % 3 === 0)
         expect([...mixed.read()].sort()).toEqual(
           [...live.keys()].filter((key) => key !== key.toLowerCase()).sort(),
         );
       const text = texts[seq % texts.length];
-      const expected = [...live.values()]
-        .filter((each) => matchesFilter(each, { text }))
-        .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
-        .map((each) => each.key);
+      const expected = keysByName([...live.values()].filter((each) => matchesFilter(each, { text })));
       expect(queryRows(mirror, { text }), text).toEqual(expected);
       expect(narrowing.query(mirror, { text }), text).toEqual(expected);
     }
