@@ -4,7 +4,9 @@
 // no worker thread, no other process competes: this thread's CPU time is the figure, per object of
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
-//   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--profile DIR]
+//   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--frames off] [--profile DIR]
+//
+// `--frames off` records without row frames (RowFrameWriter), to see what they cost.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
 // the Recorder's size (a batch goes at 1 MiB), as StreamTap writes them.
@@ -30,16 +32,22 @@ interface Options {
   list: number;
   events: number;
   profile: string | undefined;
+  frames: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { list: 20_000, events: 100_000, profile: undefined };
+  const options: Options = { list: 20_000, events: 100_000, profile: undefined, frames: true };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
     if (argv[index - 1] === '--list') options.list = Number(value);
     else if (argv[index - 1] === '--events') options.events = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
-    else throw new Error(`unknown argument ${argv[index - 1]} (--list N --events M --profile DIR)`);
+    else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
+      options.frames = value === 'on';
+    else
+      throw new Error(
+        `unknown argument ${argv[index - 1]} (--list N --events M --frames on|off --profile DIR)`,
+      );
   }
   return options;
 }
@@ -106,6 +114,18 @@ function payloadBytes(file: string): Map<number, number> {
   }
 }
 
+/** The bytes of the recording's row frames. */
+function frameBytes(file: string): number {
+  const database = new Database(file, { readonly: true });
+  try {
+    return (
+      (database.prepare('SELECT coalesce(sum(length(rows)), 0) FROM row_frames').pluck().get() as number) ?? 0
+    );
+  } finally {
+    database.close();
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const cluster = await startEmbeddedCluster({ pods: options.list, seed: 7, simulate: false });
@@ -129,7 +149,11 @@ async function main(): Promise<void> {
     for (const entries of batches) server.handle({ type: 'batch', sequence: ++sequence, entries, now: time });
   };
   try {
-    server.handle({ type: 'open', settings: { file, context: 'profile' }, now: time });
+    server.handle({
+      type: 'open',
+      settings: { file, context: 'profile', ...(options.frames ? {} : { rowFrames: false }) },
+      now: time,
+    });
     const replaced = encodeDeltaType('Replaced', false);
     const listBatches = batchesOf(
       (function* () {
@@ -183,6 +207,8 @@ async function main(): Promise<void> {
       events_us_per_change: Math.round((eventsMs * 10_000) / options.events) / 10,
       events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
       events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
+      row_frames: options.frames,
+      frame_bytes: frameBytes(file),
       file_bytes_per_change: Math.round((bytes / (pods.length + options.events)) * 10) / 10,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
