@@ -13,6 +13,7 @@ import { RecordingWriter } from '../../../main/history/recording-writer';
 import { enforceRetention } from '../../../main/history/retention';
 import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
+import { DecodedRowFrame, printerSignature } from '../../../main/history/row-frame-codec';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
 import type { StateQuery } from '../../../main/history/state-at';
@@ -263,7 +264,7 @@ describe('row frames', () => {
     );
   });
 
-  it('are left out of an export, whose moments rebuild from its versions', () => {
+  it("are copied into an export: its moments read the source's frames and give the same rows", () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
     const from = times[Math.floor(times.length / 3)];
@@ -271,15 +272,75 @@ describe('row frames', () => {
     const source = openRecording(file);
     const exported = directory.file('export.kubetide');
     exportRecording(source, exported, { from, to });
+    expect(source.problems).toEqual([]);
+    source.close();
+    const inRange = times.filter((time) => time >= from && time <= to);
+    expectExact(exported, inRange, 40, 7);
+    // The rows come from the frames: with every version up to the export's last frame unreadable,
+    // the moment at that frame still reads whole.
+    const reader = openRecording(exported);
+    const last = reader.database.prepare('SELECT max(last_change) FROM row_frames').pluck().get() as number;
+    const time = reader.database.prepare('SELECT time FROM changes WHERE id = ?').pluck().get(last) as number;
+    expect(time).toBeGreaterThan(from);
+    const now = start + 86_400_000;
+    const expected = rebuilt(reader, { gvr: 'pods.v1', time }, now);
+    reader.close();
+    const database = openForWriting(exported, 'test-context');
+    database.prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id <= ?").run(last);
+    database.close();
+    const damaged = openRecording(exported);
+    expect(text(framedRows(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now))).toBe(text(expected));
+    expect(damaged.problems).toEqual([]);
+    damaged.close();
+  });
+
+  it("an export of some namespaces holds only those namespaces' rows in its frames", () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
+    const from = times[Math.floor(times.length / 4)];
+    const to = times[Math.floor((times.length * 3) / 4)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to, namespaces: ['ns-1', 'ns-2'] });
+    expect(source.problems).toEqual([]);
     source.close();
     const reader = openRecording(exported);
-    expect(reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get()).toBe(0);
+    const frames = reader.database.prepare('SELECT rows FROM row_frames').pluck().all() as Buffer[];
+    const signature = printerSignature(printerFor({ group: '', resource: 'pods' }));
+    const namespaces = new Set<string>();
+    for (const blob of frames) {
+      const frame = new DecodedRowFrame(blob, signature);
+      for (let at = 0; at < frame.objects.length; at++) namespaces.add(frame.row(at).namespace);
+    }
     reader.close();
+    expect(frames.length).toBeGreaterThan(5);
+    expect([...namespaces].sort()).toEqual(['ns-1', 'ns-2']);
+    expectExact(
+      exported,
+      times.filter((time) => time >= from && time <= to),
+      40,
+      12,
+    );
+  });
+
+  it('an export of a format 5 file (no row_frames table) reads from its versions', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 20, 200);
+    const database = openForWriting(file, 'test-context');
+    database.exec("DROP TABLE row_frames; UPDATE meta SET value = '5' WHERE key = 'formatVersion'");
+    database.close();
+    const from = times[Math.floor(times.length / 3)];
+    const to = times[Math.floor((times.length * 2) / 3)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to });
+    expect(source.problems).toEqual([]);
+    source.close();
     expectExact(
       exported,
       times.filter((time) => time >= from && time <= to),
       20,
-      7,
+      13,
     );
   });
 
