@@ -9,7 +9,8 @@
 //
 // `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
 // change's time): row frames are due by time as well as by count, so a slow stream projects more
-// rows per change. `--frames off` records without row frames (RowFrameWriter), to see what they cost.
+// rows per change. `--frames off` records without row frames (RowFrameWriter), to see what they cost;
+// `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
 // the Recorder's size (a batch goes at 1 MiB), as StreamTap writes them.
@@ -38,21 +39,31 @@ interface Options {
   rate: number;
   profile: string | undefined;
   frames: boolean;
+  /** The row frames' intervalMs (undefined: RowFrameWriter's default). */
+  frameInterval: number | undefined;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { list: 20_000, events: 100_000, rate: 20_000, profile: undefined, frames: true };
+  const options: Options = {
+    list: 20_000,
+    events: 100_000,
+    rate: 20_000,
+    profile: undefined,
+    frames: true,
+    frameInterval: undefined,
+  };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
     if (argv[index - 1] === '--list') options.list = Number(value);
     else if (argv[index - 1] === '--events') options.events = Number(value);
     else if (argv[index - 1] === '--rate') options.rate = Number(value);
+    else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --profile DIR)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --profile DIR)`,
       );
   }
   return options;
@@ -166,7 +177,11 @@ async function main(): Promise<void> {
   try {
     server.handle({
       type: 'open',
-      settings: { file, context: 'profile', ...(options.frames ? {} : { rowFrames: false }) },
+      settings: {
+        file,
+        context: 'profile',
+        rowFrames: options.frames && { intervalMs: options.frameInterval },
+      },
       now: time,
     });
     const replaced = encodeDeltaType('Replaced', false);
@@ -231,6 +246,7 @@ async function main(): Promise<void> {
       events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
       events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
       row_frames: options.frames,
+      frame_interval_ms: options.frameInterval ?? null,
       frame_bytes: frameBytes(file),
       file_bytes_per_change: Math.round((bytes / (pods.length + options.events)) * 10) / 10,
     };
