@@ -101,8 +101,13 @@ export class RowFrameWriter {
     });
   }
 
-  /** Change `change` holds `object`'s version, whose JSON is `text` (undefined: the object was deleted). */
-  changed(stream: number, object: number, change: number, text: Buffer | undefined): void {
+  /**
+   * Change `change` holds `object`'s version, whose JSON is `text` (undefined: the object was
+   * deleted); `previous` is the text of the object's version before it, when the writer still holds
+   * it. A version whose text is its predecessor's (a relist, a resync: every object of a cache sent
+   * again as it was) projects to the same row, which is kept rather than parsed and projected again.
+   */
+  changed(stream: number, object: number, change: number, text: Buffer | undefined, previous?: Buffer): void {
     const state = this.streams.get(stream);
     if (!state) return;
     if (text === undefined) {
@@ -110,7 +115,14 @@ export class RowFrameWriter {
       state.changed.delete(object);
       return;
     }
-    state.live.set(object, { change, text, row: undefined });
+    const known = state.live.get(object);
+    // A live object's row, when it has one, projects the last text it was told of: the previous one.
+    const same = known !== undefined && previous !== undefined && text.equals(previous);
+    state.live.set(object, {
+      change,
+      text: same && known.row !== undefined ? undefined : text,
+      row: same ? known.row : undefined,
+    });
     state.changed.add(object);
   }
 

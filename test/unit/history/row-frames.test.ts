@@ -4,7 +4,7 @@
 // session's reset and retention, and whatever happens to the frames themselves (missing, damaged,
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
@@ -24,7 +24,10 @@ import type { TempDirectory } from './fixtures';
 import { realisticPod, recordChurn, seededRandom, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
-afterEach(() => directory?.remove());
+afterEach(() => {
+  directory?.remove();
+  vi.restoreAllMocks();
+});
 
 const start = Date.UTC(2026, 10, 30, 8);
 const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
@@ -342,6 +345,37 @@ describe('row frames', () => {
       20,
       13,
     );
+  });
+
+  it("keep an unchanged object's row through a relist: only the objects that changed are projected", () => {
+    directory = tempDirectory();
+    const file = directory.file('relist.kubetide');
+    const database = openForWriting(file, 'test-context', start);
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.resetStream(stream);
+    writer.writeKeyframe(stream, start);
+    const pods = Array.from({ length: 20 }, (_, index) => realisticPod(`app-7d9f8c6b5-${index}`, 'ns-0'));
+    const list = (time: number) =>
+      writer.transaction(() => {
+        writer.beginList(stream);
+        for (const pod of pods) {
+          const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+          writer.writeChange({ time, stream, type: 'Updated', finalStateUnknown: false, object: pod, key });
+        }
+        writer.retireUnlisted(stream, time);
+        writer.writeRowFramesDue(time);
+      });
+    list(start);
+    const project = vi.spyOn(RowProjector.prototype, 'project');
+    pods[3] = nextVersion(pods[3], 1);
+    list(start + 5_000);
+    // The relist's delta frame holds a row for each of its changes, one of them projected anew.
+    expect(project).toHaveBeenCalledTimes(1);
+    const frames = database.prepare('SELECT count(*) FROM row_frames').pluck().get();
+    database.close();
+    expect(frames).toBe(2);
+    expectExact(file, [start, start + 5_000, start + 5_001], 6, 14);
   });
 
   it('are kept only for printers that never read the clock', () => {
