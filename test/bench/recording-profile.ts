@@ -28,6 +28,19 @@ import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
 import { getBody, kubetideTransform } from './harness';
 import { nextVersion } from './history-stream';
+import { RecordingWriter } from '../../main/history/recording-writer';
+
+/** CPU time spent writing row frames (RecordingWriter.writeRowFramesDue), in ms. */
+let framesCpuMs = 0;
+const writeRowFramesDue = RecordingWriter.prototype.writeRowFramesDue;
+RecordingWriter.prototype.writeRowFramesDue = function (this: RecordingWriter, time: number) {
+  const started = threadCpuMs()!;
+  try {
+    writeRowFramesDue.call(this, time);
+  } finally {
+    framesCpuMs += threadCpuMs()! - started;
+  }
+};
 
 const batchBytes = 1024 * 1024;
 const streamedPods = 1_000;
@@ -203,6 +216,7 @@ async function main(): Promise<void> {
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;
+    const listFramesMs = framesCpuMs;
     listBatches.length = 0;
 
     const updated = encodeDeltaType('Updated', false);
@@ -230,6 +244,7 @@ async function main(): Promise<void> {
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
       eventsMs += threadCpuMs()! - started;
     }
+    const eventsFramesMs = framesCpuMs - listFramesMs;
     server.handle({ type: 'close', now: time });
     const errors = replies.filter((reply) => reply.type === 'error' || reply.type === 'open-failed');
     if (errors.length > 0) throw new Error(`the recording failed: ${JSON.stringify(errors[0])}`);
@@ -239,11 +254,13 @@ async function main(): Promise<void> {
       list_objects: pods.length,
       list_cpu_ms: Math.round(listMs),
       list_us_per_object: Math.round((listMs * 1000) / pods.length),
+      list_frames_us_per_object: Math.round((listFramesMs * 1000) / pods.length),
       list_payload_bytes_per_object: Math.round(payloads.get(replaced)! / pods.length),
       events: options.events,
       events_cpu_ms: Math.round(eventsMs),
       events_us_per_change: Math.round((eventsMs * 10_000) / options.events) / 10,
       events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
+      events_frames_us_per_change: Math.round((eventsFramesMs * 10_000) / options.events) / 10,
       events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
       row_frames: options.frames,
       frame_interval_ms: options.frameInterval ?? null,
