@@ -351,7 +351,7 @@ describe('row frames', () => {
     directory = tempDirectory();
     const file = directory.file('relist.kubetide');
     const database = openForWriting(file, 'test-context', start);
-    const writer = new RecordingWriter(database);
+    const writer = new RecordingWriter(database, { rowFrames: { intervalMs: 1_000 } });
     const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
     writer.resetStream(stream);
     writer.writeKeyframe(stream, start);
