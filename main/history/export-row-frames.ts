@@ -22,8 +22,10 @@ interface SourceFrame {
  * Copies into `database` (an export, the source attached as "source", its changes copied) the row
  * frames of `streams` that moments in the range read: from the full frame of the chain holding
  * change `afterId` (the range's start), through the last frame of changes up to `throughId`. Only the
- * rows of `exportedObjects` are kept when it is given. Frames that cannot be read are left out (a
- * moment then decodes those versions, as for a file without frames) and reported as problems.
+ * rows of `exportedObjects` are kept when it is given. A frame left out costs the export's moments
+ * time, never a wrong row (they decode those versions, as in a file without frames): one the source
+ * cannot give (damage) is reported as a problem; one this build cannot read or filter (another
+ * printer's) is left out silently, as a cache's miss.
  */
 export function copyRowFrames(
   reader: RecordingReader,
