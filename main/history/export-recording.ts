@@ -4,14 +4,15 @@
 //
 // The export is a copy, not a re-recording: rows keep their ids and their stored versions, copied by
 // SQLite from the source (attached to the export's connection) in chunks, never decoded. Only the
-// versions encoded against a change the export leaves out are rewritten (see ExportedVersions). Row
-// frames are not copied (a frame is a cache, and those of a range add to frames before it): the
-// export's moments rebuild their rows from its versions.
+// versions encoded against a change the export leaves out are rewritten (see ExportedVersions). The
+// row frames a moment in the range reads are copied too (see export-row-frames.ts), so the export
+// travels as fast as its source.
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { copyCrashLogs } from './crash-log-store';
 import { copyMetricSamples } from './metric-sample-export';
 import { copyChanges } from './export-copy';
+import { copyRowFrames } from './export-row-frames';
 import { makeExportStandAlone, watchForOrphans } from './exported-versions';
 import { decodeMembers, encodeMembers } from './object-codec';
 import type { RecordingReader } from './recording-reader';
@@ -164,6 +165,7 @@ function copyRange(reader: RecordingReader, database: Database.Database, options
     report();
   }
   copyKeyframes(reader, database, streamIds, exportedObjects, options, throughId);
+  copyRowFrames(reader, database, streams, afterId, throughId, exportedObjects);
 }
 
 /**

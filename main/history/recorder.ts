@@ -472,6 +472,7 @@ function settingsOf(options: RecorderOptions): RecordingSettings {
     ...(keyframeIntervalMs !== undefined ? { keyframeIntervalMs } : {}),
     ...(keyframeEveryChanges !== undefined ? { keyframeEveryChanges } : {}),
     ...(fullVersionEvery !== undefined ? { fullVersionEvery } : {}),
+    ...(options.rowFrames !== undefined ? { rowFrames: options.rowFrames } : {}),
     ...(retention !== undefined ? { retention } : {}),
     ...(options.retentionCheckIntervalMs !== undefined
       ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }

@@ -5,6 +5,7 @@
 // buffer, transferred (not copied) to a worker thread, never as thousands of cloned objects.
 import type { RecordingProblem } from './recording-error';
 import type { RetentionPolicy } from './retention';
+import type { RowFrameOptions } from './row-frame-writer';
 
 /** What the recording process needs to open and write a recording. */
 export interface RecordingSettings {
@@ -14,6 +15,8 @@ export interface RecordingSettings {
   readonly keyframeIntervalMs?: number;
   readonly keyframeEveryChanges?: number;
   readonly fullVersionEvery?: number;
+  /** The row frames' cadence (see RowFrameWriter); false: none (a bench's comparison). */
+  readonly rowFrames?: RowFrameOptions | false;
   readonly retention?: RetentionPolicy;
   readonly retentionCheckIntervalMs?: number;
 }

@@ -59,7 +59,10 @@ export class RecordingSession {
       this.lock.release();
       throw error;
     }
-    this.writer = new RecordingWriter(this.database, { fullVersionEvery: settings.fullVersionEvery });
+    this.writer = new RecordingWriter(this.database, {
+      fullVersionEvery: settings.fullVersionEvery,
+      rowFrames: settings.rowFrames,
+    });
     this.metricSamples = new MetricSampleWriter(this.database);
     const lastWritten = readMeta(this.database, 'lastWritten');
     this.lastWritten = lastWritten === undefined ? undefined : Number(lastWritten);

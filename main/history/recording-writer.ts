@@ -250,7 +250,8 @@ export class RecordingWriter {
     this.lastChangeId = id;
     state.lastChange = id;
     state.key = change.key;
-    this.rowFrames?.changed(stream.id, state.id, id, deleted ? undefined : object?.text);
+    // Before keepText: the object's previous text is still state.lastText.
+    this.rowFrames?.changed(stream.id, state.id, id, deleted ? undefined : object?.text, state.lastText);
     if (deleted) {
       stream.current.delete(state.id);
       // The key may already name the object's successor (a uid retired after a relist).

@@ -137,10 +137,12 @@ export function encodeRowFrame(rows: readonly FrameRow[], printer: string): Buff
     printer,
     objects: rows.map((entry) => entry.object),
     changes: rows.map((entry) => entry.change),
-    uid: column(pick((row) => row.uid)),
-    key: column(pick((row) => row.key)),
+    // One object's uid and key each, and resourceVersions that seldom repeat: a dictionary would be
+    // built for half the rows and dropped (see column).
+    uid: distinct(pick((row) => row.uid)),
+    key: distinct(pick((row) => row.key)),
     namespace: column(pick((row) => row.namespace)),
-    resourceVersion: column(pick((row) => row.resourceVersion)),
+    resourceVersion: distinct(pick((row) => row.resourceVersion)),
     labels: objectColumn(pick((row) => row.labels)),
     owners: objectColumn(pick((row) => row.owners)),
     node: column(pick((row) => row.node ?? null)),

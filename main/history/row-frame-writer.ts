@@ -7,12 +7,16 @@
 // A delta frame holds the rows of the objects changed since the frame before it, each projected once
 // however often it changed: written every intervalMs of recorded time, or sooner once everyObjects
 // objects changed. A moment decodes the versions of the objects changed since the last frame (about
-// 150 us each at 150,000 pods, most of it inflating their chains): at 2,000 changes/s over 150,000
-// pods, at most everyObjects, 1,000 on average. Time, not a count, coalesces: 1,000 pods changing
-// 2,000 times a second are projected about 1,000 times a frame, not 4,000, and a moment decodes at
-// most those 1,000. A full frame holds every live object's row, sorted by key, and starts a new chain
-// once the deltas since the last full frame hold twice as many rows as the stream has live objects: a
-// moment reads at most three times the rows it shows (a delta's row is parsed, but built only if the
+// 150 us each at 150,000 pods, most of it inflating their chains): never more than everyObjects,
+// whatever the interval. The interval sets how often objects that change again and again are
+// projected (a parse of their text, 20-30 us): 1,000 pods changing 1,500 times a second were
+// projected once per 3 changes at 2 s (9 us of the worker's 30-40 per change), once per 15 at 10 s
+// (2 us), for a fifth of the frames' bytes; a moment among them decodes at most those 1,000 either
+// way. Broad churn (each change another object's) reaches everyObjects first, at any interval: at
+// 2,000 changes/s over 150,000 pods, a frame a second, 1,000 objects to decode on average.
+//
+// A full frame holds every live object's row, sorted by key, and starts a new chain once the deltas
+// since the last full frame hold twice as many rows as the stream has live objects: a moment reads at most three times the rows it shows (a delta's row is parsed, but built only if the
 // moment shows it), and the writer projects every live object once per two live objects' changes.
 import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
@@ -25,7 +29,7 @@ import { encodeRowFrame, printerSignature, storable } from './row-frame-codec';
 import type { SqliteDatabase } from './schema';
 
 export interface RowFrameOptions {
-  /** A delta frame once this long passed since the last frame, if anything changed (default 2 s). */
+  /** A delta frame once this long passed since the last frame, if anything changed (default 10 s). */
   readonly intervalMs?: number;
   /** Or sooner, once this many of a stream's objects changed since its last frame (default 2,000). */
   readonly everyObjects?: number;
@@ -35,7 +39,8 @@ export interface RowFrameOptions {
  * A live object as the frames know it: the change holding its version, and that version's captured
  * text until a frame projects it (the text is the writer's own buffer, not a copy), then only its row.
  * Rows, not parsed trees, are what stays: a pod's row is a fraction of its tree, and a full frame
- * needs every live row, so a row projected once serves every frame until its object changes.
+ * needs every live row, so a row projected once serves every frame until its object changes. (A pod's
+ * row holds about 800 bytes of heap; its JSON text, tried instead, held as much.)
  */
 interface LiveObject {
   readonly change: number;
@@ -78,7 +83,7 @@ export class RowFrameWriter {
 
   constructor(database: SqliteDatabase, options: RowFrameOptions = {}) {
     this.everyObjects = options.everyObjects ?? 2_000;
-    this.intervalMs = options.intervalMs ?? 2_000;
+    this.intervalMs = options.intervalMs ?? 10_000;
     this.insert = database.prepare(
       'INSERT INTO row_frames (time, stream, last_change, base, rows) VALUES (?, ?, ?, ?, ?)',
     );
@@ -101,8 +106,13 @@ export class RowFrameWriter {
     });
   }
 
-  /** Change `change` holds `object`'s version, whose JSON is `text` (undefined: the object was deleted). */
-  changed(stream: number, object: number, change: number, text: Buffer | undefined): void {
+  /**
+   * Change `change` holds `object`'s version, whose JSON is `text` (undefined: the object was
+   * deleted); `previous` is the text of the object's version before it, when the writer still holds
+   * it. A version whose text is its predecessor's (a relist, a resync: every object of a cache sent
+   * again as it was) projects to the same row, which is kept rather than parsed and projected again.
+   */
+  changed(stream: number, object: number, change: number, text: Buffer | undefined, previous?: Buffer): void {
     const state = this.streams.get(stream);
     if (!state) return;
     if (text === undefined) {
@@ -110,7 +120,14 @@ export class RowFrameWriter {
       state.changed.delete(object);
       return;
     }
-    state.live.set(object, { change, text, row: undefined });
+    const known = state.live.get(object);
+    // A live object's row, when it has one, projects the last text it was told of: the previous one.
+    const same = known !== undefined && previous !== undefined && text.equals(previous);
+    state.live.set(object, {
+      change,
+      text: same && known.row !== undefined ? undefined : text,
+      row: same ? known.row : undefined,
+    });
     state.changed.add(object);
   }
 
@@ -175,9 +192,12 @@ export class RowFrameWriter {
   }
 }
 
-/** By namespace/name, as momentAt orders a moment. */
+/**
+ * By key, as a moment from frames orders its rows (row-frame-moment.ts): a stored row's key is
+ * objectKey(namespace, name), and a kind's rows are all namespaced or all not.
+ */
 function byKey(left: FrameRow, right: FrameRow): number {
-  const a = `${left.row.namespace}/${left.row.name}`;
-  const b = `${right.row.namespace}/${right.row.name}`;
+  const a = left.row.key;
+  const b = right.row.key;
   return a < b ? -1 : a > b ? 1 : 0;
 }

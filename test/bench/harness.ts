@@ -23,6 +23,8 @@ export interface BenchOptions {
   events: number;
   /** Events in the history benchmark's recording (default 1,000,000, the size issue 7 names). */
   historyEvents: number;
+  /** Whether the history benchmark's recorder writes row frames (`--history-frames off`: to see their cost). */
+  historyFrames: boolean;
   /** Pods of the travel benchmark's recording (default 150,000, issue 12's size). */
   travelPods: number;
   /** Lines the logs benchmark streams into a log view's store (default 1,000,000, issue 14's size). */
@@ -64,7 +66,7 @@ export interface BenchResult {
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
 /**
- * Parses `--pods N --events M --history-events H --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief
+ * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief
  * --profile --only NAME[,NAME] --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
@@ -72,6 +74,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     pods: 50_000,
     events: 100_000,
     historyEvents: 1_000_000,
+    historyFrames: true,
     travelPods: 150_000,
     logLines: 1_000_000,
     uiPods: 150_000,
@@ -92,6 +95,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--pods') options.pods = options.uiPods = positiveInteger(argument, value());
     else if (argument === '--events') options.events = positiveInteger(argument, value());
     else if (argument === '--history-events') options.historyEvents = positiveInteger(argument, value());
+    else if (argument === '--history-frames') options.historyFrames = onOrOff(argument, value());
     else if (argument === '--travel-pods') options.travelPods = positiveInteger(argument, value());
     else if (argument === '--log-lines') options.logLines = positiveInteger(argument, value());
     else if (argument === '--churn') options.uiChurn = positiveInteger(argument, value());
@@ -108,10 +112,15 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;
+}
+
+function onOrOff(argument: string, value: string): boolean {
+  if (value !== 'on' && value !== 'off') throw new Error(`${argument} takes on or off, got "${value}"`);
+  return value === 'on';
 }
 
 function positiveInteger(name: string, text: string): number {

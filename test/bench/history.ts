@@ -97,12 +97,19 @@ async function record(
   basePods: readonly KubeObject[],
   events: number,
   log: (message: string) => void,
+  rowFrames: boolean,
   eventsPerSecond?: number,
 ): Promise<RecordedRun> {
   const recorder =
     file === undefined
       ? undefined
-      : await Recorder.open({ file, context: 'bench', clock: realClock, reportError: () => {} });
+      : await Recorder.open({
+          file,
+          context: 'bench',
+          clock: realClock,
+          reportError: () => {},
+          ...(rowFrames ? {} : { rowFrames: false }),
+        });
   const started = performance.now();
   // As a feed builds its pods informer (main/bridge/feed.ts): the LIST's items compacted in turns
   // ahead of DeltaFIFO, the same compactor as the informer's transform.
@@ -176,7 +183,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-bench-history-'));
   try {
     const file = join(directory, 'recording.sqlite');
-    const run = await record(file, base.items, events, log);
+    const run = await record(file, base.items, events, log, options.historyFrames);
     const recorderMain = { ...mainThreadWork };
     const samples: number[] = [];
     const range = openAndClose(file);
@@ -203,11 +210,11 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     // At most pacedSeconds, and no more changes than the main run's (a small run stays small).
     const pacedEvents = Math.min(pacedRate * pacedSeconds, events);
     log(`  history: ${pacedEvents} changes at ${pacedRate} changes/s, for the capture-stamp delay`);
-    const pacedRun = await record(paced, base.items, pacedEvents, log, pacedRate);
+    const pacedRun = await record(paced, base.items, pacedEvents, log, options.historyFrames, pacedRate);
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
-    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, pacedRate);
+    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, false, pacedRate);
     log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
-    const floodBaseline = await record(undefined, base.items, events, log);
+    const floodBaseline = await record(undefined, base.items, events, log, false);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -219,6 +226,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
       bench: 'history',
       fields: {
         events_recorded: run.written,
+        row_frames: options.historyFrames,
         record_events_per_s: Math.round(recordRate),
         record_worker_wall_events_per_s: Math.round(workerWallRate),
         record_wall_events_per_s: Math.round(wallRate),

@@ -4,7 +4,13 @@
 // no worker thread, no other process competes: this thread's CPU time is the figure, per object of
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
-//   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--profile DIR]
+//   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
+//     [--profile DIR]
+//
+// `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
+// change's time): row frames are due by time as well as by count, so a slow stream projects more
+// rows per change. `--frames off` records without row frames (RowFrameWriter), to see what they cost;
+// `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
 // the Recorder's size (a batch goes at 1 MiB), as StreamTap writes them.
@@ -22,6 +28,19 @@ import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
 import { getBody, kubetideTransform } from './harness';
 import { nextVersion } from './history-stream';
+import { RecordingWriter } from '../../main/history/recording-writer';
+
+/** CPU time spent writing row frames (RecordingWriter.writeRowFramesDue), in ms. */
+let framesCpuMs = 0;
+const writeRowFramesDue = RecordingWriter.prototype.writeRowFramesDue;
+RecordingWriter.prototype.writeRowFramesDue = function (this: RecordingWriter, time: number) {
+  const started = threadCpuMs()!;
+  try {
+    writeRowFramesDue.call(this, time);
+  } finally {
+    framesCpuMs += threadCpuMs()! - started;
+  }
+};
 
 const batchBytes = 1024 * 1024;
 const streamedPods = 1_000;
@@ -29,36 +48,63 @@ const streamedPods = 1_000;
 interface Options {
   list: number;
   events: number;
+  /** Changes per second of recorded time in the stream (what sets how often row frames are due). */
+  rate: number;
   profile: string | undefined;
+  frames: boolean;
+  /** The row frames' intervalMs (undefined: RowFrameWriter's default). */
+  frameInterval: number | undefined;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { list: 20_000, events: 100_000, profile: undefined };
+  const options: Options = {
+    list: 20_000,
+    events: 100_000,
+    rate: 20_000,
+    profile: undefined,
+    frames: true,
+    frameInterval: undefined,
+  };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
     if (argv[index - 1] === '--list') options.list = Number(value);
     else if (argv[index - 1] === '--events') options.events = Number(value);
+    else if (argv[index - 1] === '--rate') options.rate = Number(value);
+    else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
-    else throw new Error(`unknown argument ${argv[index - 1]} (--list N --events M --profile DIR)`);
+    else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
+      options.frames = value === 'on';
+    else
+      throw new Error(
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --profile DIR)`,
+      );
   }
   return options;
 }
 
-/** Entries' JSON texts joined into batches of about batchBytes, as a CaptureQueue takes them. */
-function batchesOf(texts: Iterable<string>): Uint8Array[] {
-  const batches: Uint8Array[] = [];
+/** A batch as the Recorder sends it: its entries, and the time it is sent (its last entry's). */
+interface Batch {
+  readonly entries: Uint8Array;
+  readonly now: number;
+}
+
+/** Entries' JSON texts (and times) joined into batches of about batchBytes, as a CaptureQueue takes them. */
+function batchesOf(texts: Iterable<readonly [text: string, time: number]>): Batch[] {
+  const batches: Batch[] = [];
   let pending: string[] = [];
   let bytes = 0;
-  for (const text of texts) {
+  let now = 0;
+  for (const [text, time] of texts) {
     pending.push(text);
     bytes += text.length;
+    now = time;
     if (bytes >= batchBytes) {
-      batches.push(Buffer.from(`[${pending.join(',')}]`));
+      batches.push({ entries: Buffer.from(`[${pending.join(',')}]`), now });
       pending = [];
       bytes = 0;
     }
   }
-  if (pending.length > 0) batches.push(Buffer.from(`[${pending.join(',')}]`));
+  if (pending.length > 0) batches.push({ entries: Buffer.from(`[${pending.join(',')}]`), now });
   return batches;
 }
 
@@ -106,6 +152,18 @@ function payloadBytes(file: string): Map<number, number> {
   }
 }
 
+/** The bytes of the recording's row frames. */
+function frameBytes(file: string): number {
+  const database = new Database(file, { readonly: true });
+  try {
+    return (
+      (database.prepare('SELECT coalesce(sum(length(rows)), 0) FROM row_frames').pluck().get() as number) ?? 0
+    );
+  } finally {
+    database.close();
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const cluster = await startEmbeddedCluster({ pods: options.list, seed: 7, simulate: false });
@@ -125,30 +183,47 @@ async function main(): Promise<void> {
   const replies: RecordingReply[] = [];
   const server = new RecordingServer((reply) => replies.push(reply));
   let sequence = 0;
-  const write = (batches: readonly Uint8Array[]) => {
-    for (const entries of batches) server.handle({ type: 'batch', sequence: ++sequence, entries, now: time });
+  const write = (batches: readonly Batch[]) => {
+    for (const { entries, now } of batches)
+      server.handle({ type: 'batch', sequence: ++sequence, entries, now });
   };
   try {
-    server.handle({ type: 'open', settings: { file, context: 'profile' }, now: time });
+    server.handle({
+      type: 'open',
+      settings: {
+        file,
+        context: 'profile',
+        rowFrames: options.frames && { intervalMs: options.frameInterval },
+      },
+      now: time,
+    });
     const replaced = encodeDeltaType('Replaced', false);
     const listBatches = batchesOf(
       (function* () {
-        yield mark({ mark: 'stream', stream: 1, gvr: 'pods.v1', scope: '', time });
-        yield mark({ mark: 'list-start', stream: 1 });
+        yield [mark({ mark: 'stream', stream: 1, gvr: 'pods.v1', scope: '', time }), time] as const;
+        yield [mark({ mark: 'list-start', stream: 1 }), time] as const;
         for (const pod of pods)
-          yield `[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`;
-        yield mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' });
+          yield [
+            `[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`,
+            time,
+          ] as const;
+        yield [
+          mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' }),
+          time,
+        ] as const;
       })(),
     );
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;
+    const listFramesMs = framesCpuMs;
     listBatches.length = 0;
 
     const updated = encodeDeltaType('Updated', false);
     const streamed = pods.slice(0, streamedPods);
     const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
     const transform = kubetideTransform();
+    const eventsStart = time + 1;
     let eventsMs = 0;
     // In rounds of at most 50,000 events, so the batches of a long run never sit in memory together.
     for (let first = 0; first < options.events; first += 50_000) {
@@ -159,8 +234,9 @@ async function main(): Promise<void> {
             const slot = index % streamed.length;
             streamed[slot] = nextVersion(streamed[slot], index, resourceVersion + index + 1);
             const object = transform(JSON.parse(JSON.stringify(streamed[slot]))) as KubeObject;
-            time += index % 20 === 0 ? 1 : 0;
-            yield `[${time},1,${updated},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`;
+            time = eventsStart + Math.floor((index * 1000) / options.rate);
+            const text = `[${time},1,${updated},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`;
+            yield [text, time] as const;
           }
         })(),
       );
@@ -168,6 +244,7 @@ async function main(): Promise<void> {
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
       eventsMs += threadCpuMs()! - started;
     }
+    const eventsFramesMs = framesCpuMs - listFramesMs;
     server.handle({ type: 'close', now: time });
     const errors = replies.filter((reply) => reply.type === 'error' || reply.type === 'open-failed');
     if (errors.length > 0) throw new Error(`the recording failed: ${JSON.stringify(errors[0])}`);
@@ -177,12 +254,17 @@ async function main(): Promise<void> {
       list_objects: pods.length,
       list_cpu_ms: Math.round(listMs),
       list_us_per_object: Math.round((listMs * 1000) / pods.length),
+      list_frames_us_per_object: Math.round((listFramesMs * 1000) / pods.length),
       list_payload_bytes_per_object: Math.round(payloads.get(replaced)! / pods.length),
       events: options.events,
       events_cpu_ms: Math.round(eventsMs),
       events_us_per_change: Math.round((eventsMs * 10_000) / options.events) / 10,
       events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
+      events_frames_us_per_change: Math.round((eventsFramesMs * 10_000) / options.events) / 10,
       events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
+      row_frames: options.frames,
+      frame_interval_ms: options.frameInterval ?? null,
+      frame_bytes: frameBytes(file),
       file_bytes_per_change: Math.round((bytes / (pods.length + options.events)) * 10) / 10,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

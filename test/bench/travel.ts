@@ -7,7 +7,8 @@
 //   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
 //   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
 //   far:    back to the middle of the recording, after the nearby one.
-// Then an export of a range starting late in the recording (see timeRangeExport).
+// Then an export of a range starting late in the recording (see timeRangeExport), and a cold travel
+// to the middle of that range in the exported file (an imported recording's first travel).
 // The recording is written directly by a RecordingWriter (the recorder's own cost is the history
 // benchmark's), so it takes a minute or two of its own.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -47,11 +48,16 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const { start, end } = writeTravelRecording(file, pods);
     // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
     // shared machine the wall time is mostly waiting for a core.
-    const travel = async (time: number) => {
+    const travel = async (time: number, recording = file) => {
       const begun = performance.now();
       const cpuBefore = process.cpuUsage();
       let rows = 0;
-      await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => (rows += chunk.length));
+      await queries.stateRows(
+        recording,
+        { gvr: 'pods.v1', time },
+        Date.now(),
+        (chunk) => (rows += chunk.length),
+      );
       const cpu = process.cpuUsage(cpuBefore);
       return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows };
     };
@@ -62,8 +68,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const nearby = await travel(coldMoment + 2_000);
     const far = await travel(Math.floor(start + (end - start) * 0.5));
     log(`  travel: cold ${round(cold.ms)} ms, nearby ${round(nearby.ms)} ms, far ${round(far.ms)} ms (wall)`);
-    const exported = await timeRangeExport(file, join(directory, 'export.kubetide'), start, end);
+    const exportFile = join(directory, 'export.kubetide');
+    const exported = await timeRangeExport(file, exportFile, start, end);
     log(`  travel: exported ${exported.changes} changes in ${round(exported.ms)} ms (wall)`);
+    await queries.timeline(exportFile, { buckets: 1, now: Date.now() });
+    const inExport = await travel(Math.floor(start + (end - start) * 0.85), exportFile);
+    log(`  travel: in the export, cold ${round(inExport.ms)} ms (wall)`);
     return {
       bench: 'travel',
       fields: {
@@ -78,6 +88,8 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         export_range_cpu_ms: round(exported.cpuMs),
         export_range_changes: exported.changes,
         export_range_bytes_per_change: round(exported.bytes / exported.changes),
+        travel_export_cold_ms: round(inExport.ms),
+        travel_export_cold_cpu_ms: round(inExport.cpuMs),
       },
       goals: [
         atMost('travel: any moment, cold, at most 1 s', cold.ms, 1_000, ' ms'),
@@ -88,6 +100,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',
+        'travel_export_cold: the first travel in that exported file, to the middle of its range (as an imported recording travels)',
       ],
     };
   } finally {

@@ -2,13 +2,18 @@
 // export copies stored versions as they are and rewrites only those encoded against a change it leaves
 // out (the version before the range, a sibling in another namespace or outside the range); reading
 // every moment and every version back from the export alone proves each such version stands alone.
+// The export's row frames (copied, re-encoded under a namespace filter) give each moment's table rows
+// exactly as its versions projected do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { MomentRows } from '../../../main/history/moment-rows';
 import { exportRecording } from '../../../main/history/export-recording';
 import { objectVersions } from '../../../main/history/object-history';
 import type { RecordedChange } from '../../../main/history/recorded-change';
 import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
 import { stateAt } from '../../../main/history/replay';
+import { printerFor } from '../../../shared/kinds/columns';
 import type { ChurnRun, TempDirectory } from './fixtures';
 import { recordChurn, seededRandom, tempDirectory, versionsWithoutIds, withoutIds } from './fixtures';
 
@@ -46,12 +51,15 @@ const namespaceChoices: (readonly string[] | undefined)[] = [
   ['payments', 'kube-system'],
 ];
 
+const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
+
 describe('exportRecording, for random ranges and filters', () => {
   it('rebuilds every sampled moment and every object history in range as the source does', () => {
     const random = seededRandom(12);
     const uids = (
       source.database.prepare('SELECT DISTINCT uid FROM objects').pluck().all() as string[]
     ).sort();
+    let framed = 0;
     for (let trial = 0; trial < 10; trial++) {
       const first = random.integer(run.moments.length - 1);
       const last = random.between(first, run.moments.length - 1);
@@ -65,6 +73,8 @@ describe('exportRecording, for random ranges and filters', () => {
       const context = JSON.stringify({ trial, from, to, namespaces, gvrs });
       expect(summary.problems, context).toEqual([]);
       const exported = openRecording(file);
+      const rows = new MomentRows();
+      framed += exported.database.prepare('SELECT count(*) FROM row_frames').pluck().get() as number;
       const namespaced = (namespace: string) =>
         gvrs?.includes('pods.v1') !== false && (!namespaces || namespaces.includes(namespace));
       const moments = run.moments.filter((moment) => moment.time >= from && moment.time <= to);
@@ -80,6 +90,11 @@ describe('exportRecording, for random ranges and filters', () => {
           expect(withoutIds(actual), `${context} at ${time}`).toEqual(
             withoutIds({ ...expected, objects: kept.map((change) => change.object!), changes: kept }),
           );
+          const now = to + 60_000;
+          const moment = rows.moment(exported, { gvr: 'pods.v1', time }, now);
+          expect(JSON.stringify([...moment.chunks].flat()), `${context} rows at ${time}`).toBe(
+            JSON.stringify(actual.objects.map((object) => projector.project(object, now))),
+          );
         }
       }
       const inRange = (change: RecordedChange) => change.time > from && change.time <= to;
@@ -94,5 +109,6 @@ describe('exportRecording, for random ranges and filters', () => {
       expect(exported.intact).toBe(true);
       exported.close();
     }
+    expect(framed).toBeGreaterThan(0);
   });
 });

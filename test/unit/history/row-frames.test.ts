@@ -4,7 +4,7 @@
 // session's reset and retention, and whatever happens to the frames themselves (missing, damaged,
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
@@ -13,6 +13,7 @@ import { RecordingWriter } from '../../../main/history/recording-writer';
 import { enforceRetention } from '../../../main/history/retention';
 import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
+import { DecodedRowFrame, printerSignature } from '../../../main/history/row-frame-codec';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
 import type { StateQuery } from '../../../main/history/state-at';
@@ -23,7 +24,10 @@ import type { TempDirectory } from './fixtures';
 import { realisticPod, recordChurn, seededRandom, tempDirectory } from './fixtures';
 
 let directory: TempDirectory | undefined;
-afterEach(() => directory?.remove());
+afterEach(() => {
+  directory?.remove();
+  vi.restoreAllMocks();
+});
 
 const start = Date.UTC(2026, 10, 30, 8);
 const projector = new RowProjector(printerFor({ group: '', resource: 'pods' }));
@@ -263,7 +267,7 @@ describe('row frames', () => {
     );
   });
 
-  it('are left out of an export, whose moments rebuild from its versions', () => {
+  it("are copied into an export: its moments read the source's frames and give the same rows", () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
     const from = times[Math.floor(times.length / 3)];
@@ -271,16 +275,107 @@ describe('row frames', () => {
     const source = openRecording(file);
     const exported = directory.file('export.kubetide');
     exportRecording(source, exported, { from, to });
+    expect(source.problems).toEqual([]);
+    source.close();
+    const inRange = times.filter((time) => time >= from && time <= to);
+    expectExact(exported, inRange, 40, 7);
+    // The rows come from the frames: with every version up to the export's last frame unreadable,
+    // the moment at that frame still reads whole.
+    const reader = openRecording(exported);
+    const last = reader.database.prepare('SELECT max(last_change) FROM row_frames').pluck().get() as number;
+    const time = reader.database.prepare('SELECT time FROM changes WHERE id = ?').pluck().get(last) as number;
+    expect(time).toBeGreaterThan(from);
+    const now = start + 86_400_000;
+    const expected = rebuilt(reader, { gvr: 'pods.v1', time }, now);
+    reader.close();
+    const database = openForWriting(exported, 'test-context');
+    database.prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id <= ?").run(last);
+    database.close();
+    const damaged = openRecording(exported);
+    expect(text(framedRows(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now))).toBe(text(expected));
+    expect(damaged.problems).toEqual([]);
+    damaged.close();
+  });
+
+  it("an export of some namespaces holds only those namespaces' rows in its frames", () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
+    const from = times[Math.floor(times.length / 4)];
+    const to = times[Math.floor((times.length * 3) / 4)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to, namespaces: ['ns-1', 'ns-2'] });
+    expect(source.problems).toEqual([]);
     source.close();
     const reader = openRecording(exported);
-    expect(reader.database.prepare('SELECT count(*) FROM row_frames').pluck().get()).toBe(0);
+    const frames = reader.database.prepare('SELECT rows FROM row_frames').pluck().all() as Buffer[];
+    const signature = printerSignature(printerFor({ group: '', resource: 'pods' }));
+    const namespaces = new Set<string>();
+    for (const blob of frames) {
+      const frame = new DecodedRowFrame(blob, signature);
+      for (let at = 0; at < frame.objects.length; at++) namespaces.add(frame.row(at).namespace);
+    }
     reader.close();
+    expect(frames.length).toBeGreaterThan(5);
+    expect([...namespaces].sort()).toEqual(['ns-1', 'ns-2']);
+    expectExact(
+      exported,
+      times.filter((time) => time >= from && time <= to),
+      40,
+      12,
+    );
+  });
+
+  it('an export of a format 5 file (no row_frames table) reads from its versions', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 20, 200);
+    const database = openForWriting(file, 'test-context');
+    database.exec("DROP TABLE row_frames; UPDATE meta SET value = '5' WHERE key = 'formatVersion'");
+    database.close();
+    const from = times[Math.floor(times.length / 3)];
+    const to = times[Math.floor((times.length * 2) / 3)];
+    const source = openRecording(file);
+    const exported = directory.file('export.kubetide');
+    exportRecording(source, exported, { from, to });
+    expect(source.problems).toEqual([]);
+    source.close();
     expectExact(
       exported,
       times.filter((time) => time >= from && time <= to),
       20,
-      7,
+      13,
     );
+  });
+
+  it("keep an unchanged object's row through a relist: only the objects that changed are projected", () => {
+    directory = tempDirectory();
+    const file = directory.file('relist.kubetide');
+    const database = openForWriting(file, 'test-context', start);
+    const writer = new RecordingWriter(database, { rowFrames: { intervalMs: 1_000 } });
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    writer.resetStream(stream);
+    writer.writeKeyframe(stream, start);
+    const pods = Array.from({ length: 20 }, (_, index) => realisticPod(`app-7d9f8c6b5-${index}`, 'ns-0'));
+    const list = (time: number) =>
+      writer.transaction(() => {
+        writer.beginList(stream);
+        for (const pod of pods) {
+          const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+          writer.writeChange({ time, stream, type: 'Updated', finalStateUnknown: false, object: pod, key });
+        }
+        writer.retireUnlisted(stream, time);
+        writer.writeRowFramesDue(time);
+      });
+    list(start);
+    const project = vi.spyOn(RowProjector.prototype, 'project');
+    pods[3] = nextVersion(pods[3], 1);
+    list(start + 5_000);
+    // The relist's delta frame holds a row for each of its changes, one of them projected anew.
+    expect(project).toHaveBeenCalledTimes(1);
+    const frames = database.prepare('SELECT count(*) FROM row_frames').pluck().get();
+    database.close();
+    expect(frames).toBe(2);
+    expectExact(file, [start, start + 5_000, start + 5_001], 6, 14);
   });
 
   it('are kept only for printers that never read the clock', () => {
