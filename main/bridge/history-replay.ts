@@ -74,7 +74,8 @@ interface Player {
   readonly end: number;
   /**
    * How long the last jump took, from its start to its first page read: the next one aims that far
-   * ahead of the view clock, so that its moment is about due when its rows are whole.
+   * ahead of the view clock, so that its moment is about due when its rows are whole. Before the
+   * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
    */
   jumpMs: number;
   /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
@@ -118,6 +119,10 @@ export class ReplaySubscription {
       send: (batch) => this.sent(batch),
       ...(options.bufferedBytes ? { bufferedBytes: options.bufferedBytes } : {}),
     });
+  }
+
+  private get jumpLagMs(): number {
+    return this.options.jumpLagMs ?? 250;
   }
 
   /** The moment the rows show. */
@@ -230,7 +235,7 @@ export class ReplaySubscription {
       startedAt: this.options.clock.now(),
       end: span.end,
       marks: span.marks,
-      jumpMs: 0,
+      jumpMs: this.jumpLagMs,
     };
     // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
     // of changes, which the first page alone may not hold.
@@ -287,11 +292,7 @@ export class ReplaySubscription {
     this.stream.flush();
     changes.fill();
     const caughtUp = !rendererBehind && changes.reached(target);
-    if (
-      !caughtUp &&
-      !rendererBehind &&
-      target - this.moment > (this.options.jumpLagMs ?? 250) * player.speed
-    ) {
+    if (!caughtUp && !rendererBehind && target - this.moment > this.jumpLagMs * player.speed) {
       void this.jump(player, Math.min(player.end, target + player.jumpMs * player.speed));
       return;
     }
