@@ -54,7 +54,8 @@ export interface ReplaySubscriptionOptions {
    * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
    * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
    * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
-   * while the view clock runs away. Never while the renderer is behind: a snapshot would only wait too.
+   * while the view clock runs away. Only once the lag has grown framesGrowingBeforeJump frames
+   * running, and never while the renderer is behind (a snapshot would only wait too).
    */
   readonly jumpLagMs?: number;
 }
@@ -78,10 +79,21 @@ interface Player {
    * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
    */
   jumpMs: number;
+  /** How far the moment was behind the view clock at the last frame, in recorded ms. */
+  lag: number;
+  /** Frames running in which that lag grew. */
+  lagGrowing: number;
   /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
   readonly marks: readonly RecordingMark[];
   timer?: Timer;
 }
+
+/**
+ * Frames running in which the moment's lag must grow before a jump: a pause of the thread (a
+ * collection, a late page) is caught up in the frame after it, where a jump (a whole moment rebuilt:
+ * seconds at 150,000 pods) would cost far more; a burst's lag grows every frame until a jump.
+ */
+const framesGrowingBeforeJump = 3;
 
 export class ReplaySubscription {
   readonly subscriptionId: string;
@@ -236,6 +248,8 @@ export class ReplaySubscription {
       end: span.end,
       marks: span.marks,
       jumpMs: this.jumpLagMs,
+      lag: 0,
+      lagGrowing: 0,
     };
     // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
     // of changes, which the first page alone may not hold.
@@ -292,7 +306,14 @@ export class ReplaySubscription {
     this.stream.flush();
     changes.fill();
     const caughtUp = !rendererBehind && changes.reached(target);
-    if (!caughtUp && !rendererBehind && target - this.moment > this.jumpLagMs * player.speed) {
+    const lag = caughtUp ? 0 : target - this.moment;
+    player.lagGrowing = lag > player.lag ? player.lagGrowing + 1 : 0;
+    player.lag = lag;
+    if (
+      !rendererBehind &&
+      lag > this.jumpLagMs * player.speed &&
+      player.lagGrowing >= framesGrowingBeforeJump
+    ) {
       void this.jump(player, Math.min(player.end, target + player.jumpMs * player.speed));
       return;
     }
@@ -334,6 +355,8 @@ export class ReplaySubscription {
       }
       player.changes = readAhead;
       player.jumpMs = this.options.clock.now() - began;
+      player.lag = 0;
+      player.lagGrowing = 0;
       readAhead.fill();
       this.scheduleFrame(player);
     } catch {
