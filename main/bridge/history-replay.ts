@@ -345,10 +345,20 @@ export class ReplaySubscription {
     this.catchingUp = false;
     const began = this.options.clock.now();
     const current = () => this.player === player && !this.closed;
+    // The changes after the moment are asked for with it: the worker reads their first page once
+    // the moment is rebuilt, not a round trip later.
+    const reading = this.readAhead(player.reads, player.file, time, player.speed);
+    // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
+    reading.catch(() => {});
     try {
-      await this.rebuild(player.reads, player.file, time);
-      if (!current()) return;
-      const { readAhead } = await this.readAhead(player.reads, player.file, time, player.speed);
+      await this.rebuild(player.reads, player.file, time).catch((error: unknown) => {
+        void reading.then(
+          ({ readAhead }) => readAhead.close(),
+          () => {},
+        );
+        throw error;
+      });
+      const { readAhead } = await reading;
       if (!current()) {
         readAhead.close();
         return;
