@@ -20,6 +20,7 @@ import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
+import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
 import type { PlaybackReads } from './playback-read-ahead';
 
@@ -54,8 +55,8 @@ export interface ReplaySubscriptionOptions {
    * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
    * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
    * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
-   * while the view clock runs away. Only once the lag has grown framesGrowingBeforeJump frames
-   * running, and never while the renderer is behind (a snapshot would only wait too).
+   * while the view clock runs away. Only for a lag change by change cannot close soon (see
+   * PlaybackLag), and never while the renderer is behind (a snapshot would only wait too).
    */
   readonly jumpLagMs?: number;
 }
@@ -79,21 +80,12 @@ interface Player {
    * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
    */
   jumpMs: number;
-  /** How far the moment was behind the view clock at the last frame, in recorded ms. */
-  lag: number;
-  /** Frames running in which that lag grew. */
-  lagGrowing: number;
+  /** How far the moment has been behind the view clock, frame by frame: when to jump. */
+  readonly lag: PlaybackLag;
   /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
   readonly marks: readonly RecordingMark[];
   timer?: Timer;
 }
-
-/**
- * Frames running in which the moment's lag must grow before a jump: a pause of the thread (a
- * collection, a late page) is caught up in the frame after it, where a jump (a whole moment rebuilt:
- * seconds at 150,000 pods) would cost far more; a burst's lag grows every frame until a jump.
- */
-const framesGrowingBeforeJump = 3;
 
 export class ReplaySubscription {
   readonly subscriptionId: string;
@@ -248,8 +240,7 @@ export class ReplaySubscription {
       end: span.end,
       marks: span.marks,
       jumpMs: this.jumpLagMs,
-      lag: 0,
-      lagGrowing: 0,
+      lag: new PlaybackLag(this.jumpLagMs * speed),
     };
     // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
     // of changes, which the first page alone may not hold.
@@ -306,14 +297,8 @@ export class ReplaySubscription {
     this.stream.flush();
     changes.fill();
     const caughtUp = !rendererBehind && changes.reached(target);
-    const lag = caughtUp ? 0 : target - this.moment;
-    player.lagGrowing = lag > player.lag ? player.lagGrowing + 1 : 0;
-    player.lag = lag;
-    if (
-      !rendererBehind &&
-      lag > this.jumpLagMs * player.speed &&
-      player.lagGrowing >= framesGrowingBeforeJump
-    ) {
+    const jumping = player.lag.observe(caughtUp ? 0 : target - this.moment, this.options.clock.now());
+    if (jumping && !rendererBehind) {
       void this.jump(player, Math.min(player.end, target + player.jumpMs * player.speed));
       return;
     }
@@ -365,8 +350,7 @@ export class ReplaySubscription {
       }
       player.changes = readAhead;
       player.jumpMs = this.options.clock.now() - began;
-      player.lag = 0;
-      player.lagGrowing = 0;
+      player.lag.reset();
       readAhead.fill();
       this.scheduleFrame(player);
     } catch {
