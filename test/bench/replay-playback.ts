@@ -1,6 +1,6 @@
 // Playback at production settings on the real clock, run by hand (not part of npm test or npm run
 // bench): `npx tsx test/bench/replay-playback.ts [--pods 1000] [--rate 100] [--seconds 120]
-// [--list-seconds 0] [--speeds 10,100]`.
+// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100]`.
 // Writes a recording of --pods realistic pods (managedFields included) changing --rate times a second
 // for --seconds, then plays it through a ReplaySubscription at each speed with the default frame
 // (100 ms), budget (50 ms) and jump lag, acknowledging batches as a renderer would (one frame every
@@ -10,7 +10,8 @@
 // rebuilding (a jump), the longest timer callback (a frame of the player's work, or a flush) and the
 // longest event-loop stall (perf_hooks) while playing. With --list-seconds the pods are listed over
 // the recording's first seconds (a burst, as the initial list is) and played from the recording's
-// start, before the list (or --from-seconds after it). Goals (issue 12): N x within 10%, no stall over 250 ms.
+// start, before the list (or --from-seconds after it). Goals (issue 12): N x within 10%, no stall
+// over 250 ms.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Clock, Timer } from '../../main/cache/clock';
