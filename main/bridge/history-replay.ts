@@ -4,7 +4,9 @@
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
 // saw it, so the renderer never takes a half-sent past for the whole one. Playback runs a view clock
 // derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed,
-// which the query worker reads ahead a page at a time: main never reads the recording itself.
+// which the query worker reads ahead a page at a time: main never reads the recording itself. When the
+// moment falls far behind the view clock (a list's burst: thousands of changes in a recorded second),
+// the player jumps: it rebuilds the moment at the view clock as a travel does, and plays on from there.
 import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
@@ -18,10 +20,14 @@ import type { RecordedChange, RecordingMark } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
+import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
 import type { PlaybackReads } from './playback-read-ahead';
 
-export type { PlaybackReads } from './playback-read-ahead';
+/** What rebuilding a moment asks of the query worker. */
+type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'>;
+/** What playback asks of the query worker: its pages of changes, and the moments it jumps to. */
+export type PlayerReads = PlaybackReads & MomentReads;
 
 export interface ReplaySubscriptionOptions {
   readonly subscriptionId: string;
@@ -44,16 +50,38 @@ export interface ReplaySubscriptionOptions {
    * shown waits at the last change applied until the frames catch up.
    */
   readonly frameBudgetMs?: number;
+  /**
+   * How far the moment may fall behind the view clock, in wall ms at the speed played (default 250),
+   * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
+   * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
+   * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
+   * while the view clock runs away. Only for a lag change by change cannot close soon (see
+   * PlaybackLag), and never while the renderer is behind (a snapshot would only wait too).
+   */
+  readonly jumpLagMs?: number;
 }
 
 interface Player {
-  /** The changes of (gvr, namespace) from startMoment to end, as the worker reads them. */
-  readonly changes: PlaybackReadAhead;
+  readonly reads: PlayerReads;
+  readonly file: string;
+  /**
+   * The changes of (gvr, namespace) from startMoment (or the last jump's moment) to end, as the
+   * worker reads them; undefined while a jump rebuilds its moment.
+   */
+  changes: PlaybackReadAhead | undefined;
   readonly speed: number;
   /** The view clock's origin: the moment at `startedAt` on the wall clock. */
   readonly startMoment: number;
   readonly startedAt: number;
   readonly end: number;
+  /**
+   * How long the last jump took, from its start to its first page read: the next one aims that far
+   * ahead of the view clock, so that its moment is about due when its rows are whole. Before the
+   * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
+   */
+  jumpMs: number;
+  /** How far the moment has been behind the view clock, frame by frame: when to jump. */
+  readonly lag: PlaybackLag;
   /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
   readonly marks: readonly RecordingMark[];
   timer?: Timer;
@@ -97,6 +125,10 @@ export class ReplaySubscription {
     });
   }
 
+  private get jumpLagMs(): number {
+    return this.options.jumpLagMs ?? 250;
+  }
+
   /** The moment the rows show. */
   get time(): number {
     return this.moment;
@@ -113,6 +145,11 @@ export class ReplaySubscription {
    */
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
+    return this.rebuild(queries, file, time);
+  }
+
+  /** showState's rebuild, leaving any playback as it is (a player's jump rebuilds while it plays). */
+  private async rebuild(queries: MomentReads, file: string, time: number): Promise<HistoryStateReply> {
     const generation = ++this.generation;
     const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
@@ -184,34 +221,26 @@ export class ReplaySubscription {
    * advancing at `speed` times the wall clock whatever each frame costs. Resolves once playing, with
    * the first page of changes read; the view clock starts then.
    */
-  async play(reads: PlaybackReads, file: string, speed: number): Promise<void> {
+  async play(reads: PlayerReads, file: string, speed: number): Promise<void> {
     this.stop(false);
     const generation = this.playGeneration;
     const from = this.moment;
-    const clock = this.options.clock;
-    const { readAhead, span } = await PlaybackReadAhead.open(
-      reads,
-      file,
-      {
-        from,
-        gvr: gvrKey(this.gvr),
-        ...(this.namespace ? { namespace: this.namespace } : {}),
-        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
-        rows: this.options.projector.printer === printerFor(this.gvr),
-      },
-      { speed, now: () => clock.now() },
-    );
+    const { readAhead, span } = await this.readAhead(reads, file, from, speed);
     if (generation !== this.playGeneration || this.closed) {
       readAhead.close();
       return;
     }
     this.player = {
+      reads,
+      file,
       changes: readAhead,
       speed,
       startMoment: from,
       startedAt: this.options.clock.now(),
       end: span.end,
       marks: span.marks,
+      jumpMs: this.jumpLagMs,
+      lag: new PlaybackLag(this.jumpLagMs * speed),
     };
     // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
     // of changes, which the first page alone may not hold.
@@ -226,7 +255,7 @@ export class ReplaySubscription {
     const player = this.player;
     if (!player) return;
     player.timer?.stop();
-    player.changes.close();
+    player.changes?.close();
     this.player = undefined;
     this.catchingUp = false;
     if (announce) this.announce();
@@ -250,7 +279,8 @@ export class ReplaySubscription {
 
   /** Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor. */
   private frame(player: Player): void {
-    if (this.player !== player || this.closed) return;
+    const changes = player.changes;
+    if (this.player !== player || this.closed || !changes) return;
     const elapsed = this.options.clock.now() - player.startedAt;
     const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
     const began = this.options.clock.now();
@@ -258,19 +288,25 @@ export class ReplaySubscription {
     // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
     // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
     const rendererBehind = this.stream.pendingCount > 0 && this.stream.isBehind();
-    for (let change = rendererBehind ? undefined : player.changes.take(target); change;) {
+    for (let change = rendererBehind ? undefined : changes.take(target); change;) {
       this.apply(change);
       if (this.options.clock.now() >= deadline) break;
-      change = player.changes.take(target);
+      change = changes.take(target);
     }
     // The rows of the moment go out before its cursor, not up to a flush interval after it.
     this.stream.flush();
-    player.changes.fill();
-    const caughtUp = !rendererBehind && player.changes.reached(target);
+    changes.fill();
+    const caughtUp = !rendererBehind && changes.reached(target);
+    const jumping = player.lag.observe(caughtUp ? 0 : target - this.moment, this.options.clock.now());
+    if (jumping && !rendererBehind) {
+      void this.jump(player, Math.min(player.end, target + player.jumpMs * player.speed));
+      return;
+    }
     // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
     // the last change applied (apply moved it there): the rows hold that moment, not the target, and
-    // the next frames catch up.
-    if (caughtUp) this.moment = target;
+    // the next frames catch up. A jump that aimed ahead holds its moment until the view clock gets
+    // there: its rows already hold the changes up to it.
+    if (caughtUp) this.moment = Math.max(this.moment, target);
     this.catchingUp = !caughtUp;
     this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
     if (caughtUp && target >= player.end) {
@@ -279,6 +315,64 @@ export class ReplaySubscription {
     }
     this.announce();
     this.scheduleFrame(player, this.options.clock.now() - began);
+  }
+
+  /**
+   * Moves the playback to `time` (about where the view clock will be once the jump is done) by
+   * rebuilding that moment, its rows sent as a snapshot with its progress in cursors (still playing),
+   * then reads on from it. The view clock runs on meanwhile: the next frames apply what it passed
+   * during the rebuild, or hold the moment until it gets there. A stop, a travel or another play
+   * meanwhile supersedes the jump; a failure stops the playback where its rows are.
+   */
+  private async jump(player: Player, time: number): Promise<void> {
+    player.changes?.close();
+    player.changes = undefined;
+    this.catchingUp = false;
+    const began = this.options.clock.now();
+    const current = () => this.player === player && !this.closed;
+    // The changes after the moment are asked for with it: the worker reads their first page once
+    // the moment is rebuilt, not a round trip later.
+    const reading = this.readAhead(player.reads, player.file, time, player.speed);
+    // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
+    reading.catch(() => {});
+    try {
+      await this.rebuild(player.reads, player.file, time).catch((error: unknown) => {
+        void reading.then(
+          ({ readAhead }) => readAhead.close(),
+          () => {},
+        );
+        throw error;
+      });
+      const { readAhead } = await reading;
+      if (!current()) {
+        readAhead.close();
+        return;
+      }
+      player.changes = readAhead;
+      player.jumpMs = this.options.clock.now() - began;
+      player.lag.reset();
+      readAhead.fill();
+      this.scheduleFrame(player);
+    } catch {
+      if (current()) this.stop();
+    }
+  }
+
+  /** Opens the worker's reads of the changes after `from`, resolving with the first page read. */
+  private readAhead(reads: PlaybackReads, file: string, from: number, speed: number) {
+    const clock = this.options.clock;
+    return PlaybackReadAhead.open(
+      reads,
+      file,
+      {
+        from,
+        gvr: gvrKey(this.gvr),
+        ...(this.namespace ? { namespace: this.namespace } : {}),
+        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
+        rows: this.options.projector.printer === printerFor(this.gvr),
+      },
+      { speed, now: () => clock.now() },
+    );
   }
 
   private apply(change: PlaybackChange): void {

@@ -1,12 +1,20 @@
 // Playback at production settings on the real clock, run by hand (not part of npm test or npm run
-// bench): `npx tsx test/bench/replay-playback.ts [--pods 1000] [--rate 100] [--seconds 120]`.
+// bench): `npx tsx test/bench/replay-playback.ts [--pods 1000] [--rate 100] [--seconds 120]
+// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100]`.
 // Writes a recording of --pods realistic pods (managedFields included) changing --rate times a second
-// for --seconds, then plays it through a ReplaySubscription at 10x and 100x with the default frame
-// (100 ms) and budget (50 ms), acknowledging batches as a renderer would, and prints the view clock's
-// rate against the wall clock, the longest wall time between cursor moves, how many cursors said the
-// playback was catching up, and the longest event-loop stall (perf_hooks) while playing. Goals (issue 12): N x within 10%, no stall over 250 ms.
+// for --seconds, then plays it through a ReplaySubscription at each speed with the default frame
+// (100 ms), budget (50 ms) and jump lag, acknowledging batches as a renderer would (one frame every
+// 16 ms applying at most 8,000 rows, as the page's MirrorStore does), and prints the view clock's rate
+// against the wall clock, the moment's error after the first 5 s (the ui bench's measure), the
+// longest wall time between cursor moves, how many cursors said the playback was catching up or
+// rebuilding (a jump), the longest timer callback (a frame of the player's work, or a flush) and the
+// longest event-loop stall (perf_hooks) while playing. With --list-seconds the pods are listed over
+// the recording's first seconds (a burst, as the initial list is) and played from the recording's
+// start, before the list (or --from-seconds after it). Goals (issue 12): N x within 10%, no stall
+// over 250 ms.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import type { Clock, Timer } from '../../main/cache/clock';
 import { realClock } from '../../main/cache/real-clock';
 import { HistorySource } from '../../main/bridge/history-source';
 import { ReplaySubscription } from '../../main/bridge/history-replay';
@@ -17,6 +25,7 @@ import { RecordingWriter } from '../../main/history/recording-writer';
 import { openForWriting } from '../../main/history/schema';
 import type { KubeObject } from '../../shared/kube/object';
 import type { HistoryCursorMessage } from '../../shared/protocol';
+import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { realisticPod, tempDirectory } from '../unit/history/fixtures';
 
 const { values } = parseArgs({
@@ -24,86 +33,152 @@ const { values } = parseArgs({
     pods: { type: 'string', default: '1000' },
     rate: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '120' },
+    'list-seconds': { type: 'string', default: '0' },
+    'from-seconds': { type: 'string', default: '0' },
+    speeds: { type: 'string', default: '10,100' },
   },
 });
 const podCount = Number(values.pods);
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
+const listMs = Number(values['list-seconds']) * 1000;
+/** Where playback starts, after the recording's start (past the list: under churn alone). */
+const fromMs = Number(values['from-seconds']) * 1000;
+const speeds = values.speeds.split(',').map(Number);
+/** The ui bench's measure: how far the moment moved in this much wall time, from the first cursor. */
+const windowMs = 5_000;
 
+/** A change to write: the pod's version at `time` (Added when first listed). */
+interface PodChange {
+  readonly time: number;
+  readonly type: 'Added' | 'Updated';
+  readonly pod: KubeObject;
+}
+
+/** The list (over listMs after the start, or all at the start), then `rate` updates a second. */
+function* podChanges(start: number): Generator<PodChange> {
+  const pods = Array.from({ length: podCount }, (_, index) =>
+    realisticPod(`web-${index}-x7k2p`, `ns-${index % 20}`),
+  );
+  let resourceVersion = 1;
+  for (const [index, pod] of pods.entries()) {
+    pod.metadata.resourceVersion = String(resourceVersion++);
+    const time = listMs > 0 ? start + 1 + Math.floor((index * listMs) / podCount) : start;
+    yield { time, type: 'Added', pod };
+  }
+  for (let index = 0; index < rate * seconds; index++) {
+    const previous = pods[index % podCount]!;
+    const pod: KubeObject = {
+      ...previous,
+      metadata: {
+        ...previous.metadata,
+        resourceVersion: String(resourceVersion++),
+        labels: { ...previous.metadata.labels, step: String(index) },
+      },
+    };
+    pods[index % podCount] = pod;
+    yield { time: start + listMs + Math.round(((index + 1) * 1000) / rate), type: 'Updated', pod };
+  }
+}
+
+/**
+ * Writes the recording as the recording worker does: a transaction per second of recorded time (at
+ * most 5,000 changes), then the row frames due and a keyframe every 20,000 changes (its defaults).
+ */
 function record(file: string, start: number): number {
   const database = openForWriting(file, 'bench', start);
   const writer = new RecordingWriter(database);
   const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
-  const pods = Array.from({ length: podCount }, (_, index) =>
-    realisticPod(`web-${index}-x7k2p`, `ns-${index % 20}`),
-  );
-  const keyOf = (pod: KubeObject) => `${pod.metadata.namespace}/${pod.metadata.name}`;
-  let resourceVersion = 1;
-  writer.transaction(() => {
-    for (const pod of pods) {
-      pod.metadata.resourceVersion = String(resourceVersion++);
-      writer.writeChange({
-        time: start,
-        stream,
-        type: 'Added',
-        finalStateUnknown: false,
-        object: pod,
-        key: keyOf(pod),
-      });
-    }
-  });
-  const changes = rate * seconds;
+  let batch: PodChange[] = [];
+  let sinceKeyframe = 0;
   let end = start;
-  for (let first = 0; first < changes; first += 5_000) {
+  const flush = () => {
     writer.transaction(() => {
-      for (let index = first; index < Math.min(changes, first + 5_000); index++) {
-        const previous = pods[index % podCount]!;
-        const pod: KubeObject = {
-          ...previous,
-          metadata: {
-            ...previous.metadata,
-            resourceVersion: String(resourceVersion++),
-            labels: { ...previous.metadata.labels, step: String(index) },
-          },
-        };
-        pods[index % podCount] = pod;
-        end = start + Math.round(((index + 1) * 1000) / rate);
+      for (const { time, type, pod } of batch) {
         writer.writeChange({
-          time: end,
+          time,
           stream,
-          type: 'Updated',
+          type,
           finalStateUnknown: false,
           object: pod,
-          key: keyOf(pod),
+          key: `${pod.metadata.namespace}/${pod.metadata.name}`,
         });
       }
+      sinceKeyframe += batch.length;
+      if (sinceKeyframe >= 20_000) {
+        writer.writeKeyframe(stream, end);
+        sinceKeyframe = 0;
+      }
+      writer.writeRowFramesDue(end);
+      writer.touch(end);
     });
+    batch = [];
+  };
+  for (const change of podChanges(start)) {
+    if (batch.length >= 5_000 || (batch.length > 0 && change.time - batch[0]!.time >= 1_000)) flush();
+    batch.push(change);
+    end = change.time;
   }
-  writer.touch(end);
+  flush();
   database.close();
-  return end;
+  return Math.max(end, start + listMs);
 }
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 
+/** The real clock, timing each timer callback: a player's frame, or a batch stream's flush. */
+class TimedClock implements Clock {
+  longest = 0;
+  now(): number {
+    return realClock.now();
+  }
+  setTimeout(callback: () => void, delayMs: number): Timer {
+    return realClock.setTimeout(() => {
+      const began = performance.now();
+      callback();
+      this.longest = Math.max(this.longest, performance.now() - began);
+    }, delayMs);
+  }
+  sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
+    return realClock.sleep(delayMs, signal);
+  }
+}
+
+/** A page's MirrorStore: one frame every 16 ms, applying at most 8,000 rows of batches, acknowledged. */
+function pageOf(acknowledge: (seq: number) => void) {
+  const waiting: { seq: number; rows: number }[] = [];
+  const frames = setInterval(() => {
+    let applied = 0;
+    let last: number | undefined;
+    while (waiting.length > 0 && (applied === 0 || applied + waiting[0]!.rows <= 8_000)) {
+      const batch = waiting.shift()!;
+      applied += batch.rows;
+      last = batch.seq;
+    }
+    if (last !== undefined) acknowledge(last);
+  }, 16);
+  return {
+    receive: (batch: DeltaBatch) =>
+      waiting.push({ seq: batch.seq, rows: batch.upserts.length + batch.deletes.length }),
+    close: () => clearInterval(frames),
+  };
+}
+
 async function play(source: HistorySource, start: number, end: number, speed: number): Promise<void> {
   const cursors: { wall: number; cursor: HistoryCursorMessage }[] = [];
-  let lastSeq = 0;
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => (done = resolve));
+  const clock = new TimedClock();
+  const page = pageOf((seq) => replay.acknowledge(seq));
   const replay: ReplaySubscription = new ReplaySubscription({
     subscriptionId: 'bench',
     gvr: pods,
     namespace: '',
     // The app's projector for pods: the worker projects their rows (a CRD's would come as JSON).
     projector: new RowProjector(printerFor(pods)),
-    clock: realClock,
+    clock,
     send: (message) => {
-      if (message.type === 'batch') {
-        lastSeq = message.seq;
-        // A renderer acknowledges on its next frame.
-        setTimeout(() => replay.acknowledge(lastSeq), 16);
-      }
+      if (message.type === 'batch') page.receive(message);
       if (message.type !== 'historyCursor') return;
       cursors.push({ wall: performance.now(), cursor: message });
       if (!message.playing && cursors.length > 1 && message.time >= end) done();
@@ -113,6 +188,7 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
   await replay.showState(queries, source.file, start);
   await new Promise((resolve) => setTimeout(resolve, 500));
   cursors.length = 0;
+  clock.longest = 0;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const began = performance.now();
@@ -121,16 +197,38 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
   await finished;
   delay.disable();
   replay.close();
+  page.close();
   queries.close();
   const wall = performance.now() - began;
   const moving = cursors.filter((entry) => entry.cursor.playing);
   let longest = 0;
   for (let index = 1; index < moving.length; index++)
     longest = Math.max(longest, moving[index]!.wall - moving[index - 1]!.wall);
+  // The ui bench's measure: from the first cursor, the last one within windowMs of wall time.
+  const first = moving[0]!;
+  const last = moving.filter((entry) => entry.wall - first.wall <= windowMs).at(-1)!;
+  const expected = speed * (last.wall - first.wall);
+  const windowError = (Math.abs(last.cursor.time - first.cursor.time - expected) / expected) * 100;
+  const whole = (cursor: HistoryCursorMessage) =>
+    cursor.total !== undefined && cursor.rebuilt >= cursor.total;
+  const rebuilding = moving.filter((entry) => !whole(entry.cursor)).length;
+  // A jump: from a cursor reading a moment (no total yet) to the next whole one.
+  const jumps: number[] = [];
+  let jumped: number | undefined;
+  for (const entry of moving) {
+    if (entry.cursor.total === undefined && jumped === undefined) jumped = entry.wall;
+    if (whole(entry.cursor) && jumped !== undefined) {
+      jumps.push(entry.wall - jumped);
+      jumped = undefined;
+    }
+  }
   console.log(
     `${speed}x: ${((end - start) / wall).toFixed(2)}x over ${Math.round(wall)} ms (goal ${speed}x ±10%), ` +
-      `longest between cursors ${Math.round(longest)} ms, longest event-loop stall ${Math.round(delay.max / 1e6)} ms, ` +
-      `${moving.length} cursors (${moving.filter((entry) => entry.cursor.catchingUp).length} catching up), ` +
+      `error over the first ${Math.round(last.wall - first.wall)} ms ${windowError.toFixed(1)}%, ` +
+      `longest between cursors ${Math.round(longest)} ms, longest timer callback ${Math.round(clock.longest)} ms, ` +
+      `longest event-loop stall ${Math.round(delay.max / 1e6)} ms, ` +
+      `${moving.length} cursors (${moving.filter((entry) => entry.cursor.catchingUp).length} catching up, ` +
+      `${rebuilding} rebuilding), ${jumps.length} jumps (${jumps.map(Math.round).join(', ')} ms), ` +
       `play() itself ${Math.round(starting)} ms`,
   );
 }
@@ -148,7 +246,7 @@ try {
     `recorded ${podCount} pods and ${rate * seconds} changes over ${seconds} s in ${Math.round(performance.now() - writing)} ms`,
   );
   const source = new HistorySource({ file, context: 'bench' });
-  for (const speed of [10, 100]) await play(source, start, end, speed);
+  for (const speed of speeds) await play(source, start + fromMs, end, speed);
 } finally {
   clearInterval(keepAlive);
   directory.remove();

@@ -4,7 +4,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistorySource } from '../../../main/bridge/history-source';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
-import type { PlaybackReads } from '../../../main/bridge/history-replay';
+import type { PlayerReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { printerFor } from '../../../shared/kinds/columns';
 import { RecordingWriter } from '../../../main/history/recording-writer';
@@ -132,7 +132,7 @@ class WorkingClock implements Clock {
  */
 function replayOf(
   clock: Clock,
-  options: { maxBatchRows?: number; workPerRowMs?: number; projectOnMain?: boolean } = {},
+  options: { maxBatchRows?: number; workPerRowMs?: number; projectOnMain?: boolean; jumpLagMs?: number } = {},
 ) {
   const messages: ServerMessage[] = [];
   const projector = options.projectOnMain ? new RowProjector() : new RowProjector(printerFor(pods));
@@ -148,6 +148,7 @@ function replayOf(
       messages.push(message);
     },
     batch: { maxBatchRows: options.maxBatchRows ?? 2_000 },
+    ...(options.jumpLagMs !== undefined ? { jumpLagMs: options.jumpLagMs } : {}),
   });
   cleanups.push(() => replay.close());
   const acknowledgeAll = () => {
@@ -156,6 +157,12 @@ function replayOf(
   };
   return { replay, messages, acknowledgeAll };
 }
+
+/** Moments a jumping player rebuilds, read by the worker as a travel's are. */
+const momentReads: Pick<PlayerReads, 'stateRows' | 'stateAt'> = {
+  stateRows: (...query) => queries.stateRows(...query),
+  stateAt: (...query) => queries.stateAt(...query),
+};
 
 const cursors = (messages: readonly ServerMessage[]) =>
   messages.filter((message): message is HistoryCursorMessage => message.type === 'historyCursor');
@@ -299,7 +306,8 @@ describe('a replay subscription', () => {
     // 6,000 updates over a minute: the first page holds the first 500 (up to +5 s).
     const { source, end } = record({ pods: 50, everyMs: 10, forMs: 60_000 });
     const clock = new FakeClock(end + 60_000);
-    const { replay, messages, acknowledgeAll } = replayOf(clock);
+    // Change by change: a player this far behind would otherwise jump to the view clock.
+    const { replay, messages, acknowledgeAll } = replayOf(clock, { jumpLagMs: Infinity });
     await replay.showState(queries, source.file, start);
     acknowledgeAll();
     // The first page is given at once; later ones are held until released.
@@ -307,7 +315,8 @@ describe('a replay subscription', () => {
     let holding = true;
     let pages = 0;
     let asked: Promise<unknown> = Promise.resolve();
-    const reads: PlaybackReads = {
+    const reads: PlayerReads = {
+      ...momentReads,
       openPlayback: (file, query) => queries.openPlayback(file, query),
       playbackChanges: (id, max, now) => {
         const page = queries.playbackChanges(id, max, now);
@@ -343,8 +352,19 @@ describe('a replay subscription', () => {
     await replay.showState(queries, source.file, start);
     acknowledgeAll();
     let reading: Promise<unknown> | undefined;
-    const reads: PlaybackReads = {
-      openPlayback: (file, query) => queries.openPlayback(file, query),
+    const reads: PlayerReads = {
+      ...momentReads,
+      // Far behind once acknowledged, the player jumps: its moment is waited for as pages are.
+      stateRows: (...query) => {
+        const moment = queries.stateRows(...query);
+        reading = moment;
+        return moment;
+      },
+      openPlayback: (file, query) => {
+        const opened = queries.openPlayback(file, query);
+        reading = opened;
+        return opened;
+      },
       playbackChanges: (id, max, now) => (reading = queries.playbackChanges(id, max, now)),
       closePlayback: (id) => queries.closePlayback(id),
     };
@@ -400,7 +420,8 @@ describe('a replay subscription', () => {
       // The worker reads ahead in real time while this clock is stepped: each page it is asked for
       // is waited for before the next step, as if it arrived at once (the player asks a page ahead).
       let reading: Promise<unknown> | undefined;
-      const reads: PlaybackReads = {
+      const reads: PlayerReads = {
+        ...momentReads,
         openPlayback: (file, query) => queries.openPlayback(file, query),
         playbackChanges: (id, max, now) => {
           const page = queries.playbackChanges(id, max, now);
@@ -467,7 +488,8 @@ describe('a replay subscription', () => {
       messages.length = 0;
       let pages = 0;
       const pending: { due: number; page: Promise<unknown>; release: () => void }[] = [];
-      const reads: PlaybackReads = {
+      const reads: PlayerReads = {
+        ...momentReads,
         openPlayback: (file, query) => queries.openPlayback(file, query),
         playbackChanges: (id, max, now) => {
           const page = queries.playbackChanges(id, max, now);
