@@ -56,6 +56,7 @@ try {
   });
   // When the backend's pods feed synced (its first kind when recording: it lists from the session's
   // start, before the page opens), with the CPU its threads had spent by then.
+  const backendReady = performance.now() - backendStart;
   const session = mode.backend.host.session;
   let backendSynced = Number.NaN;
   let threadsAtBackendSynced: ThreadCpu[] | undefined;
@@ -108,7 +109,8 @@ try {
     [
       `pods ${pods}: first rows ${Math.round(startup.firstRows)} ms, synced ${Math.round(startup.synced)} ms ` +
         `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it)`,
-      `backend's pods feed, from the backend's start: ${phases.join(', ')}; its CPU by its synced: ` +
+      `backend's pods feed, from the backend's start (ready at ${Math.round(backendReady)} ms): ` +
+        `${phases.join(', ')}; its CPU by its synced: ` +
         (threadsAtBackendSynced
           ? describeThreadCpu(threadCpuSpent(before, threadsAtBackendSynced))
           : 'not synced'),
