@@ -135,27 +135,34 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     if (!config) throw new Error(`unknown context "${context}"`);
     const connection = config.connect(context, { clock });
     const client = new RestClient(connection, { clock });
-    let discovery: Discovery | undefined = new Discovery(client, { clock });
-    try {
-      await discovery.start();
-    } catch (error) {
-      log(
-        `kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`,
-      );
-      discovery.stop();
-      discovery = undefined;
-    }
-    const recording =
+    const startDiscovery = async (): Promise<Discovery | undefined> => {
+      const discovery = new Discovery(client, { clock });
+      try {
+        await discovery.start();
+        return discovery;
+      } catch (error) {
+        log(
+          `kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`,
+        );
+        discovery.stop();
+        return undefined;
+      }
+    };
+    // Discovery's round trips and the recording's start (its worker thread, its file) overlap: the
+    // session's first LIST waits for both (under load each took seconds, one after the other).
+    const [discovery, recording] = await Promise.all([
+      startDiscovery(),
       options.record === false
         ? undefined
-        : await openSessionRecording({
+        : openSessionRecording({
             context,
             clock,
             log,
             dataDirectory: options.dataDirectory,
             retention: options.retention,
             crashLogs: options.crashLogs,
-          });
+          }),
+    ]);
     const access = new NamespaceAccess({
       contextNamespace: connection.namespace,
       rules: (namespace) => selfSubjectRules(client, namespace, AbortSignal.timeout(30_000)),

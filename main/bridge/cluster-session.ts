@@ -112,12 +112,15 @@ export class ClusterSession {
   private countTimer: Timer | undefined;
   /** Starts the recorded kinds after the first, once the feeds running have synced. */
   private recordedKindsStart: RecordedKindsStart | undefined;
+  /** The recorded kinds after the first have not started yet (their feeds will list when they do). */
+  private recordedKindsPending: boolean;
   private lastKinds = '';
   private closed = false;
 
   constructor(readonly options: ClusterSessionOptions) {
     this.context = options.context;
     this.clock = options.clock ?? realClock;
+    this.recordedKindsPending = (options.recording?.kinds ?? []).length > 0;
     this.feeds = new FeedRegistry<FeedView>({
       clock: this.clock,
       quietPeriodMs: options.quietPeriodMs,
@@ -171,6 +174,10 @@ export class ClusterSession {
         fetch: options.metrics,
         served: (resource) => this.metricsServed(resource),
         namespaces: () => options.access?.candidates() ?? [],
+        // The session's start (the recorded kinds, the first view) lists before usage is polled.
+        listing: () =>
+          this.recordedKindsPending ||
+          this.feeds.feeds().some((feed) => feed.syncState().phase === 'listing'),
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
         },
@@ -223,6 +230,7 @@ export class ClusterSession {
       clock: this.clock,
       runningStates: () => this.feeds.feeds().map((feed) => feed.syncState()),
       startLaterKinds: () => {
+        this.recordedKindsPending = false;
         for (const gvr of later) this.feeds.acquire(gvr, '');
       },
       ...(releaseRecording ? { releaseRecording } : {}),

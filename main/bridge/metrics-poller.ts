@@ -44,6 +44,14 @@ export interface MetricsPollerOptions {
   nextTurn?: () => Promise<void>;
   /** Keys per message sent: a bigger poll goes out in parts (metrics-parts.ts). */
   keysPerPart?: number;
+  /**
+   * True while the session's feeds are listing. A poll due meanwhile waits (looking again every
+   * metricsListingRecheckMs), at most metricsListingWaitMaxMs: at 50,000 pods a poll is a 50,000-item
+   * LIST the API server builds, decodes, sums and sends on the same main thread and cores the first
+   * LIST needs, and it came every 15 s however long that LIST took. A table still listing shows its
+   * rows without usage a little longer.
+   */
+  listing?: () => boolean;
 }
 
 export { parseGoDuration };
@@ -55,6 +63,15 @@ export { parseGoDuration };
 export const metricsItemsPerTurn = 5_000;
 
 export const defaultMetricsResolutionMs = 15_000;
+
+/** How often a poll waiting for the session's lists looks again (see MetricsPollerOptions.listing). */
+export const metricsListingRecheckMs = 250;
+
+/**
+ * The longest a poll waits for lists to end: one that never ends (a relist every backoff) must not
+ * silence usage for the whole session, so a poll goes ahead once it has waited this long.
+ */
+export const metricsListingWaitMaxMs = 600_000;
 const defaultBackoff: Backoff = { duration: 15_000, factor: 2, jitter: 0.1, steps: 5, cap: 300_000 };
 
 interface ResourcePoll {
@@ -69,6 +86,8 @@ interface ResourcePoll {
   latestParts: readonly MetricsMessage[];
   /** When the last poll began (clock ms). */
   startedAt?: number;
+  /** When the poll due began waiting for the session's lists (clock ms). */
+  waitingSince?: number;
 }
 
 export class MetricsPoller {
@@ -128,6 +147,7 @@ export class MetricsPoller {
     const poll = this.pollOf(resource);
     const resolutionMs = this.resolutionMs;
     poll.timer = undefined;
+    if (this.waitsForLists(poll)) return this.schedule(resource, metricsListingRecheckMs);
     poll.startedAt = this.options.clock.now();
     if (!this.options.served(resource)) {
       await this.publish(poll, {
@@ -177,6 +197,17 @@ export class MetricsPoller {
       if (poll.abort === abort) poll.abort = undefined;
     }
     this.schedule(resource, delayMs);
+  }
+
+  /** Whether the poll due waits for the session's lists (MetricsPollerOptions.listing), from now. */
+  private waitsForLists(poll: ResourcePoll): boolean {
+    const now = this.options.clock.now();
+    if (this.options.listing?.()) {
+      poll.waitingSince ??= now;
+      if (now - poll.waitingSince < metricsListingWaitMaxMs) return true;
+    }
+    poll.waitingSince = undefined;
+    return false;
   }
 
   private schedule(resource: MetricsResource, delayMs: number): void {

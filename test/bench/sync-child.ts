@@ -6,12 +6,18 @@
 import { collectGarbage, hasExposedGc } from './harness';
 import type { SyncContender } from './sync-contenders';
 import { runSyncContender } from './sync-contenders';
+import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
 
 export interface SyncReport {
   contender: SyncContender;
   count: number;
   /** From the start of the contender's first request to synced. */
   syncMs: number;
+  /** CPU time of the whole process, and of its main thread alone, from the start to synced. */
+  cpuMs: number;
+  mainThreadCpuMs: number;
+  /** The same CPU time per thread, as describeThreadCpu writes it. */
+  threads: string;
   retainedBytes: number;
   bytesPerObject: number;
 }
@@ -21,6 +27,8 @@ async function main(): Promise<void> {
   if (!hasExposedGc()) throw new Error('sync-child needs --expose-gc');
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
+  const threadsBefore = threadCpu();
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   const cache = await runSyncContender(
     contender,
@@ -28,6 +36,8 @@ async function main(): Promise<void> {
     Buffer.from(kubeconfigBase64, 'base64').toString('utf8'),
   );
   const syncMs = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  const threads = threadCpuSpent(threadsBefore, threadCpu());
   // Let the last list chunks, promises and timers settle before measuring.
   await new Promise((resolve) => setTimeout(resolve, 200));
   collectGarbage();
@@ -36,6 +46,9 @@ async function main(): Promise<void> {
     contender,
     count: cache.count,
     syncMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    mainThreadCpuMs: threads.find((thread) => thread.id === process.pid)?.ms ?? Number.NaN,
+    threads: describeThreadCpu(threads),
     retainedBytes,
     bytesPerObject: cache.count > 0 ? retainedBytes / cache.count : Number.NaN,
   };

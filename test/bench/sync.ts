@@ -46,6 +46,10 @@ export async function runSync(options: BenchOptions, target: SyncTarget): Promis
       kubetide_ms: round(kubetide.syncMs),
       client_node_ms: round(clientNode.syncMs),
       floor_ms: round(floor.syncMs),
+      // CPU time to synced, the whole child's and its main thread's: steadier than wall time on a
+      // loaded machine, and what the ui bench's backend is compared with (ui-startup.ts).
+      kubetide_cpu_ms: round(kubetide.cpuMs),
+      kubetide_main_thread_cpu_ms: round(kubetide.mainThreadCpuMs),
       kubetide_heap_bytes_per_obj: Math.round(kubetide.bytesPerObject),
       client_node_heap_bytes_per_obj: Math.round(clientNode.bytesPerObject),
       floor_heap_bytes_per_obj: Math.round(floor.bytesPerObject),

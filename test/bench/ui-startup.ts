@@ -7,7 +7,7 @@
 // TaskDuration). CPU time is what to compare on a shared machine: the wall times move with its load.
 // `--profile` writes V8 CPU profiles of the same span to test-artifacts/ui-bench: the page's
 // (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,24 +17,12 @@ import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode } from '../../main/app/serve';
 import { launchChromium } from '../e2e/chromium';
 import { startClusterProcess } from './ui-cluster';
+import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
+import type { ThreadCpu } from './thread-cpu';
 import { startupTimes } from './ui-scenario';
 
 const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
-
-/** Each thread of this process -> its CPU time in ms (Linux's per-thread schedstat). */
-function threadCpu(): Map<number, number> {
-  const threads = new Map<number, number>();
-  for (const id of readdirSync('/proc/self/task')) {
-    try {
-      const text = readFileSync(`/proc/self/task/${id}/schedstat`, 'latin1');
-      threads.set(Number(id), Number(text.slice(0, text.indexOf(' '))) / 1e6);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return threads;
-}
 
 const { values } = parseArgs({
   options: { pods: { type: 'string', default: '50000' }, profile: { type: 'boolean', default: false } },
@@ -66,6 +54,26 @@ try {
     dataDirectory: join(workFolder, 'data'),
     log: () => undefined,
   });
+  // When the backend's pods feed synced (its first kind when recording: it lists from the session's
+  // start, before the page opens), with the CPU its threads had spent by then.
+  const backendReady = performance.now() - backendStart;
+  const session = mode.backend.host.session;
+  let backendSynced = Number.NaN;
+  let threadsAtBackendSynced: ThreadCpu[] | undefined;
+  // The feed's phases as they change (a relist shows as listing again), in ms from the backend's start.
+  const phases: string[] = [];
+  const sample = () => {
+    const phase = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState().phase;
+    if (phase === undefined || phases.at(-1)?.startsWith(phase)) return;
+    const at = performance.now() - backendStart;
+    phases.push(`${phase} ${Math.round(at)}`);
+    if (Number.isNaN(backendSynced) && phase === 'synced') {
+      backendSynced = at;
+      threadsAtBackendSynced = threadCpu();
+    }
+  };
+  sample();
+  const watch = setInterval(sample, 50);
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   await context.addInitScript({ path: probeScript });
@@ -78,19 +86,6 @@ try {
     await cdp.send('Profiler.start');
   }
   const pageOpen = performance.now();
-  // When the backend's pods feed synced, and what the recording had written by the page's "synced".
-  const session = mode.backend.host.session;
-  let backendSynced = Number.NaN;
-  // The feed's phases as they change (a relist shows as listing again), with the time from navigation.
-  const phases: string[] = [];
-  const sample = () => {
-    const phase = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState().phase;
-    if (phase === undefined || phases.at(-1)?.startsWith(phase)) return;
-    const at = performance.now() - pageOpen;
-    phases.push(`${phase} ${Math.round(at)}`);
-    if (Number.isNaN(backendSynced) && phase === 'synced') backendSynced = at;
-  };
-  const watch = setInterval(sample, 50);
   await page.goto(mode.launchUrl());
   const startup = await startupTimes(page);
   // The page can read "synced" within a poll of the feed: looked at once more.
@@ -109,22 +104,20 @@ try {
     writeFileSync(join(profileFolder, `startup-${pods}.cpuprofile`), JSON.stringify(profile));
     writeFileSync(join(profileFolder, `backend-startup-${pods}.cpuprofile`), JSON.stringify(backendProfile));
   }
-  const spent = [...after].map(([id, ms]) => ({ id, ms: ms - (before.get(id) ?? 0) }));
-  const main = spent.find((thread) => thread.id === process.pid)?.ms ?? 0;
-  const others = spent.filter((thread) => thread.id !== process.pid).sort((a, b) => b.ms - a.ms);
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   log(
     [
       `pods ${pods}: first rows ${Math.round(startup.firstRows)} ms, synced ${Math.round(startup.synced)} ms ` +
-        `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it, ` +
-        `its pods feed synced at ${Math.round(backendSynced)} ms; its phases: ${phases.join(', ')})`,
+        `(from navigation; the backend started ${Math.round(pageOpen - backendStart)} ms before it)`,
+      `backend's pods feed, from the backend's start (ready at ${Math.round(backendReady)} ms): ` +
+        `${phases.join(', ')}; its CPU by its synced: ` +
+        (threadsAtBackendSynced
+          ? describeThreadCpu(threadCpuSpent(before, threadsAtBackendSynced))
+          : 'not synced'),
       `recording by then: ${recorded?.changesWritten ?? 0} changes written (${recorded?.buffered ?? 0} queued), ` +
         `its worker's CPU on them ${seconds(recorded?.writeCpuMs ?? 0)}`,
-      `backend CPU, its start to synced: ${seconds((cpu.user + cpu.system) / 1000)} in all, main thread ${seconds(main)}, ` +
-        `busiest other threads ${others
-          .slice(0, 4)
-          .map((thread) => seconds(thread.ms))
-          .join(', ')}`,
+      `backend CPU, its start to the page's synced: ${seconds((cpu.user + cpu.system) / 1000)} in all; ` +
+        describeThreadCpu(threadCpuSpent(before, after)),
       `page main thread: tasks ${seconds(metric('TaskDuration'))}, script ${seconds(metric('ScriptDuration'))}, ` +
         `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
     ].join('\n'),

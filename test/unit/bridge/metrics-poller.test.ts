@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import type { MetricsFetch } from '../../../main/bridge/metrics-poller';
-import { MetricsPoller, metricsItemsPerTurn, parseGoDuration } from '../../../main/bridge/metrics-poller';
+import {
+  MetricsPoller,
+  metricsItemsPerTurn,
+  metricsListingRecheckMs,
+  metricsListingWaitMaxMs,
+  parseGoDuration,
+} from '../../../main/bridge/metrics-poller';
 import type { MetricsList } from '../../../main/kube/metrics-list';
 import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
@@ -28,7 +34,10 @@ function podList(namespace: string, name: string): MetricsList {
   };
 }
 
-function setup(fetch: MetricsFetch, options: { served?: boolean; namespaces?: string[] } = {}) {
+function setup(
+  fetch: MetricsFetch,
+  options: { served?: boolean; namespaces?: string[]; listing?: () => boolean } = {},
+) {
   const clock = new FakeClock();
   const sent: MetricsMessage[] = [];
   const calls: string[] = [];
@@ -42,6 +51,7 @@ function setup(fetch: MetricsFetch, options: { served?: boolean; namespaces?: st
     namespaces: () => options.namespaces ?? [],
     send: (message) => sent.push(message),
     random: () => 0,
+    ...(options.listing ? { listing: options.listing } : {}),
   });
   return { clock, sent, calls, poller };
 }
@@ -185,6 +195,38 @@ describe('MetricsPoller', () => {
     await clock.stepAsync(14_999);
     expect(calls).toHaveLength(1);
     await clock.stepAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("waits while the session's feeds are listing, and polls within a recheck of their end", async () => {
+    let listing = true;
+    const { clock, sent, calls, poller } = setup(async () => podList('shop', 'web-1'), {
+      listing: () => listing,
+    });
+    poller.retain('pods');
+    await clock.stepAsync(60_000);
+    expect(calls).toEqual([]);
+    expect(sent).toEqual([]);
+    listing = false;
+    await clock.stepAsync(metricsListingRecheckMs);
+    expect(calls).toEqual(['pods@*']);
+    // The window runs from the poll, not from the wait's start.
+    await clock.stepAsync(14_999);
+    expect(calls).toHaveLength(1);
+    await clock.stepAsync(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('polls anyway once it has waited metricsListingWaitMaxMs for lists that never end, then waits again', async () => {
+    const { clock, calls, poller } = setup(async () => podList('shop', 'web-1'), { listing: () => true });
+    poller.retain('pods');
+    await clock.stepAsync(metricsListingWaitMaxMs - 1);
+    expect(calls).toEqual([]);
+    await clock.stepAsync(metricsListingRecheckMs);
+    expect(calls).toEqual(['pods@*']);
+    await clock.stepAsync(15_000 + metricsListingWaitMaxMs - metricsListingRecheckMs);
+    expect(calls).toHaveLength(1);
+    await clock.stepAsync(2 * metricsListingRecheckMs);
     expect(calls).toHaveLength(2);
   });
 

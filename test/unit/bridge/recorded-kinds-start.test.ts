@@ -14,6 +14,8 @@ import type { ListerWatcher } from '../../../main/cache/lister-watcher';
 import type { GroupVersionResource } from '../../../shared/kube/object';
 import type { SyncState } from '../../../shared/protocol/sync-state';
 import { FakeApi, pod } from './fake-api';
+import { metricsListingRecheckMs } from '../../../main/bridge/metrics-poller';
+import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { Recorder } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 
@@ -167,5 +169,67 @@ describe('a session recording several kinds', () => {
     await clock.stepAsync(recordedKindsPollMs);
     await recorder.flushed();
     expect(recorder.stats().changesWritten).toBe(1);
+  });
+
+  it("polls metrics only once the session's start has synced: its first kind, then the later ones", async () => {
+    const clock = new FakeClock();
+    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+    apis.get('pods')!.apply(pod('default', 'web-1'));
+    let answerPodsList = () => {};
+    const podsListAnswered = new Promise<void>((resolve) => (answerPodsList = resolve));
+    const newListerWatcher = (gvr: GroupVersionResource): ListerWatcher => {
+      const listerWatcher = apis.get(gvr.resource)!.listerWatcher();
+      if (gvr.resource !== 'pods') return listerWatcher;
+      return {
+        ...listerWatcher,
+        list: async (options, signal, transformItem) => {
+          await podsListAnswered;
+          return listerWatcher.list(options, signal, transformItem);
+        },
+      };
+    };
+    const polls: MetricsResource[] = [];
+    const session = new ClusterSession({
+      context: 'test',
+      newListerWatcher,
+      clock,
+      discovery: {
+        preferredResources: () => [
+          {
+            group: 'metrics.k8s.io',
+            version: 'v1beta1',
+            resource: 'pods',
+            kind: 'PodMetrics',
+            namespaced: true,
+            verbs: ['get', 'list'],
+            preferred: true,
+          },
+        ],
+        onChange: () => () => {},
+      },
+      recording: {
+        recorder: undefined,
+        readOnly: 'read-only here',
+        file: 'test.kubetide',
+        kinds: [pods, deployments],
+      },
+      metrics: async (resource) => {
+        polls.push(resource);
+        return { items: [] };
+      },
+    });
+    cleanups.push(() => session.close());
+    // A renderer shows pods: their usage is wanted, but the pods are still listing.
+    session.metrics!.retain('pods');
+    await clock.stepAsync(60_000);
+    expect(session.feeds.find(pods, '')?.syncState().phase).toBe('listing');
+    expect(polls).toEqual([]);
+
+    answerPodsList();
+    for (let step = 0; step < 20 && polls.length === 0; step++)
+      await clock.stepAsync(metricsListingRecheckMs);
+    // The later kinds started once the pods had synced, and listed before the first poll.
+    expect(session.feeds.find(deployments, '')?.syncState().phase).toBe('synced');
+    expect(polls).toEqual(['pods']);
   });
 });

@@ -1,0 +1,54 @@
+// This process's CPU time per thread, from Linux's per-thread schedstat: what to compare on a shared
+// machine, where wall times move with the load. A thread's name (its comm: "node" for the main thread,
+// "V8 DefaultWorke" for V8's helpers, "libuv-worker", a worker thread's own) tells whose time it is.
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface ThreadCpu {
+  id: number;
+  name: string;
+  /** CPU time in ms since the thread started. */
+  ms: number;
+}
+
+/** Each live thread of this process and its CPU time so far; empty where /proc is not Linux's. */
+export function threadCpu(): ThreadCpu[] {
+  let ids: string[];
+  try {
+    ids = readdirSync('/proc/self/task');
+  } catch {
+    return [];
+  }
+  const threads: ThreadCpu[] = [];
+  for (const id of ids) {
+    try {
+      const text = readFileSync(`/proc/self/task/${id}/schedstat`, 'latin1');
+      const name = readFileSync(`/proc/self/task/${id}/comm`, 'latin1').trim();
+      threads.push({ id: Number(id), name, ms: Number(text.slice(0, text.indexOf(' '))) / 1e6 });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
+}
+
+/** The CPU each thread spent between two readings (threads started in between count from zero). */
+export function threadCpuSpent(before: readonly ThreadCpu[], after: readonly ThreadCpu[]): ThreadCpu[] {
+  const earlier = new Map(before.map((thread) => [thread.id, thread.ms]));
+  return after
+    .map((thread) => ({ ...thread, ms: thread.ms - (earlier.get(thread.id) ?? 0) }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/** "main 2.41 s; V8 DefaultWorke 0.52, 0.49 s; libuv-worker 0.02 s": time per thread name. */
+export function describeThreadCpu(spent: readonly ThreadCpu[]): string {
+  const mainId = process.pid;
+  const main = spent.find((thread) => thread.id === mainId);
+  const byName = new Map<string, number[]>();
+  for (const thread of spent) {
+    if (thread.id === mainId || thread.ms < 5) continue;
+    byName.set(thread.name, [...(byName.get(thread.name) ?? []), thread.ms]);
+  }
+  const seconds = (ms: number) => (ms / 1000).toFixed(2);
+  const others = [...byName].map(([name, times]) => `${name} ${times.map(seconds).join(', ')} s`);
+  return [`main ${seconds(main?.ms ?? 0)} s`, ...others].join('; ');
+}
