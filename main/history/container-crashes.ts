@@ -37,10 +37,19 @@ export interface ContainerCrash {
   readonly finishedAt: string | undefined;
 }
 
-/** What a later status is compared with: per container, its restarts and the last run that ended. */
-export interface PodRuns {
-  readonly failed: boolean;
-  readonly containers: ReadonlyMap<string, { readonly restarts: number; readonly ended: string }>;
+/**
+ * What a later status is compared with: whether the pod failed, then per container its name, restarts
+ * and the last run that ended, as one string. Every pod of a cluster keeps one, so it is a string
+ * rather than a map of objects (150,000 maps were most of this observer's time and garbage while a
+ * list was delivered), and a status whose runs did not change, nearly every update, is told by one
+ * comparison. Container names are DNS labels; a runtime's id or time holding a tab or a line break
+ * could only blur its own container's comparison.
+ */
+export type PodRuns = string;
+
+interface ContainerRuns {
+  readonly restarts: number;
+  readonly ended: string;
 }
 
 function statusesOf(pod: KubeObject): readonly ContainerStatus[] {
@@ -53,25 +62,44 @@ function runOf(terminated: TerminatedState | undefined): string {
   return terminated ? (terminated.containerID ?? '') + '@' + (terminated.finishedAt ?? '') : '';
 }
 
+function appendRuns(runs: string, statuses: readonly ContainerStatus[] | undefined): string {
+  if (statuses)
+    for (const status of statuses)
+      runs += `\n${status.name}\t${status.restartCount ?? 0}\t${runOf(status.lastState?.terminated)}`;
+  return runs;
+}
+
 export function podRunsOf(pod: KubeObject): PodRuns {
-  const containers = new Map<string, { restarts: number; ended: string }>();
-  for (const status of statusesOf(pod))
-    containers.set(status.name, {
-      restarts: status.restartCount ?? 0,
-      ended: runOf(status.lastState?.terminated),
+  const status = (pod as { status?: PodStatus }).status;
+  const runs = appendRuns(status?.phase === 'Failed' ? 'failed' : 'running', status?.initContainerStatuses);
+  return appendRuns(runs, status?.containerStatuses);
+}
+
+function containersOf(runs: PodRuns): Map<string, ContainerRuns> {
+  const containers = new Map<string, ContainerRuns>();
+  for (const line of runs.split('\n').slice(1)) {
+    const nameEnd = line.indexOf('\t');
+    const restartsEnd = line.indexOf('\t', nameEnd + 1);
+    containers.set(line.slice(0, nameEnd), {
+      restarts: Number(line.slice(nameEnd + 1, restartsEnd)),
+      ended: line.slice(restartsEnd + 1),
     });
-  return { failed: (pod as { status?: PodStatus }).status?.phase === 'Failed', containers };
+  }
+  return containers;
 }
 
 /**
  * The runs of `pod` that ended since `before` (the same pod's earlier status). A container first seen
- * now has nothing to compare with and is not a crash: recording starts after it, not at it.
+ * now has nothing to compare with and is not a crash: recording starts after it, not at it. `now` is
+ * podRunsOf(pod), when the caller has it.
  */
-export function containerCrashes(before: PodRuns, pod: KubeObject): ContainerCrash[] {
+export function containerCrashes(before: PodRuns, pod: KubeObject, now = podRunsOf(pod)): ContainerCrash[] {
+  if (now === before) return [];
   const crashes: ContainerCrash[] = [];
-  const failedNow = !before.failed && (pod as { status?: PodStatus }).status?.phase === 'Failed';
+  const failedNow = !before.startsWith('failed') && now.startsWith('failed');
+  const containers = containersOf(before);
   for (const status of statusesOf(pod)) {
-    const earlier = before.containers.get(status.name);
+    const earlier = containers.get(status.name);
     const last = status.lastState?.terminated;
     if (earlier && last && ((status.restartCount ?? 0) > earlier.restarts || runOf(last) !== earlier.ended)) {
       crashes.push(crashOf(status.name, last, true));

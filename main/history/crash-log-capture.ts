@@ -38,9 +38,10 @@ export class CrashLogCapture implements DeltaObserver {
         continue;
       }
       const before = this.runs.get(uid);
-      this.runs.set(uid, podRunsOf(pod));
-      if (!before) continue;
-      const crashes = containerCrashes(before, pod);
+      const now = podRunsOf(pod);
+      this.runs.set(uid, now);
+      if (before === undefined || before === now) continue;
+      const crashes = containerCrashes(before, pod, now);
       if (crashes.length === 0) continue;
       const time = this.stamp();
       const namespace = pod.metadata.namespace ?? '';
