@@ -177,10 +177,18 @@ export class BatchStream {
     this.openedSnapshot = handle;
   }
 
-  /** Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open. */
+  /**
+   * Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open.
+   * While it is open only full batches go, and never its last rows: those wait for the end and go with
+   * it, so a renderer counting the rows sent against the moment's total (a replay's cursor) never
+   * reaches the total before the batch that ends the snapshot, which a mirror applying snapshots whole
+   * only then applies.
+   */
   private hasSnapshotChunk(): boolean {
     const rows = this.snapshotRows;
-    return rows !== undefined && (this.openedSnapshot === undefined || this.snapshotOffset < rows.length);
+    if (rows === undefined) return false;
+    if (this.openedSnapshot === undefined) return true;
+    return rows.length - this.snapshotOffset > this.options.maxBatchRows;
   }
 
   private sendSnapshotChunk(): void {
