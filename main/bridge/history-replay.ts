@@ -9,7 +9,9 @@ import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
-import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
+import type { EncodedRows } from './encoded-rows';
+import type { OutgoingBatch, OutgoingMessage } from './outgoing-message';
+import { upsertCount } from './outgoing-message';
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
@@ -29,7 +31,7 @@ export interface ReplaySubscriptionOptions {
   readonly namespace: string;
   readonly projector: RowProjector;
   readonly clock: Clock;
-  readonly send: (message: ServerMessage) => void;
+  readonly send: (message: OutgoingMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
   /**
@@ -134,11 +136,14 @@ export class ReplaySubscription {
       snapshot = this.stream.openSnapshot();
       this.announce();
     };
-    const add = (rows: Row[]) => {
+    // Rows projected in the worker come encoded, and are passed on as they are: only their keys are
+    // read here.
+    const add = (rows: Row[] | EncodedRows) => {
       if (!current()) return;
-      if (!snapshot) begin({ total: rows.length, gap: undefined });
-      received += rows.length;
-      for (const row of rows) this.keys.add(row.key);
+      const keys = Array.isArray(rows) ? (rows as Row[]).map((row) => row.key) : (rows as EncodedRows).keys;
+      if (!snapshot) begin({ total: keys.length, gap: undefined });
+      received += keys.length;
+      for (const key of keys) this.keys.add(key);
       snapshot!.add(rows);
     };
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
@@ -301,11 +306,11 @@ export class ReplaySubscription {
   }
 
   /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
-  private sent(batch: DeltaBatch): void {
+  private sent(batch: OutgoingBatch): void {
     this.options.send(batch);
     const rebuilding = this.rebuilding;
     if (!rebuilding) return;
-    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + batch.upserts.length;
+    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + upsertCount(batch);
     if (batch.snapshotEnd && !this.cutShort) this.rebuilding = undefined;
     this.announce();
   }

@@ -51,7 +51,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
       const begun = performance.now();
       const cpuBefore = process.cpuUsage();
       let rows = 0;
-      await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => (rows += chunk.length));
+      await queries.stateRows(
+        file,
+        { gvr: 'pods.v1', time },
+        Date.now(),
+        (chunk) => (rows += chunk.keys.length),
+      );
       const cpu = process.cpuUsage(cpuBefore);
       return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows };
     };

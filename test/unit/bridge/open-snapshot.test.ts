@@ -3,6 +3,7 @@ import { BatchStream } from '../../../main/bridge/batch-stream';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { row } from './fixtures';
+import { messageValue } from '../../../main/bridge/outgoing-message';
 
 function stream(maxUnacknowledgedBatches = 8) {
   const clock = new FakeClock();
@@ -10,7 +11,7 @@ function stream(maxUnacknowledgedBatches = 8) {
   const batches = new BatchStream({
     subscriptionId: 's1',
     clock,
-    send: (batch) => sent.push(batch),
+    send: (batch) => sent.push(messageValue(batch) as DeltaBatch),
     maxBatchRows: 2,
     maxUnacknowledgedBatches,
   });
