@@ -140,7 +140,7 @@ export class ReplaySubscription {
     // read here.
     const add = (rows: Row[] | EncodedRows) => {
       if (!current()) return;
-      const keys = Array.isArray(rows) ? (rows as Row[]).map((row) => row.key) : (rows as EncodedRows).keys;
+      const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
       if (!snapshot) begin({ total: keys.length, gap: undefined });
       received += keys.length;
       for (const key of keys) this.keys.add(key);

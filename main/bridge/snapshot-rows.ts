@@ -30,22 +30,20 @@ export class SnapshotRows {
   }
 
   add(chunk: readonly Row[] | EncodedRows): void {
-    if (Array.isArray(chunk)) {
-      const rows = chunk as readonly Row[];
-      if (rows.length === 0) return;
-      const last = this.pieces.at(-1);
-      if (last !== undefined && 'rows' in last && last.rows !== this.given) {
-        for (const row of rows) last.rows.push(row);
-      } else {
-        this.pieces.push({ rows: [...rows] });
-      }
-      this.count += rows.length;
+    if ('json' in chunk) {
+      if (chunk.keys.length === 0) return;
+      this.pieces.push({ encoded: chunk });
+      this.count += chunk.keys.length;
       return;
     }
-    const encoded = chunk as EncodedRows;
-    if (encoded.keys.length === 0) return;
-    this.pieces.push({ encoded });
-    this.count += encoded.keys.length;
+    if (chunk.length === 0) return;
+    const last = this.pieces.at(-1);
+    if (last !== undefined && 'rows' in last && last.rows !== this.given) {
+      for (const row of chunk) last.rows.push(row);
+    } else {
+      this.pieces.push({ rows: [...chunk] });
+    }
+    this.count += chunk.length;
   }
 
   /** How many rows `take(max)` would take now. */
