@@ -95,8 +95,12 @@ export class SubscriptionMirror {
       }
       this.heldBatches = undefined;
       this.heldRowCount = 0;
-      this.snapshotKeys = new Set();
+      // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
+      // no set of the keys it mentions, and no sweep.
+      const sweep = this.rows.size > 0;
+      this.snapshotKeys = sweep ? new Set() : undefined;
       for (const chunk of held) this.applyChanges(chunk);
+      if (!sweep) this.hasSnapshot = true;
     } else {
       if (startsSnapshot) this.snapshotKeys = new Set();
       this.applyChanges(batch);

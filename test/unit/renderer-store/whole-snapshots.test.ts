@@ -32,6 +32,7 @@ describe('a mirror that applies snapshots whole (a replay)', () => {
   it('drops a snapshot cut by a sequence gap, and applies the resnapshot that follows', () => {
     const mirror = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
     mirror.apply(batch(1, { replace: true, snapshotEnd: true, upserts: [row('a')] }));
+    expect(mirror.hasSnapshot).toBe(true);
     mirror.apply(batch(2, { replace: true, upserts: [row('x')] }));
     expect(mirror.apply(batch(4, { upserts: [row('y')], snapshotEnd: true }))).toBe('gap');
     expect(mirror.heldRows).toBe(0);
