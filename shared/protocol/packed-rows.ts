@@ -25,10 +25,7 @@ export interface PackedRows {
   readonly owners: number[];
   readonly node: number[];
   readonly status: number[];
-  /**
-   * Per row, how many cells it has; `cells` holds every row's cells' indexes, row after row (-2: the
-   * row's name, which a kind's first cell mostly is).
-   */
+  /** Per row, how many cells it has; `cells` holds every row's cells' indexes, row after row. */
   readonly cellCounts: number[];
   readonly cells: number[];
 }
@@ -102,13 +99,10 @@ export function packRows(rows: readonly Row[]): PackedRows {
     packed.status.push(row.status === undefined ? -1 : index(row.status));
     packed.createdAt.push(row.createdAt);
     packed.cellCounts.push(row.cells.length);
-    for (const cell of row.cells) packed.cells.push(cell === row.name ? nameCell : index(cell));
+    for (const cell of row.cells) packed.cells.push(index(cell));
   }
   return packed;
 }
-
-/** The index of a cell that is its row's name. */
-const nameCell = -2;
 
 /** What a value was checked to be (bits), so a value many rows share is checked once per use. */
 const isString = 1;
@@ -181,16 +175,15 @@ function unpack(packed: unknown): Row[] {
       cell + cellCount > cells.length
     )
       throw new PackedRowsError(`cellCounts: row ${index} names cells past the end`);
-    const name = own(columns.name[index], isString, 'name') as string;
     const rowCells: CellValue[] = [];
     for (const end = cell + cellCount; cell < end; cell++)
-      rowCells.push(cells[cell] === nameCell ? name : (value(cells[cell], isCell, 'cells') as CellValue));
+      rowCells.push(value(cells[cell], isCell, 'cells') as CellValue);
     // The fields in RowProjector's order, node and status present even when undefined: every row
     // has one shape.
     rows[index] = {
       key: own(columns.key[index], isString, 'key') as string,
       uid: own(columns.uid[index], isString, 'uid') as string,
-      name,
+      name: own(columns.name[index], isString, 'name') as string,
       namespace: value(columns.namespace[index], isString, 'namespace') as string,
       resourceVersion: own(columns.resourceVersion[index], isString, 'resourceVersion') as string,
       labels: value(columns.labels[index], isLabels, 'labels') as Record<string, string>,
