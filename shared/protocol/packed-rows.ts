@@ -1,30 +1,27 @@
 // Rows as columns: how a travel's moment crosses to the renderer. As plain JSON rows a 150,000-pod
 // moment is about 75 MB of text, each label map and owner list written (and parsed, and held) once per
-// row, though a few hundred distinct ones serve every row. Packed, the fields that differ from row to
-// row (key, uid, name, resourceVersion, creation time) are columns of their own values, and those
-// that repeat are written once in `values` and named by index: a third of the text, and rows that
-// share labels share one object. The renderer must not trust the
+// row, though a few hundred distinct ones serve every row. Packed, each distinct value is written once
+// in `values` and every field of every row is an index into it: a third of the text, parsed as arrays
+// of small integers, and rows that share labels share one object. The renderer must not trust the
 // text: unpackRows checks every index and every value's type and answers a reason instead of rows
 // when anything is off, never throwing.
 import type { CellValue, OwnerSummary, Row } from './row';
 import type { DeltaBatch } from './server-messages';
 
 export interface PackedRows {
-  /** Per row, its own value of the field. */
-  readonly key: string[];
-  readonly uid: string[];
-  readonly name: string[];
-  readonly resourceVersion: string[];
-  /** null: a time JSON could not write (NaN), as the rows' own JSON would carry it. */
-  readonly createdAt: (number | null)[];
-  /** Every distinct value of the fields below, each once. */
+  /** Every distinct value the columns name, each once. */
   readonly values: unknown[];
   /** Per row, the index in `values` of its field (node and status: -1 when the row has none). */
+  readonly key: number[];
+  readonly uid: number[];
+  readonly name: number[];
   readonly namespace: number[];
+  readonly resourceVersion: number[];
   readonly labels: number[];
   readonly owners: number[];
   readonly node: number[];
   readonly status: number[];
+  readonly createdAt: number[];
   /** Per row, how many cells it has; `cells` holds every row's cells' indexes, row after row. */
   readonly cellCounts: number[];
   readonly cells: number[];
@@ -73,31 +70,31 @@ export function packRows(rows: readonly Row[]): PackedRows {
     return at;
   };
   const packed: PackedRows = {
+    values,
     key: [],
     uid: [],
     name: [],
-    resourceVersion: [],
-    createdAt: [],
-    values,
     namespace: [],
+    resourceVersion: [],
     labels: [],
     owners: [],
     node: [],
     status: [],
+    createdAt: [],
     cellCounts: [],
     cells: [],
   };
   for (const row of rows) {
-    packed.key.push(row.key);
-    packed.uid.push(row.uid);
-    packed.name.push(row.name);
+    packed.key.push(index(row.key));
+    packed.uid.push(index(row.uid));
+    packed.name.push(index(row.name));
     packed.namespace.push(index(row.namespace));
-    packed.resourceVersion.push(row.resourceVersion);
+    packed.resourceVersion.push(index(row.resourceVersion));
     packed.labels.push(objectIndex(row.labels));
     packed.owners.push(objectIndex(row.owners));
     packed.node.push(row.node === undefined ? -1 : index(row.node));
     packed.status.push(row.status === undefined ? -1 : index(row.status));
-    packed.createdAt.push(row.createdAt);
+    packed.createdAt.push(index(row.createdAt));
     packed.cellCounts.push(row.cells.length);
     for (const cell of row.cells) packed.cells.push(index(cell));
   }
@@ -132,7 +129,7 @@ function unpack(packed: unknown): Row[] {
   const fields = packed as Record<string, unknown>;
   const values = fields.values;
   if (!Array.isArray(values)) throw new PackedRowsError('values is not an array');
-  const columns = {} as Record<(typeof columnNames)[number] | 'cells', unknown[]>;
+  const columns = {} as Record<(typeof columnNames)[number] | 'cells', number[]>;
   let count: number | undefined;
   for (const name of [...columnNames, 'cells' as const]) {
     const column = fields[name];
@@ -142,7 +139,7 @@ function unpack(packed: unknown): Row[] {
       else if (column.length !== count)
         throw new PackedRowsError(`${name} has ${column.length} rows, not ${count}`);
     }
-    columns[name] = column as unknown[];
+    columns[name] = column as number[];
   }
   const checked = new Uint8Array(values.length);
   /** The value at `at` in `values`, checked to be `kind` (see the bits above). */
@@ -155,11 +152,6 @@ function unpack(packed: unknown): Row[] {
       checked[at] |= kind;
     }
     return values[at];
-  };
-  /** A row's own value of a field, checked to be `kind`. */
-  const own = (field: unknown, kind: number, name: string): unknown => {
-    if (!valueIs(field, kind)) throw new PackedRowsError(`${name}: not a ${kindName(kind)}`);
-    return field;
   };
   const optional = (at: unknown, field: string): string | undefined =>
     at === -1 ? undefined : (value(at, isString, field) as string);
@@ -181,16 +173,16 @@ function unpack(packed: unknown): Row[] {
     // The fields in RowProjector's order, node and status present even when undefined: every row
     // has one shape.
     rows[index] = {
-      key: own(columns.key[index], isString, 'key') as string,
-      uid: own(columns.uid[index], isString, 'uid') as string,
-      name: own(columns.name[index], isString, 'name') as string,
+      key: value(columns.key[index], isString, 'key') as string,
+      uid: value(columns.uid[index], isString, 'uid') as string,
+      name: value(columns.name[index], isString, 'name') as string,
       namespace: value(columns.namespace[index], isString, 'namespace') as string,
-      resourceVersion: own(columns.resourceVersion[index], isString, 'resourceVersion') as string,
+      resourceVersion: value(columns.resourceVersion[index], isString, 'resourceVersion') as string,
       labels: value(columns.labels[index], isLabels, 'labels') as Record<string, string>,
       owners: value(columns.owners[index], isOwners, 'owners') as OwnerSummary[],
       node: optional(columns.node[index], 'node'),
       status: optional(columns.status[index], 'status'),
-      createdAt: own(columns.createdAt[index], isNumber, 'createdAt') as number,
+      createdAt: value(columns.createdAt[index], isNumber, 'createdAt') as number,
       cells: rowCells,
     };
   }

@@ -49,15 +49,11 @@ describe('packed rows (a travel moment as columns)', () => {
       ['not an object', 'rows'],
       ['no values', { ...valid, values: undefined }],
       ['a short column', { ...valid, uid: valid.uid.slice(1) }],
+      ['an index past the values', { ...valid, key: [valid.values.length, ...valid.key.slice(1)] }],
+      ['a fractional index', { ...valid, name: [0.5, ...valid.name.slice(1)] }],
       [
-        'an index past the values',
-        { ...valid, namespace: [valid.values.length, ...valid.namespace.slice(1)] },
-      ],
-      ['a fractional index', { ...valid, namespace: [0.5, ...valid.namespace.slice(1)] }],
-      ['a key that is not a string', { ...valid, key: [7, ...valid.key.slice(1)] }],
-      [
-        'a namespace that is not a string',
-        { ...valid, values: [7, ...valid.values.slice(1)], namespace: valid.namespace.map(() => 0) },
+        'a key that is not a string',
+        { ...valid, values: [7, ...valid.values.slice(1)], key: valid.key.map(() => 0) },
       ],
       [
         'labels that are not a map of strings',
