@@ -214,20 +214,15 @@ export class BatchStream {
     });
   }
 
-  /** `upserts`: rows, or a snapshot's encoded chunks (see SnapshotRows). */
   private emit(
-    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd'> & { upserts: Row[] | EncodedRows[] },
+    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd'> & { upserts: Row[] | EncodedRows },
   ): void {
     this.sentSeq += 1;
+    const envelope = { type: 'batch' as const, subscriptionId: this.subscriptionId, seq: this.sentSeq };
+    // Rows or one encoded run: two shapes of batch (the ternary lets the type checker tell them apart).
     const { upserts, ...rest } = changes;
-    const envelope = {
-      type: 'batch' as const,
-      subscriptionId: this.subscriptionId,
-      seq: this.sentSeq,
-      ...rest,
-    };
     this.options.send(
-      isEncodedChunks(upserts) ? { ...envelope, encoded: upserts } : { ...envelope, upserts },
+      Array.isArray(upserts) ? { ...envelope, ...rest, upserts } : { ...envelope, ...rest, upserts },
     );
   }
 
@@ -238,8 +233,4 @@ export class BatchStream {
       this.flush();
     }, this.interval);
   }
-}
-
-function isEncodedChunks(upserts: Row[] | EncodedRows[]): upserts is EncodedRows[] {
-  return upserts.length > 0 && 'json' in upserts[0];
 }

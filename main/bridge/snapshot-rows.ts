@@ -1,9 +1,10 @@
 // The rows of a snapshot that a BatchStream has yet to send, in the order they were given: rows (a
 // feed's, or a past moment projected on main), cut into batches of any size, or chunks still encoded
 // as text (a past moment projected in the history query worker, see EncodedRows), which are never
-// cut or parsed here: a batch takes whole chunks, as many as fit its size.
+// cut or parsed here: a batch takes whole chunks, joined up to its size.
 import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
+import { joinedRows } from './encoded-rows';
 
 type Piece = { readonly rows: Row[] } | { readonly encoded: EncodedRows };
 
@@ -63,7 +64,7 @@ export class SnapshotRows {
    * The next batch's upserts: up to `max` rows of the first piece, or the encoded chunks that fit in
    * `max` rows (at least one, whatever its size). Empty when nothing is left.
    */
-  take(max: number): Row[] | EncodedRows[] {
+  take(max: number): Row[] | EncodedRows {
     const first = this.pieces[0];
     if (first === undefined) return [];
     const size = this.nextSize(max);
@@ -83,6 +84,6 @@ export class SnapshotRows {
       parts.push(piece.encoded);
       taken += piece.encoded.keys.length;
     }
-    return parts;
+    return joinedRows(parts);
   }
 }

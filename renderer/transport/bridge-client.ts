@@ -26,7 +26,6 @@ import type { LogOptions, LogServerMessage, LogTarget } from '../../shared/proto
 import type { FrameScheduler } from '../store/frame-scheduler';
 import { validateMetricsMessage } from '../../shared/protocol/metrics-messages';
 import { MetricsPartJoiner } from '../../shared/protocol/metrics-parts';
-import { unpackedBatch } from '../../shared/protocol/packed-rows';
 import { MetricsStore } from '../store/metrics-store';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
@@ -420,17 +419,6 @@ export class BridgeClient {
         this.contextsChanged(message.current);
         this.store.receive(message);
         return;
-      case 'batch': {
-        const batch = unpackedBatch(message);
-        if ('invalid' in batch) {
-          // Dropped whole: a mirror must never take part of a batch. Its rows are asked for again.
-          console.warn(`dropped a batch of ${message.subscriptionId} with malformed rows: ${batch.invalid}`);
-          this.sendIfReady({ type: 'resnapshot', subscriptionId: message.subscriptionId });
-          return;
-        }
-        this.store.receive(batch);
-        return;
-      }
       case 'metrics': {
         const metrics = validateMetricsMessage(message);
         if (metrics instanceof Error) console.warn(`dropped a malformed metrics message: ${metrics.message}`);

@@ -1,6 +1,5 @@
 // Main -> renderer. Batches are numbered per subscription; everything else is pushed state or a reply.
 import type { GroupVersionResource } from '../kube/object';
-import type { PackedRows } from './packed-rows';
 import type { Row } from './row';
 import type { SyncState } from './sync-state';
 import type { protocolVersion } from './client-messages';
@@ -86,11 +85,6 @@ export interface DeltaBatch {
   replace?: boolean;
   snapshotEnd?: boolean;
   upserts: Row[];
-  /**
-   * More upserts, after `upserts`, packed as columns (a travel's moment: see packed-rows.ts). The
-   * renderer checks and unpacks them before the batch reaches its mirror.
-   */
-  packed?: PackedRows[];
   /** Keys of deleted rows. */
   deletes: string[];
 }

@@ -15,9 +15,7 @@ import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-
 import { tempDirectory } from '../history/fixtures';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { EncodedRows } from '../../../main/bridge/encoded-rows';
-import { encodeRows, parsedRows } from '../../../main/bridge/encoded-rows';
-import { unpackRows, unpackedBatch } from '../../../shared/protocol/packed-rows';
-import type { Row } from '../../../shared/protocol/row';
+import { decodeRows, encodeRows, joinedRows } from '../../../main/bridge/encoded-rows';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 /** Moments are rebuilt off the main thread, as in the app. */
@@ -148,9 +146,7 @@ function replayOf(
     projector,
     clock,
     send: (outgoing) => {
-      // As the renderer takes it: packed rows unpacked into the batch's upserts.
-      const value = messageValue(outgoing);
-      const message = value.type === 'batch' ? (unpackedBatch(value) as DeltaBatch) : value;
+      const message = messageValue(outgoing);
       if (message.type === 'batch' && options.workPerRowMs && clock instanceof WorkingClock)
         clock.work((message.upserts.length + message.deletes.length) * options.workPerRowMs);
       messages.push(message);
@@ -252,7 +248,7 @@ describe('a replay subscription', () => {
     failing.stateRows = async (file, query, now, onRows, onMoment) => {
       const chunks: EncodedRows[] = [];
       await queries.stateRows(file, query, now, (chunk) => chunks.push(chunk));
-      const rows = chunks.flatMap((chunk) => unpackRows(parsedRows(chunk)) as Row[]);
+      const rows = decodeRows(joinedRows(chunks));
       onMoment?.({ total: rows.length, gap: undefined });
       onRows(encodeRows(rows.slice(0, 10)));
       throw new Error('the history query worker exited with code 1');
