@@ -2,7 +2,8 @@
 // structured clone; the port's `close` event (the renderer reloaded, navigated or its window closed)
 // ends the connection, so the bridge drops that renderer's subscriptions.
 import type { MessagePortMain } from 'electron';
-import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { OutgoingMessage } from '../bridge/outgoing-message';
+import { messageValue } from '../bridge/outgoing-message';
 import type { Transport } from '../bridge/transport';
 
 export class ElectronTransport implements Transport {
@@ -19,8 +20,9 @@ export class ElectronTransport implements Transport {
     port.start();
   }
 
-  send(message: ServerMessage): void {
-    if (!this.closed) this.port.postMessage(message);
+  send(message: OutgoingMessage): void {
+    // A port carries values: encoded rows are parsed into the batch they stand for.
+    if (!this.closed) this.port.postMessage(messageValue(message));
   }
 
   onMessage(listener: (message: unknown) => void): void {

@@ -6,13 +6,17 @@
 import type { Clock, Timer } from '../cache/clock';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import type { Row } from '../../shared/protocol/row';
+import type { EncodedRows } from './encoded-rows';
+import type { OutgoingBatch } from './outgoing-message';
+import { SnapshotRows } from './snapshot-rows';
 import { PendingChanges } from './squash';
 import type { RowChange } from './squash';
 
 export interface BatchStreamOptions {
   subscriptionId: string;
   clock: Clock;
-  send: (batch: DeltaBatch) => void;
+  /** A snapshot's rows given encoded (see openSnapshot) go out still encoded. */
+  send: (batch: OutgoingBatch) => void;
   /** Bytes the transport holds unsent, when it can tell (a WebSocket can, a MessagePort cannot). */
   bufferedBytes?: () => number;
   /** The seq of the batch before the first one this stream sends (a resumed renderer's lastSeq). */
@@ -20,7 +24,10 @@ export interface BatchStreamOptions {
   flushIntervalMs?: number;
   /** The longest wait between flush attempts while the renderer is behind. */
   maxFlushIntervalMs?: number;
-  /** Rows (upserts plus deletes) per batch, snapshot chunks included. */
+  /**
+   * Rows (upserts plus deletes) per batch, snapshot chunks included; a snapshot's encoded chunks are
+   * never cut (nor parsed) to fit, so a batch holds at least one whole chunk.
+   */
   maxBatchRows?: number;
   maxUnacknowledgedBatches?: number;
   maxBufferedBytes?: number;
@@ -42,8 +49,9 @@ export class BatchStream {
   private sentSeq: number;
   private acknowledgedSeq: number;
   /** Rows of a snapshot not yet sent; while set, live changes wait behind it. */
-  private snapshotRows: Row[] | undefined;
-  private snapshotOffset = 0;
+  private snapshotRows: SnapshotRows | undefined;
+  /** Whether the snapshot under way has sent its first batch (the one that replaces). */
+  private snapshotStarted = false;
   /** The open snapshot's handle (see openSnapshot) while its rows are still coming. */
   private openedSnapshot: object | undefined;
   private timer: Timer | undefined;
@@ -94,7 +102,7 @@ export class BatchStream {
    */
   snapshot(rows: Row[]): void {
     if (this.closed) return;
-    this.startSnapshot(rows, undefined);
+    this.startSnapshot(new SnapshotRows(rows), undefined);
     this.flush();
   }
 
@@ -103,15 +111,15 @@ export class BatchStream {
    * given to `add` goes out as the renderer's lag allows, and the last batch, snapshotEnd, only after
    * `end`. A snapshot started meanwhile replaces it: its later calls are then ignored.
    */
-  openSnapshot(): { add(rows: readonly Row[]): void; end(): void } {
-    const rows: Row[] = [];
+  openSnapshot(): { add(rows: readonly Row[] | EncodedRows): void; end(): void } {
+    const rows = new SnapshotRows();
     const handle = {};
     // Nothing to send until the first rows come.
     this.startSnapshot(rows, handle);
     return {
       add: (chunk) => {
         if (this.openedSnapshot !== handle) return;
-        for (const row of chunk) rows.push(row);
+        rows.add(chunk);
         this.flush();
       },
       end: () => {
@@ -167,29 +175,36 @@ export class BatchStream {
    * Drops pending changes, since the snapshot holds their outcome, and sends `rows` from the start;
    * `handle` is set while the snapshot is open (see openSnapshot).
    */
-  private startSnapshot(rows: Row[], handle: object | undefined): void {
+  private startSnapshot(rows: SnapshotRows, handle: object | undefined): void {
     this.pending.clear();
     // A renderer that asks for a snapshot has discarded what it was sent; waiting for its acks would
     // stall the very snapshot it needs.
     this.acknowledgedSeq = this.sentSeq;
     this.snapshotRows = rows;
-    this.snapshotOffset = 0;
+    this.snapshotStarted = false;
     this.openedSnapshot = handle;
   }
 
-  /** Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open. */
+  /**
+   * Whether a snapshot has a batch to send: rows not sent yet, or the end of a snapshot no longer open.
+   * While it is open only full batches go, and never its last rows: those wait for the end and go with
+   * it, so a renderer counting the rows sent against the moment's total (a replay's cursor) never
+   * reaches the total before the batch that ends the snapshot, which a mirror applying snapshots whole
+   * only then applies.
+   */
   private hasSnapshotChunk(): boolean {
     const rows = this.snapshotRows;
-    return rows !== undefined && (this.openedSnapshot === undefined || this.snapshotOffset < rows.length);
+    if (rows === undefined) return false;
+    if (this.openedSnapshot === undefined) return true;
+    return rows.nextSize(this.options.maxBatchRows) < rows.size;
   }
 
   private sendSnapshotChunk(): void {
-    const rows = this.snapshotRows as Row[];
-    const end = Math.min(rows.length, this.snapshotOffset + this.options.maxBatchRows);
-    const upserts = rows.slice(this.snapshotOffset, end);
-    const first = this.snapshotOffset === 0;
-    this.snapshotOffset = end;
-    const last = end >= rows.length && this.openedSnapshot === undefined;
+    const rows = this.snapshotRows!;
+    const upserts = rows.take(this.options.maxBatchRows);
+    const first = !this.snapshotStarted;
+    this.snapshotStarted = true;
+    const last = rows.size === 0 && this.openedSnapshot === undefined;
     if (last) this.snapshotRows = undefined;
     this.emit({
       upserts,
@@ -199,9 +214,16 @@ export class BatchStream {
     });
   }
 
-  private emit(changes: Pick<DeltaBatch, 'upserts' | 'deletes' | 'replace' | 'snapshotEnd'>): void {
+  private emit(
+    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd'> & { upserts: Row[] | EncodedRows },
+  ): void {
     this.sentSeq += 1;
-    this.options.send({ type: 'batch', subscriptionId: this.subscriptionId, seq: this.sentSeq, ...changes });
+    const envelope = { type: 'batch' as const, subscriptionId: this.subscriptionId, seq: this.sentSeq };
+    // Rows or one encoded run: two shapes of batch (the ternary lets the type checker tell them apart).
+    const { upserts, ...rest } = changes;
+    this.options.send(
+      Array.isArray(upserts) ? { ...envelope, ...rest, upserts } : { ...envelope, ...rest, upserts },
+    );
   }
 
   private schedule(): void {

@@ -11,7 +11,9 @@ import type { Clock, Timer } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
-import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
+import type { EncodedRows } from './encoded-rows';
+import type { OutgoingBatch, OutgoingMessage } from './outgoing-message';
+import { upsertCount } from './outgoing-message';
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
@@ -35,7 +37,7 @@ export interface ReplaySubscriptionOptions {
   readonly namespace: string;
   readonly projector: RowProjector;
   readonly clock: Clock;
-  readonly send: (message: ServerMessage) => void;
+  readonly send: (message: OutgoingMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
   /**
@@ -93,7 +95,14 @@ export class ReplaySubscription {
   readonly namespace: string;
   private readonly stream: BatchStream;
   /** Keys the renderer holds, so a recorded change becomes an add, an update or a delete. */
-  private readonly keys = new Set<string>();
+  private readonly keySet = new Set<string>();
+  /**
+   * Keys of the moment's chunks not yet in keySet (none of them is): hashed into it only when playback
+   * needs them, since most moments are never played and a 150,000-pod one costs main about 0.1-0.3 s
+   * to hash.
+   */
+  private unhashedKeys: (readonly string[])[] = [];
+  private unhashedCount = 0;
   private moment = 0;
   private gap: ReplayGap | undefined;
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
@@ -165,17 +174,23 @@ export class ReplaySubscription {
     const begin = (moment: MomentSize) => {
       if (!current()) return;
       this.gap = replayGapOf(moment.gap);
-      this.keys.clear();
+      this.keySet.clear();
+      this.unhashedKeys = [];
+      this.unhashedCount = 0;
       this.cutShort = false;
       this.rebuilding = { rebuilt: 0, total: moment.total };
       snapshot = this.stream.openSnapshot();
       this.announce();
     };
-    const add = (rows: Row[]) => {
+    // Rows projected in the worker come encoded, and are passed on as they are: only their keys are
+    // read here.
+    const add = (rows: Row[] | EncodedRows) => {
       if (!current()) return;
-      if (!snapshot) begin({ total: rows.length, gap: undefined });
-      received += rows.length;
-      for (const row of rows) this.keys.add(row.key);
+      const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
+      if (!snapshot) begin({ total: keys.length, gap: undefined });
+      received += keys.length;
+      this.unhashedKeys.push(keys);
+      this.unhashedCount += keys.length;
       snapshot!.add(rows);
     };
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
@@ -394,20 +409,29 @@ export class ReplaySubscription {
     return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
   }
 
+  /** Keys the renderer holds (see keySet). */
+  private get keys(): Set<string> {
+    for (const keys of this.unhashedKeys) for (const key of keys) this.keySet.add(key);
+    this.unhashedKeys = [];
+    this.unhashedCount = 0;
+    return this.keySet;
+  }
+
   /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
-  private sent(batch: DeltaBatch): void {
+  private sent(batch: OutgoingBatch): void {
     this.options.send(batch);
     const rebuilding = this.rebuilding;
     if (!rebuilding) return;
-    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + batch.upserts.length;
+    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + upsertCount(batch);
     if (batch.snapshotEnd && !this.cutShort) this.rebuilding = undefined;
     this.announce();
   }
 
   private announce(): void {
     const rebuilding = this.rebuilding;
-    const rebuilt = rebuilding ? rebuilding.rebuilt : this.keys.size;
-    const total = rebuilding ? rebuilding.total : this.keys.size;
+    const held = this.keySet.size + this.unhashedCount;
+    const rebuilt = rebuilding ? rebuilding.rebuilt : held;
+    const total = rebuilding ? rebuilding.total : held;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.subscriptionId,

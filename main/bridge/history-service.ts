@@ -16,7 +16,7 @@ import type {
   ObjectVersion,
   RecordingSource,
 } from '../../shared/protocol/history-messages';
-import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { OutgoingMessage } from './outgoing-message';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import type { ObjectReference } from '../history/object-history';
 import type { RecordedChange } from '../history/recorded-change';
@@ -35,7 +35,7 @@ export type { FilePicker } from './recording-files';
 export interface HistoryServiceOptions {
   /** The host's current session (it changes with context switches). */
   readonly session: () => ClusterSession;
-  readonly send: (message: ServerMessage) => void;
+  readonly send: (message: OutgoingMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly clock: Clock;
   /** Main's file dialog (Electron); without one, destination and source "dialog" are refused. */

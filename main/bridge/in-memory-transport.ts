@@ -1,6 +1,7 @@
 // Both ends of a bridge channel in one process, for tests and in-process embedding. Messages are
 // structured-cloned and delivered on a later microtask, as a real IPC boundary copies and defers them.
 import type { ServerMessage } from '../../shared/protocol/server-messages';
+import { messageValue } from './outgoing-message';
 import type { Transport } from './transport';
 
 /** The renderer's end: what renderer/transport's BridgeLink expects. */
@@ -43,7 +44,7 @@ export function createInMemoryTransportPair(description = 'in-memory'): InMemory
   return {
     server: {
       description,
-      send: (message) => deliver(message, () => clientListener),
+      send: (message) => deliver(messageValue(message), () => clientListener),
       onMessage: (listener) => (serverListener = listener),
       onClose: (listener) => closeListeners.push(listener),
       close,

@@ -2,16 +2,16 @@
 // a shared feed: it starts with a snapshot of the feed's rows and continues with coalesced batches.
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
-import type { ServerMessage } from '../../shared/protocol/server-messages';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
+import type { OutgoingMessage } from './outgoing-message';
 import type { ClusterSession } from './cluster-session';
 import type { FeedSubscriber } from './feed';
 import type { FeedView } from './feed-view';
 
 /** Where a connection's messages go: a Transport, as far as the session needs one. */
 export interface SessionPeer {
-  send(message: ServerMessage): void;
+  send(message: OutgoingMessage): void;
   bufferedAmount?(): number;
 }
 
@@ -40,7 +40,7 @@ export class SessionConnection {
     private readonly onClosed: () => void,
   ) {}
 
-  send(message: ServerMessage): void {
+  send(message: OutgoingMessage): void {
     if (!this.closed) this.peer.send(message);
   }
 

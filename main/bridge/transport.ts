@@ -1,11 +1,14 @@
 // The channel between main and one renderer. The bridge speaks only through this interface, so the
 // Electron MessagePort (main/app), the WebSocket server (browser mode) and the in-memory pair (tests)
 // are interchangeable.
-import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { OutgoingMessage } from './outgoing-message';
 
 export interface Transport {
-  /** Delivers one message to the renderer. Silently dropped once the transport has closed. */
-  send(message: ServerMessage): void;
+  /**
+   * Delivers one message to the renderer (a batch with encoded rows as the ServerMessage it stands
+   * for: see outgoing-message.ts). Silently dropped once the transport has closed.
+   */
+  send(message: OutgoingMessage): void;
   /**
    * Registers the receiver of every message from the renderer, as it arrived: untrusted and unvalidated
    * (the bridge validates it). One listener; a second call replaces the first.

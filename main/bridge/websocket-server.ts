@@ -29,7 +29,8 @@ import {
   cookieValue,
   sessionCookieName,
 } from '../../shared/protocol/websocket-handshake';
-import type { ServerMessage } from '../../shared/protocol/server-messages';
+import type { OutgoingMessage } from './outgoing-message';
+import { messageText } from './outgoing-message';
 import type { Transport } from './transport';
 
 export interface WebSocketBridgeOptions {
@@ -124,8 +125,9 @@ function webSocketTransport(
   socket.on('error', (error) => log(`${description}: ${error.message}; closing this connection`));
   return {
     description,
-    send(message: ServerMessage) {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    send(message: OutgoingMessage) {
+      // Encoded rows are written into the text as they are, never parsed here.
+      if (socket.readyState === socket.OPEN) socket.send(messageText(message));
     },
     onMessage(listener) {
       socket.removeAllListeners('message');

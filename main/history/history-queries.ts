@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
-import type { Row } from '../../shared/protocol/row';
+import type { EncodedRows } from '../bridge/encoded-rows';
 import type { RecordedCrashLog } from './crash-log-store';
 import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
 import type { QueryChunks } from './query-thread';
@@ -76,14 +76,15 @@ export class HistoryQueries {
 
   /**
    * stateAt, projected into rows in the worker with the kind's printer from shared/ (printerFor) at
-   * the moment `now`: what a replay's table needs, without the objects crossing threads. Only for
-   * kinds whose projector uses that printer (a CRD's columns come from its definition, known to main).
+   * the moment `now`: what a replay's table needs, without the objects crossing threads. The rows come
+   * as JSON text (see EncodedRows), for main to pass on unparsed. Only for kinds whose projector uses
+   * that printer (a CRD's columns come from its definition, known to main).
    */
   stateRows(
     file: string,
     query: StateQuery,
     now: number,
-    onRows: (rows: Row[]) => void,
+    onRows: (rows: EncodedRows) => void,
     onMoment?: (moment: MomentSize) => void,
   ): Promise<RebuiltState> {
     return this.ask(

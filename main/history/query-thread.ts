@@ -3,7 +3,7 @@
 // passed on as they come, each taken in its own task. HistoryQueries asks two of them.
 import type { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../shared/kube/object';
-import type { Row } from '../../shared/protocol/row';
+import type { EncodedRows } from '../bridge/encoded-rows';
 import type { MomentSize } from './history-queries';
 import { startHistoryWorker } from './history-worker';
 import type { QueryReply, QueryRequest, QueryWorkerData } from './query-worker';
@@ -13,7 +13,7 @@ import { RecordingError } from './recording-error';
 export interface QueryChunks {
   readonly onMoment?: (moment: MomentSize) => void;
   readonly onObjects?: (objects: KubeObject[]) => void;
-  readonly onRows?: (rows: Row[]) => void;
+  readonly onRows?: (rows: EncodedRows) => void;
 }
 
 interface Pending extends QueryChunks {

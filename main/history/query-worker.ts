@@ -2,7 +2,8 @@
 // recording (stateAt: keyframe, changes, version chains, decompression) off the main thread and
 // sends it back in chunks, so the receiving thread takes one chunk per task: the objects as JSON
 // text, or (for kinds whose columns shared/ prints) the table rows projected here (see MomentRows), a
-// tenth of the objects' size;
+// tenth of the objects' size, also as JSON text (EncodedRows), which main passes on to a renderer
+// without parsing it;
 // sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
 // versions, the Events about one object and the sidebar's counts at a moment; inspects a file to
 // import (schema, format, integrity); and reads playbacks ahead a page at a time (playback-reads).
@@ -19,7 +20,8 @@ import type { StateQuery, TimeRange } from './replay';
 import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
-import type { Row } from '../../shared/protocol/row';
+import type { EncodedRows } from '../bridge/encoded-rows';
+import { encodeRows } from '../bridge/encoded-rows';
 import { MomentRows } from './moment-rows';
 import type { ObjectReference } from './object-history';
 import { adjacentChange, objectVersions } from './object-history';
@@ -163,8 +165,8 @@ export type QueryReply =
       readonly gap: RecordingMark | undefined;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
-  /** A chunk of objects projected as the question asked (structured clone keeps every row's shape). */
-  | { readonly id: number; readonly type: 'rows'; readonly rows: Row[] }
+  /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */
+  | { readonly id: number; readonly type: 'rows'; readonly rows: EncodedRows }
   | {
       readonly id: number;
       readonly type: 'done';
@@ -368,7 +370,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       if (request.rows) {
         const moment = momentRows.moment(reader, request.query, request.rows.now);
         reply({ id: request.id, type: 'moment', total: moment.total, gap: moment.gap });
-        for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
+        for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows: encodeRows(rows) });
         const complete = reader.problems.length === problemsBefore;
         reply({ id: request.id, type: 'done', complete, gap: moment.gap });
         return;

@@ -10,6 +10,7 @@ import type { FrameScheduler } from './frame-scheduler';
 import { createMirrorState } from './mirror-state';
 import type { MirrorState, MirrorStateStore, ReplayStatus } from './mirror-state';
 import { SubscriptionMirror } from './subscription-mirror';
+import type { SubscriptionMirrorOptions } from './subscription-mirror';
 
 export interface MirrorStoreOptions {
   scheduler: FrameScheduler;
@@ -44,11 +45,14 @@ export class MirrorStore {
     this.maxRowsPerFrame = options.maxRowsPerFrame ?? defaultMaxRowsPerFrame;
   }
 
-  /** Starts mirroring a subscription; `lastSeq` is where a resumed subscription left off. */
-  open(subscriptionId: string, lastSeq = 0): SubscriptionMirror {
+  /**
+   * Starts mirroring a subscription; `lastSeq` is where a resumed subscription left off, `options` how
+   * its snapshots apply (see SubscriptionMirrorOptions).
+   */
+  open(subscriptionId: string, lastSeq = 0, options: SubscriptionMirrorOptions = {}): SubscriptionMirror {
     let mirror = this.mirrors.get(subscriptionId);
     if (!mirror) {
-      mirror = new SubscriptionMirror(lastSeq);
+      mirror = new SubscriptionMirror(lastSeq, undefined, options);
       this.mirrors.set(subscriptionId, mirror);
     }
     return mirror;
@@ -96,28 +100,24 @@ export class MirrorStore {
 
   /**
    * Applies queued messages in order until `maxRows` rows of batches have been applied (the message
-   * that crosses it included), then notifies subscribers of the state store once.
+   * that crosses it included), then notifies subscribers of the state store once. A snapshot chunk a
+   * mirror only holds (see SubscriptionMirrorOptions.wholeSnapshots) costs no rows; the chunk that
+   * ends it costs every row of the snapshot.
    */
   private apply(maxRows: number): void {
     const queue = this.queue;
-    let end = 0;
-    for (let rows = 0; end < queue.length && rows < maxRows; end++) {
-      const message = queue[end];
-      if (message.type === 'batch') rows += message.upserts.length + message.deletes.length;
-    }
-    if (end === 0) return;
-    // What is left is at most what main sends ahead of its acknowledgements: a short copy.
-    const taken = end === queue.length ? queue : queue.slice(0, end);
-    this.queue = end === queue.length ? [] : queue.slice(end);
+    if (queue.length === 0) return;
     const touched = new Set<string>();
     const applied = new Map<string, number>();
     const syncStates: Record<string, SyncState> = {};
     const replays: Record<string, ReplayStatus> = {};
     const next: Partial<MirrorState> = {};
-    for (const message of taken) {
+    let end = 0;
+    for (let rows = 0; end < queue.length && rows < maxRows; end++) {
+      const message = queue[end];
       switch (message.type) {
         case 'batch':
-          this.applyBatch(message, touched, applied);
+          rows += this.applyBatch(message, touched, applied);
           break;
         case 'syncState': {
           if (!this.mirrors.has(message.subscriptionId)) break;
@@ -140,6 +140,8 @@ export class MirrorStore {
           break;
       }
     }
+    // What is left is at most what main sends ahead of its acknowledgements: a short copy.
+    this.queue = end === queue.length ? [] : queue.slice(end);
     const current = this.state.getState();
     if (touched.size > 0) {
       const revisions = { ...current.revisions };
@@ -153,16 +155,24 @@ export class MirrorStore {
     for (const [subscriptionId, seq] of applied) this.options.onApplied?.(subscriptionId, seq);
   }
 
-  private applyBatch(batch: DeltaBatch, touched: Set<string>, applied: Map<string, number>): void {
+  /** Applies `batch` to its mirror; returns the rows that cost (see apply). */
+  private applyBatch(batch: DeltaBatch, touched: Set<string>, applied: Map<string, number>): number {
     const mirror = this.mirrors.get(batch.subscriptionId);
-    if (!mirror) return;
+    if (!mirror) return batch.upserts.length + batch.deletes.length;
+    const held = mirror.heldRows;
     const outcome = mirror.apply(batch);
+    if (outcome === 'held') {
+      // Taken: acknowledged, so main sends the rest of the snapshot, though no row changed yet.
+      applied.set(batch.subscriptionId, mirror.lastSeq);
+      return 0;
+    }
     if (outcome === 'applied') {
       touched.add(batch.subscriptionId);
       applied.set(batch.subscriptionId, mirror.lastSeq);
     } else if (outcome === 'gap') {
       this.options.onGap?.(batch.subscriptionId);
     }
+    return held + batch.upserts.length + batch.deletes.length;
   }
 }
 

@@ -152,12 +152,13 @@ export class BridgeClient {
 
   /**
    * Opens a replay mirror: main fills it with historyState (the past as a snapshot) and historyPlay
-   * (playback as live batches), through the same mirror and indexes as a live subscription.
+   * (playback as live batches), through the same mirror and indexes as a live subscription. A moment
+   * is shown only once whole (see replayHolds), so its snapshot is applied whole.
    */
   openReplay(): string {
     const subscriptionId = `replay${this.nextReplay++}`;
     this.replays.add(subscriptionId);
-    this.store.open(subscriptionId);
+    this.store.open(subscriptionId, 0, { wholeSnapshots: true });
     return subscriptionId;
   }
 

@@ -3,7 +3,7 @@
 // them (history-stream's nextVersion, one pod at a time, a keyframe every 20,000 and the row frames
 // due every 200, as the recorder writes them), then the table rows of moments asked of HistoryQueries,
 // as a replay asks them: the moment rebuilt from row frames and the versions after them in the query
-// worker, its rows cloned to this thread chunk by chunk.
+// worker, its rows sent to this thread chunk by chunk as JSON text (which main passes on unparsed).
 //   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
 //   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
 //   far:    back to the middle of the recording, after the nearby one.
@@ -56,7 +56,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         recording,
         { gvr: 'pods.v1', time },
         Date.now(),
-        (chunk) => (rows += chunk.length),
+        (chunk) => (rows += chunk.keys.length),
       );
       const cpu = process.cpuUsage(cpuBefore);
       return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows };

@@ -16,6 +16,7 @@ import { namespaceViewer } from '../../main/sim/sim-users';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import type { MetricsMessage } from '../../shared/protocol/metrics-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
+import { messageValue } from '../../main/bridge/outgoing-message';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const nodes: GroupVersionResource = { group: '', version: 'v1', resource: 'nodes' };
@@ -84,7 +85,7 @@ afterAll(async () => {
 describe('metrics of a user limited to two namespaces', () => {
   it('lists pod metrics per readable namespace once the cluster scope is refused', async () => {
     const received: ServerMessage[] = [];
-    const peer = session.attach({ send: (message) => received.push(message) });
+    const peer = session.attach({ send: (message) => received.push(messageValue(message)) });
     const metrics = () => received.filter((message): message is MetricsMessage => message.type === 'metrics');
     peer.subscribe('pods', pods);
     await expect.poll(() => metrics().at(0)?.availability, { timeout: 10_000 }).toBe('served');
@@ -98,7 +99,7 @@ describe('metrics of a user limited to two namespaces', () => {
 
     // A renderer that starts showing pods now is sent the latest poll at once, not a window later.
     const later: ServerMessage[] = [];
-    const laterPeer = session.attach({ send: (message) => later.push(message) });
+    const laterPeer = session.attach({ send: (message) => later.push(messageValue(message)) });
     laterPeer.subscribe('pods', pods);
     expect(later.filter((message) => message.type === 'metrics')).toEqual([latest]);
     laterPeer.close();

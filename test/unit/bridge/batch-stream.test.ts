@@ -4,6 +4,7 @@ import type { BatchStreamOptions } from '../../../main/bridge/batch-stream';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { row } from './fixtures';
+import { messageValue } from '../../../main/bridge/outgoing-message';
 
 function stream(overrides: Partial<BatchStreamOptions> = {}) {
   const clock = new FakeClock();
@@ -11,7 +12,7 @@ function stream(overrides: Partial<BatchStreamOptions> = {}) {
   const batches = new BatchStream({
     subscriptionId: 's1',
     clock,
-    send: (batch) => sent.push(batch),
+    send: (batch) => sent.push(messageValue(batch) as DeltaBatch),
     ...overrides,
   });
   return { clock, sent, batches };

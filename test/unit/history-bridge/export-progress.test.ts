@@ -10,6 +10,7 @@ import { HistoryTransfers } from '../../../main/bridge/history-transfers';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { HistoryExportReply, ServerMessage } from '../../../shared/protocol';
 import { recordChurn, tempDirectory } from '../history/fixtures';
+import { messageValue } from '../../../main/bridge/outgoing-message';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -28,7 +29,8 @@ async function setUp(options: { pickFile?: (purpose: string) => Promise<string> 
   let onSent: (message: ServerMessage, service: HistoryService) => void = () => {};
   const service: HistoryService = new HistoryService({
     session: () => session,
-    send: (message) => {
+    send: (outgoing) => {
+      const message = messageValue(outgoing);
       sent.push(message);
       onSent(message, service);
     },

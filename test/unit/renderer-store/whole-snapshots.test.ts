@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import { MirrorStore } from '../../../renderer/store/mirror-store';
+import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
+import { nameOrder } from '../../../renderer/store/name-order';
+import type { DeltaBatch } from '../../../shared/protocol/server-messages';
+import { deltaBatch as batch, pick, row, seededRandom } from '../bridge/fixtures';
+
+const keysOf = (mirror: SubscriptionMirror) => [...mirror.rows.keys()].sort();
+
+describe('a mirror that applies snapshots whole (a replay)', () => {
+  it('holds the chunks of a snapshot, leaving rows and revision as they were, until its end', () => {
+    const mirror = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
+    mirror.apply(batch(1, { upserts: [row('a'), row('z')] }));
+    expect(mirror.apply(batch(2, { replace: true, upserts: [row('a', '2'), row('b')] }))).toBe('held');
+    expect(mirror.apply(batch(3, { upserts: [row('c')] }))).toBe('held');
+    expect(keysOf(mirror)).toEqual(['a', 'z']);
+    expect(mirror.rows.get('a')?.resourceVersion).toBe('1');
+    expect(mirror.revision).toBe(1);
+    expect(mirror.heldRows).toBe(3);
+    expect(mirror.apply(batch(4, { upserts: [row('d')], snapshotEnd: true }))).toBe('applied');
+    expect(keysOf(mirror)).toEqual(['a', 'b', 'c', 'd']);
+    expect(mirror.rows.get('a')?.resourceVersion).toBe('2');
+    expect(mirror.revision).toBe(2);
+    expect(mirror.heldRows).toBe(0);
+    expect(mirror.hasSnapshot).toBe(true);
+    // Live batches after it apply as they come.
+    expect(mirror.apply(batch(5, { deletes: ['b'] }))).toBe('applied');
+    expect(keysOf(mirror)).toEqual(['a', 'c', 'd']);
+  });
+
+  it('drops a snapshot cut by a sequence gap, and applies the resnapshot that follows', () => {
+    const mirror = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
+    mirror.apply(batch(1, { replace: true, snapshotEnd: true, upserts: [row('a')] }));
+    expect(mirror.hasSnapshot).toBe(true);
+    mirror.apply(batch(2, { replace: true, upserts: [row('x')] }));
+    expect(mirror.apply(batch(4, { upserts: [row('y')], snapshotEnd: true }))).toBe('gap');
+    expect(mirror.heldRows).toBe(0);
+    expect(keysOf(mirror)).toEqual(['a']);
+    expect(mirror.apply(batch(5, { replace: true, upserts: [row('b')] }))).toBe('held');
+    expect(mirror.apply(batch(6, { snapshotEnd: true }))).toBe('applied');
+    expect(keysOf(mirror)).toEqual(['b']);
+  });
+
+  it('ends with the same rows, order and indexes as a mirror applying each chunk (random snapshots)', () => {
+    const random = seededRandom(12);
+    for (let round = 0; round < 40; round++) {
+      const whole = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
+      const chunked = new SubscriptionMirror();
+      const batches: DeltaBatch[] = [];
+      let seq = 0;
+      const key = () => `ns${Math.floor(random() * 3)}/p${Math.floor(random() * 40)}`;
+      const randomRow = () =>
+        row(key(), String(Math.floor(random() * 5)), { labels: { app: pick(random, ['a', 'b']) } });
+      for (let step = 0; step < 6; step++) {
+        if (random() < 0.5) {
+          // Live changes: a batch never holds an upsert and a delete of one key.
+          const upserts = new Map<string, ReturnType<typeof row>>();
+          for (let count = Math.floor(random() * 6); count > 0; count--) {
+            const next = randomRow();
+            upserts.set(next.key, next);
+          }
+          const deletes = [...new Set(Array.from({ length: Math.floor(random() * 4) }, key))].filter(
+            (deleted) => !upserts.has(deleted),
+          );
+          batches.push(batch(++seq, { upserts: [...upserts.values()], deletes }));
+        } else {
+          const chunks = 1 + Math.floor(random() * 4);
+          for (let chunk = 0; chunk < chunks; chunk++)
+            batches.push(
+              batch(++seq, {
+                upserts: Array.from({ length: Math.floor(random() * 8) }, randomRow),
+                ...(chunk === 0 ? { replace: true } : {}),
+                ...(chunk === chunks - 1 ? { snapshotEnd: true } : {}),
+              }),
+            );
+        }
+      }
+      for (const next of batches) {
+        whole.apply(next);
+        chunked.apply(next);
+      }
+      expect([...whole.rows.entries()].sort()).toEqual([...chunked.rows.entries()].sort());
+      expect(nameOrder(whole)).toEqual(nameOrder(chunked));
+      expect(whole.indexes.labelValues('app')).toEqual(chunked.indexes.labelValues('app'));
+    }
+  });
+
+  it('in the store, takes and acknowledges any number of held chunks in one frame, notifying once at the end', () => {
+    const scheduler = new ManualFrameScheduler();
+    const acks: number[] = [];
+    const store = new MirrorStore({ scheduler, maxRowsPerFrame: 4, onApplied: (_id, seq) => acks.push(seq) });
+    store.open('replay1', 0, { wholeSnapshots: true });
+    let notifications = 0;
+    store.state.subscribe(() => notifications++);
+    const chunk = (seq: number, changes: Partial<DeltaBatch>) =>
+      store.receive({ ...batch(seq, changes), subscriptionId: 'replay1' });
+    chunk(1, { replace: true, upserts: [row('a'), row('b'), row('c')] });
+    for (let seq = 2; seq <= 5; seq++) chunk(seq, { upserts: [row(`k${seq}a`), row(`k${seq}b`)] });
+    scheduler.runFrame();
+    // Eleven rows held, past the frame's four: holding costs a push, and main is told to send on.
+    expect(acks).toEqual([5]);
+    expect(store.mirror('replay1')!.rows.size).toBe(0);
+    expect(store.state.getState().revisions).toEqual({});
+    expect(notifications).toBe(0);
+    chunk(6, { upserts: [row('z')], snapshotEnd: true });
+    chunk(7, { upserts: [row('y')] });
+    scheduler.runFrame();
+    // The end applies the whole snapshot, which uses up the frame: the live batch after it waits.
+    expect(store.mirror('replay1')!.rows.size).toBe(12);
+    expect(acks).toEqual([5, 6]);
+    expect(store.state.getState().revisions).toEqual({ replay1: 1 });
+    scheduler.runFrame();
+    expect(store.mirror('replay1')!.rows.size).toBe(13);
+    expect(acks).toEqual([5, 6, 7]);
+  });
+});
