@@ -20,6 +20,7 @@ import { HistorySource } from '../../main/bridge/history-source';
 import { ReplaySubscription } from '../../main/bridge/history-replay';
 import { HistoryQueries } from '../../main/history/history-queries';
 import { RowProjector } from '../../main/bridge/row-projection';
+import { messageValue } from '../../main/bridge/outgoing-message';
 import { printerFor } from '../../shared/kinds/columns';
 import { RecordingWriter } from '../../main/history/recording-writer';
 import { openForWriting } from '../../main/history/schema';
@@ -177,7 +178,8 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
     // The app's projector for pods: the worker projects their rows (a CRD's would come as JSON).
     projector: new RowProjector(printerFor(pods)),
     clock,
-    send: (message) => {
+    send: (outgoing) => {
+      const message = messageValue(outgoing);
       if (message.type === 'batch') page.receive(message);
       if (message.type !== 'historyCursor') return;
       cursors.push({ wall: performance.now(), cursor: message });

@@ -11,12 +11,13 @@ import type { MomentSize } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import type { PlayerReads } from '../../../main/bridge/history-replay';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { messageValue } from '../../../main/bridge/outgoing-message';
+import type { EncodedRows } from '../../../main/bridge/encoded-rows';
 import { printerFor } from '../../../shared/kinds/columns';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { openForWriting } from '../../../main/history/schema';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { HistoryCursorMessage } from '../../../shared/protocol';
-import type { Row } from '../../../shared/protocol/row';
 import { tempDirectory } from '../history/fixtures';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -156,7 +157,7 @@ class ModelledWorker {
     },
     stateAt: () => Promise.reject(new Error('pods are projected in the worker')),
     stateRows: (file, query, now, onRows, onMoment) => {
-      const chunks: Row[][] = [];
+      const chunks: EncodedRows[] = [];
       let size: MomentSize | undefined;
       const moment = queries.stateRows(
         file,
@@ -257,7 +258,8 @@ async function playThrough(
     namespace: '',
     projector: new RowProjector(printerFor(pods)),
     clock,
-    send: (message) => {
+    send: (outgoing) => {
+      const message = messageValue(outgoing);
       if (message.type === 'batch') {
         clock.work((message.upserts.length + message.deletes.length) * sendRowMs);
         if (message.replace) mirror.clear();
