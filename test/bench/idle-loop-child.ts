@@ -1,0 +1,30 @@
+// The history bench's control: a process whose event loop does nothing but the stall monitors' ticks,
+// run beside a recording. Its longest stall is the machine's share of any stall (a thread waiting for
+// a core while other processes hold both), since no code of ours runs in it. Forked by IdleLoopControl.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { WallStallBreakdown } from './cpu-stall-monitor';
+import { CpuStallMonitor } from './cpu-stall-monitor';
+
+export interface IdleLoopReport {
+  readonly maxStallMs: number;
+  readonly maxStallCpuMs: number | undefined;
+  readonly wallStalls: WallStallBreakdown;
+}
+
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+const cpuStalls = new CpuStallMonitor();
+cpuStalls.start();
+process.on('message', () => {
+  delay.disable();
+  const maxStallCpuMs = cpuStalls.stop();
+  const report: IdleLoopReport = {
+    maxStallMs: delay.max / 1e6,
+    maxStallCpuMs,
+    wallStalls: cpuStalls.wallStalls(),
+  };
+  process.send?.(report, () => process.exit(0));
+});
+// Its parent gone (a failed run), it has nothing left to watch for.
+process.on('disconnect', () => process.exit(0));
+process.send?.('started');
