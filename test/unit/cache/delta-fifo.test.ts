@@ -471,6 +471,40 @@ describe('DeltaFIFO (delta_fifo_test.go)', () => {
     expect(fifo.hasSynced()).toBe(true);
   });
 
+  // Kubetide: a replace into an empty queue takes a shorter path (no set of the listed keys); the
+  // queue it leaves must be the one the general path leaves with something queued before.
+  it('replaces an empty queue as it replaces one with a key queued: deletions, order, synced count', async () => {
+    const known = () => [mkFifoObj('foo', 5), mkFifoObj('bar', 6), mkFifoObj('baz', 7)];
+    const list = [mkFifoObj('foo', 8), mkFifoObj('qux', 9), mkFifoObj('foo', 10)];
+    const empty = newFIFO({ knownObjects: literalListerGetter(known), emitDeltaTypeReplaced: true });
+    empty.replace(list, '0');
+    const queued = newFIFO({ knownObjects: literalListerGetter(known), emitDeltaTypeReplaced: true });
+    // A key the list also holds, queued before it: the general path, with the same queue after.
+    queued.add(mkFifoObj('qux', 1));
+    queued.replace(list, '0');
+    const expected: Deltas<TestFifoObject>[] = [
+      [
+        { type: 'Replaced', object: mkFifoObj('foo', 8) },
+        { type: 'Replaced', object: mkFifoObj('foo', 10) },
+      ],
+      [{ type: 'Replaced', object: mkFifoObj('qux', 9) }],
+      [{ type: 'Deleted', object: tombstone('bar', mkFifoObj('bar', 6)) }],
+      [{ type: 'Deleted', object: tombstone('baz', mkFifoObj('baz', 7)) }],
+    ];
+    // Three keys listed (foo twice) and two deletions: synced after exactly four pops.
+    for (const deltas of expected) {
+      expect(empty.hasSynced()).toBe(false);
+      expect(await pop(empty)).toStrictEqual(deltas);
+    }
+    expect(empty.hasSynced()).toBe(true);
+    expect(empty.listKeys()).toEqual([]);
+    await expectPops(queued, [
+      [{ type: 'Added', object: mkFifoObj('qux', 1) }, ...expected[1]],
+      expected[0],
+      ...expected.slice(2),
+    ]);
+  });
+
   it('TestDeltaFIFO_detectLineJumpers', async () => {
     const fifo = newFIFO();
     fifo.add(mkFifoObj('foo', 10));
