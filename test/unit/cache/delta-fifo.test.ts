@@ -3,7 +3,7 @@ import type { Deltas } from '../../../main/cache/delta';
 import { ZeroLengthDeltasObjectError, newest } from '../../../main/cache/delta';
 import { DeltaFIFO } from '../../../main/cache/delta-fifo';
 import type { DeltaFIFOOptions } from '../../../main/cache/delta-fifo';
-import { flushMicrotasks } from '../../../main/cache/fake-clock';
+import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { DeletedFinalStateUnknown, KeyError } from '../../../main/cache/keys';
 import { FIFOClosedError } from '../../../main/cache/queue';
 import type { KeyListerGetter } from '../../../main/cache/store';
@@ -503,6 +503,33 @@ describe('DeltaFIFO (delta_fifo_test.go)', () => {
       expected[0],
       ...expected.slice(2),
     ]);
+  });
+
+  // Kubetide: with an arrival clock, each delta carries when it was queued (DeltaObserver's stamps).
+  it('stamps each delta with when it was queued on its arrival clock, and none without one', async () => {
+    const clock = new FakeClock(1_000);
+    const fifo = newFIFO({
+      knownObjects: literalListerGetter(() => [mkFifoObj('gone', 1)]),
+      arrivalClock: clock,
+    });
+    fifo.add(mkFifoObj('foo', 1));
+    clock.step(10);
+    fifo.update(mkFifoObj('foo', 2));
+    clock.step(10);
+    // A list arrives at once: its objects and the deletions it implies.
+    fifo.replace([mkFifoObj('bar', 3)], '0');
+    await expectPops(fifo, [
+      [
+        { type: 'Added', object: mkFifoObj('foo', 1), arrivedAt: 1_000 },
+        { type: 'Updated', object: mkFifoObj('foo', 2), arrivedAt: 1_010 },
+        { type: 'Deleted', object: tombstone('foo', mkFifoObj('foo', 2)), arrivedAt: 1_020 },
+      ],
+      [{ type: 'Sync', object: mkFifoObj('bar', 3), arrivedAt: 1_020 }],
+      [{ type: 'Deleted', object: tombstone('gone', mkFifoObj('gone', 1)), arrivedAt: 1_020 }],
+    ]);
+    const unstamped = newFIFO();
+    unstamped.add(mkFifoObj('foo', 1));
+    expect(Object.keys((await pop(unstamped))[0])).toEqual(['type', 'object']);
   });
 
   it('TestDeltaFIFO_detectLineJumpers', async () => {
