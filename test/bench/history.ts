@@ -111,6 +111,7 @@ async function record(
   basePods: readonly KubeObject[],
   events: number,
   log: (message: string) => void,
+  control: IdleLoopControl,
   eventsPerSecond?: number,
 ): Promise<RecordedRun> {
   const recorder =
@@ -144,7 +145,7 @@ async function record(
   let updates = 0;
   informer.addEventHandler({ onUpdate: () => void updates++ });
   recorder?.attach(informer, podsResource);
-  const control = await IdleLoopControl.start();
+  await control.measure();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const cpuStalls = new CpuStallMonitor();
@@ -159,7 +160,7 @@ async function record(
     delay.disable();
     const maxStallCpuMs = cpuStalls.stop();
     const mainCpuMs = cpuStart === undefined ? undefined : threadCpuMs()! - cpuStart;
-    const controlReport = await control.stop();
+    const controlReport = await control.report();
     stop.abort();
     await running;
     await recorder?.close();
@@ -197,9 +198,11 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
   ) as KubeList;
   const events = options.historyEvents;
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-bench-history-'));
+  // Beside every run: a loop with no work, the machine's share of its stalls.
+  const control = await IdleLoopControl.start();
   try {
     const file = join(directory, 'recording.sqlite');
-    const run = await record(file, base.items, events, log);
+    const run = await record(file, base.items, events, log, control);
     const recorderMain = { ...mainThreadWork };
     const samples: number[] = [];
     const range = openAndClose(file);
@@ -226,11 +229,11 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     // At most pacedSeconds, and no more changes than the main run's (a small run stays small).
     const pacedEvents = Math.min(pacedRate * pacedSeconds, events);
     log(`  history: ${pacedEvents} changes at ${pacedRate} changes/s, for the capture-stamp delay`);
-    const pacedRun = await record(paced, base.items, pacedEvents, log, pacedRate);
+    const pacedRun = await record(paced, base.items, pacedEvents, log, control, pacedRate);
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
-    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, pacedRate);
+    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, control, pacedRate);
     log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
-    const floodBaseline = await record(undefined, base.items, events, log);
+    const floodBaseline = await record(undefined, base.items, events, log, control);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -300,6 +303,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
       ],
     };
   } finally {
+    control.close();
     rmSync(directory, { recursive: true, force: true });
   }
 }

@@ -1,13 +1,14 @@
-// Runs idle-loop-child.ts beside a measured run: the same stall monitors on a loop with no work, so a
-// wall-time stall can be told apart from the machine's load (see idle-loop-child.ts).
+// Runs idle-loop-child.ts beside measured runs: the same stall monitors on a loop with no work, so a
+// wall-time stall can be told apart from the machine's load (see idle-loop-child.ts). One process for
+// a bench's runs, each measured between measure() and report().
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import type { IdleLoopReport } from './idle-loop-child';
+import type { IdleLoopReport, IdleLoopRequest } from './idle-loop-child';
 
 export class IdleLoopControl {
   private constructor(private readonly child: ChildProcess) {}
 
-  /** Resolves once the control's loop is being watched. */
+  /** Resolves once the control's process is ready. */
   static start(): Promise<IdleLoopControl> {
     const child = fork(new URL('./idle-loop-child.ts', import.meta.url), [], {
       execArgv: ['--import', 'tsx'],
@@ -19,12 +20,29 @@ export class IdleLoopControl {
     });
   }
 
-  /** Ends the control; what its loop's stalls were meanwhile. */
-  stop(): Promise<IdleLoopReport> {
+  /** Starts watching the control's loop anew; resolves once it is watched. */
+  measure(): Promise<void> {
+    return this.ask('measure').then(() => {});
+  }
+
+  /** What the control's loop's stalls were since measure(). */
+  report(): Promise<IdleLoopReport> {
+    return this.ask('report') as Promise<IdleLoopReport>;
+  }
+
+  close(): void {
+    this.child.disconnect();
+  }
+
+  private ask(request: IdleLoopRequest): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.child.once('message', (report) => resolve(report as IdleLoopReport));
-      this.child.once('exit', (code) => reject(new Error(`the idle loop exited with code ${code}`)));
-      this.child.send('stop');
+      const exited = (code: number | null) => reject(new Error(`the idle loop exited with code ${code}`));
+      this.child.once('exit', exited);
+      this.child.once('message', (reply) => {
+        this.child.off('exit', exited);
+        resolve(reply);
+      });
+      this.child.send(request);
     });
   }
 }
