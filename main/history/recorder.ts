@@ -404,7 +404,10 @@ export class Recorder {
     const entries = this.queue.take(sequence);
     if (entries === undefined) return undefined;
     this.sequence = sequence;
-    this.process.post({ type: 'batch', sequence, entries, now: this.stamp() });
+    // At its last entry's time, not the clock's: every entry after it is stamped no earlier than a
+    // batch (keyframes and row frames are written at its time), and a change that arrived before now
+    // but is popped after this send keeps its arrival.
+    this.process.post({ type: 'batch', sequence, entries, now: this.lastStamp });
     return sequence;
   }
 
