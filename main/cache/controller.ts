@@ -70,6 +70,8 @@ export class InformerController<T extends KubeObject = KubeObject> {
       knownObjects: options.indexer,
       emitDeltaTypeReplaced: true,
       transformer: options.transform,
+      // Observers learn when each change arrived, not only when it was popped (see DeltaObserver).
+      arrivalClock: options.clock,
     });
     this.reflector = new Reflector<T>({
       ...options.reflector,

@@ -17,6 +17,11 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
 export interface Delta<T = unknown> {
   readonly type: DeltaType;
   readonly object: T | DeletedFinalStateUnknown<T>;
+  /**
+   * Kubetide's addition: when the DeltaFIFO queued it (its clock's ms), set only by a queue given an
+   * arrival clock. A delta waits in the queue until it is popped; what it records happened then.
+   */
+  readonly arrivedAt?: number;
 }
 
 /** The changes queued for one key, oldest first. Never empty once popped from a DeltaFIFO. */

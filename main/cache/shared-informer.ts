@@ -51,7 +51,8 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
   private readonly indexer: Indexer<T>;
   private readonly processor: SharedProcessor<T>;
   private readonly listerWatcher: ListerWatcher<T>;
-  private readonly clock: Clock;
+  /** The clock of its Reflector and DeltaFIFO: Delta.arrivedAt is told on it. */
+  readonly clock: Clock;
   private readonly reportError: HandlerErrorReporter;
   private readonly reflectorTuning?: ReflectorTuning<T>;
   private readonly defaultEventHandlerResyncPeriod: number;

@@ -220,11 +220,13 @@ export class Recorder {
       this.detachedGaps.delete(streamKey);
       this.appendMark({ mark: 'gap-close', gap: detachedGap, end: time });
     }
+    // Arrivals are read on the informer's clock: on another (a test's), they are ignored.
+    const arrivals = informer.clock === this.clock;
     const tap = new StreamTap(
       stream,
       `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
       {
-        stamp: () => this.stamp(),
+        stamp: (arrivedAt) => this.stamp(arrivals ? arrivedAt : undefined),
         appendChange: (text, force) => this.appendChange(text, force),
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
@@ -402,7 +404,10 @@ export class Recorder {
     const entries = this.queue.take(sequence);
     if (entries === undefined) return undefined;
     this.sequence = sequence;
-    this.process.post({ type: 'batch', sequence, entries, now: this.stamp() });
+    // At its last entry's time, not the clock's: every entry after it is stamped no earlier than a
+    // batch (keyframes and row frames are written at its time), and a change that arrived before now
+    // but is popped after this send keeps its arrival.
+    this.process.post({ type: 'batch', sequence, entries, now: this.lastStamp });
     return sequence;
   }
 
@@ -456,9 +461,12 @@ export class Recorder {
     }, this.flushIntervalMs);
   }
 
-  /** Wall time that never goes backwards within the recording, so order by time is order of change. */
-  private stamp(): number {
-    this.lastStamp = Math.max(this.clock.now(), this.lastStamp);
+  /**
+   * Wall time that never goes backwards within the recording, so order by time is order of change:
+   * `at` (when a change arrived) or now, unless an earlier entry was stamped later.
+   */
+  private stamp(at = this.clock.now()): number {
+    this.lastStamp = Math.max(at, this.lastStamp);
     return this.lastStamp;
   }
 }

@@ -1,5 +1,5 @@
-// One recorded informer's side of the Recorder: a DeltaObserver that stamps each change as the
-// informer's cache takes it and turns the Reflector's phases into gaps. Runs on the informer's hot
+// One recorded informer's side of the Recorder: a DeltaObserver that stamps each change with when it
+// arrived (when the informer's DeltaFIFO queued it) and turns the Reflector's phases into gaps. Runs on the informer's hot
 // path, so it only stamps, serializes the object once, and appends to the Recorder's queue. A whole
 // cache (the first list, a recorder attached to a running informer, after a queue overflow) is
 // recorded in slices, a CacheResync, never in one call.
@@ -16,8 +16,11 @@ import { CacheResync, keyOf } from './cache-resync';
 
 /** What a tap needs from its Recorder. */
 export interface TapHost {
-  /** Wall time that never goes backwards within the recording. */
-  stamp(): number;
+  /**
+   * Wall time that never goes backwards within the recording: `arrivedAt` (a delta's, see
+   * Delta.arrivedAt) when given and the informer's clock is the recording's, else now.
+   */
+  stamp(arrivedAt?: number): number;
   /**
    * Queues a serialized change; false when the queue is full (a queue-overflow gap is open). Forced,
    * it is queued whatever the bound (a resynchronization, which is what ends such a gap).
@@ -94,7 +97,10 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         : keyOf(delta.object as KubeObject);
       // A key the resync has yet to record: its Replaced will carry this change.
       if (this.resync?.work.absorb(key, delta.type === 'Deleted' ? null : (object ?? null))) continue;
-      const time = this.host.stamp();
+      // When it arrived, not when it was popped: the wait in DeltaFIFO (turns of the loop, on a loaded
+      // machine each a wait for a core) is not part of when the change happened. Never before an
+      // earlier entry, though: a key keeps its place in the queue, so arrivals pop out of order.
+      const time = this.host.stamp(delta.arrivedAt);
       const code = encodeDeltaType(delta.type, unknownFinalState);
       // The object's JSON is written straight into the entry: the batch is parsed once, in the
       // recording process, and its objects are never cloned one by one.

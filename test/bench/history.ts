@@ -21,6 +21,7 @@ import { SharedIndexInformer } from '../../main/cache/shared-informer';
 import { compactingListerWatcher } from '../../main/bridge/compacting-lister-watcher';
 import { createObjectCompactor } from '../../main/bridge/object-compactor';
 import { Recorder } from '../../main/history/recorder';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { StreamTap } from '../../main/history/stream-tap';
 import { CacheResync } from '../../main/history/cache-resync';
 import { exportInWorker } from '../../main/history/export-in-worker';
@@ -31,7 +32,10 @@ import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
 import { atLeast, atMost, getBody, median, podsResource, round, waitUntil } from './harness';
-import { CpuStallMonitor } from './cpu-stall-monitor';
+import type { WallStallBreakdown } from './cpu-stall-monitor';
+import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
+import { IdleLoopControl } from './idle-loop-control';
+import type { IdleLoopReport } from './idle-loop-child';
 import { emittedAnnotation, historyListerWatcher } from './history-stream';
 import type { SyncTarget } from './sync';
 
@@ -75,6 +79,8 @@ timeOnMainThread(CacheResync.prototype, 'slice');
 timeOnMainThread(Recorder.prototype, 'send');
 
 interface RecordedRun {
+  /** The stream's events (the informer's updates). */
+  readonly events: number;
   readonly written: number;
   /** The recording process's time writing (parsing, encoding, compressing, SQLite), in s. */
   readonly writeSeconds: number;
@@ -84,6 +90,14 @@ interface RecordedRun {
   readonly maxStallMs: number;
   /** The longest stall in this thread's CPU time (see CpuStallMonitor); undefined where untold. */
   readonly maxStallCpuMs: number | undefined;
+  /** What the long wall-time stalls were made of (CPU, waiting for a core, collections). */
+  readonly wallStalls: WallStallBreakdown;
+  /** This thread's CPU time over the run, in ms (undefined where untold). */
+  readonly mainCpuMs: number | undefined;
+  /** The collections of the run by kind (see CpuStallMonitor.collectionTotals). */
+  readonly collections: string;
+  /** The same run's stalls in a process with no work (the machine's share). */
+  readonly control: IdleLoopReport;
   readonly bytes: number;
   readonly dropped: number;
 }
@@ -98,6 +112,7 @@ async function record(
   events: number,
   log: (message: string) => void,
   rowFrames: boolean,
+  control: IdleLoopControl,
   eventsPerSecond?: number,
 ): Promise<RecordedRun> {
   const recorder =
@@ -137,10 +152,12 @@ async function record(
   let updates = 0;
   informer.addEventHandler({ onUpdate: () => void updates++ });
   recorder?.attach(informer, podsResource);
+  await control.measure();
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const cpuStalls = new CpuStallMonitor();
   cpuStalls.start();
+  const cpuStart = threadCpuMs();
   const stop = new AbortController();
   const running = informer.run(stop.signal);
   try {
@@ -149,17 +166,24 @@ async function record(
     const seconds = (performance.now() - started) / 1000;
     delay.disable();
     const maxStallCpuMs = cpuStalls.stop();
+    const mainCpuMs = cpuStart === undefined ? undefined : threadCpuMs()! - cpuStart;
+    const controlReport = await control.report();
     stop.abort();
     await running;
     await recorder?.close();
     const stats = recorder?.stats();
     return {
+      events,
       written: stats?.changesWritten ?? 0,
       writeSeconds: (stats?.writeMs ?? 0) / 1000,
       writeCpuSeconds: stats?.writeCpuMs === undefined ? undefined : stats.writeCpuMs / 1000,
       seconds,
       maxStallMs: delay.max / 1e6,
       maxStallCpuMs,
+      wallStalls: cpuStalls.wallStalls(),
+      mainCpuMs,
+      collections: cpuStalls.collectionTotals(),
+      control: controlReport,
       bytes: stats?.bytes ?? 0,
       dropped: stats?.dropped ?? 0,
     };
@@ -181,9 +205,11 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
   ) as KubeList;
   const events = options.historyEvents;
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-bench-history-'));
+  // Beside every run: a loop with no work, the machine's share of its stalls.
+  const control = await IdleLoopControl.start();
   try {
     const file = join(directory, 'recording.sqlite');
-    const run = await record(file, base.items, events, log, options.historyFrames);
+    const run = await record(file, base.items, events, log, options.historyFrames, control);
     const recorderMain = { ...mainThreadWork };
     const samples: number[] = [];
     const range = openAndClose(file);
@@ -210,11 +236,19 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     // At most pacedSeconds, and no more changes than the main run's (a small run stays small).
     const pacedEvents = Math.min(pacedRate * pacedSeconds, events);
     log(`  history: ${pacedEvents} changes at ${pacedRate} changes/s, for the capture-stamp delay`);
-    const pacedRun = await record(paced, base.items, pacedEvents, log, options.historyFrames, pacedRate);
+    const pacedRun = await record(
+      paced,
+      base.items,
+      pacedEvents,
+      log,
+      options.historyFrames,
+      control,
+      pacedRate,
+    );
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
-    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, false, pacedRate);
+    const pacedBaseline = await record(undefined, base.items, pacedEvents, log, false, control, pacedRate);
     log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
-    const floodBaseline = await record(undefined, base.items, events, log, false);
+    const floodBaseline = await record(undefined, base.items, events, log, false, control);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -232,6 +266,13 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         record_wall_events_per_s: Math.round(wallRate),
         main_max_stall_ms: round(run.maxStallMs),
         main_max_stall_cpu_ms: run.maxStallCpuMs === undefined ? null : round(run.maxStallCpuMs),
+        main_max_stall_run_queue_ms: round(run.wallStalls.longest[0]?.runQueueMs ?? 0),
+        main_long_stalls: run.wallStalls.longStalls,
+        main_long_stalls_in_cpu: run.wallStalls.longInCpu,
+        main_long_stalls_mostly_run_queue: run.wallStalls.mostlyRunQueue,
+        idle_loop_max_stall_ms: round(run.control.maxStallMs),
+        main_cpu_us_per_change: perChange(run),
+        flood_baseline_main_cpu_us_per_change: perChange(floodBaseline),
         flood_baseline_max_stall_ms: round(floodBaseline.maxStallMs),
         flood_baseline_max_stall_cpu_ms:
           floodBaseline.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
@@ -264,6 +305,11 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         `record rate: changes per second of the recording worker's own time (parse, encode, compress, SQLite), ${run.writeCpuSeconds === undefined ? 'its wall time (this platform does not tell a thread its CPU time)' : "its thread's CPU time"}; record_worker_wall: per second of the worker's wall time while writing (what a loaded machine stretches); record_wall: first event to last change on disk, bounded by the informer's rate`,
         'main_max_stall_ms: monitorEventLoopDelay max over the run, the informer and its JSON included (wall time: a loaded machine inflates it)',
         "*_stall_cpu_ms: the same stall counted in this thread's CPU time (the work of the longest event-loop iteration, its GC included: what a quiet machine would show; Linux only)",
+        `main_max_stall_run_queue_ms: of the longest wall stall, the time the thread was runnable but waiting for a core (schedstat); main_long_stalls: iterations over 20 ms of wall time, of which *_in_cpu held 20 ms of this thread's work and *_mostly_run_queue waited more than half of it for a core`,
+        `idle_loop_max_stall_ms: a process beside the recording with an idle event loop (the control): the machine's share of a stall`,
+        ...stallNotes('recording', run),
+        ...stallNotes('flood without a recorder', floodBaseline),
+        ...stallNotes('paced with a recorder', pacedRun),
         "flood_baseline_*: the same flood with no recorder; the difference from main_max_stall_* is the recorder's share",
         "recorder_main_*: the recorder's own calls on the main thread (capture per key, batch send), timed around each call",
         "paced_baseline_max_stall_ms: the same paced stream with no recorder; the difference from paced_main_max_stall_ms is the recorder's share",
@@ -273,8 +319,24 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
       ],
     };
   } finally {
+    control.close();
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/** The main thread's CPU time per change of a run, in us (null where untold). */
+function perChange(run: RecordedRun): number | null {
+  return run.mainCpuMs === undefined ? null : round((run.mainCpuMs * 1000) / run.events);
+}
+
+/** The longest wall stalls of a run and of its control, each split into CPU, run queue and GC. */
+function stallNotes(name: string, run: RecordedRun): string[] {
+  const { wallStalls, control } = run;
+  return [
+    `${name}: main thread ${run.mainCpuMs === undefined ? '?' : (run.mainCpuMs / 1000).toFixed(1)} s of CPU; collections on it: ${run.collections}`,
+    `${name}: ${wallStalls.longStalls} stalls over 20 ms wall (${wallStalls.longInCpu} over 20 ms CPU, ${wallStalls.mostlyRunQueue} mostly waiting for a core); longest: ${wallStalls.longest.slice(0, 3).map(describeWallStall).join(' | ') || 'none'}`,
+    `${name}, the idle control beside it: ${control.wallStalls.longStalls} stalls over 20 ms wall, longest ${control.maxStallMs.toFixed(0)} ms: ${control.wallStalls.longest.slice(0, 2).map(describeWallStall).join(' | ') || 'none'}`,
+  ];
 }
 
 /** For each recorded change of a paced run: its recorded time minus the time it was sent. */

@@ -3,7 +3,7 @@ import type { Deltas } from '../../../main/cache/delta';
 import { ZeroLengthDeltasObjectError, newest } from '../../../main/cache/delta';
 import { DeltaFIFO } from '../../../main/cache/delta-fifo';
 import type { DeltaFIFOOptions } from '../../../main/cache/delta-fifo';
-import { flushMicrotasks } from '../../../main/cache/fake-clock';
+import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { DeletedFinalStateUnknown, KeyError } from '../../../main/cache/keys';
 import { FIFOClosedError } from '../../../main/cache/queue';
 import type { KeyListerGetter } from '../../../main/cache/store';
@@ -469,6 +469,67 @@ describe('DeltaFIFO (delta_fifo_test.go)', () => {
       expect(initial).toBe(true);
     }
     expect(fifo.hasSynced()).toBe(true);
+  });
+
+  // Kubetide: a replace into an empty queue takes a shorter path (no set of the listed keys); the
+  // queue it leaves must be the one the general path leaves with something queued before.
+  it('replaces an empty queue as it replaces one with a key queued: deletions, order, synced count', async () => {
+    const known = () => [mkFifoObj('foo', 5), mkFifoObj('bar', 6), mkFifoObj('baz', 7)];
+    const list = [mkFifoObj('foo', 8), mkFifoObj('qux', 9), mkFifoObj('foo', 10)];
+    const empty = newFIFO({ knownObjects: literalListerGetter(known), emitDeltaTypeReplaced: true });
+    empty.replace(list, '0');
+    const queued = newFIFO({ knownObjects: literalListerGetter(known), emitDeltaTypeReplaced: true });
+    // A key the list also holds, queued before it: the general path, with the same queue after.
+    queued.add(mkFifoObj('qux', 1));
+    queued.replace(list, '0');
+    const expected: Deltas<TestFifoObject>[] = [
+      [
+        { type: 'Replaced', object: mkFifoObj('foo', 8) },
+        { type: 'Replaced', object: mkFifoObj('foo', 10) },
+      ],
+      [{ type: 'Replaced', object: mkFifoObj('qux', 9) }],
+      [{ type: 'Deleted', object: tombstone('bar', mkFifoObj('bar', 6)) }],
+      [{ type: 'Deleted', object: tombstone('baz', mkFifoObj('baz', 7)) }],
+    ];
+    // Three keys listed (foo twice) and two deletions: synced after exactly four pops.
+    for (const deltas of expected) {
+      expect(empty.hasSynced()).toBe(false);
+      expect(await pop(empty)).toStrictEqual(deltas);
+    }
+    expect(empty.hasSynced()).toBe(true);
+    expect(empty.listKeys()).toEqual([]);
+    await expectPops(queued, [
+      [{ type: 'Added', object: mkFifoObj('qux', 1) }, ...expected[1]],
+      expected[0],
+      ...expected.slice(2),
+    ]);
+  });
+
+  // Kubetide: with an arrival clock, each delta carries when it was queued (DeltaObserver's stamps).
+  it('stamps each delta with when it was queued on its arrival clock, and none without one', async () => {
+    const clock = new FakeClock(1_000);
+    const fifo = newFIFO({
+      knownObjects: literalListerGetter(() => [mkFifoObj('gone', 1)]),
+      arrivalClock: clock,
+    });
+    fifo.add(mkFifoObj('foo', 1));
+    clock.step(10);
+    fifo.update(mkFifoObj('foo', 2));
+    clock.step(10);
+    // A list arrives at once: its objects and the deletions it implies.
+    fifo.replace([mkFifoObj('bar', 3)], '0');
+    await expectPops(fifo, [
+      [
+        { type: 'Added', object: mkFifoObj('foo', 1), arrivedAt: 1_000 },
+        { type: 'Updated', object: mkFifoObj('foo', 2), arrivedAt: 1_010 },
+        { type: 'Deleted', object: tombstone('foo', mkFifoObj('foo', 2)), arrivedAt: 1_020 },
+      ],
+      [{ type: 'Sync', object: mkFifoObj('bar', 3), arrivedAt: 1_020 }],
+      [{ type: 'Deleted', object: tombstone('gone', mkFifoObj('gone', 1)), arrivedAt: 1_020 }],
+    ]);
+    const unstamped = newFIFO();
+    unstamped.add(mkFifoObj('foo', 1));
+    expect(Object.keys((await pop(unstamped))[0])).toEqual(['type', 'object']);
   });
 
   it('TestDeltaFIFO_detectLineJumpers', async () => {
