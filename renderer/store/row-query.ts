@@ -32,8 +32,15 @@ export interface RowSort {
   descending?: boolean;
 }
 
-/** Keys of the rows matching `filter`, sorted by `sort` (ties broken by key, so the order is stable). */
-export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, sort?: RowSort): string[] {
+/**
+ * Keys of the rows matching `filter`, sorted by `sort` (ties broken by key, so the order is stable).
+ * Never to be mutated: with no filter it is the mirror's kept name order itself.
+ */
+export function queryRows(
+  mirror: SubscriptionMirror,
+  filter: RowFilter = {},
+  sort?: RowSort,
+): readonly string[] {
   if (filter.labelSelector?.matchesNothing()) return [];
   const { accepts, excluded, keyOnly } = labelPlan(mirror, filter);
   const lowerText = filter.text?.trim().toLowerCase() || undefined;
@@ -45,7 +52,7 @@ export function queryRows(mirror: SubscriptionMirror, filter: RowFilter = {}, so
   const byName = (sort?.column ?? 'name') === 'name';
   if (byName && candidates === undefined && keyOnly) {
     const ordered = nameOrderWithout(mirror, excluded);
-    return sort?.descending ? ordered.reverse() : ordered;
+    return sort?.descending ? ordered.toReversed() : ordered;
   }
   const keys: string[] = [];
   for (const key of candidates ?? mirror.rows.keys()) if (accepts(key)) keys.push(key);
