@@ -133,7 +133,7 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
   const typing = typeTexts(subscriptionId, store, scheduler, mirror, rows, typedTexts(rows), random);
   const keyCosts = typing.flatMap((text) => text.keys);
   collectGarbage();
-  const churn = churnWithTable(subscriptionId, store, scheduler, mirror, rows, random);
+  const churn = await churnWithTable(subscriptionId, store, scheduler, mirror, rows, random);
   const churnMinutes = churnFrames / 60 / 60;
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
