@@ -42,6 +42,26 @@ export interface KindRows {
 /** Busy-time share a query may take while rows churn: it waits this many durations before rerunning. */
 const quietFactor = 4;
 
+/**
+ * The least time between two queries that live churn asks for. The visible rows re-read their
+ * objects at every revision, so an update in place shows in its own frame whatever this is; only
+ * keys coming and going (and "N of M") wait for the next query. Re-querying every frame at 150,000
+ * pods replaced the whole name order 60 times a second (1.8 MB of garbage each, collected in the
+ * page's own time under churn), and each re-query rendered the window twice more (the settled
+ * revision, then the answer).
+ */
+export const liveRequeryGapMs = 100;
+
+/**
+ * How long after a query the next churn-driven one may run, given the last one's cost: a replay's
+ * rows (a travel's snapshot, a playback) and a first listing are followed as closely as the cost
+ * allows, since what they bring is what the user waits for.
+ */
+export function requeryGapMs(lastCostMs: number, liveAndListed: boolean): number {
+  const byCost = lastCostMs * quietFactor;
+  return liveAndListed ? Math.max(liveRequeryGapMs, byCost) : byCost;
+}
+
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
 const beforePaintBudgetMs = 8;
 
@@ -144,12 +164,15 @@ export function useKindRows(
   const order = useRef(new SortedOrder());
   const narrowing = useRef(new NarrowingQuery());
   useEffect(() => () => narrowing.current.release(), []);
-  const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
   // A replay's rows (a travel, a playback at 10x) change too fast to be worth keeping indexed ahead.
   const replayed = useMirrorState((state) =>
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
+  );
+  const revision = useThrottledRevision(
+    liveRevision,
+    requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false)),
   );
   useWarmLabelIndexes(replayed ? undefined : mirror, mirror?.hasSnapshot ?? false);
 

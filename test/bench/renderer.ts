@@ -181,7 +181,7 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
         typing
           .map(
             ({ text, firstKeys }) =>
-              `"${text}" ${round(Math.max(...firstKeys))} / ${round(firstKeys.reduce((sum, key) => sum + key, 0))}`,
+              `"${text}" ${round(Math.max(...firstKeys))} / ${round(firstKeys.reduce((sum, key) => sum + key, 0))} [${firstKeys.map((key) => key.toFixed(1)).join(' ')}]`,
           )
           .join(', '),
       `churn: ${churnFrames} frames of 34 changes (2,000/s at 60 frames/s: updates, deletes, creates under new names), each applied and followed by the table's query (unfiltered, by name); frame CPU ms and the collections in that time, per minute of frames`,
