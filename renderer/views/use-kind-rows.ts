@@ -23,6 +23,7 @@ import type { FilterExpression } from '../ui-state/filter-expression';
 import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
+import type { MirrorStateStore } from '../store/mirror-state';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
 
 export interface KindRows {
@@ -33,8 +34,8 @@ export interface KindRows {
   readonly expression: FilterExpression;
   /** Rows in the mirror when `keys` were taken (the "of 12,403"), so "N of M" always agree. */
   readonly total: number;
-  /** The revision the rows were read at; visible rows re-read when it moves. */
-  readonly revision: number;
+  /** The mirror's subscription: the table follows its revision to re-read the visible rows. */
+  readonly subscriptionId: string | undefined;
   readonly mirror: SubscriptionMirror | undefined;
   readonly hasSnapshot: boolean;
 }
@@ -65,24 +66,50 @@ export function requeryGapMs(lastCostMs: number, liveAndListed: boolean): number
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
 const beforePaintBudgetMs = 8;
 
-/** The revision to query at: follows `revision`, but no sooner than `minimumGapMs` after the last query. */
-function useThrottledRevision(revision: number, minimumGapMs: number): number {
-  const [settled, setSettled] = useState(revision);
+/**
+ * The revision of `subscriptionId` to query at: follows the mirror's revision, but no sooner than
+ * `minimumGapMs` after the last query. The mirror's state is watched outside React, so the revisions
+ * it skips render nothing: under churn the caller (the whole window) renders at the query's pace,
+ * while the table follows every revision on its own (ResourceView).
+ */
+function useSettledRevision(
+  store: MirrorStateStore,
+  subscriptionId: string | undefined,
+  minimumGapMs: number,
+): number {
+  const read = (): number => (subscriptionId ? (store.getState().revisions[subscriptionId] ?? 0) : 0);
+  const [settled, setSettled] = useState(read);
   const lastRun = useRef(0);
+  const gap = useRef(minimumGapMs);
+  gap.current = minimumGapMs;
   useEffect(() => {
-    if (revision === settled) return;
-    const wait = lastRun.current + minimumGapMs - performance.now();
-    if (wait <= 0) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (): void => {
+      timer = undefined;
       lastRun.current = performance.now();
-      setSettled(revision);
-      return;
-    }
-    const timer = setTimeout(() => {
-      lastRun.current = performance.now();
-      setSettled(revision);
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [revision, settled, minimumGapMs]);
+      // The same revision as the state holds renders nothing (React bails out).
+      setSettled(read());
+    };
+    const changed = (): void => {
+      if (timer !== undefined) return;
+      const wait = lastRun.current + gap.current - performance.now();
+      if (wait <= 0) settle();
+      else timer = setTimeout(settle, wait);
+    };
+    // A change between the render and this effect (another subscription's revision, too) is not missed.
+    changed();
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (
+        subscriptionId !== undefined &&
+        state.revisions[subscriptionId] !== previous.revisions[subscriptionId]
+      )
+        changed();
+    });
+    return () => {
+      unsubscribe();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [store, subscriptionId]);
   return settled;
 }
 
@@ -153,9 +180,6 @@ export function useKindRows(
   ownersThrough?: string,
 ): KindRows {
   const { bridge } = useServices();
-  const liveRevision = useMirrorState((state) =>
-    subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
-  );
   const throughRevision = useMirrorState((state) =>
     ownersThrough ? (state.revisions[ownersThrough] ?? 0) : 0,
   );
@@ -170,8 +194,9 @@ export function useKindRows(
   const replayed = useMirrorState((state) =>
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
   );
-  const revision = useThrottledRevision(
-    liveRevision,
+  const revision = useSettledRevision(
+    bridge.store.state,
+    subscriptionId,
     requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false)),
   );
   useWarmLabelIndexes(replayed ? undefined : mirror, mirror?.hasSnapshot ?? false);
@@ -220,7 +245,7 @@ export function useKindRows(
     total: shown.total,
     filterText: shown.filterText,
     expression: shown.expression,
-    revision: liveRevision,
+    subscriptionId,
     mirror,
     hasSnapshot: mirror?.hasSnapshot ?? false,
   };
