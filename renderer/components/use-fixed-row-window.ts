@@ -12,11 +12,6 @@ export interface RowWindow {
   /** One past the last row rendered. */
   readonly end: number;
   /**
-   * How many row elements the window cycles through: row i is drawn by element `i % slots` (see
-   * rowSlot). At least the longest window the viewport can hold, and the same while its height is.
-   */
-  readonly slots: number;
-  /**
    * Scrolls the least needed to show row `index` whole below the sticky header (none if it is). The
    * same function for the hook's lifetime, so an effect that scrolls to a selection runs when the
    * selection moves, not whenever the row count does.
@@ -43,27 +38,6 @@ export function visibleRows(viewport: Viewport, options: RowWindowOptions): [num
   const first = Math.min(count, Math.floor(viewport.scrollTop / rowHeight));
   const last = Math.min(count, Math.ceil((viewport.scrollTop + viewport.height - headerHeight) / rowHeight));
   return [first, Math.max(first, last)];
-}
-
-/**
- * Elements enough for any window of a viewport `height` tall: the rows in part or whole below the
- * header, one more for a scroll offset between rows, and the overscan on both sides; even, so that
- * an element keeps its row parity (a striped row's class) when it moves to another row.
- */
-export function slotCount(height: number, options: RowWindowOptions): number {
-  const rows = Math.ceil(Math.max(0, height - options.headerHeight) / options.rowHeight) + 1;
-  const slots = rows + 2 * options.overscan;
-  return slots + (slots % 2);
-}
-
-/**
- * The element that draws row `index`. While the table scrolls, a row that stays in view keeps its
- * element, and an element whose row left the window draws a row that entered it: the rows are
- * updated in place (their cells' text and their offset) rather than removed and created again, so a
- * scroll frame creates no elements and no per-row component subscribes or unsubscribes.
- */
-export function rowSlot(index: number, slots: number): number {
-  return index % slots;
 }
 
 export function useFixedRowWindow(
@@ -118,7 +92,6 @@ export function useFixedRowWindow(
   return {
     start: Math.max(0, first - options.overscan),
     end: Math.min(options.count, last + options.overscan),
-    slots: slotCount(viewport.height, options),
     scrollToIndex,
   };
 }

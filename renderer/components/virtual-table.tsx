@@ -5,7 +5,7 @@
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when another row takes its position, when its selection changes, or when the column set changes.
 import { memo, useEffect, useRef, type ReactNode } from 'react';
-import { rowSlot, useFixedRowWindow } from './use-fixed-row-window';
+import { useFixedRowWindow } from './use-fixed-row-window';
 
 export interface TableColumn {
   readonly id: string;
@@ -77,12 +77,12 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     const row = props.getRow(key);
     if (row === undefined) continue;
     visible.push(
-      // Keyed by element slot, not by row key: when a keystroke's filter replaces every visible key,
-      // each position's DOM row is updated in place (its cells' text) rather than ~60 rows and their
-      // cells removed and created again; when the table scrolls, the rows that stay in view keep
-      // their elements and those that left draw the rows that entered (see rowSlot).
+      // Keyed by position, not by row key: when a keystroke's filter replaces every visible key, each
+      // position's DOM row is updated in place (its cells' text) rather than ~60 rows and their cells
+      // removed and created again. Scrolling keeps the rows that stay in view either way, as they keep
+      // their positions.
       <TableRow
-        key={rowSlot(index, rowWindow.slots)}
+        key={index}
         rowKey={key}
         row={row}
         index={index}

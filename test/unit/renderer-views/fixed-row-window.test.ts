@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowSlot, slotCount, visibleRows } from '../../../renderer/components/use-fixed-row-window';
+import { visibleRows } from '../../../renderer/components/use-fixed-row-window';
 
 // Rows of 28 px under a sticky 29 px header: row i spans [29 + 28i, 29 + 28(i + 1)) of the content.
 const options = { count: 150_000, rowHeight: 28, headerHeight: 29, overscan: 0 };
@@ -25,31 +25,5 @@ describe('visibleRows', () => {
   it('finds the window deep in 150,000 rows from scrollTop alone', () => {
     const top = 28 * 120_000;
     expect(visibleRows({ scrollTop: top, height: 900 }, options)).toEqual([120_000, 120_032]);
-  });
-});
-
-describe('rowSlot', () => {
-  const windowed = { ...options, overscan: 12 };
-  /** The rendered window, overscan included, as useFixedRowWindow computes it. */
-  const rendered = (scrollTop: number, height: number): number[] => {
-    const [first, last] = visibleRows({ scrollTop, height }, windowed);
-    const start = Math.max(0, first - windowed.overscan);
-    const end = Math.min(windowed.count, last + windowed.overscan);
-    return Array.from({ length: end - start }, (_, offset) => start + offset);
-  };
-
-  it('gives every row of any window its own element, at any height and scroll offset', () => {
-    for (let height = 0; height <= 1_400; height += 37) {
-      const slots = slotCount(height, windowed);
-      for (let scrollTop = 0; scrollTop < 2_000; scrollTop += 13) {
-        const rows = rendered(scrollTop, height);
-        expect(rows.length).toBeLessThanOrEqual(slots);
-        expect(new Set(rows.map((index) => rowSlot(index, slots))).size).toBe(rows.length);
-      }
-    }
-  });
-
-  it('keeps each element on a row of the same parity, so a striped row keeps its class', () => {
-    for (let height = 0; height <= 1_400; height += 37) expect(slotCount(height, windowed) % 2).toBe(0);
   });
 });
