@@ -39,6 +39,11 @@ export class MissingLabel {
     return this.missing;
   }
 
+  /** True when the next read walks every row rather than replaying the changes since the last. */
+  get stale(): boolean {
+    return this.missing === undefined || !this.changes.covers(this.cursor);
+  }
+
   /** Stops following the change log. */
   release(): void {
     this.changes.release(this.cursor);

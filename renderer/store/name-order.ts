@@ -121,16 +121,18 @@ export class NameOrder {
 
   /**
    * The order as of the last read without the keys of `removed` (those not in it are ignored): each
-   * is found by its rank and the spans between them are copied, so no key of the order is read.
+   * is found by its rank and the spans between them are copied, so no key of the order is read. With
+   * nothing to leave out it is the order itself, never mutated (a query under churn with no filter
+   * copies no 150,000-key array).
    */
-  without(removed: readonly Iterable<string>[]): string[] {
+  without(removed: readonly Iterable<string>[]): readonly string[] {
     const positions: number[] = [];
     for (const keys of removed)
       for (const key of keys) {
         const rank = this.rankOf.get(key);
         if (rank !== undefined) positions.push(this.positionOf(rank));
       }
-    return cut(this.keys, positions);
+    return positions.length === 0 ? this.keys : cut(this.keys, positions);
   }
 
   /** The index of `rank` in `ranks` (which holds it). */
@@ -146,16 +148,22 @@ export class NameOrder {
     return low;
   }
 
-  /** Applies the log's adds and deletes since the cursor. */
+  /**
+   * Applies the log's adds and deletes since the cursor in one pass that writes the new order and its
+   * ranks once: under churn keys come and go in every frame, and at 150,000 keys each extra copy of
+   * the order is 1.2 MB that goes straight to the old generation (large objects) and brings V8's next
+   * major collection, a long task in the page, that much closer.
+   */
   private replay(): void {
     const arrived = new Set<string>();
-    const left = new Set<string>();
+    /** Keys that left the order, with their names: arrivals are placed among them before they are cut. */
+    const left = new Map<string, string>();
     this.changes.forEachRunSince(this.cursor.position, ({ oldRows, newRows, keys }, from) => {
       for (let slot = from; slot < oldRows.length; slot++) {
         if (newRows === undefined) {
           const key = keys![slot];
           // Added and deleted since the last read: it was never in the order.
-          if (!arrived.delete(key)) left.add(key);
+          if (!arrived.delete(key)) left.set(key, oldRows[slot]!.name);
         } else if (oldRows[slot] === undefined) {
           // A key deleted and added again is both left and arrived: dropped, then placed again.
           arrived.add(newRows[slot].key);
@@ -163,17 +171,20 @@ export class NameOrder {
       }
     });
     if (arrived.size === 0 && left.size === 0) return;
-    if (left.size > 0) {
-      const positions: number[] = [];
-      for (const key of left) {
-        positions.push(this.positionOf(this.rankOf.get(key)!));
-        this.rankOf.delete(key);
-      }
-      positions.sort((first, second) => first - second);
-      this.ranks = cutRanks(this.ranks, positions);
-      this.keys = cut(this.keys, positions);
+    const positions: number[] = [];
+    for (const key of left.keys()) {
+      positions.push(this.positionOf(this.rankOf.get(key)!));
+      this.rankOf.delete(key);
     }
-    this.place(sortByName(this.rows, [...arrived]));
+    positions.sort((first, second) => first - second);
+    const added = sortByName(this.rows, [...arrived]);
+    if (added.length * Math.log2(this.keys.length + 2) >= this.keys.length + added.length) {
+      // Many arrivals (a snapshot): cut, merge in one linear pass and rank every key again.
+      this.keys = merged(this.rows, cut(this.keys, positions), added);
+      this.renumber();
+      return;
+    }
+    this.place(added, positions, left);
   }
 
   /** The order from the rows themselves, reusing the previous order for the keys it still holds. */
@@ -189,31 +200,51 @@ export class NameOrder {
   }
 
   /**
-   * Places `added` (name-ordered, none in the order) among the keys. Few arrivals (churn) are placed
-   * by binary search and take a rank between their neighbours'; many (a snapshot) are merged in one
-   * pass and every key is ranked again, as when a gap between two ranks runs out.
+   * The order without the keys at `positions` (sorted; names of those that left in `leftNames`) and
+   * with `added` (name-ordered, few) placed by binary search, each taking a rank between its
+   * neighbours' so that no other rank moves. A key that left and came back is both cut and placed.
    */
-  private place(added: readonly string[]): void {
-    if (added.length === 0) return;
+  private place(
+    added: readonly string[],
+    positions: readonly number[],
+    leftNames: Map<string, string>,
+  ): void {
     const rows = this.rows;
+    const nameOf = (key: string): string => rows.get(key)?.name ?? leftNames.get(key)!;
     const kept = this.keys;
     const keptRanks = this.ranks;
-    const total = kept.length + added.length;
-    if (added.length * Math.log2(kept.length + 2) >= total) {
-      this.keys = merged(rows, kept, added);
-      this.renumber();
-      return;
-    }
+    const total = kept.length - positions.length + added.length;
     const keys = new Array<string>(total);
     const ranks = new Int32Array(total);
     let copied = 0;
     let next = 0;
+    let cutIndex = 0;
+    // Copies kept[copied, end) but the cut positions.
+    const copyTo = (end: number): void => {
+      while (copied < end) {
+        if (cutIndex < positions.length && positions[cutIndex] === copied) {
+          cutIndex += 1;
+          copied += 1;
+          continue;
+        }
+        ranks[next] = keptRanks[copied];
+        keys[next++] = kept[copied++];
+      }
+    };
     let exhausted = false;
     for (const key of added) {
-      const position = insertionPoint(rows, kept, key, copied);
-      ranks.set(keptRanks.subarray(copied, position), next);
-      while (copied < position) keys[next++] = kept[copied++];
+      const name = rows.get(key)!.name;
+      // The first kept key after `key` by name: the keys that left still hold their places here.
+      let low = copied;
+      let high = kept.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (compareNamed(nameOf(kept[middle]), kept[middle], name, key) <= 0) low = middle + 1;
+        else high = middle;
+      }
+      copyTo(low);
       const below = next > 0 ? ranks[next - 1] : 0;
+      // The next kept rank, cut or not: a cut key's rank is at most that of the kept key after it.
       const above = copied < kept.length ? keptRanks[copied] : maxRank + 1;
       const rank = Math.floor((below + above) / 2);
       if (rank <= below) exhausted = true;
@@ -221,8 +252,7 @@ export class NameOrder {
       ranks[next++] = rank;
       this.rankOf.set(key, rank);
     }
-    ranks.set(keptRanks.subarray(copied), next);
-    while (copied < kept.length) keys[next++] = kept[copied++];
+    copyTo(kept.length);
     this.keys = keys;
     this.ranks = ranks;
     if (exhausted) this.renumber();
@@ -304,20 +334,6 @@ function cut(order: readonly string[], positions: number[]): string[] {
   return spans.length === 1 ? spans[0] : ([] as string[]).concat(...spans);
 }
 
-/** `ranks` without the elements at `positions` (sorted, distinct). */
-function cutRanks(ranks: Int32Array, positions: readonly number[]): Int32Array {
-  const result = new Int32Array(ranks.length - positions.length);
-  let from = 0;
-  let next = 0;
-  for (const position of positions) {
-    result.set(ranks.subarray(from, position), next);
-    next += position - from;
-    from = position + 1;
-  }
-  result.set(ranks.subarray(from), next);
-  return result;
-}
-
 const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
 
 /** The mirror's NameOrder, brought up to date. */
@@ -351,6 +367,6 @@ export function mergedInNameOrder(
 export function nameOrderWithout(
   mirror: SubscriptionMirror,
   excluded: readonly ReadonlySet<string>[],
-): string[] {
+): readonly string[] {
   return currentOrder(mirror).without(excluded);
 }

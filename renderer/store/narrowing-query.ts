@@ -36,7 +36,7 @@ export class NarrowingQuery {
   private last: Answer | undefined;
 
   /** Exactly queryRows(mirror, filter, sort); from the last answer when `filter` narrows its filter. */
-  query(mirror: SubscriptionMirror, filter: RowFilter, sort?: RowSort): string[] {
+  query(mirror: SubscriptionMirror, filter: RowFilter, sort?: RowSort): readonly string[] {
     if (sort !== undefined && (sort.column !== 'name' || sort.descending)) {
       // Only the name order is kept: other orders move when rows are updated in place.
       this.release();

@@ -82,7 +82,7 @@ export function ownerQuery(
   sort: RowSort,
   order: SortedOrder,
   through?: SubscriptionMirror,
-): string[] {
+): readonly string[] {
   const uids = new Set(ownerUidsNamed(mirror, owner));
   if (through) for (const uid of ownedUidsThrough(through, owner)) uids.add(uid);
   if (uids.size <= 1)

@@ -9,6 +9,7 @@ import type { CatalogKind } from './kind-catalog';
 import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
 import { formatCount } from './format';
+import { useMirrorState } from './app-context';
 import { MetricsNote } from './metric-cell';
 import { metricsResourceOfKind } from './use-metrics';
 
@@ -59,6 +60,11 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const metricsResource = metricsResourceOfKind(kind.gvr);
   const tableSort = useMemo(() => ({ column: sort.column, descending: sort.descending }), [sort]);
   const keys = props.pending ? noKeys : rows.keys;
+  // Followed here rather than in the window: under churn the window renders at the query's pace
+  // (useKindRows), while the visible rows re-read their objects at every revision.
+  const revision = useMirrorState((state) =>
+    rows.subscriptionId ? (state.revisions[rows.subscriptionId] ?? 0) : 0,
+  );
   return (
     <main
       className="content"
@@ -100,7 +106,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
         columns={columns}
         getRow={getRow}
         renderCell={renderKindCell}
-        revision={rows.revision}
+        revision={revision}
         sort={tableSort}
         onSort={props.onSort}
         {...(props.selectedKey !== undefined ? { selectedKey: props.selectedKey } : {})}

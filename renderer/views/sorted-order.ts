@@ -85,12 +85,12 @@ export function orderedQuery(
   filter: RowFilter,
   sort: RowSort,
   order: SortedOrder,
-): string[] {
+): readonly string[] {
   if (isIndexed(filter) || (sort.column === 'name' && !sort.descending))
     return queryRows(mirror, filter, sort);
   const all = order.all(mirror, sort);
   const text = filter.text?.trim().toLowerCase() || undefined;
-  if (!text && !filter.labelSelector) return all as string[];
+  if (!text && !filter.labelSelector) return all;
   const result: string[] = [];
   for (const key of all) {
     const row = mirror.rows.get(key);

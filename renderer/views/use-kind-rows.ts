@@ -23,6 +23,7 @@ import type { FilterExpression } from '../ui-state/filter-expression';
 import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
+import type { MirrorStateStore } from '../store/mirror-state';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
 
 export interface KindRows {
@@ -33,8 +34,8 @@ export interface KindRows {
   readonly expression: FilterExpression;
   /** Rows in the mirror when `keys` were taken (the "of 12,403"), so "N of M" always agree. */
   readonly total: number;
-  /** The revision the rows were read at; visible rows re-read when it moves. */
-  readonly revision: number;
+  /** The mirror's subscription: the table follows its revision to re-read the visible rows. */
+  readonly subscriptionId: string | undefined;
   readonly mirror: SubscriptionMirror | undefined;
   readonly hasSnapshot: boolean;
 }
@@ -42,27 +43,73 @@ export interface KindRows {
 /** Busy-time share a query may take while rows churn: it waits this many durations before rerunning. */
 const quietFactor = 4;
 
+/**
+ * The least time between two queries that live churn asks for. The visible rows re-read their
+ * objects at every revision, so an update in place shows in its own frame whatever this is; only
+ * keys coming and going (and "N of M") wait for the next query. Re-querying every frame at 150,000
+ * pods replaced the whole name order 60 times a second (1.8 MB of garbage each, collected in the
+ * page's own time under churn), and each re-query rendered the window twice more (the settled
+ * revision, then the answer).
+ */
+export const liveRequeryGapMs = 100;
+
+/**
+ * How long after a query the next churn-driven one may run, given the last one's cost: a replay's
+ * rows (a travel's snapshot, a playback) and a first listing are followed as closely as the cost
+ * allows, since what they bring is what the user waits for.
+ */
+export function requeryGapMs(lastCostMs: number, liveAndListed: boolean): number {
+  const byCost = lastCostMs * quietFactor;
+  return liveAndListed ? Math.max(liveRequeryGapMs, byCost) : byCost;
+}
+
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
 const beforePaintBudgetMs = 8;
 
-/** The revision to query at: follows `revision`, but no sooner than `minimumGapMs` after the last query. */
-function useThrottledRevision(revision: number, minimumGapMs: number): number {
-  const [settled, setSettled] = useState(revision);
+/**
+ * The revision of `subscriptionId` to query at: follows the mirror's revision, but no sooner than
+ * `minimumGapMs` after the last query. The mirror's state is watched outside React, so the revisions
+ * it skips render nothing: under churn the caller (the whole window) renders at the query's pace,
+ * while the table follows every revision on its own (ResourceView).
+ */
+function useSettledRevision(
+  store: MirrorStateStore,
+  subscriptionId: string | undefined,
+  minimumGapMs: number,
+): number {
+  const read = (): number => (subscriptionId ? (store.getState().revisions[subscriptionId] ?? 0) : 0);
+  const [settled, setSettled] = useState(read);
   const lastRun = useRef(0);
+  const gap = useRef(minimumGapMs);
+  gap.current = minimumGapMs;
   useEffect(() => {
-    if (revision === settled) return;
-    const wait = lastRun.current + minimumGapMs - performance.now();
-    if (wait <= 0) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (): void => {
+      timer = undefined;
       lastRun.current = performance.now();
-      setSettled(revision);
-      return;
-    }
-    const timer = setTimeout(() => {
-      lastRun.current = performance.now();
-      setSettled(revision);
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [revision, settled, minimumGapMs]);
+      // The same revision as the state holds renders nothing (React bails out).
+      setSettled(read());
+    };
+    const changed = (): void => {
+      if (timer !== undefined) return;
+      const wait = lastRun.current + gap.current - performance.now();
+      if (wait <= 0) settle();
+      else timer = setTimeout(settle, wait);
+    };
+    // A change between the render and this effect (another subscription's revision, too) is not missed.
+    changed();
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (
+        subscriptionId !== undefined &&
+        state.revisions[subscriptionId] !== previous.revisions[subscriptionId]
+      )
+        changed();
+    });
+    return () => {
+      unsubscribe();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [store, subscriptionId]);
   return settled;
 }
 
@@ -133,9 +180,6 @@ export function useKindRows(
   ownersThrough?: string,
 ): KindRows {
   const { bridge } = useServices();
-  const liveRevision = useMirrorState((state) =>
-    subscriptionId ? (state.revisions[subscriptionId] ?? 0) : 0,
-  );
   const throughRevision = useMirrorState((state) =>
     ownersThrough ? (state.revisions[ownersThrough] ?? 0) : 0,
   );
@@ -144,12 +188,16 @@ export function useKindRows(
   const order = useRef(new SortedOrder());
   const narrowing = useRef(new NarrowingQuery());
   useEffect(() => () => narrowing.current.release(), []);
-  const revision = useThrottledRevision(liveRevision, (cost.current ?? 0) * quietFactor);
   const mirror = subscriptionId ? bridge.store.mirror(subscriptionId) : undefined;
   const through = ownersThrough ? bridge.store.mirror(ownersThrough) : undefined;
   // A replay's rows (a travel, a playback at 10x) change too fast to be worth keeping indexed ahead.
   const replayed = useMirrorState((state) =>
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
+  );
+  const revision = useSettledRevision(
+    bridge.store.state,
+    subscriptionId,
+    requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false)),
   );
   useWarmLabelIndexes(replayed ? undefined : mirror, mirror?.hasSnapshot ?? false);
 
@@ -197,7 +245,7 @@ export function useKindRows(
     total: shown.total,
     filterText: shown.filterText,
     expression: shown.expression,
-    revision: liveRevision,
+    subscriptionId,
     mirror,
     hasSnapshot: mirror?.hasSnapshot ?? false,
   };

@@ -16,6 +16,7 @@ import type { BenchOptions, BenchResult } from './harness';
 import { atMost, collectGarbage, getBody, median, percentile, podsResource, round } from './harness';
 import type { SyncTarget } from './sync';
 import { typeTexts, typedTexts } from './renderer-typing';
+import { churnFrames, churnWithTable } from './renderer-churn';
 
 export const rendererRows = 150_000;
 const deltaBatchSize = 5_000;
@@ -131,6 +132,10 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
 
   const typing = typeTexts(subscriptionId, store, scheduler, mirror, rows, typedTexts(rows), random);
   const keyCosts = typing.flatMap((text) => text.keys);
+  collectGarbage();
+  const churn = await churnWithTable(subscriptionId, store, scheduler, mirror, rows, random);
+  const churnMinutes = churnFrames / 60 / 60;
+  const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
   const applyMs = median(applySamples);
   const selectorMs = Math.max(selectorIndexedMs, selectorScanMs);
@@ -150,6 +155,12 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
       typing_key_p50_ms: round(percentile(keyCosts, 50)),
       typing_key_p95_ms: round(percentile(keyCosts, 95)),
       typing_key_max_ms: round(Math.max(...keyCosts)),
+      typing_first_round_key_max_ms: round(Math.max(...typing.flatMap((text) => text.firstKeys))),
+      churn_frame_p50_ms: round(percentile(churn.frames, 50)),
+      churn_frame_p99_ms: round(percentile(churn.frames, 99)),
+      churn_gc_ms_per_min: round(sum(churn.collections) / churnMinutes),
+      churn_major_gcs_per_min: round(churn.majorCollections.length / churnMinutes),
+      churn_gc_max_ms: round(Math.max(0, ...churn.collections)),
     },
     goals: [
       atMost('renderer: apply a 5,000-delta batch in at most 8 ms', applyMs, 8, ' ms'),
@@ -166,6 +177,14 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
               `"${text}" ${round(Math.max(...keys))} / ${round(keys.reduce((sum, key) => sum + key, 0))} [${keys.map((key) => key.toFixed(1)).join(' ')}]`,
           )
           .join(', '),
+      'typing, first round (what a text costs the first time it is typed), max / sum: ' +
+        typing
+          .map(
+            ({ text, firstKeys }) =>
+              `"${text}" ${round(Math.max(...firstKeys))} / ${round(firstKeys.reduce((sum, key) => sum + key, 0))} [${firstKeys.map((key) => key.toFixed(1)).join(' ')}]`,
+          )
+          .join(', '),
+      `churn: ${churnFrames} frames of 34 changes (2,000/s at 60 frames/s: updates, deletes, creates under new names), each applied and followed by the table's query (unfiltered, by name); frame CPU ms and the collections in that time, per minute of frames`,
       ...(options.pods < rendererRows
         ? [`rows repeat the ${list.items.length} seeded pods in renamed namespaces and nodes`]
         : []),

@@ -80,6 +80,15 @@ function skippedFrames(intervals: readonly number[]): number {
   return skipped;
 }
 
+/**
+ * The page's main-thread CPU time (Chromium's ThreadTime metric), which a loaded machine stretches
+ * far less than wall time: what the page's own work costs, apart from waiting for a core.
+ */
+async function pageThreadCpuMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+}
+
 /** A CPU profile of `action` in the page, written to test-artifacts/ui-bench when --profile is given. */
 async function profiled<T>(
   cdp: CDPSession,
@@ -147,11 +156,16 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await cluster.setChurn(options.uiChurn);
     await page.waitForTimeout(churnWarmupMs);
     log(`ui: churning at ${options.uiChurn}/s; typing...`);
+    await cdp.send('Performance.enable');
+    const typingCpuStart = await pageThreadCpuMs(cdp);
     const typing = await profiled(cdp, options, 'typing', () => typeFilters(page, texts));
+    const typingCpuMs = (await pageThreadCpuMs(cdp)) - typingCpuStart;
     log('ui: scrolling...');
+    const scrollCpuStart = await pageThreadCpuMs(cdp);
     const frames = await profiled(cdp, options, 'scroll', () =>
       scrollTable(page, '[data-testid="table-body"]'),
     );
+    const scrollCpuMs = (await pageThreadCpuMs(cdp)) - scrollCpuStart;
     log('ui: switching kinds, opening details...');
     const switches: number[] = [];
     for (let round = 0; round < 2; round++) {
@@ -170,7 +184,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const cpuStart = process.cpuUsage();
     const threadStart = threadCpuMs();
     const wallStart = performance.now();
+    const churnCpuStart = await pageThreadCpuMs(cdp);
     await profiled(cdp, options, 'churn', () => page.waitForTimeout(options.uiSeconds * 1000));
+    const churnPageCpuMs = (await pageThreadCpuMs(cdp)) - churnCpuStart;
     const cpu = process.cpuUsage(cpuStart);
     const threadMs = threadStart === undefined ? undefined : threadCpuMs()! - threadStart;
     const churnWallMs = performance.now() - wallStart;
@@ -238,6 +254,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         keystroke_p50_ms: round(percentile(typing.latencies, 50)),
         keystroke_p95_ms: round(keystrokeP95),
         keystrokes: typing.latencies.length,
+        page_typing_cpu_ms_per_key: round(typingCpuMs / typing.latencies.length),
+        page_scroll_cpu_ms: round(scrollCpuMs),
         typing_dropped_keys: typing.droppedKeys + typing.unanswered,
         scroll_frame_p50_ms: round(percentile(frames, 50)),
         scroll_frame_p95_ms: round(scrollP95),
@@ -250,6 +268,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         playback_speed_error_pct: round(speedError),
         playback_churn_error_pct: round(underChurn.errorPct),
         long_tasks_per_min: round(longTasksPerMinute),
+        page_churn_cpu_pct: round((churnPageCpuMs / churnWallMs) * 100),
         renderer_heap_mb: round(heapMb),
         main_cpu_pct: round(mainCpuPct),
         // The main thread alone (the backend's informers, feeds and bridge; no worker), on Linux.

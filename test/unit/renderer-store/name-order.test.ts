@@ -110,6 +110,42 @@ describe('NameOrder', () => {
     }
   });
 
+  it('places arrivals beside keys that left in the same read, and a key that left and came back', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const keys = ['a/x-1', 'a/x-3', 'a/x-5', 'a/x-7', 'a/x-9'];
+    mirror.apply(deltaBatch(1, { upserts: keys.map((key) => row(key)), replace: true, snapshotEnd: true }));
+    const before = order.read();
+    // x-3 and x-5 leave; x-4 lands between them, x-2 just before one that left, x-6 just after one;
+    // x-7 leaves and comes back; x-0 and x-10 land at both ends.
+    mirror.apply(deltaBatch(2, { deletes: ['a/x-3', 'a/x-5', 'a/x-7'] }));
+    mirror.apply(
+      deltaBatch(3, {
+        upserts: ['a/x-4', 'a/x-2', 'a/x-6', 'a/x-7', 'a/x-0', 'a/x-10'].map((key) => row(key)),
+      }),
+    );
+    const after = order.read();
+    const expected = ['a/x-0', 'a/x-1', 'a/x-2', 'a/x-4', 'a/x-6', 'a/x-7', 'a/x-9', 'a/x-10'];
+    expect(after).toEqual(expected);
+    expect(before).toEqual(keys);
+    // The ranks order the keys as their names do: sorting any subset by rank gives name order.
+    expect(order.sorted([...expected].reverse())).toEqual(expected);
+    expect(order.without([new Set(['a/x-7', 'a/x-0'])])).toEqual(
+      expected.filter((key) => key !== 'a/x-7' && key !== 'a/x-0'),
+    );
+  });
+
+  it('answers "leave nothing out" with the kept order itself, not a copy', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    mirror.apply(deltaBatch(1, { upserts: [row('a/x-2'), row('a/x-1')], replace: true, snapshotEnd: true }));
+    const all = order.read();
+    expect(order.without([])).toBe(all);
+    expect(order.without([new Set(['c/absent'])])).toBe(all);
+    expect(order.without([new Set(['a/x-1'])])).toEqual(['a/x-2']);
+    expect(all).toEqual(['a/x-1', 'a/x-2']);
+  });
+
   it('ranks every key again when arrivals use up the room between two neighbours', () => {
     const mirror = new SubscriptionMirror();
     const order = new NameOrder(mirror.rows, mirror.changes);

@@ -144,7 +144,7 @@ describe('queryRows', () => {
         .sort((left, right) => compareCells(left.name, right.name) || (left.key < right.key ? -1 : 1))
         .map((each) => each.key);
       expect(queryRows(mirror, filter)).toEqual(byName);
-      expect(queryRows(mirror, filter, { column: 'status' }).sort()).toEqual([...byName].sort());
+      expect([...queryRows(mirror, filter, { column: 'status' })].sort()).toEqual([...byName].sort());
       expect(countRows(mirror, filter)).toBe(matching.length);
     }
   });

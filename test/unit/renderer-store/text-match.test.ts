@@ -3,6 +3,7 @@ import { isMixedCase, lowerCaseIncludes, MixedCaseKeys } from '../../../renderer
 import { NarrowingQuery } from '../../../renderer/store/narrowing-query';
 import { matchesFilter, queryRows } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
+import { warmTextSearch } from '../../../renderer/store/text-match';
 import type { Row } from '../../../shared/protocol/row';
 import { pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound, keysByName } from './random-churn';
@@ -62,10 +63,58 @@ describe('lower-case text matching', () => {
         expect([...mixed.read()].sort()).toEqual(
           [...live.keys()].filter((key) => key !== key.toLowerCase()).sort(),
         );
+      // As an idle page does once a second (useWarmLabelIndexes): the warmed structures must answer
+      // as those built at the keystroke do.
+      if (seq % 4 === 0) {
+        void mirror.indexes.byLabel;
+        warmTextSearch(mirror);
+      }
       const text = texts[seq % texts.length];
       const expected = keysByName([...live.values()].filter((each) => matchesFilter(each, { text })));
       expect(queryRows(mirror, { text }), text).toEqual(expected);
       expect(narrowing.query(mirror, { text }), text).toEqual(expected);
     }
+  });
+
+  it('warms the rows lacking each label nearly every row has, at most one walk of the rows a call', () => {
+    const mirror = new SubscriptionMirror();
+    const rows = Array.from({ length: 400 }, (_, index) =>
+      row(`team-a/pod-${index}`, '1', {
+        labels: {
+          // app and hash: every row but a few; tier: a third of the rows.
+          ...(index % 100 === 1 ? {} : { app: `web-${index % 5}` }),
+          ...(index % 100 === 2 ? {} : { hash: `h${index % 7}` }),
+          ...(index % 3 === 0 ? { tier: 'front' } : {}),
+        },
+      }),
+    );
+    mirror.apply(deltaBatch(1, { upserts: rows, replace: true, snapshotEnd: true }));
+    let walks = 0;
+    const entries = Map.prototype.entries.bind(mirror.rows);
+    // MissingLabel's build is the one walk of [key, row] pairs; the other structures read keys().
+    Object.defineProperty(mirror.rows, Symbol.iterator, {
+      value: () => {
+        walks += 1;
+        return entries();
+      },
+    });
+    const warm = () => {
+      void mirror.indexes.byLabel;
+      warmTextSearch(mirror);
+    };
+    warm();
+    expect(walks).toBe(1);
+    warm();
+    expect(walks).toBe(2);
+    mirror.apply(deltaBatch(2, { deletes: ['team-a/pod-1'], upserts: [row('team-a/pod-1000')] }));
+    warm();
+    // Both labels' sets are kept from the change log now; tier is too rare to be answered this way.
+    expect(walks).toBe(2);
+    const expected = [...mirror.rows.values()]
+      .filter((each) => matchesFilter(each, { text: 'a' }))
+      .map((each) => each.key)
+      .sort();
+    expect([...queryRows(mirror, { text: 'a' })].sort()).toEqual(expected);
+    expect(walks).toBe(2);
   });
 });
