@@ -5,7 +5,7 @@ import { matchesFilter, queryRows } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import { warmTextSearch } from '../../../renderer/store/text-match';
 import type { Row } from '../../../shared/protocol/row';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound, keysByName } from './random-churn';
 
 describe('lower-case text matching', () => {
