@@ -131,6 +131,26 @@ function framedRows(moments: MomentRows, reader: RecordingReader, query: StateQu
 /** Rows as text: same values, same fields in the same order, labels' keys included. */
 const text = (rows: readonly Row[]) => JSON.stringify(rows);
 
+/**
+ * Exports the part of a recording between two fractions of its change times (with `filter`), checking
+ * that the source read cleanly; returns the file and the times inside the range.
+ */
+function exportPart(
+  file: string,
+  times: readonly number[],
+  [first, last]: readonly [number, number],
+  filter: { namespaces?: string[] } = {},
+): { exported: string; from: number; inRange: number[] } {
+  const from = times[Math.floor(times.length * first)];
+  const to = times[Math.floor(times.length * last)];
+  const source = openRecording(file);
+  const exported = directory!.file('export.kubetide');
+  exportRecording(source, exported, { from, to, ...filter });
+  expect(source.problems).toEqual([]);
+  source.close();
+  return { exported, from, inRange: times.filter((time) => time >= from && time <= to) };
+}
+
 function expectExact(file: string, times: readonly number[], count: number, seed: number): void {
   const reader = openRecording(file);
   const moments = new MomentRows();
@@ -270,14 +290,7 @@ describe('row frames', () => {
   it("are copied into an export: its moments read the source's frames and give the same rows", () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
-    const from = times[Math.floor(times.length / 3)];
-    const to = times[Math.floor((times.length * 2) / 3)];
-    const source = openRecording(file);
-    const exported = directory.file('export.kubetide');
-    exportRecording(source, exported, { from, to });
-    expect(source.problems).toEqual([]);
-    source.close();
-    const inRange = times.filter((time) => time >= from && time <= to);
+    const { exported, from, inRange } = exportPart(file, times, [1 / 3, 2 / 3]);
     expectExact(exported, inRange, 40, 7);
     // The rows come from the frames: with every version up to the export's last frame unreadable,
     // the moment at that frame still reads whole.
@@ -300,13 +313,7 @@ describe('row frames', () => {
   it("an export of some namespaces holds only those namespaces' rows in its frames", () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
-    const from = times[Math.floor(times.length / 4)];
-    const to = times[Math.floor((times.length * 3) / 4)];
-    const source = openRecording(file);
-    const exported = directory.file('export.kubetide');
-    exportRecording(source, exported, { from, to, namespaces: ['ns-1', 'ns-2'] });
-    expect(source.problems).toEqual([]);
-    source.close();
+    const { exported, inRange } = exportPart(file, times, [1 / 4, 3 / 4], { namespaces: ['ns-1', 'ns-2'] });
     const reader = openRecording(exported);
     const frames = reader.database.prepare('SELECT rows FROM row_frames').pluck().all() as Buffer[];
     const signature = printerSignature(printerFor({ group: '', resource: 'pods' }));
@@ -318,12 +325,7 @@ describe('row frames', () => {
     reader.close();
     expect(frames.length).toBeGreaterThan(5);
     expect([...namespaces].sort()).toEqual(['ns-1', 'ns-2']);
-    expectExact(
-      exported,
-      times.filter((time) => time >= from && time <= to),
-      40,
-      12,
-    );
+    expectExact(exported, inRange, 40, 12);
   });
 
   it('an export of a format 5 file (no row_frames table) reads from its versions', () => {
@@ -332,19 +334,8 @@ describe('row frames', () => {
     const database = openForWriting(file, 'test-context');
     database.exec("DROP TABLE row_frames; UPDATE meta SET value = '5' WHERE key = 'formatVersion'");
     database.close();
-    const from = times[Math.floor(times.length / 3)];
-    const to = times[Math.floor((times.length * 2) / 3)];
-    const source = openRecording(file);
-    const exported = directory.file('export.kubetide');
-    exportRecording(source, exported, { from, to });
-    expect(source.problems).toEqual([]);
-    source.close();
-    expectExact(
-      exported,
-      times.filter((time) => time >= from && time <= to),
-      20,
-      13,
-    );
+    const { exported, inRange } = exportPart(file, times, [1 / 3, 2 / 3]);
+    expectExact(exported, inRange, 20, 13);
   });
 
   it("keep an unchanged object's row through a relist: only the objects that changed are projected", () => {
