@@ -7,21 +7,16 @@
 // TaskDuration). CPU time is what to compare on a shared machine: the wall times move with its load.
 // `--profile` writes V8 CPU profiles of the same span to test-artifacts/ui-bench: the page's
 // (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { startBrowserMode } from '../../main/app/serve';
-import { launchChromium } from '../e2e/chromium';
-import { startClusterProcess } from './ui-cluster';
+import { UiBenchSession } from './ui-session';
 import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
 import type { ThreadCpu } from './thread-cpu';
 import { startupTimes } from './ui-scenario';
 
-const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 
 const { values } = parseArgs({
@@ -31,10 +26,8 @@ const pods = Number(values.pods);
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
-const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-startup-'));
-const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
+const session = await UiBenchSession.start(pods, log);
 try {
-  await ensureRendererBuilt(log);
   // The backend's main thread, from its start to "synced" (node's --cpu-prof would run to the exit).
   const inspector = new Session();
   if (values.profile) {
@@ -46,24 +39,19 @@ try {
   const before = threadCpu();
   const cpuBefore = process.cpuUsage();
   const backendStart = performance.now();
-  const mode = await startBrowserMode({
-    port: 0,
-    embedded: false,
-    pods,
-    kubeconfig: cluster.kubeconfigPath,
-    dataDirectory: join(workFolder, 'data'),
-    log: () => undefined,
-  });
+  const mode = await session.startBackend();
   // When the backend's pods feed synced (its first kind when recording: it lists from the session's
   // start, before the page opens), with the CPU its threads had spent by then.
   const backendReady = performance.now() - backendStart;
-  const session = mode.backend.host.session;
+  const clusterSession = mode.backend.host.session;
   let backendSynced = Number.NaN;
   let threadsAtBackendSynced: ThreadCpu[] | undefined;
   // The feed's phases as they change (a relist shows as listing again), in ms from the backend's start.
   const phases: string[] = [];
   const sample = () => {
-    const phase = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState().phase;
+    const phase = clusterSession.feeds
+      .find({ group: '', version: 'v1', resource: 'pods' }, '')
+      ?.syncState().phase;
     if (phase === undefined || phases.at(-1)?.startsWith(phase)) return;
     const at = performance.now() - backendStart;
     phases.push(`${phase} ${Math.round(at)}`);
@@ -74,9 +62,7 @@ try {
   };
   sample();
   const watch = setInterval(sample, 50);
-  const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-  await context.addInitScript({ path: probeScript });
+  const { context } = await session.openBrowser();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -91,7 +77,7 @@ try {
   // The page can read "synced" within a poll of the feed: looked at once more.
   sample();
   clearInterval(watch);
-  const recorded = session.recording?.recorder?.stats();
+  const recorded = clusterSession.recording?.recorder?.stats();
   const cpu = process.cpuUsage(cpuBefore);
   const after = threadCpu();
   const { metrics } = await cdp.send('Performance.getMetrics');
@@ -122,9 +108,6 @@ try {
         `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
     ].join('\n'),
   );
-  await browser.close();
-  await mode.close();
 } finally {
-  await cluster.close();
-  rmSync(workFolder, { recursive: true, force: true });
+  await session.close();
 }

@@ -9,16 +9,12 @@
 // (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playback from
 // the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile; run this under `node --cpu-prof` for the backend's
 // (its main thread and each worker's), and cut both to the travels by the printed profile clock.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { startBrowserMode } from '../../main/app/serve';
-import { launchChromium } from '../e2e/chromium';
 import { round } from './harness';
-import { startClusterProcess } from './ui-cluster';
+import { UiBenchSession } from './ui-session';
 import { goLive, playbackError, recordingSpan, startupTimes, travelTo } from './ui-scenario';
 
 const { values } = parseArgs({
@@ -30,31 +26,17 @@ const { values } = parseArgs({
   },
 });
 const pods = Number(values.pods);
-const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 const speed = 10;
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
 
-const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-travel-'));
-const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
-const closers: (() => Promise<unknown>)[] = [() => cluster.close()];
+const session = await UiBenchSession.start(pods, log);
+const { cluster } = session;
 try {
-  await ensureRendererBuilt(log);
-  const mode = await startBrowserMode({
-    port: 0,
-    embedded: false,
-    pods,
-    kubeconfig: cluster.kubeconfigPath,
-    dataDirectory: join(workFolder, 'data'),
-    log: () => undefined,
-  });
-  closers.unshift(() => mode.close());
-  const browser = await launchChromium();
-  closers.unshift(() => browser.close());
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-  await context.addInitScript({ path: probeScript });
+  const mode = await session.startBackend();
+  const { context } = await session.openBrowser();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await page.goto(mode.launchUrl());
@@ -117,6 +99,5 @@ try {
     }),
   );
 } finally {
-  for (const close of closers) await close().catch(() => undefined);
-  rmSync(workFolder, { recursive: true, force: true });
+  await session.close();
 }

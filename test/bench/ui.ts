@@ -4,20 +4,16 @@
 // ui-page-probe.js times each action in the page, from the input event to the painted answer. The same
 // browser then opens the floor (ui-floor.html: the same rows in a plain table, no engine), so the
 // figures say what Kubetide costs over what showing these rows costs at all.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
-import { startBrowserMode } from '../../main/app/serve';
 import type { KubeList } from '../../shared/kube/object';
-import { launchChromium } from '../e2e/chromium';
 import type { BenchOptions, BenchResult } from './harness';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { atMost, getBody, median, percentile, round, startLoopStallMonitor } from './harness';
 import { CpuStallMonitor } from './cpu-stall-monitor';
-import { startClusterProcess } from './ui-cluster';
+import { UiBenchSession } from './ui-session';
 import { startFloorServer } from './ui-floor';
 import {
   goLive,
@@ -34,7 +30,6 @@ import {
   wheelNotches,
 } from './ui-scenario';
 
-const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 const playbackSpeed = 10;
 const briefWheelNotches = 15;
@@ -119,29 +114,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
   const started = performance.now();
   const log = (message: string) => print(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
   const pods = options.uiPods;
-  const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-bench-'));
   log(`ui: seeding ${pods} pods in the cluster process...`);
-  const cluster = await startClusterProcess({
-    pods,
-    kubeconfigPath: join(workFolder, 'kubeconfig'),
-    log,
-  });
-  const closers: (() => Promise<unknown>)[] = [() => cluster.close()];
+  const session = await UiBenchSession.start(pods, log);
+  const { cluster } = session;
   try {
-    await ensureRendererBuilt(log);
-    const mode = await startBrowserMode({
-      port: 0,
-      embedded: false,
-      pods,
-      kubeconfig: cluster.kubeconfigPath,
-      dataDirectory: join(workFolder, 'data'),
-      log: () => undefined,
-    });
-    closers.unshift(() => mode.close());
-    const browser = await launchChromium();
-    closers.unshift(() => browser.close());
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-    await context.addInitScript({ path: probeScript });
+    const mode = await session.startBackend();
+    const { context } = await session.openBrowser();
     const texts = await filterTexts(cluster.url, options.uiBrief);
     const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
 
@@ -229,7 +207,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // tokens under churn (410 Gone): the cluster is stilled first.
     await cluster.setChurn(0);
     const floor = await startFloorServer(cluster.url);
-    closers.unshift(() => floor.close());
+    session.onClose(() => floor.close());
     const floorPage = await openPage(context, floor.url);
     const floorStartup = await startupTimes(floorPage, false);
     const floorTyping = await typeFilters(floorPage, texts);
@@ -313,7 +291,6 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
       ],
     };
   } finally {
-    for (const close of closers) await close().catch(() => undefined);
-    rmSync(workFolder, { recursive: true, force: true });
+    await session.close();
   }
 }

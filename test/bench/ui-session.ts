@@ -1,0 +1,78 @@
+// What the ui benches set up before they measure, shared by `--only ui` (ui.ts) and the by-hand runs
+// (ui-travel.ts, ui-startup.ts): the cluster in its own process, Kubetide in browser mode in this
+// process (recording on, its data in the session's folder), and a Chromium context whose pages get
+// ui-page-probe.js before their own scripts. Each is a step of its own, so a caller can time one
+// (ui-startup times the backend's start). close() undoes what was started, newest first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { ensureRendererBuilt } from '../../main/app/renderer-build';
+import { startBrowserMode } from '../../main/app/serve';
+import type { BrowserMode } from '../../main/app/serve';
+import { launchChromium } from '../e2e/chromium';
+import { startClusterProcess } from './ui-cluster';
+
+const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
+
+type ClusterProcess = Awaited<ReturnType<typeof startClusterProcess>>;
+
+export class UiBenchSession {
+  private readonly closers: (() => Promise<unknown>)[] = [];
+
+  private constructor(
+    readonly pods: number,
+    readonly workFolder: string,
+    readonly cluster: ClusterProcess,
+  ) {
+    this.closers.push(() => cluster.close());
+  }
+
+  /** Seeds `pods` pods in the cluster process (still: the caller sets its churn) and builds the UI. */
+  static async start(pods: number, log: (message: string) => void): Promise<UiBenchSession> {
+    const workFolder = mkdtempSync(join(tmpdir(), 'kubetide-ui-bench-'));
+    const cluster = await startClusterProcess({ pods, kubeconfigPath: join(workFolder, 'kubeconfig'), log });
+    const session = new UiBenchSession(pods, workFolder, cluster);
+    try {
+      await ensureRendererBuilt(log);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** Kubetide in browser mode on the cluster, as `npm start` runs it. */
+  async startBackend(): Promise<BrowserMode> {
+    const mode = await startBrowserMode({
+      port: 0,
+      embedded: false,
+      pods: this.pods,
+      kubeconfig: this.cluster.kubeconfigPath,
+      dataDirectory: join(this.workFolder, 'data'),
+      log: () => undefined,
+    });
+    this.closers.unshift(() => mode.close());
+    return mode;
+  }
+
+  /** Chromium, and a context at the bench's window size whose pages carry the probe. */
+  async openBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
+    const browser = await launchChromium();
+    this.closers.unshift(() => browser.close());
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    await context.addInitScript({ path: probeScript });
+    return { browser, context };
+  }
+
+  /** Something else to close with the session (before what was started earlier). */
+  onClose(close: () => Promise<unknown>): void {
+    this.closers.unshift(close);
+  }
+
+  async close(): Promise<void> {
+    for (const close of this.closers.splice(0)) await close().catch(() => undefined);
+    rmSync(this.workFolder, { recursive: true, force: true });
+  }
+}
