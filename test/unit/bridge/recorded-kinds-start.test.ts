@@ -41,6 +41,27 @@ function waiting(states: SyncState[]) {
   return { clock, start, calls, started: () => calls.filter((call) => call === 'start later kinds').length };
 }
 
+/** Lister-watchers of `apis` whose pods LIST answers only once the test calls answerPodsList. */
+function podsListHeld(apis: ReadonlyMap<string, FakeApi>): {
+  newListerWatcher: (gvr: GroupVersionResource) => ListerWatcher;
+  answerPodsList: () => void;
+} {
+  let answerPodsList = () => {};
+  const podsListAnswered = new Promise<void>((resolve) => (answerPodsList = resolve));
+  const newListerWatcher = (gvr: GroupVersionResource): ListerWatcher => {
+    const listerWatcher = apis.get(gvr.resource)!.listerWatcher();
+    if (gvr.resource !== 'pods') return listerWatcher;
+    return {
+      ...listerWatcher,
+      list: async (options, signal, transformItem) => {
+        await podsListAnswered;
+        return listerWatcher.list(options, signal, transformItem);
+      },
+    };
+  };
+  return { newListerWatcher, answerPodsList };
+}
+
 describe('RecordedKindsStart', () => {
   it('starts the later kinds once every running feed has synced, not before', () => {
     const states: SyncState[] = [{ phase: 'synced' }, { phase: 'listing', listed: 10 }];
@@ -129,19 +150,7 @@ describe('a session recording several kinds', () => {
     const apis = new Map([pods, deployments, services].map((gvr) => [gvr.resource, new FakeApi()]));
     apis.get('pods')!.apply(pod('default', 'web-1'));
     // The pods LIST answers when the test says: until then the pods feed is listing.
-    let answerPodsList = () => {};
-    const podsListAnswered = new Promise<void>((resolve) => (answerPodsList = resolve));
-    const newListerWatcher = (gvr: GroupVersionResource): ListerWatcher => {
-      const listerWatcher = apis.get(gvr.resource)!.listerWatcher();
-      if (gvr.resource !== 'pods') return listerWatcher;
-      return {
-        ...listerWatcher,
-        list: async (options, signal, transformItem) => {
-          await podsListAnswered;
-          return listerWatcher.list(options, signal, transformItem);
-        },
-      };
-    };
+    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const session = new ClusterSession({
       context: 'test',
       newListerWatcher,
@@ -175,19 +184,7 @@ describe('a session recording several kinds', () => {
     const clock = new FakeClock();
     const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
     apis.get('pods')!.apply(pod('default', 'web-1'));
-    let answerPodsList = () => {};
-    const podsListAnswered = new Promise<void>((resolve) => (answerPodsList = resolve));
-    const newListerWatcher = (gvr: GroupVersionResource): ListerWatcher => {
-      const listerWatcher = apis.get(gvr.resource)!.listerWatcher();
-      if (gvr.resource !== 'pods') return listerWatcher;
-      return {
-        ...listerWatcher,
-        list: async (options, signal, transformItem) => {
-          await podsListAnswered;
-          return listerWatcher.list(options, signal, transformItem);
-        },
-      };
-    };
+    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const polls: MetricsResource[] = [];
     const session = new ClusterSession({
       context: 'test',
