@@ -3,8 +3,9 @@
 // is updated in place. Under churn keys come and go in every frame; finding them by comparing the
 // previous order with the whole map (a Set of every key) and merging by name took 15-20% of the ui
 // bench's typing profile at 50,000 pods. Here a read replays only the log's adds and deletes since
-// the last read: the keys that left are cut out, and each key that arrived is placed by binary search,
-// so a read costs one array copy and a few dozen name comparisons.
+// the last read: the keys that left are cut out, and each key that arrived is placed by galloping
+// search among the names the order keeps beside its keys, so a read costs one array copy and a few
+// name comparisons per arrival.
 //
 // Every key in the order also has a rank, an integer that orders keys as their names do. Since a
 // key's name never changes, neither does its place relative to any other key: an arrival takes a rank
@@ -23,16 +24,17 @@ function compareNamed(leftName: string, leftKey: string, rightName: string, righ
   return leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0;
 }
 
-/** Name order of two keys of `rows` (see compareNamed). */
-export function compareByName(rows: ReadonlyMap<string, Row>, left: string, right: string): number {
-  return compareNamed(rows.get(left)!.name, left, rows.get(right)!.name, right);
+/** Keys and their names, side by side, in name order. */
+interface NamedKeys {
+  readonly keys: string[];
+  readonly names: string[];
 }
 
-/** `keys` (all in `rows`) sorted by name, ties by key. */
-export function sortByName(rows: ReadonlyMap<string, Row>, keys: string[]): string[] {
+/** `keys` (all in `rows`) sorted by name, ties by key, with their names. */
+function sortByName(rows: ReadonlyMap<string, Row>, keys: readonly string[]): NamedKeys {
   const decorated = keys.map((key) => ({ key, name: rows.get(key)!.name }));
   decorated.sort((left, right) => compareNamed(left.name, left.key, right.name, right.key));
-  return decorated.map((entry) => entry.key);
+  return { keys: decorated.map((entry) => entry.key), names: decorated.map((entry) => entry.name) };
 }
 
 /**
@@ -44,6 +46,11 @@ const maxRank = 2 ** 30 - 1;
 export class NameOrder {
   /** The order; replaced (never mutated) when keys come or go, so readers may hold it. */
   private keys: readonly string[] = [];
+  /**
+   * names[i] is keys[i]'s name: placing arrivals compares them with kept keys' names, read here in
+   * order rather than through a Map lookup each (a cache miss at 150,000 rows).
+   */
+  private names: readonly string[] = [];
   /** keys[i]'s rank is ranks[i]: strictly increasing, so ranks compare as the keys' names do. */
   private ranks: Int32Array = new Int32Array(0);
   /**
@@ -66,7 +73,7 @@ export class NameOrder {
   read(): readonly string[] {
     const end = this.changes.end;
     if (!this.built) {
-      this.keys = sortByName(this.rows, [...this.rows.keys()]);
+      ({ keys: this.keys, names: this.names } = sortByName(this.rows, [...this.rows.keys()]));
       this.renumber();
       this.built = true;
     } else if (this.cursor.position < end) {
@@ -156,14 +163,13 @@ export class NameOrder {
    */
   private replay(): void {
     const arrived = new Set<string>();
-    /** Keys that left the order, with their names: arrivals are placed among them before they are cut. */
-    const left = new Map<string, string>();
+    const left = new Set<string>();
     this.changes.forEachRunSince(this.cursor.position, ({ oldRows, newRows, keys }, from) => {
       for (let slot = from; slot < oldRows.length; slot++) {
         if (newRows === undefined) {
           const key = keys![slot];
           // Added and deleted since the last read: it was never in the order.
-          if (!arrived.delete(key)) left.set(key, oldRows[slot]!.name);
+          if (!arrived.delete(key)) left.add(key);
         } else if (oldRows[slot] === undefined) {
           // A key deleted and added again is both left and arrived: dropped, then placed again.
           arrived.add(newRows[slot].key);
@@ -172,49 +178,48 @@ export class NameOrder {
     });
     if (arrived.size === 0 && left.size === 0) return;
     const positions: number[] = [];
-    for (const key of left.keys()) {
+    for (const key of left) {
       positions.push(this.positionOf(this.rankOf.get(key)!));
       this.rankOf.delete(key);
     }
     positions.sort((first, second) => first - second);
-    const added = sortByName(this.rows, [...arrived]);
-    if (added.length * Math.log2(this.keys.length + 2) >= this.keys.length + added.length) {
-      // Many arrivals (a snapshot): cut, merge in one linear pass and rank every key again.
-      this.keys = merged(this.rows, cut(this.keys, positions), added);
-      this.renumber();
-      return;
-    }
-    this.place(added, positions, left);
-  }
-
-  /** The order from the rows themselves, reusing the previous order for the keys it still holds. */
-  private rescan(): void {
-    const rows = this.rows;
-    const kept = this.keys.filter((key) => rows.has(key));
-    const known = new Set(kept);
-    const arrived: string[] = [];
-    for (const key of rows.keys()) if (!known.has(key)) arrived.push(key);
-    this.keys = merged(rows, kept, sortByName(rows, arrived));
-    this.rankOf.clear();
-    this.renumber();
+    this.place(sortByName(this.rows, [...arrived]), positions);
   }
 
   /**
-   * The order without the keys at `positions` (sorted; names of those that left in `leftNames`) and
-   * with `added` (name-ordered, few) placed by binary search, each taking a rank between its
-   * neighbours' so that no other rank moves. A key that left and came back is both cut and placed.
+   * The order from the rows themselves, when the log no longer holds every change since the last
+   * read: the keys no row has any more are cut and the rows' keys the order lacks are placed. A key
+   * deleted and added again meanwhile keeps its place, which its name (part of its key) still gives.
    */
-  private place(
-    added: readonly string[],
-    positions: readonly number[],
-    leftNames: Map<string, string>,
-  ): void {
+  private rescan(): void {
     const rows = this.rows;
-    const nameOf = (key: string): string => rows.get(key)?.name ?? leftNames.get(key)!;
+    const arrived: string[] = [];
+    for (const key of rows.keys()) if (!this.rankOf.has(key)) arrived.push(key);
+    const positions: number[] = [];
+    this.keys.forEach((key, position) => {
+      if (rows.has(key)) return;
+      positions.push(position);
+      this.rankOf.delete(key);
+    });
+    this.place(sortByName(rows, arrived), positions);
+  }
+
+  /**
+   * The order without the keys at `positions` (sorted) and with `added` in their places, in one pass that copies the kept keys and ranks once.
+   * Each arrival's place is found by galloping from the last one's, so a listing's batch of m arrivals
+   * among n keys costs about m log(n/m) name comparisons rather than a merge's n. The arrivals that
+   * land between the same two kept keys share the ranks between theirs, evenly spread, and no kept
+   * key's rank moves: a batch costs a rank write per arrival, not one per key (150,000 Map writes for
+   * each batch of a listing, before). Only when a gap has no room left is every key ranked again. A
+   * key that left and came back is both cut and placed.
+   */
+  private place(added: NamedKeys, positions: readonly number[]): void {
     const kept = this.keys;
+    const keptNames = this.names;
     const keptRanks = this.ranks;
-    const total = kept.length - positions.length + added.length;
+    const total = kept.length - positions.length + added.keys.length;
     const keys = new Array<string>(total);
+    const names = new Array<string>(total);
     const ranks = new Int32Array(total);
     let copied = 0;
     let next = 0;
@@ -228,32 +233,45 @@ export class NameOrder {
           continue;
         }
         ranks[next] = keptRanks[copied];
+        names[next] = keptNames[copied];
         keys[next++] = kept[copied++];
       }
     };
+    /** True when kept[index] orders after `key` (named `name`); the keys that left still hold their places. */
+    const keptAfter = (index: number, name: string, key: string): boolean =>
+      compareNamed(keptNames[index], kept[index], name, key) > 0;
+    const { keys: addedKeys, names: addedNames } = added;
     let exhausted = false;
-    for (const key of added) {
-      const name = rows.get(key)!.name;
-      // The first kept key after `key` by name: the keys that left still hold their places here.
-      let low = copied;
-      let high = kept.length;
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        if (compareNamed(nameOf(kept[middle]), kept[middle], name, key) <= 0) low = middle + 1;
-        else high = middle;
-      }
-      copyTo(low);
+    let first = 0;
+    while (first < addedKeys.length) {
+      const place = firstAfter(kept.length, copied, (index) =>
+        keptAfter(index, addedNames[first], addedKeys[first]),
+      );
+      copyTo(place);
+      // The arrivals after this one that land in the same gap, before kept[place].
+      let end = first + 1;
+      while (
+        end < addedKeys.length &&
+        (place === kept.length || keptAfter(place, addedNames[end], addedKeys[end]))
+      )
+        end += 1;
       const below = next > 0 ? ranks[next - 1] : 0;
       // The next kept rank, cut or not: a cut key's rank is at most that of the kept key after it.
-      const above = copied < kept.length ? keptRanks[copied] : maxRank + 1;
-      const rank = Math.floor((below + above) / 2);
-      if (rank <= below) exhausted = true;
-      keys[next] = key;
-      ranks[next++] = rank;
-      this.rankOf.set(key, rank);
+      const above = place < kept.length ? keptRanks[place] : maxRank + 1;
+      const step = (above - below) / (end - first + 1);
+      if (step < 1) exhausted = true;
+      for (let index = first; index < end; index++) {
+        const rank = below + Math.floor(step * (index - first + 1));
+        keys[next] = addedKeys[index];
+        names[next] = addedNames[index];
+        ranks[next++] = rank;
+        this.rankOf.set(addedKeys[index], rank);
+      }
+      first = end;
     }
     copyTo(kept.length);
     this.keys = keys;
+    this.names = names;
     this.ranks = ranks;
     if (exhausted) this.renumber();
   }
@@ -273,46 +291,24 @@ export class NameOrder {
 }
 
 /**
- * Two name-ordered key lists merged into one. Few arrivals (churn) are placed by binary search, so
- * the kept keys are copied, not compared; many (a snapshot) are merged in one linear pass.
+ * The first index in [from, length) for which `after` holds (it holds for every index after that one,
+ * or `length`): galloping from `from`, then a binary search, so a place d indexes on costs about
+ * 2 log d calls.
  */
-function merged(rows: ReadonlyMap<string, Row>, kept: readonly string[], added: readonly string[]): string[] {
-  const total = kept.length + added.length;
-  const result = new Array<string>(total);
-  if (added.length * Math.log2(kept.length + 2) < total) {
-    let copied = 0;
-    let next = 0;
-    for (const key of added) {
-      const position = insertionPoint(rows, kept, key, copied);
-      while (copied < position) result[next++] = kept[copied++];
-      result[next++] = key;
-    }
-    while (copied < kept.length) result[next++] = kept[copied++];
-    return result;
-  }
-  let left = 0;
-  let right = 0;
-  for (let index = 0; index < total; index++) {
-    const takeLeft =
-      right >= added.length || (left < kept.length && compareByName(rows, kept[left], added[right]) <= 0);
-    result[index] = takeLeft ? kept[left++] : added[right++];
-  }
-  return result;
-}
-
-/** The first index at or after `from` whose key orders after `key`. */
-function insertionPoint(
-  rows: ReadonlyMap<string, Row>,
-  keys: readonly string[],
-  key: string,
-  from: number,
-): number {
+function firstAfter(length: number, from: number, after: (index: number) => boolean): number {
   let low = from;
-  let high = keys.length;
+  let high = from;
+  let step = 1;
+  while (high < length && !after(high)) {
+    low = high + 1;
+    high = low + step;
+    step *= 2;
+  }
+  if (high > length) high = length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (compareByName(rows, keys[middle], key) <= 0) low = middle + 1;
-    else high = middle;
+    if (after(middle)) high = middle;
+    else low = middle + 1;
   }
   return low;
 }

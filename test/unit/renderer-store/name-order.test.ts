@@ -135,6 +135,34 @@ describe('NameOrder', () => {
     );
   });
 
+  it('places a listing that arrives in large interleaving batches, read between them, by name and rank', () => {
+    const random = seededRandom(23);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    const listed: Row[] = [];
+    for (let index = 0; index < 6_000; index++) {
+      // Listed by key (namespace, then name), so each batch spreads over the whole name order.
+      const key = `${pick(random, ['a', 'b', 'c'])}/${pick(random, ['web', 'db', 'api-2'])}-${Math.floor(random() * 9_000)}-x`;
+      if (!live.has(key)) live.set(key, row(key));
+    }
+    listed.push(...[...live.values()].sort((left, right) => (left.key < right.key ? -1 : 1)));
+    const seen = new Map<string, Row>();
+    let seq = 1;
+    for (let from = 0; from < listed.length; seq++) {
+      // Batches of a few to thousands of rows: some are placed among many, some outnumber what is kept.
+      const size = Math.floor(random() * (seq % 2 === 0 ? 40 : 2_500)) + 1;
+      const upserts = listed.slice(from, from + size);
+      from += size;
+      for (const each of upserts) seen.set(each.key, each);
+      mirror.apply(deltaBatch(seq, { upserts, ...(seq === 1 ? { replace: true } : {}) }));
+      const all = order.read();
+      expect(all).toEqual(keysByName(seen.values()));
+      const subset = all.filter(() => random() < 0.1);
+      expect(order.sorted([...subset].reverse())).toEqual(subset);
+    }
+  });
+
   it('answers "leave nothing out" with the kept order itself, not a copy', () => {
     const mirror = new SubscriptionMirror();
     const order = new NameOrder(mirror.rows, mirror.changes);
@@ -151,9 +179,13 @@ describe('NameOrder', () => {
     const order = new NameOrder(mirror.rows, mirror.changes);
     mirror.apply(deltaBatch(1, { upserts: [row('a/x-1'), row('a/x-9')], replace: true, snapshotEnd: true }));
     order.read();
-    // Each arrival lands just above the last one, in the same gap: halved 40 times, it runs out.
+    // Each arrival, read on its own, lands just above the last one, in the same gap: halved 40
+    // times, it runs out.
     const names = Array.from({ length: 40 }, (_, index) => `a/x-1-${String(index).padStart(2, '0')}`);
-    names.forEach((key, index) => mirror.apply(deltaBatch(index + 2, { upserts: [row(key)] })));
+    names.forEach((key, index) => {
+      mirror.apply(deltaBatch(index + 2, { upserts: [row(key)] }));
+      order.read();
+    });
     const all = order.read();
     expect(all).toEqual(['a/x-1', ...names, 'a/x-9']);
     expect(order.sorted([...all].reverse())).toEqual(all);
