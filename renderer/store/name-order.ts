@@ -14,34 +14,15 @@
 // or walking 150,000 keys in name order (a cache miss a key: 40-70 ms of CPU at that size).
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
-import { compareCells } from './compare-cells';
+import { sortRowsByName, takeArrivals } from './named-keys';
+import { maxRank, placeArrivals } from './ranked-placement';
+import type { NamedKeys } from './named-keys';
 import type { SubscriptionMirror } from './subscription-mirror';
 
-/** Name order of (name, key) pairs: by name with numeric-aware collation, then by key. */
-function compareNamed(leftName: string, leftKey: string, rightName: string, rightKey: string): number {
-  const order = compareCells(leftName, rightName);
-  if (order !== 0) return order;
-  return leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0;
-}
-
-/** Keys and their names, side by side, in name order. */
-interface NamedKeys {
-  readonly keys: string[];
-  readonly names: string[];
-}
-
-/** `keys` (all in `rows`) sorted by name, ties by key, with their names. */
+/** `keys` (all in `rows`) in name order, with their names. */
 function sortByName(rows: ReadonlyMap<string, Row>, keys: readonly string[]): NamedKeys {
-  const decorated = keys.map((key) => ({ key, name: rows.get(key)!.name }));
-  decorated.sort((left, right) => compareNamed(left.name, left.key, right.name, right.key));
-  return { keys: decorated.map((entry) => entry.key), names: decorated.map((entry) => entry.name) };
+  return sortRowsByName(keys.map((key) => rows.get(key)!));
 }
-
-/**
- * Ranks are integers V8 keeps unboxed (Smis, below 2^30), spread over this range with room between
- * neighbours, so a Map of 150,000 of them holds no number objects.
- */
-const maxRank = 2 ** 30 - 1;
 
 export class NameOrder {
   /** The order; replaced (never mutated) when keys come or go, so readers may hold it. */
@@ -62,9 +43,15 @@ export class NameOrder {
   /** Changes before it are reflected in `keys` (see RowChangeLog). */
   private readonly cursor: LogCursor;
 
+  /**
+   * `presorted` hands over (once) keys already in name order, such as a whole snapshot's (see
+   * SubscriptionMirror.takeSnapshotOrder): the next read with arrivals takes those among them in that
+   * order and sorts only the rest.
+   */
   constructor(
     private readonly rows: ReadonlyMap<string, Row>,
     private readonly changes: RowChangeLog,
+    private readonly presorted: () => NamedKeys | undefined = () => undefined,
   ) {
     this.cursor = changes.follow(0);
   }
@@ -73,7 +60,8 @@ export class NameOrder {
   read(): readonly string[] {
     const end = this.changes.end;
     if (!this.built) {
-      ({ keys: this.keys, names: this.names } = sortByName(this.rows, [...this.rows.keys()]));
+      const rows = this.rows;
+      ({ keys: this.keys, names: this.names } = this.sortArrivals([...rows.keys()], (key) => rows.has(key)));
       this.renumber();
       this.built = true;
     } else if (this.cursor.position < end) {
@@ -183,7 +171,10 @@ export class NameOrder {
       this.rankOf.delete(key);
     }
     positions.sort((first, second) => first - second);
-    this.place(sortByName(this.rows, [...arrived]), positions);
+    this.place(
+      this.sortArrivals([...arrived], (key) => arrived.has(key)),
+      positions,
+    );
   }
 
   /**
@@ -201,78 +192,31 @@ export class NameOrder {
       positions.push(position);
       this.rankOf.delete(key);
     });
-    this.place(sortByName(rows, arrived), positions);
+    this.place(
+      this.sortArrivals(arrived, (key) => rows.has(key) && !this.rankOf.has(key)),
+      positions,
+    );
   }
 
   /**
-   * The order without the keys at `positions` (sorted) and with `added` in their places, in one pass that copies the kept keys and ranks once.
-   * Each arrival's place is found by galloping from the last one's, so a listing's batch of m arrivals
-   * among n keys costs about m log(n/m) name comparisons rather than a merge's n. The arrivals that
-   * land between the same two kept keys share the ranks between theirs, evenly spread, and no kept
-   * key's rank moves: a batch costs a rank write per arrival, not one per key (150,000 Map writes for
-   * each batch of a listing, before). Only when a gap has no room left is every key ranked again. A
-   * key that left and came back is both cut and placed.
+   * `arrived` (distinct keys of the rows, which `isArrival` tells apart) in name order: those among
+   * the presorted keys, if any were handed over, taken in their order, and only the others sorted.
    */
+  private sortArrivals(arrived: readonly string[], isArrival: (key: string) => boolean): NamedKeys {
+    const sort = (keys: readonly string[]) => sortByName(this.rows, keys);
+    const presorted = this.presorted();
+    return presorted === undefined ? sort(arrived) : takeArrivals(presorted, arrived, isArrival, sort);
+  }
+
+  /** Cuts the keys at `positions` (sorted) and places `added` (see placeArrivals). */
   private place(added: NamedKeys, positions: readonly number[]): void {
-    const kept = this.keys;
-    const keptNames = this.names;
-    const keptRanks = this.ranks;
-    const total = kept.length - positions.length + added.keys.length;
-    const keys = new Array<string>(total);
-    const names = new Array<string>(total);
-    const ranks = new Int32Array(total);
-    let copied = 0;
-    let next = 0;
-    let cutIndex = 0;
-    // Copies kept[copied, end) but the cut positions.
-    const copyTo = (end: number): void => {
-      while (copied < end) {
-        if (cutIndex < positions.length && positions[cutIndex] === copied) {
-          cutIndex += 1;
-          copied += 1;
-          continue;
-        }
-        ranks[next] = keptRanks[copied];
-        names[next] = keptNames[copied];
-        keys[next++] = kept[copied++];
-      }
-    };
-    /** True when kept[index] orders after `key` (named `name`); the keys that left still hold their places. */
-    const keptAfter = (index: number, name: string, key: string): boolean =>
-      compareNamed(keptNames[index], kept[index], name, key) > 0;
-    const { keys: addedKeys, names: addedNames } = added;
-    let exhausted = false;
-    let first = 0;
-    while (first < addedKeys.length) {
-      const place = firstAfter(kept.length, copied, (index) =>
-        keptAfter(index, addedNames[first], addedKeys[first]),
-      );
-      copyTo(place);
-      // The arrivals after this one that land in the same gap, before kept[place].
-      let end = first + 1;
-      while (
-        end < addedKeys.length &&
-        (place === kept.length || keptAfter(place, addedNames[end], addedKeys[end]))
-      )
-        end += 1;
-      const below = next > 0 ? ranks[next - 1] : 0;
-      // The next kept rank, cut or not: a cut key's rank is at most that of the kept key after it.
-      const above = place < kept.length ? keptRanks[place] : maxRank + 1;
-      const step = (above - below) / (end - first + 1);
-      if (step < 1) exhausted = true;
-      for (let index = first; index < end; index++) {
-        const rank = below + Math.floor(step * (index - first + 1));
-        keys[next] = addedKeys[index];
-        names[next] = addedNames[index];
-        ranks[next++] = rank;
-        this.rankOf.set(addedKeys[index], rank);
-      }
-      first = end;
-    }
-    copyTo(kept.length);
-    this.keys = keys;
-    this.names = names;
-    this.ranks = ranks;
+    const { order, exhausted } = placeArrivals(
+      { keys: this.keys, names: this.names, ranks: this.ranks },
+      positions,
+      added,
+      this.rankOf,
+    );
+    ({ keys: this.keys, names: this.names, ranks: this.ranks } = order);
     if (exhausted) this.renumber();
   }
 
@@ -288,29 +232,6 @@ export class NameOrder {
     }
     this.ranks = ranks;
   }
-}
-
-/**
- * The first index in [from, length) for which `after` holds (it holds for every index after that one,
- * or `length`): galloping from `from`, then a binary search, so a place d indexes on costs about
- * 2 log d calls.
- */
-function firstAfter(length: number, from: number, after: (index: number) => boolean): number {
-  let low = from;
-  let high = from;
-  let step = 1;
-  while (high < length && !after(high)) {
-    low = high + 1;
-    high = low + step;
-    step *= 2;
-  }
-  if (high > length) high = length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (after(middle)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }
 
 /**
@@ -335,7 +256,11 @@ const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
 /** The mirror's NameOrder, brought up to date. */
 function currentOrder(mirror: SubscriptionMirror): NameOrder {
   let order = nameOrders.get(mirror);
-  if (!order) nameOrders.set(mirror, (order = new NameOrder(mirror.rows, mirror.changes)));
+  if (!order)
+    nameOrders.set(
+      mirror,
+      (order = new NameOrder(mirror.rows, mirror.changes, () => mirror.takeSnapshotOrder())),
+    );
   order.read();
   return order;
 }

@@ -7,11 +7,15 @@
 // until every row of the moment is in, see replayHolds) holds a snapshot's chunks as they arrive and
 // applies them together at its end. In the ui bench's travel at 50,000 pods the page spent most of
 // its time on what nobody saw: a revision per chunk, the table's query merging each chunk's arrivals
-// into the name order, and the renders that followed.
+// into the name order, and the renders that followed. Each held chunk is put in name order as it
+// arrives (NameRuns), and the name order takes the snapshot's keys from there rather than sorting
+// them all once the last chunk is in.
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { RowChangeLog } from './row-change-log';
 import { RowIndexes } from './row-indexes';
+import { NameRuns } from './named-keys';
+import type { NamedKeys } from './named-keys';
 
 /**
  * - applied: the batch changed the mirror (revision bumped).
@@ -56,6 +60,10 @@ export class SubscriptionMirror {
   /** With wholeSnapshots: the batches of the snapshot under way, in order, until its end. */
   private heldBatches: DeltaBatch[] | undefined;
   private heldRowCount = 0;
+  /** With wholeSnapshots: the held chunks' upserts in name order, from the snapshot's start. */
+  private heldOrder: NameRuns | undefined;
+  /** The last whole snapshot's upserts in name order, until the name order takes them. */
+  private snapshotOrder: NameRuns | undefined;
 
   /** `pendingLimit`: see RowChangeLog (tests lower it to exercise rebuilds). */
   constructor(lastSeq = 0, pendingLimit?: number, options: SubscriptionMirrorOptions = {}) {
@@ -63,6 +71,16 @@ export class SubscriptionMirror {
     this.changes = new RowChangeLog(this.rows, pendingLimit);
     this.indexes = new RowIndexes(this.changes);
     this.wholeSnapshots = options.wholeSnapshots ?? false;
+  }
+
+  /**
+   * The upserts of the last snapshot applied whole, in name order (a key in two chunks twice, side by
+   * side), once: the name order places the snapshot's arrivals from them (see NameOrder).
+   */
+  takeSnapshotOrder(): NamedKeys | undefined {
+    const order = this.snapshotOrder;
+    this.snapshotOrder = undefined;
+    return order?.merged();
   }
 
   /** Rows (upserts plus deletes) in the held batches of a snapshot under way (see wholeSnapshots). */
@@ -79,6 +97,7 @@ export class SubscriptionMirror {
       this.snapshotKeys = undefined;
       // A snapshot cut by the gap is never applied: the resnapshot replaces it.
       this.heldBatches = undefined;
+      this.heldOrder = undefined;
       this.heldRowCount = 0;
       return 'gap';
     }
@@ -87,14 +106,19 @@ export class SubscriptionMirror {
     if (this.wholeSnapshots && (startsSnapshot || this.heldBatches !== undefined)) {
       const held = startsSnapshot ? [] : this.heldBatches!;
       held.push(batch);
+      const order = startsSnapshot ? new NameRuns() : this.heldOrder!;
+      order.add(batch.upserts);
       if (!batch.snapshotEnd) {
+        this.heldOrder = order;
         this.heldBatches = held;
         this.heldRowCount =
           (startsSnapshot ? 0 : this.heldRowCount) + batch.upserts.length + batch.deletes.length;
         return 'held';
       }
       this.heldBatches = undefined;
+      this.heldOrder = undefined;
       this.heldRowCount = 0;
+      this.snapshotOrder = order;
       // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
       // no set of the keys it mentions, and no sweep.
       const sweep = this.rows.size > 0;

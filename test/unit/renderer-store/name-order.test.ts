@@ -141,9 +141,9 @@ describe('NameOrder', () => {
     const order = new NameOrder(mirror.rows, mirror.changes);
     const live = new Map<string, Row>();
     const listed: Row[] = [];
-    for (let index = 0; index < 6_000; index++) {
+    for (let index = 0; index < 3_000; index++) {
       // Listed by key (namespace, then name), so each batch spreads over the whole name order.
-      const key = `${pick(random, ['a', 'b', 'c'])}/${pick(random, ['web', 'db', 'api-2'])}-${Math.floor(random() * 9_000)}-x`;
+      const key = `${pick(random, ['a', 'b', 'c'])}/${pick(random, ['web', 'db', 'api-2'])}-${Math.floor(random() * 4_500)}-x`;
       if (!live.has(key)) live.set(key, row(key));
     }
     listed.push(...[...live.values()].sort((left, right) => (left.key < right.key ? -1 : 1)));

@@ -5,6 +5,7 @@ import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror'
 import { nameOrder } from '../../../renderer/store/name-order';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { deltaBatch as batch, pick, row, seededRandom } from '../bridge/fixtures';
+import { keysByName } from './random-churn';
 
 const keysOf = (mirror: SubscriptionMirror) => [...mirror.rows.keys()].sort();
 
@@ -84,6 +85,46 @@ describe('a mirror that applies snapshots whole (a replay)', () => {
       expect(nameOrder(whole)).toEqual(nameOrder(chunked));
       expect(whole.indexes.labelValues('app')).toEqual(chunked.indexes.labelValues('app'));
     }
+  });
+
+  it('gives the name order its snapshot in name order, read at any point (random snapshots and playback)', () => {
+    const random = seededRandom(29);
+    for (let round = 0; round < 40; round++) {
+      const mirror = new SubscriptionMirror(0, round % 3 === 0 ? 16 : undefined, { wholeSnapshots: true });
+      let seq = 0;
+      const key = () => `ns${Math.floor(random() * 3)}/p-${Math.floor(random() * 60)}`;
+      for (let step = 0; step < 8; step++) {
+        if (random() < 0.5) {
+          const upserts = new Map(
+            Array.from({ length: Math.floor(random() * 5) }, () => [key(), 0] as const),
+          );
+          const deletes = [...new Set(Array.from({ length: Math.floor(random() * 3) }, key))].filter(
+            (deleted) => !upserts.has(deleted),
+          );
+          mirror.apply(batch(++seq, { upserts: [...upserts.keys()].map((each) => row(each)), deletes }));
+        } else {
+          const chunks = 1 + Math.floor(random() * 4);
+          for (let chunk = 0; chunk < chunks; chunk++)
+            mirror.apply(
+              batch(++seq, {
+                upserts: Array.from({ length: Math.floor(random() * 30) }, () => row(key())),
+                ...(chunk === 0 ? { replace: true } : {}),
+                ...(chunk === chunks - 1 ? { snapshotEnd: true } : {}),
+              }),
+            );
+        }
+        if (random() < 0.6) expect(nameOrder(mirror)).toEqual(keysByName(mirror.rows.values()));
+      }
+      expect(nameOrder(mirror)).toEqual(keysByName(mirror.rows.values()));
+    }
+  });
+
+  it("leaves the snapshot's name order to the name order's next read, which takes it", () => {
+    const mirror = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
+    mirror.apply(batch(1, { replace: true, upserts: [row('a/x-10'), row('a/x-2')] }));
+    mirror.apply(batch(2, { upserts: [row('a/x-1')], snapshotEnd: true }));
+    expect(nameOrder(mirror)).toEqual(['a/x-1', 'a/x-2', 'a/x-10']);
+    expect(mirror.takeSnapshotOrder()).toBeUndefined();
   });
 
   it('in the store, takes and acknowledges any number of held chunks in one frame, notifying once at the end', () => {
