@@ -36,9 +36,11 @@ export class NameOrder {
   private ranks: Int32Array = new Int32Array(0);
   /**
    * The rank of every key in the order. A key's name never changes, so its rank stays right for as
-   * long as the key is in the order; an arrival takes a rank between its neighbours'.
+   * long as the key is in the order; an arrival takes a rank between its neighbours'. Built from
+   * `keys` and `ranks` on first use (see ranksByKey) and kept from then on: an order only shown, such
+   * as a travel's moment or a listing before its first change, never pays 150,000 Map writes.
    */
-  private readonly rankOf = new Map<string, number>();
+  private rankOf: Map<string, number> | undefined;
   private built = false;
   /** Changes before it are reflected in `keys` (see RowChangeLog). */
   private readonly cursor: LogCursor;
@@ -83,7 +85,8 @@ export class NameOrder {
     // by rank, natively, and each index comes back out.
     const scale = 2 ** Math.ceil(Math.log2(count + 1));
     const packed = new Float64Array(count);
-    for (let index = 0; index < count; index++) packed[index] = this.rankOf.get(keys[index])! * scale + index;
+    const rankOf = this.ranksByKey();
+    for (let index = 0; index < count; index++) packed[index] = rankOf.get(keys[index])! * scale + index;
     packed.sort();
     const result = new Array<string>(count);
     for (let index = 0; index < count; index++) result[index] = keys[packed[index] % scale];
@@ -97,14 +100,15 @@ export class NameOrder {
   withAdded(ordered: readonly string[], added: readonly string[]): string[] {
     if (added.length === 0) return ordered.slice();
     const result: string[] = [];
+    const rankOf = this.ranksByKey();
     let copied = 0;
     for (const key of this.sorted(added)) {
-      const rank = this.rankOf.get(key)!;
+      const rank = rankOf.get(key)!;
       let low = copied;
       let high = ordered.length;
       while (low < high) {
         const middle = (low + high) >> 1;
-        if (this.rankOf.get(ordered[middle])! < rank) low = middle + 1;
+        if (rankOf.get(ordered[middle])! < rank) low = middle + 1;
         else high = middle;
       }
       while (copied < low) result.push(ordered[copied++]);
@@ -122,9 +126,10 @@ export class NameOrder {
    */
   without(removed: readonly Iterable<string>[]): readonly string[] {
     const positions: number[] = [];
+    let rankOf: Map<string, number> | undefined;
     for (const keys of removed)
       for (const key of keys) {
-        const rank = this.rankOf.get(key);
+        const rank = (rankOf ??= this.ranksByKey()).get(key);
         if (rank !== undefined) positions.push(this.positionOf(rank));
       }
     return positions.length === 0 ? this.keys : cut(this.keys, positions);
@@ -166,9 +171,12 @@ export class NameOrder {
     });
     if (arrived.size === 0 && left.size === 0) return;
     const positions: number[] = [];
-    for (const key of left) {
-      positions.push(this.positionOf(this.rankOf.get(key)!));
-      this.rankOf.delete(key);
+    if (left.size > 0) {
+      const rankOf = this.ranksByKey();
+      for (const key of left) {
+        positions.push(this.positionOf(rankOf.get(key)!));
+        rankOf.delete(key);
+      }
     }
     positions.sort((first, second) => first - second);
     this.place(
@@ -184,16 +192,25 @@ export class NameOrder {
    */
   private rescan(): void {
     const rows = this.rows;
+    if (this.keys.length === 0) {
+      // Nothing was in the order (a replay's first moment): every row arrived.
+      this.place(
+        this.sortArrivals([...rows.keys()], (key) => rows.has(key)),
+        [],
+      );
+      return;
+    }
+    const rankOf = this.ranksByKey();
     const arrived: string[] = [];
-    for (const key of rows.keys()) if (!this.rankOf.has(key)) arrived.push(key);
+    for (const key of rows.keys()) if (!rankOf.has(key)) arrived.push(key);
     const positions: number[] = [];
     this.keys.forEach((key, position) => {
       if (rows.has(key)) return;
       positions.push(position);
-      this.rankOf.delete(key);
+      rankOf.delete(key);
     });
     this.place(
-      this.sortArrivals(arrived, (key) => rows.has(key) && !this.rankOf.has(key)),
+      this.sortArrivals(arrived, (key) => rows.has(key) && !rankOf.has(key)),
       positions,
     );
   }
@@ -220,17 +237,23 @@ export class NameOrder {
     if (exhausted) this.renumber();
   }
 
-  /** Ranks every key of the order afresh, evenly spaced. */
+  /** Ranks every key of the order afresh, evenly spaced (rankOf is built again when next used). */
   private renumber(): void {
-    const keys = this.keys;
-    const gap = Math.floor(maxRank / (keys.length + 1));
-    const ranks = new Int32Array(keys.length);
-    for (let index = 0; index < keys.length; index++) {
-      const rank = (index + 1) * gap;
-      ranks[index] = rank;
-      this.rankOf.set(keys[index], rank);
-    }
+    const gap = Math.floor(maxRank / (this.keys.length + 1));
+    const ranks = new Int32Array(this.keys.length);
+    for (let index = 0; index < ranks.length; index++) ranks[index] = (index + 1) * gap;
     this.ranks = ranks;
+    this.rankOf = undefined;
+  }
+
+  /** rankOf, built from the order if it was not yet. */
+  private ranksByKey(): Map<string, number> {
+    if (this.rankOf === undefined) {
+      const rankOf = new Map<string, number>();
+      this.keys.forEach((key, index) => rankOf.set(key, this.ranks[index]));
+      this.rankOf = rankOf;
+    }
+    return this.rankOf;
   }
 }
 

@@ -7,7 +7,7 @@
 // name order was a quarter of the page's CPU from its start to "synced". Here each arrival's place is
 // found by galloping from the last one's over the names kept beside the keys, and the arrivals that
 // land between the same two kept keys share the ranks between theirs, evenly spread.
-import { compareNamed } from './named-keys';
+import { compareNamed, firstAfter } from './named-keys';
 import type { NamedKeys } from './named-keys';
 
 /**
@@ -25,17 +25,17 @@ export interface RankedKeys {
 
 /**
  * `kept` without the keys at `positions` (sorted) and with `added` (name-ordered, none of them kept
- * but at a cut position) in their places, with `rankOf` set for each arrival. The keys that left
- * still hold their places while arrivals are placed, so a key that left and came back is both cut
- * and placed. A batch of m arrivals among n keys costs about m log(n/m) name comparisons, a copy of
- * the order and m rank writes. `exhausted`: some gap had no room for its arrivals, so the ranks are
+ * but at a cut position) in their places, with `rankOf` (if it is kept) set for each arrival. The
+ * keys that left still hold their places while arrivals are placed, so a key that left and came back
+ * is both cut and placed. A batch of m arrivals among n keys costs about m log(n/m) name
+ * comparisons, a copy of the order and m rank writes. `exhausted`: some gap had no room for its arrivals, so the ranks are
  * not strictly increasing and every key must be ranked again.
  */
 export function placeArrivals(
   kept: RankedKeys,
   positions: readonly number[],
   added: NamedKeys,
-  rankOf: Map<string, number>,
+  rankOf: Map<string, number> | undefined,
 ): { order: RankedKeys; exhausted: boolean } {
   const { keys: keptKeys, names: keptNames, ranks: keptRanks } = kept;
   const total = keptKeys.length - positions.length + added.keys.length;
@@ -86,33 +86,10 @@ export function placeArrivals(
       keys[next] = addedKeys[index];
       names[next] = addedNames[index];
       ranks[next++] = rank;
-      rankOf.set(addedKeys[index], rank);
+      rankOf?.set(addedKeys[index], rank);
     }
     first = end;
   }
   copyTo(keptKeys.length);
   return { order: { keys, names, ranks }, exhausted };
-}
-
-/**
- * The first index in [from, length) for which `after` holds (it holds for every index after that one,
- * or `length`): galloping from `from`, then a binary search, so a place d indexes on costs about
- * 2 log d calls.
- */
-function firstAfter(length: number, from: number, after: (index: number) => boolean): number {
-  let low = from;
-  let high = from;
-  let step = 1;
-  while (high < length && !after(high)) {
-    low = high + 1;
-    high = low + step;
-    step *= 2;
-  }
-  if (high > length) high = length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (after(middle)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
 }
