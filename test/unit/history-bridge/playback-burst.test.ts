@@ -9,7 +9,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import type { MomentSize } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
-import type { PlayerReads } from '../../../main/bridge/history-replay';
+import type { PlayerReads } from '../../../main/bridge/player';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { EncodedRows } from '../../../main/bridge/encoded-rows';
