@@ -33,6 +33,9 @@ export interface ReplaySubscriptionOptions extends PlayerTiming {
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
 }
 
+/** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
+const keysHashedPerTask = 5_000;
+
 export class ReplaySubscription {
   readonly subscriptionId: string;
   readonly gvr: GroupVersionResource;
@@ -47,6 +50,8 @@ export class ReplaySubscription {
    */
   private unhashedKeys: (readonly string[])[] = [];
   private unhashedCount = 0;
+  /** A task hashing unhashedKeys a slice at a time is scheduled (see hashKeysAhead). */
+  private hashingAhead = false;
   private moment = 0;
   private gap: ReplayGap | undefined;
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
@@ -62,6 +67,8 @@ export class ReplaySubscription {
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
+  /** How long the last showState's rebuild took, for a playback's first jump (see JumpEstimate). */
+  private lastRebuildMs: number | undefined;
   /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
   private playGeneration = 0;
 
@@ -94,7 +101,10 @@ export class ReplaySubscription {
    */
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
-    return this.rebuild(queries, file, time);
+    const began = this.options.clock.now();
+    const reply = await this.rebuild(queries, file, time);
+    this.lastRebuildMs = this.options.clock.now() - began;
+    return reply;
   }
 
   /** showState's rebuild, leaving any playback as it is (a player's jump rebuilds while it plays). */
@@ -190,7 +200,9 @@ export class ReplaySubscription {
       },
       from: this.moment,
       speed,
+      ...(this.lastRebuildMs !== undefined ? { previousRebuildMs: this.lastRebuildMs } : {}),
     };
+    this.hashKeysAhead();
     const player = await Player.open(this.playbackView(), start, this.options.clock, this.options);
     if (generation !== this.playGeneration || this.closed) {
       player.close();
@@ -233,7 +245,12 @@ export class ReplaySubscription {
       rebuild: (reads, file, time) => {
         // A jump's moment is rebuilt whole, not caught up to.
         this.catchingUp = false;
-        return this.rebuild(reads, file, time);
+        const rebuilt = this.rebuild(reads, file, time);
+        void rebuilt.then(
+          () => this.hashKeysAhead(),
+          () => {},
+        );
+        return rebuilt;
       },
       hold: (moment, gap, catchingUp) => {
         this.moment = moment;
@@ -264,6 +281,27 @@ export class ReplaySubscription {
     return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
   }
 
+  /**
+   * Hashes the moment's keys into keySet a slice per task, so that the first frame of a playback (or
+   * the first after a jump) does not hash a whole moment in one go: 50,000 keys are 50-100 ms of main
+   * on a loaded machine. Whatever is left when a change needs the keys, `keys` hashes at once.
+   */
+  private hashKeysAhead(): void {
+    if (this.hashingAhead || this.unhashedKeys.length === 0) return;
+    this.hashingAhead = true;
+    const slice = () => {
+      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashedKeys.length > 0;) {
+        const chunk = this.unhashedKeys.shift()!;
+        for (const key of chunk) this.keySet.add(key);
+        this.unhashedCount -= chunk.length;
+        hashed += chunk.length;
+      }
+      this.hashingAhead = this.unhashedKeys.length > 0 && !this.closed;
+      if (this.hashingAhead) this.options.clock.setTimeout(slice, 0);
+    };
+    this.options.clock.setTimeout(slice, 0);
+  }
+
   /** Keys the renderer holds (see keySet). */
   private get keys(): Set<string> {
     for (const keys of this.unhashedKeys) for (const key of keys) this.keySet.add(key);
@@ -287,10 +325,14 @@ export class ReplaySubscription {
     const held = this.keySet.size + this.unhashedCount;
     const rebuilt = rebuilding ? rebuilding.rebuilt : held;
     const total = rebuilding ? rebuilding.total : held;
+    // While a playback's jump rebuilds its moment (ahead of the view clock), no row of it is shown
+    // yet: the cursor follows the view clock there rather than leaping ahead, and names the moment
+    // once its rows are whole.
+    const time = rebuilding && this.player ? Math.min(this.moment, this.player.viewClock()) : this.moment;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.subscriptionId,
-      time: this.moment,
+      time,
       playing: this.playing,
       rebuilt,
       ...(total !== undefined ? { total } : {}),

@@ -8,6 +8,7 @@ import type { Clock, Timer } from '../cache/clock';
 import type { ReplayGap } from '../../shared/protocol/history-messages';
 import type { HistoryQueries, PlaybackChange, PlaybackQuery } from '../history/history-queries';
 import type { RecordingMark } from '../history/recorded-change';
+import { JumpEstimate } from './jump-estimate';
 import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
 import type { PlaybackReads } from './playback-read-ahead';
@@ -72,6 +73,11 @@ export interface PlaybackStart {
   readonly query: Omit<PlaybackQuery, 'from'>;
   readonly from: number;
   readonly speed: number;
+  /**
+   * How long the subscription's last rebuild took (the moment played from), in wall ms: the first
+   * jump's guess at its own time.
+   */
+  readonly previousRebuildMs?: number;
 }
 
 export class Player {
@@ -83,11 +89,10 @@ export class Player {
   /** The view clock's origin: the moment at `startedAt` on the wall clock, set by start. */
   private startedAt = 0;
   /**
-   * How long the last jump took, from its start to its first page read: the next one aims that far
-   * ahead of the view clock, so that its moment is about due when its rows are whole. Before the
-   * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
+   * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
+   * view clock, so that its moment is about due when its rows are whole.
    */
-  private jumpMs: number;
+  private readonly jumps: JumpEstimate;
   /** How far the moment has been behind the view clock, frame by frame: when to jump. */
   private readonly lag: PlaybackLag;
   private timer: Timer | undefined;
@@ -118,7 +123,9 @@ export class Player {
     private readonly marks: readonly RecordingMark[],
   ) {
     this.changes = changes;
-    this.jumpMs = this.jumpLagMs;
+    // No jump is expected quicker than the lag that calls for one (it also waits for the pages already
+    // asked for).
+    this.jumps = new JumpEstimate(this.jumpLagMs, start.previousRebuildMs);
     this.lag = new PlaybackLag(this.jumpLagMs * start.speed);
   }
 
@@ -135,6 +142,14 @@ export class Player {
     this.scheduleFrame();
   }
 
+  /**
+   * The view clock: the moment playback has reached by the wall clock, whatever the rows hold. Within
+   * the recording (it stops at its end).
+   */
+  viewClock(): number {
+    return Math.min(this.end, this.start.from + (this.clock.now() - this.startedAt) * this.start.speed);
+  }
+
   /** Stops playing; the rows stay at the moment reached. */
   close(): void {
     this.closed = true;
@@ -148,14 +163,20 @@ export class Player {
     this.timer = this.clock.setTimeout(() => this.frame(), delay);
   }
 
-  /** Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor. */
+  /**
+   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor.
+   * During a jump, only moves the cursor: it follows the view clock while the rows are rebuilt.
+   */
   private frame(): void {
+    if (this.closed) return;
     const changes = this.changes;
-    if (this.closed || !changes) return;
     const view = this.view;
-    const speed = this.start.speed;
-    const elapsed = this.clock.now() - this.startedAt;
-    const target = Math.min(this.end, this.start.from + elapsed * speed);
+    if (!changes) {
+      view.announce();
+      this.scheduleFrame();
+      return;
+    }
+    const target = this.viewClock();
     const began = this.clock.now();
     const deadline = began + (this.timing.frameBudgetMs ?? 50);
     // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
@@ -171,7 +192,7 @@ export class Player {
     const caughtUp = !rendererBehind && changes.reached(target);
     const jumping = this.lag.observe(caughtUp ? 0 : target - view.moment(), this.clock.now());
     if (jumping && !rendererBehind) {
-      void this.jump(Math.min(this.end, target + this.jumpMs * speed));
+      void this.jump(Math.min(this.end, this.viewClock() + this.jumps.expectedMs * this.start.speed));
       return;
     }
     // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
@@ -192,14 +213,16 @@ export class Player {
   /**
    * Moves the playback to `time` (about where the view clock will be once the jump is done) by
    * rebuilding that moment, its rows sent as a snapshot with its progress in cursors (still playing),
-   * then reads on from it. The view clock runs on meanwhile: the next frames apply what it passed
-   * during the rebuild, or hold the moment until it gets there. A close meanwhile supersedes the jump;
-   * a failure ends the playback where its rows are.
+   * then reads on from it. The view clock runs on meanwhile, and the cursor with it (never past
+   * `time`: see ReplaySubscription.announce); once the rows are whole, the next frames apply what the
+   * view clock passed during the rebuild, or hold the moment until it gets there. A close meanwhile
+   * supersedes the jump; a failure ends the playback where its rows are.
    */
   private async jump(time: number): Promise<void> {
     this.changes?.close();
     this.changes = undefined;
     const began = this.clock.now();
+    this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
     const reading = openReadAhead(this.start, time, this.clock);
@@ -219,9 +242,11 @@ export class Player {
         return;
       }
       this.changes = readAhead;
-      this.jumpMs = this.clock.now() - began;
+      const jumpMs = this.clock.now() - began;
+      this.jumps.observe(jumpMs);
       this.lag.reset();
       readAhead.fill();
+      this.timer?.stop();
       this.scheduleFrame();
     } catch {
       if (this.closed) return;

@@ -33,9 +33,12 @@ const speed = 10;
 /** Pods listed within one recorded second, from burstAt on. */
 const burst = 20_000;
 const burstAt = start + 10_000;
+/** How long the recordings run, unless a test says otherwise. */
 const recordedMs = 30_000;
 /** The burst's recording, written once for the tests that play it. */
 let burstRecording: { file: string; end: number } | undefined;
+/** How long the short span's recording runs on after its burst, in recorded ms. */
+const shortTail = 10_000;
 const recordedBurst = () => (burstRecording ??= recordBurst(burst, 1));
 
 /** Each test plays seconds of a recording on a loaded machine: bounded, not quick. */
@@ -55,11 +58,11 @@ function pod(name: string, resourceVersion: number): KubeObject {
 }
 
 /**
- * 20 pods at the start, updated `perTick` times every 100 ms for recordedMs, and `listed` pods listed
- * over one second from burstAt; written a recorded second a transaction with its row frames, as the
- * recording worker writes them.
+ * 20 pods at the start, updated `perTick` times every 100 ms for `recorded` ms, and `listed` pods
+ * listed over one second from burstAt; written a recorded second a transaction with its row frames, as
+ * the recording worker writes them.
  */
-function recordBurst(listed: number, perTick: number): { file: string; end: number } {
+function recordBurst(listed: number, perTick: number, recorded = recordedMs): { file: string; end: number } {
   const directory = tempDirectory();
   afterAll(directory.remove);
   const file = directory.file('burst.kubetide');
@@ -76,11 +79,11 @@ function recordBurst(listed: number, perTick: number): { file: string; end: numb
       object: pod(name, resourceVersion++),
       key: `shop/${name}`,
     });
-  for (let second = 0; second * 1_000 <= recordedMs; second++) {
+  for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
     writer.transaction(() => {
       if (second === 0) for (let index = 0; index < 20; index++) write(start, `steady-${index}`, 'Added');
-      for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recordedMs; tick += 100) {
+      for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recorded; tick += 100) {
         if (tick >= burstAt && tick < burstAt + 1_000) {
           const first = Math.round(((tick - burstAt) / 1_000) * listed);
           const last = Math.round(((tick + 100 - burstAt) / 1_000) * listed);
@@ -90,11 +93,11 @@ function recordBurst(listed: number, perTick: number): { file: string; end: numb
           write(tick, `steady-${resourceVersion % 20}`, 'Updated');
       }
       writer.writeRowFramesDue(from + 1_000);
-      writer.touch(Math.min(from + 1_000, start + recordedMs));
+      writer.touch(Math.min(from + 1_000, start + recorded));
     });
   }
   database.close();
-  return { file, end: start + recordedMs };
+  return { file, end: start + recorded };
 }
 
 /** The wall clock of a busy main thread: timers fire on the fake clock, and work moves it on. */
@@ -339,6 +342,22 @@ describe('playback through a burst', () => {
       const compared = played.seen.filter((entry) => entry.rows);
       expect(compared.length).toBeGreaterThanOrEqual(4);
       for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));
+    },
+    timeoutMs,
+  );
+
+  it(
+    `plays a short span ending ${shortTail} ms after a burst to its end at ${speed}x within 10%, the cursor never ahead of the view clock`,
+    async () => {
+      const { file, end } = recordBurst(burst, 1, burstAt - start + shortTail);
+      const from = burstAt - 500;
+      const played = await playThrough(file, from, end);
+      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
+      // Whether the span ends before the jump's rows are whole or after, the cursor goes no further
+      // than the view clock: not to the jump's moment while it is rebuilt, nor past the end.
+      for (const { wall, cursor } of played.seen) expect(cursor.time).toBeLessThanOrEqual(viewClock(wall));
+      expect(jumped(played)).toBe(true);
+      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
     },
     timeoutMs,
   );
