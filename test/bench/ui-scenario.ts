@@ -216,23 +216,19 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
     { timeout: 120_000 },
   );
   const first = (await start.jsonValue()) as { value: number; at: number };
-  const samples = await page.evaluate(
-    (until) =>
-      new Promise<{ value: number; at: number }[]>((resolve) => {
-        const taken: { value: number; at: number }[] = [];
-        const sample = () => {
-          const at = performance.now();
-          const value = Number(
-            document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow'),
-          );
-          taken.push({ value, at });
-          if (at >= until) resolve(taken);
-          else requestAnimationFrame(sample);
-        };
-        requestAnimationFrame(sample);
-      }),
-    first.at + durationMs,
-  );
+  // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
+  const samples = await page.evaluate(async (until) => {
+    const taken: { value: number; at: number }[] = [];
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const at = performance.now();
+      const value = Number(
+        document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow'),
+      );
+      taken.push({ value, at });
+      if (at >= until) return taken;
+    }
+  }, first.at + durationMs);
   const last = samples.at(-1)!;
   const banner = await page.evaluate(
     () => document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '',
