@@ -182,6 +182,15 @@ export class Player {
     // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
     // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
     const rendererBehind = view.rendererBehind();
+    // A gap the rows are in ends with a list (every object the informer held, within moments): read
+    // change by change it would hold the moment back for seconds, so the player jumps over it as soon
+    // as the jump would land about when the view clock gets there.
+    const listAt = this.gapEnd(view.moment());
+    const expectedMs = this.jumps.expectedMs;
+    if (listAt !== undefined && !rendererBehind && listAt - target <= expectedMs * this.start.speed) {
+      void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
+      return;
+    }
     for (let change = rendererBehind ? undefined : changes.take(target); change;) {
       view.apply(change);
       if (this.clock.now() >= deadline) break;
@@ -192,7 +201,7 @@ export class Player {
     const caughtUp = !rendererBehind && changes.reached(target);
     const jumping = this.lag.observe(caughtUp ? 0 : target - view.moment(), this.clock.now());
     if (jumping && !rendererBehind) {
-      void this.jump(Math.min(this.end, this.viewClock() + this.jumps.expectedMs * this.start.speed));
+      void this.jump(this.aim(this.viewClock() + expectedMs * this.start.speed));
       return;
     }
     // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
@@ -208,6 +217,17 @@ export class Player {
     }
     view.announce();
     this.scheduleFrame(this.clock.now() - began);
+  }
+
+  /** A jump's moment: `time`, within the recording. */
+  private aim(time: number): number {
+    return Math.min(this.end, time);
+  }
+
+  /** Where the gap covering `time` ends, if it does within the recording played. */
+  private gapEnd(time: number): number | undefined {
+    const end = gapCovering(this.marks, this.start.query.gvr, time)?.end;
+    return end !== undefined && end <= this.end ? end : undefined;
   }
 
   /**

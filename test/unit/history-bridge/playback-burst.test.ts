@@ -60,9 +60,15 @@ function pod(name: string, resourceVersion: number): KubeObject {
 /**
  * 20 pods at the start, updated `perTick` times every 100 ms for `recorded` ms, and `listed` pods
  * listed over one second from burstAt; written a recorded second a transaction with its row frames, as
- * the recording worker writes them.
+ * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
+ * its list is in (the end of the burst), as when recording starts on a cluster.
  */
-function recordBurst(listed: number, perTick: number, recorded = recordedMs): { file: string; end: number } {
+function recordBurst(
+  listed: number,
+  perTick: number,
+  recorded = recordedMs,
+  listing = false,
+): { file: string; end: number } {
   const directory = tempDirectory();
   afterAll(directory.remove);
   const file = directory.file('burst.kubetide');
@@ -79,6 +85,8 @@ function recordBurst(listed: number, perTick: number, recorded = recordedMs): { 
       object: pod(name, resourceVersion++),
       key: `shop/${name}`,
     });
+  if (listing)
+    writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: burstAt + 1_000, detail: '' });
   for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
     writer.transaction(() => {
@@ -358,6 +366,28 @@ describe('playback through a burst', () => {
       for (const { wall, cursor } of played.seen) expect(cursor.time).toBeLessThanOrEqual(viewClock(wall));
       expect(jumped(played)).toBe(true);
       expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+    },
+    timeoutMs,
+  );
+
+  it(
+    'jumps over the list that ends a listing gap before the view clock gets there, never reading it change by change',
+    async () => {
+      const { file, end } = recordBurst(burst, 1, recordedMs, true);
+      const from = burstAt - 500;
+      const played = await playThrough(file, from, end);
+      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
+      // The jump is under way (its moment being read) before the view clock reaches the list, and no
+      // frame reads the list change by change, catching up (before: three frames of it, 240 ms behind,
+      // before the lag called for a jump once the view clock was 2.6 s past the list).
+      const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
+      expect(viewClock(jumpedAt.wall)).toBeLessThan(burstAt + 1_000);
+      expect(played.seen.some(({ cursor }) => cursor.catchingUp)).toBe(false);
+      expect(jumped(played)).toBe(true);
+      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+      const compared = played.seen.filter((entry) => entry.rows);
+      expect(compared.length).toBeGreaterThanOrEqual(4);
+      for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));
     },
     timeoutMs,
   );
