@@ -1,9 +1,11 @@
 // A replay subscription's playback: a view clock derived from wall time (moment = start + elapsed ×
 // speed), applying per frame the changes it passed, which the query worker reads ahead a page at a
 // time: main never reads the recording itself. When the moment falls far behind the view clock (a
-// list's burst: thousands of changes in a recorded second), the player jumps: it rebuilds the moment at
-// the view clock as a travel does, and plays on from there. The rows, their stream to the renderer and
-// the cursor are the subscription's (PlaybackView): the player only says what to apply and when.
+// list's burst: thousands of changes in a recorded second), or is in a gap whose end (a list) the view
+// clock is about to reach, the player jumps: it rebuilds the moment about where the view clock will be
+// once that is done, as a travel does, and plays on from there; the cursor follows the view clock
+// meanwhile. The rows, their stream to the renderer and the cursor are the subscription's
+// (PlaybackView): the player only says what to apply and when.
 import type { Clock, Timer } from '../cache/clock';
 import type { ReplayGap } from '../../shared/protocol/history-messages';
 import type { HistoryQueries, PlaybackChange, PlaybackQuery } from '../history/history-queries';
@@ -224,9 +226,16 @@ export class Player {
     return Math.min(this.end, time);
   }
 
-  /** Where the gap covering `time` ends, if it does within the recording played. */
+  /**
+   * Where the gap covering `time` ends, if it does within the recording played; through the gaps
+   * that follow it without a break (the recorder down, then the kind listing once it is back).
+   */
   private gapEnd(time: number): number | undefined {
-    const end = gapCovering(this.marks, this.start.query.gvr, time)?.end;
+    let end: number | undefined;
+    for (let gap = gapCovering(this.marks, this.start.query.gvr, time); gap;) {
+      end = gap.end;
+      gap = end === undefined ? undefined : gapCovering(this.marks, this.start.query.gvr, end);
+    }
     return end !== undefined && end <= this.end ? end : undefined;
   }
 
