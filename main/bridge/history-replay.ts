@@ -102,8 +102,11 @@ export class ReplaySubscription {
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
     const began = this.options.clock.now();
-    const reply = await this.rebuild(queries, file, time);
-    this.lastRebuildMs = this.options.clock.now() - began;
+    const rebuilding = this.rebuild(queries, file, time);
+    const generation = this.generation;
+    const reply = await rebuilding;
+    // A rebuild superseded by a later one answers early, having sent nothing: its time says nothing.
+    if (generation === this.generation) this.lastRebuildMs = this.options.clock.now() - began;
     return reply;
   }
 
