@@ -19,7 +19,8 @@ import type { RecordedChange } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import { Player, replayGapOf } from './player';
+import { Player } from './player';
+import { replayGapOf } from './replay-gaps';
 import type { MomentReads, PlaybackView, PlayerReads, PlayerTiming } from './player';
 
 export interface ReplaySubscriptionOptions extends PlayerTiming {

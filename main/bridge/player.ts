@@ -13,6 +13,7 @@ import type { RecordingMark } from '../history/recorded-change';
 import { JumpEstimate } from './jump-estimate';
 import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
+import { gapCovering } from './replay-gaps';
 import type { PlaybackReads } from './playback-read-ahead';
 
 /** What rebuilding a moment asks of the query worker. */
@@ -293,31 +294,4 @@ function openReadAhead(start: PlaybackStart, from: number, clock: Clock) {
     { ...start.query, from },
     { speed: start.speed, now: () => clock.now() },
   );
-}
-
-/** A recording's gap mark as the cursor reports it. */
-export function replayGapOf(mark: RecordingMark | undefined): ReplayGap | undefined {
-  return (
-    mark && {
-      reason: mark.reason,
-      detail: mark.detail,
-      start: mark.start,
-      ...(mark.end !== undefined ? { end: mark.end } : {}),
-    }
-  );
-}
-
-/**
- * The gap covering `time` for the kind `gvr` (or for the whole recording), as the cursor reports it. A
- * gap covers [start, end): at its end the list that closed it is in the recording.
- */
-function gapCovering(marks: readonly RecordingMark[], gvr: string, time: number): ReplayGap | undefined {
-  const mark = marks.find(
-    (candidate) =>
-      candidate.kind === 'gap' &&
-      (candidate.stream === undefined || candidate.stream.gvr === gvr) &&
-      candidate.start <= time &&
-      (candidate.end === undefined || candidate.end > time),
-  );
-  return replayGapOf(mark);
 }
