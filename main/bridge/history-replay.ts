@@ -2,12 +2,9 @@
 // BatchStream a live subscription uses (snapshot runs, coalescing, acks, backpressure), so the
 // renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
-// saw it, so the renderer never takes a half-sent past for the whole one. Playback runs a view clock
-// derived from wall time (moment = start + elapsed × speed), applying per frame the changes it passed,
-// which the query worker reads ahead a page at a time: main never reads the recording itself. When the
-// moment falls far behind the view clock (a list's burst: thousands of changes in a recorded second),
-// the player jumps: it rebuilds the moment at the view clock as a travel does, and plays on from there.
-import type { Clock, Timer } from '../cache/clock';
+// saw it, so the renderer never takes a half-sent past for the whole one. Playback (player.ts) moves
+// these rows forward: it applies recorded changes to them, and jumps by rebuilding them.
+import type { Clock } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
@@ -18,20 +15,15 @@ import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
 import type { HistoryQueries, MomentSize, PlaybackChange } from '../history/history-queries';
-import type { RecordedChange, RecordingMark } from '../history/recorded-change';
+import type { RecordedChange } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import { PlaybackLag } from './playback-lag';
-import { PlaybackReadAhead } from './playback-read-ahead';
-import type { PlaybackReads } from './playback-read-ahead';
+import { Player } from './player';
+import { replayGapOf } from './replay-gaps';
+import type { MomentReads, PlaybackView, PlayerReads, PlayerTiming } from './player';
 
-/** What rebuilding a moment asks of the query worker. */
-type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'>;
-/** What playback asks of the query worker: its pages of changes, and the moments it jumps to. */
-export type PlayerReads = PlaybackReads & MomentReads;
-
-export interface ReplaySubscriptionOptions {
+export interface ReplaySubscriptionOptions extends PlayerTiming {
   readonly subscriptionId: string;
   readonly gvr: GroupVersionResource;
   readonly namespace: string;
@@ -40,54 +32,10 @@ export interface ReplaySubscriptionOptions {
   readonly send: (message: OutgoingMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
-  /**
-   * Wall time between playback frames, in ms (default 100). Each frame applies the changes the view
-   * clock has passed and moves the cursor, so the view never stands still for longer than a frame
-   * plus that frame's work.
-   */
-  readonly frameMs?: number;
-  /**
-   * Wall time one frame may spend applying changes, in ms (default 50): a relist's burst is spread over
-   * frames rather than stalling one (the cursor still moves every frameMs plus this), and the moment
-   * shown waits at the last change applied until the frames catch up.
-   */
-  readonly frameBudgetMs?: number;
-  /**
-   * How far the moment may fall behind the view clock, in wall ms at the speed played (default 250),
-   * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
-   * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
-   * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
-   * while the view clock runs away. Only for a lag change by change cannot close soon (see
-   * PlaybackLag), and never while the renderer is behind (a snapshot would only wait too).
-   */
-  readonly jumpLagMs?: number;
 }
 
-interface Player {
-  readonly reads: PlayerReads;
-  readonly file: string;
-  /**
-   * The changes of (gvr, namespace) from startMoment (or the last jump's moment) to end, as the
-   * worker reads them; undefined while a jump rebuilds its moment.
-   */
-  changes: PlaybackReadAhead | undefined;
-  readonly speed: number;
-  /** The view clock's origin: the moment at `startedAt` on the wall clock. */
-  readonly startMoment: number;
-  readonly startedAt: number;
-  readonly end: number;
-  /**
-   * How long the last jump took, from its start to its first page read: the next one aims that far
-   * ahead of the view clock, so that its moment is about due when its rows are whole. Before the
-   * first, the lag that calls for a jump (a jump also waits for the pages already asked for).
-   */
-  jumpMs: number;
-  /** How far the moment has been behind the view clock, frame by frame: when to jump. */
-  readonly lag: PlaybackLag;
-  /** The recording's gaps over [startMoment, end], for the cursor's gap as the moment moves. */
-  readonly marks: readonly RecordingMark[];
-  timer?: Timer;
-}
+/** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
+const keysHashedPerTask = 5_000;
 
 export class ReplaySubscription {
   readonly subscriptionId: string;
@@ -103,6 +51,8 @@ export class ReplaySubscription {
    */
   private unhashedKeys: (readonly string[])[] = [];
   private unhashedCount = 0;
+  /** A task hashing unhashedKeys a slice at a time is scheduled (see hashKeysAhead). */
+  private hashingAhead = false;
   private moment = 0;
   private gap: ReplayGap | undefined;
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
@@ -118,6 +68,8 @@ export class ReplaySubscription {
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
+  /** How long the last showState's rebuild took, for a playback's first jump (see JumpEstimate). */
+  private lastRebuildMs: number | undefined;
   /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
   private playGeneration = 0;
 
@@ -132,10 +84,6 @@ export class ReplaySubscription {
       send: (batch) => this.sent(batch),
       ...(options.bufferedBytes ? { bufferedBytes: options.bufferedBytes } : {}),
     });
-  }
-
-  private get jumpLagMs(): number {
-    return this.options.jumpLagMs ?? 250;
   }
 
   /** The moment the rows show. */
@@ -154,7 +102,13 @@ export class ReplaySubscription {
    */
   async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
     this.stop(false);
-    return this.rebuild(queries, file, time);
+    const began = this.options.clock.now();
+    const rebuilding = this.rebuild(queries, file, time);
+    const generation = this.generation;
+    const reply = await rebuilding;
+    // A rebuild superseded by a later one answers early, having sent nothing: its time says nothing.
+    if (generation === this.generation) this.lastRebuildMs = this.options.clock.now() - began;
+    return reply;
   }
 
   /** showState's rebuild, leaving any playback as it is (a player's jump rebuilds while it plays). */
@@ -239,29 +193,28 @@ export class ReplaySubscription {
   async play(reads: PlayerReads, file: string, speed: number): Promise<void> {
     this.stop(false);
     const generation = this.playGeneration;
-    const from = this.moment;
-    const { readAhead, span } = await this.readAhead(reads, file, from, speed);
-    if (generation !== this.playGeneration || this.closed) {
-      readAhead.close();
-      return;
-    }
-    this.player = {
+    const start = {
       reads,
       file,
-      changes: readAhead,
+      query: {
+        gvr: gvrKey(this.gvr),
+        ...(this.namespace ? { namespace: this.namespace } : {}),
+        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
+        rows: this.options.projector.printer === printerFor(this.gvr),
+      },
+      from: this.moment,
       speed,
-      startMoment: from,
-      startedAt: this.options.clock.now(),
-      end: span.end,
-      marks: span.marks,
-      jumpMs: this.jumpLagMs,
-      lag: new PlaybackLag(this.jumpLagMs * speed),
+      ...(this.lastRebuildMs !== undefined ? { previousRebuildMs: this.lastRebuildMs } : {}),
     };
-    // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
-    // of changes, which the first page alone may not hold.
-    readAhead.fill();
+    this.hashKeysAhead();
+    const player = await Player.open(this.playbackView(), start, this.options.clock, this.options);
+    if (generation !== this.playGeneration || this.closed) {
+      player.close();
+      return;
+    }
+    this.player = player;
+    player.play();
     this.announce();
-    this.scheduleFrame(this.player);
   }
 
   /** Stops playback where it is (the rows stay at the moment reached). */
@@ -269,8 +222,7 @@ export class ReplaySubscription {
     this.playGeneration++;
     const player = this.player;
     if (!player) return;
-    player.timer?.stop();
-    player.changes?.close();
+    player.close();
     this.player = undefined;
     this.catchingUp = false;
     if (announce) this.announce();
@@ -286,108 +238,32 @@ export class ReplaySubscription {
     this.stream.close();
   }
 
-  /** Frames start every frameMs of wall time: the time a frame worked is taken from the wait after it. */
-  private scheduleFrame(player: Player, worked = 0): void {
-    const delay = Math.max(0, (this.options.frameMs ?? 100) - worked);
-    player.timer = this.options.clock.setTimeout(() => this.frame(player), delay);
-  }
-
-  /** Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor. */
-  private frame(player: Player): void {
-    const changes = player.changes;
-    if (this.player !== player || this.closed || !changes) return;
-    const elapsed = this.options.clock.now() - player.startedAt;
-    const target = Math.min(player.end, player.startMoment + elapsed * player.speed);
-    const began = this.options.clock.now();
-    const deadline = began + (this.options.frameBudgetMs ?? 50);
-    // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
-    // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
-    const rendererBehind = this.stream.pendingCount > 0 && this.stream.isBehind();
-    for (let change = rendererBehind ? undefined : changes.take(target); change;) {
-      this.apply(change);
-      if (this.options.clock.now() >= deadline) break;
-      change = changes.take(target);
-    }
-    // The rows of the moment go out before its cursor, not up to a flush interval after it.
-    this.stream.flush();
-    changes.fill();
-    const caughtUp = !rendererBehind && changes.reached(target);
-    const jumping = player.lag.observe(caughtUp ? 0 : target - this.moment, this.options.clock.now());
-    if (jumping && !rendererBehind) {
-      void this.jump(player, Math.min(player.end, target + player.jumpMs * player.speed));
-      return;
-    }
-    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
-    // the last change applied (apply moved it there): the rows hold that moment, not the target, and
-    // the next frames catch up. A jump that aimed ahead holds its moment until the view clock gets
-    // there: its rows already hold the changes up to it.
-    if (caughtUp) this.moment = Math.max(this.moment, target);
-    this.catchingUp = !caughtUp;
-    this.gap = gapCovering(player.marks, gvrKey(this.gvr), this.moment);
-    if (caughtUp && target >= player.end) {
-      this.stop();
-      return;
-    }
-    this.announce();
-    this.scheduleFrame(player, this.options.clock.now() - began);
-  }
-
-  /**
-   * Moves the playback to `time` (about where the view clock will be once the jump is done) by
-   * rebuilding that moment, its rows sent as a snapshot with its progress in cursors (still playing),
-   * then reads on from it. The view clock runs on meanwhile: the next frames apply what it passed
-   * during the rebuild, or hold the moment until it gets there. A stop, a travel or another play
-   * meanwhile supersedes the jump; a failure stops the playback where its rows are.
-   */
-  private async jump(player: Player, time: number): Promise<void> {
-    player.changes?.close();
-    player.changes = undefined;
-    this.catchingUp = false;
-    const began = this.options.clock.now();
-    const current = () => this.player === player && !this.closed;
-    // The changes after the moment are asked for with it: the worker reads their first page once
-    // the moment is rebuilt, not a round trip later.
-    const reading = this.readAhead(player.reads, player.file, time, player.speed);
-    // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
-    reading.catch(() => {});
-    try {
-      await this.rebuild(player.reads, player.file, time).catch((error: unknown) => {
-        void reading.then(
-          ({ readAhead }) => readAhead.close(),
+  /** The rows as a player moves them. */
+  private playbackView(): PlaybackView {
+    return {
+      moment: () => this.moment,
+      rendererBehind: () => this.stream.pendingCount > 0 && this.stream.isBehind(),
+      apply: (change) => this.apply(change),
+      // The rows of the moment go out before its cursor, not up to a flush interval after it.
+      flush: () => this.stream.flush(),
+      rebuild: (reads, file, time) => {
+        // A jump's moment is rebuilt whole, not caught up to.
+        this.catchingUp = false;
+        const rebuilt = this.rebuild(reads, file, time);
+        void rebuilt.then(
+          () => this.hashKeysAhead(),
           () => {},
         );
-        throw error;
-      });
-      const { readAhead } = await reading;
-      if (!current()) {
-        readAhead.close();
-        return;
-      }
-      player.changes = readAhead;
-      player.jumpMs = this.options.clock.now() - began;
-      player.lag.reset();
-      readAhead.fill();
-      this.scheduleFrame(player);
-    } catch {
-      if (current()) this.stop();
-    }
-  }
-
-  /** Opens the worker's reads of the changes after `from`, resolving with the first page read. */
-  private readAhead(reads: PlaybackReads, file: string, from: number, speed: number) {
-    const clock = this.options.clock;
-    return PlaybackReadAhead.open(
-      reads,
-      file,
-      {
-        from,
-        gvr: gvrKey(this.gvr),
-        ...(this.namespace ? { namespace: this.namespace } : {}),
-        // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
-        rows: this.options.projector.printer === printerFor(this.gvr),
+        return rebuilt;
       },
-      { speed, now: () => clock.now() },
-    );
+      hold: (moment, gap, catchingUp) => {
+        this.moment = moment;
+        this.gap = gap;
+        this.catchingUp = catchingUp;
+      },
+      announce: () => this.announce(),
+      ended: () => this.stop(),
+    };
   }
 
   private apply(change: PlaybackChange): void {
@@ -407,6 +283,27 @@ export class ReplaySubscription {
     const key = objectKey(change.namespace, change.name);
     if (change.type === 'Deleted' || !change.object) return { key };
     return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
+  }
+
+  /**
+   * Hashes the moment's keys into keySet a slice per task, so that the first frame of a playback (or
+   * the first after a jump) does not hash a whole moment in one go: 50,000 keys are 50-100 ms of main
+   * on a loaded machine. Whatever is left when a change needs the keys, `keys` hashes at once.
+   */
+  private hashKeysAhead(): void {
+    if (this.hashingAhead || this.unhashedKeys.length === 0) return;
+    this.hashingAhead = true;
+    const slice = () => {
+      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashedKeys.length > 0;) {
+        const chunk = this.unhashedKeys.shift()!;
+        for (const key of chunk) this.keySet.add(key);
+        this.unhashedCount -= chunk.length;
+        hashed += chunk.length;
+      }
+      this.hashingAhead = this.unhashedKeys.length > 0 && !this.closed;
+      if (this.hashingAhead) this.options.clock.setTimeout(slice, 0);
+    };
+    this.options.clock.setTimeout(slice, 0);
   }
 
   /** Keys the renderer holds (see keySet). */
@@ -432,10 +329,14 @@ export class ReplaySubscription {
     const held = this.keySet.size + this.unhashedCount;
     const rebuilt = rebuilding ? rebuilding.rebuilt : held;
     const total = rebuilding ? rebuilding.total : held;
+    // While a playback's jump rebuilds its moment (ahead of the view clock), no row of it is shown
+    // yet: the cursor follows the view clock there rather than leaping ahead, and names the moment
+    // once its rows are whole.
+    const time = rebuilding && this.player ? Math.min(this.moment, this.player.viewClock()) : this.moment;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.subscriptionId,
-      time: this.moment,
+      time,
       playing: this.playing,
       rebuilt,
       ...(total !== undefined ? { total } : {}),
@@ -443,35 +344,4 @@ export class ReplaySubscription {
       ...(this.catchingUp ? { catchingUp: true as const } : {}),
     });
   }
-}
-
-/** A recording's gap mark as the cursor reports it. */
-function replayGapOf(mark: RecordingMark | undefined): ReplayGap | undefined {
-  return (
-    mark && {
-      reason: mark.reason,
-      detail: mark.detail,
-      start: mark.start,
-      ...(mark.end !== undefined ? { end: mark.end } : {}),
-    }
-  );
-}
-
-/**
- * The gap covering `time` for the kind `gvr` (or for the whole recording), as the cursor reports it. A
- * gap covers [start, end): at its end the list that closed it is in the recording.
- */
-export function gapCovering(
-  marks: readonly RecordingMark[],
-  gvr: string,
-  time: number,
-): ReplayGap | undefined {
-  const mark = marks.find(
-    (candidate) =>
-      candidate.kind === 'gap' &&
-      (candidate.stream === undefined || candidate.stream.gvr === gvr) &&
-      candidate.start <= time &&
-      (candidate.end === undefined || candidate.end > time),
-  );
-  return replayGapOf(mark);
 }

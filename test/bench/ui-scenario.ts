@@ -177,17 +177,28 @@ export async function goLive(page: Page): Promise<void> {
 /** The recording's first and last moments, as the timeline shows them. */
 export const recordingSpan = timelineSpan;
 
+/** How the timeline's moment moved while playing, as a person watching it sees it. */
+export interface PlaybackMeasure {
+  /** |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window. */
+  readonly errorPct: number;
+  /** The travel banner said the playback was catching up when the window ended. */
+  readonly catchingUp: boolean;
+  /** The longest the moment stood still, in wall ms (a frame's sampling apart at best). */
+  readonly stillMaxMs: number;
+  /** How far the moment was ever ahead of, and behind, speed × elapsed since its first move, in wall ms. */
+  readonly aheadMaxMs: number;
+  readonly behindMaxMs: number;
+}
+
 /**
  * Plays from the travel moment at `speed` for `durationMs` and compares how far the shown moment moved
  * with how far it should have: |moved / (speed * elapsed) - 1| in percent; and whether the travel
  * banner said the playback was catching up when it ended (the moment then honestly waits at the last
- * change applied, behind the view clock).
+ * change applied, behind the view clock). The moment is also sampled every animation frame in
+ * between, since the two ends alone cannot tell a steady 10x from a moment that waited and then leapt:
+ * how long it stood still, and how far it strayed either side of the steady line.
  */
-export async function playbackError(
-  page: Page,
-  speed: number,
-  durationMs: number,
-): Promise<{ errorPct: number; catchingUp: boolean }> {
+export async function playbackError(page: Page, speed: number, durationMs: number): Promise<PlaybackMeasure> {
   await page.getByTestId('timeline-speed').selectOption(String(speed));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const chart = page.getByTestId('timeline-chart');
@@ -205,17 +216,42 @@ export async function playbackError(
     { timeout: 120_000 },
   );
   const first = (await start.jsonValue()) as { value: number; at: number };
-  await page.waitForTimeout(durationMs);
-  const last = await page.evaluate(() => ({
-    value: Number(document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow')),
-    at: performance.now(),
-    banner: document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '',
-  }));
+  // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
+  const samples = await page.evaluate(async (until) => {
+    const taken: { value: number; at: number }[] = [];
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const at = performance.now();
+      const value = Number(
+        document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow'),
+      );
+      taken.push({ value, at });
+      if (at >= until) return taken;
+    }
+  }, first.at + durationMs);
+  const last = samples.at(-1)!;
+  const banner = await page.evaluate(
+    () => document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '',
+  );
   await page.keyboard.press(' ');
   const expected = speed * (last.at - first.at);
+  let stillMaxMs = 0;
+  let stillSince = first;
+  let aheadMaxMs = 0;
+  let behindMaxMs = 0;
+  for (const sample of samples) {
+    if (sample.value !== stillSince.value) stillSince = sample;
+    stillMaxMs = Math.max(stillMaxMs, sample.at - stillSince.at);
+    const off = (sample.value - first.value) / speed - (sample.at - first.at);
+    aheadMaxMs = Math.max(aheadMaxMs, off);
+    behindMaxMs = Math.max(behindMaxMs, -off);
+  }
   return {
     errorPct: (Math.abs(last.value - first.value - expected) / expected) * 100,
-    catchingUp: last.banner.includes('catching up'),
+    catchingUp: banner.includes('catching up'),
+    stillMaxMs,
+    aheadMaxMs,
+    behindMaxMs,
   };
 }
 

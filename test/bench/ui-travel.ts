@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { round } from './harness';
 import { UiBenchSession } from './ui-session';
 import { goLive, playbackError, recordingSpan, startupTimes, travelTo } from './ui-scenario';
+import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
@@ -78,16 +79,12 @@ try {
     const { profile } = await cdp.send('Profiler.stop');
     writeFileSync(join(profileFolder, `playback-only-${pods}.cpuprofile`), JSON.stringify(profile));
   }
-  log(
-    `playback at ${speed}x from the start: error ${round(fromStart.errorPct)}%${fromStart.catchingUp ? ' (catching up)' : ''}`,
-  );
+  log(`playback at ${speed}x from the start: ${describePlayback(fromStart)}`);
   await goLive(page);
   const middle = span.from + (span.to - span.from) / 2;
   await travelTo(page, middle);
   const underChurn = await playbackError(page, speed, Math.min(5_000, ((span.to - middle) / speed) * 0.5));
-  log(
-    `playback at ${speed}x from the middle: error ${round(underChurn.errorPct)}%${underChurn.catchingUp ? ' (catching up)' : ''}`,
-  );
+  log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
     JSON.stringify({
       pods,
@@ -100,4 +97,12 @@ try {
   );
 } finally {
   await session.close();
+}
+
+function describePlayback(measure: PlaybackMeasure): string {
+  return (
+    `error ${round(measure.errorPct)}%${measure.catchingUp ? ' (catching up)' : ''}, ` +
+    `still at most ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)} ms, ` +
+    `behind at most ${round(measure.behindMaxMs)} ms`
+  );
 }

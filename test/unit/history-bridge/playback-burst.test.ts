@@ -9,7 +9,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import type { MomentSize } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
-import type { PlayerReads } from '../../../main/bridge/history-replay';
+import type { PlayerReads } from '../../../main/bridge/player';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { EncodedRows } from '../../../main/bridge/encoded-rows';
@@ -33,9 +33,12 @@ const speed = 10;
 /** Pods listed within one recorded second, from burstAt on. */
 const burst = 20_000;
 const burstAt = start + 10_000;
+/** How long the recordings run, unless a test says otherwise. */
 const recordedMs = 30_000;
 /** The burst's recording, written once for the tests that play it. */
 let burstRecording: { file: string; end: number } | undefined;
+/** How long the short span's recording runs on after its burst, in recorded ms. */
+const shortTail = 10_000;
 const recordedBurst = () => (burstRecording ??= recordBurst(burst, 1));
 
 /** Each test plays seconds of a recording on a loaded machine: bounded, not quick. */
@@ -55,11 +58,17 @@ function pod(name: string, resourceVersion: number): KubeObject {
 }
 
 /**
- * 20 pods at the start, updated `perTick` times every 100 ms for recordedMs, and `listed` pods listed
- * over one second from burstAt; written a recorded second a transaction with its row frames, as the
- * recording worker writes them.
+ * 20 pods at the start, updated `perTick` times every 100 ms for `recorded` ms, and `listed` pods
+ * listed over one second from burstAt; written a recorded second a transaction with its row frames, as
+ * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
+ * its list is in (the end of the burst), as when recording starts on a cluster.
  */
-function recordBurst(listed: number, perTick: number): { file: string; end: number } {
+function recordBurst(
+  listed: number,
+  perTick: number,
+  recorded = recordedMs,
+  listing = false,
+): { file: string; end: number } {
   const directory = tempDirectory();
   afterAll(directory.remove);
   const file = directory.file('burst.kubetide');
@@ -76,11 +85,13 @@ function recordBurst(listed: number, perTick: number): { file: string; end: numb
       object: pod(name, resourceVersion++),
       key: `shop/${name}`,
     });
-  for (let second = 0; second * 1_000 <= recordedMs; second++) {
+  if (listing)
+    writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: burstAt + 1_000, detail: '' });
+  for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
     writer.transaction(() => {
       if (second === 0) for (let index = 0; index < 20; index++) write(start, `steady-${index}`, 'Added');
-      for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recordedMs; tick += 100) {
+      for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recorded; tick += 100) {
         if (tick >= burstAt && tick < burstAt + 1_000) {
           const first = Math.round(((tick - burstAt) / 1_000) * listed);
           const last = Math.round(((tick + 100 - burstAt) / 1_000) * listed);
@@ -90,11 +101,11 @@ function recordBurst(listed: number, perTick: number): { file: string; end: numb
           write(tick, `steady-${resourceVersion % 20}`, 'Updated');
       }
       writer.writeRowFramesDue(from + 1_000);
-      writer.touch(Math.min(from + 1_000, start + recordedMs));
+      writer.touch(Math.min(from + 1_000, start + recorded));
     });
   }
   database.close();
-  return { file, end: start + recordedMs };
+  return { file, end: start + recorded };
 }
 
 /** The wall clock of a busy main thread: timers fire on the fake clock, and work moves it on. */
@@ -336,6 +347,44 @@ describe('playback through a burst', () => {
       expect(Math.max(...lags)).toBeLessThanOrEqual(300);
       expect(jumped(played)).toBe(true);
       expect(Math.max(...played.tasks)).toBeLessThanOrEqual(250);
+      const compared = played.seen.filter((entry) => entry.rows);
+      expect(compared.length).toBeGreaterThanOrEqual(4);
+      for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));
+    },
+    timeoutMs,
+  );
+
+  it(
+    `plays a short span ending ${shortTail} ms after a burst to its end at ${speed}x within 10%, the cursor never ahead of the view clock`,
+    async () => {
+      const { file, end } = recordBurst(burst, 1, burstAt - start + shortTail);
+      const from = burstAt - 500;
+      const played = await playThrough(file, from, end);
+      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
+      // Whether the span ends before the jump's rows are whole or after, the cursor goes no further
+      // than the view clock: not to the jump's moment while it is rebuilt, nor past the end.
+      for (const { wall, cursor } of played.seen) expect(cursor.time).toBeLessThanOrEqual(viewClock(wall));
+      expect(jumped(played)).toBe(true);
+      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+    },
+    timeoutMs,
+  );
+
+  it(
+    'jumps over the list that ends a listing gap before the view clock gets there, never reading it change by change',
+    async () => {
+      const { file, end } = recordBurst(burst, 1, recordedMs, true);
+      const from = burstAt - 500;
+      const played = await playThrough(file, from, end);
+      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
+      // The jump is under way (its moment being read) before the view clock reaches the list, and no
+      // frame reads the list change by change, catching up (before: three frames of it, 240 ms behind,
+      // before the lag called for a jump once the view clock was 2.6 s past the list).
+      const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
+      expect(viewClock(jumpedAt.wall)).toBeLessThan(burstAt + 1_000);
+      expect(played.seen.some(({ cursor }) => cursor.catchingUp)).toBe(false);
+      expect(jumped(played)).toBe(true);
+      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
       const compared = played.seen.filter((entry) => entry.rows);
       expect(compared.length).toBeGreaterThanOrEqual(4);
       for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));

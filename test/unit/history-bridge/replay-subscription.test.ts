@@ -4,7 +4,7 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistorySource } from '../../../main/bridge/history-source';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
-import type { PlayerReads } from '../../../main/bridge/history-replay';
+import type { PlayerReads } from '../../../main/bridge/player';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { printerFor } from '../../../shared/kinds/columns';
 import { RecordingWriter } from '../../../main/history/recording-writer';

@@ -1,0 +1,35 @@
+// The recording's gaps as a replay's cursor reports them: the gap a moment is in, if any, for the
+// renderer to show that moment as not recorded rather than as recorded.
+import type { ReplayGap } from '../../shared/protocol/history-messages';
+import type { RecordingMark } from '../history/recorded-change';
+
+/** A recording's gap mark as the cursor reports it. */
+export function replayGapOf(mark: RecordingMark | undefined): ReplayGap | undefined {
+  return (
+    mark && {
+      reason: mark.reason,
+      detail: mark.detail,
+      start: mark.start,
+      ...(mark.end !== undefined ? { end: mark.end } : {}),
+    }
+  );
+}
+
+/**
+ * The gap covering `time` for the kind `gvr` (or for the whole recording), as the cursor reports it. A
+ * gap covers [start, end): at its end the list that closed it is in the recording.
+ */
+export function gapCovering(
+  marks: readonly RecordingMark[],
+  gvr: string,
+  time: number,
+): ReplayGap | undefined {
+  const mark = marks.find(
+    (candidate) =>
+      candidate.kind === 'gap' &&
+      (candidate.stream === undefined || candidate.stream.gvr === gvr) &&
+      candidate.start <= time &&
+      (candidate.end === undefined || candidate.end > time),
+  );
+  return replayGapOf(mark);
+}
