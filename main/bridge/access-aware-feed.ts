@@ -12,7 +12,7 @@ import type { GroupVersionResource, KubeObject } from '../../shared/kube/object'
 import { gvrKey } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
 import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
-import type { FeedSubscriber } from './feed';
+import type { FeedSubscriber } from './feed-options';
 import type { RowProjector } from './row-projection';
 import type { FeedView } from './feed-view';
 import { isForbiddenState } from './feed-view';

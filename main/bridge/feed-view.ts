@@ -4,7 +4,7 @@
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
 import type { SyncState } from '../../shared/protocol/sync-state';
-import type { FeedSubscriber } from './feed';
+import type { FeedSubscriber } from './feed-options';
 import type { RowProjector } from './row-projection';
 import type { StartableFeed } from './feed-registry';
 

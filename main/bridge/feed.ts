@@ -6,99 +6,30 @@
 // fix (401, 403, 404).
 // The first LIST of a feed that shows nothing yet is previewed to the subscribers that ask for it
 // (list-preview.ts): its rows are sent as they are decoded, long before the informer has them.
-import type { Clock, Timer } from '../cache/clock';
-import type { ReflectorTuning } from '../cache/controller';
+import type { Timer } from '../cache/clock';
 import { resourceDescription } from '../cache/informer-factory';
 import { DeletedFinalStateUnknown } from '../cache/keys';
-import type { ListerWatcher } from '../cache/lister-watcher';
 import type { ReflectorState, WatchErrorHandler } from '../cache/reflector';
 import type { ResourceEventHandlerRegistration } from '../cache/resource-event-handler';
 import { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import type { StatusError } from '../../shared/kube/status';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
+import type { SyncState } from '../../shared/protocol/sync-state';
 import { compactingListerWatcher } from './compacting-lister-watcher';
 import { consistentFirstList } from './consistent-first-list';
-import { WatchSilence } from './watch-silence';
+import { WatchSilence, defaultSilenceAfterMs } from './watch-silence';
+import { failureState } from './failure-state';
+import type { FeedOptions, FeedSubscriber } from './feed-options';
+import { trackListing } from './listing-progress';
+import type { ListProgress } from './listing-progress';
 import { createObjectCompactor } from './object-compactor';
 import { ListPreview, showsVersion } from './list-preview';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
 
-/** Whoever mirrors a feed: a subscription's BatchStream plus its sync-state sender. */
-export interface FeedSubscriber {
-  record(change: RowChange): void;
-  syncStateChanged(state: SyncState): void;
-  /**
-   * A manual resync has finished: its changes have been recorded, and a subscriber may resend a full
-   * snapshot so the renderer is rebuilt from scratch. (Automatic relists after a failed watch need no
-   * snapshot: the informer diffs them against its cache and delivers updates and deletions.)
-   */
-  resynced?(): void;
-  /**
-   * Also receive the rows of a first LIST as it is decoded, before the informer has them (their
-   * cachedObject is still undefined); see ListPreview.
-   */
-  readonly preview?: boolean;
-}
-
-export interface FeedOptions {
-  gvr: GroupVersionResource;
-  namespace: string;
-  newListerWatcher: () => ListerWatcher<KubeObject>;
-  projector: RowProjector;
-  clock: Clock;
-  /** A failing watch counts as stale (not just reconnecting) once it has failed for this long. */
-  staleAfterMs?: number;
-  /** How often listing progress is reported. */
-  progressIntervalMs?: number;
-  /**
-   * A synced watch that delivered nothing (no event, no bookmark) for this long is reported as
-   * silent ("no data for N s") until data arrives. Default: the API server's bookmark cadence plus
-   * a margin (defaultSilenceAfterMs).
-   */
-  silenceAfterMs?: number;
-  reflector?: ReflectorTuning<KubeObject>;
-  /** Told about every list/watch failure (they also show in the sync state); default: ignored. */
-  onWatchError?: (feed: string, error: unknown) => void;
-  /**
-   * Called with each new informer before it runs, and with the watch error handler the feed gave it
-   * (a recorder attaches here, so it sees the initial list and keeps the feed's handler); the
-   * function it returns is called when the informer stops.
-   */
-  onInformer?: (
-    informer: SharedIndexInformer<KubeObject>,
-    watchErrorHandler: WatchErrorHandler,
-  ) => (() => void) | undefined;
-}
-
-/**
- * kube-apiserver's watch cache sends every watch that allows bookmarks one about every minute
- * (cacher.go defaultBookmarkFrequency; dispatched on a ~1-1.25 s tick in 1 s buckets), and one 2 s
- * before the watch's deadline (cache_watcher.go nextBookmarkTime), after which the Reflector
- * re-watches and the next comes a minute later. So a healthy quiet watch goes at most about 62 s
- * without data; past 70 s the feed says so rather than showing a "synced" it cannot vouch for.
- */
-export const defaultSilenceAfterMs = 60_000 + 10_000;
-
-/** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
-const permanentCodes = new Set([401, 403, 404]);
-
 export { stripManagedFields } from '../kube/managed-fields';
-
-/** The error's message, with the code and reason of the first StatusError in its cause chain. */
-function syncErrorOf(error: unknown): SyncError {
-  const message = error instanceof Error ? error.message : String(error);
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    const status = (current as Partial<StatusError>).status;
-    if (status && typeof status.code === 'number')
-      return { code: status.code, reason: status.reason, message };
-  }
-  return { message };
-}
 
 export class Feed {
   readonly gvr: GroupVersionResource;
@@ -112,7 +43,7 @@ export class Feed {
   private running: Promise<void> | undefined;
   private state: SyncState = { phase: 'listing', listed: 0 };
   /** Objects received by the LIST under way, and the total its first page announced. */
-  private listProgress: { listed: number; total?: number } = { listed: 0 };
+  private listProgress: ListProgress = { listed: 0 };
   private firstFailureAt: number | undefined;
   private lastError: unknown;
   private progressTimer: Timer | undefined;
@@ -162,7 +93,14 @@ export class Feed {
             (change) => this.publish(change, 'preview'),
           )
         : undefined;
-    let listerWatcher = this.trackListing(this.options.newListerWatcher());
+    let listerWatcher = trackListing(this.options.newListerWatcher(), {
+      preview: () => this.preview,
+      progress: () => this.listProgress,
+      pageListed: (progress) => {
+        this.listProgress = progress;
+        if (this.state.phase === 'listing') this.reportListing();
+      },
+    });
     if (this.listConsistently) listerWatcher = consistentFirstList(listerWatcher);
     this.listConsistently = false;
     const informer = new SharedIndexInformer<KubeObject>({
@@ -355,14 +293,7 @@ export class Feed {
   private backingOff(retryAt: number): void {
     if (this.lastError === undefined || this.firstFailureAt === undefined) return;
     const now = this.options.clock.now();
-    const error = syncErrorOf(this.lastError);
-    if (error.code !== undefined && permanentCodes.has(error.code)) {
-      this.setState({ phase: 'error', since: this.firstFailureAt, retryAt, error });
-    } else if (now - this.firstFailureAt >= this.staleAfterMs) {
-      this.setState({ phase: 'stale', since: this.firstFailureAt, retryAt, error });
-    } else {
-      this.setState({ phase: 'reconnecting', since: this.firstFailureAt, retryAt, error });
-    }
+    this.setState(failureState(this.lastError, this.firstFailureAt, retryAt, now, this.staleAfterMs));
   }
 
   /**
@@ -382,42 +313,6 @@ export class Feed {
       this.progressTimer = this.options.clock.setTimeout(tick, this.progressIntervalMs);
     };
     this.progressTimer = this.options.clock.setTimeout(tick, 0);
-  }
-
-  /**
-   * Counts LIST pages as they arrive, so progress shows before the informer has the whole list; the
-   * total is the first page's item count plus its remainingItemCount, when the server sends one (it
-   * does not for selector-filtered lists).
-   */
-  private trackListing(inner: ListerWatcher<KubeObject>): ListerWatcher<KubeObject> {
-    return {
-      supportsWatchList: inner.supportsWatchList,
-      watch: (options, signal) => inner.watch(options, signal),
-      list: async (options, signal, transformItem) => {
-        // Items are previewed as the inner ListerWatcher decodes them, or with their page when it
-        // decodes a reply whole (transformItem is optional to it).
-        const preview = this.preview;
-        const show = (item: KubeObject) =>
-          preview?.show(objectKey(item.metadata.namespace, item.metadata.name ?? ''), item);
-        let streamed = false;
-        const previewItem = (item: KubeObject) => {
-          streamed = true;
-          const transformed = transformItem ? transformItem(item) : item;
-          show(transformed);
-          return transformed;
-        };
-        const page = await inner.list(options, signal, preview ? previewItem : transformItem);
-        if (preview && !streamed) for (const item of page.items ?? []) show(item);
-        const first = !options.continue;
-        const listed = (first ? 0 : this.listProgress.listed) + page.items.length;
-        const remaining = page.metadata.remainingItemCount;
-        const total =
-          typeof remaining === 'number' ? listed + remaining : first ? undefined : this.listProgress.total;
-        this.listProgress = total === undefined ? { listed } : { listed, total };
-        if (this.state.phase === 'listing') this.reportListing();
-        return page;
-      },
-    };
   }
 
   private reportListing(): void {

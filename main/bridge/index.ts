@@ -7,7 +7,7 @@ export type { ClusterSessionOptions } from './cluster-session';
 export { SessionConnection } from './session-connection';
 export type { SessionPeer } from './session-connection';
 export { Feed, stripManagedFields } from './feed';
-export type { FeedOptions, FeedSubscriber } from './feed';
+export type { FeedOptions, FeedSubscriber } from './feed-options';
 export { FeedRegistry, feedKey } from './feed-registry';
 export { BatchStream, batchStreamDefaults } from './batch-stream';
 export type { BatchStreamOptions } from './batch-stream';

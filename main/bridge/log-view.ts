@@ -19,7 +19,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { LabelSelector, MetaLabelSelector } from '../../shared/selectors/label-selector';
 import { parseLabelSelector, selectorFromLabelSelector } from '../../shared/selectors/label-selector';
 import type { ClusterSession } from './cluster-session';
-import type { FeedSubscriber } from './feed';
+import type { FeedSubscriber } from './feed-options';
 import type { FeedView } from './feed-view';
 
 export interface LogViewOptions {

@@ -6,7 +6,7 @@ import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
 import type { OutgoingMessage } from './outgoing-message';
 import type { ClusterSession } from './cluster-session';
-import type { FeedSubscriber } from './feed';
+import type { FeedSubscriber } from './feed-options';
 import type { FeedView } from './feed-view';
 
 /** Where a connection's messages go: a Transport, as far as the session needs one. */

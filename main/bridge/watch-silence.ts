@@ -5,6 +5,15 @@
 import type { Clock, Timer } from '../cache/clock';
 
 /**
+ * kube-apiserver's watch cache sends every watch that allows bookmarks one about every minute
+ * (cacher.go defaultBookmarkFrequency; dispatched on a ~1-1.25 s tick in 1 s buckets), and one 2 s
+ * before the watch's deadline (cache_watcher.go nextBookmarkTime), after which the Reflector
+ * re-watches and the next comes a minute later. So a healthy quiet watch goes at most about 62 s
+ * without data; past 70 s the feed says so rather than showing a "synced" it cannot vouch for.
+ */
+export const defaultSilenceAfterMs = 60_000 + 10_000;
+
+/**
  * Times the silence of one feed's watch on its clock, with one timer re-armed for the remaining time
  * when it fires (not one per event). `changed` hears the start of a silence (with when the last data
  * came) and its end (undefined).

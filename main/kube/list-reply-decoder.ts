@@ -23,6 +23,16 @@ function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+/**
+ * Whether the bytes of `chunk` just before `end` (back to `from` at most) are an odd run of
+ * backslashes: then the byte at `end` is escaped. `from` must not itself be escaped.
+ */
+function oddBackslashRun(chunk: Buffer, from: number, end: number): boolean {
+  let at = end - 1;
+  while (at >= from && chunk[at] === backslash) at--;
+  return (end - 1 - at) % 2 === 1;
+}
+
 type State =
   | 'before-object'
   | 'key-or-end'
@@ -154,15 +164,28 @@ export class ListReplyDecoder {
     const primitive = this.primitive;
     const length = chunk.length;
     for (; index < length; index++) {
-      const byte = chunk[index];
       if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === backslash) escaped = true;
-        else if (byte === quote) {
-          inString = false;
-          if (depth === 0) return this.save(depth, inString, escaped, index + 1);
+        if (escaped) {
+          escaped = false;
+          continue;
         }
-      } else if (primitive) {
+        // Most of a reply's bytes are inside strings: the next quote is found by indexOf (memchr)
+        // rather than byte by byte. It ends the string unless an odd run of backslashes precedes it.
+        const next = chunk.indexOf(quote, index);
+        const escapedAtEnd = oddBackslashRun(chunk, index, next === -1 ? length : next);
+        if (next === -1) {
+          escaped = escapedAtEnd;
+          index = length;
+          break;
+        }
+        index = next;
+        if (escapedAtEnd) continue;
+        inString = false;
+        if (depth === 0) return this.save(depth, inString, escaped, index + 1);
+        continue;
+      }
+      const byte = chunk[index];
+      if (primitive) {
         if (isWhitespace(byte) || byte === comma || byte === closeBrace || byte === closeBracket)
           return this.save(depth, inString, escaped, index);
       } else if (byte === quote) inString = true;

@@ -11,13 +11,13 @@ import { badRequest, tooLargeResourceVersion } from './api-errors';
 import { nextBookmarkTime } from './bookmark-schedule';
 import type { SimClock, SimTimer } from './clock';
 import type { ObjectFilter } from './filter';
-import { ChunkedWriter } from './http-io';
 import type { ListOptions } from './list-options';
 import { parseResourceVersion } from './list-options';
 import type { ObjectStore, StoredEvent, StoredObject } from './object-store';
 import { watchLine } from './object-store';
 import type { Presenter } from './presenter';
 import { snapshotEntries } from './snapshot';
+import type { SnapshotEntry } from './snapshot';
 import type { WatchHub } from './watch-session';
 import { WatchSession } from './watch-session';
 
@@ -120,19 +120,8 @@ export class WatchServer {
         ...snapshotEntries(this.store, request.resource, undefined, { namespace: request.namespace }),
       ];
       from = this.store.resourceVersion;
-      // Written in ~64 KiB chunks with backpressure; live events meanwhile wait in the store's window.
-      const writer = new ChunkedWriter(response);
-      try {
-        for (const entry of snapshot) {
-          if (session.isClosed) return;
-          if (!request.filter.matches(entry.stored.object)) continue;
-          const pending = writer.push(watchLine('ADDED', request.presenter.eventObject(entry.stored)));
-          if (pending) await pending;
-        }
-        await writer.flush();
-      } catch {
-        return;
-      }
+      // Events meanwhile wait in the store's window and follow as the backlog.
+      await session.writeInitialEvents(this.snapshotLines(request, snapshot));
     }
     if (session.isClosed) return;
     const backlog = this.store.eventsSince(request.resource, from);
@@ -152,18 +141,12 @@ export class WatchServer {
       session.end();
       return;
     }
-    for (const event of backlog) this.deliver(session, request, event);
-    if (plan.endBookmark)
-      session.send(
-        watchLine(
-          'BOOKMARK',
-          request.presenter.bookmarkObject(this.store.resourceVersion, {
-            [initialEventsEndAnnotation]: 'true',
-          }),
-        ),
-      );
+    // Live from here: what comes while the backlog is written is held behind it (writeInitialEvents).
     const unsubscribe = this.store.subscribe((event) => this.deliver(session, request, event));
     session.onClose(unsubscribe);
+    const initialEventsEnd = plan.endBookmark ? this.store.resourceVersion : undefined;
+    await session.writeInitialEvents(this.backlogLines(request, backlog, initialEventsEnd));
+    if (session.isClosed) return;
     if (request.options.allowWatchBookmarks) {
       // One timer at a time, re-armed from each bookmark sent, as the cacher re-queues its watchers.
       let bookmarkTimer: SimTimer | undefined;
@@ -192,26 +175,54 @@ export class WatchServer {
         session.end();
       return;
     }
+    const line = this.eventLine(request, event);
+    if (line !== undefined) session.send(line);
+  }
+
+  /** `event` as this watcher sees it: the shared line, one rewritten for its selector, or none. */
+  private eventLine(request: WatchRequest, event: StoredEvent): string | undefined {
     const object = event.stored.object;
-    if (request.namespace && object.metadata.namespace !== request.namespace) return;
+    if (request.namespace && object.metadata.namespace !== request.namespace) return undefined;
     const { filter } = request;
     let type: string = event.type;
     if (!filter.isEverything) {
       const now = filter.matches(object);
       if (event.type === 'DELETED') {
-        if (!now) return;
+        if (!now) return undefined;
       } else {
         const before = event.previous !== undefined && filter.matches(event.previous.object);
         if (now && !before) type = 'ADDED';
         else if (!now && before) type = 'DELETED';
-        else if (!now) return;
+        else if (!now) return undefined;
       }
     }
-    session.send(
-      request.shared && type === event.type
-        ? event.line
-        : watchLine(type, this.render(request, event.stored)),
-    );
+    return request.shared && type === event.type
+      ? event.line
+      : watchLine(type, this.render(request, event.stored));
+  }
+
+  /** The initial state as ADDED events, rendered as they are written. */
+  private *snapshotLines(request: WatchRequest, snapshot: readonly SnapshotEntry[]): Generator<string> {
+    for (const entry of snapshot)
+      if (request.filter.matches(entry.stored.object))
+        yield watchLine('ADDED', request.presenter.eventObject(entry.stored));
+  }
+
+  /** The events since the watch's resourceVersion, then, for watch-list, the initial-events-end bookmark. */
+  private *backlogLines(
+    request: WatchRequest,
+    backlog: readonly StoredEvent[],
+    initialEventsEnd: number | undefined,
+  ): Generator<string> {
+    for (const event of backlog) {
+      const line = this.eventLine(request, event);
+      if (line !== undefined) yield line;
+    }
+    if (initialEventsEnd !== undefined)
+      yield watchLine(
+        'BOOKMARK',
+        request.presenter.bookmarkObject(initialEventsEnd, { [initialEventsEndAnnotation]: 'true' }),
+      );
   }
 
   private render(request: WatchRequest, stored: StoredObject): string {

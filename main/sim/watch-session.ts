@@ -3,14 +3,16 @@
 // faults can reach them.
 import type { ServerResponse } from 'node:http';
 import type { SimClock, SimTimer } from './clock';
-import { cutResponse } from './http-io';
+import { ChunkedWriter, cutResponse } from './http-io';
 
 export type CorruptionMode = 'malformed' | 'truncated';
 
 export class WatchSession {
-  private stalledLines: string[] | undefined;
-  private stalledBytes = 0;
+  /** Live lines held while stalled or while initial events are written; bounded like the socket's buffer. */
+  private heldLines: string[] | undefined;
+  private heldBytes = 0;
   private stallTimer?: SimTimer;
+  private writingInitialEvents = false;
   private corruption?: CorruptionMode;
   private readonly closeHandlers: (() => void)[] = [];
   private closed = false;
@@ -33,13 +35,13 @@ export class WatchSession {
     else this.closeHandlers.push(handler);
   }
 
-  /** Sends one newline-terminated event line (or holds it while stalled). */
+  /** Sends one newline-terminated event line (or holds it while stalled or writing initial events). */
   send(line: string): void {
     if (this.closed) return;
-    if (this.stalledLines) {
-      this.stalledLines.push(line);
-      this.stalledBytes += line.length;
-      if (this.stalledBytes > this.maximumBufferedBytes) this.drop();
+    if (this.heldLines) {
+      this.heldLines.push(line);
+      this.heldBytes += line.length;
+      if (this.heldBytes > this.maximumBufferedBytes) this.drop();
       return;
     }
     if (this.corruption) {
@@ -73,21 +75,56 @@ export class WatchSession {
     this.finish();
   }
 
+  /**
+   * Writes `lines` (the initial state, the events since the requested resourceVersion) at the pace the
+   * client reads them, as the cacher sends a watcher's initial events, while the live events sent
+   * meanwhile are held, bounded by maximumBufferedBytes like a slow watcher's (the cacher's input
+   * channel), and follow in order. Written at once instead, a backlog over the bound would be cut
+   * before its first byte left (a response's writes in one tick are corked), so a client that fell
+   * behind would re-watch from the same resourceVersion until the window compacted.
+   */
+  async writeInitialEvents(lines: Iterable<string>): Promise<void> {
+    this.writingInitialEvents = true;
+    this.heldLines ??= [];
+    const writer = new ChunkedWriter(this.response);
+    try {
+      for (const line of lines) {
+        if (this.closed) return;
+        const pending = writer.push(line);
+        if (pending) await pending;
+      }
+      if (!this.closed) await writer.flush();
+    } catch {
+      // The client went away; the response's 'close' finishes the session.
+      return;
+    } finally {
+      this.writingInitialEvents = false;
+    }
+    this.releaseHeld();
+  }
+
   /** Sends no bytes for `milliseconds`; events meanwhile are held and then sent in order. */
   stall(milliseconds: number): void {
     this.stallTimer?.stop();
-    this.stalledLines ??= [];
+    this.heldLines ??= [];
     this.stallTimer = this.clock.setTimeout(() => {
-      const held = this.stalledLines ?? [];
-      this.stalledLines = undefined;
-      this.stalledBytes = 0;
-      for (const line of held) this.send(line);
+      this.stallTimer = undefined;
+      this.releaseHeld();
     }, milliseconds);
   }
 
   /** The next event is preceded by a malformed line, or cut in half and the connection closed. */
   corruptNext(mode: CorruptionMode): void {
     this.corruption = mode;
+  }
+
+  /** Sends the held lines in order, once neither a stall nor initial events hold them. */
+  private releaseHeld(): void {
+    if (this.stallTimer || this.writingInitialEvents) return;
+    const held = this.heldLines ?? [];
+    this.heldLines = undefined;
+    this.heldBytes = 0;
+    for (const line of held) this.send(line);
   }
 
   private finish(): void {

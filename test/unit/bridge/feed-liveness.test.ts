@@ -2,7 +2,8 @@
 // says "no data" (and says synced again once data comes), and a manual refresh lists consistently,
 // so it never shows a row older than the one it replaces nor deletes a row a lagging cache missed.
 import { describe, expect, it } from 'vitest';
-import { Feed, defaultSilenceAfterMs } from '../../../main/bridge/feed';
+import { Feed } from '../../../main/bridge/feed';
+import { defaultSilenceAfterMs } from '../../../main/bridge/watch-silence';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import type { RowChange } from '../../../main/bridge/squash';
 import { FakeClock } from '../../../main/cache/fake-clock';

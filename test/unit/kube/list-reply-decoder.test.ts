@@ -32,6 +32,15 @@ describe('ListReplyDecoder', () => {
     for (const sizes of [[1], [2], [3, 7], [64], [text.length]]) expect(decode(text, sizes)).toEqual(awkward);
   });
 
+  it('tells escaped quotes from closing ones after any run of backslashes, split anywhere', () => {
+    // Strings are skipped to their next quote: the quote ends the string only after an even run.
+    const values = Array.from({ length: 6 }, (_, run) => `a${'\\'.repeat(run)}"b\\`);
+    const list = { items: values.map((value) => ({ value, [value]: [value] })) };
+    const text = JSON.stringify(list);
+    for (let split = 1; split < text.length; split++)
+      expect(decode(text, [split, text.length])).toEqual(list);
+  });
+
   it('decodes members in any order, an empty items array, and members other than items', () => {
     expect(decode('{ "items" : [ ] , "metadata":{"resourceVersion":"1"},"kind":"List" }')).toEqual({
       items: [],

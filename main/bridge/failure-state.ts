@@ -1,0 +1,34 @@
+// What a feed whose list or watch keeps failing shows while the Reflector backs off: reconnecting (at
+// a known time) at first, stale once it has failed for staleAfterMs, or error at once for failures
+// retrying cannot fix (401, 403, 404).
+import type { StatusError } from '../../shared/kube/status';
+import type { SyncError, SyncState } from '../../shared/protocol/sync-state';
+
+/** Status codes retrying will not cure: the subscription shows `error` rather than `reconnecting`. */
+const permanentCodes = new Set([401, 403, 404]);
+
+/** The error's message, with the code and reason of the first StatusError in its cause chain. */
+export function syncErrorOf(error: unknown): SyncError {
+  const message = error instanceof Error ? error.message : String(error);
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    const status = (current as Partial<StatusError>).status;
+    if (status && typeof status.code === 'number')
+      return { code: status.code, reason: status.reason, message };
+  }
+  return { message };
+}
+
+/** The state of a feed failing since `firstFailureAt` with `lastError`, retrying at `retryAt`. */
+export function failureState(
+  lastError: unknown,
+  firstFailureAt: number,
+  retryAt: number,
+  now: number,
+  staleAfterMs: number,
+): SyncState {
+  const error = syncErrorOf(lastError);
+  if (error.code !== undefined && permanentCodes.has(error.code))
+    return { phase: 'error', since: firstFailureAt, retryAt, error };
+  if (now - firstFailureAt >= staleAfterMs) return { phase: 'stale', since: firstFailureAt, retryAt, error };
+  return { phase: 'reconnecting', since: firstFailureAt, retryAt, error };
+}

@@ -1,0 +1,80 @@
+// A session's pod and node usage: its MetricsPoller, polled while a renderer shows pods or nodes, and,
+// when the session records, for the whole session (issue 14), the samples kept with the history.
+import type { Clock } from '../cache/clock';
+import { MetricSampleCapture } from '../history/metric-sample-capture';
+import type { Recorder } from '../history/recorder';
+import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
+import type { FeedRegistry } from './feed-registry';
+import type { FeedView } from './feed-view';
+import type { MetricsFetch } from './metrics-poller';
+import { MetricsPoller } from './metrics-poller';
+import type { KindSource } from './served-kinds';
+
+export interface SessionMetricsOptions {
+  clock: Clock;
+  fetch: MetricsFetch;
+  discovery: KindSource | undefined;
+  /** The namespaces to list pod metrics in when the cluster scope is refused. */
+  namespaces: () => readonly string[];
+  feeds: FeedRegistry<FeedView>;
+  /** Records the samples; absent when the session does not record. */
+  recorder: Recorder | undefined;
+  /** True while the session's start lists (see MetricsPollerOptions.listing). */
+  listing: () => boolean;
+  send: (message: MetricsMessage) => void;
+  log: (message: string) => void;
+}
+
+export class SessionMetrics {
+  readonly poller: MetricsPoller;
+  /** True when the recording keeps metric samples (see retainRecorded). */
+  private readonly recordsMetrics: boolean;
+  private retained = false;
+
+  constructor(private readonly options: SessionMetricsOptions) {
+    const { recorder, feeds } = options;
+    const samples =
+      recorder &&
+      new MetricSampleCapture({
+        record: (batch) => recorder.recordMetricSamples(batch),
+        reportError: (context, error) =>
+          options.log(`${context} ${error instanceof Error ? error.message : String(error)}`),
+        cachedObject: (resource, namespace, name) =>
+          feeds
+            .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
+            ?.cachedObject(namespace, name),
+      });
+    this.poller = new MetricsPoller({
+      clock: options.clock,
+      fetch: options.fetch,
+      served: (resource) => this.served(resource),
+      namespaces: options.namespaces,
+      listing: options.listing,
+      send: options.send,
+      ...(samples
+        ? { onLists: (resource, lists, polledAt) => void samples.capture(resource, lists, polledAt) }
+        : {}),
+    });
+    this.recordsMetrics = samples !== undefined;
+    this.retainRecorded();
+  }
+
+  /**
+   * A recording keeps pod and node usage for the whole session, shown or not (issue 14), from when
+   * discovery lists metrics.k8s.io: polling before would only find it absent and wait a window.
+   * Called again whenever discovery changes.
+   */
+  retainRecorded(): void {
+    if (!this.recordsMetrics || this.retained) return;
+    if (!this.served('pods') && !this.served('nodes')) return;
+    this.retained = true;
+    this.poller.retain('pods');
+    this.poller.retain('nodes');
+  }
+
+  private served(resource: MetricsResource): boolean {
+    return (this.options.discovery?.preferredResources() ?? []).some(
+      (served) => served.group === 'metrics.k8s.io' && served.resource === resource,
+    );
+  }
+}
