@@ -8,6 +8,8 @@
 // they are what says a gap exists. Nor are forced changes (a cache recorded whole, which ends such a
 // gap), and they are kept outside the bound: at most a cache's worth, which the informer holds anyway,
 // they would otherwise crowd out the live changes behind them, overflow again, and force another.
+// Beside the text, the queue notes where each entry ends: the recording process then finds each
+// object's text without scanning it to its end (it reads only the metadata, near its start).
 
 /** The smallest buffer a batch starts with; it doubles as entries arrive. */
 const minimumBatchBytes = 16 * 1024;
@@ -15,15 +17,29 @@ const minimumBatchBytes = 16 * 1024;
 /** The most bytes one UTF-8 code unit of a JavaScript string can take. */
 const maximumBytesPerCodeUnit = 3;
 
+/** Entries a batch's table of ends starts with room for; it doubles as entries arrive. */
+const minimumEntries = 256;
+
 const openBracket = 0x5b;
 const comma = 0x2c;
 const closeBracket = 0x5d;
+
+/** A batch as take() hands it over: the caller owns both (and may transfer their buffers). */
+export interface TakenBatch {
+  /** The UTF-8 text of a JSON array of entries. */
+  readonly entries: Uint8Array;
+  /** Where each entry ends in `entries`: the index just past its last byte, in order. */
+  readonly entryEnds: Uint32Array;
+}
 
 export class CaptureQueue {
   /** The batch being filled: "[" then entries separated by ","; undefined until an entry comes. */
   private batch: Buffer | undefined;
   /** Bytes of `batch` written, its opening bracket included. */
   private used = 0;
+  /** Where each entry of `batch` ends (see TakenBatch.entryEnds); `entryCount` of them are set. */
+  private entryEnds = new Uint32Array(minimumEntries);
+  private entryCount = 0;
   /**
    * What the next batch's buffer starts at: the size the last one took, with a quarter to spare, so a
    * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers.
@@ -94,15 +110,13 @@ export class CaptureQueue {
     this.overflowing = false;
   }
 
-  /**
-   * Everything queued, as the UTF-8 text of one JSON array, sent as batch `sequence`; undefined when
-   * empty. The caller owns the returned bytes (and the ArrayBuffer under them, which it may transfer).
-   */
-  take(sequence: number): Uint8Array | undefined {
+  /** Everything queued, as one batch sent as batch `sequence`; undefined when empty. */
+  take(sequence: number): TakenBatch | undefined {
     const batch = this.batch;
     if (batch === undefined) return undefined;
     batch[this.used] = closeBracket;
     const text = batch.subarray(0, this.used + 1);
+    const entryEnds = this.entryEnds.slice(0, this.entryCount);
     this.inFlight.set(sequence, [this.queuedBytes, this.queuedForcedBytes, this.queuedChanges]);
     this.inFlightBytes += this.queuedBytes;
     this.inFlightForcedBytes += this.queuedForcedBytes;
@@ -110,10 +124,11 @@ export class CaptureQueue {
     this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
     this.batch = undefined;
     this.used = 0;
+    this.entryCount = 0;
     this.queuedBytes = 0;
     this.queuedForcedBytes = 0;
     this.queuedChanges = 0;
-    return text;
+    return { entries: text, entryEnds };
   }
 
   /** Batch `sequence` is written: its bytes leave the bound. */
@@ -134,6 +149,12 @@ export class CaptureQueue {
     const bytes = batch.write(text, this.used);
     this.used += bytes;
     this.queuedBytes += bytes;
+    if (this.entryCount === this.entryEnds.length) {
+      const grown = new Uint32Array(this.entryEnds.length * 2);
+      grown.set(this.entryEnds);
+      this.entryEnds = grown;
+    }
+    this.entryEnds[this.entryCount++] = this.used;
     return bytes;
   }
 

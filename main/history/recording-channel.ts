@@ -101,10 +101,10 @@ export class RecordingChannel {
   send(now: number): number | undefined {
     if (this.deadWith) return undefined;
     const sequence = this.sequence + 1;
-    const entries = this.queue.take(sequence);
-    if (entries === undefined) return undefined;
+    const batch = this.queue.take(sequence);
+    if (batch === undefined) return undefined;
     this.sequence = sequence;
-    this.process.post({ type: 'batch', sequence, entries, now });
+    this.process.post({ type: 'batch', sequence, ...batch, now });
     return sequence;
   }
 

@@ -29,9 +29,14 @@ export function recordingWorkerProcess(niceness = recordingWorkerNiceness): Reco
     worker.on('error', died);
     worker.on('exit', (code) => died(new Error(`the recording worker exited with code ${code}`)));
     const process: RecordingProcess = {
-      // A batch's buffer is the Recorder's to give away (CaptureQueue.take): moved, not copied.
+      // A batch's buffers are the Recorder's to give away (CaptureQueue.take): moved, not copied.
       post: (request) =>
-        worker.postMessage(request, request.type === 'batch' ? [request.entries.buffer as ArrayBuffer] : []),
+        worker.postMessage(
+          request,
+          request.type === 'batch'
+            ? [request.entries.buffer as ArrayBuffer, request.entryEnds.buffer as ArrayBuffer]
+            : [],
+        ),
       onReply: (listener) => void worker.on('message', (reply: RecordingReply) => listener(reply)),
       onExit: (listener) => void exitListeners.push(listener),
       terminate: async () => {
