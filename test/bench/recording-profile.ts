@@ -5,7 +5,7 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--profile DIR]
+//     [--batch-bytes B] [--profile DIR]
 //
 // `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
 // change's time): row frames are due by time as well as by count, so a slow stream projects more
@@ -56,6 +56,8 @@ interface Options {
   frames: boolean;
   /** The row frames' intervalMs (undefined: RowFrameWriter's default). */
   frameInterval: number | undefined;
+  /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
+  batchBytes: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -66,6 +68,7 @@ function parseOptions(argv: readonly string[]): Options {
     profile: undefined,
     frames: true,
     frameInterval: undefined,
+    batchBytes,
   };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
@@ -74,11 +77,12 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--rate') options.rate = Number(value);
     else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
+    else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --profile DIR)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR)`,
       );
   }
   return options;
@@ -89,8 +93,8 @@ interface Batch extends TakenBatch {
   readonly now: number;
 }
 
-/** Entries' JSON texts (and times) queued into batches of about batchBytes, as the Recorder sends them. */
-function batchesOf(texts: Iterable<readonly [text: string, time: number]>): Batch[] {
+/** Entries' JSON texts (and times) queued into batches of about `bytes`, as the Recorder sends them. */
+function batchesOf(texts: Iterable<readonly [text: string, time: number]>, bytes: number): Batch[] {
   const queue = new CaptureQueue(Number.MAX_SAFE_INTEGER);
   const batches: Batch[] = [];
   const take = (now: number) => {
@@ -104,7 +108,7 @@ function batchesOf(texts: Iterable<readonly [text: string, time: number]>): Batc
     if (text.startsWith('[')) queue.appendChange(text);
     else queue.appendMark(text);
     now = time;
-    if (queue.pendingBytes >= batchBytes) take(now);
+    if (queue.pendingBytes >= bytes) take(now);
   }
   take(now);
   return batches;
@@ -214,6 +218,7 @@ async function main(): Promise<void> {
           time,
         ] as const;
       })(),
+      options.batchBytes,
     );
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
@@ -241,6 +246,7 @@ async function main(): Promise<void> {
             yield [text, time] as const;
           }
         })(),
+        options.batchBytes,
       );
       const started = threadCpuMs()!;
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
