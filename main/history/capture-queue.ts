@@ -24,6 +24,21 @@ const openBracket = 0x5b;
 const comma = 0x2c;
 const closeBracket = 0x5d;
 
+/**
+ * An entry's JSON: one string, or its pieces in order. A change comes as pieces (its prefix, its
+ * object's JSON, its closing bracket): written one after another, they never exist as one string,
+ * where a concatenation would be copied into a flat string before it is written, a second copy of
+ * every object on the informers' thread's young generation (half of the recorder's garbage there).
+ */
+export type EntryText = string | readonly string[];
+
+function lengthOf(entry: EntryText): number {
+  if (typeof entry === 'string') return entry.length;
+  let length = 0;
+  for (const piece of entry) length += piece.length;
+  return length;
+}
+
 /** A batch as take() hands it over: the caller owns both (and may transfer their buffers). */
 export interface TakenBatch {
   /** The UTF-8 text of a JSON array of entries. */
@@ -59,22 +74,22 @@ export class CaptureQueue {
   constructor(private readonly limitBytes: number) {}
 
   /**
-   * Queues a change's JSON; false (and nothing queued) while the queue overflows. Forced, it is
-   * queued whatever the bound, and outside it.
+   * Queues a change's JSON, given whole or as its pieces in order; false (and nothing queued) while
+   * the queue overflows. Forced, it is queued whatever the bound, and outside it.
    */
-  appendChange(text: string, force = false): boolean {
+  appendChange(entry: EntryText, force = false): boolean {
     if (force) {
-      this.queuedForcedBytes += this.write(text);
+      this.queuedForcedBytes += this.write(entry);
       this.queuedChanges++;
       return true;
     }
     const bounded = this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
-    // text.length counts UTF-16 code units: at most the UTF-8 bytes, and the same for ASCII.
-    if (this.overflowing || bounded + text.length > this.limitBytes) {
+    // Its length counts UTF-16 code units: at most the UTF-8 bytes, and the same for ASCII.
+    if (this.overflowing || bounded + lengthOf(entry) > this.limitBytes) {
       this.overflowing = true;
       return false;
     }
-    this.write(text);
+    this.write(entry);
     this.queuedChanges++;
     return true;
   }
@@ -141,12 +156,14 @@ export class CaptureQueue {
     this.inFlightChanges -= batch[2];
   }
 
-  /** Writes `text` into the batch; returns its UTF-8 bytes. */
-  private write(text: string): number {
-    // Room for the separator, the text at its longest in UTF-8, and take()'s closing bracket.
-    const batch = this.room(1 + text.length * maximumBytesPerCodeUnit + 1);
+  /** Writes `entry` into the batch; returns its UTF-8 bytes. */
+  private write(entry: EntryText): number {
+    // Room for the separator, the entry at its longest in UTF-8, and take()'s closing bracket.
+    const batch = this.room(1 + lengthOf(entry) * maximumBytesPerCodeUnit + 1);
     if (this.used > 1) batch[this.used++] = comma;
-    const bytes = batch.write(text, this.used);
+    let bytes = 0;
+    if (typeof entry === 'string') bytes = batch.write(entry, this.used);
+    else for (const piece of entry) bytes += batch.write(piece, this.used + bytes);
     this.used += bytes;
     this.queuedBytes += bytes;
     if (this.entryCount === this.entryEnds.length) {

@@ -9,6 +9,7 @@ import type { DeltaObserverRegistration } from '../cache/delta-observer';
 import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import type { EntryText } from './capture-queue';
 import { CaptureQueue } from './capture-queue';
 import { CrashLogCapture } from './crash-log-capture';
 import type { CrashLogFetcher } from './crash-log-fetches';
@@ -134,7 +135,7 @@ export class Recorder {
       `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
       {
         stamp: (arrivedAt) => this.stamp(arrivals ? arrivedAt : undefined),
-        appendChange: (text, force) => this.appendChange(text, force),
+        appendChange: (entry, force) => this.appendChange(entry, force),
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
         nextTurn: this.nextTurn,
@@ -249,9 +250,9 @@ export class Recorder {
     attached.crashLogs?.remove();
   }
 
-  private appendChange(text: string, force: boolean): boolean {
+  private appendChange(entry: EntryText, force: boolean): boolean {
     if (this.channel.dead || this.closing) return false;
-    if (!this.queue.appendChange(text, force)) {
+    if (!this.queue.appendChange(entry, force)) {
       this.overflow.refused();
       return false;
     }
