@@ -6,13 +6,15 @@ import type { RecordingReply } from './recording-protocol';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 
 /**
- * The recording worker's nice value (see setThisThreadNiceness). On a machine whose cores are all
- * busy, the worker at the informers' priority holds a core for its whole time slice while the
- * informers' thread, woken by a change, waits in the run queue for it: that wait, not the thread's
- * own work, made its longest event-loop stalls. Niced, the worker gives the core up as soon as the
- * informers' thread wants it, and still has every cycle nothing else wants.
+ * The recording worker's nice value (see setThisThreadNiceness): 0, the informers' thread's own.
+ * Lowered, the worker would give a shared core back to the informers' thread sooner, but it also
+ * gets less of it whenever that thread is busy: in the history bench's flood (300,000 changes, the
+ * machine at load 15-24), the capture queue overflowed at nice 5 and 10 (69,535 and 130,000-161,000
+ * changes dropped into gaps) and never at 0, while the main thread's longest stall, mostly its wait
+ * for a core behind other processes (an idle control process stalled 180-660 ms beside it), did not
+ * fall. The history bench's KUBETIDE_BENCH_NICENESS measures other values.
  */
-export const recordingWorkerNiceness = 10;
+export const recordingWorkerNiceness = 0;
 
 /** Starts recording-worker on a worker thread at `niceness` (0: the starting thread's priority). */
 export function recordingWorkerProcess(niceness = recordingWorkerNiceness): RecordingProcessFactory {

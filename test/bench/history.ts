@@ -48,7 +48,7 @@ const pacedSeconds = 10;
 
 /**
  * The recording worker's nice value: the app's (recordingWorkerNiceness), or KUBETIDE_BENCH_NICENESS's
- * to compare (0: the worker at the informers' priority, as before it was lowered).
+ * to compare (above 0: the worker yields a shared core to the informers' thread sooner).
  */
 const workerNiceness = Number(process.env.KUBETIDE_BENCH_NICENESS ?? recordingWorkerNiceness);
 
