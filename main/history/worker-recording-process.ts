@@ -9,7 +9,7 @@ import type { RecordingProcess, RecordingProcessFactory } from './recording-proc
  * The recording worker's nice value (see setThisThreadNiceness): 0, the informers' thread's own.
  * Lowered, the worker would give a shared core back to the informers' thread sooner, but it also
  * gets less of it whenever that thread is busy: in the history bench's flood (300,000 changes, the
- * machine at load 15-24), the capture queue overflowed at nice 5 and 10 (69,535 and 130,000-161,000
+ * machine at load 15-24), the capture queue overflowed at nice 5 and 10 (69,535-106,826 and 130,000-161,000
  * changes dropped into gaps) and never at 0, while the main thread's longest stall, mostly its wait
  * for a core behind other processes (an idle control process stalled 180-660 ms beside it), did not
  * fall. The history bench's KUBETIDE_BENCH_NICENESS measures other values.
