@@ -102,14 +102,16 @@ interface Facts {
 }
 
 /**
- * The object whose JSON text starts at bytes[start] (an opening brace) and the index just past it.
- * One pass over the text's bytes: strings are skipped quote to quote, and only the keys of metadata
- * (depth 2) and of its ownerReferences' items (depth 4) are compared. Its text is copied out of
- * `bytes` (a batch of many objects, which would otherwise live as long as the object's text is kept).
- * Throws on text that is not a JSON object.
+ * The object whose JSON text is bytes[start, end) (an opening brace to its closing one). Its text is
+ * scanned only as far as its metadata: strings are skipped quote to quote, and only the keys of
+ * metadata (depth 2) and of its ownerReferences' items (depth 4) are compared; past metadata (most
+ * of a pod: its spec and status) nothing is read but the copy. Its text is copied out of `bytes` (a
+ * batch of many objects, which would otherwise live as long as the object's text is kept). Throws on
+ * text that does not open and close as a JSON object, or ends inside its metadata.
  */
-export function readCapturedObject(bytes: Buffer, start: number): { object: CapturedObject; end: number } {
-  if (bytes[start] !== openBrace) throw new Error('a captured object is not a JSON object');
+export function readCapturedObject(bytes: Buffer, start: number, end: number): CapturedObject {
+  if (bytes[start] !== openBrace || bytes[end - 1] !== closeBrace || end - start < 2)
+    throw new Error('a captured object is not a JSON object');
   const facts: Facts = {
     uid: '',
     namespace: '',
@@ -128,23 +130,23 @@ export function readCapturedObject(bytes: Buffer, start: number): { object: Capt
   let ownerIsController = false;
   let depth = 0;
   let index = start;
-  while (index < bytes.length) {
+  while (index < end) {
     const byte = bytes[index];
     if (byte === quote) {
-      const end = stringEnd(bytes, index);
-      const afterKey = skipWhitespace(bytes, end);
+      const stringClosed = stringEnd(bytes, index);
+      const afterKey = skipWhitespace(bytes, stringClosed);
       // Only keys at depth 1 (metadata), 2 within metadata, and 4 within an owner reference matter.
       if (
         bytes[afterKey] !== colon ||
         !(depth === 1 || (inMetadata && depth === 2) || (inOwners && depth === 4))
       ) {
-        index = end;
+        index = stringClosed;
         continue;
       }
       const value = skipWhitespace(bytes, afterKey + 1);
       const keyStart = index + 1;
-      const keyEnd = end - 1;
-      index = end;
+      const keyEnd = stringClosed - 1;
+      index = stringClosed;
       if (depth === 1) {
         if (isKey(bytes, keyStart, keyEnd, keys.metadata)) metadataOpens = value;
       } else if (depth === 2) {
@@ -176,9 +178,13 @@ export function readCapturedObject(bytes: Buffer, start: number): { object: Capt
     } else if (byte === closeBrace || byte === closeBracket) {
       if (inOwners && depth === 4 && ownerIsController) facts.controllerUid ??= ownerUid;
       if (inOwners && depth === 3) inOwners = false;
-      if (inMetadata && depth === 2) inMetadata = false;
+      // Past metadata nothing more is read: what the writer files an object by is all in it.
+      if (inMetadata && depth === 2) return objectOf(bytes, start, end, facts);
       depth--;
-      if (depth === 0) return { object: objectOf(bytes, start, index + 1, facts), end: index + 1 };
+      if (depth === 0) {
+        if (index !== end - 1) throw new Error('a captured object ends before its text does');
+        return objectOf(bytes, start, end, facts);
+      }
     }
     index++;
   }

@@ -7,7 +7,7 @@ export type { DataDirectoryEnvironment } from './data-directory';
 export { dataDirectory, recordingFile } from './data-directory';
 
 // Recording.
-export type { RecorderAttachment, RecorderOptions, RecorderStats } from './recorder';
+export type { RecorderAttachment, RecorderOptions, RecorderStats } from './recorder-options';
 export { Recorder } from './recorder';
 export type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 export { inlineRecordingProcess } from './recording-process';

@@ -1,92 +1,29 @@
 // Records every change that reaches the caches of the informers it is attached to. On the informers'
 // thread it only stamps each change as the cache takes it, serializes it once and queues it (see
-// StreamTap); every flushIntervalMs the queue goes to the recording process as one batch, which
-// encodes, compresses and writes it there (see RecordingSession). The queue is bounded: a recording
-// process that falls behind costs a marked queue-overflow gap, never memory without end or a silent loss.
+// StreamTap); every flushIntervalMs the queue goes to the recording process as one batch (see
+// RecordingChannel), which encodes, compresses and writes it there (see RecordingSession). The queue
+// is bounded: a recording process that falls behind costs a marked queue-overflow gap (see
+// OverflowGap), never memory without end or a silent loss.
 import type { Clock, Timer } from '../cache/clock';
 import type { DeltaObserverRegistration } from '../cache/delta-observer';
 import type { SharedIndexInformer } from '../cache/shared-informer';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
+import type { EntryText } from './capture-queue';
 import { CaptureQueue } from './capture-queue';
 import { CrashLogCapture } from './crash-log-capture';
 import type { CrashLogFetcher } from './crash-log-fetches';
-import type { CrashLogFetchesOptions } from './crash-log-fetches';
 import { CrashLogFetches } from './crash-log-fetches';
-import { RecordingError } from './recording-error';
-import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
-import type { MarkEntry, MetricSamplesEntry, RecordingReply, RecordingSettings } from './recording-protocol';
+import { MetricSamplePosts } from './metric-sample-posts';
+import { OverflowGap } from './overflow-gap';
+import type { AttachOptions, RecorderAttachment, RecorderOptions, RecorderStats } from './recorder-options';
+import { batchBytes, defaultQueueLimitBytes, defaultResyncSliceBytes, settingsOf } from './recorder-options';
+import { RecordingChannel, openRecordingProcess } from './recording-channel';
+import type { RecordingProcess } from './recording-process';
+import type { MarkEntry, MetricSamplesEntry } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
-import { metricSamplesParts } from './metric-samples-parts';
 import { StreamTap } from './stream-tap';
 import { workerRecordingProcess } from './worker-recording-process';
-
-export interface RecorderOptions extends RecordingSettings {
-  clock: Clock;
-  /** At most this long between batches sent to the recording process, in ms (default 100). */
-  flushIntervalMs?: number;
-  /**
-   * Bytes of changes captured and not yet written before changes are dropped into a gap (default
-   * 128 MiB; a cache recorded whole is queued outside it, see CaptureQueue).
-   */
-  queueLimitBytes?: number;
-  /** About how much JSON recording a whole cache writes per turn of the event loop (default 512 KiB). */
-  resyncSliceBytes?: number;
-  /** Runs a resync's next slice in a later turn (default setImmediate; tests drive it by hand). */
-  nextTurn?: (work: () => void) => void;
-  /** Where the recording runs (default: a worker thread). */
-  recordingProcess?: RecordingProcessFactory;
-  /** Bounds of crash-log fetches (default: 3 at once, 100 waiting, 256 KiB and 5,000 lines each). */
-  crashLogFetches?: Omit<CrashLogFetchesOptions, 'append'>;
-  /** Told when a batch or retention fails (default console.error); recording goes on. */
-  reportError?: (error: unknown, context: string) => void;
-}
-
-/** What attach returns: detach() stops recording the informer (what it captured is kept). */
-export interface RecorderAttachment {
-  readonly stream: number;
-  detach(): void;
-}
-
-export interface RecorderStats {
-  /** Changes written to the file so far in this session. */
-  readonly changesWritten: number;
-  /** Changes captured and not yet written. */
-  readonly buffered: number;
-  /** Changes dropped because the queue was full (each inside a queue-overflow gap). */
-  readonly dropped: number;
-  /** The file's size in bytes, WAL included, as of the last batch written. */
-  readonly bytes: number;
-  /** Time the recording process spent parsing and writing batches, in ms (not the informers' thread). */
-  readonly writeMs: number;
-  /**
-   * Of writeMs, the time the recording process's thread was on a CPU: its own cost, without the time
-   * a loaded machine gave others (undefined where the platform does not tell).
-   */
-  readonly writeCpuMs: number | undefined;
-}
-
-/**
- * A batch goes at once when this much is queued, so a burst does not wait for the timer. Sending one
- * costs this thread the same whatever its size (its buffer is transferred, see CaptureQueue), while
- * the recording process pays a transaction and its bookkeeping per batch: at 256 KiB (about 110 of
- * the bench's pods) that was 10-20% more of its time per change than at 1 MiB.
- */
-const batchBytes = 1024 * 1024;
-
-/**
- * The default bound on changes captured and not yet written. The recording process writes about
- * 15,000 changes/s (~65 us each), so a steady 2,000 changes/s never comes near it; what fills it is
- * the live changes arriving while that process writes a whole cache (150,000 pods: ~10 s), ~50 MB at
- * 2,000 changes/s of 2.5 KB pods. 128 MiB holds that with room, and is still a bound.
- */
-const defaultQueueLimitBytes = 128 * 1024 * 1024;
-
-/**
- * A resync's slice: 512 KiB of JSON (about 160 of the bench's 3.1 KB pods) took 2 ms at the median
- * on a loaded 2-core machine (1 MiB: 9 ms), so a whole cache never holds the thread past a frame.
- */
-const defaultResyncSliceBytes = 512 * 1024;
 
 interface Attached {
   readonly tap: StreamTap;
@@ -97,45 +34,25 @@ interface Attached {
   readonly crashLogs: DeltaObserverRegistration | undefined;
 }
 
-export interface AttachOptions {
-  /**
-   * For a pods informer: reads the last logs of each container run that ends while recorded (see
-   * CrashLogCapture). Absent: crash logs are not kept.
-   */
-  readonly fetchCrashLogs?: CrashLogFetcher;
-}
-
 export class Recorder {
   readonly file: string;
   readonly clock: Clock;
   private readonly queue: CaptureQueue;
+  private readonly channel: RecordingChannel;
+  private readonly overflow: OverflowGap;
+  private readonly metricSamples: MetricSamplePosts;
   private readonly attachments = new Map<RecorderAttachment, Attached>();
   /** Streams detached in this session -> their open not-recording gap. */
   private readonly detachedGaps = new Map<string, number>();
-  /** flushed() callers, each waiting for a batch sequence to be written. */
-  private waiting: { readonly sequence: number; readonly resolve: () => void }[] = [];
-  private writtenSequence = 0;
   private timer: Timer | undefined;
   private lastStamp: number;
-  private sequence = 0;
   private streams = 0;
   private gaps = 0;
-  private overflowGap: number | undefined;
   /** Open holds on whole-cache records (see holdWholeCaches). */
   private wholeCacheHolds = 0;
-  /** The streams whose resync after the last overflow is not done yet (see recover). */
-  private unsettled: Set<StreamTap> | undefined;
   private readonly resyncSliceBytes: number;
   private readonly nextTurn: (work: () => void) => void;
-  /** Metric samples not posted yet, a part per turn, in order. */
-  private metricParts: MetricSamplesEntry[] = [];
-  private changesWritten = 0;
-  private dropped = 0;
-  private bytes = 0;
-  private writeMs = 0;
-  private writeCpuMs: number | undefined = 0;
   private closing: Promise<void> | undefined;
-  private dead: Error | undefined;
   private readonly flushIntervalMs: number;
   /** One bound on crash-log fetches for every pods informer recorded. */
   private readonly crashLogFetches: CrashLogFetches;
@@ -147,34 +64,16 @@ export class Recorder {
    * recorded into (not a recording, a newer format, another context, unreadable).
    */
   static async open(options: RecorderOptions): Promise<Recorder> {
-    const process = (options.recordingProcess ?? workerRecordingProcess)();
     const now = options.clock.now();
-    const opened = new Promise<RecordingReply>((resolve) => {
-      process.onReply((reply) => {
-        if (reply.type === 'opened' || reply.type === 'open-failed') resolve(reply);
-      });
-      process.onExit((error) =>
-        resolve({ type: 'open-failed', file: options.file, problem: undefined, message: error.message }),
-      );
-    });
-    process.post({ type: 'open', settings: settingsOf(options), now });
-    const reply = await opened;
-    if (reply.type !== 'opened') {
-      await process.terminate();
-      const failed = reply as Extract<RecordingReply, { type: 'open-failed' }>;
-      throw new RecordingError(
-        failed.file,
-        failed.problem ?? { kind: 'unreadable', where: 'open', message: failed.message },
-      );
-    }
-    return new Recorder(options, process, Math.max(reply.lastWritten ?? 0, now));
+    const { process, lastWritten } = await openRecordingProcess(
+      options.recordingProcess ?? workerRecordingProcess,
+      settingsOf(options),
+      now,
+    );
+    return new Recorder(options, process, Math.max(lastWritten ?? 0, now));
   }
 
-  private constructor(
-    options: RecorderOptions,
-    private readonly process: RecordingProcess,
-    firstStamp: number,
-  ) {
+  private constructor(options: RecorderOptions, process: RecordingProcess, firstStamp: number) {
     this.file = options.file;
     this.clock = options.clock;
     this.lastStamp = firstStamp;
@@ -188,13 +87,22 @@ export class Recorder {
       // A crash's logs are as droppable as a change: past the queue's bound they fall in its overflow gap.
       append: (entry) => void this.appendChange(JSON.stringify(entry), false),
     });
-    process.onReply((reply) => this.replied(reply));
-    process.onExit((error) => {
-      this.dead = error;
-      this.reportError(error, `recording ${this.file}`);
-      for (const waiter of this.waiting) waiter.resolve();
-      this.waiting = [];
+    this.overflow = new OverflowGap(this.queue, {
+      nextGap: () => ++this.gaps,
+      stamp: () => this.stamp(),
+      appendMark: (entry) => this.appendMark(entry),
+      taps: () => [...this.attachments.values()].map((attached) => attached.tap),
     });
+    this.channel = new RecordingChannel(process, this.queue, {
+      written: () => this.overflow.written(),
+      died: (error) => this.reportError(error, `recording ${this.file}`),
+      failed: (error, context) => this.reportError(error, context),
+    });
+    this.metricSamples = new MetricSamplePosts((part) => {
+      if (this.channel.dead) return false;
+      this.channel.process.post({ type: 'metric-samples', samples: part, now: this.stamp() });
+      return true;
+    }, this.nextTurn);
     this.schedule();
   }
 
@@ -227,7 +135,7 @@ export class Recorder {
       `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
       {
         stamp: (arrivedAt) => this.stamp(arrivals ? arrivedAt : undefined),
-        appendChange: (text, force) => this.appendChange(text, force),
+        appendChange: (entry, force) => this.appendChange(entry, force),
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
         nextTurn: this.nextTurn,
@@ -277,42 +185,27 @@ export class Recorder {
    * through the change queue: its bound, overflow gaps and relists speak of changes only.
    */
   recordMetricSamples(samples: MetricSamplesEntry): void {
-    if (this.dead || this.closing) return;
-    const posting = this.metricParts.length > 0;
-    this.metricParts.push(...metricSamplesParts(samples));
-    if (!posting) this.postMetricPart();
-  }
-
-  /** Posts the next part of the metric samples, and the one after in a later turn (see metricSamplesParts). */
-  private postMetricPart(): void {
-    const part = this.metricParts.shift();
-    if (!part || this.dead) return;
-    this.process.post({ type: 'metric-samples', samples: part, now: this.stamp() });
-    if (this.metricParts.length > 0) this.nextTurn(() => this.postMetricPart());
+    if (this.channel.dead || this.closing) return;
+    this.metricSamples.add(samples);
   }
 
   /** Sends what is queued and resolves once the recording process has written it (or has died). */
   flushed(): Promise<void> {
     this.send();
-    const target = this.sequence;
-    if (this.writtenSequence >= target || this.dead) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push({ sequence: target, resolve }));
+    return this.channel.flushed();
   }
 
   /** Applies `policy` now, in the recording process (it also runs there on its own schedule). */
   enforceRetention(policy: RetentionPolicy): void {
     this.send();
-    this.process.post({ type: 'retention', policy, now: this.stamp() });
+    this.channel.process.post({ type: 'retention', policy, now: this.stamp() });
   }
 
   stats(): RecorderStats {
     return {
-      changesWritten: this.changesWritten,
+      ...this.channel.writtenSoFar,
       buffered: this.queue.bufferedChanges,
-      dropped: this.dropped,
-      bytes: this.bytes,
-      writeMs: this.writeMs,
-      writeCpuMs: this.writeCpuMs,
+      dropped: this.overflow.dropped,
     };
   }
 
@@ -331,21 +224,8 @@ export class Recorder {
     for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
     this.send();
-    // A poll whose parts are still going out is recorded whole before the recording closes.
-    while (this.metricParts.length > 0) this.postMetricPart();
-    if (!this.dead) {
-      const closed = new Promise<void>((resolve) => {
-        this.process.onReply((reply) => {
-          if (reply.type !== 'closed') return;
-          this.bytes = reply.bytes;
-          resolve();
-        });
-        this.process.onExit(() => resolve());
-      });
-      this.process.post({ type: 'close', now: this.stamp() });
-      await closed;
-    }
-    await this.process.terminate();
+    this.metricSamples.postAll();
+    await this.channel.close(this.stamp());
   }
 
   private detach(attachment: RecorderAttachment): void {
@@ -370,22 +250,10 @@ export class Recorder {
     attached.crashLogs?.remove();
   }
 
-  private appendChange(text: string, force: boolean): boolean {
-    if (this.dead || this.closing) return false;
-    if (!this.queue.appendChange(text, force)) {
-      this.dropped++;
-      if (this.overflowGap === undefined) {
-        this.overflowGap = ++this.gaps;
-        this.appendMark({
-          mark: 'gap-open',
-          gap: this.overflowGap,
-          reason: 'queue-overflow',
-          stream: undefined,
-          start: this.stamp(),
-          detail:
-            'the recording process fell behind; changes were dropped until the caches were recorded again',
-        });
-      }
+  private appendChange(entry: EntryText, force: boolean): boolean {
+    if (this.channel.dead || this.closing) return false;
+    if (!this.queue.appendChange(entry, force)) {
+      this.overflow.refused();
       return false;
     }
     if (this.queue.pendingBytes >= batchBytes) this.send();
@@ -393,64 +261,17 @@ export class Recorder {
   }
 
   private appendMark(entry: MarkEntry): void {
-    if (this.dead) return;
+    if (this.channel.dead) return;
     this.queue.appendMark(JSON.stringify(entry));
   }
 
-  /** Sends what is queued as the next batch; returns its sequence (undefined when nothing was queued). */
-  private send(): number | undefined {
-    if (this.dead) return undefined;
-    const sequence = this.sequence + 1;
-    const entries = this.queue.take(sequence);
-    if (entries === undefined) return undefined;
-    this.sequence = sequence;
-    // At its last entry's time, not the clock's: every entry after it is stamped no earlier than a
-    // batch (keyframes and row frames are written at its time), and a change that arrived before now
-    // but is popped after this send keeps its arrival.
-    this.process.post({ type: 'batch', sequence, entries, now: this.lastStamp });
-    return sequence;
-  }
-
-  private replied(reply: RecordingReply): void {
-    if (reply.type === 'written') {
-      this.queue.written(reply.sequence);
-      this.changesWritten = reply.changesWritten;
-      this.bytes = reply.bytes;
-      this.writeMs = reply.writeMs;
-      this.writeCpuMs = reply.writeCpuMs;
-      this.writtenSequence = reply.sequence;
-      const done = this.waiting.filter((waiter) => waiter.sequence <= reply.sequence);
-      this.waiting = this.waiting.filter((waiter) => waiter.sequence > reply.sequence);
-      for (const waiter of done) waiter.resolve();
-      if (this.queue.canRecover()) this.recover();
-    } else if (reply.type === 'error') {
-      this.reportError(new Error(reply.message), reply.context);
-    }
-  }
-
   /**
-   * The process caught up after an overflow: each stream's cache is recorded again as a relist (its
-   * untouched objects retire), in slices; the overflow gap closes once every stream's is queued. The
-   * caches' content is queued whatever the bound: it is what ends the gap. Should the queue overflow
-   * again meanwhile, the gap stays open and this runs again once the process catches up.
+   * Sends what is queued as the next batch, at its last entry's time, not the clock's: every entry
+   * after it is stamped no earlier than a batch (keyframes and row frames are written at its time),
+   * and a change that arrived before now but is popped after this send keeps its arrival.
    */
-  private recover(): void {
-    this.queue.recovered();
-    const unsettled = new Set([...this.attachments.values()].map((attached) => attached.tap));
-    this.unsettled = unsettled;
-    const settled = (tap: StreamTap) => {
-      unsettled.delete(tap);
-      if (this.unsettled === unsettled && unsettled.size === 0) this.recovered();
-    };
-    for (const tap of [...unsettled]) tap.resynchronize(() => settled(tap));
-    if (unsettled.size === 0 && this.unsettled === unsettled) this.recovered();
-  }
-
-  private recovered(): void {
-    this.unsettled = undefined;
-    if (this.overflowGap === undefined || this.queue.isOverflowing) return;
-    this.appendMark({ mark: 'gap-close', gap: this.overflowGap, end: this.stamp() });
-    this.overflowGap = undefined;
+  private send(): void {
+    this.channel.send(this.lastStamp);
   }
 
   private schedule(): void {
@@ -469,21 +290,4 @@ export class Recorder {
     this.lastStamp = Math.max(at, this.lastStamp);
     return this.lastStamp;
   }
-}
-
-/** What of `options` the recording process needs (messages carry data only, no clock or callbacks). */
-function settingsOf(options: RecorderOptions): RecordingSettings {
-  const { file, context, keyframeIntervalMs, keyframeEveryChanges, fullVersionEvery, retention } = options;
-  return {
-    file,
-    context,
-    ...(keyframeIntervalMs !== undefined ? { keyframeIntervalMs } : {}),
-    ...(keyframeEveryChanges !== undefined ? { keyframeEveryChanges } : {}),
-    ...(fullVersionEvery !== undefined ? { fullVersionEvery } : {}),
-    ...(options.rowFrames !== undefined ? { rowFrames: options.rowFrames } : {}),
-    ...(retention !== undefined ? { retention } : {}),
-    ...(options.retentionCheckIntervalMs !== undefined
-      ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }
-      : {}),
-  };
 }

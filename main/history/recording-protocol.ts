@@ -23,11 +23,15 @@ export interface RecordingSettings {
 
 export type RecorderRequest =
   | { readonly type: 'open'; readonly settings: RecordingSettings; readonly now: number }
-  /** `entries` is a JSON array of BatchEntry in UTF-8, written in one transaction. */
+  /**
+   * `entries` is a JSON array of BatchEntry in UTF-8, written in one transaction; `entryEnds` says
+   * where each entry ends in it (see CaptureQueue's TakenBatch).
+   */
   | {
       readonly type: 'batch';
       readonly sequence: number;
       readonly entries: Uint8Array;
+      readonly entryEnds: Uint32Array;
       readonly now: number;
     }
   | { readonly type: 'retention'; readonly policy: RetentionPolicy; readonly now: number }

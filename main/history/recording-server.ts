@@ -39,7 +39,7 @@ export class RecordingServer {
         const startedCpu = this.writeCpuMs === undefined ? undefined : threadCpuMs();
         let entries: CapturedEntry[] = [];
         try {
-          entries = readCapturedBatch(bufferOf(request.entries));
+          entries = readCapturedBatch(bufferOf(request.entries), request.entryEnds);
         } catch (error) {
           this.reply({
             type: 'error',

@@ -8,6 +8,7 @@ import type { DeltaObserver } from '../cache/delta-observer';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ReflectorState } from '../cache/reflector-options';
 import type { KubeObject } from '../../shared/kube/object';
+import type { EntryText } from './capture-queue';
 import { encodeDeltaType } from './recorded-change';
 import type { GapReason, MarkEntry, RelistReason } from './recording-protocol';
 import { messageOf } from './recording-error';
@@ -25,7 +26,7 @@ export interface TapHost {
    * Queues a serialized change; false when the queue is full (a queue-overflow gap is open). Forced,
    * it is queued whatever the bound (a resynchronization, which is what ends such a gap).
    */
-  appendChange(text: string, force: boolean): boolean;
+  appendChange(entry: EntryText, force: boolean): boolean;
   /** Queues a mark; marks are never dropped. */
   appendMark(entry: MarkEntry): void;
   /** A number for a new gap, unique within the Recorder. */
@@ -102,10 +103,14 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       // earlier entry, though: a key keeps its place in the queue, so arrivals pop out of order.
       const time = this.host.stamp(delta.arrivedAt);
       const code = encodeDeltaType(delta.type, unknownFinalState);
-      // The object's JSON is written straight into the entry: the batch is parsed once, in the
-      // recording process, and its objects are never cloned one by one.
+      // The object's JSON is written straight into the entry (as a piece of its own, see EntryText):
+      // the batch is parsed once, in the recording process, and its objects are never cloned one by one.
       this.host.appendChange(
-        `[${time},${this.stream},${code},${JSON.stringify(key)},${object === undefined ? 'null' : JSON.stringify(object)}]`,
+        [
+          `[${time},${this.stream},${code},${JSON.stringify(key)},`,
+          object === undefined ? 'null' : JSON.stringify(object),
+          ']',
+        ],
         false,
       );
     }
@@ -222,10 +227,11 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     const replaced = encodeDeltaType('Replaced', false);
     const work = new CacheResync(this.cache(), this.host.resyncSliceBytes, {
       replaced: (key, object) => {
-        const text = `[${this.host.stamp()},${this.stream},${replaced},${JSON.stringify(key)},${JSON.stringify(object)}]`;
+        const head = `[${this.host.stamp()},${this.stream},${replaced},${JSON.stringify(key)},`;
+        const json = JSON.stringify(object);
         // Queued whatever the bound: a keyframe is what ends a gap.
-        this.host.appendChange(text, true);
-        return text.length;
+        this.host.appendChange([head, json, ']'], true);
+        return head.length + json.length + 1;
       },
       nextTurn: (next) => this.host.nextTurn(next),
       finished: () => {

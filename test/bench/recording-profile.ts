@@ -5,7 +5,7 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--profile DIR]
+//     [--batch-bytes B] [--profile DIR]
 //
 // `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
 // change's time): row frames are due by time as well as by count, so a slow stream projects more
@@ -13,7 +13,7 @@
 // `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
-// the Recorder's size (a batch goes at 1 MiB), as StreamTap writes them.
+// the Recorder's size (a batch goes at 1 MiB), in a CaptureQueue, from texts as StreamTap writes them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import Database from 'better-sqlite3';
@@ -23,6 +23,9 @@ import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { encodeDeltaType } from '../../main/history/recorded-change';
 import type { MarkEntry, RecordingReply } from '../../main/history/recording-protocol';
 import { RecordingServer } from '../../main/history/recording-server';
+import type { TakenBatch } from '../../main/history/capture-queue';
+import { CaptureQueue } from '../../main/history/capture-queue';
+import { batchBytes } from '../../main/history/recorder-options';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
@@ -42,7 +45,6 @@ RecordingWriter.prototype.writeRowFramesDue = function (this: RecordingWriter, t
   }
 };
 
-const batchBytes = 1024 * 1024;
 const streamedPods = 1_000;
 
 interface Options {
@@ -54,6 +56,8 @@ interface Options {
   frames: boolean;
   /** The row frames' intervalMs (undefined: RowFrameWriter's default). */
   frameInterval: number | undefined;
+  /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
+  batchBytes: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -64,6 +68,7 @@ function parseOptions(argv: readonly string[]): Options {
     profile: undefined,
     frames: true,
     frameInterval: undefined,
+    batchBytes,
   };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
@@ -72,39 +77,40 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--rate') options.rate = Number(value);
     else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
+    else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --profile DIR)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR)`,
       );
   }
   return options;
 }
 
-/** A batch as the Recorder sends it: its entries, and the time it is sent (its last entry's). */
-interface Batch {
-  readonly entries: Uint8Array;
+/** A batch as the Recorder sends it: its entries and their ends, and the time it is sent (its last entry's). */
+interface Batch extends TakenBatch {
   readonly now: number;
 }
 
-/** Entries' JSON texts (and times) joined into batches of about batchBytes, as a CaptureQueue takes them. */
-function batchesOf(texts: Iterable<readonly [text: string, time: number]>): Batch[] {
+/** Entries' JSON texts (and times) queued into batches of about `bytes`, as the Recorder sends them. */
+function batchesOf(texts: Iterable<readonly [text: string, time: number]>, bytes: number): Batch[] {
+  const queue = new CaptureQueue(Number.MAX_SAFE_INTEGER);
   const batches: Batch[] = [];
-  let pending: string[] = [];
-  let bytes = 0;
+  const take = (now: number) => {
+    const taken = queue.take(batches.length + 1);
+    if (taken === undefined) return;
+    queue.written(batches.length + 1);
+    batches.push({ ...taken, now });
+  };
   let now = 0;
   for (const [text, time] of texts) {
-    pending.push(text);
-    bytes += text.length;
+    if (text.startsWith('[')) queue.appendChange(text);
+    else queue.appendMark(text);
     now = time;
-    if (bytes >= batchBytes) {
-      batches.push({ entries: Buffer.from(`[${pending.join(',')}]`), now });
-      pending = [];
-      bytes = 0;
-    }
+    if (queue.pendingBytes >= bytes) take(now);
   }
-  if (pending.length > 0) batches.push({ entries: Buffer.from(`[${pending.join(',')}]`), now });
+  take(now);
   return batches;
 }
 
@@ -184,8 +190,8 @@ async function main(): Promise<void> {
   const server = new RecordingServer((reply) => replies.push(reply));
   let sequence = 0;
   const write = (batches: readonly Batch[]) => {
-    for (const { entries, now } of batches)
-      server.handle({ type: 'batch', sequence: ++sequence, entries, now });
+    for (const { entries, entryEnds, now } of batches)
+      server.handle({ type: 'batch', sequence: ++sequence, entries, entryEnds, now });
   };
   try {
     server.handle({
@@ -212,6 +218,7 @@ async function main(): Promise<void> {
           time,
         ] as const;
       })(),
+      options.batchBytes,
     );
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
@@ -239,6 +246,7 @@ async function main(): Promise<void> {
             yield [text, time] as const;
           }
         })(),
+        options.batchBytes,
       );
       const started = threadCpuMs()!;
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));

@@ -1,26 +1,47 @@
 // The capture queue writes each entry's JSON as UTF-8 into one buffer per batch: what a batch holds
 // must parse back to the entries queued, in order, whatever their size or characters, and its bound
-// must still drop changes (never marks) until the recording process catches up.
+// must still drop changes (never marks) until the recording process catches up; and the table of
+// entry ends must say where each entry's bytes end.
 import { describe, expect, it } from 'vitest';
+import type { TakenBatch } from '../../../main/history/capture-queue';
 import { CaptureQueue } from '../../../main/history/capture-queue';
 
-function parsed(batch: Uint8Array | undefined): unknown {
-  return JSON.parse(Buffer.from(batch!).toString());
+function parsed(batch: TakenBatch | undefined): unknown {
+  return JSON.parse(Buffer.from(batch!.entries).toString());
+}
+
+/** Each entry of `batch` as the text between its start and where its entry end says it ends. */
+function entryTexts(batch: TakenBatch): string[] {
+  const texts: string[] = [];
+  let start = 1;
+  for (const end of batch.entryEnds) {
+    texts.push(Buffer.from(batch.entries.subarray(start, end)).toString());
+    start = end + 1;
+  }
+  return texts;
 }
 
 describe('CaptureQueue', () => {
   it('hands over the entries queued as one JSON array in UTF-8, in order, growing past its first buffer', () => {
     const queue = new CaptureQueue(64 * 1024 * 1024);
     const entries: unknown[] = [];
-    for (let index = 0; index < 200; index++) {
+    for (let index = 0; index < 300; index++) {
       // Larger than a starting buffer together, with characters of 1 to 4 UTF-8 bytes.
       const entry = [index, 1, 2, `ns/pod-${index}`, { note: `é✓😀 ${'x'.repeat(index * 10)}` }];
       entries.push(entry);
-      expect(queue.appendChange(JSON.stringify(entry))).toBe(true);
+      // Every other one in pieces (a change's prefix, its object, its closing bracket), as StreamTap queues it.
+      const [head, object] = [JSON.stringify(entry.slice(0, 4)).slice(0, -1), JSON.stringify(entry[4])];
+      expect(queue.appendChange(index % 2 ? [`${head},`, object, ']'] : JSON.stringify(entry))).toBe(true);
     }
     queue.appendMark(JSON.stringify({ mark: 'list-start', stream: 1 }));
-    expect(parsed(queue.take(1))).toEqual([...entries, { mark: 'list-start', stream: 1 }]);
-    expect(queue.bufferedChanges).toBe(200);
+    const batch = queue.take(1)!;
+    expect(parsed(batch)).toEqual([...entries, { mark: 'list-start', stream: 1 }]);
+    // Where each entry ends, counted in UTF-8 bytes, past the table's first size.
+    expect(entryTexts(batch)).toEqual([
+      ...entries.map((entry) => JSON.stringify(entry)),
+      JSON.stringify({ mark: 'list-start', stream: 1 }),
+    ]);
+    expect(queue.bufferedChanges).toBe(300);
     expect(queue.take(2)).toBeUndefined();
     queue.written(1);
     expect(queue.bufferedChanges).toBe(0);
@@ -35,7 +56,8 @@ describe('CaptureQueue', () => {
     expect(queue.appendChange(change)).toBe(true);
     queue.take(1);
     expect(queue.appendChange(change)).toBe(true);
-    expect(queue.appendChange(change)).toBe(false);
+    // Counted whole when given in pieces.
+    expect(queue.appendChange([change.slice(0, 10), change.slice(10)])).toBe(false);
     expect(queue.isOverflowing).toBe(true);
     queue.appendMark('{"mark":"list-start","stream":1}');
     // Overflowing, even a change that would fit is dropped: a gap is open until the Recorder recovers.

@@ -4,11 +4,30 @@
 import { describe, expect, it } from 'vitest';
 import type { CapturedChange, CapturedEntry } from '../../../main/history/captured-batch';
 import { isCapturedChange, readCapturedBatch } from '../../../main/history/captured-batch';
+import type { TakenBatch } from '../../../main/history/capture-queue';
+import { CaptureQueue } from '../../../main/history/capture-queue';
 import type { KubeObject } from '../../../shared/kube/object';
 import { seededRandom } from './fixtures';
 
-function batchOf(entries: readonly unknown[]): Buffer {
-  return Buffer.from(JSON.stringify(entries));
+/** `entries` (changes as arrays, marks as objects) queued as the Recorder queues them, and taken. */
+function batchOf(entries: readonly unknown[], space?: number): TakenBatch {
+  const queue = new CaptureQueue(Number.MAX_SAFE_INTEGER);
+  for (const entry of entries) {
+    const text = JSON.stringify(entry, null, space);
+    if (Array.isArray(entry)) queue.appendChange(text);
+    else queue.appendMark(text);
+  }
+  return queue.take(1) ?? { entries: Buffer.from('[]'), entryEnds: new Uint32Array(0) };
+}
+
+function read(entries: readonly unknown[], space?: number): CapturedEntry[] {
+  const batch = batchOf(entries, space);
+  return readCapturedBatch(Buffer.from(batch.entries), batch.entryEnds);
+}
+
+/** `text` as a batch of one entry that ends where the text's last byte but one does. */
+function readOne(text: string): CapturedEntry[] {
+  return readCapturedBatch(Buffer.from(text), new Uint32Array([Buffer.byteLength(text) - 1]));
 }
 
 function changesOf(entries: readonly CapturedEntry[]): CapturedChange[] {
@@ -56,13 +75,11 @@ const deployment: KubeObject = {
 
 describe('readCapturedBatch', () => {
   it('reads each change with its object as the text captured and its metadata from its own place', () => {
-    const entries = readCapturedBatch(
-      batchOf([
-        [1700000000123, 3, 2, 'shop/web', deployment],
-        { mark: 'gap-close', gap: 4, end: 12 },
-        [1700000000124, 3, 11, 'shop/gone', null],
-      ]),
-    );
+    const entries = read([
+      [1700000000123, 3, 2, 'shop/web', deployment],
+      { mark: 'gap-close', gap: 4, end: 12 },
+      [1700000000124, 3, 11, 'shop/gone', null],
+    ]);
     expect(entries[1]).toEqual({ mark: 'gap-close', gap: 4, end: 12 });
     expect(changesOf(entries).map(summary)).toEqual([
       {
@@ -87,12 +104,10 @@ describe('readCapturedBatch', () => {
     const generated = { metadata: { name: 'job-x1', generateName: 'job-', uid: 'u1' } };
     const plain = { metadata: { name: 'cm', uid: 'u2' } };
     const [first, second] = changesOf(
-      readCapturedBatch(
-        batchOf([
-          [1, 1, 1, 'job-x1', generated],
-          [1, 1, 1, 'cm', plain],
-        ]),
-      ),
+      read([
+        [1, 1, 1, 'job-x1', generated],
+        [1, 1, 1, 'cm', plain],
+      ]),
     );
     expect([first.object?.template, second.object?.template]).toEqual(['job-', '']);
     expect(second.object?.namespace).toBe('');
@@ -104,34 +119,56 @@ describe('readCapturedBatch', () => {
       metadata: { name: 'p', uid: 'u', managedFields: [{ manager: 'kubelet' }], labels: { a: 'b' } },
       spec: {},
     };
-    const [change] = changesOf(readCapturedBatch(batchOf([[1, 1, 1, 'p', withFields]])));
+    const [change] = changesOf(read([[1, 1, 1, 'p', withFields]]));
     expect(change.object?.text.toString()).toBe(
       JSON.stringify({ kind: 'Pod', metadata: { name: 'p', uid: 'u', labels: { a: 'b' } }, spec: {} }),
     );
   });
 
-  it('reads a batch with whitespace between tokens, and a batch with no entries', () => {
-    const text = JSON.stringify(
+  it('reads entries with whitespace between tokens, and a batch with no entries', () => {
+    const entries = read(
       [[5, 1, 2, 'ns/a', { metadata: { uid: 'u', name: 'a' } }], { mark: 'list-start', stream: 1 }],
-      null,
       2,
     );
-    const entries = readCapturedBatch(Buffer.from(text));
     expect(changesOf(entries)[0].object?.uid).toBe('u');
     expect(JSON.parse(changesOf(entries)[0].object!.text.toString())).toEqual({
       metadata: { uid: 'u', name: 'a' },
     });
     expect(entries[1]).toEqual({ mark: 'list-start', stream: 1 });
-    expect(readCapturedBatch(Buffer.from('[]'))).toEqual([]);
+    expect(read([])).toEqual([]);
   });
 
-  it('refuses a batch cut short or holding something other than entries', () => {
-    const whole = batchOf([[1, 1, 2, 'shop/web', deployment]]);
-    for (const cut of [1, 10, 40, whole.length - 2, whole.length - 1])
-      expect(() => readCapturedBatch(whole.subarray(0, cut)), `cut at ${cut}`).toThrow();
-    expect(() => readCapturedBatch(Buffer.from('[[1,1,2,"k",7]]'))).toThrow(/neither an object nor null/);
-    expect(() => readCapturedBatch(Buffer.from('[[1,1,2,3,{}]]'))).toThrow(/key is not a string/);
-    expect(() => readCapturedBatch(Buffer.from('["x"]'))).toThrow();
+  it('refuses a batch cut short, ends that do not fit it, or something other than entries', () => {
+    const { entries, entryEnds } = batchOf([
+      [1, 1, 2, 'shop/web', deployment],
+      { mark: 'list-start', stream: 1 },
+    ]);
+    const whole = Buffer.from(entries);
+    for (const cut of [1, 10, 40, entryEnds[0] - 1, entryEnds[0], whole.length - 2, whole.length - 1])
+      expect(() => readCapturedBatch(whole.subarray(0, cut), entryEnds), `cut at ${cut}`).toThrow();
+    // An end inside the object, past the batch, an entry the ends leave out, one more than it holds.
+    for (const ends of [
+      [entryEnds[0] - 3, entryEnds[1]],
+      [entryEnds[0], whole.length + 5],
+      [entryEnds[0]],
+      [...entryEnds, whole.length - 1],
+    ])
+      expect(() => readCapturedBatch(whole, new Uint32Array(ends)), `ends ${ends.join()}`).toThrow();
+    expect(() => readOne('[[1,1,2,"k",7]]')).toThrow(/neither an object nor null/);
+    expect(() => readOne('[[1,1,2,3,{}]]')).toThrow(/key is not a string/);
+    expect(() => readOne('["x"]')).toThrow();
+    // An object whose metadata never closes (the text ends inside it).
+    expect(() => readOne('[[1,1,2,"k",{"metadata":{"a":[{}}]]')).toThrow(/ends early/);
+  });
+
+  it('reads the metadata of an object whose text is cut past it, and files it under its own fields', () => {
+    // The reader stops at metadata's end: what the text holds after it is kept as it is, unread.
+    const text = '[[1,1,2,"ns/a",{"metadata":{"uid":"u","name":"a","namespace":"ns"},"status":{"x":"}"}}]]';
+    const [change] = changesOf(readOne(text));
+    expect([change.object?.uid, change.object?.name, change.object?.namespace]).toEqual(['u', 'a', 'ns']);
+    expect(change.object?.text.toString()).toBe(
+      '{"metadata":{"uid":"u","name":"a","namespace":"ns"},"status":{"x":"}"}}',
+    );
   });
 
   it('agrees with JSON.parse on random objects and keys', () => {
@@ -183,9 +220,7 @@ describe('readCapturedBatch', () => {
         [text() + '.']: value(1),
       }));
       const keys = objects.map(() => text());
-      const entries = readCapturedBatch(
-        batchOf(objects.map((object, index) => [index, 2, 1, keys[index], object])),
-      );
+      const entries = read(objects.map((object, index) => [index, 2, 1, keys[index], object]));
       changesOf(entries).forEach((change, index) => {
         const object = objects[index];
         expect(change.key).toBe(keys[index]);

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../shared/kube/object';
 import type { RecordedChange } from '../../../main/history/recorded-change';
 import type { ReplayState } from '../../../main/history/replay';
 import { Recorder } from '../../../main/history/recorder';
-import type { AttachOptions, RecorderOptions } from '../../../main/history/recorder';
+import type { AttachOptions, RecorderOptions } from '../../../main/history/recorder-options';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import { FakeControllerSource, sourceKey } from '../../support/fake-controller-source';
 import { seededRandom } from '../../support/seeded-random';

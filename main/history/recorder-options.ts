@@ -1,0 +1,99 @@
+// What a Recorder is started with, what it reports, and its defaults: the queue's bound, a batch's
+// size and a resync slice's, each sized by what it costs the informers' thread and the recording
+// process (see the constants' comments).
+import type { Clock } from '../cache/clock';
+import type { CrashLogFetcher, CrashLogFetchesOptions } from './crash-log-fetches';
+import type { RecordingProcessFactory } from './recording-process';
+import type { RecordingSettings } from './recording-protocol';
+
+export interface RecorderOptions extends RecordingSettings {
+  clock: Clock;
+  /** At most this long between batches sent to the recording process, in ms (default 100). */
+  flushIntervalMs?: number;
+  /**
+   * Bytes of changes captured and not yet written before changes are dropped into a gap (default
+   * 128 MiB; a cache recorded whole is queued outside it, see CaptureQueue).
+   */
+  queueLimitBytes?: number;
+  /** About how much JSON recording a whole cache writes per turn of the event loop (default 512 KiB). */
+  resyncSliceBytes?: number;
+  /** Runs a resync's next slice in a later turn (default setImmediate; tests drive it by hand). */
+  nextTurn?: (work: () => void) => void;
+  /** Where the recording runs (default: a worker thread). */
+  recordingProcess?: RecordingProcessFactory;
+  /** Bounds of crash-log fetches (default: 3 at once, 100 waiting, 256 KiB and 5,000 lines each). */
+  crashLogFetches?: Omit<CrashLogFetchesOptions, 'append'>;
+  /** Told when a batch or retention fails (default console.error); recording goes on. */
+  reportError?: (error: unknown, context: string) => void;
+}
+
+export interface AttachOptions {
+  /**
+   * For a pods informer: reads the last logs of each container run that ends while recorded (see
+   * CrashLogCapture). Absent: crash logs are not kept.
+   */
+  readonly fetchCrashLogs?: CrashLogFetcher;
+}
+
+/** What attach returns: detach() stops recording the informer (what it captured is kept). */
+export interface RecorderAttachment {
+  readonly stream: number;
+  detach(): void;
+}
+
+export interface RecorderStats {
+  /** Changes written to the file so far in this session. */
+  readonly changesWritten: number;
+  /** Changes captured and not yet written. */
+  readonly buffered: number;
+  /** Changes dropped because the queue was full (each inside a queue-overflow gap). */
+  readonly dropped: number;
+  /** The file's size in bytes, WAL included, as of the last batch written. */
+  readonly bytes: number;
+  /** Time the recording process spent parsing and writing batches, in ms (not the informers' thread). */
+  readonly writeMs: number;
+  /**
+   * Of writeMs, the time the recording process's thread was on a CPU: its own cost, without the time
+   * a loaded machine gave others (undefined where the platform does not tell).
+   */
+  readonly writeCpuMs: number | undefined;
+}
+
+/**
+ * A batch goes at once when this much is queued, so a burst does not wait for the timer. Sending one
+ * costs this thread the same whatever its size (its buffer is transferred, see CaptureQueue), while
+ * the recording process pays a transaction and its bookkeeping per batch: at 256 KiB (about 110 of
+ * the bench's pods) that was 10-20% more of its time per change than at 1 MiB.
+ */
+export const batchBytes = 1024 * 1024;
+
+/**
+ * The default bound on changes captured and not yet written. The recording process writes about
+ * 15,000 changes/s (~65 us each), so a steady 2,000 changes/s never comes near it; what fills it is
+ * the live changes arriving while that process writes a whole cache (150,000 pods: ~10 s), ~50 MB at
+ * 2,000 changes/s of 2.5 KB pods. 128 MiB holds that with room, and is still a bound.
+ */
+export const defaultQueueLimitBytes = 128 * 1024 * 1024;
+
+/**
+ * A resync's slice: 512 KiB of JSON (about 160 of the bench's 3.1 KB pods) took 2 ms at the median
+ * on a loaded 2-core machine (1 MiB: 9 ms), so a whole cache never holds the thread past a frame.
+ */
+export const defaultResyncSliceBytes = 512 * 1024;
+
+/** What of `options` the recording process needs (messages carry data only, no clock or callbacks). */
+export function settingsOf(options: RecorderOptions): RecordingSettings {
+  const { file, context, keyframeIntervalMs, keyframeEveryChanges, fullVersionEvery, retention } = options;
+  return {
+    file,
+    context,
+    ...(keyframeIntervalMs !== undefined ? { keyframeIntervalMs } : {}),
+    ...(keyframeEveryChanges !== undefined ? { keyframeEveryChanges } : {}),
+    ...(fullVersionEvery !== undefined ? { fullVersionEvery } : {}),
+    ...(options.rowFrames !== undefined ? { rowFrames: options.rowFrames } : {}),
+    ...(retention !== undefined ? { retention } : {}),
+    ...(options.retentionCheckIntervalMs !== undefined
+      ? { retentionCheckIntervalMs: options.retentionCheckIntervalMs }
+      : {}),
+  };
+}
