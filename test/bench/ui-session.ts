@@ -1,6 +1,7 @@
 // What the ui benches set up before they measure, shared by `--only ui` (ui.ts) and the by-hand runs
-// (ui-travel.ts, ui-startup.ts): the cluster in its own process, Kubetide in browser mode in this
-// process (recording on, its data in the session's folder), and a Chromium context whose pages get
+// (ui-travel.ts, ui-startup.ts): the cluster in its own process, Kubetide in browser mode (recording on,
+// its data in the session's folder) in a process of its own or, for a bench that reads its insides,
+// in this one, and a Chromium context whose pages get
 // ui-page-probe.js before their own scripts. Each is a step of its own, so a caller can time one
 // (ui-startup times the backend's start). close() undoes what was started, newest first.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode } from '../../main/app/serve';
 import type { BrowserMode } from '../../main/app/serve';
 import { launchChromium } from '../e2e/chromium';
+import { BackendProcess } from './ui-backend-process';
 import { startClusterProcess } from './ui-cluster';
 
 const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
@@ -43,7 +45,10 @@ export class UiBenchSession {
     return session;
   }
 
-  /** Kubetide in browser mode on the cluster, as `npm start` runs it. */
+  /**
+   * Kubetide in browser mode on the cluster in this process, for a bench that reads the backend's
+   * insides (ui-startup); what it measures of the backend includes this process's playwright.
+   */
   async startBackend(): Promise<BrowserMode> {
     const mode = await startBrowserMode({
       port: 0,
@@ -55,6 +60,21 @@ export class UiBenchSession {
     });
     this.closers.unshift(() => mode.close());
     return mode;
+  }
+
+  /**
+   * Kubetide in browser mode in a process of its own (ui-backend-child.ts): what the benches measure
+   * of the backend (CPU, stalls), apart from this process's playwright.
+   */
+  async startBackendProcess(nodeArguments: readonly string[] = []): Promise<BackendProcess> {
+    const options = {
+      pods: this.pods,
+      kubeconfig: this.cluster.kubeconfigPath,
+      dataDirectory: join(this.workFolder, 'data'),
+    };
+    const backend = await BackendProcess.start(options, nodeArguments);
+    this.closers.unshift(() => backend.close());
+    return backend;
   }
 
   /** Chromium, and a context at the bench's window size whose pages carry the probe. */

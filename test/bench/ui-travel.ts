@@ -1,14 +1,16 @@
 // The ui bench's travel and playback alone, by hand (issues 12 and 15), for profiling them without
 // the typing, scrolling and floor phases around them:
 //
-//   npx tsx test/bench/ui-travel.ts [--pods 50000] [--churn 2000] [--seconds 30] [--profile]
+//   npx tsx test/bench/ui-travel.ts [--pods 50000] [--churn 2000] [--seconds 30] [--profile] [--backend-profile DIR]
 //
 // The same cluster process, browser mode and Chromium as `--only ui`; once the pods are synced the
 // cluster churns for --seconds, then the page travels from live to 10 s ago and to the recording's
 // start, and plays at 10x from the start and from the middle, timed by the same scenario code
 // (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playback from
-// the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile; run this under `node --cpu-prof` for the backend's
-// (its main thread and each worker's), and cut both to the travels by the printed profile clock.
+// the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile;
+// --backend-profile runs the backend (its own process) under `node --cpu-prof` into DIR (its main
+// thread's and each worker's profile, written as it closes); cut both to the travels by the printed
+// profile clock (the monotonic clock, the same in every process).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
+    'backend-profile': { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -36,11 +39,14 @@ const log = (message: string) =>
 const session = await UiBenchSession.start(pods, log);
 const { cluster } = session;
 try {
-  const mode = await session.startBackend();
+  const backendProfile = values['backend-profile'];
+  const backend = await session.startBackendProcess(
+    backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
+  );
   const { context } = await session.openBrowser();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await page.goto(mode.launchUrl());
+  await page.goto(await backend.launchUrl());
   const startup = await startupTimes(page);
   log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
   await cluster.setChurn(Number(values.churn));

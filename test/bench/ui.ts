@@ -1,5 +1,6 @@
 // Benchmark 6 (issue 15): what a user feels, in a real browser. The embedded cluster (its own process)
-// holds N pods under 2,000 changes a second; Kubetide runs in browser mode in this process; headless
+// holds N pods under 2,000 changes a second; Kubetide runs in browser mode in another (ui-backend-child.ts,
+// so what the bench measures of it excludes this process's playwright); headless
 // Chromium opens it and ui-scenario.ts types, scrolls, clicks and travels as a person would, while
 // ui-page-probe.js times each action in the page, from the input event to the painted answer. The same
 // browser then opens the floor (ui-floor.html: the same rows in a plain table, no engine), so the
@@ -10,9 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { KubeList } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
-import { threadCpuMs } from '../../main/history/thread-cpu-time';
-import { atMost, getBody, median, percentile, round, startLoopStallMonitor } from './harness';
-import { CpuStallMonitor } from './cpu-stall-monitor';
+import { atMost, getBody, median, percentile, round } from './harness';
 import { UiBenchSession } from './ui-session';
 import { startFloorServer } from './ui-floor';
 import {
@@ -118,7 +117,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
   const session = await UiBenchSession.start(pods, log);
   const { cluster } = session;
   try {
-    const mode = await session.startBackend();
+    const backend = await session.startBackendProcess();
     const { context } = await session.openBrowser();
     const texts = await filterTexts(cluster.url, options.uiBrief);
     const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
@@ -127,7 +126,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     const startup = await profiled(cdp, options, 'startup', async () => {
-      await page.goto(mode.launchUrl());
+      await page.goto(await backend.launchUrl());
       return startupTimes(page);
     });
     log(`ui: first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
@@ -156,22 +155,16 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     log(`ui: watching churn for ${options.uiSeconds} s...`);
     const churnStart = await pageNow(page);
     const revisionStart = await clusterRevision(cluster.url);
-    const stalls = startLoopStallMonitor();
-    const cpuStalls = new CpuStallMonitor();
-    cpuStalls.start();
-    const cpuStart = process.cpuUsage();
-    const threadStart = threadCpuMs();
-    const wallStart = performance.now();
+    await backend.startMeasuring();
     const churnCpuStart = await pageThreadCpuMs(cdp);
     await profiled(cdp, options, 'churn', () => page.waitForTimeout(options.uiSeconds * 1000));
     const churnPageCpuMs = (await pageThreadCpuMs(cdp)) - churnCpuStart;
-    const cpu = process.cpuUsage(cpuStart);
-    const threadMs = threadStart === undefined ? undefined : threadCpuMs()! - threadStart;
-    const churnWallMs = performance.now() - wallStart;
-    const loopStallMs = stalls.stop();
-    const loopStallCpuMs = cpuStalls.stop();
+    const churn = await backend.stopMeasuring();
+    const { loopStallMs, loopStallCpuMs } = churn;
+    const threadMs = churn.mainThreadCpuMs;
+    const churnWallMs = churn.wallMs;
     const changes = (await clusterRevision(cluster.url)) - revisionStart;
-    const processMs = (cpu.user + cpu.system) / 1000;
+    const processMs = churn.processCpuMs;
     const mainCpuPct = (processMs / churnWallMs) * 100;
     const longTasks = await longTasksBetween(page, churnStart, await pageNow(page));
     const longTasksPerMinute = (longTasks.length / options.uiSeconds) * 60;
@@ -286,7 +279,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
-        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is this process (backend with its recording and query workers, browser server, the idle driver), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the driver and its playwright run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
     };
