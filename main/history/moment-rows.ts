@@ -1,25 +1,25 @@
-// A moment's table rows, projected where the moment is rebuilt (the history query worker). Rows come
-// from the recording's row frames where it has them (see row-frame-moment.ts), else from the versions
-// of the moment's changes, decoded and projected. Each row is kept by the change holding its version,
-// for the last moment asked: travelling to a nearby moment, forward or back, decodes only the versions
-// that differ from it (a change id names one version of one object, for good), where a moment of
-// 150,000 pods costs seconds to decode whole.
+// A moment's table rows, projected where the moment is rebuilt (the history query worker) and sent as
+// JSON text (EncodedRows). Rows come from the recording's row frames where it has them (see
+// row-frame-moment.ts), else from the versions of the moment's changes, decoded and projected. Each
+// row's text is kept by the change holding its version, for the last moment asked: travelling to
+// another moment, forward or back, makes only the rows that differ from it (a change id names one
+// version of one object, for good), where a moment of 150,000 pods costs seconds to make whole.
 import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
-import type { Row } from '../../shared/protocol/row';
 import { objectKey } from '../../shared/protocol/row';
+import type { EncodedRows } from '../bridge/encoded-rows';
 import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
-import type { MomentEntry } from './row-frame-moment';
-import { framedMoment } from './row-frame-moment';
+import type { KnownRow, MomentEntry } from './row-frame-moment';
+import { entry, framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
 import type { StateQuery } from './state-at';
 import { momentAt, versionsOf } from './state-at';
 import { VersionDecoder } from './version-decoder';
 
-/** Rows per chunk yielded: about a tenth of what a thousand pods weigh as objects. */
+/** Rows per chunk yielded: about half a megabyte of pods' rows. */
 const chunkSize = 1000;
 
 /**
@@ -35,8 +35,8 @@ interface ProjectedMoment {
   readonly recording: string;
   readonly gvr: string;
   readonly namespace: string | undefined;
-  /** Change id -> the row projected from the version it holds. */
-  readonly rows: Map<number, Row>;
+  /** Change id -> the row projected from the version it holds, as JSON text. */
+  readonly rows: Map<number, KnownRow>;
 }
 
 /** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
@@ -44,7 +44,8 @@ export interface RowsMoment {
   /** How many rows the moment holds (a version that cannot be read is left out: at most this many). */
   readonly total: number;
   readonly gap: RecordingMark | undefined;
-  readonly chunks: Generator<Row[]>;
+  /** The rows as JSON text (EncodedRows), a chunk at a time. */
+  readonly chunks: Generator<EncodedRows>;
 }
 
 export class MomentRows {
@@ -64,18 +65,20 @@ export class MomentRows {
     const previous =
       last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace
         ? last.rows
-        : new Map<number, Row>();
+        : new Map<number, KnownRow>();
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const framed = framedMoment(reader, this.frames, query, previous);
     if (framed) return this.rowsMoment(reader, query, framed.entries, framed.gap, now, recording);
     const moment = momentAt(reader, query);
-    const entries = moment.rows.map((changeRow) => ({
-      key: objectKey(changeRow.namespace, changeRow.name),
-      change: changeRow.id,
-      row: previous.get(changeRow.id),
-      changeRow,
-    }));
+    const entries = moment.rows.map((changeRow) =>
+      entry(
+        objectKey(changeRow.namespace, changeRow.name),
+        changeRow.id,
+        previous.get(changeRow.id),
+        changeRow,
+      ),
+    );
     return this.rowsMoment(reader, query, entries, moment.gap, now, recording);
   }
 
@@ -96,11 +99,11 @@ export class MomentRows {
     entries: readonly MomentEntry[],
     now: number,
     recording: string,
-  ): Generator<Row[]> {
+  ): Generator<EncodedRows> {
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
-    const kept = new Map<number, Row>();
-    let decoded = new Map<number, Row>();
+    const kept = new Map<number, KnownRow>();
+    let decoded = new Map<number, KnownRow>();
     let decodedUpTo = 0;
     for (let index = 0; index < entries.length; index += chunkSize) {
       const end = Math.min(index + chunkSize, entries.length);
@@ -111,25 +114,48 @@ export class MomentRows {
         let upTo = index;
         while (upTo < entries.length && (upTo === index || missing.length < chunkSize)) {
           const chunkEnd = Math.min(upTo + chunkSize, entries.length);
-          for (let at = upTo; at < chunkEnd; at++)
-            if (entries[at].row === undefined) missing.push(entries[at].changeRow!);
+          for (let at = upTo; at < chunkEnd; at++) {
+            const { known, changeRow } = entries[at];
+            if (known === undefined) missing.push(changeRow!);
+          }
           upTo = chunkEnd;
         }
         decodedUpTo = upTo;
         decoded = new Map();
-        for (const { row, version } of versionsOf(reader, missing, decoder))
-          decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+        for (const { row, version } of versionsOf(reader, missing, decoder)) {
+          const projected = projector.project(version as unknown as KubeObject, now);
+          decoded.set(row.id, {
+            key: projected.key,
+            namespace: projected.namespace,
+            text: JSON.stringify(projected),
+          });
+        }
       }
-      const rows: Row[] = [];
+      const texts: string[] = [];
+      const rows: KnownRow[] = [];
+      const changes: number[] = [];
       for (let at = index; at < end; at++) {
-        const entry = entries[at];
+        const { change, known } = entries[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
-        const row = entry.row ?? decoded.get(entry.change);
+        const row = known ?? decoded.get(change);
         if (row === undefined) continue;
+        texts.push(row.text);
         rows.push(row);
-        kept.set(entry.change, row);
+        changes.push(change);
       }
-      yield rows;
+      const json = `[${texts.join(',')}]`;
+      yield { json, keys: rows.map((row) => row.key) };
+      // Kept as slices of this chunk's text: a row kept from an earlier moment would otherwise keep
+      // alive the whole text it was cut from, and scrubbing would pile up dead text. (The rows are
+      // this moment's own: those of the moment before were kept in a map now dropped.)
+      let start = 1;
+      for (let place = 0; place < rows.length; place++) {
+        const row = rows[place];
+        const end = start + row.text.length;
+        row.text = json.slice(start, end);
+        kept.set(changes[place], row);
+        start = end + 1;
+      }
     }
     this.last = { recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
   }
