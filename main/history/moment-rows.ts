@@ -12,8 +12,9 @@ import type { EncodedRows } from '../bridge/encoded-rows';
 import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
-import type { KnownRow, MomentEntry } from './row-frame-moment';
-import { entry, framedMoment } from './row-frame-moment';
+import type { KnownRow, MomentEntry } from './moment-order';
+import { entry } from './moment-order';
+import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
 import type { StateQuery } from './state-at';
 import { momentAt, versionsOf } from './state-at';
@@ -74,6 +75,7 @@ export class MomentRows {
     const entries = moment.rows.map((changeRow) =>
       entry(
         objectKey(changeRow.namespace, changeRow.name),
+        changeRow.namespace,
         changeRow.id,
         previous.get(changeRow.id),
         changeRow,
@@ -128,6 +130,7 @@ export class MomentRows {
             key: projected.key,
             namespace: projected.namespace,
             text: JSON.stringify(projected),
+            rank: -1,
           });
         }
       }
@@ -153,6 +156,7 @@ export class MomentRows {
         const row = rows[place];
         const end = start + row.text.length;
         row.text = json.slice(start, end);
+        row.rank = kept.size;
         kept.set(changes[place], row);
         start = end + 1;
       }

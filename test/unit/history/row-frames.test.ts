@@ -195,6 +195,56 @@ describe('row frames', () => {
     expectExact(file, times, 60, 3);
   });
 
+  it('give the rows and gap of a full rebuild moment after moment, each read from the one before', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 40, 600);
+    // Two gaps, one of the stream and one of the whole recording, over moments the walk passes.
+    const database = openForWriting(file, 'test-context');
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    const at = (fraction: number) => times[Math.floor(times.length * fraction)];
+    writer.writeMark({
+      kind: 'gap',
+      reason: 'watch-disconnected',
+      stream,
+      start: at(0.3),
+      end: at(0.35),
+      detail: '',
+    });
+    writer.writeMark({
+      kind: 'gap',
+      reason: 'not-recording',
+      stream: undefined,
+      start: at(0.7),
+      end: at(0.72),
+      detail: '',
+    });
+    database.close();
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    const random = seededRandom(21);
+    const now = start + 86_400_000;
+    // Steps of a few changes forward and back (most rows kept from the moment before, a few new ones
+    // to place among them), now and then a jump, and now and then one namespace.
+    let index = 0;
+    for (let step = 0; step < 120; step++) {
+      index = random.chance(0.1)
+        ? random.integer(times.length)
+        : Math.max(0, Math.min(times.length - 1, index + random.integer(30) - 10));
+      const query = { gvr: 'pods.v1', time: times[index], ...(step % 9 === 8 ? { namespace: 'ns-2' } : {}) };
+      const moment = moments.moment(reader, query, now);
+      const rows = joinedRows([...moment.chunks]);
+      expect(rows.keys.length).toBe(moment.total);
+      const expected = stateAt(reader, query);
+      expect(rows.json, `moment ${query.time}`).toBe(
+        text(expected.objects.map((o) => projector.project(o, now))),
+      );
+      expect(moment.gap, `gap at ${query.time}`).toEqual(expected.gap);
+    }
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
   it('are where the rows come from: versions the frames hold are never decoded', () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
