@@ -148,14 +148,15 @@ export class MomentRows {
       }
       const json = `[${texts.join(',')}]`;
       yield { json, keys: rows.map((row) => row.key) };
-      // Kept as slices of this chunk's text: a row kept from an earlier moment would otherwise keep
-      // alive the whole text it was cut from, and scrubbing would pile up dead text. (The rows are
-      // this moment's own: those of the moment before were kept in a map now dropped.)
+      // A row kept from an earlier moment (ranked in it) is kept again as a slice of this chunk's
+      // text: else it would keep alive the whole text it was cut from, and scrubbing would pile up
+      // dead text. A row made for this moment is a slice of text this moment's rows hold whole.
+      // (The rows are this moment's own: those of the moment before were kept in a map now dropped.)
       let start = 1;
       for (let place = 0; place < rows.length; place++) {
         const row = rows[place];
         const end = start + row.text.length;
-        row.text = json.slice(start, end);
+        if (row.rank >= 0) row.text = json.slice(start, end);
         row.rank = kept.size;
         kept.set(changes[place], row);
         start = end + 1;
