@@ -197,7 +197,7 @@ describe('row frames', () => {
 
   it('give the rows and gap of a full rebuild moment after moment, each read from the one before', () => {
     directory = tempDirectory();
-    const { file, times } = writeRecording(directory.file('frames.kubetide'), 40, 600);
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
     // Two gaps, one of the stream and one of the whole recording, over moments the walk passes.
     const database = openForWriting(file, 'test-context');
     const writer = new RecordingWriter(database);
@@ -227,7 +227,7 @@ describe('row frames', () => {
     // Steps of a few changes forward and back (most rows kept from the moment before, a few new ones
     // to place among them), now and then a jump, and now and then one namespace.
     let index = 0;
-    for (let step = 0; step < 120; step++) {
+    for (let step = 0; step < 80; step++) {
       index = random.chance(0.1)
         ? random.integer(times.length)
         : Math.max(0, Math.min(times.length - 1, index + random.integer(30) - 10));
