@@ -10,7 +10,7 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import { printerSignature } from './row-frame-codec';
 import type { DecodedRowFrame } from './row-frame-decoder';
-import type { FramedRows, RowFrameReader } from './row-frame-reader';
+import type { FrameChain, RowFrameReader } from './row-frame-reader';
 import { printerKeepsRows } from './row-frame-writer';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
@@ -46,9 +46,9 @@ export function framedMoment(
   } catch {
     return undefined;
   }
-  const chains: FramedRows[] = [];
+  const chains: FrameChain[] = [];
   for (const stream of streams) {
-    const chain = frames.rowsAt(reader, stream.id, lastChange, signature);
+    const chain = frames.chainAt(reader, stream.id, lastChange, signature);
     if (chain === undefined) return undefined;
     chains.push(chain);
   }
@@ -78,12 +78,12 @@ export function framedMoment(
 }
 
 /**
- * Adds to `entries` the rows of `frame` that `members` (object -> change) holds, taking them out of
+ * Adds to `order` the rows of `frame` that `members` (object -> change) holds, taking them out of
  * `members`: those `known`, and the others made into JSON text here, in the frame's order (made in
  * the moment's order, each row read the columns of another frame at another place, and cache misses
- * made them three times as slow). The frame's new texts are joined into one string, and each row's
- * text is a slice of it: rows that stay for the next moment are then few objects for the garbage
- * collector to copy, where each its own string were 80 MB of them at 150,000 pods.
+ * made them three times as slow). The frame's new texts are joined into one string and each row's
+ * text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones (80 MB)
+ * were copied by every scavenge until promoted.
  */
 function takeRows(
   frame: DecodedRowFrame,

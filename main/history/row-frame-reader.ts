@@ -10,7 +10,7 @@ import type { RecordingReader } from './recording-reader';
  * full frame (or as far as they can be read). Any frame's row of a change is the same row (a change
  * names one version for good), so a reader may take a change's row from whichever holds it.
  */
-export type FramedRows = readonly DecodedRowFrame[];
+export type FrameChain = readonly DecodedRowFrame[];
 
 interface FrameRecord {
   readonly id: number;
@@ -29,12 +29,12 @@ export class RowFrameReader {
    * `printer` (its signature), or undefined when there are none to read (an older format, a kind not
    * framed, or damage: unreadable frames are skipped, never reported, as a cache's misses are).
    */
-  rowsAt(
+  chainAt(
     reader: RecordingReader,
     stream: number,
     lastChange: number,
     printer: string,
-  ): FramedRows | undefined {
+  ): FrameChain | undefined {
     const recording = `${reader.file} ${reader.metadata.created}`;
     if (recording !== this.recording) {
       this.recording = recording;
