@@ -9,73 +9,72 @@
 // rows that changed; a cold one sorts them all.
 import type { ChangeRow } from './recording-reader';
 
-/** A row of a moment as JSON text, kept for the moment asked next (see MomentRows). */
-export interface KnownRow {
-  readonly key: string;
-  readonly namespace: string;
-  /** JSON.stringify of the Row: one string, or a slice of the text of the chunk that sent it. */
-  text: string;
-  /** Its place in the moment that sent it (-1 until sent): that moment's rows in order, by rank. */
-  rank: number;
-}
-
-/** One row of a moment: known (from a frame, or kept from the moment before), or else its change row. */
-export interface MomentEntry {
+/**
+ * One row of a moment: its key, the change holding its version and, once made, its JSON text (from
+ * a frame, or from the version its change row names). Kept for the moment asked next (see
+ * MomentRows), it is that moment's row too wherever it holds the same change (a change id names one
+ * version of one object, for good).
+ */
+export interface MomentRow {
   readonly key: string;
   readonly namespace: string;
   readonly change: number;
-  readonly known: KnownRow | undefined;
-  readonly changeRow: ChangeRow | undefined;
+  /** JSON.stringify of the Row: one string, or a slice of a text holding it; undefined until made. */
+  text: string | undefined;
+  /** Its place in the moment that sent it (-1 until sent): that moment's rows in order, by rank. */
+  rank: number;
+  /** The change's row, until the text is made from its version. */
+  changeRow: ChangeRow | undefined;
 }
 
-/** A MomentEntry, its fields always in one order (one shape for every entry). */
-export function entry(
+/** A MomentRow, its fields always in one order (one shape for every row). */
+export function momentRow(
   key: string,
   namespace: string,
   change: number,
-  known: KnownRow | undefined,
+  text: string | undefined,
   changeRow: ChangeRow | undefined,
-): MomentEntry {
-  return { key, namespace, change, known, changeRow };
+): MomentRow {
+  return { key, namespace, change, text, rank: -1, changeRow };
 }
 
 export class MomentOrder {
-  /** Entries kept from the moment before, at their rank in it. */
-  private readonly ranked: (MomentEntry | undefined)[];
-  private readonly others: MomentEntry[] = [];
+  /** Rows kept from the moment before, at their rank in it. */
+  private readonly ranked: (MomentRow | undefined)[];
+  private readonly others: MomentRow[] = [];
 
   /** `before`: how many rows the moment before held (its ranks are below it). */
   constructor(before: number) {
-    this.ranked = new Array<MomentEntry | undefined>(before);
+    this.ranked = new Array<MomentRow | undefined>(before);
   }
 
-  add(entry: MomentEntry): void {
-    const rank = entry.known?.rank ?? -1;
-    if (rank >= 0 && rank < this.ranked.length && this.ranked[rank] === undefined) this.ranked[rank] = entry;
-    else this.others.push(entry);
+  add(row: MomentRow): void {
+    const rank = row.rank;
+    if (rank >= 0 && rank < this.ranked.length && this.ranked[rank] === undefined) this.ranked[rank] = row;
+    else this.others.push(row);
   }
 
-  /** The entries added, in key order, the latest object of each key only. */
-  ordered(): MomentEntry[] {
-    const kept: MomentEntry[] = [];
-    for (const entry of this.ranked) if (entry !== undefined) kept.push(entry);
+  /** The rows added, in key order, the latest object of each key only. */
+  ordered(): MomentRow[] {
+    const kept: MomentRow[] = [];
+    for (const row of this.ranked) if (row !== undefined) kept.push(row);
     return merged(kept, inKeyOrder(this.others));
   }
 }
 
-/** `entries` in key order, with only the latest object of each key. */
-function inKeyOrder(entries: readonly MomentEntry[]): MomentEntry[] {
-  let namespaces = new Map<string, MomentEntry[]>();
-  for (const entry of entries) {
-    const group = namespaces.get(entry.namespace);
-    if (group === undefined) namespaces.set(entry.namespace, [entry]);
-    else group.push(entry);
+/** `rows` in key order, with only the latest object of each key. */
+function inKeyOrder(rows: readonly MomentRow[]): MomentRow[] {
+  let namespaces = new Map<string, MomentRow[]>();
+  for (const row of rows) {
+    const group = namespaces.get(row.namespace);
+    if (group === undefined) namespaces.set(row.namespace, [row]);
+    else group.push(row);
   }
   // Keys with and without a namespace (an object without one, of a namespaced kind) interleave.
-  if (namespaces.size > 1 && namespaces.has('')) namespaces = new Map([['', [...entries]]]);
+  if (namespaces.size > 1 && namespaces.has('')) namespaces = new Map([['', [...rows]]]);
   const prefixes = [...namespaces.keys()].map((namespace) => (namespace === '' ? '' : `${namespace}/`));
   prefixes.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-  const sorted: MomentEntry[] = [];
+  const sorted: MomentRow[] = [];
   for (const prefix of prefixes) {
     const group = namespaces.get(prefix === '' ? '' : prefix.slice(0, -1))!.sort(byKeyThenChange);
     for (let index = 0; index < group.length; index++) {
@@ -86,16 +85,16 @@ function inKeyOrder(entries: readonly MomentEntry[]): MomentEntry[] {
   return sorted;
 }
 
-function byKeyThenChange(left: MomentEntry, right: MomentEntry): number {
+function byKeyThenChange(left: MomentRow, right: MomentRow): number {
   if (left.key !== right.key) return left.key < right.key ? -1 : 1;
   return left.change - right.change;
 }
 
 /** Two runs in key order (one entry per key each) as one; of a key in both, the later change's. */
-function merged(left: readonly MomentEntry[], right: readonly MomentEntry[]): MomentEntry[] {
-  if (right.length === 0) return left as MomentEntry[];
-  if (left.length === 0) return right as MomentEntry[];
-  const out: MomentEntry[] = [];
+function merged(left: readonly MomentRow[], right: readonly MomentRow[]): MomentRow[] {
+  if (right.length === 0) return left as MomentRow[];
+  if (left.length === 0) return right as MomentRow[];
+  const out: MomentRow[] = [];
   let leftAt = 0;
   let rightAt = 0;
   while (leftAt < left.length && rightAt < right.length) {

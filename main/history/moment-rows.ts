@@ -11,9 +11,9 @@ import { objectKey } from '../../shared/protocol/row';
 import type { EncodedRows } from '../bridge/encoded-rows';
 import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
-import type { ChangeRow, RecordingReader } from './recording-reader';
-import type { KnownRow, MomentEntry } from './moment-order';
-import { entry } from './moment-order';
+import type { RecordingReader } from './recording-reader';
+import type { MomentRow } from './moment-order';
+import { momentRow } from './moment-order';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
 import type { StateQuery } from './state-at';
@@ -37,7 +37,7 @@ interface ProjectedMoment {
   readonly gvr: string;
   readonly namespace: string | undefined;
   /** Change id -> the row projected from the version it holds, as JSON text. */
-  readonly rows: Map<number, KnownRow>;
+  readonly rows: Map<number, MomentRow>;
 }
 
 /** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
@@ -66,99 +66,90 @@ export class MomentRows {
     const previous =
       last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace
         ? last.rows
-        : new Map<number, KnownRow>();
+        : new Map<number, MomentRow>();
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const framed = framedMoment(reader, this.frames, query, previous);
-    if (framed) return this.rowsMoment(reader, query, framed.entries, framed.gap, now, recording);
+    if (framed) return this.rowsMoment(reader, query, framed.rows, framed.gap, now, recording);
     const moment = momentAt(reader, query);
-    const entries = moment.rows.map((changeRow) =>
-      entry(
-        objectKey(changeRow.namespace, changeRow.name),
-        changeRow.namespace,
-        changeRow.id,
-        previous.get(changeRow.id),
-        changeRow,
-      ),
+    const rows = moment.rows.map(
+      (changeRow) =>
+        previous.get(changeRow.id) ??
+        momentRow(
+          objectKey(changeRow.namespace, changeRow.name),
+          changeRow.namespace,
+          changeRow.id,
+          undefined,
+          changeRow,
+        ),
     );
-    return this.rowsMoment(reader, query, entries, moment.gap, now, recording);
+    return this.rowsMoment(reader, query, rows, moment.gap, now, recording);
   }
 
   private rowsMoment(
     reader: RecordingReader,
     query: StateQuery,
-    entries: readonly MomentEntry[],
+    rows: readonly MomentRow[],
     gap: RecordingMark | undefined,
     now: number,
     recording: string,
   ): RowsMoment {
-    return { total: entries.length, gap, chunks: this.chunks(reader, query, entries, now, recording) };
+    return { total: rows.length, gap, chunks: this.chunks(reader, query, rows, now, recording) };
   }
 
   private *chunks(
     reader: RecordingReader,
     query: StateQuery,
-    entries: readonly MomentEntry[],
+    rows: readonly MomentRow[],
     now: number,
     recording: string,
   ): Generator<EncodedRows> {
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
-    const kept = new Map<number, KnownRow>();
-    let decoded = new Map<number, KnownRow>();
-    let decodedUpTo = 0;
-    for (let index = 0; index < entries.length; index += chunkSize) {
-      const end = Math.min(index + chunkSize, entries.length);
-      if (end > decodedUpTo) {
+    const kept = new Map<number, MomentRow>();
+    let madeUpTo = 0;
+    for (let index = 0; index < rows.length; index += chunkSize) {
+      const end = Math.min(index + chunkSize, rows.length);
+      if (end > madeUpTo) {
         // Whole chunks, until they hold a chunk's worth of versions to decode: read ahead together,
         // the few a moment from frames lacks cost a query per chain level, not one per chunk.
-        const missing: ChangeRow[] = [];
+        const missing = new Map<number, MomentRow>();
         let upTo = index;
-        while (upTo < entries.length && (upTo === index || missing.length < chunkSize)) {
-          const chunkEnd = Math.min(upTo + chunkSize, entries.length);
-          for (let at = upTo; at < chunkEnd; at++) {
-            const { known, changeRow } = entries[at];
-            if (known === undefined) missing.push(changeRow!);
-          }
+        while (upTo < rows.length && (upTo === index || missing.size < chunkSize)) {
+          const chunkEnd = Math.min(upTo + chunkSize, rows.length);
+          for (let at = upTo; at < chunkEnd; at++)
+            if (rows[at].text === undefined) missing.set(rows[at].change, rows[at]);
           upTo = chunkEnd;
         }
-        decodedUpTo = upTo;
-        decoded = new Map();
-        for (const { row, version } of versionsOf(reader, missing, decoder)) {
-          const projected = projector.project(version as unknown as KubeObject, now);
-          decoded.set(row.id, {
-            key: projected.key,
-            namespace: projected.namespace,
-            text: JSON.stringify(projected),
-            rank: -1,
-          });
+        madeUpTo = upTo;
+        const changeRows = [...missing.values()].map((row) => row.changeRow!);
+        for (const { row, version } of versionsOf(reader, changeRows, decoder)) {
+          const made = missing.get(row.id)!;
+          made.text = JSON.stringify(projector.project(version as unknown as KubeObject, now));
+          made.changeRow = undefined;
         }
       }
       const texts: string[] = [];
-      const rows: KnownRow[] = [];
-      const changes: number[] = [];
+      const sent: MomentRow[] = [];
       for (let at = index; at < end; at++) {
-        const { change, known } = entries[at];
+        const row = rows[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
-        const row = known ?? decoded.get(change);
-        if (row === undefined) continue;
+        if (row.text === undefined) continue;
         texts.push(row.text);
-        rows.push(row);
-        changes.push(change);
+        sent.push(row);
       }
       const json = `[${texts.join(',')}]`;
-      yield { json, keys: rows.map((row) => row.key) };
+      yield { json, keys: sent.map((row) => row.key) };
       // A row kept from an earlier moment (ranked in it) is kept again as a slice of this chunk's
       // text: else it would keep alive the whole text it was cut from, and scrubbing would pile up
       // dead text. A row made for this moment is a slice of text this moment's rows hold whole.
       // (The rows are this moment's own: those of the moment before were kept in a map now dropped.)
       let start = 1;
-      for (let place = 0; place < rows.length; place++) {
-        const row = rows[place];
-        const end = start + row.text.length;
+      for (const row of sent) {
+        const end = start + row.text!.length;
         if (row.rank >= 0) row.text = json.slice(start, end);
         row.rank = kept.size;
-        kept.set(changes[place], row);
+        kept.set(row.change, row);
         start = end + 1;
       }
     }

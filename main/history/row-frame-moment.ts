@@ -15,12 +15,12 @@ import { printerKeepsRows } from './row-frame-writer';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
 import { lastChangeAt } from './stream-state';
-import type { KnownRow, MomentEntry } from './moment-order';
-import { MomentOrder, entry } from './moment-order';
+import type { MomentRow } from './moment-order';
+import { MomentOrder, momentRow } from './moment-order';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
-  readonly entries: MomentEntry[];
+  readonly rows: MomentRow[];
   readonly gap: RecordingMark | undefined;
 }
 
@@ -33,7 +33,7 @@ export function framedMoment(
   reader: RecordingReader,
   frames: RowFrameReader,
   query: StateQuery,
-  known: ReadonlyMap<number, KnownRow>,
+  known: ReadonlyMap<number, MomentRow>,
 ): FramedMoment | undefined {
   const printer = printerFor(parseGvrKey(query.gvr));
   if (!printerKeepsRows(printer)) return undefined;
@@ -65,16 +65,15 @@ export function framedMoment(
     for (const change of members.values()) {
       const kept = known.get(change);
       if (kept === undefined) missing.push(change);
-      else if (namespace === undefined || kept.namespace === namespace)
-        order.add(entry(kept.key, kept.namespace, change, kept, undefined));
+      else if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     }
     for (const changeRow of changeRows(reader, stream, missing)) {
       if (namespace !== undefined && changeRow.namespace !== namespace) continue;
       const key = objectKey(changeRow.namespace, changeRow.name);
-      order.add(entry(key, changeRow.namespace, changeRow.id, undefined, changeRow));
+      order.add(momentRow(key, changeRow.namespace, changeRow.id, undefined, changeRow));
     }
   }
-  return { entries: order.ordered(), gap };
+  return { rows: order.ordered(), gap };
 }
 
 /**
@@ -88,7 +87,7 @@ export function framedMoment(
 function takeRows(
   frame: DecodedRowFrame,
   members: Map<number, number>,
-  known: ReadonlyMap<number, KnownRow>,
+  known: ReadonlyMap<number, MomentRow>,
   namespace: string | undefined,
   order: MomentOrder,
 ): void {
@@ -102,8 +101,7 @@ function takeRows(
     members.delete(objects[at]);
     const kept = known.get(change);
     if (kept !== undefined) {
-      if (namespace === undefined || kept.namespace === namespace)
-        order.add(entry(kept.key, kept.namespace, change, kept, undefined));
+      if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     } else if (namespace === undefined || frame.namespace(at) === namespace) {
       const text = JSON.stringify(frame.row(at));
       made.push({ at, change, start: length });
@@ -114,12 +112,6 @@ function takeRows(
   const joined = texts.join('');
   for (const [index, { at, change, start }] of made.entries()) {
     const end = index + 1 < made.length ? made[index + 1].start : length;
-    const row = {
-      key: frame.key(at),
-      namespace: frame.namespace(at),
-      text: joined.slice(start, end),
-      rank: -1,
-    };
-    order.add(entry(row.key, row.namespace, change, row, undefined));
+    order.add(momentRow(frame.key(at), frame.namespace(at), change, joined.slice(start, end), undefined));
   }
 }
