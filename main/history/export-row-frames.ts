@@ -10,7 +10,8 @@ import type { Database } from 'better-sqlite3';
 import { parseGvrKey } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import type { FrameRow } from './row-frame-codec';
-import { DecodedRowFrame, encodeRowFrame, printerSignature } from './row-frame-codec';
+import { encodeRowFrame, printerSignature } from './row-frame-codec';
+import { DecodedRowFrame } from './row-frame-decoder';
 import type { RecordingReader } from './recording-reader';
 
 interface SourceFrame {

@@ -1,25 +1,26 @@
-// A moment's table rows, projected where the moment is rebuilt (the history query worker). Rows come
-// from the recording's row frames where it has them (see row-frame-moment.ts), else from the versions
-// of the moment's changes, decoded and projected. Each row is kept by the change holding its version,
-// for the last moment asked: travelling to a nearby moment, forward or back, decodes only the versions
-// that differ from it (a change id names one version of one object, for good), where a moment of
-// 150,000 pods costs seconds to decode whole.
+// A moment's table rows, projected where the moment is rebuilt (the history query worker) and sent as
+// JSON text (EncodedRows). Rows come from the recording's row frames where it has them (see
+// row-frame-moment.ts), else from the versions of the moment's changes, decoded and projected. Each
+// row's text is kept by the change holding its version, for the last moment asked: travelling to
+// another moment, forward or back, makes only the rows that differ from it (a change id names one
+// version of one object, for good), where a moment of 150,000 pods costs seconds to make whole.
 import { parseGvrKey } from '../../shared/kube/object';
 import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
-import type { Row } from '../../shared/protocol/row';
 import { objectKey } from '../../shared/protocol/row';
+import type { EncodedRows } from '../bridge/encoded-rows';
 import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
-import type { ChangeRow, RecordingReader } from './recording-reader';
-import type { MomentEntry } from './row-frame-moment';
+import type { RecordingReader } from './recording-reader';
+import type { MomentRow } from './moment-order';
+import { momentRow } from './moment-order';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
 import type { StateQuery } from './state-at';
 import { momentAt, versionsOf } from './state-at';
 import { VersionDecoder } from './version-decoder';
 
-/** Rows per chunk yielded: about a tenth of what a thousand pods weigh as objects. */
+/** Rows per chunk yielded: about half a megabyte of pods' rows. */
 const chunkSize = 1000;
 
 /**
@@ -35,8 +36,8 @@ interface ProjectedMoment {
   readonly recording: string;
   readonly gvr: string;
   readonly namespace: string | undefined;
-  /** Change id -> the row projected from the version it holds. */
-  readonly rows: Map<number, Row>;
+  /** Change id -> the row projected from the version it holds, as JSON text. */
+  readonly rows: Map<number, MomentRow>;
 }
 
 /** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
@@ -44,7 +45,8 @@ export interface RowsMoment {
   /** How many rows the moment holds (a version that cannot be read is left out: at most this many). */
   readonly total: number;
   readonly gap: RecordingMark | undefined;
-  readonly chunks: Generator<Row[]>;
+  /** The rows as JSON text (EncodedRows), a chunk at a time. */
+  readonly chunks: Generator<EncodedRows>;
 }
 
 export class MomentRows {
@@ -64,72 +66,92 @@ export class MomentRows {
     const previous =
       last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace
         ? last.rows
-        : new Map<number, Row>();
+        : new Map<number, MomentRow>();
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const framed = framedMoment(reader, this.frames, query, previous);
-    if (framed) return this.rowsMoment(reader, query, framed.entries, framed.gap, now, recording);
+    if (framed) return this.rowsMoment(reader, query, framed.rows, framed.gap, now, recording);
     const moment = momentAt(reader, query);
-    const entries = moment.rows.map((changeRow) => ({
-      key: objectKey(changeRow.namespace, changeRow.name),
-      change: changeRow.id,
-      row: previous.get(changeRow.id),
-      changeRow,
-    }));
-    return this.rowsMoment(reader, query, entries, moment.gap, now, recording);
+    const rows = moment.rows.map(
+      (changeRow) =>
+        previous.get(changeRow.id) ??
+        momentRow(
+          objectKey(changeRow.namespace, changeRow.name),
+          changeRow.namespace,
+          changeRow.id,
+          undefined,
+          changeRow,
+        ),
+    );
+    return this.rowsMoment(reader, query, rows, moment.gap, now, recording);
   }
 
   private rowsMoment(
     reader: RecordingReader,
     query: StateQuery,
-    entries: readonly MomentEntry[],
+    rows: readonly MomentRow[],
     gap: RecordingMark | undefined,
     now: number,
     recording: string,
   ): RowsMoment {
-    return { total: entries.length, gap, chunks: this.chunks(reader, query, entries, now, recording) };
+    return { total: rows.length, gap, chunks: this.chunks(reader, query, rows, now, recording) };
   }
 
   private *chunks(
     reader: RecordingReader,
     query: StateQuery,
-    entries: readonly MomentEntry[],
+    rows: readonly MomentRow[],
     now: number,
     recording: string,
-  ): Generator<Row[]> {
+  ): Generator<EncodedRows> {
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
-    const kept = new Map<number, Row>();
-    let decoded = new Map<number, Row>();
-    let decodedUpTo = 0;
-    for (let index = 0; index < entries.length; index += chunkSize) {
-      const end = Math.min(index + chunkSize, entries.length);
-      if (end > decodedUpTo) {
+    const kept = new Map<number, MomentRow>();
+    let madeUpTo = 0;
+    for (let index = 0; index < rows.length; index += chunkSize) {
+      const end = Math.min(index + chunkSize, rows.length);
+      if (end > madeUpTo) {
         // Whole chunks, until they hold a chunk's worth of versions to decode: read ahead together,
         // the few a moment from frames lacks cost a query per chain level, not one per chunk.
-        const missing: ChangeRow[] = [];
+        const missing = new Map<number, MomentRow>();
         let upTo = index;
-        while (upTo < entries.length && (upTo === index || missing.length < chunkSize)) {
-          const chunkEnd = Math.min(upTo + chunkSize, entries.length);
+        while (upTo < rows.length && (upTo === index || missing.size < chunkSize)) {
+          const chunkEnd = Math.min(upTo + chunkSize, rows.length);
           for (let at = upTo; at < chunkEnd; at++)
-            if (entries[at].row === undefined) missing.push(entries[at].changeRow!);
+            if (rows[at].text === undefined) missing.set(rows[at].change, rows[at]);
           upTo = chunkEnd;
         }
-        decodedUpTo = upTo;
-        decoded = new Map();
-        for (const { row, version } of versionsOf(reader, missing, decoder))
-          decoded.set(row.id, projector.project(version as unknown as KubeObject, now));
+        madeUpTo = upTo;
+        const changeRows = [...missing.values()].map((row) => row.changeRow!);
+        for (const { row, version } of versionsOf(reader, changeRows, decoder)) {
+          const made = missing.get(row.id)!;
+          made.text = JSON.stringify(projector.project(version as unknown as KubeObject, now));
+          made.changeRow = undefined;
+        }
       }
-      const rows: Row[] = [];
+      const texts: string[] = [];
+      const sent: MomentRow[] = [];
       for (let at = index; at < end; at++) {
-        const entry = entries[at];
+        const row = rows[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
-        const row = entry.row ?? decoded.get(entry.change);
-        if (row === undefined) continue;
-        rows.push(row);
-        kept.set(entry.change, row);
+        if (row.text === undefined) continue;
+        texts.push(row.text);
+        sent.push(row);
       }
-      yield rows;
+      const json = `[${texts.join(',')}]`;
+      yield { json, keys: sent.map((row) => row.key) };
+      // A row kept from an earlier moment (ranked in it) is kept again as a slice of this chunk's
+      // text: else it would keep alive the whole text it was cut from, and scrubbing would pile up
+      // dead text. A row made for this moment is a slice of text this moment's rows hold whole.
+      // (The rows are this moment's own: those of the moment before were kept in a map now dropped.)
+      let start = 1;
+      for (const row of sent) {
+        const end = start + row.text!.length;
+        if (row.rank >= 0) row.text = json.slice(start, end);
+        row.rank = kept.size;
+        kept.set(row.change, row);
+        start = end + 1;
+      }
     }
     this.last = { recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
   }

@@ -21,7 +21,6 @@ import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import type { EncodedRows } from '../bridge/encoded-rows';
-import { encodeRows } from '../bridge/encoded-rows';
 import { MomentRows } from './moment-rows';
 import type { ObjectReference } from './object-history';
 import { adjacentChange, objectVersions } from './object-history';
@@ -370,7 +369,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       if (request.rows) {
         const moment = momentRows.moment(reader, request.query, request.rows.now);
         reply({ id: request.id, type: 'moment', total: moment.total, gap: moment.gap });
-        for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows: encodeRows(rows) });
+        for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
         const complete = reader.problems.length === problemsBefore;
         reply({ id: request.id, type: 'done', complete, gap: moment.gap });
         return;

@@ -1,34 +1,26 @@
 // A moment's table rows from row frames: which change holds each object's version (the keyframe and
-// the changes after it, as for any moment), the rows of those changes the frames hold, and for the
-// others (the changes since the last frame, rows a frame could not keep) their change rows, to be
-// decoded and projected as without frames. Ordered by key with the latest object of a name winning,
-// as momentAt orders a moment: a kind is namespaced or not, so its keys ("namespace/name" or "name")
-// order and compare as momentAt's "namespace/name" does.
+// the changes after it, as for any moment), the rows of those changes the frames hold (or the moment
+// before kept), and for the others (the changes since the last frame, rows a frame could not keep)
+// their change rows, to be decoded and projected as without frames; in the moment's order (see
+// moment-order.ts).
 import { parseGvrKey } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
-import type { Row } from '../../shared/protocol/row';
 import { objectKey } from '../../shared/protocol/row';
 import type { RecordingMark } from './recorded-change';
-import type { ChangeRow, RecordingReader } from './recording-reader';
+import type { RecordingReader } from './recording-reader';
 import { printerSignature } from './row-frame-codec';
-import type { FramedRows, RowFrameReader } from './row-frame-reader';
-import { framedRow } from './row-frame-reader';
+import type { DecodedRowFrame } from './row-frame-decoder';
+import type { FrameChain, RowFrameReader } from './row-frame-reader';
 import { printerKeepsRows } from './row-frame-writer';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
 import { lastChangeAt } from './stream-state';
-
-/** One row of a moment: known (from a frame or the moment before), or its change row to decode. */
-export interface MomentEntry {
-  readonly key: string;
-  readonly change: number;
-  readonly row: Row | undefined;
-  readonly changeRow: ChangeRow | undefined;
-}
+import type { MomentRow } from './moment-order';
+import { MomentOrder, momentRow } from './moment-order';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
-  readonly entries: MomentEntry[];
+  readonly rows: MomentRow[];
   readonly gap: RecordingMark | undefined;
 }
 
@@ -41,7 +33,7 @@ export function framedMoment(
   reader: RecordingReader,
   frames: RowFrameReader,
   query: StateQuery,
-  known: ReadonlyMap<number, Row>,
+  known: ReadonlyMap<number, MomentRow>,
 ): FramedMoment | undefined {
   const printer = printerFor(parseGvrKey(query.gvr));
   if (!printerKeepsRows(printer)) return undefined;
@@ -54,58 +46,72 @@ export function framedMoment(
   } catch {
     return undefined;
   }
-  const framed: FramedRows[] = [];
+  const chains: FrameChain[] = [];
   for (const stream of streams) {
-    const rows = frames.rowsAt(reader, stream.id, lastChange, signature);
-    if (rows === undefined) return undefined;
-    framed.push(rows);
+    const chain = frames.chainAt(reader, stream.id, lastChange, signature);
+    if (chain === undefined) return undefined;
+    chains.push(chain);
   }
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
-  const entries: MomentEntry[] = [];
+  const namespace = query.namespace;
+  const order = new MomentOrder(known.size);
   for (const [position, stream] of streams.entries()) {
     const members = streamMembers(reader, stream, query.time).members;
-    const rows = framed[position];
+    // Each frame row whose change is still its object's at the moment is the object's row; taken
+    // once (the object leaves `members`), whichever frame of the chain holds it.
+    for (const frame of chains[position]) takeRows(frame, members, known, namespace, order);
+    // The changes since the chain's last frame, and rows a frame could not keep.
     const missing: number[] = [];
-    const add = (change: number, row: Row | undefined) => {
-      if (row === undefined) missing.push(change);
-      else if (query.namespace === undefined || row.namespace === query.namespace)
-        entries.push({ key: row.key, change, row, changeRow: undefined });
-    };
-    // The chain's full frame lists its objects by key: taken in its order, the moment's entries need
-    // next to no sorting. An object whose change is still the frame's takes the frame's row.
-    const base = rows.base;
-    for (let at = 0; at < base.objects.length; at++) {
-      const object = base.objects[at];
-      const change = members.get(object);
-      if (change === undefined) continue;
-      members.delete(object);
-      add(
-        change,
-        change === base.changes[at] ? base.row(at) : (framedRow(rows, change) ?? known.get(change)),
-      );
+    for (const change of members.values()) {
+      const kept = known.get(change);
+      if (kept === undefined) missing.push(change);
+      else if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     }
-    for (const change of members.values()) add(change, framedRow(rows, change) ?? known.get(change));
     for (const changeRow of changeRows(reader, stream, missing)) {
-      if (query.namespace !== undefined && changeRow.namespace !== query.namespace) continue;
+      if (namespace !== undefined && changeRow.namespace !== namespace) continue;
       const key = objectKey(changeRow.namespace, changeRow.name);
-      entries.push({ key, change: changeRow.id, row: undefined, changeRow });
+      order.add(momentRow(key, changeRow.namespace, changeRow.id, undefined, changeRow));
     }
   }
-  entries.sort(byKeyThenChange);
-  return { entries: latestPerKey(entries), gap };
+  return { rows: order.ordered(), gap };
 }
 
-function byKeyThenChange(left: MomentEntry, right: MomentEntry): number {
-  if (left.key !== right.key) return left.key < right.key ? -1 : 1;
-  return left.change - right.change;
-}
-
-/** `sorted` with only the last entry of each key: a name reused by a newer object. */
-function latestPerKey(sorted: readonly MomentEntry[]): MomentEntry[] {
-  const latest: MomentEntry[] = [];
-  for (let index = 0; index < sorted.length; index++) {
-    const next = sorted[index + 1];
-    if (next === undefined || next.key !== sorted[index].key) latest.push(sorted[index]);
+/**
+ * Adds to `order` the rows of `frame` that `members` (object -> change) holds, taking them out of
+ * `members`: those `known`, and the others made into JSON text here, in the frame's order (made in
+ * the moment's order, each row read the columns of another frame at another place, and cache misses
+ * made them three times as slow). The frame's new texts are joined into one string and each row's
+ * text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones (80 MB)
+ * were copied by every scavenge until promoted.
+ */
+function takeRows(
+  frame: DecodedRowFrame,
+  members: Map<number, number>,
+  known: ReadonlyMap<number, MomentRow>,
+  namespace: string | undefined,
+  order: MomentOrder,
+): void {
+  const { objects, changes } = frame;
+  const texts: string[] = [];
+  const made: { readonly at: number; readonly change: number; readonly start: number }[] = [];
+  let length = 0;
+  for (let at = 0; at < objects.length; at++) {
+    const change = changes[at];
+    if (members.get(objects[at]) !== change) continue;
+    members.delete(objects[at]);
+    const kept = known.get(change);
+    if (kept !== undefined) {
+      if (namespace === undefined || kept.namespace === namespace) order.add(kept);
+    } else if (namespace === undefined || frame.namespace(at) === namespace) {
+      const text = JSON.stringify(frame.row(at));
+      made.push({ at, change, start: length });
+      texts.push(text);
+      length += text.length;
+    }
   }
-  return latest;
+  const joined = texts.join('');
+  for (const [index, { at, change, start }] of made.entries()) {
+    const end = index + 1 < made.length ? made[index + 1].start : length;
+    order.add(momentRow(frame.key(at), frame.namespace(at), change, joined.slice(start, end), undefined));
+  }
 }

@@ -1,18 +1,16 @@
 // Reads a stream's row frames (see row-frame-writer.ts): the frame nearest before a moment and the
-// chain of frames it adds to, back to a full frame, as one index from change id to row. The frames
-// are a cache: a change they hold no row of is decoded from its version, so a frame that is missing,
-// damaged or printed by another printer costs time, never a wrong row.
-import type { Row } from '../../shared/protocol/row';
-import { DecodedRowFrame } from './row-frame-codec';
+// chain of frames it adds to, back to a full frame. The frames are a cache: a change they hold no row
+// of is decoded from its version, so a frame that is missing, damaged or printed by another printer
+// costs time, never a wrong row.
+import { DecodedRowFrame } from './row-frame-decoder';
 import type { RecordingReader } from './recording-reader';
 
-/** The rows of a chain of frames. */
-export interface FramedRows {
-  /** The chain's full frame (its oldest readable one, if the chain is cut short): objects by key. */
-  readonly base: DecodedRowFrame;
-  /** Change id -> which other frame of the chain holds its row, and where. */
-  readonly index: ReadonlyMap<number, { readonly frame: DecodedRowFrame; readonly at: number }>;
-}
+/**
+ * A chain of frames: the frame nearest before a moment, then each one it adds to, down to the chain's
+ * full frame (or as far as they can be read). Any frame's row of a change is the same row (a change
+ * names one version for good), so a reader may take a change's row from whichever holds it.
+ */
+export type FrameChain = readonly DecodedRowFrame[];
 
 interface FrameRecord {
   readonly id: number;
@@ -25,24 +23,22 @@ const cachedFrames = 64;
 export class RowFrameReader {
   private recording = '';
   private readonly decoded = new Map<number, DecodedRowFrame>();
-  private last: { readonly head: number; readonly rows: FramedRows } | undefined;
 
   /**
-   * The rows of the frames of `stream` that precede change `lastChange`, printed by the printer
+   * The chain of frames of `stream` that precedes change `lastChange`, printed by the printer
    * `printer` (its signature), or undefined when there are none to read (an older format, a kind not
    * framed, or damage: unreadable frames are skipped, never reported, as a cache's misses are).
    */
-  rowsAt(
+  chainAt(
     reader: RecordingReader,
     stream: number,
     lastChange: number,
     printer: string,
-  ): FramedRows | undefined {
+  ): FrameChain | undefined {
     const recording = `${reader.file} ${reader.metadata.created}`;
     if (recording !== this.recording) {
       this.recording = recording;
       this.decoded.clear();
-      this.last = undefined;
     }
     let head: FrameRecord | undefined;
     try {
@@ -55,17 +51,8 @@ export class RowFrameReader {
       return undefined;
     }
     if (head === undefined) return undefined;
-    if (this.last?.head === head.id) return this.last.rows;
     const frames = this.chain(reader, head, printer);
-    if (frames.length === 0) return undefined;
-    const index = new Map<number, { frame: DecodedRowFrame; at: number }>();
-    // Any frame's row of a change is the same row (a change names one version for good): which copy
-    // the index keeps does not matter.
-    for (const frame of frames.slice(0, -1))
-      for (const [at, change] of frame.changes.entries()) index.set(change, { frame, at });
-    const rows = { base: frames[frames.length - 1], index };
-    this.last = { head: head.id, rows };
-    return rows;
+    return frames.length === 0 ? undefined : frames;
   }
 
   /** The frames from `head` down its bases to a full frame, as far as they can be read. */
@@ -103,10 +90,4 @@ export class RowFrameReader {
     for (const [id, frame] of kept) this.decoded.set(id, frame);
     return frames;
   }
-}
-
-/** The row the frames after `framed`'s base hold of change `change`, if any. */
-export function framedRow(framed: FramedRows, change: number): Row | undefined {
-  const place = framed.index.get(change);
-  return place === undefined ? undefined : place.frame.row(place.at);
 }

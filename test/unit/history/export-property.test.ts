@@ -5,6 +5,7 @@
 // The export's row frames (copied, re-encoded under a namespace filter) give each moment's table rows
 // exactly as its versions projected do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
 import { exportRecording } from '../../../main/history/export-recording';
@@ -92,7 +93,7 @@ describe('exportRecording, for random ranges and filters', () => {
           );
           const now = to + 60_000;
           const moment = rows.moment(exported, { gvr: 'pods.v1', time }, now);
-          expect(JSON.stringify([...moment.chunks].flat()), `${context} rows at ${time}`).toBe(
+          expect(joinedRows([...moment.chunks]).json, `${context} rows at ${time}`).toBe(
             JSON.stringify(actual.objects.map((object) => projector.project(object, now))),
           );
         }

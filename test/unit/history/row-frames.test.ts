@@ -5,6 +5,7 @@
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
@@ -13,7 +14,8 @@ import { RecordingWriter } from '../../../main/history/recording-writer';
 import { enforceRetention } from '../../../main/history/retention';
 import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
-import { DecodedRowFrame, printerSignature } from '../../../main/history/row-frame-codec';
+import { printerSignature } from '../../../main/history/row-frame-codec';
+import { DecodedRowFrame } from '../../../main/history/row-frame-decoder';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
 import type { StateQuery } from '../../../main/history/state-at';
@@ -121,11 +123,18 @@ function rebuilt(reader: RecordingReader, query: StateQuery, now: number): Row[]
   return stateAt(reader, query).objects.map((object) => projector.project(object, now));
 }
 
-function framedRows(moments: MomentRows, reader: RecordingReader, query: StateQuery, now: number): Row[] {
+/**
+ * A moment's rows from `moments`, as the worker sends them: JSON text, chunk after chunk, joined
+ * (each chunk's keys are its rows' keys).
+ */
+function framedText(moments: MomentRows, reader: RecordingReader, query: StateQuery, now: number): string {
   const moment = moments.moment(reader, query, now);
-  const rows = [...moment.chunks].flat();
-  expect(rows.length).toBe(moment.total);
-  return rows;
+  const chunks = [...moment.chunks];
+  for (const chunk of chunks)
+    expect(chunk.keys).toEqual((JSON.parse(chunk.json) as Row[]).map((row) => row.key));
+  const rows = joinedRows(chunks);
+  expect(rows.keys.length).toBe(moment.total);
+  return rows.json;
 }
 
 /** Rows as text: same values, same fields in the same order, labels' keys included. */
@@ -162,7 +171,7 @@ function expectExact(file: string, times: readonly number[], count: number, seed
       time: random.pick(times),
       ...(index % 4 === 3 ? { namespace: 'ns-1' } : {}),
     };
-    expect(text(framedRows(moments, reader, query, now)), `moment ${query.time}`).toBe(
+    expect(framedText(moments, reader, query, now), `moment ${query.time}`).toBe(
       text(rebuilt(reader, query, now)),
     );
   }
@@ -186,6 +195,56 @@ describe('row frames', () => {
     expectExact(file, times, 60, 3);
   });
 
+  it('give the rows and gap of a full rebuild moment after moment, each read from the one before', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
+    // Two gaps, one of the stream and one of the whole recording, over moments the walk passes.
+    const database = openForWriting(file, 'test-context');
+    const writer = new RecordingWriter(database);
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    const at = (fraction: number) => times[Math.floor(times.length * fraction)];
+    writer.writeMark({
+      kind: 'gap',
+      reason: 'watch-disconnected',
+      stream,
+      start: at(0.3),
+      end: at(0.35),
+      detail: '',
+    });
+    writer.writeMark({
+      kind: 'gap',
+      reason: 'not-recording',
+      stream: undefined,
+      start: at(0.7),
+      end: at(0.72),
+      detail: '',
+    });
+    database.close();
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    const random = seededRandom(21);
+    const now = start + 86_400_000;
+    // Steps of a few changes forward and back (most rows kept from the moment before, a few new ones
+    // to place among them), now and then a jump, and now and then one namespace.
+    let index = 0;
+    for (let step = 0; step < 80; step++) {
+      index = random.chance(0.1)
+        ? random.integer(times.length)
+        : Math.max(0, Math.min(times.length - 1, index + random.integer(30) - 10));
+      const query = { gvr: 'pods.v1', time: times[index], ...(step % 9 === 8 ? { namespace: 'ns-2' } : {}) };
+      const moment = moments.moment(reader, query, now);
+      const rows = joinedRows([...moment.chunks]);
+      expect(rows.keys.length).toBe(moment.total);
+      const expected = stateAt(reader, query);
+      expect(rows.json, `moment ${query.time}`).toBe(
+        text(expected.objects.map((o) => projector.project(o, now))),
+      );
+      expect(moment.gap, `gap at ${query.time}`).toEqual(expected.gap);
+    }
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
   it('are where the rows come from: versions the frames hold are never decoded', () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);
@@ -200,8 +259,7 @@ describe('row frames', () => {
     database.prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id <= ?").run(last);
     database.close();
     const damaged = openRecording(file);
-    const rows = framedRows(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now);
-    expect(text(rows)).toBe(text(expected));
+    expect(framedText(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now)).toBe(text(expected));
     expect(damaged.problems).toEqual([]);
     damaged.close();
     expect(times.length).toBeGreaterThan(0);
@@ -305,7 +363,7 @@ describe('row frames', () => {
     database.prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id <= ?").run(last);
     database.close();
     const damaged = openRecording(exported);
-    expect(text(framedRows(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now))).toBe(text(expected));
+    expect(framedText(new MomentRows(), damaged, { gvr: 'pods.v1', time }, now)).toBe(text(expected));
     expect(damaged.problems).toEqual([]);
     damaged.close();
   });
