@@ -185,12 +185,12 @@ export class SampleHistory {
     const size = this.latestSize;
     // A key first seen by a batch still being written has no sample in the newest ended batch.
     const sample = (key: string): MetricSample | undefined => {
-      const series = this.seriesOf(key);
-      if (time === undefined || series === undefined) return undefined;
-      const cpu = series.values[series.start + slot * 2]!;
-      return Number.isNaN(cpu)
-        ? undefined
-        : { time, cpu, memory: series.values[series.start + slot * 2 + 1]! };
+      const row = this.rows.get(key);
+      if (time === undefined || row === undefined) return undefined;
+      const values = this.blocks[Math.floor(row / rowsPerBlock)]!;
+      const start = (row % rowsPerBlock) * this.stride + slot * 2;
+      const cpu = values[start]!;
+      return Number.isNaN(cpu) ? undefined : { time, cpu, memory: values[start + 1]! };
     };
     return { get: sample, has: (key) => sample(key) !== undefined, size };
   }
