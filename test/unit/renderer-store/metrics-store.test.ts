@@ -139,6 +139,22 @@ describe('MetricsStore with a large poll', () => {
     expect(store.history('pods', 'ns/pod-1')).toEqual([]);
     expect(store.of('pods').latest.size).toBe(1);
   });
+
+  it("leaves a pods poll's parts to their own tasks when a nodes message comes meanwhile", () => {
+    const tasks: (() => void)[] = [];
+    const store = new MetricsStore(3, undefined, (task) => {
+      tasks.push(task);
+      return () => tasks.splice(tasks.indexOf(task), 1);
+    });
+    store.receive(poll(1, 1));
+    store.receive({ ...served(1, ['node-a'], [2], [4]), resource: 'nodes' });
+    expect(store.of('nodes').latest.get('node-a')).toEqual({ time: 1, cpu: 2, memory: 4 });
+    // Pods are still being kept: the nodes poll, another resource's history, did not finish them.
+    expect(tasks).toHaveLength(1);
+    expect(store.of('pods').latest.size).toBe(0);
+    while (tasks.length > 0) tasks.shift()!();
+    expect(store.of('pods').latest.get('ns/pod-49999')).toEqual({ time: 1, cpu: 1, memory: 1 });
+  });
 });
 
 describe('metrics columns', () => {
