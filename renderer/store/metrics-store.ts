@@ -39,8 +39,9 @@ export class MetricsStore {
 
   /**
    * Per resource, the poll being kept in parts (see keepPoll), and how to finish it at once. Per
-   * resource: pods and nodes are polled side by side, and a nodes message that finished the pods
-   * poll's remaining parts at once made them one task again (150,000 pods: one long task a poll).
+   * resource because pods and nodes are polled side by side: a nodes message finishing the pods
+   * poll's remaining parts would write them in one task again (at 150,000 pods, the long task the
+   * parts exist to avoid).
    */
   private readonly pending: Partial<Record<MetricsResource, { finish(): void; cancel(): void }>> = {};
 
