@@ -37,8 +37,13 @@ export class MetricsStore {
   /** The recorded samples of the moment the view travelled to (see PastMetrics). */
   readonly past: PastMetrics;
 
-  /** The poll being kept in parts (see receive), and how to finish it at once. */
-  private pending: { finish(): void; cancel(): void } | undefined;
+  /**
+   * Per resource, the poll being kept in parts (see keepPoll), and how to finish it at once. Per
+   * resource because pods and nodes are polled side by side: a nodes message finishing the pods
+   * poll's remaining parts would write them in one task again (at 150,000 pods, the long task the
+   * parts exist to avoid).
+   */
+  private readonly pending: Partial<Record<MetricsResource, { finish(): void; cancel(): void }>> = {};
 
   /**
    * `askPast`: reads a past moment's samples from the recording (absent: the past has none).
@@ -70,8 +75,8 @@ export class MetricsStore {
   receive(message: MetricsMessage): void {
     const entry = this.entries[message.resource];
     const { availability, reason } = message;
-    // Messages apply in order: a poll still being kept is finished first.
-    this.pending?.finish();
+    // A resource's messages apply in order: its poll still being kept is finished first.
+    this.pending[message.resource]?.finish();
     if (availability === 'served') return this.keepPoll(entry, message);
     if (availability === 'failing') {
       // The last samples still stand, marked stale by the availability.
@@ -104,23 +109,23 @@ export class MetricsStore {
       history.write(keys, message.cpu, message.memory, written, to);
       written = to;
       if (written < keys.length) return;
-      this.pending = undefined;
+      delete this.pending[message.resource];
       history.end(keys.length);
       show();
     };
     const next = (): void => {
       writePart(Math.min(keys.length, written + keysPerTask));
-      if (this.pending !== undefined) cancel = this.schedule(next);
+      if (written < keys.length) cancel = this.schedule(next);
     };
     let cancel = (): void => undefined;
-    this.pending = {
+    this.pending[message.resource] = {
       finish: () => {
         cancel();
         writePart(keys.length);
       },
       cancel: () => {
         cancel();
-        this.pending = undefined;
+        delete this.pending[message.resource];
       },
     };
     next();
@@ -128,7 +133,8 @@ export class MetricsStore {
 
   /** Forgets everything (a context switch: the next cluster's metrics are not these). */
   clear(): void {
-    this.pending?.cancel();
+    this.pending.pods?.cancel();
+    this.pending.nodes?.cancel();
     this.entries.pods = this.emptyEntry();
     this.entries.nodes = this.emptyEntry();
     this.past.clear();

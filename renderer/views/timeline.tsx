@@ -1,13 +1,14 @@
 // The timeline strip under the table: how busy each kind was over the recording (a small stacked bar
 // chart), where the recording has gaps (it cannot know what happened there) and relists, and the
 // cursor. Click or drag to travel back; play, pause and pick a speed; LIVE (or Esc) comes back.
-import { useEffect, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { HistoryTimeline } from '../../shared/protocol';
 import { playbackSpeeds } from '../ui-state/view-store';
 import { useServices } from './app-context';
 import { messageOf } from './timeline-replay';
 import { describeCoverage, formatClock, kindColour } from './timeline-format';
+import { TimelineBars, timelineDensity } from './timeline-bars';
 
 /** Density slices requested per timeline (the chart is scaled to its width). */
 const buckets = 180;
@@ -110,14 +111,7 @@ export function Timeline(props: TimelineProps): ReactNode {
     view.setState({ travel: { time, playing: false } });
   };
 
-  const kinds = Object.entries(timeline?.density ?? {})
-    .map(([gvr, counts]) => ({ gvr, counts, total: counts.reduce((sum, count) => sum + count, 0) }))
-    .filter((kind) => kind.total > 0)
-    .sort((left, right) => right.total - left.total);
-  const totals = new Array<number>(buckets).fill(0);
-  for (const kind of kinds) kind.counts.forEach((count, index) => (totals[index] += count));
-  // Square-root scale: a relist's burst would otherwise flatten every ordinary change to nothing.
-  const peak = Math.sqrt(Math.max(1, ...totals));
+  const density = useMemo(() => timelineDensity(timeline, buckets), [timeline]);
   const cursorTime = dragTime ?? travel?.time;
   const playing = travel?.playing ?? false;
 
@@ -190,27 +184,7 @@ export function Timeline(props: TimelineProps): ReactNode {
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
       >
-        <svg className="timeline-bars" viewBox={`0 0 ${buckets} 100`} preserveAspectRatio="none">
-          {totals.map((total, index) => {
-            let base = 100;
-            const scale = total > 0 ? (Math.sqrt(total) / peak) * 92 : 0;
-            return kinds.map((kind) => {
-              const height = total > 0 ? (kind.counts[index]! / total) * Math.max(scale, 4) : 0;
-              if (height <= 0) return null;
-              base -= height;
-              return (
-                <rect
-                  key={`${kind.gvr}-${index}`}
-                  x={index + 0.12}
-                  y={base}
-                  width={0.76}
-                  height={height}
-                  fill={kindColour(kind.gvr)}
-                />
-              );
-            });
-          })}
-        </svg>
+        <TimelineBars density={density} buckets={buckets} />
         {(timeline?.marks ?? []).map((mark, index) =>
           mark.kind === 'gap' ? (
             <div
@@ -256,7 +230,7 @@ export function Timeline(props: TimelineProps): ReactNode {
         )}
       </div>
       <div className="timeline-legend" aria-label="Kinds">
-        {kinds.slice(0, 4).map((kind) => (
+        {density.kinds.slice(0, 4).map((kind) => (
           <span key={kind.gvr} className="timeline-legend-entry" title={`${kind.total} changes`}>
             <i style={{ background: kindColour(kind.gvr) }} />
             {kind.gvr.split('.')[0]}

@@ -35,6 +35,39 @@ describe('SampleHistory', () => {
     expect(history.samples('a/y').map((sample) => sample.cpu)).toEqual([20, 30]);
   });
 
+  it('gives an object that comes after one has gone none of its samples', () => {
+    const history = new SampleHistory(3);
+    history.push(1, ['a/x'], [1], [1]);
+    history.push(2, ['a/x'], [2], [2]);
+    history.push(3, ['a/y'], [3], [3]);
+    history.push(4, ['a/y', 'a/z'], [4, 40], [4, 40]);
+    expect(history.samples('a/z')).toEqual([{ time: 4, cpu: 40, memory: 40 }]);
+    expect(history.latestSamples().get('a/z')).toEqual({ time: 4, cpu: 40, memory: 40 });
+  });
+
+  it('keeps every object apart however many it holds', () => {
+    const history = new SampleHistory(2);
+    const keys = Array.from({ length: 10_000 }, (_, index) => `a/pod-${index}`);
+    history.push(
+      1,
+      keys,
+      keys.map((_, index) => index),
+      keys.map((_, index) => index * 2),
+    );
+    history.push(
+      2,
+      keys.slice(5_000),
+      keys.slice(5_000).map((_, index) => -index),
+      keys.slice(5_000).map(() => 0),
+    );
+    expect(history.samples('a/pod-4999')).toEqual([]);
+    expect(history.samples('a/pod-9999')).toEqual([
+      { time: 1, cpu: 9_999, memory: 19_998 },
+      { time: 2, cpu: -4_999, memory: 0 },
+    ]);
+    expect(history.latestSamples().size).toBe(5_000);
+  });
+
   it('ignores a batch no newer than the last (the same scrape read again)', () => {
     const history = new SampleHistory(3);
     history.push(10, ['a/x'], [1], [0]);
@@ -105,6 +138,22 @@ describe('MetricsStore with a large poll', () => {
     expect(store.history('pods', 'ns/pod-0').map((sample) => sample.cpu)).toEqual([1, 2, 3]);
     expect(store.history('pods', 'ns/pod-1')).toEqual([]);
     expect(store.of('pods').latest.size).toBe(1);
+  });
+
+  it("leaves a pods poll's parts to their own tasks when a nodes message comes meanwhile", () => {
+    const tasks: (() => void)[] = [];
+    const store = new MetricsStore(3, undefined, (task) => {
+      tasks.push(task);
+      return () => tasks.splice(tasks.indexOf(task), 1);
+    });
+    store.receive(poll(1, 1));
+    store.receive({ ...served(1, ['node-a'], [2], [4]), resource: 'nodes' });
+    expect(store.of('nodes').latest.get('node-a')).toEqual({ time: 1, cpu: 2, memory: 4 });
+    // Pods are still being kept: the nodes poll, another resource's history, did not finish them.
+    expect(tasks).toHaveLength(1);
+    expect(store.of('pods').latest.size).toBe(0);
+    while (tasks.length > 0) tasks.shift()!();
+    expect(store.of('pods').latest.get('ns/pod-49999')).toEqual({ time: 1, cpu: 1, memory: 1 });
   });
 });
 

@@ -1,0 +1,221 @@
+// The ui bench's churn window alone, by hand (issue 15), with a Chromium trace of the page: what each
+// long task of an idle page under churn held, in Chromium's own terms (script, style, layout, paint,
+// collections), where a V8 CPU profile shows native work only as "(program)":
+//
+//   npx tsx test/bench/ui-churn.ts [--pods 50000] [--churn 2000] [--seconds 30] [--depth 3]
+//   npx tsx test/bench/ui-churn.ts --summarize test-artifacts/ui-bench/churn-trace-50000.json
+//   npx tsx test/bench/ui-churn.ts --scroll   # the ui bench's wheel scroll under churn, traced instead
+//
+// The same cluster process, browser mode and Chromium as `--only ui`. Once the pods are synced the
+// cluster churns for a warm-up, then the page is traced for --seconds; the script prints the long
+// tasks (over 50 ms, as the bench counts them) with the trace events inside each to --depth levels
+// (wall and thread time, ms), and the same sums over every task of the window. A thread time far
+// below the wall time is a thread waiting for a core (or for the collector's helpers), not work.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { CDPSession } from 'playwright-core';
+import { round } from './harness';
+import { UiBenchSession } from './ui-session';
+import { longTasksBetween, pageNow, scrollTable, startupTimes } from './ui-scenario';
+
+const { values } = parseArgs({
+  options: {
+    pods: { type: 'string', default: '50000' },
+    churn: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '30' },
+    depth: { type: 'string', default: '3' },
+    summarize: { type: 'string' },
+    scroll: { type: 'boolean', default: false },
+  },
+});
+const pods = Number(values.pods);
+const traceFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
+const warmupMs = 5_000;
+const longTaskMs = 50;
+/** A task this long in the thread's own time is work, whatever the machine's load did to its wall time. */
+const busyTaskMs = 20;
+const started = performance.now();
+const log = (message: string) =>
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly pid: number;
+  readonly tid: number;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly tdur?: number;
+  readonly args?: { readonly name?: string };
+}
+
+const categories = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'disabled-by-default-v8.gc',
+  'blink',
+  'cc',
+].join(',');
+
+/** Every trace event recorded while `during` runs. */
+async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
+  await during();
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.end');
+  await complete;
+  return events;
+}
+
+/** The renderer's main thread: the thread named CrRendererMain with the most complete events. */
+function rendererMain(events: readonly TraceEvent[]): { pid: number; tid: number } {
+  const named = events.filter((event) => event.ph === 'M' && event.args?.name === 'CrRendererMain');
+  let best = named[0]!;
+  let bestCount = -1;
+  for (const thread of named) {
+    const count = events.filter((event) => event.pid === thread.pid && event.tid === thread.tid).length;
+    if (count > bestCount) [best, bestCount] = [thread, count];
+  }
+  return { pid: best.pid, tid: best.tid };
+}
+
+interface Summary {
+  wallMs: number;
+  threadMs: number;
+  count: number;
+}
+
+function add(into: Map<string, Summary>, event: TraceEvent): void {
+  const summary = into.get(event.name) ?? { wallMs: 0, threadMs: 0, count: 0 };
+  summary.wallMs += (event.dur ?? 0) / 1000;
+  summary.threadMs += (event.tdur ?? 0) / 1000;
+  summary.count++;
+  into.set(event.name, summary);
+}
+
+function print(title: string, summaries: Map<string, Summary>, top: number): void {
+  console.log(title);
+  const sorted = [...summaries].sort((left, right) => right[1].wallMs - left[1].wallMs).slice(0, top);
+  for (const [name, summary] of sorted)
+    console.log(
+      `  ${round(summary.wallMs).toString().padStart(8)} ms wall ${round(summary.threadMs).toString().padStart(8)} ms thread  ${summary.count}x ${name}`,
+    );
+}
+
+/** Scheduler wrappers: a task's work is what runs inside them. */
+const wrappers = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
+
+interface Task {
+  readonly event: TraceEvent;
+  /** Events inside the task, wrappers left out, each with its depth below the task (1: directly). */
+  readonly inside: { readonly event: TraceEvent; readonly depth: number }[];
+}
+
+/** The thread's top-level tasks, each with the events nested in it (nesting by time). */
+function tasksOf(complete: readonly TraceEvent[]): Task[] {
+  const tasks: Task[] = [];
+  const stack: { event: TraceEvent; depth: number }[] = [];
+  for (const event of complete) {
+    while (stack.length > 0 && event.ts >= stack.at(-1)!.event.ts + (stack.at(-1)!.event.dur ?? 0))
+      stack.pop();
+    const parentDepth = stack.at(-1)?.depth ?? -1;
+    const depth = wrappers.has(event.name) && stack.length > 0 ? parentDepth : parentDepth + 1;
+    if (stack.length === 0) tasks.push({ event, inside: [] });
+    else if (!wrappers.has(event.name)) tasks.at(-1)!.inside.push({ event, depth });
+    stack.push({ event, depth });
+  }
+  return tasks;
+}
+
+/**
+ * Each long task with the events inside it summed by name (to `depth` levels), then every frame's
+ * (BeginMainFrame) contents summed the same way, and the thread's time by top-level task.
+ */
+function summarize(events: readonly TraceEvent[], depth: number): void {
+  const thread = rendererMain(events);
+  const complete = events
+    .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
+    .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
+  const tasks = tasksOf(complete);
+  const long = tasks.filter(
+    (task) => (task.event.dur ?? 0) / 1000 > longTaskMs || (task.event.tdur ?? 0) / 1000 > busyTaskMs,
+  );
+  const busy = tasks.filter((task) => (task.event.tdur ?? 0) / 1000 > busyTaskMs).length;
+  console.log(
+    `${long.length} top-level tasks over ${longTaskMs} ms of wall time or ${busyTaskMs} ms of thread time on the renderer main thread (${busy} over ${busyTaskMs} ms of thread time)`,
+  );
+  for (const task of long) {
+    const inside = new Map<string, Summary>();
+    for (const child of task.inside) if (child.depth <= depth) add(inside, child.event);
+    print(
+      `task at ${round(task.event.ts / 1000)} ms: ${round((task.event.dur ?? 0) / 1000)} ms wall, ${round((task.event.tdur ?? 0) / 1000)} ms thread`,
+      inside,
+      14,
+    );
+  }
+  const frames = new Map<string, Summary>();
+  const threadTimes: number[] = [];
+  for (const task of tasks) {
+    threadTimes.push((task.event.tdur ?? 0) / 1000);
+    for (const child of task.inside) if (child.depth <= depth) add(frames, child.event);
+  }
+  threadTimes.sort((left, right) => right - left);
+  console.log(
+    `${tasks.length} tasks; thread ms of the 20 costliest: ${threadTimes
+      .slice(0, 20)
+      .map((ms) => round(ms))
+      .join(', ')}`,
+  );
+  print(`whole window, events to depth ${depth} inside tasks:`, frames, 40);
+}
+
+if (values.summarize !== undefined) {
+  summarize(JSON.parse(readFileSync(values.summarize, 'utf8')) as TraceEvent[], Number(values.depth));
+  process.exit(0);
+}
+
+const session = await UiBenchSession.start(pods, log);
+try {
+  const mode = await session.startBackend();
+  const { context } = await session.openBrowser();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await page.goto(mode.launchUrl());
+  const startup = await startupTimes(page);
+  log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+  await session.cluster.setChurn(Number(values.churn));
+  await page.waitForTimeout(warmupMs);
+  log(
+    `churning at ${values.churn}/s; tracing ${values.scroll ? "the ui bench's scroll" : `${values.seconds} s`}...`,
+  );
+  const from = await pageNow(page);
+  const events = await traced(cdp, async () => {
+    if (!values.scroll) return page.waitForTimeout(Number(values.seconds) * 1000);
+    const intervals = await scrollTable(page, '[data-testid="table-body"]');
+    log(
+      `scroll frame intervals over 50 ms: ${
+        intervals
+          .filter((interval) => interval > 50)
+          .map((interval) => round(interval))
+          .join(', ') || 'none'
+      }`,
+    );
+  });
+  const longTasks = await longTasksBetween(page, from, await pageNow(page));
+  log(
+    `long tasks (the page's PerformanceObserver): ${longTasks.map((duration) => round(duration)).join(', ') || 'none'}`,
+  );
+  mkdirSync(traceFolder, { recursive: true });
+  const saved = join(traceFolder, `${values.scroll ? 'scroll' : 'churn'}-trace-${pods}.json`);
+  writeFileSync(saved, JSON.stringify(events));
+  log(`trace in ${saved} (--summarize FILE reads it again)`);
+  summarize(events, Number(values.depth));
+} finally {
+  await session.close();
+}
