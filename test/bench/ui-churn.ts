@@ -182,11 +182,11 @@ if (values.summarize !== undefined) {
 
 const session = await UiBenchSession.start(pods, log);
 try {
-  const mode = await session.startBackend();
+  const backend = await session.startBackendProcess();
   const { context } = await session.openBrowser();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  await page.goto(mode.launchUrl());
+  await page.goto(await backend.launchUrl());
   const startup = await startupTimes(page);
   log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
   await session.cluster.setChurn(Number(values.churn));
