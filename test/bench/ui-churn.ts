@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
 import { round } from './harness';
 import { UiBenchSession } from './ui-session';
-import { longTasksBetween, pageNow, scrollTable, startupTimes } from './ui-scenario';
+import { longTasksBetween, pageNow, scrollTable } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
@@ -183,12 +183,7 @@ if (values.summarize !== undefined) {
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { context } = await session.openBrowser();
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await page.goto(await backend.launchUrl());
-  const startup = await startupTimes(page);
-  log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+  const { page, cdp } = await session.openSyncedPage(backend, log);
   await session.cluster.setChurn(Number(values.churn));
   await page.waitForTimeout(warmupMs);
   log(

@@ -8,13 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode } from '../../main/app/serve';
 import type { BrowserMode } from '../../main/app/serve';
 import { launchChromium } from '../e2e/chromium';
 import { BackendProcess } from './ui-backend-process';
 import { startClusterProcess } from './ui-cluster';
+import { round } from './harness';
+import { startupTimes } from './ui-scenario';
 
 const probeScript = fileURLToPath(new URL('./ui-page-probe.js', import.meta.url));
 
@@ -84,6 +86,23 @@ export class UiBenchSession {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
     await context.addInitScript({ path: probeScript });
     return { browser, context };
+  }
+
+  /**
+   * The by-hand benches' start: a page (and its CDP session) opened on the backend, waited on until
+   * its pods are synced, first rows and synced logged.
+   */
+  async openSyncedPage(
+    backend: BackendProcess,
+    log: (message: string) => void,
+  ): Promise<{ page: Page; cdp: CDPSession }> {
+    const { context } = await this.openBrowser();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await page.goto(await backend.launchUrl());
+    const startup = await startupTimes(page);
+    log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+    return { page, cdp };
   }
 
   /** Something else to close with the session (before what was started earlier). */

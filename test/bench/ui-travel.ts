@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
 import { UiBenchSession } from './ui-session';
-import { goLive, playbackError, recordingSpan, startupTimes, travelTo } from './ui-scenario';
+import { goLive, playbackError, recordingSpan, travelTo } from './ui-scenario';
 import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
@@ -43,12 +43,7 @@ try {
   const backend = await session.startBackendProcess(
     backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
   );
-  const { context } = await session.openBrowser();
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await page.goto(await backend.launchUrl());
-  const startup = await startupTimes(page);
-  log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
+  const { page, cdp } = await session.openSyncedPage(backend, log);
   await cluster.setChurn(Number(values.churn));
   log(`churning at ${values.churn}/s for ${values.seconds} s...`);
   await page.waitForTimeout(Number(values.seconds) * 1000);
