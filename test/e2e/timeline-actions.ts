@@ -19,6 +19,12 @@ export async function scrubTo(page: Page, time: number): Promise<void> {
     .toBeGreaterThan(time);
   const from = Number(await timeline.getAttribute('data-from'));
   const to = Number(await timeline.getAttribute('data-to'));
+  // A moment before the recording's start would be a click beside the chart, which travels nowhere:
+  // say so here rather than as a later wait for the travel banner.
+  expect(
+    time,
+    `scrub to ${new Date(time).toISOString()}: the timeline starts at ${new Date(from).toISOString()}`,
+  ).toBeGreaterThanOrEqual(from);
   const box = (await page.getByTestId('timeline-chart').boundingBox())!;
   await page.mouse.click(box.x + ((time - from) / (to - from)) * box.width, box.y + box.height / 2);
 }
