@@ -5,7 +5,13 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--batch-bytes B] [--profile DIR]
+//     [--batch-bytes B] [--profile DIR] [--churn broad]
+//
+// `--churn broad` records instead what the ui bench's churn makes (its random actions over every
+// listed pod, the Events, Deployments, ReplicaSets, Jobs and ConfigMaps they write): the embedded
+// cluster's own Churn performs `--events` actions at `--rate` actions per second of recorded time, each
+// store event becoming a change of its kind's stream; every kind the cluster holds (Secrets apart, as
+// the app) is listed first. The figures are then per action and per change of every stream.
 //
 // `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
 // change's time): row frames are due by time as well as by count, so a slow stream projects more
@@ -32,18 +38,27 @@ import { keyOf } from '../../main/history/cache-resync';
 import { getBody, kubetideTransform } from './harness';
 import { nextVersion } from './history-stream';
 import { RecordingWriter } from '../../main/history/recording-writer';
+import { BroadChurn } from './broad-churn';
+import type { TimedText } from './broad-churn';
 
-/** CPU time spent writing row frames (RecordingWriter.writeRowFramesDue), in ms. */
-let framesCpuMs = 0;
-const writeRowFramesDue = RecordingWriter.prototype.writeRowFramesDue;
-RecordingWriter.prototype.writeRowFramesDue = function (this: RecordingWriter, time: number) {
-  const started = threadCpuMs()!;
-  try {
-    writeRowFramesDue.call(this, time);
-  } finally {
-    framesCpuMs += threadCpuMs()! - started;
-  }
-};
+/** CPU time of the writer's stages the profile cannot tell apart by function, in ms. */
+const stageCpuMs = { frames: 0, keyframes: 0 };
+
+/** Counts the thread's CPU time in `method` of RecordingWriter's prototype towards `stage`. */
+function timeStage(stage: keyof typeof stageCpuMs, method: 'writeRowFramesDue' | 'writeKeyframe'): void {
+  const prototype = RecordingWriter.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = prototype[method];
+  prototype[method] = function (this: RecordingWriter, ...args: unknown[]) {
+    const started = threadCpuMs()!;
+    try {
+      return original.apply(this, args);
+    } finally {
+      stageCpuMs[stage] += threadCpuMs()! - started;
+    }
+  };
+}
+timeStage('frames', 'writeRowFramesDue');
+timeStage('keyframes', 'writeKeyframe');
 
 const streamedPods = 1_000;
 
@@ -58,6 +73,8 @@ interface Options {
   frameInterval: number | undefined;
   /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
   batchBytes: number;
+  /** 'hot': MODIFIED over the first 1,000 pods; 'broad': the cluster's own churn over every kind. */
+  churn: 'hot' | 'broad';
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -69,6 +86,7 @@ function parseOptions(argv: readonly string[]): Options {
     frames: true,
     frameInterval: undefined,
     batchBytes,
+    churn: 'hot',
   };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
@@ -80,9 +98,10 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
+    else if (argv[index - 1] === '--churn' && (value === 'hot' || value === 'broad')) options.churn = value;
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR --churn hot|broad)`,
       );
   }
   return options;
@@ -145,14 +164,14 @@ function bytesOf(replies: readonly RecordingReply[]): number {
   return 0;
 }
 
-/** The payload bytes of the recording's changes by delta type code. */
-function payloadBytes(file: string): Map<number, number> {
+/** The payload bytes of the recording's changes recorded from `from` to `to`. */
+function payloadBytes(file: string, from: number, to: number): number {
   const database = new Database(file, { readonly: true });
   try {
-    const rows = database
-      .prepare('SELECT type, sum(length(payload)) AS bytes FROM changes GROUP BY type')
-      .all() as { type: number; bytes: number }[];
-    return new Map(rows.map((row) => [row.type, row.bytes]));
+    return database
+      .prepare('SELECT coalesce(sum(length(payload)), 0) FROM changes WHERE time BETWEEN ? AND ?')
+      .pluck()
+      .get(from, to) as number;
   } finally {
     database.close();
   }
@@ -170,8 +189,22 @@ function frameBytes(file: string): number {
   }
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+/** Where the recorded entries come from: the list first, then the stream's events in rounds. */
+interface EntrySource {
+  /** Objects the list held (known once it is generated). */
+  readonly listed: number;
+  /** Changes the events generated so far made (hot: one each; broad: every store event). */
+  readonly changes: number;
+  list(time: number): Iterable<TimedText>;
+  /** Events [first, last), the first at `start`; returns with the last one's time in `clock`. */
+  events(first: number, last: number, start: number, clock: { time: number }): Iterable<TimedText>;
+  close(): Promise<void>;
+  /** Changes by what they are, when the source tells. */
+  readonly changesBy?: ReadonlyMap<string, number>;
+}
+
+/** The hot mode: `--events` MODIFIED over the first 1,000 of `--list` pods, in turn. */
+async function hotSource(options: Options): Promise<EntrySource> {
   const cluster = await startEmbeddedCluster({ pods: options.list, seed: 7, simulate: false });
   let pods: KubeObject[];
   try {
@@ -183,9 +216,77 @@ async function main(): Promise<void> {
   } finally {
     await cluster.close();
   }
+  const replaced = encodeDeltaType('Replaced', false);
+  const updated = encodeDeltaType('Updated', false);
+  const streamed = pods.slice(0, streamedPods);
+  const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
+  const transform = kubetideTransform();
+  let changes = 0;
+  return {
+    listed: pods.length,
+    get changes() {
+      return changes;
+    },
+    *list(time) {
+      yield [mark({ mark: 'stream', stream: 1, gvr: 'pods.v1', scope: '', time }), time];
+      yield [mark({ mark: 'list-start', stream: 1 }), time];
+      for (const pod of pods)
+        yield [`[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`, time];
+      yield [
+        mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' }),
+        time,
+      ];
+    },
+    *events(first, last, start, clock) {
+      for (let index = first; index < last; index++) {
+        const slot = index % streamed.length;
+        streamed[slot] = nextVersion(streamed[slot], index, resourceVersion + index + 1);
+        const object = transform(JSON.parse(JSON.stringify(streamed[slot]))) as KubeObject;
+        clock.time = start + Math.floor((index * 1000) / options.rate);
+        changes++;
+        yield [
+          `[${clock.time},1,${updated},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`,
+          clock.time,
+        ];
+      }
+    },
+    close: async () => {},
+  };
+}
+
+/** The broad mode: the cluster's own churn over every kind (see BroadChurn). */
+async function broadSource(options: Options): Promise<EntrySource> {
+  const churn = await BroadChurn.start(options.list);
+  return {
+    get listed() {
+      return churn.listed;
+    },
+    get changes() {
+      return churn.changes;
+    },
+    list: (time) => churn.list(time),
+    *events(first, last, start, clock) {
+      for (const entry of churn.churn(
+        last - first,
+        options.rate,
+        start + Math.floor((first * 1000) / options.rate),
+      )) {
+        clock.time = entry[1];
+        yield entry;
+      }
+    },
+    close: () => churn.close(),
+    changesBy: churn.changesBy,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const source = options.churn === 'broad' ? await broadSource(options) : await hotSource(options);
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-recording-profile-'));
   const file = join(directory, 'recording.sqlite');
-  let time = Date.UTC(2026, 11, 1);
+  const listTime = Date.UTC(2026, 11, 1);
+  const clock = { time: listTime };
   const replies: RecordingReply[] = [];
   const server = new RecordingServer((reply) => replies.push(reply));
   let sequence = 0;
@@ -201,83 +302,60 @@ async function main(): Promise<void> {
         context: 'profile',
         rowFrames: options.frames && { intervalMs: options.frameInterval },
       },
-      now: time,
+      now: listTime,
     });
-    const replaced = encodeDeltaType('Replaced', false);
-    const listBatches = batchesOf(
-      (function* () {
-        yield [mark({ mark: 'stream', stream: 1, gvr: 'pods.v1', scope: '', time }), time] as const;
-        yield [mark({ mark: 'list-start', stream: 1 }), time] as const;
-        for (const pod of pods)
-          yield [
-            `[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`,
-            time,
-          ] as const;
-        yield [
-          mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' }),
-          time,
-        ] as const;
-      })(),
-      options.batchBytes,
-    );
+    const listBatches = batchesOf(source.list(listTime), options.batchBytes);
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;
-    const listFramesMs = framesCpuMs;
+    const listStages = { ...stageCpuMs };
     listBatches.length = 0;
 
-    const updated = encodeDeltaType('Updated', false);
-    const streamed = pods.slice(0, streamedPods);
-    const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
-    const transform = kubetideTransform();
-    const eventsStart = time + 1;
+    const eventsStart = listTime + 1;
     let eventsMs = 0;
     // In rounds of at most 50,000 events, so the batches of a long run never sit in memory together.
     for (let first = 0; first < options.events; first += 50_000) {
       const last = Math.min(options.events, first + 50_000);
-      const batches = batchesOf(
-        (function* () {
-          for (let index = first; index < last; index++) {
-            const slot = index % streamed.length;
-            streamed[slot] = nextVersion(streamed[slot], index, resourceVersion + index + 1);
-            const object = transform(JSON.parse(JSON.stringify(streamed[slot]))) as KubeObject;
-            time = eventsStart + Math.floor((index * 1000) / options.rate);
-            const text = `[${time},1,${updated},${JSON.stringify(keyOf(object))},${JSON.stringify(object)}]`;
-            yield [text, time] as const;
-          }
-        })(),
-        options.batchBytes,
-      );
+      const batches = batchesOf(source.events(first, last, eventsStart, clock), options.batchBytes);
       const started = threadCpuMs()!;
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
       eventsMs += threadCpuMs()! - started;
     }
-    const eventsFramesMs = framesCpuMs - listFramesMs;
-    server.handle({ type: 'close', now: time });
+    server.handle({ type: 'close', now: clock.time });
     const errors = replies.filter((reply) => reply.type === 'error' || reply.type === 'open-failed');
     if (errors.length > 0) throw new Error(`the recording failed: ${JSON.stringify(errors[0])}`);
     const bytes = bytesOf(replies);
-    const payloads = payloadBytes(file);
+    const listed = source.listed;
+    const changes = source.changes;
+    const perChange = (ms: number) => Math.round((ms * 10_000) / changes) / 10;
     const report = {
-      list_objects: pods.length,
+      churn: options.churn,
+      list_objects: listed,
       list_cpu_ms: Math.round(listMs),
-      list_us_per_object: Math.round((listMs * 1000) / pods.length),
-      list_frames_us_per_object: Math.round((listFramesMs * 1000) / pods.length),
-      list_payload_bytes_per_object: Math.round(payloads.get(replaced)! / pods.length),
+      list_us_per_object: Math.round((listMs * 1000) / listed),
+      list_frames_us_per_object: Math.round((listStages.frames * 1000) / listed),
+      list_payload_bytes_per_object: Math.round(payloadBytes(file, listTime, listTime) / listed),
       events: options.events,
+      changes,
       events_cpu_ms: Math.round(eventsMs),
-      events_us_per_change: Math.round((eventsMs * 10_000) / options.events) / 10,
-      events_per_cpu_s: Math.round(options.events / (eventsMs / 1000)),
-      events_frames_us_per_change: Math.round((eventsFramesMs * 10_000) / options.events) / 10,
-      events_payload_bytes_per_change: Math.round((payloads.get(updated)! / options.events) * 10) / 10,
+      events_us_per_change: perChange(eventsMs),
+      events_per_cpu_s: Math.round(changes / (eventsMs / 1000)),
+      events_frames_us_per_change: perChange(stageCpuMs.frames - listStages.frames),
+      events_keyframes_us_per_change: perChange(stageCpuMs.keyframes - listStages.keyframes),
+      events_payload_bytes_per_change:
+        Math.round((payloadBytes(file, eventsStart, Number.MAX_SAFE_INTEGER) / changes) * 10) / 10,
       row_frames: options.frames,
       frame_interval_ms: options.frameInterval ?? null,
       frame_bytes: frameBytes(file),
-      file_bytes_per_change: Math.round((bytes / (pods.length + options.events)) * 10) / 10,
+      file_bytes_per_change: Math.round((bytes / (listed + changes)) * 10) / 10,
+      ...(source.changesBy
+        ? { changes_by: Object.fromEntries([...source.changesBy].sort((left, right) => right[1] - left[1])) }
+        : {}),
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {
     rmSync(directory, { recursive: true, force: true });
+    await source.close();
   }
 }
 
