@@ -32,6 +32,8 @@ export interface ReplaySubscriptionOptions extends PlayerTiming {
   readonly send: (message: OutgoingMessage) => void;
   readonly bufferedBytes?: () => number;
   readonly batch?: Partial<Omit<BatchStreamOptions, 'subscriptionId' | 'clock' | 'send' | 'bufferedBytes'>>;
+  /** Keeps the live recording's writes until a travel's rebuild settles (Recorder.holdWhile). */
+  readonly holdRecording?: (work: Promise<unknown>) => void;
 }
 
 /** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
@@ -104,6 +106,7 @@ export class ReplaySubscription {
     this.stop(false);
     const began = this.options.clock.now();
     const rebuilding = this.rebuild(queries, file, time);
+    this.options.holdRecording?.(rebuilding);
     const generation = this.generation;
     const reply = await rebuilding;
     // A rebuild superseded by a later one answers early, having sent nothing: its time says nothing.

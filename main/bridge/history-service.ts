@@ -116,6 +116,8 @@ export class HistoryService {
             clock: this.options.clock,
             send: this.options.send,
             ...(this.options.bufferedBytes ? { bufferedBytes: this.options.bufferedBytes } : {}),
+            // The recording worker's CPU goes to the moment's rebuild; it writes what it missed after.
+            holdRecording: (work) => this.options.session().recording?.recorder?.holdWhile(work),
           });
           this.replays.set(message.subscriptionId, replay);
         }

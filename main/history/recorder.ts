@@ -175,6 +175,20 @@ export class Recorder {
     };
   }
 
+  /**
+   * Keeps what is captured from the recording process until `work` settles (holds nest): a travel's
+   * moment rebuilt meanwhile has the CPU the recording would take. Every change is stamped and queued
+   * as it comes, under the queue's bound as ever, and written after (see RecordingChannel.hold).
+   */
+  holdWhile(work: Promise<unknown>): void {
+    const release = this.channel.hold();
+    const done = () => {
+      release();
+      this.send();
+    };
+    work.then(done, done);
+  }
+
   /** Crashes whose logs are being read or wait to be (see CrashLogCapture). */
   pendingCrashLogs(): number {
     return this.crashLogFetches.pending;

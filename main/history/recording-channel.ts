@@ -2,7 +2,13 @@
 // queue holds as numbered batches, follows the replies (what is written, the process's own time),
 // resolves flushed() callers once their batch is on disk, and closes the recording. A process that
 // dies ends nothing else: every later send is a no-op and every waiter is released.
-import type { CaptureQueue } from './capture-queue';
+//
+// While held (see hold), batches are taken from the queue as ever, numbered and stamped when they
+// would have gone, but kept here instead of posted: the recording process then leaves the CPU to
+// work the user waits for (a travel's moment being rebuilt, on a machine of two cores). The queue
+// counts them as in flight, so its bound and overflow gaps work as before; past holdLimitBytes the
+// hold gives up and everything goes as it would have. A flush or a close posts them first.
+import type { CaptureQueue, TakenBatch } from './capture-queue';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
 import type { RecordingReply, RecordingSettings } from './recording-protocol';
@@ -64,6 +70,21 @@ export interface WrittenSoFar {
   readonly writeCpuMs: number | undefined;
 }
 
+/**
+ * Bytes of held batches past which a hold gives up (see RecordingChannel.hold): half the Recorder's
+ * default queue bound (128 MiB), which counts held batches as in flight, so that holding alone never
+ * drops a change into an overflow gap. At 2,000 churn actions a second (~14,000 changes, ~35 MB/s
+ * of JSON) a hold lasts about 2 s before it gives up; a travel at 50,000 pods rebuilds in about 1.
+ */
+export const defaultHoldLimitBytes = 64 * 1024 * 1024;
+
+/** A batch taken from the queue while held: posted as it would have been, later. */
+interface HeldBatch {
+  readonly sequence: number;
+  readonly batch: TakenBatch;
+  readonly now: number;
+}
+
 export class RecordingChannel {
   /** flushed() callers, each waiting for a batch sequence to be written. */
   private waiting: { readonly sequence: number; readonly resolve: () => void }[] = [];
@@ -71,11 +92,18 @@ export class RecordingChannel {
   private writtenSequence = 0;
   private written: WrittenSoFar = { changesWritten: 0, bytes: 0, writeMs: 0, writeCpuMs: 0 };
   private deadWith: Error | undefined;
+  /** Holds not yet released (see hold). */
+  private holds = 0;
+  /** Set once the held bytes passed the limit: batches go as they come until every hold is released. */
+  private holdGaveUp = false;
+  private held: HeldBatch[] = [];
+  private heldBytes = 0;
 
   constructor(
     readonly process: RecordingProcess,
     private readonly queue: CaptureQueue,
     private readonly events: ChannelEvents,
+    private readonly holdLimitBytes = defaultHoldLimitBytes,
   ) {
     process.onReply((reply) => this.replied(reply));
     process.onExit((error) => {
@@ -104,12 +132,43 @@ export class RecordingChannel {
     const batch = this.queue.take(sequence);
     if (batch === undefined) return undefined;
     this.sequence = sequence;
+    if (this.holds > 0 && !this.holdGaveUp) {
+      this.held.push({ sequence, batch, now });
+      this.heldBytes += batch.entries.byteLength;
+      if (this.heldBytes <= this.holdLimitBytes) return sequence;
+      this.holdGaveUp = true;
+      this.postHeld();
+      return sequence;
+    }
     this.process.post({ type: 'batch', sequence, ...batch, now });
     return sequence;
   }
 
+  /**
+   * Keeps the batches sent from now on from the recording process until the returned release is
+   * called (once; holds nest, and the last release posts them), or until they pass holdLimitBytes.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds > 0) return;
+      this.holdGaveUp = false;
+      this.postHeld();
+    };
+  }
+
+  /** Batches sent and held, not yet posted (see hold). */
+  get heldBatches(): number {
+    return this.held.length;
+  }
+
   /** Resolves once every batch sent so far is written (or the process died). */
   flushed(): Promise<void> {
+    // A caller waiting for the disk is owed what was held.
+    this.postHeld();
     const target = this.sequence;
     if (this.writtenSequence >= target || this.deadWith) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push({ sequence: target, resolve }));
@@ -117,6 +176,7 @@ export class RecordingChannel {
 
   /** Closes the recording at `now` (checkpointing its WAL into the file) and ends the process. */
   async close(now: number): Promise<void> {
+    this.postHeld();
     if (!this.deadWith) {
       const closed = new Promise<void>((resolve) => {
         this.process.onReply((reply) => {
@@ -130,6 +190,16 @@ export class RecordingChannel {
       await closed;
     }
     await this.process.terminate();
+  }
+
+  /** Posts the held batches, in order (dropped if the process died: nothing it is sent is written). */
+  private postHeld(): void {
+    const held = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    if (this.deadWith) return;
+    for (const { sequence, batch, now } of held)
+      this.process.post({ type: 'batch', sequence, ...batch, now });
   }
 
   private replied(reply: RecordingReply): void {

@@ -1,0 +1,187 @@
+// Recorder.holdWhile / RecordingChannel.hold: while a travel's moment is rebuilt, what the informers
+// capture is stamped and queued as ever but kept from the recording process, then written once the
+// rebuild settles; past the hold's byte bound it all goes as it would have. Nothing is lost, every
+// change keeps its arrival, and the history invariant holds throughout.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { SharedIndexInformer } from '../../../main/cache/shared-informer';
+import { CaptureQueue } from '../../../main/history/capture-queue';
+import { objectVersions } from '../../../main/history/object-history';
+import { Recorder } from '../../../main/history/recorder';
+import { RecordingChannel } from '../../../main/history/recording-channel';
+import type { RecordingProcessFactory } from '../../../main/history/recording-process';
+import { inlineRecordingProcess } from '../../../main/history/recording-process';
+import type { RecorderRequest, RecordingReply } from '../../../main/history/recording-protocol';
+import { openRecording } from '../../../main/history/recording-reader';
+import { stateAt } from '../../../main/history/replay';
+import type { KubeObject } from '../../../shared/kube/object';
+import { FakeControllerSource } from '../../support/fake-controller-source';
+import { uncoveredSpans } from '../../support/recording-coverage';
+import type { TempDirectory } from './fixtures';
+import { cacheSnapshot, podsGvr, realisticPod, settle, tempDirectory } from './fixtures';
+
+let directory: TempDirectory | undefined;
+afterEach(() => directory?.remove());
+
+/** The inline recording process, noting the sequence of every batch posted to it. */
+function countingProcess(posted: number[]): RecordingProcessFactory {
+  return () => {
+    const process = inlineRecordingProcess();
+    return {
+      ...process,
+      post: (request: RecorderRequest) => {
+        if (request.type === 'batch') posted.push(request.sequence);
+        process.post(request);
+      },
+    };
+  };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('holding the recording while a moment is rebuilt', () => {
+  it('posts nothing while the work runs (holds nest), then every change, each at its arrival', async () => {
+    directory = tempDirectory();
+    const file = directory.file('held.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const pods = Array.from({ length: 4 }, (_, index) => source.add(realisticPod(`web-${index}-x`)));
+    const posted: number[] = [];
+    const start = clock.now();
+    const recorder = await Recorder.open({
+      file,
+      context: 'test-context',
+      clock,
+      recordingProcess: countingProcess(posted),
+    });
+    const informer = new SharedIndexInformer<KubeObject>({
+      name: 'pods.v1',
+      listerWatcher: source,
+      clock,
+      reflector: { random: () => 0.5 },
+    });
+    recorder.attach(informer, podsGvr, '');
+    // Listed after its listing gap opened, so the gap and the list's relist mark are told apart.
+    await clock.stepAsync(100);
+    const controller = new AbortController();
+    const running = informer.run(controller.signal);
+    const recorded = {
+      recorder,
+      informer,
+      stop: async () => {
+        controller.abort();
+        await running;
+      },
+    };
+    await settle();
+    await clock.stepAsync(1000);
+    await recorded.recorder.flushed();
+    const written = recorded.recorder.stats().changesWritten;
+    const postedBefore = posted.length;
+
+    const first = deferred();
+    const second = deferred();
+    recorded.recorder.holdWhile(first.promise);
+    recorded.recorder.holdWhile(second.promise);
+    const arrivals: number[] = [];
+    for (let step = 0; step < 5; step++) {
+      const pod = pods[step % pods.length];
+      source.modify({ ...pod, metadata: { ...pod.metadata, labels: { step: String(step) } } });
+      await settle();
+      arrivals.push(clock.now());
+      // Each flush interval (100 ms) sends a batch: held, never posted.
+      await clock.stepAsync(300);
+    }
+    expect(posted.length).toBe(postedBefore);
+    expect(recorded.recorder.stats().changesWritten).toBe(written);
+    expect(recorded.recorder.stats().buffered).toBe(5);
+
+    first.resolve();
+    await settle();
+    await clock.stepAsync(300);
+    expect(posted.length).toBe(postedBefore);
+
+    // A failed rebuild releases its hold as a finished one does.
+    second.reject(new Error('rebuild failed'));
+    await settle();
+    expect(posted.length).toBeGreaterThan(postedBefore);
+    // In order, none skipped.
+    expect(posted).toEqual(posted.map((_, index) => posted[0] + index));
+    await clock.stepAsync(100);
+    await recorded.recorder.flushed();
+    expect(recorded.recorder.stats().changesWritten).toBe(written + 5);
+    const end = clock.now();
+    const live = cacheSnapshot(recorded.informer);
+    await recorded.stop();
+    await recorded.recorder.close();
+
+    const reader = openRecording(file);
+    expect(stateAt(reader, { gvr: 'pods.v1', time: end }).objects).toEqual(live);
+    const updates = pods.flatMap((pod) =>
+      objectVersions(reader, { uid: pod.metadata.uid! }).filter((version) => version.type === 'Updated'),
+    );
+    expect(updates.map((version) => version.time).sort((a, b) => a - b)).toEqual(arrivals);
+    expect(uncoveredSpans(reader, 'pods.v1', start, end)).toEqual([]);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
+  it('gives up past its byte bound: what was held goes in order, and later batches as they come', () => {
+    const posted: { sequence: number; now: number }[] = [];
+    const replies: ((reply: RecordingReply) => void)[] = [];
+    const queue = new CaptureQueue(1024 * 1024);
+    const channel = new RecordingChannel(
+      {
+        post: (request) => {
+          if (request.type === 'batch') posted.push({ sequence: request.sequence, now: request.now });
+        },
+        onReply: (listener) => void replies.push(listener),
+        onExit: () => {},
+        terminate: () => Promise.resolve(),
+      },
+      queue,
+      { written: () => {}, died: () => {}, failed: () => {} },
+      2_500,
+    );
+    const entry = `[1,1,2,"default/web","${'x'.repeat(1_000)}"]`;
+    const release = channel.hold();
+    for (let now = 1; now <= 2; now++) {
+      queue.appendChange(entry);
+      channel.send(now);
+    }
+    expect(posted).toEqual([]);
+    expect(channel.heldBatches).toBe(2);
+    // The third passes 2,500 held bytes: all three go, in order, stamped when they were sent.
+    queue.appendChange(entry);
+    channel.send(3);
+    expect(posted).toEqual([
+      { sequence: 1, now: 1 },
+      { sequence: 2, now: 2 },
+      { sequence: 3, now: 3 },
+    ]);
+    // Given up: the rest of the hold sends as without one.
+    queue.appendChange(entry);
+    channel.send(4);
+    expect(posted.at(-1)).toEqual({ sequence: 4, now: 4 });
+    expect(channel.heldBatches).toBe(0);
+    // The queue counted the held batches as in flight all along: its bound saw every byte.
+    expect(queue.bufferedChanges).toBe(4);
+    release();
+
+    // A new hold holds again; a flush is owed what was held.
+    channel.hold();
+    queue.appendChange(entry);
+    channel.send(5);
+    expect(posted).toHaveLength(4);
+    void channel.flushed();
+    expect(posted.at(-1)).toEqual({ sequence: 5, now: 5 });
+  });
+});
