@@ -165,6 +165,22 @@ describe('version encodings', () => {
     expect(text.payload.length).toBeLessThan(base.length / 8);
   });
 
+  it('keep as a text delta a rewrite inserting up to a quarter of the text (a pod into CrashLoopBackOff)', () => {
+    const before = canonicalJson(realisticPod('web-abc12-g'));
+    // New reasons and messages, none of them in the version before: a fifth of the text inserted.
+    const random = seededRandom(5);
+    const letters = Array.from({ length: Math.floor(before.length / 5) }, () =>
+      String.fromCharCode(97 + Math.floor(random() * 26)),
+    ).join('');
+    const inserted = `"reason":"ContainersNotReady","message":"${letters}",`;
+    const at = before.indexOf('"status":{') + '"status":{'.length;
+    const after = before.slice(0, at) + inserted + before.slice(at);
+    const text = encodeTextVersion(Buffer.from(after), Buffer.from(before));
+    expect(text.encoding).toBe(VersionEncoding.text | storedDelta);
+    expect(text.payload.length).toBeGreaterThan(after.length / 8);
+    expect(decodeVersion(text.encoding, text.payload, wholeVersion(before)).json).toBe(after);
+  });
+
   it('deflate what a delta would mostly insert, and refuse a full version flagged as a delta', () => {
     const pod = canonicalJson(realisticPod('web-abc12-f'));
     const unrelated = JSON.stringify({ spec: { data: 'x'.repeat(50), other: [1, 2, 3] } });
