@@ -184,7 +184,8 @@ export class Recorder {
     const release = this.channel.hold();
     const done = () => {
       release();
-      this.send();
+      // A closing recorder sent everything already (and its process may be gone).
+      if (!this.closing) this.send();
     };
     work.then(done, done);
   }

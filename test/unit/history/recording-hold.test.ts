@@ -184,4 +184,54 @@ describe('holding the recording while a moment is rebuilt', () => {
     void channel.flushed();
     expect(posted.at(-1)).toEqual({ sequence: 5, now: 5 });
   });
+
+  it('writes what it held when the recorder closes before the work settles', async () => {
+    directory = tempDirectory();
+    const file = directory.file('closed.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const pod = source.add(realisticPod('web-0-x'));
+    const posted: number[] = [];
+    const recorder = await Recorder.open({
+      file,
+      context: 'test-context',
+      clock,
+      recordingProcess: countingProcess(posted),
+    });
+    const informer = new SharedIndexInformer<KubeObject>({
+      name: 'pods.v1',
+      listerWatcher: source,
+      clock,
+      reflector: { random: () => 0.5 },
+    });
+    recorder.attach(informer, podsGvr, '');
+    await clock.stepAsync(100);
+    const controller = new AbortController();
+    const running = informer.run(controller.signal);
+    await settle();
+    await clock.stepAsync(1000);
+    await recorder.flushed();
+
+    const rebuild = deferred();
+    recorder.holdWhile(rebuild.promise);
+    source.modify({ ...pod, metadata: { ...pod.metadata, labels: { v: '2' } } });
+    await settle();
+    const changed = clock.now();
+    await clock.stepAsync(300);
+    const postedBefore = posted.length;
+    controller.abort();
+    await running;
+    await recorder.close();
+    expect(posted.length).toBeGreaterThan(postedBefore);
+    rebuild.resolve();
+    await settle();
+
+    const reader = openRecording(file);
+    const versions = objectVersions(reader, { uid: pod.metadata.uid! });
+    expect(versions.map((version) => [version.type, version.time])).toEqual([
+      ['Replaced', expect.any(Number)],
+      ['Updated', changed],
+    ]);
+    reader.close();
+  });
 });
