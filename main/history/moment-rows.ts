@@ -14,8 +14,10 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
+import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
+import { printerKeepsRows } from './row-frame-writer';
 import type { StateQuery } from './state-at';
 import { momentAt, versionsOf } from './state-at';
 import { VersionDecoder } from './version-decoder';
@@ -84,6 +86,22 @@ export class MomentRows {
         ),
     );
     return this.rowsMoment(reader, query, rows, moment.gap, now, recording);
+  }
+
+  /**
+   * Decodes the newest row frames of every framed kind of `reader` into the frames' cache, a frame per
+   * step (see RowFrameReader.warming): what a worker does while nothing is asked of it.
+   */
+  *warming(reader: RecordingReader): Generator<void, void> {
+    for (const stream of reader.streams()) {
+      let printer;
+      try {
+        printer = printerFor(parseGvrKey(stream.gvr));
+      } catch {
+        continue;
+      }
+      if (printerKeepsRows(printer)) yield* this.frames.warming(reader, stream.id, printerSignature(printer));
+    }
   }
 
   private rowsMoment(
