@@ -11,7 +11,7 @@ import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
 import type { RecordedCrashLog } from './crash-log-store';
-import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-worker';
+import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-protocol';
 import type { QueryChunks } from './query-thread';
 import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
@@ -50,7 +50,21 @@ function replyOf<T extends QueryReply['type']>(reply: QueryReply, type: T): Extr
 }
 
 /** The questions of the travel path: a moment's rebuild and a playback's reads. */
-const travelPath = new Set<QueryRequest['type']>(['state', 'play-open', 'play-next', 'play-close']);
+const travelPath = new Set<QueryRequest['type']>([
+  'state',
+  'play-open',
+  'play-next',
+  'play-close',
+  'prewarm',
+]);
+
+export interface HistoryQueriesOptions {
+  /**
+   * Whether a timeline asked of a recording has the travel path's worker decode its newest row frames
+   * meanwhile (see prewarm; default true). Off, a first travel is as cold as an imported file's.
+   */
+  readonly prewarm?: boolean;
+}
 
 export class HistoryQueries {
   /** Rebuilds moments and reads playbacks (travelPath), without quick_check (see QueryWorkerData). */
@@ -58,6 +72,11 @@ export class HistoryQueries {
   /** Every other question. */
   private readonly side = new QueryThread({});
   private nextId = 0;
+  private readonly warmOnTimeline: boolean;
+
+  constructor(options: HistoryQueriesOptions = {}) {
+    this.warmOnTimeline = options.prewarm !== false;
+  }
 
   /**
    * Rebuilds `query` of the recording `file` in the worker; `onObjects` gets the objects (ordered by
@@ -204,6 +223,18 @@ export class HistoryQueries {
     this.ask({ type: 'play-close', playback: id }).catch(() => {});
   }
 
+  /**
+   * Has the travel path's worker decode the newest row frames of the recording `file` (each framed
+   * kind's newest chain) while it answers nothing else, so that the first travel near the recording's
+   * end reads them decoded; settles when they are (or could not be). A timeline asks it (see
+   * HistoryQueriesOptions): a window that shows one is a window to travel in.
+   */
+  prewarm(file: string): Promise<void> {
+    return this.ask({ type: 'prewarm', file }).then((reply) => {
+      replyOf(reply, 'warmed');
+    });
+  }
+
   /** Closes the workers' readers of `file`, if open: a file given up may then be deleted. */
   release(file: string): Promise<void> {
     const threads = [this.side, this.moments].filter((thread) => thread.started);
@@ -227,7 +258,10 @@ export class HistoryQueries {
     // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
     // since a worker takes a second or two to start on a loaded machine, which the first travel
     // should not wait for.
-    if (request.type === 'timeline') this.moments.start();
+    if (request.type === 'timeline') {
+      this.moments.start();
+      if (this.warmOnTimeline) this.prewarm(request.file).catch(() => {});
+    }
     return { id, answer };
   }
 

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { EncodedRows } from '../bridge/encoded-rows';
 import type { MomentSize } from './history-queries';
 import { startHistoryWorker } from './history-worker';
-import type { QueryReply, QueryRequest, QueryWorkerData } from './query-worker';
+import type { QueryReply, QueryRequest, QueryWorkerData } from './query-protocol';
 import { RecordingError } from './recording-error';
 
 /** Where a moment's chunks go, as they come. */

@@ -17,24 +17,37 @@ export interface FrameRow {
 
 /**
  * A column: `values` row by row, or `lines` (strings that hold no line break, one per line), or
- * `dictionary` and each row's index into it (a column whose values repeat), as `codes` (one character
- * a row, its code minus codeOffset) or `indexes`, or `sameAsName` (a printer's Name cell: the row's
- * name, stored once). JSON.parse builds each string or number of an array anew, where a split makes
- * slices of one string and codes are read off one: 150,000 uids cost 100-200 ms parsed, a few split.
+ * `dictionary` and each row's index into it (a column whose values repeat), as `digits` (`width`
+ * digits a row, see digitAlphabet), or `sameAsName` (a printer's Name cell: the row's name, stored
+ * once). JSON.parse builds each string or number of an array anew, where a split makes slices of one
+ * string and digits are read off one: 150,000 uids cost 100-200 ms parsed, a few split.
+ *
+ * Read, never written any more (frames of older recordings): `codes`, one character a row (its code
+ * minus codeOffset), and `indexes`. A code past U+007F made the frame's whole text a two-byte string:
+ * UTF-8 decoded at half the speed of ASCII, parsed slower, and every string cut from it twice the size
+ * (a hundred namespaces, or 500 label sets, were enough).
  */
 export type Column =
   | { readonly values: unknown[] }
   | { readonly lines: string }
+  | { readonly dictionary: unknown[]; readonly digits: string; readonly width: number }
   | { readonly dictionary: unknown[]; readonly codes: string }
   | { readonly dictionary: unknown[]; readonly indexes: number[] }
   | { readonly sameAsName: true };
 
-/**
- * Codes start past the characters JSON escapes (controls, '"'), so a column of a few values is a
- * plain ASCII string. Any code reads back (JSON escapes a lone surrogate as \udxxx).
- */
+/** The first code of the older `codes` columns: past the characters JSON escapes (controls, '"'). */
 export const codeOffset = 0x23;
-const maximumCode = 0xffff;
+
+/**
+ * The digits of a `digits` column, most significant first: the ASCII characters JSON writes as they
+ * are ('#' to '~' but the backslash), so a frame of ASCII values is ASCII text, decoded and parsed as
+ * one-byte strings.
+ */
+export const digitAlphabet = Array.from({ length: 0x7f - codeOffset }, (_, index) =>
+  String.fromCharCode(codeOffset + index),
+)
+  .filter((digit) => digit !== '\\')
+  .join('');
 
 export interface StoredFrame {
   /** The printer's signature (printerSignature): rows of another printer are not this build's rows. */
@@ -90,13 +103,25 @@ function column(values: readonly unknown[], keyOf: (value: unknown) => unknown =
     }
     indexes[index] = position;
   }
-  if (dictionary.length > maximumCode - codeOffset) return { dictionary, indexes };
-  let codes = '';
-  for (let index = 0; index < indexes.length; index += 4096) {
-    const chunk = indexes.slice(index, index + 4096).map((position) => position + codeOffset);
-    codes += String.fromCharCode(...chunk);
+  return { dictionary, ...digitsOf(indexes, dictionary.length) };
+}
+
+/** `indexes` (each below `count`) as digits, each `width` of them (the fewest that count them). */
+function digitsOf(indexes: readonly number[], count: number): { digits: string; width: number } {
+  const base = digitAlphabet.length;
+  let width = 1;
+  for (let reach = base; reach < count; reach *= base) width++;
+  const codes: number[] = [];
+  let digits = '';
+  for (const index of indexes) {
+    for (let place = width - 1; place >= 0; place--)
+      codes.push(digitAlphabet.charCodeAt(Math.floor(index / base ** place) % base));
+    if (codes.length >= 4096) {
+      digits += String.fromCharCode(...codes);
+      codes.length = 0;
+    }
   }
-  return { dictionary, codes };
+  return { digits: digits + String.fromCharCode(...codes), width };
 }
 
 /** A column of values that seldom repeat: as lines when they are strings that allow it. */

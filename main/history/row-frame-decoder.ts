@@ -3,7 +3,7 @@
 import { inflateRawSync } from 'node:zlib';
 import type { CellValue, OwnerSummary, Row } from '../../shared/protocol/row';
 import type { Column, StoredFrame } from './row-frame-codec';
-import { codeOffset } from './row-frame-codec';
+import { codeOffset, digitAlphabet } from './row-frame-codec';
 
 /** A column's reader: row index -> value (values shared through a dictionary are one object). */
 type ColumnReader = (index: number) => unknown;
@@ -27,6 +27,11 @@ function reader(stored: Column, length: number): ColumnReader {
   }
   if (!Array.isArray(stored.dictionary)) throw fail();
   const dictionary = stored.dictionary;
+  if ('digits' in stored) {
+    const positions = digitPositions(stored.digits, stored.width, length, dictionary.length);
+    if (positions === undefined) throw fail();
+    return (index) => dictionary[positions[index]];
+  }
   if ('codes' in stored) {
     const codes = stored.codes;
     if (typeof codes !== 'string' || codes.length !== length) throw fail();
@@ -41,6 +46,39 @@ function reader(stored: Column, length: number): ColumnReader {
   for (const index of indexes)
     if (!Number.isInteger(index) || index < 0 || index >= dictionary.length) throw fail();
   return (index) => dictionary[indexes[index]];
+}
+
+/** Character code -> its value as a digit (see digitAlphabet), -1 for a character that is none. */
+const digitValues = new Int8Array(128).fill(-1);
+for (let value = 0; value < digitAlphabet.length; value++)
+  digitValues[digitAlphabet.charCodeAt(value)] = value;
+
+/**
+ * The dictionary position of each of `length` rows, read once off `digits` (`width` digits a row), or
+ * undefined when they are not that many positions below `count`.
+ */
+function digitPositions(
+  digits: unknown,
+  width: unknown,
+  length: number,
+  count: number,
+): Uint32Array | undefined {
+  if (typeof digits !== 'string' || !Number.isInteger(width) || (width as number) < 1) return undefined;
+  if (digits.length !== length * (width as number)) return undefined;
+  const base = digitAlphabet.length;
+  const positions = new Uint32Array(length);
+  for (let row = 0, at = 0; row < length; row++) {
+    let position = 0;
+    for (const end = at + (width as number); at < end; at++) {
+      const code = digits.charCodeAt(at);
+      const value = code < 128 ? digitValues[code] : -1;
+      if (value < 0) return undefined;
+      position = position * base + value;
+    }
+    if (position >= count) return undefined;
+    positions[row] = position;
+  }
+  return positions;
 }
 
 /**

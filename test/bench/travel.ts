@@ -4,9 +4,14 @@
 // due every 200, as the recorder writes them), then the table rows of moments asked of HistoryQueries,
 // as a replay asks them: the moment rebuilt from row frames and the versions after them in the query
 // worker, its rows sent to this thread chunk by chunk as JSON text (which main passes on unparsed).
-//   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one);
+//   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one, no
+//           row frame decoded ahead: HistoryQueries without prewarm, as an imported file's first
+//           travel asked at once);
 //   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
-//   far:    back to the middle of the recording, after the nearby one.
+//   far:    back to the middle of the recording, after the nearby one;
+//   warmed: the cold moment again, the first question of another HistoryQueries whose timeline had
+//           its worker decode the newest row frames meanwhile (awaited: prewarm), as a window that
+//           shows the timeline for a while before a click on it.
 // Then an export of a range starting late in the recording (see timeRangeExport), and a cold travel
 // to the middle of that range in the exported file (an imported recording's first travel).
 // The recording is written directly by a RecordingWriter (the recorder's own cost is the history
@@ -39,7 +44,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
   };
   const pods = options.travelPods;
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-bench-travel-'));
-  const queries = new HistoryQueries();
+  const queries = new HistoryQueries({ prewarm: false });
   // The query worker does not keep a process alive (see HistoryQueries); this one has nothing else.
   const keepAlive = setInterval(() => {}, 1_000);
   try {
@@ -48,11 +53,11 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const { start, end } = writeTravelRecording(file, pods);
     // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
     // shared machine the wall time is mostly waiting for a core.
-    const travel = async (time: number, recording = file) => {
+    const travel = async (time: number, recording = file, asked = queries) => {
       const begun = performance.now();
       const cpuBefore = process.cpuUsage();
       let rows = 0;
-      await queries.stateRows(
+      await asked.stateRows(
         recording,
         { gvr: 'pods.v1', time },
         Date.now(),
@@ -68,6 +73,16 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const nearby = await travel(coldMoment + 2_000);
     const far = await travel(Math.floor(start + (end - start) * 0.5));
     log(`  travel: cold ${round(cold.ms)} ms, nearby ${round(nearby.ms)} ms, far ${round(far.ms)} ms (wall)`);
+    const warmedQueries = new HistoryQueries();
+    let warmed: Awaited<ReturnType<typeof travel>>;
+    try {
+      await warmedQueries.timeline(file, { buckets: 1, now: Date.now() });
+      await warmedQueries.prewarm(file);
+      warmed = await travel(coldMoment, file, warmedQueries);
+    } finally {
+      warmedQueries.close();
+    }
+    log(`  travel: cold after the newest frames were decoded ahead ${round(warmed.ms)} ms (wall)`);
     const exportFile = join(directory, 'export.kubetide');
     const exported = await timeRangeExport(file, exportFile, start, end);
     log(`  travel: exported ${exported.changes} changes in ${round(exported.ms)} ms (wall)`);
@@ -84,6 +99,8 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         travel_cold_cpu_ms: round(cold.cpuMs),
         travel_nearby_cpu_ms: round(nearby.cpuMs),
         travel_far_cpu_ms: round(far.cpuMs),
+        travel_warmed_ms: round(warmed.ms),
+        travel_warmed_cpu_ms: round(warmed.cpuMs),
         export_range_ms: round(exported.ms),
         export_range_cpu_ms: round(exported.cpuMs),
         export_range_changes: exported.changes,
@@ -98,6 +115,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
       ],
       notes: [
         `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
+        'travel_warmed: the cold moment asked of another worker, after its timeline had it decode the newest row frames (prewarm, awaited); travel_cold has nothing decoded ahead',
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',
         'travel_export_cold: the first travel in that exported file, to the middle of its range (as an imported recording travels)',

@@ -130,6 +130,27 @@ describe('HistoryQueries', () => {
     }
   });
 
+  it('decodes the newest row frames when asked to prewarm, and answers as before after it', async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 40);
+    const warming = new HistoryQueries({ prewarm: false });
+    const cold = new HistoryQueries({ prewarm: false });
+    const rowsOf = async (asked: HistoryQueries, time: number) => {
+      const chunks: EncodedRows[] = [];
+      await asked.stateRows(run.file, { gvr: 'pods.v1', time }, run.moments[39].time, (rows) =>
+        chunks.push(rows),
+      );
+      return joinedRows(chunks).json;
+    };
+    await warming.prewarm(run.file);
+    // Asked twice at once: both settle.
+    await Promise.all([warming.prewarm(run.file), warming.prewarm(run.file)]);
+    for (const moment of [run.moments[39], run.moments[10]])
+      expect(await rowsOf(warming, moment.time)).toBe(await rowsOf(cold, moment.time));
+    warming.close();
+    cold.close();
+  });
+
   it("projects a moment's objects in the worker into the rows main would project from stateAt", async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 40);

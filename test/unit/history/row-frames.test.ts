@@ -427,6 +427,37 @@ describe('row frames', () => {
     expectExact(file, [start, start + 5_000, start + 5_001], 6, 14);
   });
 
+  it('decoded ahead (warming), serve the moments that follow: read from the cache, not the file', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
+    const reader = openRecording(file);
+    const last = reader.database.prepare('SELECT max(last_change) FROM row_frames').pluck().get() as number;
+    const time = reader.database.prepare('SELECT time FROM changes WHERE id = ?').pluck().get(last) as number;
+    const now = start + 86_400_000;
+    const expected = text(rebuilt(reader, { gvr: 'pods.v1', time }, now));
+    const moments = new MomentRows();
+    const steps = [...moments.warming(reader)];
+    // A step per frame of the newest chain: a delta frame and the ones it adds to, to a full frame.
+    const full = reader.database.prepare('SELECT max(id) FROM row_frames WHERE base IS NULL').pluck().get();
+    const chain = reader.database.prepare('SELECT count(*) FROM row_frames WHERE id >= ?').pluck().get(full);
+    expect(steps.length).toBe(chain);
+    // The newest chain's blobs, and the versions from the first few changes up to the last frame,
+    // unreadable: the moment at the last frame still reads whole, from the frames decoded ahead,
+    // after a moment at the start (another chain) too.
+    const database = openForWriting(file, 'test-context');
+    database.prepare("UPDATE row_frames SET rows = x'0badf00d' WHERE id >= ?").run(full);
+    database
+      .prepare("UPDATE changes SET encoding = 0, payload = x'00ff' WHERE id > 10 AND id <= ?")
+      .run(last);
+    database.close();
+    expect(framedText(moments, reader, { gvr: 'pods.v1', time }, now)).toBe(expected);
+    const early = { gvr: 'pods.v1', time: times[5] };
+    expect(framedText(moments, reader, early, now)).toBe(text(rebuilt(reader, early, now)));
+    expect(framedText(moments, reader, { gvr: 'pods.v1', time }, now)).toBe(expected);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
   it('are kept only for printers that never read the clock', () => {
     expect(printerKeepsRows(printerFor({ group: '', resource: 'pods' }))).toBe(true);
     expect(printerKeepsRows(printerFor({ group: 'apps', resource: 'deployments' }))).toBe(true);

@@ -1,0 +1,180 @@
+// What a history query worker (query-worker.ts) is asked and answers, and what it is started with:
+// the messages between HistoryQueries (through a QueryThread) and the worker thread.
+import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
+import type { InvolvedObject } from '../../shared/protocol/client-messages';
+import type { EncodedRows } from '../bridge/encoded-rows';
+import type { ObjectReference } from './object-history';
+import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
+import type { RecordingMark } from './recorded-change';
+import type { RecordingProblem } from './recording-error';
+import type { StateQuery, TimeRange } from './replay';
+
+export type QueryRequest =
+  | {
+      readonly id: number;
+      readonly type: 'state';
+      readonly file: string;
+      readonly query: StateQuery;
+      /**
+       * Set to have the objects projected here into rows, with the kind's printer from shared/
+       * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
+       * duration): replies are then "rows".
+       */
+      readonly rows?: { readonly now: number };
+    }
+  | {
+      readonly id: number;
+      readonly type: 'timeline';
+      readonly file: string;
+      /** Defaults: the recording's range (or `now` when it holds nothing yet). */
+      readonly from: number | undefined;
+      readonly to: number | undefined;
+      readonly buckets: number;
+      readonly now: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'versions';
+      readonly file: string;
+      readonly reference: ObjectReference;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'adjacent';
+      readonly file: string;
+      readonly reference: ObjectReference;
+      readonly time: number;
+      readonly direction: 'previous' | 'next';
+    }
+  | {
+      readonly id: number;
+      readonly type: 'crash-logs';
+      readonly file: string;
+      readonly uid: string;
+      readonly time: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'events';
+      readonly file: string;
+      readonly involved: InvolvedObject;
+      readonly time: number;
+    }
+  | { readonly id: number; readonly type: 'counts'; readonly file: string; readonly time: number }
+  | {
+      readonly id: number;
+      readonly type: 'metrics-at';
+      readonly file: string;
+      readonly resource: 'pods' | 'nodes';
+      readonly time: number;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'usage';
+      readonly file: string;
+      readonly subject: UsageSubject;
+      readonly points: number;
+      readonly from: number | undefined;
+      readonly to: number | undefined;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'inspect';
+      readonly file: string;
+      /** Keep the reader for the questions to come (else it is closed: a check only). */
+      readonly keep: boolean;
+    }
+  /** Closes the reader of `file`, if open (an import given up: its file may be deleted). */
+  | { readonly id: number; readonly type: 'release'; readonly file: string }
+  /** Opens a playback; its id is this request's, for the play-next and play-close that follow. */
+  | { readonly id: number; readonly type: 'play-open'; readonly file: string; readonly query: PlaybackQuery }
+  /** Up to `max` next changes; rows (if asked for at play-open) projected at `now`. */
+  | {
+      readonly id: number;
+      readonly type: 'play-next';
+      readonly playback: number;
+      readonly max: number;
+      readonly now: number;
+    }
+  | { readonly id: number; readonly type: 'play-close'; readonly playback: number }
+  /**
+   * Decodes the newest row frames of `file` while nothing else is asked (see FrameWarmer): answered
+   * "warmed" once done (or given up), each question asked meanwhile answered between its steps.
+   */
+  | { readonly id: number; readonly type: 'prewarm'; readonly file: string };
+
+/** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
+export interface TimelineFigures {
+  readonly range: TimeRange | undefined;
+  readonly from: number;
+  readonly to: number;
+  readonly density: Record<string, number[]>;
+  readonly marks: RecordingMark[];
+}
+
+export type QueryReply =
+  | { readonly id: number; readonly type: 'timeline'; readonly timeline: TimelineFigures }
+  /** `json`: the RecordedChange[] of objectVersions. */
+  | { readonly id: number; readonly type: 'versions'; readonly json: string }
+  | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
+  /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
+  | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }
+  /** `json`: the Events (KubeObject[]) of recordedEventsAbout. */
+  | { readonly id: number; readonly type: 'events'; readonly json: string }
+  | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
+  | { readonly id: number; readonly type: 'metrics-at'; readonly metrics: RecordedMetrics }
+  | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
+  | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
+  | { readonly id: number; readonly type: 'released' }
+  | { readonly id: number; readonly type: 'warmed' }
+  | { readonly id: number; readonly type: 'play-opened'; readonly span: PlaybackSpan }
+  /** The playback's next changes; `done` once the last has been sent. */
+  | {
+      readonly id: number;
+      readonly type: 'play-changes';
+      readonly changes: PlaybackChange[];
+      readonly done: boolean;
+    }
+  /**
+   * A moment's size, before its first chunk: how many objects it holds (a version that cannot be read
+   * is left out later, so at most this many come) and the gap covering it, if any.
+   */
+  | {
+      readonly id: number;
+      readonly type: 'moment';
+      readonly total: number;
+      readonly gap: RecordingMark | undefined;
+    }
+  | { readonly id: number; readonly type: 'objects'; readonly json: string }
+  /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */
+  | { readonly id: number; readonly type: 'rows'; readonly rows: EncodedRows }
+  | {
+      readonly id: number;
+      readonly type: 'done';
+      readonly complete: boolean;
+      readonly gap: RecordingMark | undefined;
+    }
+  | {
+      readonly id: number;
+      readonly type: 'failed';
+      readonly message: string;
+      /** Set when the failure was a RecordingError, so the asker throws the same one. */
+      readonly recording?: { readonly file: string; readonly problem: RecordingProblem };
+    };
+
+/** What opening a recording found: the context its metadata names, and any damage (as UI lines). */
+export interface RecordingInspection {
+  readonly context: string;
+  readonly problems: string[];
+}
+
+/** What a query worker is started with (see HistoryQueries). */
+export interface QueryWorkerData {
+  /**
+   * Whether opening a recording runs quick_check (default true). The worker that rebuilds moments and
+   * reads playbacks skips it, as playback's own readers do: its reads meet any damage as they go
+   * (reported by the reader), and its first travel of a long recording should not wait seconds for
+   * a check of every page that the other worker has made already.
+   */
+  readonly checkIntegrity?: boolean;
+}
