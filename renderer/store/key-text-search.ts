@@ -7,14 +7,24 @@
 // bytes that reads a key only where the text is.
 //
 // The chunks follow the mirror's change log in arrival order. An arrival is appended (a key is
-// lower-cased once, when it arrives); a departure is remembered by key and skipped when found, and a
-// key that departed and came back is found in both its entries and taken once. When such keys are
-// an eighth of the entries, the chunks are built again from the rows.
+// lower-cased once, when it arrives); a departure leaves the key's entry in place, stale, skipped when
+// found, and a key that departed and came back is found in both its entries and taken once. Stale
+// entries are dropped a few chunks at a time (compactStep, from idle time: warmTextSearch), each
+// chunk's survivors packed again from its own text. Dropping them all at once, by building every
+// chunk again from the rows whenever they were an eighth of the entries, was a 22-33 ms idle task
+// every 11-33 s under 2,000 changes a second at 150,000 rows, and a burst of 150,000 new strings for
+// the collector. A reader the log has left behind still builds from the rows.
 import type { LogCursor, RowChangeLog } from './row-change-log';
 
 const chunkSize = 1024;
 /** Ends each packed key: a text holding it is never looked for (see find). */
 const separator = '\n';
+/** Past this share of stale entries, idle-time reads compact the chunks (a pass over all of them). */
+const compactShare = 1 / 8;
+/** Past this share, a find builds every chunk again first: a page never idle (playback) stays bounded. */
+const rebuildShare = 1 / 2;
+/** Entries one compaction step reads: a few milliseconds at most, so no idle callback runs long. */
+const entriesPerStep = 16 * chunkSize;
 
 interface Chunk {
   readonly keys: readonly string[];
@@ -27,11 +37,18 @@ interface Chunk {
 export class KeyTextSearch {
   private chunks: Chunk[] = [];
   private open: { keys: string[]; lowered: string[] } = { keys: [], lowered: [] };
-  /** Keys whose entries are all stale: they left and have not come back. */
+  /** Keys whose rows left: every entry of theirs is stale. */
   private departed = new Set<string>();
-  /** Keys that left and came back: more than one of their entries is found. */
-  private returned = new Set<string>();
+  /**
+   * Entries per key, for the keys not held exactly once by a live entry: the departed, and those that
+   * left and came back (one entry live, the others stale). A key held once, and live, is not here.
+   */
+  private entryCounts = new Map<string, number>();
+  /** Entries whose key departed or that another entry of the same key repeats. */
+  private stale = 0;
   private entries = 0;
+  /** The next sealed chunk a compaction pass reads; undefined between passes. */
+  private compacting: number | undefined;
   private readonly cursor: LogCursor;
 
   constructor(private readonly changes: RowChangeLog) {
@@ -49,13 +66,14 @@ export class KeyTextSearch {
    */
   find(lowerText: string): string[] | undefined {
     if (lowerText.includes(separator) || lowerText === '') return undefined;
-    this.catchUp();
+    this.replay();
+    if (this.stale > this.entries * rebuildShare) this.rebuild();
     const found: string[] = [];
-    const returned = this.returned;
-    const taken = returned.size > 0 ? new Set<string>() : undefined;
+    const { departed, entryCounts } = this;
+    const taken = entryCounts.size > 0 ? new Set<string>() : undefined;
     const take = (key: string): void => {
-      if (this.departed.has(key)) return;
-      if (taken !== undefined && returned.has(key)) {
+      if (departed.has(key)) return;
+      if (taken !== undefined && entryCounts.has(key)) {
         if (taken.has(key)) return;
         taken.add(key);
       }
@@ -76,33 +94,115 @@ export class KeyTextSearch {
     return found;
   }
 
-  /** Brings the chunks up to the change log's end (find does so first). */
+  /**
+   * Brings the chunks up to the change log's end, and drops some stale entries when they are many
+   * (one compaction step): what idle time calls.
+   */
   catchUp(): void {
+    this.replay();
+    if (this.compacting === undefined && this.stale > this.entries * compactShare) this.compacting = 0;
+    if (this.compacting !== undefined) this.compactStep();
+  }
+
+  /** Entries held as of now, stale ones included (for tests and measurements). */
+  get size(): number {
+    this.replay();
+    return this.entries;
+  }
+
+  /** Stale entries held as of now (for tests and measurements). */
+  get staleEntries(): number {
+    this.replay();
+    return this.stale;
+  }
+
+  private replay(): void {
     const changes = this.changes;
     if (this.cursor.position === changes.end) return;
     if (this.cursor.position < 0 || !changes.covers(this.cursor)) this.rebuild();
     else {
       changes.forEachRunSince(this.cursor.position, ({ oldRows, newRows, keys }, from) => {
         for (let slot = from; slot < oldRows.length; slot++) {
-          if (newRows === undefined) this.departed.add(keys![slot]);
-          else if (oldRows[slot] === undefined) {
-            const key = newRows[slot].key;
-            if (this.departed.delete(key)) this.returned.add(key);
-            this.append(key);
-          }
+          if (newRows === undefined) this.depart(keys![slot]);
+          else if (oldRows[slot] === undefined) this.arrive(newRows[slot].key);
         }
       });
-      if ((this.departed.size + this.returned.size) * 8 > this.entries) this.rebuild();
     }
     this.cursor.position = changes.end;
+  }
+
+  private depart(key: string): void {
+    // Its one live entry turns stale; the others were already.
+    this.stale += 1;
+    this.departed.add(key);
+    if (!this.entryCounts.has(key)) this.entryCounts.set(key, 1);
+  }
+
+  private arrive(key: string): void {
+    const count = this.entryCounts.get(key);
+    if (count !== undefined) {
+      // Back after leaving: its old entries stay stale, the new one is live.
+      if (!this.departed.delete(key)) this.stale += 1;
+      this.entryCounts.set(key, count + 1);
+    }
+    this.append(key);
+  }
+
+  /**
+   * Packs the survivors of the next few sealed chunks again: a stale entry is dropped, and of a key
+   * held more than once every entry but the last one met (which one is kept does not matter: each
+   * holds the same key). Chunks are read in order, so a pass reads each once.
+   */
+  private compactStep(): void {
+    const start = this.compacting!;
+    const packedChunks: Chunk[] = [];
+    let keys: string[] = [];
+    let lowered: string[] = [];
+    let read = 0;
+    let end = start;
+    for (; end < this.chunks.length && read < entriesPerStep; end++) {
+      const chunk = this.chunks[end];
+      read += chunk.keys.length;
+      for (let entry = 0; entry < chunk.keys.length; entry++) {
+        const key = chunk.keys[entry];
+        if (this.dropped(key)) continue;
+        keys.push(key);
+        lowered.push(chunk.text.slice(chunk.offsets[entry], chunk.offsets[entry + 1] - separator.length));
+        if (keys.length === chunkSize) {
+          packedChunks.push(packed(keys, lowered));
+          keys = [];
+          lowered = [];
+        }
+      }
+    }
+    if (keys.length > 0) packedChunks.push(packed(keys, lowered));
+    this.chunks.splice(start, end - start, ...packedChunks);
+    const next = start + packedChunks.length;
+    this.compacting = next < this.chunks.length ? next : undefined;
+  }
+
+  /** Whether compaction drops this entry of `key` (and counts it gone). */
+  private dropped(key: string): boolean {
+    const count = this.entryCounts.get(key);
+    if (count === undefined) return false;
+    const departed = this.departed.has(key);
+    if (!departed && count === 1) return false;
+    if (count === 1 || (!departed && count === 2)) this.entryCounts.delete(key);
+    else this.entryCounts.set(key, count - 1);
+    if (departed && count === 1) this.departed.delete(key);
+    this.stale -= 1;
+    this.entries -= 1;
+    return true;
   }
 
   private rebuild(): void {
     this.chunks = [];
     this.open = { keys: [], lowered: [] };
     this.departed = new Set();
-    this.returned = new Set();
+    this.entryCounts = new Map();
+    this.stale = 0;
     this.entries = 0;
+    this.compacting = undefined;
     for (const key of this.changes.rows!.keys()) this.append(key);
   }
 

@@ -10,7 +10,7 @@
 // so its old verdict under the shorter filter still stands and only the added conditions are new.
 import { requirementToString } from '../../shared/selectors/label-selector';
 import type { LabelSelector } from '../../shared/selectors/label-selector';
-import { mergedInNameOrder } from './name-order';
+import { mergedByName } from './few-by-name';
 import type { LogCursor } from './row-change-log';
 import type { RowFilter, RowSort } from './row-query';
 import { answersByExclusion, candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
@@ -98,7 +98,7 @@ function narrowed(last: Answer, filter: RowFilter): string[] {
   for (const key of last.keys) if (!changed.has(key) && accepts(key)) kept.push(key);
   const arrived: string[] = [];
   for (const key of changed) if (rows.has(key) && accepts(key)) arrived.push(key);
-  return arrived.length === 0 ? kept : mergedInNameOrder(mirror, kept, arrived);
+  return arrived.length === 0 ? kept : mergedByName(mirror, kept, arrived);
 }
 
 /** True when every row `next` accepts is accepted by `previous` too, whatever the rows are. */

@@ -7,7 +7,7 @@ import type { CellValue, Row } from '../../shared/protocol/row';
 import type { SubscriptionMirror } from './subscription-mirror';
 import type { ValueIndex } from './row-indexes';
 import { compareCells } from './compare-cells';
-import { inNameOrder, nameOrderWithout } from './name-order';
+import { keysInNameOrder, nameOrderExcluding } from './few-by-name';
 import { matchesText, textCandidates, textExclusions, textMatcher } from './text-match';
 
 export { compareCells };
@@ -58,7 +58,7 @@ export function queryRows(
     (lowerText === undefined || keyOnly ? undefined : textCandidates(mirror, lowerText));
   const byName = (sort?.column ?? 'name') === 'name';
   if (byName && candidates === undefined && keyOnly) {
-    const kept = nameOrderWithout(mirror, excluded);
+    const kept = nameOrderExcluding(mirror, excluded);
     return sort?.descending ? kept.toReversed() : kept;
   }
   const keys: string[] = [];
@@ -69,12 +69,12 @@ export function queryRows(
 /**
  * `keys` (distinct keys of `mirror`) in `sort` order. By name, they are found in the candidates' own
  * order (for all rows, the map's: the order rows and their key strings arrived in, a sequential read)
- * and put in name order by rank. Walking 150,000 keys in name order instead was a cache miss a key:
- * 40-70 ms of CPU at that size.
+ * and put in name order by rank, or by name when they are few (keysInNameOrder). Walking 150,000 keys
+ * in name order instead was a cache miss a key: 40-70 ms of CPU at that size.
  */
 function ordered(mirror: SubscriptionMirror, keys: string[], sort: RowSort | undefined): string[] {
   if ((sort?.column ?? 'name') !== 'name') return sortKeys(mirror.rows, keys, sort);
-  const byName = inNameOrder(mirror, keys);
+  const byName = keysInNameOrder(mirror, keys);
   return sort?.descending ? byName.reverse() : byName;
 }
 

@@ -151,6 +151,12 @@ export function App(): ReactNode {
   );
 
   const update = view.setState;
+  // Stable, so the memoized timeline skips the window's renders (every keystroke, every re-query).
+  const exportTimeline = useCallback(
+    (timeline: HistoryTimeline) => setTransfer({ type: 'export', timeline }),
+    [],
+  );
+  const importRecording = useCallback(() => setTransfer({ type: 'import' }), []);
   const select = useCallback((key: string) => update({ selectedKey: key }), [update]);
   const open = useCallback((key: string) => update({ selectedKey: key, detailOpen: true }), [update]);
   const chooseKind = useCallback(
@@ -398,8 +404,8 @@ export function App(): ReactNode {
       </div>
       <Timeline
         {...(selectedRow ? { onStep: stepChange } : {})}
-        onExport={(timeline) => setTransfer({ type: 'export', timeline })}
-        onImport={() => setTransfer({ type: 'import' })}
+        onExport={exportTimeline}
+        onImport={importRecording}
         onLive={goLive}
       />
       <Footer kind={kind} />

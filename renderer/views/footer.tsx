@@ -1,5 +1,5 @@
 // The footer: the keys that matter most, always in sight, like k9s' header hints.
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { CatalogKind } from './kind-catalog';
 
 const hints: readonly (readonly [string, string])[] = [
@@ -16,7 +16,8 @@ const hints: readonly (readonly [string, string])[] = [
   ['?', 'help'],
 ];
 
-export function Footer(props: { readonly kind: CatalogKind }): ReactNode {
+/** Memoized: its kind changes only when the user picks another. */
+export const Footer = memo(function Footer(props: { readonly kind: CatalogKind }): ReactNode {
   return (
     <footer className="footer">
       {hints.map(([key, meaning]) => (
@@ -31,4 +32,4 @@ export function Footer(props: { readonly kind: CatalogKind }): ReactNode {
       </span>
     </footer>
   );
-}
+});

@@ -1,22 +1,50 @@
-// One metrics cell, formatted as kubectl top prints it (millicores, MiB, whole percentages). It reads
-// the MetricsStore itself, so a new sample re-renders the visible metrics cells and nothing else; while
-// travelling, the sample recorded for that moment. A
-// percentage without a reference reads "n/a" as in k9s; no sample yet (or metrics not served) is blank,
-// because the table header says once why (MetricsNote), not every row.
-import type { ReactNode } from 'react';
+// One metrics cell, formatted as kubectl top prints it (millicores, MiB, whole percentages). The table
+// reads the MetricsStore once (TableMetrics) and its cells take the metrics from context, so a new
+// sample re-renders the visible metrics cells and nothing else; while travelling, the sample recorded
+// for that moment. Each cell reading the store itself subscribed twice and ran an effect: at 60
+// visible pods, 120 cells and 360 hooks mounted, unmounted and notified whenever a filter changed how
+// many rows the window holds. A percentage without a reference reads "n/a" as in k9s; no sample yet
+// (or metrics not served) is blank, because the table header says once why (MetricsNote), not every
+// row.
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { formatCpu, formatMemory } from '../../shared/kube/quantity';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { Row } from '../../shared/protocol/row';
 import type { MetricColumnSource } from './metric-columns';
+import type { ResourceMetrics } from '../store/metrics-store';
 import { metricValue } from './metric-columns';
 import { useView } from './app-context';
-import { useMetrics } from './use-metrics';
+import { useMetrics, useMetricsOf } from './use-metrics';
+
+interface ShownMetrics {
+  readonly resource: MetricsResource;
+  readonly metrics: ResourceMetrics;
+}
+
+const ShownMetricsContext = createContext<ShownMetrics | undefined>(undefined);
+
+/**
+ * Reads `resource`'s metrics once for every MetricCell inside it (see useMetrics); none for a kind the
+ * metrics API does not cover, with the same element tree, so a kind switch keeps the table mounted.
+ */
+export function TableMetrics(props: {
+  readonly resource: MetricsResource | undefined;
+  readonly children: ReactNode;
+}): ReactNode {
+  const { resource } = props;
+  // While travelling: the samples the recording kept for that moment.
+  const metrics = useMetricsOf(resource);
+  const shown = useMemo(
+    () => (resource !== undefined && metrics !== undefined ? { resource, metrics } : undefined),
+    [resource, metrics],
+  );
+  return <ShownMetricsContext.Provider value={shown}>{props.children}</ShownMetricsContext.Provider>;
+}
 
 export function MetricCell(props: { readonly row: Row; readonly source: MetricColumnSource }): ReactNode {
   const { row, source } = props;
-  // While travelling: the sample the recording kept for that moment (see useMetrics).
-  const metrics = useMetrics(source.resource);
-  const sample = metrics.latest.get(row.key);
+  const shown = useContext(ShownMetricsContext);
+  const sample = shown?.resource === source.resource ? shown.metrics.latest.get(row.key) : undefined;
   if (!sample) return null;
   const value = metricValue(source, row, sample);
   if (value === undefined) return <span className="cell-faint">n/a</span>;

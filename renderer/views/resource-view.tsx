@@ -10,7 +10,7 @@ import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
 import { formatCount } from './format';
 import { useMirrorState } from './app-context';
-import { MetricsNote } from './metric-cell';
+import { MetricsNote, TableMetrics } from './metric-cell';
 import { metricsResourceOfKind } from './use-metrics';
 
 export interface ResourceViewProps {
@@ -100,21 +100,23 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           </span>
         )}
       </div>
-      <VirtualTable<Row>
-        label={kind.title}
-        keys={keys}
-        columns={columns}
-        getRow={getRow}
-        renderCell={renderKindCell}
-        revision={revision}
-        sort={tableSort}
-        onSort={props.onSort}
-        {...(props.selectedKey !== undefined ? { selectedKey: props.selectedKey } : {})}
-        selectedIndex={props.selectedIndex}
-        onSelect={props.onSelect}
-        onOpen={props.onOpen}
-        emptyMessage={emptyMessage(props)}
-      />
+      <TableMetrics resource={metricsResource}>
+        <VirtualTable<Row>
+          label={kind.title}
+          keys={keys}
+          columns={columns}
+          getRow={getRow}
+          renderCell={renderKindCell}
+          revision={revision}
+          sort={tableSort}
+          onSort={props.onSort}
+          {...(props.selectedKey !== undefined ? { selectedKey: props.selectedKey } : {})}
+          selectedIndex={props.selectedIndex}
+          onSelect={props.onSelect}
+          onOpen={props.onOpen}
+          emptyMessage={emptyMessage(props)}
+        />
+      </TableMetrics>
     </main>
   );
 }

@@ -1,7 +1,7 @@
 // The timeline strip under the table: how busy each kind was over the recording (a small stacked bar
 // chart), where the recording has gaps (it cannot know what happened there) and relists, and the
 // cursor. Click or drag to travel back; play, pause and pick a speed; LIVE (or Esc) comes back.
-import { useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { HistoryTimeline } from '../../shared/protocol';
 import { playbackSpeeds } from '../ui-state/view-store';
@@ -79,7 +79,11 @@ function PlayIcon(props: { readonly playing: boolean }): ReactNode {
   );
 }
 
-export function Timeline(props: TimelineProps): ReactNode {
+/**
+ * Memoized: the window renders on every keystroke and every live re-query, and none of them changes
+ * the timeline (its own hooks follow the view's travel and the recording).
+ */
+export const Timeline = memo(function Timeline(props: TimelineProps): ReactNode {
   const { view } = useServices();
   const travel = useStore(view, (state) => state.travel);
   const speed = useStore(view, (state) => state.playbackSpeed);
@@ -274,4 +278,4 @@ export function Timeline(props: TimelineProps): ReactNode {
       </div>
     </section>
   );
-}
+});

@@ -54,13 +54,22 @@ const quietFactor = 4;
 export const liveRequeryGapMs = 100;
 
 /**
- * How long after a query the next churn-driven one may run, given the last one's cost: a replay's
- * rows (a travel's snapshot, a playback) and a first listing are followed as closely as the cost
- * allows, since what they bring is what the user waits for.
+ * Rows per millisecond of the least gap between live re-queries. A re-query that lists most rows
+ * reads the kept name order, which after keys came or went is a copy of every key, name and rank:
+ * about 20 bytes a row of large objects, which only a major collection (a long task of the page)
+ * frees. At 150,000 rows every 100 ms that was 30 MB a second; one every 300 ms makes 10, as at
+ * 50,000 rows every 100 ms.
  */
-export function requeryGapMs(lastCostMs: number, liveAndListed: boolean): number {
+const rowsPerGapMs = 500;
+
+/**
+ * How long after a query the next churn-driven one may run, given the last one's cost and the rows
+ * it read: a replay's rows (a travel's snapshot, a playback) and a first listing are followed as
+ * closely as the cost allows, since what they bring is what the user waits for.
+ */
+export function requeryGapMs(lastCostMs: number, liveAndListed: boolean, rows = 0): number {
   const byCost = lastCostMs * quietFactor;
-  return liveAndListed ? Math.max(liveRequeryGapMs, byCost) : byCost;
+  return liveAndListed ? Math.max(liveRequeryGapMs, rows / rowsPerGapMs, byCost) : byCost;
 }
 
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
@@ -197,7 +206,7 @@ export function useKindRows(
   const revision = useSettledRevision(
     bridge.store.state,
     subscriptionId,
-    requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false)),
+    requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false), mirror?.rows.size),
   );
   // Nor while the first list streams in: the change log outruns a read a second, and each read built
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).

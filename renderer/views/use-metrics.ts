@@ -7,14 +7,24 @@ import type { ResourceMetrics } from '../store/metrics-store';
 import { useServices, useView } from './app-context';
 
 export function useMetrics(resource: MetricsResource): ResourceMetrics {
+  return useMetricsOf(resource)!;
+}
+
+/** useMetrics, or undefined for no resource (a kind the metrics API does not cover). */
+export function useMetricsOf(resource: MetricsResource | undefined): ResourceMetrics | undefined {
   const { metrics } = useServices().bridge;
   const travelTime = useView((state) => state.travel?.time);
   useEffect(() => {
-    if (travelTime !== undefined) metrics.past.load(resource, travelTime);
+    if (resource !== undefined && travelTime !== undefined) metrics.past.load(resource, travelTime);
   }, [metrics, resource, travelTime]);
   const subscribe = useCallback((listener: () => void) => metrics.subscribe(listener), [metrics]);
   const read = useCallback(
-    () => (travelTime === undefined ? metrics.of(resource) : metrics.past.at(resource, travelTime)),
+    () =>
+      resource === undefined
+        ? undefined
+        : travelTime === undefined
+          ? metrics.of(resource)
+          : metrics.past.at(resource, travelTime),
     [metrics, resource, travelTime],
   );
   return useSyncExternalStore(subscribe, read);

@@ -161,6 +161,8 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
       churn_gc_ms_per_min: round(sum(churn.collections) / churnMinutes),
       churn_major_gcs_per_min: round(churn.majorCollections.length / churnMinutes),
       churn_gc_max_ms: round(Math.max(0, ...churn.collections)),
+      churn_idle_read_max_ms: round(Math.max(0, ...churn.idleReads)),
+      churn_idle_read_ms_per_min: round(sum(churn.idleReads) / churnMinutes),
     },
     goals: [
       atMost('renderer: apply a 5,000-delta batch in at most 8 ms', applyMs, 8, ' ms'),
@@ -184,7 +186,7 @@ export async function runRenderer(options: BenchOptions, target: SyncTarget): Pr
               `"${text}" ${round(Math.max(...firstKeys))} / ${round(firstKeys.reduce((sum, key) => sum + key, 0))} [${firstKeys.map((key) => key.toFixed(1)).join(' ')}]`,
           )
           .join(', '),
-      `churn: ${churnFrames} frames of 34 changes (2,000/s at 60 frames/s: updates, deletes, creates under new names), each applied and followed by the table's query (unfiltered, by name); frame CPU ms and the collections in that time, per minute of frames`,
+      `churn: ${churnFrames} frames of 34 changes (2,000/s at 60 frames/s: updates, deletes, creates under new names), each applied and followed by the table's query (unfiltered, by name); frame CPU ms and the collections in that time, per minute of frames; once a second of frames the idle page's reads (label indexes, free-text structures), CPU ms`,
       ...(options.pods < rendererRows
         ? [`rows repeat the ${list.items.length} seeded pods in renamed namespaces and nodes`]
         : []),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyTextSearch } from '../../../renderer/store/key-text-search';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound } from './random-churn';
 
 describe('KeyTextSearch', () => {
@@ -22,6 +22,9 @@ describe('KeyTextSearch', () => {
         make: (key) => row(key, String(seq)),
       });
       applyRound(mirror, seq, round);
+      // Idle time now and then: compaction steps between finds.
+      if (random() < 0.5) search.catchUp();
+      expect(search.size - search.staleEntries).toBe(live.size);
       if (seq % 4 !== 0) continue;
       const text = texts[(seq / 4) % texts.length];
       const found = search.find(text);
@@ -31,5 +34,32 @@ describe('KeyTextSearch', () => {
           [...live.keys()].filter((key) => key.toLowerCase().includes(text)).sort(),
         );
     }
+  });
+
+  it('drops stale entries a few chunks per idle read, not all at once, and finds the same keys', () => {
+    const mirror = new SubscriptionMirror(0);
+    const search = new KeyTextSearch(mirror.changes);
+    const keys = Array.from({ length: 40_000 }, (_, index) => `team-${index % 7}/web-${index}`);
+    mirror.apply(
+      deltaBatch(1, { upserts: keys.map((key) => row(key, '1')), replace: true, snapshotEnd: true }),
+    );
+    search.catchUp();
+    // A quarter of the rows leave, and a tenth of those come back: stale entries past an eighth.
+    const gone = keys.filter((_, index) => index % 4 === 0);
+    mirror.apply(deltaBatch(2, { deletes: gone }));
+    const back = gone.filter((_, index) => index % 10 === 0);
+    mirror.apply(deltaBatch(3, { upserts: back.map((key) => row(key, '3')) }));
+    const expected = [...mirror.rows.keys()].filter((key) => key.includes('web-1')).sort();
+
+    search.catchUp();
+    const afterOneStep = search.staleEntries;
+    expect(afterOneStep).toBeGreaterThan(0);
+    expect(afterOneStep).toBeLessThan(gone.length);
+    expect(search.find('web-1')?.sort()).toEqual(expected);
+
+    for (let read = 0; read < 10; read++) search.catchUp();
+    expect(search.staleEntries).toBe(0);
+    expect(search.size).toBe(mirror.rows.size);
+    expect(search.find('web-1')?.sort()).toEqual(expected);
   });
 });
