@@ -16,6 +16,7 @@ import { RowChangeLog } from './row-change-log';
 import { RowIndexes } from './row-indexes';
 import { NameRuns } from './named-keys';
 import type { NamedKeys } from './named-keys';
+import { namedOrder } from './name-order';
 
 /**
  * - applied: the batch changed the mirror (revision bumped).
@@ -62,6 +63,8 @@ export class SubscriptionMirror {
   private heldRowCount = 0;
   /** With wholeSnapshots: the held chunks' upserts in name order, from the snapshot's start. */
   private heldOrder: NameRuns | undefined;
+  /** With wholeSnapshots: the rows of the snapshot's base (see DeltaBatch.base), copied at its start. */
+  private heldBase: Row[] | undefined;
   /** The last whole snapshot's upserts in name order, until the name order takes them. */
   private snapshotOrder: NameRuns | undefined;
 
@@ -88,16 +91,39 @@ export class SubscriptionMirror {
     return this.heldRowCount;
   }
 
-  apply(batch: DeltaBatch): ApplyOutcome {
+  /**
+   * True when the mirror holds exactly the rows of batch `seq`, whole: a snapshot sent against it
+   * (see DeltaBatch.base) may start from a copy of them.
+   */
+  holdsWhole(seq: number): boolean {
+    return (
+      this.lastSeq === seq &&
+      this.hasSnapshot &&
+      !this.awaitingSnapshot &&
+      this.snapshotKeys === undefined &&
+      this.heldBatches === undefined
+    );
+  }
+
+  /**
+   * Applies `batch`; `base` is the mirror a snapshot sent against one names (DeltaBatch.base),
+   * undefined when the renderer has no such mirror.
+   */
+  apply(batch: DeltaBatch, base?: SubscriptionMirror): ApplyOutcome {
     if (batch.seq <= this.lastSeq) return 'duplicate';
     const startsSnapshot = batch.replace === true;
     if (this.awaitingSnapshot && !startsSnapshot) return 'awaitingSnapshot';
-    if (batch.seq !== this.lastSeq + 1 && !startsSnapshot) {
+    const baseUnusable =
+      batch.base !== undefined && (!this.wholeSnapshots || !base?.holdsWhole(batch.base.seq));
+    if ((batch.seq !== this.lastSeq + 1 && !startsSnapshot) || baseUnusable) {
+      // A base not exactly as main sent it would leave rows main never compared: only a whole
+      // snapshot (which a resnapshot is) can repair that.
       this.awaitingSnapshot = true;
       this.snapshotKeys = undefined;
       // A snapshot cut by the gap is never applied: the resnapshot replaces it.
       this.heldBatches = undefined;
       this.heldOrder = undefined;
+      this.heldBase = undefined;
       this.heldRowCount = 0;
       return 'gap';
     }
@@ -107,22 +133,33 @@ export class SubscriptionMirror {
       const held = startsSnapshot ? [] : this.heldBatches!;
       held.push(batch);
       const order = startsSnapshot ? new NameRuns() : this.heldOrder!;
+      if (startsSnapshot) {
+        // The base's rows as they are now, when the base is exactly at the batch main compared with
+        // (the batches after it are still queued behind this one): its later batches change it,
+        // not this copy. Its name order comes with them, so they need no sort.
+        this.heldBase = base && [...base.rows.values()];
+        if (base) order.addOrdered(namedOrder(base));
+        this.heldRowCount = this.heldBase?.length ?? 0;
+      }
       order.add(batch.upserts);
+      this.heldRowCount += batch.upserts.length + batch.deletes.length;
       if (!batch.snapshotEnd) {
         this.heldOrder = order;
         this.heldBatches = held;
-        this.heldRowCount =
-          (startsSnapshot ? 0 : this.heldRowCount) + batch.upserts.length + batch.deletes.length;
         return 'held';
       }
+      const heldBase = this.heldBase;
       this.heldBatches = undefined;
       this.heldOrder = undefined;
+      this.heldBase = undefined;
       this.heldRowCount = 0;
       this.snapshotOrder = order;
       // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
       // no set of the keys it mentions, and no sweep.
       const sweep = this.rows.size > 0;
       this.snapshotKeys = sweep ? new Set() : undefined;
+      // A snapshot against a base: the base's rows, then what differs (rows, and deletes at the end).
+      if (heldBase) this.upsertAll(heldBase);
       for (const chunk of held) this.applyChanges(chunk);
       if (!sweep) this.hasSnapshot = true;
     } else {
