@@ -162,7 +162,9 @@ export class ReplaySubscription {
       const baseRows = base?.rows();
       this.difference = baseRows && new MomentDifference(baseRows, this.keySet);
       snapshot = this.stream.openSnapshot(
-        this.difference && base ? { subscriptionId: base.subscriptionId, seq: this.difference.seq } : undefined,
+        this.difference && base
+          ? { subscriptionId: base.subscriptionId, seq: this.difference.seq }
+          : undefined,
       );
       this.announce();
     };

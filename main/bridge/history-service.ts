@@ -49,7 +49,11 @@ export interface HistoryServiceOptions {
    * The rows the renderer holds for its live subscription `subscriptionId`, if it mirrors (gvr,
    * namespace) and can serve as a moment's base now (see ReplayBase).
    */
-  readonly liveRows?: (subscriptionId: string, gvr: GroupVersionResource, namespace: string) => BaseRows | undefined;
+  readonly liveRows?: (
+    subscriptionId: string,
+    gvr: GroupVersionResource,
+    namespace: string,
+  ) => BaseRows | undefined;
 }
 
 /** Often enough to move a progress line on a big export, rare enough to cost nothing (1,000 per 1M changes). */
