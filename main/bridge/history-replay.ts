@@ -222,9 +222,15 @@ export class ReplaySubscription {
     if (!snapshot) begin({ total: 0, gap: state.gap });
     this.gap = gap;
     // Versions that could not be read were left out: the moment is whole with the rows that came.
+    let deletes: string[] | undefined;
+    const difference = this.difference;
+    if (difference) {
+      deletes = await difference.deletes(() => this.options.clock.sleep(0));
+      // Superseded meanwhile: the later rebuild sends its own moment (and released this base).
+      if (!current()) return reply;
+      this.difference = undefined;
+    }
     this.rebuilding = { rebuilt: this.rebuilding?.rebuilt ?? 0, total: received };
-    const deletes = this.difference?.deletes();
-    this.endDifference();
     snapshot!.end(deletes);
     return reply;
   }

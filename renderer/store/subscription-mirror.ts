@@ -64,7 +64,7 @@ export class SubscriptionMirror {
   /** With wholeSnapshots: the held chunks' upserts in name order, from the snapshot's start. */
   private heldOrder: NameRuns | undefined;
   /** With wholeSnapshots: the rows of the snapshot's base (see DeltaBatch.base), copied at its start. */
-  private heldBase: Row[] | undefined;
+  private heldBase: Map<string, Row> | undefined;
   /** The last whole snapshot's upserts in name order, until the name order takes them. */
   private snapshotOrder: NameRuns | undefined;
 
@@ -137,18 +137,20 @@ export class SubscriptionMirror {
         // The base's rows as they are now, when the base is exactly at the batch main compared with
         // (the batches after it are still queued behind this one): its later batches change it,
         // not this copy. Its name order comes with them, so they need no sort.
-        this.heldBase = base && [...base.rows.values()];
+        this.heldBase = base && new Map(base.rows);
         if (base) order.addOrdered(namedOrder(base));
-        this.heldRowCount = this.heldBase?.length ?? 0;
+        this.heldRowCount = this.heldBase?.size ?? 0;
       }
-      order.add(batch.upserts);
+      // A row of the base's keys is in its name order already: only new keys are sorted and merged
+      // (most of a recent moment's rows that differ are updates).
+      const heldBase = this.heldBase;
+      order.add(heldBase ? batch.upserts.filter((row) => !heldBase.has(row.key)) : batch.upserts);
       this.heldRowCount += batch.upserts.length + batch.deletes.length;
       if (!batch.snapshotEnd) {
         this.heldOrder = order;
         this.heldBatches = held;
         return 'held';
       }
-      const heldBase = this.heldBase;
       this.heldBatches = undefined;
       this.heldOrder = undefined;
       this.heldBase = undefined;
@@ -159,7 +161,7 @@ export class SubscriptionMirror {
       const sweep = this.rows.size > 0;
       this.snapshotKeys = sweep ? new Set() : undefined;
       // A snapshot against a base: the base's rows, then what differs (rows, and deletes at the end).
-      if (heldBase) this.upsertAll(heldBase);
+      if (heldBase) this.upsertAll([...heldBase.values()]);
       for (const chunk of held) this.applyChanges(chunk);
       if (!sweep) this.hasSnapshot = true;
     } else {

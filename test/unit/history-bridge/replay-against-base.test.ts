@@ -111,6 +111,13 @@ describe('a travel from live sent against the live rows', () => {
       store.applyQueued();
     };
     const settle = async (reply: Promise<unknown>) => {
+      let settled = false;
+      void reply.finally(() => (settled = true));
+      // The moment's deletes are read a slice per task (timers on the fake clock).
+      while (!settled) {
+        clock.step(1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
       await reply;
       for (let round = 0; round < 50; round++) {
         deliver();
