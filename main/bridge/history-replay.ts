@@ -45,6 +45,9 @@ export interface ReplayBase {
   rows(): BaseRows | undefined;
 }
 
+/** A moment is sent against a base only when it has at least this share of the base's count of rows. */
+const minimumBaseShare = 0.5;
+
 /** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
 const keysHashedPerTask = 5_000;
 
@@ -159,7 +162,13 @@ export class ReplaySubscription {
       this.cutShort = false;
       this.rebuilding = { rebuilt: 0, total: moment.total };
       this.difference?.release();
-      const baseRows = base?.rows();
+      let baseRows = base?.rows();
+      // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
+      // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
+      if (baseRows && moment.total < baseRows.size * minimumBaseShare) {
+        baseRows.release();
+        baseRows = undefined;
+      }
       this.difference = baseRows && new MomentDifference(baseRows, this.keySet);
       snapshot = this.stream.openSnapshot(
         this.difference && base

@@ -12,6 +12,8 @@ import type { Row } from '../../shared/protocol/row';
 /** The rows a renderer held once batch `seq` was applied, unchanged by the batches sent after it. */
 export interface BaseRows {
   readonly seq: number;
+  /** How many rows it holds. */
+  readonly size: number;
   get(key: string): Row | undefined;
   /** Every key held at `seq`. */
   keys(): IterableIterator<string>;
@@ -69,6 +71,7 @@ export class SentRows {
     this.bases.add(base);
     return {
       seq,
+      size: rows.size,
       get: (key) => (base.before.has(key) ? base.before.get(key) : rows.get(key)),
       keys: function* () {
         for (const key of rows.keys()) if (!base.before.has(key)) yield key;

@@ -142,9 +142,15 @@ export class SubscriptionMirror {
         this.heldRowCount = this.heldBase?.size ?? 0;
       }
       // A row of the base's keys is in its name order already: only new keys are sorted and merged
-      // (most of a recent moment's rows that differ are updates).
+      // (most of a recent moment's rows that differ are updates). The copy keeps only the base's rows
+      // the snapshot leaves as they are, so its end writes each of the moment's rows once.
       const heldBase = this.heldBase;
-      order.add(heldBase ? batch.upserts.filter((row) => !heldBase.has(row.key)) : batch.upserts);
+      if (heldBase) {
+        const added: Row[] = [];
+        for (const row of batch.upserts) if (!heldBase.delete(row.key)) added.push(row);
+        for (const key of batch.deletes) heldBase.delete(key);
+        order.add(added);
+      } else order.add(batch.upserts);
       this.heldRowCount += batch.upserts.length + batch.deletes.length;
       if (!batch.snapshotEnd) {
         this.heldOrder = order;

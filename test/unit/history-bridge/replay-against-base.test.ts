@@ -179,4 +179,39 @@ describe('a travel from live sent against the live rows', () => {
       total: expected.size,
     });
   });
+
+  it('sends a moment much smaller than the live rows whole, not as more deletes than rows', async () => {
+    const { file } = record();
+    const clock = new FakeClock(start + 10_000);
+    const sent: ServerMessage[] = [];
+    const live = new BatchStream({ subscriptionId: 's1', clock, send: () => {} });
+    const many = Array.from({ length: 700 }, (_, index) => ({
+      key: `shop/many-${index}`,
+      uid: `uid-many-${index}`,
+      name: `many-${index}`,
+      namespace: 'shop',
+      resourceVersion: '1',
+      labels: {},
+      owners: [],
+      createdAt: 0,
+      cells: [],
+    }));
+    live.snapshot(many);
+    const replay = replayOn('against', clock, (message) => sent.push(messageValue(message)));
+    const reply = replay.showState(queries, file, start + 1_000, {
+      subscriptionId: 's1',
+      rows: () => live.baseRows(),
+    });
+    while (!sent.some((message) => message.type === 'batch' && message.snapshotEnd)) {
+      clock.step(100);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const last = sent.filter((message): message is DeltaBatch => message.type === 'batch').at(-1);
+      if (last) replay.acknowledge(last.seq);
+    }
+    await reply;
+    const batches = sent.filter((message): message is DeltaBatch => message.type === 'batch');
+    expect(batches[0].base).toBeUndefined();
+    expect(batches.reduce((count, batch) => count + batch.upserts.length, 0)).toBeGreaterThan(250);
+    expect(batches.every((batch) => batch.deletes.length === 0)).toBe(true);
+  });
 });
