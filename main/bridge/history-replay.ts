@@ -142,6 +142,8 @@ export class ReplaySubscription {
     base?: ReplayBase,
   ): Promise<HistoryStateReply> {
     const generation = ++this.generation;
+    // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
+    this.endDifference();
     const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
     this.moment = time;
@@ -230,7 +232,6 @@ export class ReplaySubscription {
     if (!current()) return reply;
     if (!snapshot) begin({ total: 0, gap: state.gap });
     this.gap = gap;
-    // Versions that could not be read were left out: the moment is whole with the rows that came.
     let deletes: string[] | undefined;
     const difference = this.difference;
     if (difference) {
@@ -239,6 +240,7 @@ export class ReplaySubscription {
       if (!current()) return reply;
       this.difference = undefined;
     }
+    // Versions that could not be read were left out: the moment is whole with the rows that came.
     this.rebuilding = { rebuilt: this.rebuilding?.rebuilt ?? 0, total: received };
     snapshot!.end(deletes);
     return reply;
