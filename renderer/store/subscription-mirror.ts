@@ -67,7 +67,8 @@ export class SubscriptionMirror {
    * With wholeSnapshots, for a snapshot against a base (DeltaBatch.base): the base's rows copied at
    * its start, the base itself, and the keys the snapshot's batches so far upsert or delete.
    */
-  private heldBase: { rows: Row[]; mirror: SubscriptionMirror; changed: Set<string> } | undefined;
+  private heldBase:
+    { rows: Row[]; mirror: SubscriptionMirror; changed: Set<string>; written: boolean } | undefined;
   /** The last whole snapshot's upserts in name order, until the name order takes them. */
   private snapshotOrder: NameRuns | undefined;
 
@@ -141,9 +142,20 @@ export class SubscriptionMirror {
         // (the batches after it are still queued behind this one): its later batches change it,
         // not this copy. Its name order comes with them, so they need no sort.
         // (An array: a Map copy of 50,000 rows cost the page 60 ms, the array 3.)
-        this.heldBase = base && { rows: [...base.rows.values()], mirror: base, changed: new Set() };
+        // An empty mirror that never showed a moment (a travel's first) is read by nobody until the
+        // snapshot ends: the base's rows are written into it now, while the query worker still
+        // rebuilds the moment, rather than after its last byte (at 150,000 rows 0.2-0.4 s of the
+        // page's tail). The snapshot's batches then apply on top of them.
+        const written = base !== undefined && this.rows.size === 0 && !this.hasSnapshot;
+        this.heldBase = base && {
+          rows: [...base.rows.values()],
+          mirror: base,
+          changed: new Set(),
+          written,
+        };
         if (base) order.addOrdered(namedOrder(base));
-        this.heldRowCount = this.heldBase?.rows.length ?? 0;
+        if (written) this.upsertAll(this.heldBase!.rows);
+        this.heldRowCount = written ? 0 : (this.heldBase?.rows.length ?? 0);
       }
       const heldBase = this.heldBase;
       if (heldBase) {
@@ -171,12 +183,13 @@ export class SubscriptionMirror {
       this.heldRowCount = 0;
       this.snapshotOrder = order;
       // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
-      // no set of the keys it mentions, and no sweep.
-      const sweep = this.rows.size > 0;
+      // no set of the keys it mentions, and no sweep (nor when the rows it holds are the base's).
+      const sweep = this.rows.size > 0 && !heldBase?.written;
       this.snapshotKeys = sweep ? new Set() : undefined;
       // A snapshot against a base: the base's rows it leaves as they are, then what differs (rows,
       // and deletes at the end), so each of the moment's rows is written once.
-      if (heldBase) this.upsertAll(heldBase.rows.filter((row) => !heldBase.changed.has(row.key)));
+      if (heldBase && !heldBase.written)
+        this.upsertAll(heldBase.rows.filter((row) => !heldBase.changed.has(row.key)));
       for (const chunk of held) this.applyChanges(chunk);
       if (!sweep) this.hasSnapshot = true;
     } else {
