@@ -4,11 +4,13 @@
 // transport) is sent nothing until it catches up, while changes keep coalescing: its next batches are
 // coarser, and the backlog is bounded by the number of keys in the feed, never by the event rate.
 import type { Clock, Timer } from '../cache/clock';
-import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import type { DeltaBatch, SnapshotBase } from '../../shared/protocol/server-messages';
 import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
 import type { OutgoingBatch } from './outgoing-message';
 import { SnapshotRows } from './snapshot-rows';
+import { SentRows } from './sent-rows';
+import type { BaseRows } from './sent-rows';
 import { PendingChanges } from './squash';
 import type { RowChange } from './squash';
 
@@ -31,6 +33,11 @@ export interface BatchStreamOptions {
   maxBatchRows?: number;
   maxUnacknowledgedBatches?: number;
   maxBufferedBytes?: number;
+  /**
+   * Keep the rows the renderer holds (see SentRows), so a replay can send a moment as its difference
+   * from them (see baseRows). Default true; a replay's own stream has no use for it.
+   */
+  keepSentRows?: boolean;
 }
 
 export const batchStreamDefaults = {
@@ -43,8 +50,10 @@ export const batchStreamDefaults = {
 
 export class BatchStream {
   readonly subscriptionId: string;
-  private readonly options: Required<Omit<BatchStreamOptions, 'bufferedBytes' | 'lastSeq'>> &
+  private readonly options: Required<Omit<BatchStreamOptions, 'bufferedBytes' | 'lastSeq' | 'keepSentRows'>> &
     Pick<BatchStreamOptions, 'bufferedBytes'>;
+  /** What the renderer holds, when kept (see BatchStreamOptions.keepSentRows). */
+  private readonly sentRows: SentRows | undefined;
   private readonly pending = new PendingChanges();
   private sentSeq: number;
   private acknowledgedSeq: number;
@@ -54,6 +63,8 @@ export class BatchStream {
   private snapshotStarted = false;
   /** The open snapshot's handle (see openSnapshot) while its rows are still coming. */
   private openedSnapshot: object | undefined;
+  /** Keys a snapshot against a base deletes, sent with its last batch (see openSnapshot's end). */
+  private snapshotDeletes: readonly string[] = [];
   private timer: Timer | undefined;
   private interval: number;
   private closed = false;
@@ -64,6 +75,16 @@ export class BatchStream {
     this.sentSeq = options.lastSeq ?? 0;
     this.acknowledgedSeq = this.sentSeq;
     this.interval = this.options.flushIntervalMs;
+    this.sentRows = options.keepSentRows === false ? undefined : new SentRows();
+  }
+
+  /**
+   * The rows the renderer holds once it has applied the last batch sent, kept as they are now while
+   * later batches go out (see SentRows); undefined while a snapshot is under way or when not kept.
+   */
+  baseRows(): BaseRows | undefined {
+    if (this.closed || this.snapshotRows !== undefined) return undefined;
+    return this.sentRows?.base(this.sentSeq);
   }
 
   /** The seq of the last batch sent. */
@@ -111,20 +132,30 @@ export class BatchStream {
    * given to `add` goes out as the renderer's lag allows, and the last batch, snapshotEnd, only after
    * `end`. A snapshot started meanwhile replaces it: its later calls are then ignored.
    */
-  openSnapshot(): { add(rows: readonly Row[] | EncodedRows): void; end(): void } {
+  openSnapshot(base?: SnapshotBase): {
+    add(rows: readonly Row[] | EncodedRows): void;
+    end(deletes?: readonly string[]): void;
+  } {
     const rows = new SnapshotRows();
     const handle = {};
-    // Nothing to send until the first rows come.
     this.startSnapshot(rows, handle);
+    // A snapshot against a base says so at once, in a batch of its own: the renderer copies the
+    // base's rows as they are when it applies it, which is as of base.seq only if no batch of the
+    // base's stream goes out in between. Otherwise nothing is sent until the first rows come.
+    if (base !== undefined) {
+      this.snapshotStarted = true;
+      this.emit({ upserts: [], deletes: [], replace: true, base });
+    }
     return {
       add: (chunk) => {
         if (this.openedSnapshot !== handle) return;
         rows.add(chunk);
         this.flush();
       },
-      end: () => {
+      end: (deletes) => {
         if (this.openedSnapshot !== handle) return;
         this.openedSnapshot = undefined;
+        if (deletes !== undefined && deletes.length > 0) this.snapshotDeletes = deletes;
         this.flush();
       },
     };
@@ -169,6 +200,7 @@ export class BatchStream {
     this.pending.clear();
     this.snapshotRows = undefined;
     this.openedSnapshot = undefined;
+    this.sentRows?.clear();
   }
 
   /**
@@ -183,6 +215,7 @@ export class BatchStream {
     this.snapshotRows = rows;
     this.snapshotStarted = false;
     this.openedSnapshot = handle;
+    this.snapshotDeletes = [];
   }
 
   /**
@@ -205,22 +238,30 @@ export class BatchStream {
     const first = !this.snapshotStarted;
     this.snapshotStarted = true;
     const last = rows.size === 0 && this.openedSnapshot === undefined;
-    if (last) this.snapshotRows = undefined;
+    // Deletes go with the last batch, never with an upsert of their key (they are keys the moment lacks).
+    const deletes = last ? [...this.snapshotDeletes] : [];
+    if (last) {
+      this.snapshotRows = undefined;
+      this.snapshotDeletes = [];
+    }
     this.emit({
       upserts,
-      deletes: [],
+      deletes,
       ...(first ? { replace: true } : {}),
       ...(last ? { snapshotEnd: true } : {}),
     });
   }
 
   private emit(
-    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd'> & { upserts: Row[] | EncodedRows },
+    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd' | 'base'> & {
+      upserts: Row[] | EncodedRows;
+    },
   ): void {
     this.sentSeq += 1;
     const envelope = { type: 'batch' as const, subscriptionId: this.subscriptionId, seq: this.sentSeq };
     // Rows or one encoded run: two shapes of batch (the ternary lets the type checker tell them apart).
     const { upserts, ...rest } = changes;
+    if (Array.isArray(upserts)) this.sentRows?.sent({ ...rest, upserts });
     this.options.send(
       Array.isArray(upserts) ? { ...envelope, ...rest, upserts } : { ...envelope, ...rest, upserts },
     );

@@ -293,6 +293,8 @@ export class BridgeConnection {
         if (!this.closed) transport.send(message);
       },
       clock: this.host.session.clock,
+      liveRows: (subscriptionId, gvr, namespace) =>
+        this.sessionConnection?.baseRows(subscriptionId, gvr, namespace),
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
       ...(this.host.transfers ? { transfers: this.host.transfers } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),

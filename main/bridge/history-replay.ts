@@ -10,7 +10,7 @@ import { gvrKey } from '../../shared/kube/object';
 import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from './encoded-rows';
 import type { OutgoingBatch, OutgoingMessage } from './outgoing-message';
-import { upsertCount } from './outgoing-message';
+import { upsertCount, upsertCountOf } from './outgoing-message';
 import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
@@ -19,6 +19,8 @@ import type { RecordedChange } from '../history/recorded-change';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
+import { MomentDifference } from './moment-difference';
+import type { BaseRows } from './sent-rows';
 import { Player } from './player';
 import { replayGapOf } from './replay-gaps';
 import type { MomentReads, PlaybackView, PlayerReads, PlayerTiming } from './player';
@@ -35,6 +37,18 @@ export interface ReplaySubscriptionOptions extends PlayerTiming {
   /** Keeps the live recording's writes until a travel's rebuild settles (Recorder.holdWhile). */
   readonly holdRecording?: (work: Promise<unknown>) => void;
 }
+
+/**
+ * Rows the renderer holds that a moment may be sent against (see DeltaBatch.base): a live subscription
+ * of the same kind and namespace, its rows as of now when asked (undefined when it cannot serve).
+ */
+export interface ReplayBase {
+  readonly subscriptionId: string;
+  rows(): BaseRows | undefined;
+}
+
+/** A moment is sent against a base only when it has at least this share of the base's count of rows. */
+const minimumBaseShare = 0.5;
 
 /** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
 const keysHashedPerTask = 5_000;
@@ -70,6 +84,8 @@ export class ReplaySubscription {
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
+  /** The moment being sent against a base (see ReplayBase), until its snapshot ends. */
+  private difference: MomentDifference | undefined;
   /** How long the last showState's rebuild took, for a playback's first jump (see JumpEstimate). */
   private lastRebuildMs: number | undefined;
   /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
@@ -84,6 +100,7 @@ export class ReplaySubscription {
       subscriptionId: options.subscriptionId,
       clock: options.clock,
       send: (batch) => this.sent(batch),
+      keepSentRows: false,
       ...(options.bufferedBytes ? { bufferedBytes: options.bufferedBytes } : {}),
     });
   }
@@ -100,12 +117,18 @@ export class ReplaySubscription {
   /**
    * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
    * thread, each chunk passed on to the renderer as it is rebuilt, its progress in cursors. A later
-   * showState supersedes one still rebuilding: only the latest moment asked for is sent.
+   * showState supersedes one still rebuilding: only the latest moment asked for is sent. With a
+   * `base`, only the rows that differ from its rows are sent (see DeltaBatch.base).
    */
-  async showState(queries: HistoryQueries, file: string, time: number): Promise<HistoryStateReply> {
+  async showState(
+    queries: HistoryQueries,
+    file: string,
+    time: number,
+    base?: ReplayBase,
+  ): Promise<HistoryStateReply> {
     this.stop(false);
     const began = this.options.clock.now();
-    const rebuilding = this.rebuild(queries, file, time);
+    const rebuilding = this.rebuild(queries, file, time, base);
     this.options.holdRecording?.(rebuilding);
     const generation = this.generation;
     const reply = await rebuilding;
@@ -115,8 +138,15 @@ export class ReplaySubscription {
   }
 
   /** showState's rebuild, leaving any playback as it is (a player's jump rebuilds while it plays). */
-  private async rebuild(queries: MomentReads, file: string, time: number): Promise<HistoryStateReply> {
+  private async rebuild(
+    queries: MomentReads,
+    file: string,
+    time: number,
+    base?: ReplayBase,
+  ): Promise<HistoryStateReply> {
     const generation = ++this.generation;
+    // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
+    this.endDifference();
     const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
     this.moment = time;
@@ -136,7 +166,20 @@ export class ReplaySubscription {
       this.unhashedCount = 0;
       this.cutShort = false;
       this.rebuilding = { rebuilt: 0, total: moment.total };
-      snapshot = this.stream.openSnapshot();
+      this.difference?.release();
+      let baseRows = base?.rows();
+      // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
+      // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
+      if (baseRows && moment.total < baseRows.size * minimumBaseShare) {
+        baseRows.release();
+        baseRows = undefined;
+      }
+      this.difference = baseRows && new MomentDifference(baseRows, this.keySet);
+      snapshot = this.stream.openSnapshot(
+        this.difference && base
+          ? { subscriptionId: base.subscriptionId, seq: this.difference.seq }
+          : undefined,
+      );
       this.announce();
     };
     // Rows projected in the worker come encoded, and are passed on as they are: only their keys are
@@ -146,6 +189,15 @@ export class ReplaySubscription {
       const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
       if (!snapshot) begin({ total: keys.length, gap: undefined });
       received += keys.length;
+      const difference = this.difference;
+      if (difference) {
+        // Its keys go into keySet as they are compared: the deletes at the end need them all.
+        const changed = difference.changed(rows);
+        snapshot!.add(changed);
+        // Rows the renderer holds already count as rebuilt, though no batch carries them.
+        if (upsertCountOf(changed) === 0) this.announce();
+        return;
+      }
       this.unhashedKeys.push(keys);
       this.unhashedCount += keys.length;
       snapshot!.add(rows);
@@ -175,6 +227,7 @@ export class ReplaySubscription {
         this.cutShort = true;
         snapshot!.end();
       }
+      if (current()) this.endDifference();
       throw error;
     }
     const gap = replayGapOf(state.gap);
@@ -182,9 +235,17 @@ export class ReplaySubscription {
     if (!current()) return reply;
     if (!snapshot) begin({ total: 0, gap: state.gap });
     this.gap = gap;
+    let deletes: string[] | undefined;
+    const difference = this.difference;
+    if (difference) {
+      deletes = await difference.deletes(() => this.options.clock.sleep(0));
+      // Superseded meanwhile: the later rebuild sends its own moment (and released this base).
+      if (!current()) return reply;
+      this.difference = undefined;
+    }
     // Versions that could not be read were left out: the moment is whole with the rows that came.
     this.rebuilding = { rebuilt: this.rebuilding?.rebuilt ?? 0, total: received };
-    snapshot!.end();
+    snapshot!.end(deletes);
     return reply;
   }
 
@@ -238,7 +299,14 @@ export class ReplaySubscription {
   close(): void {
     this.closed = true;
     this.stop(false);
+    this.endDifference();
     this.stream.close();
+  }
+
+  /** Lets go of the base of the moment sent against one (see ReplayBase). */
+  private endDifference(): void {
+    this.difference?.release();
+    this.difference = undefined;
   }
 
   /** The rows as a player moves them. */
@@ -330,8 +398,14 @@ export class ReplaySubscription {
   private announce(): void {
     const rebuilding = this.rebuilding;
     const held = this.keySet.size + this.unhashedCount;
-    const rebuilt = rebuilding ? rebuilding.rebuilt : held;
     const total = rebuilding ? rebuilding.total : held;
+    let rebuilt = rebuilding ? rebuilding.rebuilt : held;
+    if (rebuilding && this.difference) {
+      // Rows the renderer holds already are rebuilt too, but the total is reached only by the batch
+      // that ends the snapshot (the renderer applies it whole then).
+      rebuilt += this.difference.unchanged;
+      if (total !== undefined && rebuilt >= total) rebuilt = Math.max(0, total - 1);
+    }
     // While a playback's jump rebuilds its moment (ahead of the view clock), no row of it is shown
     // yet: the cursor follows the view clock there rather than leaping ahead, and names the moment
     // once its rows are whole.

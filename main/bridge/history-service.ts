@@ -4,7 +4,7 @@
 import { dirname } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
-import type { KubeObject } from '../../shared/kube/object';
+import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type {
   HistoryClientMessage,
   HistoryExportMessage,
@@ -29,6 +29,7 @@ import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
+import type { BaseRows } from './sent-rows';
 
 export type { FilePicker } from './recording-files';
 
@@ -44,6 +45,15 @@ export interface HistoryServiceOptions {
   readonly transfers?: HistoryTransfers;
   /** How many changes an export writes between two historyExportProgress messages. */
   readonly exportProgressEvery?: number;
+  /**
+   * The rows the renderer holds for its live subscription `subscriptionId`, if it mirrors (gvr,
+   * namespace) and can serve as a moment's base now (see ReplayBase).
+   */
+  readonly liveRows?: (
+    subscriptionId: string,
+    gvr: GroupVersionResource,
+    namespace: string,
+  ) => BaseRows | undefined;
 }
 
 /** Often enough to move a progress line on a big export, rare enough to cost nothing (1,000 per 1M changes). */
@@ -121,7 +131,17 @@ export class HistoryService {
           });
           this.replays.set(message.subscriptionId, replay);
         }
-        return replay.showState(this.queries, this.source().file, message.time);
+        const liveRows = this.options.liveRows;
+        const base = message.base;
+        return replay.showState(
+          this.queries,
+          this.source().file,
+          message.time,
+          // An imported recording is another cluster's (or another time's): the live rows are no base.
+          base !== undefined && liveRows && !this.imported
+            ? { subscriptionId: base, rows: () => liveRows(base, message.gvr, namespace) }
+            : undefined,
+        );
       }
       case 'historyPlay':
         return this.replay(message.subscriptionId)

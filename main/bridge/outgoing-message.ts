@@ -4,6 +4,7 @@
 // them first. Either way the renderer receives an ordinary DeltaBatch.
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import type { EncodedRows } from './encoded-rows';
+import type { Row } from '../../shared/protocol/row';
 import { decodeRows } from './encoded-rows';
 
 export interface EncodedDeltaBatch extends Omit<DeltaBatch, 'upserts'> {
@@ -19,7 +20,12 @@ function isEncoded(message: OutgoingMessage): message is EncodedDeltaBatch {
 
 /** The rows a batch carries, however they are held. */
 export function upsertCount(batch: OutgoingBatch): number {
-  return isEncoded(batch) ? batch.upserts.keys.length : batch.upserts.length;
+  return upsertCountOf(batch.upserts);
+}
+
+/** How many rows `upserts` holds, however they are held. */
+export function upsertCountOf(upserts: readonly Row[] | EncodedRows): number {
+  return 'json' in upserts ? upserts.keys.length : upserts.length;
 }
 
 /** `message` as the JSON text of the ServerMessage it stands for. */

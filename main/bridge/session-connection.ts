@@ -1,6 +1,8 @@
 // One renderer's subscriptions within a ClusterSession. Each subscription is a BatchStream attached to
 // a shared feed: it starts with a snapshot of the feed's rows and continues with coalesced batches.
 import type { GroupVersionResource } from '../../shared/kube/object';
+import { gvrKey } from '../../shared/kube/object';
+import type { BaseRows } from './sent-rows';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
@@ -98,6 +100,17 @@ export class SessionConnection {
     if (!subscription) return false;
     subscription.stream.snapshot(subscription.feed.rows({ preview: true }));
     return true;
+  }
+
+  /**
+   * The rows the renderer holds for `subscriptionId` if it mirrors (gvr, namespace) and is not
+   * mid-snapshot: what a travel's moment is sent against (see BatchStream.baseRows).
+   */
+  baseRows(subscriptionId: string, gvr: GroupVersionResource, namespace: string): BaseRows | undefined {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription || subscription.namespace !== namespace) return undefined;
+    if (gvrKey(subscription.gvr) !== gvrKey(gvr)) return undefined;
+    return subscription.stream.baseRows();
   }
 
   acknowledge(subscriptionId: string, seq: number): void {

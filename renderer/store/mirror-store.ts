@@ -160,7 +160,8 @@ export class MirrorStore {
     const mirror = this.mirrors.get(batch.subscriptionId);
     if (!mirror) return batch.upserts.length + batch.deletes.length;
     const held = mirror.heldRows;
-    const outcome = mirror.apply(batch);
+    const base = batch.base && this.mirrors.get(batch.base.subscriptionId);
+    const outcome = mirror.apply(batch, base);
     if (outcome === 'held') {
       // Taken: acknowledged, so main sends the rest of the snapshot, though no row changed yet.
       applied.set(batch.subscriptionId, mirror.lastSeq);

@@ -58,6 +58,12 @@ export class NameOrder {
     this.cursor = changes.follow(0);
   }
 
+  /** Every key in name order as of now, with their names (arrays never mutated: readers may hold them). */
+  named(): { readonly keys: readonly string[]; readonly names: readonly string[] } {
+    this.read();
+    return { keys: this.keys, names: this.names };
+  }
+
   /** Every key in name order as of now: the same array as the last read while no key came or went. */
   read(): readonly string[] {
     const end = this.changes.end;
@@ -291,6 +297,16 @@ function currentOrder(mirror: SubscriptionMirror): NameOrder {
 /** Every key of `mirror` in name order, kept from its change log (see NameOrder). */
 export function nameOrder(mirror: SubscriptionMirror): readonly string[] {
   return currentOrder(mirror).read();
+}
+
+/**
+ * Every key of `mirror` in name order with their names, kept from its change log: a replay that
+ * starts from `mirror`'s rows (see DeltaBatch.base) takes their order from here rather than sorting.
+ */
+export function namedOrder(mirror: SubscriptionMirror): NamedKeys {
+  const { keys, names } = currentOrder(mirror).named();
+  // Never mutated by the order (it replaces them) nor by NameRuns (it merges into new arrays).
+  return { keys: keys as string[], names: names as string[] };
 }
 
 /** Keys of `mirror` (distinct, all present) in name order, sorted by their ranks. */

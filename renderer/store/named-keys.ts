@@ -75,8 +75,14 @@ export class NameRuns {
 
   add(rows: readonly Row[]): void {
     if (rows.length === 0) return;
+    this.addOrdered(sortRowsByName(rows));
+  }
+
+  /** Keys already in name order (a mirror's name order, see NameOrder), as one run. */
+  addOrdered(named: NamedKeys): void {
+    if (named.keys.length === 0) return;
     const runs = this.runs;
-    runs.push(sortRowsByName(rows));
+    runs.push(named);
     while (runs.length > 1 && runs[runs.length - 2].keys.length <= 2 * runs[runs.length - 1].keys.length) {
       const last = runs.pop()!;
       runs.push(mergeNamed(runs.pop()!, last));

@@ -168,9 +168,28 @@ export class BridgeClient {
     this.sendIfReady({ type: 'unsubscribe', subscriptionId });
   }
 
-  /** Sends a history request (see shared/protocol/history-messages) and resolves with its reply value. */
+  /**
+   * Sends a history request (see shared/protocol/history-messages) and resolves with its reply value.
+   * A moment asked for a kind this window also mirrors live is sent as its difference from the live
+   * rows (HistoryStateMessage.base): a recent moment then costs the rows that changed since.
+   */
   history<T>(body: RequestBody<HistoryClientMessage>): Promise<T> {
+    if (body.type === 'historyState' && body.base === undefined) {
+      const base = this.liveMirrorOf(body.gvr, body.namespace);
+      if (base !== undefined) return this.request({ ...body, base }) as Promise<T>;
+    }
     return this.request(body) as Promise<T>;
+  }
+
+  /** A live subscription mirroring (gvr, namespace) whose first snapshot has ended, if any. */
+  private liveMirrorOf(gvr: GroupVersionResource, namespace: string | undefined): string | undefined {
+    for (const [subscriptionId, subscribed] of this.subscriptions) {
+      if ((subscribed.namespace ?? '') !== (namespace ?? '')) continue;
+      const { group, version, resource } = subscribed.gvr;
+      if (group !== gvr.group || version !== gvr.version || resource !== gvr.resource) continue;
+      if (this.store.mirror(subscriptionId)?.hasSnapshot) return subscriptionId;
+    }
+    return undefined;
   }
 
   /**

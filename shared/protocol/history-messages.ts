@@ -34,6 +34,12 @@ export interface HistoryStateMessage {
   gvr: GroupVersionResource;
   namespace?: string;
   time: number;
+  /**
+   * A live subscription of the same kind and namespace whose rows the renderer holds: main may then
+   * send the moment as its difference from them (see DeltaBatch.base) rather than every row, since
+   * a recent moment shares most of its rows with the present. Main ignores a base it cannot use.
+   */
+  base?: string;
 }
 
 /**

@@ -84,9 +84,24 @@ export interface DeltaBatch {
   seq: number;
   replace?: boolean;
   snapshotEnd?: boolean;
+  /**
+   * On a snapshot's first batch only: the snapshot is the difference from the rows subscription
+   * `subscriptionId` held once its batch `seq` was applied (a replay's moment sent against the live
+   * rows, see HistoryStateMessage.base). The mirror starts from a copy of those rows, the snapshot's
+   * batches carry the rows that differ and the keys to delete, and its end drops nothing else. A
+   * renderer whose base subscription is not exactly at `seq` (or is mid-snapshot) treats the batch
+   * as a gap and asks for a resnapshot, which main sends whole.
+   */
+  base?: SnapshotBase;
   upserts: Row[];
   /** Keys of deleted rows. */
   deletes: string[];
+}
+
+/** The rows a snapshot is sent against (see DeltaBatch.base). */
+export interface SnapshotBase {
+  subscriptionId: string;
+  seq: number;
 }
 
 /** Pushed whenever a subscription's sync phase or listing progress changes. */

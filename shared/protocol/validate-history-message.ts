@@ -90,7 +90,11 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
       );
     }
     case 'historyState':
-      onlyFields(fields, ['type', 'requestId', 'subscriptionId', 'gvr', 'namespace', 'time'], 'historyState');
+      onlyFields(
+        fields,
+        ['type', 'requestId', 'subscriptionId', 'gvr', 'namespace', 'time', 'base'],
+        'historyState',
+      );
       return withOptional(
         {
           type: 'historyState' as const,
@@ -99,7 +103,10 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
           gvr: validateGroupVersionResource(fields.gvr),
           time: moment(fields.time, 'time'),
         },
-        { namespace: namespace(fields.namespace) },
+        {
+          namespace: namespace(fields.namespace),
+          base: optional(fields.base, (present) => subscriptionId(present)),
+        },
       );
     case 'historyPlay': {
       onlyFields(fields, ['type', 'requestId', 'subscriptionId', 'speed'], 'historyPlay');

@@ -2,7 +2,7 @@
 // store code, timed in this process's CPU time (its GC threads included) so a loaded machine does not
 // stretch them.
 //
-//   npx tsx test/bench/page-ingest.ts [--pods 150000] [--rounds 3]
+//   node --expose-gc --import tsx test/bench/page-ingest.ts [--pods 150000] [--rounds 3] [--changed 0.13]
 //
 // A travel's moment: --pods rows arrive as JSON messages of 2,000 rows (BatchStream's batches) into a
 // replay mirror, which holds them until the last; then the snapshot is applied whole and the table's
@@ -12,16 +12,30 @@
 // the table's query after every frame (the fastest the table follows a listing). Pod rows are made
 // up with the shape main projects (labels, an owner, kubectl's pod columns), named as Deployments'
 // pods are, and listed in key order as an API server lists them. Medians of --rounds.
+//
+// A travel from live (DeltaBatch.base): the moment differs from the live rows the page holds in
+// --changed of its rows (a new resourceVersion), and in 1% more each way (pods deleted since, and
+// created since); main compares the worker's chunks with the live rows (timed here too, as main's
+// share) and sends the rows that differ, and the page starts from a copy of its live rows.
 import { parseArgs } from 'node:util';
 import { queryRows } from '../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
+import type { EncodedRows } from '../../main/bridge/encoded-rows';
+import { encodeRows, joinedRows } from '../../main/bridge/encoded-rows';
+import { MomentDifference } from '../../main/bridge/moment-difference';
+import { messageText } from '../../main/bridge/outgoing-message';
+import { SentRows } from '../../main/bridge/sent-rows';
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { seededRandom } from '../support/seeded-random';
 import { median, round } from './harness';
 
 const { values } = parseArgs({
-  options: { pods: { type: 'string', default: '150000' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    pods: { type: 'string', default: '150000' },
+    rounds: { type: 'string', default: '3' },
+    changed: { type: 'string', default: '0.13' },
+  },
 });
 const pods = Number(values.pods);
 const chunkRows = 2_000;
@@ -132,6 +146,114 @@ function listing(texts: readonly string[]): Map<string, number> {
   return stages;
 }
 
+/** The moment: `rows` with a share changed, 1% gone since (in the moment only) and 1% created since. */
+function momentOf(rows: readonly Row[]): { live: Row[]; moment: Row[] } {
+  const random = seededRandom(11);
+  const share = Number(values.changed);
+  const live: Row[] = [];
+  const moment: Row[] = [];
+  for (const row of rows) {
+    const roll = random();
+    if (roll < 0.01) moment.push(row);
+    else if (roll < 0.02) live.push(row);
+    else {
+      live.push(row);
+      moment.push(random() < share ? { ...row, resourceVersion: `${row.resourceVersion}-${roll}` } : row);
+    }
+  }
+  return { live, moment };
+}
+
+/** Main's share of a travel from live: the worker's chunks compared with the live rows, and the batches' text. */
+async function againstLiveOnMain(
+  live: readonly Row[],
+  moment: readonly Row[],
+  stages: Map<string, number>,
+): Promise<string[]> {
+  const sentRows = new SentRows();
+  sentRows.sent({ upserts: live, deletes: [], replace: true, snapshotEnd: true });
+  // What the worker sends: the moment as JSON text, a chunk of 1,000 rows at a time.
+  const chunks: EncodedRows[] = [];
+  for (let from = 0; from < moment.length; from += 1_000)
+    chunks.push(encodeRows(moment.slice(from, from + 1_000)));
+  const texts: string[] = [];
+  // The worker's text arrives flat (structured clone); JSON.stringify's is flattened on first read,
+  // a cost of making the bench's chunks. Their garbage is not the comparison's either (--expose-gc).
+  for (const chunk of chunks) chunk.json.indexOf('"');
+  (globalThis as { gc?: () => void }).gc?.();
+  const difference = new MomentDifference(sentRows.base(1)!, new Set());
+  const changed = timed(stages, 'main: compare chunks', () =>
+    chunks.map((chunk) => difference.changed(chunk) as EncodedRows),
+  );
+  const started = cpuMs();
+  const deletes = await difference.deletes(() => Promise.resolve());
+  stages.set('main: deletes', cpuMs() - started);
+  timed(stages, 'main: batches as text', () => {
+    const envelope = { type: 'batch' as const, subscriptionId: 'r', deletes: [] };
+    texts.push(
+      messageText({ ...envelope, seq: 1, replace: true, base: { subscriptionId: 's', seq: 1 }, upserts: [] }),
+    );
+    // As BatchStream sends them: whole chunks joined up to a batch's rows, the deletes with the last.
+    let parts: EncodedRows[] = [];
+    let size = 0;
+    const send = (last: boolean) => {
+      const upserts = joinedRows(parts.length > 0 ? parts : [{ json: '[]', keys: [] }]);
+      texts.push(
+        messageText({
+          ...envelope,
+          seq: texts.length + 1,
+          upserts,
+          ...(last ? { deletes, snapshotEnd: true } : {}),
+        }),
+      );
+      parts = [];
+      size = 0;
+    };
+    for (const chunk of changed) {
+      if (size > 0 && size + chunk.keys.length > chunkRows) send(false);
+      parts.push(chunk);
+      size += chunk.keys.length;
+    }
+    send(true);
+  });
+  return texts;
+}
+
+function travelAgainstLive(live: readonly Row[], texts: readonly string[]): Map<string, number> {
+  const stages = new Map<string, number>();
+  const liveMirror = new SubscriptionMirror();
+  liveMirror.apply({
+    type: 'batch',
+    subscriptionId: 's',
+    seq: 1,
+    replace: true,
+    snapshotEnd: true,
+    upserts: [...live],
+    deletes: [],
+  });
+  // The live table's name order is current when the user travels.
+  queryRows(liveMirror);
+  const mirror = new SubscriptionMirror(0, undefined, { wholeSnapshots: true });
+  queryRows(mirror);
+  texts.forEach((text, index) => {
+    const last = index === texts.length - 1;
+    const batch = timed(
+      stages,
+      last ? 'tail: parse last chunk' : 'arriving: parse',
+      () => JSON.parse(text) as DeltaBatch,
+    );
+    timed(
+      stages,
+      index === 0 ? 'arriving: copy the live rows' : last ? 'tail: apply whole' : 'arriving: hold',
+      () => mirror.apply(batch, liveMirror),
+    );
+  });
+  const keys = timed(stages, 'tail: query (name order)', () => queryRows(mirror));
+  if (keys.length !== mirror.rows.size)
+    throw new Error(`query returned ${keys.length} of ${mirror.rows.size}`);
+  return stages;
+}
+
 function report(title: string, runs: Map<string, number>[]): void {
   console.log(title);
   for (const stage of runs[0].keys())
@@ -145,11 +267,28 @@ const snapshot = messages(rows, true);
 const live = messages(rows, false);
 const travels: Map<string, number>[] = [];
 const listings: Map<string, number>[] = [];
+const againstLive: Map<string, number>[] = [];
+const present = momentOf(rows);
+const wholeMoment = messages(present.moment, true);
+let sentBytes = 0;
 for (let index = 0; index < Number(values.rounds); index++) {
   travels.push(travel(snapshot));
   listings.push(listing(live));
+  const stages = new Map<string, number>();
+  const texts = await againstLiveOnMain(present.live, present.moment, stages);
+  sentBytes = texts.reduce((total, text) => total + text.length, 0);
+  for (const [stage, ms] of travelAgainstLive(present.live, texts)) stages.set(stage, ms);
+  againstLive.push(stages);
 }
 report(`travel to a moment of ${pods} rows (CPU, median of ${values.rounds})`, travels);
+console.log(`  sent: ${round(snapshot.reduce((total, text) => total + text.length, 0) / 1e6)} MB`);
+report(
+  `travel from live to a moment of ${present.moment.length} rows, ${values.changed} of them changed (CPU, median of ${values.rounds})`,
+  againstLive,
+);
+console.log(
+  `  sent: ${round(sentBytes / 1e6)} MB (the whole moment: ${round(wholeMoment.reduce((total, text) => total + text.length, 0) / 1e6)} MB)`,
+);
 report(
   `first listing of ${pods} rows, queried every ${frameRows} rows (CPU, median of ${values.rounds})`,
   listings,

@@ -20,6 +20,7 @@ describe('history messages are validated like the rest of the protocol', () => {
     const messages = [
       { type: 'historyTimeline', requestId: 1, buckets: 200, from: 1, to: 2 },
       { type: 'historyState', requestId: 2, subscriptionId: 'replay1', gvr: pods, namespace: 'ns', time: 5 },
+      { type: 'historyState', requestId: 15, subscriptionId: 'replay1', gvr: pods, time: 5, base: 's1' },
       { type: 'historyPlay', requestId: 3, subscriptionId: 'replay1', speed: 100 },
       { type: 'historyStop', requestId: 4, subscriptionId: 'replay1' },
       { type: 'historyVersions', requestId: 5, object: { gvr: pods, namespace: 'ns', name: 'web-1' } },
@@ -49,6 +50,12 @@ describe('history messages are validated like the rest of the protocol', () => {
     expect(refusal({ type: 'historyPlay', requestId: 1, subscriptionId: 'r', speed: 101 })).toMatch(
       /at most 100/,
     );
+  });
+
+  it('refuses a moment whose base is not a subscription id', () => {
+    const state = { type: 'historyState', requestId: 1, subscriptionId: 'r', gvr: pods, time: 1 };
+    expect(refusal({ ...state, base: 7 })).toMatch(/subscriptionId|string/);
+    expect(refusal({ ...state, base: 'x'.repeat(1_000) })).toMatch(/subscriptionId|long|at most/);
   });
 
   it('refuses negative or fractional moments', () => {

@@ -1,0 +1,217 @@
+// A travel from live through the real query worker: the moment's rows come as the worker's JSON text,
+// and main sends only those whose uid or resourceVersion differ from the live rows the renderer holds
+// (DeltaBatch.base). The renderer must end with exactly the rows a whole snapshot of the moment gives.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BatchStream } from '../../../main/bridge/batch-stream';
+import { ReplaySubscription } from '../../../main/bridge/history-replay';
+import { messageValue } from '../../../main/bridge/outgoing-message';
+import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
+import { RowProjector } from '../../../main/bridge/row-projection';
+import { FakeClock } from '../../../main/cache/fake-clock';
+import { HistoryQueries } from '../../../main/history/history-queries';
+import { RecordingWriter } from '../../../main/history/recording-writer';
+import { openForWriting } from '../../../main/history/schema';
+import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
+import { MirrorStore } from '../../../renderer/store/mirror-store';
+import { printerFor } from '../../../shared/kinds/columns';
+import type { KubeObject } from '../../../shared/kube/object';
+import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
+import type { HistoryCursorMessage } from '../../../shared/protocol/history-messages';
+import { tempDirectory } from '../history/fixtures';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+const queries = new HistoryQueries();
+afterAll(() => queries.close());
+const start = Date.UTC(2026, 10, 30, 12);
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function pod(name: string, resourceVersion: number, uid = `uid-${name}`): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'shop', uid, resourceVersion: String(resourceVersion) },
+    status: { phase: 'Running' },
+  };
+}
+
+/**
+ * 300 pods added at `start`; then every 10 ms for 2 s one is updated, and every 100 ms one is deleted
+ * and one created under a name used before (another uid): the present differs from a moment 1 s in
+ * by some rows, some deletes and some reused names.
+ */
+function record(): { file: string; end: number } {
+  const directory = tempDirectory();
+  cleanups.push(directory.remove);
+  const file = directory.file('replay.kubetide');
+  const database = openForWriting(file, 'test', start);
+  const writer = new RecordingWriter(database);
+  const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+  let resourceVersion = 1;
+  const change = (time: number, type: 'Added' | 'Updated' | 'Deleted', object: KubeObject) =>
+    writer.writeChange({
+      time,
+      stream,
+      type,
+      finalStateUnknown: false,
+      object,
+      key: `shop/${object.metadata.name}`,
+    });
+  let end = start;
+  writer.transaction(() => {
+    for (let index = 0; index < 300; index++) change(start, 'Added', pod(`p${index}`, resourceVersion++));
+    for (let time = start + 10, tick = 0; time <= start + 2_000; time += 10, tick++) {
+      change(time, 'Updated', pod(`p${(tick * 7) % 300}`, resourceVersion++));
+      if (tick % 10 === 0) {
+        const name = `p${(tick * 13 + 1) % 300}`;
+        change(time, 'Deleted', pod(name, resourceVersion++));
+        change(time, 'Added', pod(name, resourceVersion++, `uid-${name}-${tick}`));
+        change(time, 'Deleted', pod(`p${(tick * 11 + 2) % 300}`, resourceVersion++));
+      }
+      end = time;
+    }
+    writer.touch(end);
+  });
+  database.close();
+  return { file, end };
+}
+
+function replayOn(
+  subscriptionId: string,
+  clock: FakeClock,
+  send: (message: OutgoingMessage) => void,
+): ReplaySubscription {
+  const replay = new ReplaySubscription({
+    subscriptionId,
+    gvr: pods,
+    namespace: '',
+    projector: new RowProjector(printerFor(pods)),
+    clock,
+    send,
+    batch: { maxBatchRows: 40 },
+  });
+  cleanups.push(() => replay.close());
+  return replay;
+}
+
+describe('a travel from live sent against the live rows', () => {
+  it('sends the rows that differ and ends with exactly the rows of the whole moment', async () => {
+    const { file, end } = record();
+    const clock = new FakeClock(end + 1_000);
+    const link: OutgoingMessage[] = [];
+    const streams = new Map<string, { acknowledge(seq: number): void }>();
+    const store = new MirrorStore({
+      scheduler: new ManualFrameScheduler(),
+      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
+    });
+    const deliver = () => {
+      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
+      store.applyQueued();
+    };
+    const settle = async (reply: Promise<unknown>) => {
+      let settled = false;
+      void reply.finally(() => (settled = true));
+      // The moment's deletes are read a slice per task (timers on the fake clock).
+      while (!settled) {
+        clock.step(1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await reply;
+      for (let round = 0; round < 50; round++) {
+        deliver();
+        clock.step(100);
+      }
+      deliver();
+    };
+    // The present, as the live subscription sent it: the moment at the recording's end.
+    const present = replayOn('present', clock, (message) => link.push(message));
+    streams.set('present', present);
+    store.open('present', 0, { wholeSnapshots: true });
+    await settle(present.showState(queries, file, end));
+    const live = new BatchStream({ subscriptionId: 's1', clock, send: (message) => link.push(message) });
+    streams.set('s1', live);
+    store.open('s1');
+    live.snapshot([...store.mirror('present')!.rows.values()]);
+    deliver();
+    // The moment 1 s in, whole and against the live rows.
+    const moment = start + 1_000;
+    const whole = replayOn('whole', clock, (message) => link.push(message));
+    streams.set('whole', whole);
+    store.open('whole', 0, { wholeSnapshots: true });
+    await settle(whole.showState(queries, file, moment));
+    const sent: ServerMessage[] = [];
+    const against = replayOn('against', clock, (message) => {
+      sent.push(messageValue(message));
+      link.push(message);
+    });
+    streams.set('against', against);
+    store.open('against', 0, { wholeSnapshots: true });
+    const reply = against.showState(queries, file, moment, {
+      subscriptionId: 's1',
+      rows: () => live.baseRows(),
+    });
+    await settle(reply);
+
+    const expected = new Map(store.mirror('whole')!.rows);
+    expect(expected.size).toBeGreaterThan(250);
+    expect(new Map(store.mirror('against')!.rows)).toEqual(expected);
+    const batches = sent.filter((message): message is DeltaBatch => message.type === 'batch');
+    expect(batches[0].base).toEqual({ subscriptionId: 's1', seq: live.lastSeq });
+    const upserts = batches.reduce((count, batch) => count + batch.upserts.length, 0);
+    const deletes = batches.reduce((count, batch) => count + batch.deletes.length, 0);
+    // Most rows are as they are now; some changed since, and pods created since are deleted.
+    expect(upserts).toBeGreaterThan(0);
+    expect(upserts).toBeLessThan(expected.size / 2);
+    expect(deletes).toBeGreaterThan(0);
+    // The cursor says "whole" only after the batch that ends the snapshot, and then it is.
+    let ended = false;
+    for (const message of sent) {
+      if (message.type === 'batch' && message.snapshotEnd) ended = true;
+      const cursor = message as HistoryCursorMessage;
+      if (message.type !== 'historyCursor' || cursor.total === undefined) continue;
+      expect(cursor.rebuilt >= cursor.total).toBe(ended);
+    }
+    expect(sent.at(-1)).toMatchObject({
+      type: 'historyCursor',
+      rebuilt: expected.size,
+      total: expected.size,
+    });
+  });
+
+  it('sends a moment much smaller than the live rows whole, not as more deletes than rows', async () => {
+    const { file } = record();
+    const clock = new FakeClock(start + 10_000);
+    const sent: ServerMessage[] = [];
+    const live = new BatchStream({ subscriptionId: 's1', clock, send: () => {} });
+    const many = Array.from({ length: 700 }, (_, index) => ({
+      key: `shop/many-${index}`,
+      uid: `uid-many-${index}`,
+      name: `many-${index}`,
+      namespace: 'shop',
+      resourceVersion: '1',
+      labels: {},
+      owners: [],
+      createdAt: 0,
+      cells: [],
+    }));
+    live.snapshot(many);
+    const replay = replayOn('against', clock, (message) => sent.push(messageValue(message)));
+    const reply = replay.showState(queries, file, start + 1_000, {
+      subscriptionId: 's1',
+      rows: () => live.baseRows(),
+    });
+    while (!sent.some((message) => message.type === 'batch' && message.snapshotEnd)) {
+      clock.step(100);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const last = sent.filter((message): message is DeltaBatch => message.type === 'batch').at(-1);
+      if (last) replay.acknowledge(last.seq);
+    }
+    await reply;
+    const batches = sent.filter((message): message is DeltaBatch => message.type === 'batch');
+    expect(batches[0].base).toBeUndefined();
+    expect(batches.reduce((count, batch) => count + batch.upserts.length, 0)).toBeGreaterThan(250);
+    expect(batches.every((batch) => batch.deletes.length === 0)).toBe(true);
+  });
+});
