@@ -51,3 +51,22 @@ describe('StringInterner capacity', () => {
     expect(interner.size).toBeLessThanOrEqual(100);
   });
 });
+
+describe('StringInterner growth', () => {
+  it('spreads strings that differ anywhere so that no one table grows past its share', () => {
+    const forms = [
+      (second: number) =>
+        new Date(Date.UTC(2026, 10, 30) + second * 1000).toISOString().replace('.000Z', 'Z'),
+      (second: number) => new Date(Date.UTC(2026, 10, 30) + second * 7).toISOString(),
+      (second: number) => `Back-off restarting failed container app in pod web-${second}_default(uid)`,
+    ];
+    for (const form of forms) {
+      const interner = new StringInterner(250_000);
+      for (let second = 0; second < 200_000; second++) interner.intern(form(second));
+      // Below the capacity, nothing was forgotten...
+      expect(interner.size).toBe(200_000);
+      // ...and no insertion rehashed more than a shard's 3,906 entries at once (one Map: 131,072).
+      expect(interner.largestShard).toBeLessThanOrEqual(3_906);
+    }
+  });
+});
