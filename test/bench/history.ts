@@ -277,7 +277,9 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
     const pacedBaseline = await record(undefined, base.items, pacedEvents, log, false, control, pacedRate);
     log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
-    const floodBaseline = stallsOnly ? run : await record(undefined, base.items, events, log, false, control);
+    const floodBaseline = stallsOnly
+      ? undefined
+      : await record(undefined, base.items, events, log, false, control);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -301,10 +303,10 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         main_long_stalls_mostly_run_queue: run.wallStalls.mostlyRunQueue,
         idle_loop_max_stall_ms: round(run.control.maxStallMs),
         main_cpu_us_per_change: perChange(run),
-        flood_baseline_main_cpu_us_per_change: perChange(floodBaseline),
-        flood_baseline_max_stall_ms: round(floodBaseline.maxStallMs),
+        flood_baseline_main_cpu_us_per_change: floodBaseline ? perChange(floodBaseline) : null,
+        flood_baseline_max_stall_ms: floodBaseline ? round(floodBaseline.maxStallMs) : null,
         flood_baseline_max_stall_cpu_ms:
-          floodBaseline.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
+          floodBaseline?.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
         recorder_main_us_per_change: round((recorderMain.totalMs * 1000) / run.written),
         recorder_main_max_ms: round(recorderMain.maxMs),
         stamp_delay_p99_ms: round(stampP99),
@@ -337,7 +339,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         `main_max_stall_run_queue_ms: of the longest wall stall, the time the thread was runnable but waiting for a core (schedstat); main_long_stalls: iterations over 20 ms of wall time, of which *_in_cpu held 20 ms of this thread's work and *_mostly_run_queue waited more than half of it for a core`,
         `idle_loop_max_stall_ms: a process beside the recording with an idle event loop (the control): the machine's share of a stall`,
         ...stallNotes('recording', run),
-        ...stallNotes('flood without a recorder', floodBaseline),
+        ...(floodBaseline ? stallNotes('flood without a recorder', floodBaseline) : []),
         ...stallNotes('paced with a recorder', pacedRun),
         "flood_baseline_*: the same flood with no recorder; the difference from main_max_stall_* is the recorder's share",
         "recorder_main_*: the recorder's own calls on the main thread (capture per key, batch send), timed around each call",
