@@ -6,6 +6,7 @@
 import type { TransformFunc } from '../cache/store';
 import type { KubeObject } from '../../shared/kube/object';
 import { SiblingSharing } from './sibling-sharing';
+import { shardCount, stringShard } from '../history/string-shards';
 
 /** Fields whose values are unique per object: interning them would only grow the table. */
 const uniqueValueFields: ReadonlySet<string> = new Set([
@@ -26,16 +27,11 @@ const maximumInternedLength = 256;
 const maximumParserInternedLength = 10;
 
 /**
- * How many Maps the table is split into. A Map grows by rehashing every entry into a table twice the
- * size, in one call on the informers' thread: one Map of 131,072 strings took 53 ms of that thread's
- * CPU to grow (load 18), the longest iteration of the history bench's flood, whose timestamps are new
- * at every change. In 64 shards of at most capacity / 64 entries, a growth rehashes at most ~2,000.
- */
-const shardCount = 64;
-
-/**
  * Shares repeated strings across every object it is given. The table keeps one entry per distinct
- * string it has seen outside uniqueValueFields: the cluster's vocabulary, not its size.
+ * string it has seen outside uniqueValueFields: the cluster's vocabulary, not its size. It is split in
+ * shards (string-shards.ts): one Map of 131,072 strings took 53 ms of the informers' thread's CPU to
+ * grow (load 18), the longest iteration of the history bench's flood, whose timestamps are new at
+ * every change; a shard of capacity / 64 grows at most ~2,000 entries at once.
  */
 export class StringInterner {
   private readonly shards: Map<string, string>[] = [];
@@ -64,7 +60,7 @@ export class StringInterner {
    * grow it for as long as the app runs. A full shard starts over; strings already shared stay shared.
    */
   intern(value: string): string {
-    const shard = this.shards[shardOf(value)];
+    const shard = this.shards[stringShard(value)];
     const known = shard.get(value);
     if (known !== undefined) return known;
     if (shard.size >= this.shardCapacity) shard.clear();
@@ -91,23 +87,6 @@ export class StringInterner {
     }
     return value;
   }
-}
-
-/**
- * A string's shard: a hash of its length, its last 16 characters (where timestamps and generated
- * names differ) and every (length / 8 + 1)th before them (a message's middle). Hashing every character
- * cost several times the lookup; this costs about as much as one (40-50 ns).
- */
-function shardOf(value: string): number {
-  const length = value.length;
-  let hash = length;
-  let index = length - 1;
-  for (const last = Math.max(0, length - 16); index >= last; index--)
-    hash = (Math.imul(hash, 31) + value.charCodeAt(index)) | 0;
-  for (const stride = (length >> 3) + 1; index >= 0; index -= stride)
-    hash = (Math.imul(hash, 31) + value.charCodeAt(index)) | 0;
-  // The top bits of a multiplicative hash: every bit of `hash` reaches them.
-  return Math.imul(hash, 0x9e3779b1) >>> (32 - Math.log2(shardCount));
 }
 
 /** One feed's compactor: the informer's transform, and the same work done ahead of DeltaFIFO. */
