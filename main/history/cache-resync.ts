@@ -8,6 +8,7 @@
 // recorded last, the same way. So when the last slice is done, the stream's record (each key's
 // Replaced, then its live changes) equals the cache at that instant: that is the list's keyframe.
 import type { KubeObject } from '../../shared/kube/object';
+import { ShardedKeySet } from './string-shards';
 
 export interface CacheResyncHost {
   /** Stamps, serializes and queues `object` as a Replaced change of `key`; returns its text's length. */
@@ -20,8 +21,11 @@ export interface CacheResyncHost {
 
 export class CacheResync {
   private cursor = 0;
-  /** Keys whose Replaced is queued (or which were gone before their turn): later changes are live. */
-  private readonly recorded = new Set<string>();
+  /**
+   * Keys whose Replaced is queued (or which were gone before their turn): later changes are live.
+   * Sharded: one Set of 150,000 pod keys would rehash 131,072 of them in one insertion (31 ms).
+   */
+  private readonly recorded = new ShardedKeySet();
   /** Keys not recorded yet that changed since the snapshot -> their object now (null: deleted). */
   private readonly changedSince = new Map<string, KubeObject | null>();
   /** Cancelled, or finished: no slice runs again, and nothing more is absorbed. */

@@ -17,6 +17,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import type { PerformanceEntry } from 'node:perf_hooks';
+import type { RoleTimes, ThreadShares } from './thread-shares';
+import { describeRoleTimes } from './thread-shares';
 
 /** A span of the monotonic clock (process.hrtime), in microseconds: a .cpuprofile's time base. */
 export interface MonotonicSpan {
@@ -33,6 +35,10 @@ export interface WallStall {
   readonly runQueueMs: number;
   /** Garbage collections inside the stall, each "kind ms" (their wall time, wait included). */
   readonly collections: readonly string[];
+  /** Every thread of the process over the stall (from up to sharesEveryMs before it), by role. */
+  readonly threads?: RoleTimes;
+  /** The span the threads' times cover, in ms (the stall and up to sharesEveryMs before it). */
+  readonly threadsWallMs?: number;
 }
 
 /** What the long wall-time stalls of a run were made of. */
@@ -51,6 +57,8 @@ export interface WallStallBreakdown {
 const longStallMs = 20;
 /** How many of the longest stalls are kept with their collections. */
 const keptStalls = 5;
+/** Every thread's times are read this often (at a tick), so a stall's share is known from before it. */
+const sharesEveryMs = 10;
 
 interface KeptStall {
   wallMs: number;
@@ -59,6 +67,8 @@ interface KeptStall {
   /** performance.now() of the ticks around it, to find the collections inside it. */
   startMs: number;
   endMs: number;
+  threads?: RoleTimes;
+  threadsWallMs?: number;
 }
 
 export class CpuStallMonitor {
@@ -88,8 +98,13 @@ export class CpuStallMonitor {
   private schedstat: ThreadSchedstat | undefined;
   /** The thread's schedstat could be read: the figures mean something. */
   private supported = false;
+  private shares: ThreadShares | undefined;
+  private sharesAt: { ms: number; readings: ReturnType<ThreadShares['read']> } | undefined;
+  private sharesFirst: ReturnType<ThreadShares['read']> | undefined;
+  private sharesTotal: RoleTimes | undefined;
 
-  start(): void {
+  /** With `shares`, each long stall and the whole run are also told by thread (see ThreadShares). */
+  start(shares?: ThreadShares): void {
     if (this.timer) return;
     this.schedstat = ThreadSchedstat.open();
     if (!this.schedstat) return;
@@ -97,6 +112,11 @@ export class CpuStallMonitor {
     [this.lastCpu, this.lastWait] = this.schedstat.read();
     this.lastTickUs = monotonicUs();
     this.lastTickMs = performance.now();
+    this.shares = shares;
+    if (shares) {
+      this.sharesAt = { ms: this.lastTickMs, readings: shares.read() };
+      this.sharesFirst = this.sharesAt.readings;
+    }
     this.gcObserver.observe({ entryTypes: ['gc'] });
     this.timer = setInterval(() => this.tick(), 1);
   }
@@ -107,6 +127,9 @@ export class CpuStallMonitor {
     this.timer = undefined;
     this.schedstat?.close();
     this.schedstat = undefined;
+    if (this.shares && this.sharesFirst)
+      this.sharesTotal = this.shares.spent(this.sharesFirst, this.shares.read());
+    this.shares = undefined;
     this.gcObserver.disconnect();
     return this.supported ? this.maxMs : undefined;
   }
@@ -114,6 +137,11 @@ export class CpuStallMonitor {
   /** Where the longest stall was, between the two ticks around it (undefined before one was seen). */
   longestSpan(): MonotonicSpan | undefined {
     return this.longest;
+  }
+
+  /** Every thread's times over the run by role (undefined without ThreadShares). */
+  threadTotals(): RoleTimes | undefined {
+    return this.sharesTotal;
   }
 
   /** Every collection of the run by kind: "scavenge 812 in 3,210 ms, ..." (wall time, waits included). */
@@ -133,6 +161,8 @@ export class CpuStallMonitor {
         wallMs: stall.wallMs,
         cpuMs: stall.cpuMs,
         runQueueMs: stall.runQueueMs,
+        threads: stall.threads,
+        threadsWallMs: stall.threadsWallMs,
         collections: this.collections
           .filter(
             (entry) => entry.startTime < stall.endMs && entry.startTime + entry.duration > stall.startMs,
@@ -152,13 +182,23 @@ export class CpuStallMonitor {
       this.longest = { startUs: this.lastTickUs, endUs: nowUs };
     }
     const wallMs = nowMs - this.lastTickMs;
+    const readings =
+      this.shares && (wallMs > longStallMs || nowMs - this.sharesAt!.ms >= sharesEveryMs)
+        ? this.shares.read()
+        : undefined;
     if (wallMs > longStallMs) {
       const runQueueMs = wait - this.lastWait;
       this.longStalls++;
       if (cpuMs >= longStallMs) this.longInCpu++;
       if (runQueueMs > wallMs / 2) this.mostlyRunQueue++;
-      this.keep({ wallMs, cpuMs, runQueueMs, startMs: this.lastTickMs, endMs: nowMs });
+      const stall: KeptStall = { wallMs, cpuMs, runQueueMs, startMs: this.lastTickMs, endMs: nowMs };
+      if (readings) {
+        stall.threads = this.shares!.spent(this.sharesAt!.readings, readings);
+        stall.threadsWallMs = nowMs - this.sharesAt!.ms;
+      }
+      this.keep(stall);
     }
+    if (readings) this.sharesAt = { ms: nowMs, readings };
     this.lastCpu = cpu;
     this.lastWait = wait;
     this.lastTickUs = nowUs;
@@ -183,7 +223,11 @@ export class CpuStallMonitor {
 export function describeWallStall(stall: WallStall): string {
   const other = Math.max(0, stall.wallMs - stall.cpuMs - stall.runQueueMs);
   const collections = stall.collections.length ? `; GC ${stall.collections.join(', ')}` : '; no GC';
-  return `${stall.wallMs.toFixed(0)} ms wall = ${stall.cpuMs.toFixed(1)} CPU + ${stall.runQueueMs.toFixed(0)} run queue + ${other.toFixed(0)} other${collections}`;
+  const threads =
+    stall.threads && stall.threadsWallMs !== undefined
+      ? `; over ${stall.threadsWallMs.toFixed(0)} ms: ${describeRoleTimes(stall.threads, stall.threadsWallMs)}`
+      : '';
+  return `${stall.wallMs.toFixed(0)} ms wall = ${stall.cpuMs.toFixed(1)} CPU + ${stall.runQueueMs.toFixed(0)} run queue + ${other.toFixed(0)} other${collections}${threads}`;
 }
 
 /**

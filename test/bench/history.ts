@@ -13,6 +13,7 @@
 //   each on a freshly opened reader so no version decoded by an earlier sample is reused;
 // - export: the whole recording exported by its worker thread, and this thread's longest stall meanwhile.
 // KUBETIDE_BENCH_NICENESS=N runs the recording worker at nice value N instead of the app's.
+// KUBETIDE_BENCH_HISTORY_STALLS_ONLY=1 measures the stalls alone: no rebuild, export or flood baseline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,9 +35,11 @@ import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
 import { atLeast, atMost, getBody, median, podsResource, round, waitUntil } from './harness';
-import type { WallStallBreakdown } from './cpu-stall-monitor';
+import type { MonotonicSpan, WallStallBreakdown } from './cpu-stall-monitor';
 import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
 import { IdleLoopControl } from './idle-loop-control';
+import type { RoleTimes } from './thread-shares';
+import { ThreadShares, describeRoleTimes } from './thread-shares';
 import type { IdleLoopReport } from './idle-loop-child';
 import { emittedAnnotation, historyListerWatcher } from './history-stream';
 import type { SyncTarget } from './sync';
@@ -51,6 +54,9 @@ const pacedSeconds = 10;
  * to compare (above 0: the worker yields a shared core to the informers' thread sooner).
  */
 const workerNiceness = Number(process.env.KUBETIDE_BENCH_NICENESS ?? recordingWorkerNiceness);
+
+/** Only the stalls: the recording, then the paced runs (no rebuild, export or flood baseline). */
+const stallsOnly = process.env.KUBETIDE_BENCH_HISTORY_STALLS_ONLY === '1';
 
 /**
  * The recorder's own work on the informers' thread, timed around each call: the tap's capture of
@@ -86,7 +92,7 @@ timeOnMainThread(StreamTap.prototype, 'observePhase');
 timeOnMainThread(CacheResync.prototype, 'slice');
 timeOnMainThread(Recorder.prototype, 'send');
 
-interface RecordedRun {
+export interface RecordedRun {
   /** The stream's events (the informer's updates). */
   readonly events: number;
   readonly written: number;
@@ -100,10 +106,14 @@ interface RecordedRun {
   readonly maxStallCpuMs: number | undefined;
   /** What the long wall-time stalls were made of (CPU, waiting for a core, collections). */
   readonly wallStalls: WallStallBreakdown;
+  /** Where the longest stall in CPU time was, on a CPU profile's clock (see profile-summary --window). */
+  readonly longestCpuSpan: MonotonicSpan | undefined;
   /** This thread's CPU time over the run, in ms (undefined where untold). */
   readonly mainCpuMs: number | undefined;
   /** The collections of the run by kind (see CpuStallMonitor.collectionTotals). */
   readonly collections: string;
+  /** Every thread of the process over the run, by role (undefined where untold). */
+  readonly threads: RoleTimes | undefined;
   /** The same run's stalls in a process with no work (the machine's share). */
   readonly control: IdleLoopReport;
   readonly bytes: number;
@@ -114,7 +124,7 @@ interface RecordedRun {
  * Records `events` changes of the stream into `file`, from a worker, watching the event loop. With
  * `file` undefined, runs the informer alone: the baseline the recorder's share is told from.
  */
-async function record(
+export async function record(
   file: string | undefined,
   basePods: readonly KubeObject[],
   events: number,
@@ -123,6 +133,7 @@ async function record(
   control: IdleLoopControl,
   eventsPerSecond?: number,
 ): Promise<RecordedRun> {
+  const shares = ThreadShares.open();
   const recorder =
     file === undefined
       ? undefined
@@ -134,6 +145,8 @@ async function record(
           recordingProcess: recordingWorkerProcess(workerNiceness),
           ...(rowFrames ? {} : { rowFrames: false }),
         });
+  // The threads Recorder.open started are the recording worker's.
+  shares?.discover('recording');
   const started = performance.now();
   // As a feed builds its pods informer (main/bridge/feed.ts): the LIST's items compacted in turns
   // ahead of DeltaFIFO, the same compactor as the informer's transform.
@@ -165,7 +178,9 @@ async function record(
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const cpuStalls = new CpuStallMonitor();
-  cpuStalls.start();
+  // Threads started since (libuv's pool, at its first use) are told as "other".
+  shares?.discover('other');
+  cpuStalls.start(shares);
   const cpuStart = threadCpuMs();
   const stop = new AbortController();
   const running = informer.run(stop.signal);
@@ -190,8 +205,10 @@ async function record(
       maxStallMs: delay.max / 1e6,
       maxStallCpuMs,
       wallStalls: cpuStalls.wallStalls(),
+      longestCpuSpan: cpuStalls.longestSpan(),
       mainCpuMs,
       collections: cpuStalls.collectionTotals(),
+      threads: cpuStalls.threadTotals(),
       control: controlReport,
       bytes: stats?.bytes ?? 0,
       dropped: stats?.dropped ?? 0,
@@ -202,6 +219,7 @@ async function record(
     stop.abort();
     await running.catch(() => {});
     await recorder?.close();
+    shares?.close();
   }
 }
 
@@ -222,7 +240,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     const recorderMain = { ...mainThreadWork };
     const samples: number[] = [];
     const range = openAndClose(file);
-    for (let index = 0; index < rebuilds && range; index++) {
+    for (let index = 0; index < (stallsOnly ? 0 : rebuilds) && range; index++) {
       const time = range.start + Math.random() * (range.end - range.start);
       const reader = openRecording(file);
       const start = performance.now();
@@ -234,10 +252,12 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     const exportDelay = monitorEventLoopDelay({ resolution: 1 });
     exportDelay.enable();
     const exportStart = performance.now();
-    const exported = await exportInWorker(file, join(directory, 'export.kubetide'), {
-      from: range?.start ?? 0,
-      to: range?.end ?? Date.now(),
-    });
+    const exported = stallsOnly
+      ? { changes: 0 }
+      : await exportInWorker(file, join(directory, 'export.kubetide'), {
+          from: range?.start ?? 0,
+          to: range?.end ?? Date.now(),
+        });
     const exportMs = performance.now() - exportStart;
     exportDelay.disable();
     log(`  history: exported ${exported.changes} changes in ${(exportMs / 1000).toFixed(1)} s`);
@@ -257,7 +277,9 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
     log(`  history: the same paced stream without a recorder, for the baseline stall`);
     const pacedBaseline = await record(undefined, base.items, pacedEvents, log, false, control, pacedRate);
     log(`  history: the flood of ${events} changes without a recorder, for the baseline stall`);
-    const floodBaseline = await record(undefined, base.items, events, log, false, control);
+    const floodBaseline = stallsOnly
+      ? undefined
+      : await record(undefined, base.items, events, log, false, control);
     const stampDelays = stampDelaysOf(paced);
     const workerWallRate = run.written / run.writeSeconds;
     const recordRate = run.written / (run.writeCpuSeconds ?? run.writeSeconds);
@@ -281,10 +303,10 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         main_long_stalls_mostly_run_queue: run.wallStalls.mostlyRunQueue,
         idle_loop_max_stall_ms: round(run.control.maxStallMs),
         main_cpu_us_per_change: perChange(run),
-        flood_baseline_main_cpu_us_per_change: perChange(floodBaseline),
-        flood_baseline_max_stall_ms: round(floodBaseline.maxStallMs),
+        flood_baseline_main_cpu_us_per_change: floodBaseline ? perChange(floodBaseline) : null,
+        flood_baseline_max_stall_ms: floodBaseline ? round(floodBaseline.maxStallMs) : null,
         flood_baseline_max_stall_cpu_ms:
-          floodBaseline.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
+          floodBaseline?.maxStallCpuMs === undefined ? null : round(floodBaseline.maxStallCpuMs),
         recorder_main_us_per_change: round((recorderMain.totalMs * 1000) / run.written),
         recorder_main_max_ms: round(recorderMain.maxMs),
         stamp_delay_p99_ms: round(stampP99),
@@ -317,7 +339,7 @@ export async function runHistory(options: BenchOptions, target: SyncTarget): Pro
         `main_max_stall_run_queue_ms: of the longest wall stall, the time the thread was runnable but waiting for a core (schedstat); main_long_stalls: iterations over 20 ms of wall time, of which *_in_cpu held 20 ms of this thread's work and *_mostly_run_queue waited more than half of it for a core`,
         `idle_loop_max_stall_ms: a process beside the recording with an idle event loop (the control): the machine's share of a stall`,
         ...stallNotes('recording', run),
-        ...stallNotes('flood without a recorder', floodBaseline),
+        ...(floodBaseline ? stallNotes('flood without a recorder', floodBaseline) : []),
         ...stallNotes('paced with a recorder', pacedRun),
         "flood_baseline_*: the same flood with no recorder; the difference from main_max_stall_* is the recorder's share",
         "recorder_main_*: the recorder's own calls on the main thread (capture per key, batch send), timed around each call",
@@ -343,6 +365,7 @@ function stallNotes(name: string, run: RecordedRun): string[] {
   const { wallStalls, control } = run;
   return [
     `${name}: main thread ${run.mainCpuMs === undefined ? '?' : (run.mainCpuMs / 1000).toFixed(1)} s of CPU; collections on it: ${run.collections}`,
+    `${name}: the process's threads over the run: ${run.threads ? describeRoleTimes(run.threads, run.seconds * 1000) : 'untold'}`,
     `${name}: ${wallStalls.longStalls} stalls over 20 ms wall (${wallStalls.longInCpu} over 20 ms CPU, ${wallStalls.mostlyRunQueue} mostly waiting for a core); longest: ${wallStalls.longest.slice(0, 3).map(describeWallStall).join(' | ') || 'none'}`,
     `${name}, the idle control beside it: ${control.wallStalls.longStalls} stalls over 20 ms wall, longest ${control.maxStallMs.toFixed(0)} ms: ${control.wallStalls.longest.slice(0, 2).map(describeWallStall).join(' | ') || 'none'}`,
   ];

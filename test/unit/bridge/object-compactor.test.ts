@@ -51,3 +51,23 @@ describe('StringInterner capacity', () => {
     expect(interner.size).toBeLessThanOrEqual(100);
   });
 });
+
+describe('StringInterner growth', () => {
+  it('spreads strings that differ anywhere so that no one table grows past its share', () => {
+    const forms = [
+      (second: number) =>
+        new Date(Date.UTC(2026, 10, 30) + second * 1000).toISOString().replace('.000Z', 'Z'),
+      (second: number) => new Date(Date.UTC(2026, 10, 30) + second * 7).toISOString(),
+      (second: number) => `Back-off restarting failed container app in pod web-${second}_default(uid)`,
+    ];
+    for (const form of forms) {
+      // 64 shards of 2,000: 100,000 strings spread evenly are 1,563 a shard.
+      const interner = new StringInterner(128_000);
+      for (let second = 0; second < 100_000; second++) interner.intern(form(second));
+      // No shard was full, so nothing was forgotten...
+      expect(interner.size).toBe(100_000);
+      // ...and no insertion rehashed more than a shard's entries at once (one Map: 65,536).
+      expect(interner.largestShard).toBeLessThan(2_000);
+    }
+  });
+});
