@@ -55,6 +55,10 @@ export class ListReplyDecoder {
   private key = '';
   /** The value being scanned: the parts of it seen so far and what it is inside of. */
   private scanning: 'key' | 'member' | 'item' | undefined;
+  /**
+   * The bytes of the value from earlier chunks, when it began in one: most values lie within one
+   * chunk and are decoded from it directly, without a copy or a view of their bytes.
+   */
   private parts: Buffer[] = [];
   private depth = 0;
   private inString = false;
@@ -75,8 +79,7 @@ export class ListReplyDecoder {
           this.parts.push(index === 0 ? chunk : chunk.subarray(index));
           break;
         }
-        this.parts.push(chunk.subarray(index, end));
-        this.complete();
+        this.complete(chunk, index, end);
         index = end;
         continue;
       }
@@ -151,7 +154,6 @@ export class ListReplyDecoder {
   /** Starts scanning a value at its first byte; scan() is then given that byte again. */
   private startValue(kind: 'key' | 'member' | 'item', first: number): void {
     this.scanning = kind;
-    this.parts = [];
     this.depth = 0;
     this.inString = false;
     this.escaped = false;
@@ -207,11 +209,18 @@ export class ListReplyDecoder {
     return end;
   }
 
-  /** The scanned value is whole: parse it (JSON.parse validates it) and move on. */
-  private complete(): void {
-    const parts = this.parts;
-    const text = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
-    this.parts = [];
+  /**
+   * The scanned value is whole, its last bytes `chunk` from `start` to `end`: parse it (JSON.parse
+   * validates it) and move on.
+   */
+  private complete(chunk: Buffer, start: number, end: number): void {
+    let text: string;
+    if (this.parts.length === 0) text = chunk.toString('utf8', start, end);
+    else {
+      this.parts.push(chunk.subarray(start, end));
+      text = Buffer.concat(this.parts).toString('utf8');
+      this.parts = [];
+    }
     const kind = this.scanning;
     this.scanning = undefined;
     const value: unknown = JSON.parse(text);

@@ -47,6 +47,10 @@ try {
   const mainUsPerChange =
     figures.mainThreadCpuMs === undefined ? undefined : round((figures.mainThreadCpuMs * 1000) / changes);
   log(`window on the profile clock: ${from} to ${to} us`);
+  const span = figures.loopStallCpuSpan;
+  if (span) log(`longest stall in CPU time on the profile clock: ${span.startUs} to ${span.endUs} us`);
+  log(`collections: ${figures.collections ?? '?'}`);
+  for (const stall of figures.wallStalls ?? []) log(`long wall stall: ${stall}`);
   console.log(
     JSON.stringify({
       pods,
