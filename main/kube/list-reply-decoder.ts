@@ -10,6 +10,8 @@
 // value is validated by JSON.parse, and anything but whitespace after the object is refused, so the
 // decoder accepts exactly the replies JSON.parse would.
 
+import { textWithoutManagedFields } from './managed-fields-cut';
+
 const quote = 0x22;
 const backslash = 0x5c;
 const openBrace = 0x7b;
@@ -45,9 +47,18 @@ type State =
   | 'after-item'
   | 'done';
 
+/** An item's metadata (managed-fields-cut.ts). */
+const itemMetadataPath = ['metadata'];
+
 export class ListReplyDecoder {
-  /** `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem). */
-  constructor(private readonly mapItem?: (item: unknown) => unknown) {}
+  /**
+   * `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem).
+   * With `omitManagedFields` (the caller drops them) each item's managedFields are cut out unparsed.
+   */
+  constructor(
+    private readonly mapItem?: (item: unknown) => unknown,
+    private readonly omitManagedFields = false,
+  ) {}
 
   private state: State = 'before-object';
   private readonly members: Record<string, unknown> = {};
@@ -214,14 +225,19 @@ export class ListReplyDecoder {
    * validates it) and move on.
    */
   private complete(chunk: Buffer, start: number, end: number): void {
-    let text: string;
-    if (this.parts.length === 0) text = chunk.toString('utf8', start, end);
-    else {
-      this.parts.push(chunk.subarray(start, end));
-      text = Buffer.concat(this.parts).toString('utf8');
-      this.parts = [];
-    }
     const kind = this.scanning;
+    let bytes = chunk;
+    if (this.parts.length > 0) {
+      this.parts.push(chunk.subarray(start, end));
+      bytes = Buffer.concat(this.parts);
+      this.parts = [];
+      start = 0;
+      end = bytes.length;
+    }
+    const text =
+      kind === 'item' && this.omitManagedFields
+        ? textWithoutManagedFields(bytes, start, end, itemMetadataPath)
+        : bytes.toString('utf8', start, end);
     this.scanning = undefined;
     const value: unknown = JSON.parse(text);
     if (kind === 'key') {

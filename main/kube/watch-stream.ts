@@ -16,6 +16,7 @@ import type { KubeObject, WatchEvent, WatchEventType } from '../../shared/kube/o
 import { StatusError, isStatus, newStatus } from '../../shared/kube/status';
 import type { Status } from '../../shared/kube/status';
 import { WatchDecodeError, WatchInactivityError } from './errors';
+import { textWithoutManagedFields } from './managed-fields-cut';
 
 /**
  * A watch over HTTP/1.1 with no byte for this long is presumed dead (over HTTP/2, client-go and we rely
@@ -98,7 +99,12 @@ export interface WatchStreamOptions {
   statusError?: (status: Status) => Error;
   /** Aborting it is the same as stop(). */
   signal?: AbortSignal;
+  /** The consumer drops metadata.managedFields: they are cut from each event before it is parsed. */
+  omitManagedFields?: boolean;
 }
+
+/** Where an event's metadata is (managed-fields-cut.ts). */
+const eventMetadataPath = ['object', 'metadata'];
 
 interface Waiter<T extends KubeObject> {
   resolve(result: IteratorResult<WatchEvent<T>>): void;
@@ -216,7 +222,9 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
       this.lastActivity = this.options.clock.now();
       this.source.resume();
     }
-    return line.toString('utf8');
+    return this.options.omitManagedFields
+      ? textWithoutManagedFields(line, 0, line.length, eventMetadataPath)
+      : line.toString('utf8');
   }
 
   private clearQueue(): void {

@@ -222,6 +222,15 @@ describe('WatchStream', () => {
     expect(source.isPaused()).toBe(false);
   });
 
+  it("cuts each event's managedFields out before parsing when its consumer drops them", async () => {
+    const { source, stream } = open({ omitManagedFields: true });
+    const managedFields = [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }];
+    const object = { ...pod('rocket', '11'), metadata: { ...pod('rocket', '11').metadata, managedFields } };
+    source.end(`${JSON.stringify({ type: 'MODIFIED', object })}\n`);
+    const { received } = await collect(stream);
+    expect(received).toEqual([{ type: 'MODIFIED', object: pod('rocket', '11') }]);
+  });
+
   it('ends cleanly when the server closes the stream after whole events', async () => {
     const { source, clock, stream } = open();
     source.end(encoded);
