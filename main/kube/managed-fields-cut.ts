@@ -35,11 +35,15 @@ export function managedFieldsCut(
   end: number,
   path: readonly string[],
 ): Cut | undefined {
+  // Searched within the object only: a LIST chunk holds dozens of items after this one, and a search
+  // to the chunk's end for each would read the chunk dozens of times.
+  const object = bytes.subarray(start, end);
   // An annotation or a label may be named managedFields too: the next occurrence is tried.
-  let candidate = bytes.indexOf(member, start);
-  while (candidate > start && candidate < end && !isMemberAt(bytes, start, candidate, path))
-    candidate = bytes.indexOf(member, candidate + member.length);
-  if (candidate <= start || candidate >= end) return undefined;
+  let found = object.indexOf(member);
+  while (found > 0 && !isMemberAt(bytes, start, start + found, path))
+    found = object.indexOf(member, found + member.length);
+  if (found <= 0) return undefined;
+  const candidate = start + found;
   const valueStart = candidate + member.length;
   if (bytes[valueStart] !== openBracket) return undefined;
   const valueEnd = endOfArray(bytes, valueStart, end);
