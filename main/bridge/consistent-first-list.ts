@@ -11,13 +11,13 @@ export function consistentFirstList<T extends KubeObject>(inner: ListerWatcher<T
   let first = true;
   return {
     supportsWatchList: inner.supportsWatchList,
-    watch: (options, signal) => inner.watch(options, signal),
-    list: (options, signal, transformItem) => {
+    watch: (options, signal, hints) => inner.watch(options, signal, hints),
+    list: (options, signal, transformItem, hints) => {
       if (first && !options.continue) {
         first = false;
         if (options.resourceVersion === '0') options = { ...options, resourceVersion: '' };
       }
-      return inner.list(options, signal, transformItem);
+      return inner.list(options, signal, transformItem, hints);
     },
   };
 }

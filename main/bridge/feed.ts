@@ -47,6 +47,8 @@ export class Feed {
   private firstFailureAt: number | undefined;
   private lastError: unknown;
   private progressTimer: Timer | undefined;
+  /** A look at hasSynced is queued behind the deliveries under way (see checkSyncedSoon). */
+  private syncCheckQueued = false;
   private readonly silence: WatchSilence;
   /** A reconnect asked for by reconnect(), reported on the synced state once the watch is back. */
   private pendingReconnect: { reason: string; staleSince: number } | undefined;
@@ -236,6 +238,7 @@ export class Feed {
     if (previous && showsVersion(previous, object)) return;
     const row = previewed?.current ? previewed.row : this.projector.project(object, this.options.clock.now());
     this.rowsByKey.set(key, row);
+    this.checkSyncedSoon();
     for (const subscriber of this.subscribers) {
       if (!subscriber.preview)
         subscriber.record(previous ? { type: 'updated', row } : { type: 'added', row });
@@ -313,6 +316,24 @@ export class Feed {
       this.progressTimer = this.options.clock.setTimeout(tick, this.progressIntervalMs);
     };
     this.progressTimer = this.options.clock.setTimeout(tick, 0);
+  }
+
+  /**
+   * While the progress tick waits for hasSynced, looks again once the deliveries under way have
+   * returned (a microtask, one per turn of deliveries): the last initial item makes the feed synced
+   * at once rather than at the next tick, up to progressIntervalMs later (250 ms of "listing" on a
+   * table that already holds every row).
+   */
+  private checkSyncedSoon(): void {
+    if (this.syncCheckQueued || this.progressTimer === undefined) return;
+    this.syncCheckQueued = true;
+    queueMicrotask(() => {
+      this.syncCheckQueued = false;
+      if (this.progressTimer === undefined || !this.registration?.hasSynced()) return;
+      this.progressTimer.stop();
+      this.progressTimer = undefined;
+      this.synced();
+    });
   }
 
   private reportListing(): void {

@@ -31,8 +31,8 @@ export function trackListing(
 ): ListerWatcher<KubeObject> {
   return {
     supportsWatchList: inner.supportsWatchList,
-    watch: (options, signal) => inner.watch(options, signal),
-    list: async (options, signal, transformItem) => {
+    watch: (options, signal, hints) => inner.watch(options, signal, hints),
+    list: async (options, signal, transformItem, hints) => {
       // Items are previewed as the inner ListerWatcher decodes them, or with their page when it
       // decodes a reply whole (transformItem is optional to it).
       const preview = hooks.preview();
@@ -45,7 +45,7 @@ export function trackListing(
         show(transformed);
         return transformed;
       };
-      const page = await inner.list(options, signal, preview ? previewItem : transformItem);
+      const page = await inner.list(options, signal, preview ? previewItem : transformItem, hints);
       if (preview && !streamed) for (const item of page.items ?? []) show(item);
       const first = !options.continue;
       const earlier = hooks.progress();

@@ -27,15 +27,32 @@ export interface Watcher<T extends KubeObject = KubeObject> extends AsyncIterabl
   stop(): void;
 }
 
+/**
+ * What the caller does with what it is given, so a decoder may skip work (Kubetide's addition; a
+ * ListerWatcher may ignore them, so the caller must still do what it said).
+ */
+export interface DecodeHints {
+  /**
+   * The caller drops metadata.managedFields (controller-runtime's TransformStripManagedFields; a
+   * feed's ObjectCompactor): the decoder may leave them out unparsed.
+   */
+  omitManagedFields?: boolean;
+}
+
 export interface ListerWatcher<T extends KubeObject = KubeObject> {
   /**
    * One LIST (or page). `transformItem`, when given, may be applied to each item as soon as it is
    * decoded, so what the caller keeps of an item replaces the parsed original while it is still young
    * garbage; a ListerWatcher may also ignore it, so the caller must transform what comes back anyway.
    */
-  list(options: ListOptions, signal: AbortSignal, transformItem?: (item: T) => T): Promise<KubeList<T>>;
+  list(
+    options: ListOptions,
+    signal: AbortSignal,
+    transformItem?: (item: T) => T,
+    hints?: DecodeHints,
+  ): Promise<KubeList<T>>;
   /** Resolves once the server has accepted the watch (response headers received). */
-  watch(options: ListOptions, signal: AbortSignal): Promise<Watcher<T>>;
+  watch(options: ListOptions, signal: AbortSignal, hints?: DecodeHints): Promise<Watcher<T>>;
   /** False when the server is known not to support the streaming watch-list (sendInitialEvents). */
   readonly supportsWatchList?: boolean;
 }

@@ -10,6 +10,8 @@
 // value is validated by JSON.parse, and anything but whitespace after the object is refused, so the
 // decoder accepts exactly the replies JSON.parse would.
 
+import { textWithoutManagedFields } from './managed-fields-cut';
+
 const quote = 0x22;
 const backslash = 0x5c;
 const openBrace = 0x7b;
@@ -45,9 +47,18 @@ type State =
   | 'after-item'
   | 'done';
 
+/** An item's metadata (managed-fields-cut.ts). */
+const itemMetadataPath = ['metadata'];
+
 export class ListReplyDecoder {
-  /** `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem). */
-  constructor(private readonly mapItem?: (item: unknown) => unknown) {}
+  /**
+   * `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem).
+   * With `omitManagedFields` (the caller drops them) each item's managedFields are cut out unparsed.
+   */
+  constructor(
+    private readonly mapItem?: (item: unknown) => unknown,
+    private readonly omitManagedFields = false,
+  ) {}
 
   private state: State = 'before-object';
   private readonly members: Record<string, unknown> = {};
@@ -55,6 +66,10 @@ export class ListReplyDecoder {
   private key = '';
   /** The value being scanned: the parts of it seen so far and what it is inside of. */
   private scanning: 'key' | 'member' | 'item' | undefined;
+  /**
+   * The bytes of the value from earlier chunks, when it began in one: most values lie within one
+   * chunk and are decoded from it directly, without a copy or a view of their bytes.
+   */
   private parts: Buffer[] = [];
   private depth = 0;
   private inString = false;
@@ -75,8 +90,7 @@ export class ListReplyDecoder {
           this.parts.push(index === 0 ? chunk : chunk.subarray(index));
           break;
         }
-        this.parts.push(chunk.subarray(index, end));
-        this.complete();
+        this.complete(chunk, index, end);
         index = end;
         continue;
       }
@@ -151,7 +165,6 @@ export class ListReplyDecoder {
   /** Starts scanning a value at its first byte; scan() is then given that byte again. */
   private startValue(kind: 'key' | 'member' | 'item', first: number): void {
     this.scanning = kind;
-    this.parts = [];
     this.depth = 0;
     this.inString = false;
     this.escaped = false;
@@ -207,12 +220,24 @@ export class ListReplyDecoder {
     return end;
   }
 
-  /** The scanned value is whole: parse it (JSON.parse validates it) and move on. */
-  private complete(): void {
-    const parts = this.parts;
-    const text = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
-    this.parts = [];
+  /**
+   * The scanned value is whole, its last bytes `chunk` from `start` to `end`: parse it (JSON.parse
+   * validates it) and move on.
+   */
+  private complete(chunk: Buffer, start: number, end: number): void {
     const kind = this.scanning;
+    let bytes = chunk;
+    if (this.parts.length > 0) {
+      this.parts.push(chunk.subarray(start, end));
+      bytes = Buffer.concat(this.parts);
+      this.parts = [];
+      start = 0;
+      end = bytes.length;
+    }
+    const text =
+      kind === 'item' && this.omitManagedFields
+        ? textWithoutManagedFields(bytes, start, end, itemMetadataPath)
+        : bytes.toString('utf8', start, end);
     this.scanning = undefined;
     const value: unknown = JSON.parse(text);
     if (kind === 'key') {

@@ -5,7 +5,7 @@
 // labels and timestamps.
 import type { Clock } from '../cache/clock';
 import type { ListerWatcherFactory, TweakListOptions } from '../cache/informer-factory';
-import type { ListOptions, ListerWatcher, Watcher } from '../cache/lister-watcher';
+import type { DecodeHints, ListOptions, ListerWatcher, Watcher } from '../cache/lister-watcher';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
 import { ListDecodeError, describeRequest, toApiStatusError } from './errors';
@@ -95,6 +95,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
       given: ListOptions,
       signal: AbortSignal,
       transformItem?: (item: T) => T,
+      hints?: DecodeHints,
     ): Promise<KubeList<T>> {
       // A metadata-only list may still need converting to PartialObjectMetadata below, which must
       // come first: its items are left to the caller's own pass.
@@ -110,6 +111,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
           signal,
         },
         mapItem,
+        !options.metadataOnly && hints?.omitManagedFields === true,
       );
       checkListShape(list, describeRequest(describe('list')));
       if (options.metadataOnly && list.kind !== 'PartialObjectMetadataList') {
@@ -118,7 +120,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
       return list;
     },
 
-    async watch(given: ListOptions, signal: AbortSignal): Promise<Watcher<T>> {
+    async watch(given: ListOptions, signal: AbortSignal, hints?: DecodeHints): Promise<Watcher<T>> {
       const description = describe('watch');
       const response = await client.stream({
         path,
@@ -134,6 +136,7 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
           options.inactivityTimeoutMs ?? (response.protocol === 'h2' ? 0 : defaultWatchInactivityTimeoutMs),
         statusError: (status) => toApiStatusError(status, description),
         signal,
+        omitManagedFields: !options.metadataOnly && hints?.omitManagedFields === true,
       });
       return options.metadataOnly ? metadataOnlyWatcher(stream) : stream;
     },

@@ -93,11 +93,16 @@ export class RestClient {
   /**
    * Sends a LIST and decodes the 2xx JSON reply as it arrives (ListReplyDecoder): each item is parsed
    * (and given to `mapItem`) when its bytes are complete, so a reply of any size never holds the
-   * thread for long.
+   * thread for long. With `omitManagedFields` (the caller drops them) items' managedFields are cut out
+   * unparsed.
    */
-  async list<T>(request: RestRequest, mapItem?: (item: unknown) => unknown): Promise<T> {
+  async list<T>(
+    request: RestRequest,
+    mapItem?: (item: unknown) => unknown,
+    omitManagedFields = false,
+  ): Promise<T> {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
-    const decoder = new ListReplyDecoder(mapItem);
+    const decoder = new ListReplyDecoder(mapItem, omitManagedFields);
     try {
       await this.read(response, request, (chunk) => decoder.push(chunk), true);
       return decoder.finish() as T;

@@ -16,6 +16,7 @@ import type { KubeObject, WatchEvent, WatchEventType } from '../../shared/kube/o
 import { StatusError, isStatus, newStatus } from '../../shared/kube/status';
 import type { Status } from '../../shared/kube/status';
 import { WatchDecodeError, WatchInactivityError } from './errors';
+import { textWithoutManagedFields } from './managed-fields-cut';
 
 /**
  * A watch over HTTP/1.1 with no byte for this long is presumed dead (over HTTP/2, client-go and we rely
@@ -35,8 +36,16 @@ const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
   'BOOKMARK',
   'ERROR',
 ]);
-/** Lines held before the response is paused, so a slow consumer bounds memory. */
-const highWaterLines = 1024;
+/**
+ * What a slow consumer may have queued before the response is paused: its lines' bytes, and their
+ * count (an object each). A watch of 2,000 changes/s is 4-5 MB/s of pods; the API server drops a
+ * watcher that falls further behind than its buffer (the simulator's 64 MiB, the cacher's channel), so
+ * a consumer busy for a few seconds must not stop reading at a few MB (the old bound, 1,024 lines,
+ * was 2-3 MB of pods). The lines wait as slices of the chunks they came in, off the JavaScript heap,
+ * so a full queue costs the collector nothing; reading resumes once half of it is taken.
+ */
+const highWaterBytes = 16 * 1024 * 1024;
+const highWaterLines = 32_768;
 const snippetLength = 120;
 
 /**
@@ -48,14 +57,22 @@ export class LineSplitter {
 
   /** Returns the lines completed by `chunk`, without their newline. */
   push(chunk: Buffer): string[] {
-    const lines: string[] = [];
+    return this.pushBytes(chunk).map((line) => line.toString('utf8'));
+  }
+
+  /**
+   * The lines completed by `chunk` as bytes, without their newline: views of `chunk` where a line lies
+   * within it, a copy where it began in an earlier chunk.
+   */
+  pushBytes(chunk: Buffer): Buffer[] {
+    const lines: Buffer[] = [];
     let start = 0;
     for (let index = chunk.indexOf(newline); index !== -1; index = chunk.indexOf(newline, start)) {
       if (this.pending.length === 0) {
-        lines.push(chunk.toString('utf8', start, index));
+        lines.push(chunk.subarray(start, index));
       } else {
         this.pending.push(chunk.subarray(start, index));
-        lines.push(Buffer.concat(this.pending).toString('utf8'));
+        lines.push(Buffer.concat(this.pending));
         this.pending = [];
       }
       start = index + 1;
@@ -82,7 +99,12 @@ export interface WatchStreamOptions {
   statusError?: (status: Status) => Error;
   /** Aborting it is the same as stop(). */
   signal?: AbortSignal;
+  /** The consumer drops metadata.managedFields: they are cut from each event before it is parsed. */
+  omitManagedFields?: boolean;
 }
+
+/** Where an event's metadata is (managed-fields-cut.ts). */
+const eventMetadataPath = ['object', 'metadata'];
 
 interface Waiter<T extends KubeObject> {
   resolve(result: IteratorResult<WatchEvent<T>>): void;
@@ -91,15 +113,17 @@ interface Waiter<T extends KubeObject> {
 
 /**
  * A Watcher over a WATCH response body (any Readable of bytes). Arriving bytes are only split into
- * lines; a line is parsed when the consumer takes it. So the socket's read callbacks stay cheap, a
- * consumer that works in bounded turns bounds the event-loop stall, and what waits is a compact
- * string rather than a parsed object.
+ * lines; a line is decoded and parsed when the consumer takes it. So the socket's read callbacks stay
+ * cheap, a consumer that works in bounded turns bounds the event-loop stall, and what waits is the
+ * bytes received rather than a parsed object.
  */
 export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T> {
   private readonly splitter = new LineSplitter();
   private readonly inactivityTimeoutMs: number;
-  private lines: (string | undefined)[] = [];
+  /** Complete lines not yet decoded, from `head` on; `queuedBytes` is their length in all. */
+  private lines: (Buffer | undefined)[] = [];
   private head = 0;
+  private queuedBytes = 0;
   private waiter: Waiter<T> | undefined;
   /** Delivered once the lines before it are: a source failure, or the line that failed to decode. */
   private failure: Error | undefined;
@@ -143,8 +167,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.lines = [];
-    this.head = 0;
+    this.clearQueue();
     this.failure = undefined;
     this.close();
     const waiter = this.waiter;
@@ -186,27 +209,44 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   }
 
   private shiftLine(): string {
-    const line = this.lines[this.head] as string;
+    const line = this.lines[this.head] as Buffer;
     this.lines[this.head++] = undefined;
-    if (this.head === this.lines.length) {
-      this.lines = [];
-      this.head = 0;
-    }
-    if (this.paused && this.lines.length - this.head < highWaterLines / 2) {
+    this.queuedBytes -= line.length;
+    if (this.head === this.lines.length) this.clearQueue();
+    if (
+      this.paused &&
+      this.lines.length - this.head < highWaterLines / 2 &&
+      this.queuedBytes < highWaterBytes / 2
+    ) {
       this.paused = false;
       this.lastActivity = this.options.clock.now();
       this.source.resume();
     }
-    return line;
+    return this.options.omitManagedFields
+      ? textWithoutManagedFields(line, 0, line.length, eventMetadataPath)
+      : line.toString('utf8');
+  }
+
+  private clearQueue(): void {
+    this.lines = [];
+    this.head = 0;
+    this.queuedBytes = 0;
   }
 
   private onData(chunk: Buffer | string): void {
     if (this.finished || this.stopped) return;
     this.lastActivity = this.options.clock.now();
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (const line of this.splitter.push(bytes)) this.lines.push(line);
+    for (const line of this.splitter.pushBytes(bytes)) {
+      this.lines.push(line);
+      this.queuedBytes += line.length;
+    }
     if (this.waiter) this.settleWaiter();
-    if (this.lines.length - this.head >= highWaterLines && !this.paused && !this.finished) {
+    if (
+      (this.lines.length - this.head >= highWaterLines || this.queuedBytes >= highWaterBytes) &&
+      !this.paused &&
+      !this.finished
+    ) {
       this.paused = true;
       this.source.pause();
     }
@@ -270,8 +310,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
    * source that came later in time (a truncated last line, a closed connection).
    */
   private failDecoding(error: Error): void {
-    this.lines = [];
-    this.head = 0;
+    this.clearQueue();
     this.failure = error;
     this.finished = true;
     this.close();

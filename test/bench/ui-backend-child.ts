@@ -10,7 +10,7 @@
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { startBrowserMode } from '../../main/app/serve';
 import { startLoopStallMonitor } from './harness';
-import { CpuStallMonitor } from './cpu-stall-monitor';
+import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
 import type { BackendChildOptions, BackendFigures, BackendReply, BackendRequest } from './ui-backend-process';
 
 const options = JSON.parse(process.argv[2]!) as BackendChildOptions;
@@ -41,6 +41,7 @@ function startMeasuring(): Measuring {
       const cpu = process.cpuUsage(cpuStart);
       const threadEnd = threadCpuMs();
       const loopStallCpuMs = cpuStalls.stop();
+      const loopStallCpuSpan = cpuStalls.longestSpan();
       return {
         wallMs: performance.now() - wallStart,
         processCpuMs: (cpu.user + cpu.system) / 1000,
@@ -49,6 +50,9 @@ function startMeasuring(): Measuring {
           : { mainThreadCpuMs: threadEnd - threadStart }),
         loopStallMs: stalls.stop(),
         ...(loopStallCpuMs === undefined ? {} : { loopStallCpuMs }),
+        ...(loopStallCpuSpan === undefined ? {} : { loopStallCpuSpan }),
+        collections: cpuStalls.collectionTotals(),
+        wallStalls: cpuStalls.wallStalls().longest.map(describeWallStall),
       };
     },
   };

@@ -3,6 +3,7 @@
 // chooses. Each request waits for its reply (by id); the child's output is this process's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { MonotonicSpan } from './cpu-stall-monitor';
 
 export interface BackendChildOptions {
   pods: number;
@@ -21,6 +22,11 @@ export interface BackendFigures {
   loopStallMs: number;
   /** The same in this thread's CPU time (CpuStallMonitor), where the platform tells it. */
   loopStallCpuMs?: number;
+  /** Where that longest stall in CPU time was, on a .cpuprofile's clock (us), to cut a profile to it. */
+  loopStallCpuSpan?: MonotonicSpan;
+  /** Every collection of the window by kind, and what its long wall-time stalls were made of. */
+  collections?: string;
+  wallStalls?: string[];
 }
 
 export type BackendRequest =

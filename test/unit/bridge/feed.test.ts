@@ -86,6 +86,21 @@ describe('Feed', () => {
     await feed.stop();
   });
 
+  it('reports synced as soon as the handler has the last listed item, not at the next progress tick', async () => {
+    const { listerWatcher, release } = gatedList(['a', 'b', 'c'], 1);
+    const { feed, states, changes, clock } = feedOver(listerWatcher);
+    feed.start();
+    await clock.stepAsync(0);
+    expect(states.at(-1)?.phase).toBe('listing');
+    await clock.stepAsync(100);
+    release();
+    // No time passes: the next progress tick is 150 ms away when the rest of the list is delivered.
+    await clock.stepAsync(0);
+    expect(changes).toHaveLength(3);
+    expect(states.at(-1)).toEqual({ phase: 'synced' });
+    await feed.stop();
+  });
+
   it('reports listing progress page by page, with the total the first page announces', async () => {
     const api = new FakeApi();
     for (let index = 0; index < 1_200; index++) api.apply(pod('default', `p${index}`));

@@ -194,14 +194,41 @@ describe('WatchStream', () => {
   it('pauses the response while a slow consumer has many events queued, and resumes as it catches up', async () => {
     const { source, stream } = open();
     const line = `${JSON.stringify(events[1])}\n`;
-    source.write(line.repeat(3000));
+    source.write(line.repeat(40_000));
     await flushMicrotasks();
     expect(source.isPaused()).toBe(true);
     source.end();
     const { received, error } = await collect(stream);
     expect(error).toBeUndefined();
-    expect(received).toHaveLength(3000);
+    expect(received).toHaveLength(40_000);
     expect(source.isPaused()).toBe(false);
+  });
+
+  it('keeps reading a few MB of queued events (a busy consumer), and pauses at 16 MiB of them', async () => {
+    const { source, stream } = open();
+    // 2,000 pods of 2 KB: about what a churning cluster sends in half a second.
+    const small = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
+    source.write(small.repeat(2_000));
+    await flushMicrotasks();
+    expect(source.isPaused()).toBe(false);
+    const large = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '12', 'y'.repeat(65_536)) })}\n`;
+    source.write(large.repeat(256));
+    await flushMicrotasks();
+    expect(source.isPaused()).toBe(true);
+    source.end();
+    const { received, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(received).toHaveLength(2_256);
+    expect(source.isPaused()).toBe(false);
+  });
+
+  it("cuts each event's managedFields out before parsing when its consumer drops them", async () => {
+    const { source, stream } = open({ omitManagedFields: true });
+    const managedFields = [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }];
+    const object = { ...pod('rocket', '11'), metadata: { ...pod('rocket', '11').metadata, managedFields } };
+    source.end(`${JSON.stringify({ type: 'MODIFIED', object })}\n`);
+    const { received } = await collect(stream);
+    expect(received).toEqual([{ type: 'MODIFIED', object: pod('rocket', '11') }]);
   });
 
   it('ends cleanly when the server closes the stream after whole events', async () => {

@@ -1,0 +1,72 @@
+// By hand: the ui bench's backend under churn, alone (issue 15). The same cluster process, browser
+// mode in a process of its own and Chromium page as `--only ui`; once the page reads "synced" the
+// cluster churns for a warm-up, then the backend is asked for its own figures over --seconds of churn
+// with the page idle: its process's CPU, its main thread's CPU (per change), and its event loop's
+// longest stall in wall and in CPU time. No typing, scrolling or travel around it, so runs before and
+// after a change can be taken back to back in a few minutes.
+//
+//   npx tsx test/bench/ui-backend-churn.ts [--pods 50000] [--churn 2000] [--seconds 30] [--backend-profile DIR]
+//
+// --backend-profile runs the backend under `node --cpu-prof` into DIR; the window is printed on the
+// profile's clock (the monotonic clock, in us) for profile-summary.ts --window.
+import { parseArgs } from 'node:util';
+import { round } from './harness';
+import { UiBenchSession } from './ui-session';
+
+const { values } = parseArgs({
+  options: {
+    pods: { type: 'string', default: '50000' },
+    churn: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '30' },
+    'backend-profile': { type: 'string' },
+  },
+});
+const pods = Number(values.pods);
+const churn = Number(values.churn);
+const warmupMs = 5_000;
+const started = performance.now();
+const log = (message: string) =>
+  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+const profileClock = () => Math.round(Number(process.hrtime.bigint() / 1000n));
+
+const session = await UiBenchSession.start(pods, log);
+try {
+  const backendProfile = values['backend-profile'];
+  const backend = await session.startBackendProcess(
+    backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
+  );
+  const { page } = await session.openSyncedPage(backend, log);
+  await session.cluster.setChurn(churn);
+  await page.waitForTimeout(warmupMs);
+  const from = profileClock();
+  await backend.startMeasuring();
+  await page.waitForTimeout(Number(values.seconds) * 1000);
+  const figures = await backend.stopMeasuring();
+  const to = profileClock();
+  const changes = (churn * figures.wallMs) / 1000;
+  const mainUsPerChange =
+    figures.mainThreadCpuMs === undefined ? undefined : round((figures.mainThreadCpuMs * 1000) / changes);
+  log(`window on the profile clock: ${from} to ${to} us`);
+  const span = figures.loopStallCpuSpan;
+  if (span) log(`longest stall in CPU time on the profile clock: ${span.startUs} to ${span.endUs} us`);
+  log(`collections: ${figures.collections ?? '?'}`);
+  for (const stall of figures.wallStalls ?? []) log(`long wall stall: ${stall}`);
+  console.log(
+    JSON.stringify({
+      pods,
+      churn,
+      wall_ms: round(figures.wallMs),
+      process_cpu_pct: round((figures.processCpuMs / figures.wallMs) * 100),
+      main_thread_cpu_pct:
+        figures.mainThreadCpuMs === undefined
+          ? undefined
+          : round((figures.mainThreadCpuMs / figures.wallMs) * 100),
+      main_thread_us_per_change: mainUsPerChange,
+      main_loop_stall_max_ms: round(figures.loopStallMs),
+      main_loop_stall_max_cpu_ms:
+        figures.loopStallCpuMs === undefined ? undefined : round(figures.loopStallCpuMs),
+    }),
+  );
+} finally {
+  await session.close();
+}
