@@ -11,15 +11,16 @@
 // decoder accepts exactly the replies JSON.parse would.
 
 import { textWithoutManagedFields } from './managed-fields-cut';
-
-const quote = 0x22;
-const backslash = 0x5c;
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const openBracket = 0x5b;
-const closeBracket = 0x5d;
-const comma = 0x2c;
-const colon = 0x3a;
+import {
+  backslash,
+  closeBrace,
+  closeBracket,
+  colon,
+  comma,
+  openBrace,
+  openBracket,
+  quote,
+} from './json-bytes';
 
 function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;

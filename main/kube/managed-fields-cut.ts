@@ -7,14 +7,16 @@
 // brace, as API servers write it); anything else is left to the transform. The value cut is skipped,
 // not validated: an object whose managedFields alone is malformed parses (the rest is validated).
 
-const quote = 0x22;
-const backslash = 0x5c;
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const openBracket = 0x5b;
-const closeBracket = 0x5d;
-const comma = 0x2c;
-const colon = 0x3a;
+import {
+  backslash,
+  closeBrace,
+  closeBracket,
+  colon,
+  comma,
+  openBrace,
+  openBracket,
+  quote,
+} from './json-bytes';
 
 const member = Buffer.from('"managedFields":');
 
