@@ -16,6 +16,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { sortRowsByName, takeArrivals } from './named-keys';
 import { maxRank, placeArrivals } from './ranked-placement';
+import type { SpareOrder } from './ranked-placement';
 import type { NamedKeys } from './named-keys';
 import type { SubscriptionMirror } from './subscription-mirror';
 
@@ -29,11 +30,22 @@ export class NameOrder {
   private keys: readonly string[] = [];
   /**
    * names[i] is keys[i]'s name: placing arrivals compares them with kept keys' names, read here in
-   * order rather than through a Map lookup each (a cache miss at 150,000 rows).
+   * order rather than through a Map lookup each (a cache miss at 150,000 rows). Never handed out
+   * (named() copies it): the next change but one writes its names into this same array.
    */
-  private names: readonly string[] = [];
+  private names: string[] = [];
   /** keys[i]'s rank is ranks[i]: strictly increasing, so ranks compare as the keys' names do. */
   private ranks: Int32Array = new Int32Array(0);
+  /** The whole buffer `ranks` is a view of (its first keys.length). */
+  private rankBuffer: Int32Array = this.ranks;
+  /**
+   * The names and rank buffer of the order before this one, written over by the next change. Under
+   * churn keys come and go at every re-query (several a second); a new names array and rank buffer
+   * each time were 12 of the 20 bytes a row of large objects every re-query left for V8's major
+   * collector, whose pauses are the idle page's long tasks. Only the keys, which readers hold, are
+   * still a new array each time.
+   */
+  private spare: SpareOrder | undefined;
   /**
    * The rank of every key in the order. A key's name never changes, so its rank stays right for as
    * long as the key is in the order; an arrival takes a rank between its neighbours'. Built from
@@ -58,10 +70,13 @@ export class NameOrder {
     this.cursor = changes.follow(0);
   }
 
-  /** Every key in name order as of now, with their names (arrays never mutated: readers may hold them). */
+  /**
+   * Every key in name order as of now, with their names (the keys never mutated, the names a copy:
+   * readers may hold both).
+   */
   named(): { readonly keys: readonly string[]; readonly names: readonly string[] } {
     this.read();
-    return { keys: this.keys, names: this.names };
+    return { keys: this.keys, names: this.names.slice() };
   }
 
   /** Every key in name order as of now: the same array as the last read while no key came or went. */
@@ -70,6 +85,7 @@ export class NameOrder {
     if (!this.built) {
       const rows = this.rows;
       ({ keys: this.keys, names: this.names } = this.sortArrivals([...rows.keys()], (key) => rows.has(key)));
+      this.spare = undefined;
       this.renumber();
       this.built = true;
     } else if (this.cursor.position < end) {
@@ -233,13 +249,19 @@ export class NameOrder {
 
   /** Cuts the keys at `positions` (sorted) and places `added` (see placeArrivals). */
   private place(added: NamedKeys, positions: readonly number[]): void {
-    const { order, exhausted } = placeArrivals(
+    const previous: SpareOrder = { names: this.names, ranks: this.rankBuffer };
+    const { order, exhausted, rankBuffer } = placeArrivals(
       { keys: this.keys, names: this.names, ranks: this.ranks },
       positions,
       added,
       this.rankOf,
+      this.spare,
     );
-    ({ keys: this.keys, names: this.names, ranks: this.ranks } = order);
+    this.keys = order.keys;
+    this.names = order.names as string[];
+    this.ranks = order.ranks;
+    this.rankBuffer = rankBuffer;
+    this.spare = previous;
     if (exhausted) this.renumber();
   }
 
@@ -249,6 +271,7 @@ export class NameOrder {
     const ranks = new Int32Array(this.keys.length);
     for (let index = 0; index < ranks.length; index++) ranks[index] = (index + 1) * gap;
     this.ranks = ranks;
+    this.rankBuffer = ranks;
     this.rankOf = undefined;
   }
 

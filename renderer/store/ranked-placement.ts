@@ -24,24 +24,45 @@ export interface RankedKeys {
 }
 
 /**
+ * Arrays a previous order used, that nobody reads any more: the next order's names and ranks are
+ * written into them rather than into new ones. `ranks` is the whole buffer (its length is its
+ * capacity); an order's ranks are a view of its first keys.length.
+ */
+export interface SpareOrder {
+  readonly names: string[];
+  readonly ranks: Int32Array;
+}
+
+/** Room for a few frames of arrivals beyond `total`, so the buffers are not outgrown at each one. */
+function rankCapacity(total: number): number {
+  return total + (total >> 6) + 64;
+}
+
+/**
  * `kept` without the keys at `positions` (sorted) and with `added` (name-ordered, none of them kept
  * but at a cut position) in their places, with `rankOf` (if it is kept) set for each arrival. The
  * keys that left still hold their places while arrivals are placed, so a key that left and came back
  * is both cut and placed. A batch of m arrivals among n keys costs about m log(n/m) name
  * comparisons, a copy of the order and m rank writes. `exhausted`: some gap had no room for its arrivals, so the ranks are
  * not strictly increasing and every key must be ranked again.
+ *
+ * The keys are always a new array (readers hold them); names and ranks are written into `spare`
+ * when given (never `kept`'s own arrays), and `rankBuffer` is the whole buffer behind the new ranks.
  */
 export function placeArrivals(
   kept: RankedKeys,
   positions: readonly number[],
   added: NamedKeys,
   rankOf: Map<string, number> | undefined,
-): { order: RankedKeys; exhausted: boolean } {
+  spare?: SpareOrder,
+): { order: RankedKeys; exhausted: boolean; rankBuffer: Int32Array } {
   const { keys: keptKeys, names: keptNames, ranks: keptRanks } = kept;
   const total = keptKeys.length - positions.length + added.keys.length;
   const keys = new Array<string>(total);
-  const names = new Array<string>(total);
-  const ranks = new Int32Array(total);
+  const names = spare?.names ?? new Array<string>(total);
+  const rankBuffer =
+    spare !== undefined && spare.ranks.length >= total ? spare.ranks : new Int32Array(rankCapacity(total));
+  const ranks = rankBuffer.length === total ? rankBuffer : rankBuffer.subarray(0, total);
   let copied = 0;
   let next = 0;
   let cutIndex = 0;
@@ -91,5 +112,7 @@ export function placeArrivals(
     first = end;
   }
   copyTo(keptKeys.length);
-  return { order: { keys, names, ranks }, exhausted };
+  // A reused array longer than this order keeps no stale names past its end.
+  if (names.length !== total) names.length = total;
+  return { order: { keys, names, ranks }, exhausted, rankBuffer };
 }

@@ -81,7 +81,10 @@ function frameBatch(
   return { type: 'batch', subscriptionId, seq, upserts, deletes };
 }
 
-/** Runs `churnFrames` frames of churn over `mirror`, each followed by the table's query. */
+/**
+ * Runs `churnFrames` frames of churn over `mirror` (`pace.frames`), each followed by the table's query
+ * (every `pace.queryEvery` frames).
+ */
 export async function churnWithTable(
   subscriptionId: string,
   store: MirrorStore,
@@ -89,7 +92,11 @@ export async function churnWithTable(
   mirror: SubscriptionMirror,
   pool: readonly Row[],
   random: () => number,
+  pace: { readonly frames?: number; readonly queryEvery?: number } = {},
 ): Promise<ChurnCost> {
+  const frameCount = pace.frames ?? churnFrames;
+  // The table re-queries every frame here unless asked otherwise (the page waits requeryGapMs).
+  const queryEvery = pace.queryEvery ?? 1;
   const live = [...mirror.rows.keys()];
   const narrowing = new NarrowingQuery();
   const sort = { column: 'name' } as const;
@@ -107,12 +114,12 @@ export async function churnWithTable(
     }
   });
   observer.observe({ entryTypes: ['gc'] });
-  for (let frame = 0; frame < churnFrames; frame++) {
+  for (let frame = 0; frame < frameCount; frame++) {
     const batch = frameBatch(subscriptionId, mirror, live, pool, random);
     const started = cpuMs();
     store.receive(batch);
     scheduler.runFrame();
-    narrowing.query(mirror, {}, sort);
+    if (frame % queryEvery === queryEvery - 1) narrowing.query(mirror, {}, sort);
     frames.push(cpuMs() - started);
     if (frame % 60 === 59) {
       const idleStarted = cpuMs();

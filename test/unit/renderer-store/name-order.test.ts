@@ -190,4 +190,33 @@ describe('NameOrder', () => {
     expect(all).toEqual(['a/x-1', ...names, 'a/x-9']);
     expect(order.sorted([...all].reverse())).toEqual(all);
   });
+
+  it('reuses its names and ranks between reads, yet what it handed out never changes', () => {
+    const random = seededRandom(17);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    const held: { keys: readonly string[]; names: readonly string[]; copy: string[][] }[] = [];
+    for (let seq = 1; seq <= 40; seq++) {
+      const round = churnRound(random, live, {
+        changes: 12,
+        deleteChance: 0.5,
+        newKey: () => `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db'])}-${Math.floor(random() * 90)}`,
+        make: (key) => row(key, String(seq)),
+      });
+      applyRound(mirror, seq, round);
+      // Each read writes the order's names and ranks into the arrays of the read before last: the
+      // keys and names read earlier (a travel's base holds them for seconds) must not move.
+      const { keys, names } = order.named();
+      expect(keys).toEqual(keysByName(live.values()));
+      expect(names).toEqual(keys.map((key) => live.get(key)!.name));
+      const subset = keys.filter(() => random() < 0.3);
+      expect(order.sorted([...subset].reverse())).toEqual(subset);
+      held.push({ keys, names, copy: [[...keys], [...names]] });
+    }
+    for (const { keys, names, copy } of held) {
+      expect(keys).toEqual(copy[0]);
+      expect(names).toEqual(copy[1]);
+    }
+  });
 });
