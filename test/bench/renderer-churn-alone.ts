@@ -64,7 +64,15 @@ async function main(): Promise<void> {
   const store = new MirrorStore({ scheduler });
   const subscriptionId = 'alone';
   const mirror = store.open(subscriptionId);
-  store.receive({ type: 'batch', subscriptionId, seq: 1, replace: true, snapshotEnd: true, upserts: rows, deletes: [] });
+  store.receive({
+    type: 'batch',
+    subscriptionId,
+    seq: 1,
+    replace: true,
+    snapshotEnd: true,
+    upserts: rows,
+    deletes: [],
+  });
   scheduler.runFrame();
   (globalThis as { gc?: () => void }).gc?.();
   const gapFrames = Math.max(1, Math.round(requeryGapMs(0, true, count) / (1000 / 60)));

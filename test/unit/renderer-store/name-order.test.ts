@@ -201,7 +201,8 @@ describe('NameOrder', () => {
       const round = churnRound(random, live, {
         changes: 12,
         deleteChance: 0.5,
-        newKey: () => `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db'])}-${Math.floor(random() * 90)}`,
+        newKey: () =>
+          `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db'])}-${Math.floor(random() * 90)}`,
         make: (key) => row(key, String(seq)),
       });
       applyRound(mirror, seq, round);
