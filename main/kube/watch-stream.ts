@@ -38,14 +38,19 @@ const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
 ]);
 /**
  * What a slow consumer may have queued before the response is paused: its lines' bytes, and their
- * count (an object each). A watch of 2,000 changes/s is 4-5 MB/s of pods; the API server drops a
- * watcher that falls further behind than its buffer (the simulator's 64 MiB, the cacher's channel), so
- * a consumer busy for a few seconds must not stop reading at a few MB (the old bound, 1,024 lines,
- * was 2-3 MB of pods). The lines wait as slices of the chunks they came in, off the JavaScript heap,
- * so a full queue costs the collector nothing; reading resumes once half of it is taken.
+ * count (an object each). A watch of 2,000 changes/s is 4-5 MB/s of pods, and the ui bench's churn
+ * (pods, events, replicasets) 10 MB/s. client-go's reflector never stops reading: it decodes into a
+ * DeltaFIFO of no bound, and kube-apiserver's cacher keeps only a small buffer per watcher (its input
+ * channel, then the response's socket) and terminates a watcher that leaves a dispatch waiting past
+ * its budget. So a backlog belongs here, in the client, not in the server's buffer: paused at 16 MiB,
+ * a backend starved of a core for 8 s (a loaded 2-core machine, a major collection of a 150,000-pod
+ * heap) had the simulator's 64 MiB per watcher behind it too, and the pods, events and replicasets
+ * watches were cut, to relist 150,000 pods. The lines wait as slices of the chunks they came in, off
+ * the JavaScript heap, so a full queue costs the collector little (a small object a line); reading
+ * resumes once half of it is taken.
  */
-const highWaterBytes = 16 * 1024 * 1024;
-const highWaterLines = 32_768;
+const highWaterBytes = 128 * 1024 * 1024;
+const highWaterLines = 131_072;
 const snippetLength = 120;
 
 /**

@@ -24,6 +24,8 @@ const globalTimers: PoolTimers = {
 
 interface Entry {
   readonly subscription: Promise<string>;
+  /** The subscription's id once main has accepted it (see ready). */
+  id: string | undefined;
   users: number;
   release: unknown;
 }
@@ -45,18 +47,33 @@ export class SubscriptionPool {
     let entry = this.entries.get(key);
     if (!entry) {
       const subscription = this.subscriber.subscribe(gvr);
-      const created: Entry = { subscription, users: 0, release: undefined };
+      const created: Entry = { subscription, id: undefined, users: 0, release: undefined };
       entry = created;
       this.entries.set(key, created);
       // A failed subscribe is forgotten, so the next acquire asks again.
-      subscription.catch(() => {
-        if (this.entries.get(key) === created) this.entries.delete(key);
-      });
+      subscription.then(
+        (id) => {
+          created.id = id;
+        },
+        () => {
+          if (this.entries.get(key) === created) this.entries.delete(key);
+        },
+      );
     }
     if (entry.release !== undefined) this.timers.clear(entry.release);
     entry.release = undefined;
     entry.users += 1;
     return entry.subscription;
+  }
+
+  /**
+   * The id of a subscription to `gvr` that is held or lingering and already accepted, without
+   * acquiring it: a view switching to a kind it mirrors can show its rows in the very render that
+   * switches (acquire's promise answers only after the render, and the view showed the kind as
+   * "listing" for at least one more frame). Undefined when acquire would have to subscribe or wait.
+   */
+  ready(gvr: GroupVersionResource): string | undefined {
+    return this.entries.get(gvrKey(gvr))?.id;
   }
 
   /** One user of `gvr` is done; the last one's release unsubscribes after `lingerMs` unless reacquired. */

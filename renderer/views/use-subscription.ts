@@ -22,24 +22,30 @@ function poolOf(bridge: ViewBridge): SubscriptionPool {
 
 export function useSubscription(gvr: GroupVersionResource | undefined): string | undefined {
   const { bridge } = useServices();
-  const [subscriptionId, setSubscriptionId] = useState<string | undefined>(undefined);
+  // The id acquired for a kind, with the kind it is for: after a switch, until the effect below has
+  // run, the state still names the kind before.
+  const [acquired, setAcquired] = useState<{ key: string; subscriptionId: string } | undefined>(undefined);
   const id = gvr ? gvrKey(gvr) : undefined;
   useEffect(() => {
-    if (!gvr) return;
+    if (!gvr || id === undefined) return;
     let active = true;
     const pool = poolOf(bridge);
     pool.acquire(gvr).then(
       (subscription) => {
-        if (active) setSubscriptionId(subscription);
+        if (active) setAcquired({ key: id, subscriptionId: subscription });
       },
       (error: unknown) => console.warn(`could not subscribe to ${gvrKey(gvr)}:`, error),
     );
     return () => {
       active = false;
-      setSubscriptionId(undefined);
       pool.release(gvr);
     };
     // gvr is identified by its key: a new object with the same key is the same kind.
   }, [bridge, id]);
-  return subscriptionId;
+  if (!gvr || id === undefined) return undefined;
+  if (acquired?.key === id) return acquired.subscriptionId;
+  // Switched to a kind the window still mirrors (held, or left less than lingerMs ago): its rows
+  // are shown in this render, never after a "listing" frame, whatever its informer is doing (a
+  // relist keeps the rows it had). Never the kind before's id under this kind's title.
+  return poolOf(bridge).ready(gvr);
 }

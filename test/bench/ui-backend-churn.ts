@@ -8,9 +8,15 @@
 //   npx tsx test/bench/ui-backend-churn.ts [--pods 50000] [--churn 2000] [--seconds 30] [--backend-profile DIR]
 //
 // --backend-profile runs the backend under `node --cpu-prof` into DIR; the window is printed on the
-// profile's clock (the monotonic clock, in us) for profile-summary.ts --window.
+// profile's clock (the monotonic clock, in us) for profile-summary.ts --window. --switches N then
+// clicks Pods -> Deployments -> Pods N times under the same churn, as the ui bench's kind switch
+// does, and prints each switch's time (NaN: not shown within the probe's 60 s). --relist first has
+// the simulator drop every watch and compact its event window (as when it cut watchers that fell
+// too far behind: every kind relists), so the switches are timed while the informers relist.
 import { parseArgs } from 'node:util';
-import { round } from './harness';
+import type { Page } from 'playwright-core';
+import { median, round } from './harness';
+import { switchKind } from './ui-scenario';
 import { UiBenchSession } from './ui-session';
 
 const { values } = parseArgs({
@@ -19,6 +25,8 @@ const { values } = parseArgs({
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
     'backend-profile': { type: 'string' },
+    switches: { type: 'string', default: '0' },
+    relist: { type: 'boolean', default: false },
   },
 });
 const pods = Number(values.pods);
@@ -67,6 +75,49 @@ try {
         figures.loopStallCpuMs === undefined ? undefined : round(figures.loopStallCpuMs),
     }),
   );
+  if (values.relist) {
+    const response = await fetch(`${session.cluster.url}/_sim/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'restartCompacted' }),
+    });
+    if (!response.ok) throw new Error(`POST /_sim/faults: HTTP ${response.status}`);
+    log('watches dropped, event window compacted: every kind relists');
+    await page.waitForTimeout(1_000);
+  }
+  const switches: number[] = [];
+  for (let index = 0; index < Number(values.switches); index++) {
+    for (const [resource, title] of [
+      ['deployments', 'Deployments'],
+      ['pods', 'Pods'],
+    ] as const) {
+      const ms = await switchKind(page, resource, title);
+      log(`switch to ${title}: ${round(ms)} ms; the page shows ${await shownTable(page)}`);
+      switches.push(ms);
+    }
+  }
+  if (switches.length > 0)
+    console.log(
+      JSON.stringify({
+        kind_switch_ms: round(median(switches)),
+        kind_switch_max_ms: round(Math.max(...switches)),
+      }),
+    );
 } finally {
   await session.close();
+}
+
+/**
+ * What the table shows now, for the log: its title, count, rows in the DOM, busy state and sync badge.
+ * (Text, not a function: tsx would name a function's inner arrows with a helper the page lacks.)
+ */
+function shownTable(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const text = (selector) => document.querySelector(selector)?.textContent ?? '-';
+    const busy = document.querySelector('[data-filter]')?.getAttribute('aria-busy');
+    const rows = document.querySelectorAll('[role="row"][data-key]').length;
+    return '"' + text('[data-testid="kind-title"]') + '" ' + text('[data-testid="row-count"]') + ', ' + rows +
+      ' rows in the DOM, busy ' + busy + ', sync "' + text('[data-testid="sync-state"]') + '", empty "' +
+      text('.table-empty') + '"';
+  })()`);
 }

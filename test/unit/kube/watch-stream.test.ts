@@ -194,31 +194,32 @@ describe('WatchStream', () => {
   it('pauses the response while a slow consumer has many events queued, and resumes as it catches up', async () => {
     const { source, stream } = open();
     const line = `${JSON.stringify(events[1])}\n`;
-    source.write(line.repeat(40_000));
+    source.write(line.repeat(140_000));
     await flushMicrotasks();
     expect(source.isPaused()).toBe(true);
     source.end();
     const { received, error } = await collect(stream);
     expect(error).toBeUndefined();
-    expect(received).toHaveLength(40_000);
+    expect(received).toHaveLength(140_000);
     expect(source.isPaused()).toBe(false);
   });
 
-  it('keeps reading a few MB of queued events (a busy consumer), and pauses at 16 MiB of them', async () => {
+  it('keeps reading tens of MB of queued events (a busy consumer), and pauses at 128 MiB of them', async () => {
     const { source, stream } = open();
-    // 2,000 pods of 2 KB: about what a churning cluster sends in half a second.
+    // 20,000 pods of 2 KB: about what a churning cluster sends in four seconds, which the 16 MiB
+    // bound paused on, leaving the backlog to the API server, which cuts a watcher that falls behind.
     const small = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
-    source.write(small.repeat(2_000));
+    for (let part = 0; part < 10; part++) source.write(small.repeat(2_000));
     await flushMicrotasks();
     expect(source.isPaused()).toBe(false);
     const large = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '12', 'y'.repeat(65_536)) })}\n`;
-    source.write(large.repeat(256));
+    for (let part = 0; part < 8; part++) source.write(large.repeat(256));
     await flushMicrotasks();
     expect(source.isPaused()).toBe(true);
     source.end();
     const { received, error } = await collect(stream);
     expect(error).toBeUndefined();
-    expect(received).toHaveLength(2_256);
+    expect(received).toHaveLength(22_048);
     expect(source.isPaused()).toBe(false);
   });
 

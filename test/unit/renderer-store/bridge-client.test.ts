@@ -239,4 +239,25 @@ describe('BridgeClient subscriptions made before the connection is open', () => 
     );
     expect(mentioned).toEqual([id]);
   });
+
+  it('acknowledges, once hello is answered, the batches of resumed subscriptions applied before', async () => {
+    const { client, received, settle, main, releaseHello } = scripted({ holdHello: true });
+    // Subscribed before the link is up: the subscription goes in hello's resume list.
+    const subscribed = client.subscribe(pods);
+    client.start();
+    await settle();
+    const id = await subscribed;
+    expect(received.map((message) => message.type)).toEqual(['hello']);
+    // Main resumes it before answering hello: its snapshot's first batches come first.
+    main({ type: 'batch', subscriptionId: id, seq: 1, replace: true, upserts: [row('a')], deletes: [] });
+    main({ type: 'batch', subscriptionId: id, seq: 2, upserts: [row('b')], deletes: [] });
+    await settle();
+    expect(client.store.mirror(id)!.lastSeq).toBe(2);
+    expect(received.filter((message) => message.type === 'ack')).toEqual([]);
+    releaseHello();
+    await settle();
+    expect(received.filter((message) => message.type === 'ack')).toEqual([
+      { type: 'ack', subscriptionId: id, seq: 2 },
+    ]);
+  });
 });

@@ -97,4 +97,22 @@ describe('SubscriptionPool', () => {
     await expect(pool.acquire(pods)).rejects.toThrow('down');
     expect(await pool.acquire(pods)).toBe('ok');
   });
+
+  it('tells, without acquiring, the id of a kind held or lingering once main has accepted it', async () => {
+    const subscriber = recordingSubscriber();
+    const timers = new ManualTimers();
+    const pool = new SubscriptionPool(subscriber, 60_000, timers);
+    const acquired = pool.acquire(pods);
+    // Not before main has answered: the view shows the kind as listing meanwhile.
+    expect(pool.ready(pods)).toBeUndefined();
+    const id = await acquired;
+    expect(pool.ready(pods)).toBe(id);
+    // Switched away: still mirrored while it lingers, so switching back shows its rows at once.
+    pool.release(pods);
+    expect(pool.ready(pods)).toBe(id);
+    expect(pool.ready(deployments)).toBeUndefined();
+    expect(subscriber.subscribed).toEqual(['pods-1']);
+    timers.fireAll();
+    expect(pool.ready(pods)).toBeUndefined();
+  });
 });
