@@ -1,23 +1,33 @@
-// A Map of string keys split into shards (see string-shard.ts), for the informers' tables that grow
-// past 65,536 keys (an indexer's items and a DeltaFIFO's at 150,000 pods): one insertion rehashes at
-// most its shard, about 1/64 of the keys, never the whole table in one call.
+// A Map of string keys that splits into shards (see string-shard.ts) once it is large, for the
+// informers' tables that grow past 65,536 keys (an indexer's items at 150,000 pods): one insertion
+// rehashes at most its shard, about 1/64 of the keys, never the whole table in one call.
 //
-// Iteration is shard by shard, each shard in its insertion order: not the insertion order of the
-// whole map. client-go's tables are Go maps, whose order is unspecified, so nothing that follows
-// client-go may depend on it. As with a Map, a key deleted during an iteration is not visited if it
-// was not reached yet, and a key added during one may or may not be.
+// Small, it is one Map (most caches are: the shard hash costs about one more lookup per call), and it
+// splits at splitAt keys, just before one Map would double to 16,384 entries; growing to that size
+// cost 1-4 ms a rehash, the split itself about as much, once. It never joins back (but clear()).
+//
+// Iteration: while one Map, in insertion order; once split, shard by shard, each in its insertion
+// order. client-go's tables are Go maps, whose order is unspecified, so nothing that follows it may
+// depend on the order. As with a Map, a key deleted during an iteration is not visited if it was not
+// reached yet, and a key added during one may or may not be: no split happens while an iteration is
+// under way (the table then grows as one Map until the last iteration ends).
 
 import { shardCount, stringShard } from './string-shard';
 
-export class ShardedMap<V> implements Iterable<[string, V]> {
-  /** Made at their first key: a small table costs a few Maps, not 64. */
-  private readonly shards: (Map<string, V> | undefined)[] = Array.from(
-    { length: shardCount },
-    () => undefined,
-  );
-  private count = 0;
+/** Keys past which one Map splits into shards. */
+export const splitAt = 8_000;
 
-  /** A table holding `entries`, in their order within each shard. */
+export class ShardedMap<V> implements Iterable<[string, V]> {
+  /** The table while small; undefined once split. */
+  private single: Map<string, V> | undefined = new Map<string, V>();
+  /** Once split: the shards, each made at its first key. */
+  private shards: (Map<string, V> | undefined)[] | undefined;
+  /** Keys in the shards (the single Map counts its own). */
+  private count = 0;
+  /** Iterations under way: none may see the table split under it. */
+  private iterations = 0;
+
+  /** A table holding `entries` (the last of several with one key wins). */
   static of<V>(entries: Iterable<readonly [string, V]>): ShardedMap<V> {
     const map = new ShardedMap<V>();
     for (const [key, value] of entries) map.set(key, value);
@@ -25,20 +35,26 @@ export class ShardedMap<V> implements Iterable<[string, V]> {
   }
 
   get size(): number {
-    return this.count;
+    return this.single ? this.single.size : this.count;
   }
 
   get(key: string): V | undefined {
-    return this.shards[stringShard(key)]?.get(key);
+    return this.single ? this.single.get(key) : this.shards![stringShard(key)]?.get(key);
   }
 
   has(key: string): boolean {
-    return this.shards[stringShard(key)]?.has(key) ?? false;
+    return this.single ? this.single.has(key) : (this.shards![stringShard(key)]?.has(key) ?? false);
   }
 
   set(key: string, value: V): this {
-    const index = stringShard(key);
-    const shard = (this.shards[index] ??= new Map<string, V>());
+    const single = this.single;
+    if (single) {
+      single.set(key, value);
+      if (single.size > splitAt && this.iterations === 0) this.split(single);
+      return this;
+    }
+    const shards = this.shards!;
+    const shard = (shards[stringShard(key)] ??= new Map<string, V>());
     const before = shard.size;
     shard.set(key, value);
     this.count += shard.size - before;
@@ -47,52 +63,79 @@ export class ShardedMap<V> implements Iterable<[string, V]> {
 
   /** Removes `key`; true when it was there. */
   delete(key: string): boolean {
-    if (!this.shards[stringShard(key)]?.delete(key)) return false;
+    if (this.single) return this.single.delete(key);
+    if (!this.shards![stringShard(key)]?.delete(key)) return false;
     this.count--;
     return true;
   }
 
+  /** Empties the table, back to one Map. */
   clear(): void {
     // Emptied, not only dropped: an iteration under way ends, as a Map's does.
-    for (const shard of this.shards) shard?.clear();
-    this.shards.fill(undefined);
+    this.single?.clear();
+    for (const shard of this.shards ?? []) shard?.clear();
+    this.single = new Map<string, V>();
+    this.shards = undefined;
     this.count = 0;
   }
 
-  /** The most keys one shard holds: what one insertion may have to rehash. */
+  /** The most keys one table holds: what one insertion may have to rehash. */
   get largestShard(): number {
+    if (this.single) return this.single.size;
     let largest = 0;
-    for (const shard of this.shards) largest = Math.max(largest, shard?.size ?? 0);
+    for (const shard of this.shards!) largest = Math.max(largest, shard?.size ?? 0);
     return largest;
   }
 
   /** Every value, in iteration order, into a new array (no iterator per entry). */
   valuesArray(): V[] {
+    if (this.single) return Array.from(this.single.values());
     const values: V[] = [];
-    for (const shard of this.shards) if (shard) for (const value of shard.values()) values.push(value);
+    for (const shard of this.shards!) if (shard) for (const value of shard.values()) values.push(value);
     return values;
   }
 
   /** Every key, in iteration order, into a new array. */
   keysArray(): string[] {
+    if (this.single) return Array.from(this.single.keys());
     const keys: string[] = [];
-    for (const shard of this.shards) if (shard) for (const key of shard.keys()) keys.push(key);
+    for (const shard of this.shards!) if (shard) for (const key of shard.keys()) keys.push(key);
     return keys;
   }
 
-  *keys(): IterableIterator<string> {
-    for (const shard of this.shards) if (shard) yield* shard.keys();
+  keys(): IterableIterator<string> {
+    return this.iterate((table) => table.keys());
   }
 
-  *values(): IterableIterator<V> {
-    for (const shard of this.shards) if (shard) yield* shard.values();
+  values(): IterableIterator<V> {
+    return this.iterate((table) => table.values());
   }
 
-  *entries(): IterableIterator<[string, V]> {
-    for (const shard of this.shards) if (shard) yield* shard.entries();
+  entries(): IterableIterator<[string, V]> {
+    return this.iterate((table) => table.entries());
   }
 
   [Symbol.iterator](): IterableIterator<[string, V]> {
     return this.entries();
+  }
+
+  /** Each table's `part` in turn, with no split until it ends (or is left: see the top). */
+  private *iterate<R>(part: (table: Map<string, V>) => IterableIterator<R>): IterableIterator<R> {
+    this.iterations++;
+    try {
+      if (this.single) yield* part(this.single);
+      // The shards as they are at each step: a clear() meanwhile ends the iteration.
+      else for (const shard of this.shards!) if (shard) yield* part(shard);
+    } finally {
+      this.iterations--;
+    }
+  }
+
+  private split(single: Map<string, V>): void {
+    const shards: (Map<string, V> | undefined)[] = Array.from({ length: shardCount }, () => undefined);
+    for (const [key, value] of single) (shards[stringShard(key)] ??= new Map<string, V>()).set(key, value);
+    this.shards = shards;
+    this.count = single.size;
+    this.single = undefined;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ShardedMap } from '../../../main/cache/sharded-map';
+import { ShardedMap, splitAt } from '../../../main/cache/sharded-map';
 
 /** A small deterministic generator (mulberry32), so a failure replays. */
 function randomFrom(seed: number): () => number {
@@ -18,26 +18,30 @@ function sorted(entries: Iterable<[string, number]>): [string, number][] {
 }
 
 describe('ShardedMap', () => {
-  it('answers as a Map does under random sets, deletes and clears', () => {
+  it('answers as a Map does under random sets and deletes and a clear, before and after it splits', () => {
     const random = randomFrom(12);
     const map = new ShardedMap<number>();
     const model = new Map<string, number>();
-    for (let step = 0; step < 20_000; step++) {
-      const key = `namespace-${Math.floor(random() * 5)}/pod-${Math.floor(random() * 3_000)}`;
+    let split = false;
+    const mismatches: string[] = [];
+    for (let step = 0; step < 40_000; step++) {
+      const key = `namespace-${Math.floor(random() * 3)}/pod-${Math.floor(random() * 6_000)}`;
       const roll = random();
-      if (roll < 0.55) {
-        expect(map.set(key, step)).toBe(map);
-        model.set(key, step);
-      } else if (roll < 0.9) expect(map.delete(key)).toBe(model.delete(key));
-      else if (roll < 0.9995) {
-        expect(map.get(key)).toBe(model.get(key));
-        expect(map.has(key)).toBe(model.has(key));
-      } else {
+      if (step === 5_000) {
         map.clear();
         model.clear();
-      }
-      expect(map.size).toBe(model.size);
+      } else if (roll < 0.6) {
+        if (map.set(key, step) !== map) mismatches.push(`set ${key} at ${step}`);
+        model.set(key, step);
+      } else if (roll < 0.8) {
+        if (map.delete(key) !== model.delete(key)) mismatches.push(`delete ${key} at ${step}`);
+      } else if (map.get(key) !== model.get(key) || map.has(key) !== model.has(key))
+        mismatches.push(`get ${key} at ${step}`);
+      if (map.size !== model.size) mismatches.push(`size at ${step}`);
+      split ||= map.largestShard < map.size;
     }
+    expect(mismatches).toEqual([]);
+    expect(split).toBe(true);
     expect(sorted(map)).toEqual(sorted(model));
     expect(sorted(map.entries())).toEqual(sorted(model));
     expect([...map.keys()].sort()).toEqual([...model.keys()].sort());
@@ -61,9 +65,22 @@ describe('ShardedMap', () => {
     ]);
   });
 
+  it('keeps insertion order while small', () => {
+    const map = new ShardedMap<number>();
+    for (const key of ['c', 'a', 'b']) map.set(key, 0);
+    map.set('a', 1);
+    expect(map.keysArray()).toEqual(['c', 'a', 'b']);
+    expect([...map]).toEqual([
+      ['c', 0],
+      ['a', 1],
+      ['b', 0],
+    ]);
+  });
+
   it('visits every key once, and no key deleted before the iteration reached it', () => {
     const map = new ShardedMap<number>();
-    for (let index = 0; index < 5_000; index++) map.set(`default/pod-${index}`, index);
+    for (let index = 0; index < 20_000; index++) map.set(`default/pod-${index}`, index);
+    expect(map.largestShard).toBeLessThan(splitAt);
     const order = map.keysArray();
     const place = new Map(order.map((key, index) => [key, index]));
     const visited: string[] = [];
@@ -80,20 +97,47 @@ describe('ShardedMap', () => {
     }
     expect(new Set(visited).size).toBe(visited.length);
     for (const key of visited) expect(deleted.has(key)).toBe(false);
-    expect(visited.length + deleted.size).toBe(5_000);
+    expect(visited.length + deleted.size).toBe(20_000);
     expect(map.size).toBe(0);
   });
 
-  it('ends an iteration under way when cleared, as a Map does', () => {
+  it('does not split under an iteration: keys added meanwhile pass the split size, deletes still count', () => {
     const map = new ShardedMap<number>();
-    for (let index = 0; index < 1_000; index++) map.set(`default/pod-${index}`, index);
-    let visited = 0;
-    for (const _entry of map) {
-      visited++;
-      if (visited === 10) map.clear();
+    for (let index = 0; index < splitAt; index++) map.set(`default/pod-${index}`, index);
+    expect(map.largestShard).toBe(splitAt);
+    const visited: string[] = [];
+    for (const [key, value] of map) {
+      visited.push(key);
+      if (value === 0) {
+        for (let index = 0; index < 1_000; index++) map.set(`default/new-${index}`, index);
+        map.delete('default/pod-1');
+      }
+      if (visited.length === 10) break;
     }
-    expect(visited).toBe(10);
-    expect(map.size).toBe(0);
+    expect(visited).not.toContain('default/pod-1');
+    // Still one table while iterated; the next insertion after it splits the table.
+    expect(map.largestShard).toBe(splitAt + 999);
+    map.set('default/after', 0);
+    expect(map.largestShard).toBeLessThan(splitAt / 16);
+    expect(map.size).toBe(splitAt + 1_000);
+    expect(map.get('default/new-999')).toBe(999);
+    expect(map.has('default/pod-1')).toBe(false);
+  });
+
+  it('ends an iteration under way when cleared, as a Map does', () => {
+    for (const size of [1_000, 20_000]) {
+      const map = new ShardedMap<number>();
+      for (let index = 0; index < size; index++) map.set(`default/pod-${index}`, index);
+      let visited = 0;
+      for (const _entry of map) {
+        visited++;
+        if (visited === 10) map.clear();
+      }
+      expect(visited).toBe(10);
+      expect(map.size).toBe(0);
+      map.set('default/pod-0', 0);
+      expect(map.keysArray()).toEqual(['default/pod-0']);
+    }
   });
 
   it('spreads 150,000 pod keys so that no insertion rehashes more than a few thousand', () => {
