@@ -43,8 +43,7 @@ export class ThreadSafeStore<T> {
    * back) skips reindexing: stored objects are immutable, so their index values cannot have changed.
    */
   update(key: string, obj: T): void {
-    const old = this.items.get(key);
-    this.items.set(key, obj);
+    const old = this.items.exchange(key, obj);
     if (old === obj && old !== undefined) return;
     const entries = this.entries;
     for (let i = 0; i < entries.length; i++) updateSingleIndex(entries[i], old, obj, key);
