@@ -53,10 +53,10 @@ export class CacheStore<T> implements Indexer<T>, TransformerAware {
 
   /** Makes `list` the whole contents (the last of several objects with one key wins) and reindexes. */
   replace(list: T[], resourceVersion: string): void {
-    const items = new Map<string, T>();
+    const items: [string, T][] = [];
     for (const obj of list) {
       const transformed = this.transformed(obj);
-      items.set(this.keyOf(transformed), transformed);
+      items.push([this.keyOf(transformed), transformed]);
     }
     this.store.replace(items, resourceVersion);
   }

@@ -5,6 +5,7 @@ import { ZeroLengthDeltasObjectError } from './delta';
 import { DeletedFinalStateUnknown, KeyError, metaNamespaceKeyFunc } from './keys';
 import type { Queue } from './queue';
 import { Condition, FIFOClosedError, KeyQueue } from './queue';
+import { ShardedMap } from './sharded-map';
 import type { KeyFunc, KeyListerGetter, TransformFunc, TransformerAware } from './store';
 
 export interface DeltaFIFOOptions<T> {
@@ -46,8 +47,12 @@ export interface DeltaFIFOOptions<T> {
  * object it carries; getDeltas and getDeltasByKey give the accumulated Deltas themselves.
  */
 export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerAware {
-  /** Every key in `queue` is in `items` and vice versa; every Deltas here is non-empty. */
-  private readonly items = new Map<string, Deltas<T>>();
+  /**
+   * Every key in `queue` is in `items` and vice versa; every Deltas here is non-empty. Sharded (see
+   * ShardedMap): pops that fall behind a watch at 150,000 pods grow it one key at a time, and one Map
+   * rehashed every queued key in one add past 65,536. Its order is a Go map's: the queue's is pop's.
+   */
+  private readonly items = new ShardedMap<Deltas<T>>();
   private readonly queue = new KeyQueue();
   private readonly itemQueued = new Condition();
   /** True once the first replace, or any add/update/delete, has happened. */

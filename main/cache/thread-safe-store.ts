@@ -2,6 +2,7 @@
 // JavaScript runs one call at a time, so "thread safe" here means every method leaves items and
 // indexes consistent before it returns; the name is kept for client-go's vocabulary.
 import type { IndexFunc, Indexers, Indices } from './indexer';
+import { ShardedMap } from './sharded-map';
 
 /** One registered index, kept as a record so the hot path walks an array instead of two maps. */
 interface IndexEntry<T> {
@@ -19,7 +20,11 @@ const noValues: readonly string[] = [];
  * mutated while stored, and a throwing IndexFunc leaves the indexes inconsistent (client-go panics).
  */
 export class ThreadSafeStore<T> {
-  private items = new Map<string, T>();
+  /**
+   * Sharded (see ShardedMap): at 150,000 pods one Map's growth rehashed every key in one update.
+   * Its order is a Go map's, unspecified: list and listKeys promise none.
+   */
+  private items = new ShardedMap<T>();
   private readonly indexers: Indexers<T> = {};
   private readonly indices: Indices = new Map();
   private entries: IndexEntry<T>[] = [];
@@ -38,8 +43,7 @@ export class ThreadSafeStore<T> {
    * back) skips reindexing: stored objects are immutable, so their index values cannot have changed.
    */
   update(key: string, obj: T): void {
-    const old = this.items.get(key);
-    this.items.set(key, obj);
+    const old = this.items.exchange(key, obj);
     if (old === obj && old !== undefined) return;
     const entries = this.entries;
     for (let i = 0; i < entries.length; i++) updateSingleIndex(entries[i], old, obj, key);
@@ -59,21 +63,21 @@ export class ThreadSafeStore<T> {
   }
 
   list(): T[] {
-    return Array.from(this.items.values());
+    return this.items.valuesArray();
   }
 
   listKeys(): string[] {
-    return Array.from(this.items.keys());
+    return this.items.keysArray();
   }
 
   /**
-   * Swaps in `items` (the store takes ownership of the map) and rebuilds every index from scratch.
-   * `resourceVersion` is accepted for the Store contract and not kept.
+   * Makes `items` the whole contents (the last of several entries with one key wins) and rebuilds
+   * every index from scratch. `resourceVersion` is accepted for the Store contract and not kept.
    */
-  replace(items: Map<string, T>, _resourceVersion: string): void {
-    this.items = items;
+  replace(items: Iterable<readonly [string, T]>, _resourceVersion: string): void {
+    this.items = ShardedMap.of(items);
     for (const entry of this.entries) entry.index.clear();
-    for (const [key, obj] of items) {
+    for (const [key, obj] of this.items) {
       for (const entry of this.entries) updateSingleIndex(entry, undefined, obj, key);
     }
   }

@@ -7,6 +7,7 @@ import type { Deltas } from '../cache/delta';
 import type { DeltaObserver } from '../cache/delta-observer';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ReflectorState } from '../cache/reflector-options';
+import { ShardedMap } from '../cache/sharded-map';
 import type { KubeObject } from '../../shared/kube/object';
 import type { PodRuns } from './container-crashes';
 import { containerCrashes, podRunsOf } from './container-crashes';
@@ -15,8 +16,11 @@ import type { CrashLogFetcher, CrashLogFetches } from './crash-log-fetches';
 export type { CrashLogFetcher, CrashLogRequest } from './crash-log-fetches';
 
 export class CrashLogCapture implements DeltaObserver {
-  /** uid -> the pod's runs as last seen, to compare the next status with. */
-  private readonly runs = new Map<string, PodRuns>();
+  /**
+   * uid -> the pod's runs as last seen, to compare the next status with. Sharded: one entry per pod,
+   * and one Map of 150,000 grew by rehashing them all in one pop (see ShardedMap).
+   */
+  private readonly runs = new ShardedMap<PodRuns>();
 
   constructor(
     private readonly fetch: CrashLogFetcher,

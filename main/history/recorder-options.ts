@@ -76,10 +76,12 @@ export const batchBytes = 1024 * 1024;
 export const defaultQueueLimitBytes = 128 * 1024 * 1024;
 
 /**
- * A resync's slice: 512 KiB of JSON (about 160 of the bench's 3.1 KB pods) took 2 ms at the median
- * on a loaded 2-core machine (1 MiB: 9 ms), so a whole cache never holds the thread past a frame.
+ * A resync's slice: about 40 of the bench's 3.1 KB pods. 512 KiB took 2 ms at the median on a loaded
+ * 2-core machine, but its longest slice, the first (cold code, run inside a pop's turn), 8-28 ms of
+ * CPU at load 21, the history flood's longest recorder call; 128 KiB: at most 4-7 ms, the whole
+ * cache in no more CPU (1,000 pods: 31-80 ms in all at 512 KiB, 21-62 ms at 128 KiB).
  */
-export const defaultResyncSliceBytes = 512 * 1024;
+export const defaultResyncSliceBytes = 128 * 1024;
 
 /** What of `options` the recording process needs (messages carry data only, no clock or callbacks). */
 export function settingsOf(options: RecorderOptions): RecordingSettings {

@@ -135,6 +135,7 @@ export class Recorder {
       `${gvrKey(gvr)}${namespace ? ` in ${namespace}` : ''}`,
       {
         stamp: (arrivedAt) => this.stamp(arrivals ? arrivedAt : undefined),
+        lastStamp: () => this.lastStamp,
         appendChange: (entry, force) => this.appendChange(entry, force),
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,

@@ -22,6 +22,8 @@ export interface TapHost {
    * Delta.arrivedAt) when given and the informer's clock is the recording's, else now.
    */
   stamp(arrivedAt?: number): number;
+  /** The recording's newest stamp, not advanced (see startResync). */
+  lastStamp(): number;
   /**
    * Queues a serialized change; false when the queue is full (a queue-overflow gap is open). Forced,
    * it is queued whatever the bound (a resynchronization, which is what ends such a gap).
@@ -227,7 +229,11 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     const replaced = encodeDeltaType('Replaced', false);
     const work = new CacheResync(this.cache(), this.host.resyncSliceBytes, {
       replaced: (key, object) => {
-        const head = `[${this.host.stamp()},${this.stream},${replaced},${JSON.stringify(key)},`;
+        // At the newest stamp, not the clock's: the stream is in its gap until the last slice, so any
+        // time inside it is true of these records, and a stamp of now would move the recording's
+        // clock past the arrivals of the changes still waiting in DeltaFIFO, stamping each later
+        // than it came (by the pops' lag, each slice, in slices spread over many turns).
+        const head = `[${this.host.lastStamp()},${this.stream},${replaced},${JSON.stringify(key)},`;
         const json = JSON.stringify(object);
         // Queued whatever the bound: a keyframe is what ends a gap.
         this.host.appendChange([head, json, ']'], true);

@@ -4,26 +4,11 @@
 // is one insertion. In 64 shards each grows an entry count 64 times smaller, at a cost spread over
 // the insertions (a WeakSet grows without such a pause: it is not a concern here).
 //
-// The hash reads a string's length, its last 16 characters (where timestamps and generated names
-// differ) and every (length / 8 + 1)th before them (a message's middle): about as much as one lookup,
-// where hashing every character cost several times that.
+// The hash is main/cache's (string-shard.ts), which its ShardedMap uses too.
 
-const shardBits = 6;
-/** How many shards a table is split into. */
-export const shardCount = 1 << shardBits;
+import { shardCount, stringShard } from '../cache/string-shard';
 
-/** The shard of `value`, in [0, shardCount). */
-export function stringShard(value: string): number {
-  const length = value.length;
-  let hash = length;
-  let index = length - 1;
-  const last = length > 16 ? length - 16 : 0;
-  for (; index >= last; index--) hash = (Math.imul(hash, 31) + value.charCodeAt(index)) | 0;
-  const stride = (length >> 3) + 1;
-  for (; index >= 0; index -= stride) hash = (Math.imul(hash, 31) + value.charCodeAt(index)) | 0;
-  // The top bits of a multiplicative hash: every bit of `hash` reaches them.
-  return Math.imul(hash, 0x9e3779b1) >>> (32 - shardBits);
-}
+export { shardCount, stringShard };
 
 /**
  * A set of strings (object keys) whose insertions never rehash more than a shard at once. A shard's

@@ -53,6 +53,16 @@ export interface WallStallBreakdown {
   readonly longest: readonly WallStall[];
 }
 
+/** One of the longest iterations in this thread's CPU time, where it was and its collections. */
+export interface CpuStall {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  /** On a CPU profile's clock (see profile-summary --window). */
+  readonly span: MonotonicSpan;
+  /** Garbage collections inside it, each "kind ms" (their wall time). */
+  readonly collections: readonly string[];
+}
+
 /** A stall longer than this (the issue's goal) is a long one. */
 const longStallMs = 20;
 /** How many of the longest stalls are kept with their collections. */
@@ -83,6 +93,8 @@ export class CpuStallMonitor {
   private longInCpu = 0;
   private mostlyRunQueue = 0;
   private kept: KeptStall[] = [];
+  /** The longest iterations in CPU time, longest first (keptStalls of them). */
+  private keptInCpu: (KeptStall & { span: MonotonicSpan })[] = [];
   private collections: PerformanceEntry[] = [];
   /** kind -> [collections, ms of wall time] over the whole run. */
   private readonly gcTotals = new Map<string, [number, number]>();
@@ -139,6 +151,16 @@ export class CpuStallMonitor {
     return this.longest;
   }
 
+  /** The longest iterations in this thread's CPU time, longest first (after stop()). */
+  cpuStalls(): CpuStall[] {
+    return this.keptInCpu.map((stall) => ({
+      cpuMs: stall.cpuMs,
+      wallMs: stall.wallMs,
+      span: stall.span,
+      collections: this.collectionsWithin(stall),
+    }));
+  }
+
   /** Every thread's times over the run by role (undefined without ThreadShares). */
   threadTotals(): RoleTimes | undefined {
     return this.sharesTotal;
@@ -163,13 +185,15 @@ export class CpuStallMonitor {
         runQueueMs: stall.runQueueMs,
         threads: stall.threads,
         threadsWallMs: stall.threadsWallMs,
-        collections: this.collections
-          .filter(
-            (entry) => entry.startTime < stall.endMs && entry.startTime + entry.duration > stall.startMs,
-          )
-          .map((entry) => `${gcKind(entry)} ${entry.duration.toFixed(1)}`),
+        collections: this.collectionsWithin(stall),
       })),
     };
+  }
+
+  private collectionsWithin(stall: KeptStall): string[] {
+    return this.collections
+      .filter((entry) => entry.startTime < stall.endMs && entry.startTime + entry.duration > stall.startMs)
+      .map((entry) => `${gcKind(entry)} ${entry.duration.toFixed(1)}`);
   }
 
   private tick(): void {
@@ -182,6 +206,12 @@ export class CpuStallMonitor {
       this.longest = { startUs: this.lastTickUs, endUs: nowUs };
     }
     const wallMs = nowMs - this.lastTickMs;
+    if (this.keptInCpu.length < keptStalls || cpuMs > this.keptInCpu[keptStalls - 1].cpuMs) {
+      const span = { startUs: this.lastTickUs, endUs: nowUs };
+      this.keptInCpu.push({ wallMs, cpuMs, runQueueMs: 0, startMs: this.lastTickMs, endMs: nowMs, span });
+      this.keptInCpu.sort((a, b) => b.cpuMs - a.cpuMs);
+      this.keptInCpu.length = Math.min(this.keptInCpu.length, keptStalls);
+    }
     const readings =
       this.shares && (wallMs > longStallMs || nowMs - this.sharesAt!.ms >= sharesEveryMs)
         ? this.shares.read()
@@ -214,7 +244,11 @@ export class CpuStallMonitor {
 
   /** Drops the collections that ended before every kept stall and the current iteration began. */
   private forgetCollections(): void {
-    const oldest = Math.min(this.lastTickMs, ...this.kept.map((kept) => kept.startMs));
+    const oldest = Math.min(
+      this.lastTickMs,
+      ...this.kept.map((kept) => kept.startMs),
+      ...this.keptInCpu.map((kept) => kept.startMs),
+    );
     this.collections = this.collections.filter((entry) => entry.startTime + entry.duration > oldest);
   }
 }

@@ -35,7 +35,7 @@ import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
 import { atLeast, atMost, getBody, median, podsResource, round, waitUntil } from './harness';
-import type { MonotonicSpan, WallStallBreakdown } from './cpu-stall-monitor';
+import type { CpuStall, MonotonicSpan, WallStallBreakdown } from './cpu-stall-monitor';
 import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
 import { IdleLoopControl } from './idle-loop-control';
 import type { RoleTimes } from './thread-shares';
@@ -108,6 +108,8 @@ export interface RecordedRun {
   readonly wallStalls: WallStallBreakdown;
   /** Where the longest stall in CPU time was, on a CPU profile's clock (see profile-summary --window). */
   readonly longestCpuSpan: MonotonicSpan | undefined;
+  /** The longest iterations in this thread's CPU time, longest first, with their spans. */
+  readonly cpuStalls: readonly CpuStall[];
   /** This thread's CPU time over the run, in ms (undefined where untold). */
   readonly mainCpuMs: number | undefined;
   /** The collections of the run by kind (see CpuStallMonitor.collectionTotals). */
@@ -206,6 +208,7 @@ export async function record(
       maxStallCpuMs,
       wallStalls: cpuStalls.wallStalls(),
       longestCpuSpan: cpuStalls.longestSpan(),
+      cpuStalls: cpuStalls.cpuStalls(),
       mainCpuMs,
       collections: cpuStalls.collectionTotals(),
       threads: cpuStalls.threadTotals(),
@@ -367,8 +370,14 @@ function stallNotes(name: string, run: RecordedRun): string[] {
     `${name}: main thread ${run.mainCpuMs === undefined ? '?' : (run.mainCpuMs / 1000).toFixed(1)} s of CPU; collections on it: ${run.collections}`,
     `${name}: the process's threads over the run: ${run.threads ? describeRoleTimes(run.threads, run.seconds * 1000) : 'untold'}`,
     `${name}: ${wallStalls.longStalls} stalls over 20 ms wall (${wallStalls.longInCpu} over 20 ms CPU, ${wallStalls.mostlyRunQueue} mostly waiting for a core); longest: ${wallStalls.longest.slice(0, 3).map(describeWallStall).join(' | ') || 'none'}`,
+    `${name}: longest iterations in CPU time (ms CPU / wall, span for profile-summary --window): ${run.cpuStalls.map(describeCpuStall).join(' | ') || 'untold'}`,
     `${name}, the idle control beside it: ${control.wallStalls.longStalls} stalls over 20 ms wall, longest ${control.maxStallMs.toFixed(0)} ms: ${control.wallStalls.longest.slice(0, 2).map(describeWallStall).join(' | ') || 'none'}`,
   ];
+}
+
+function describeCpuStall(stall: CpuStall): string {
+  const collections = stall.collections.length ? ` GC ${stall.collections.join(', ')}` : '';
+  return `${stall.cpuMs.toFixed(1)}/${stall.wallMs.toFixed(0)} at ${stall.span.startUs} ${stall.span.endUs}${collections}`;
 }
 
 /** For each recorded change of a paced run: its recorded time minus the time it was sent. */

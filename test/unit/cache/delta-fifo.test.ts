@@ -680,6 +680,33 @@ describe('DeltaFIFO contract beyond the client-go tests', () => {
     expect(popped).toEqual(Array.from({ length: next }, (_, index) => `key-${index}`));
   });
 
+  it('keeps its semantics with more keys queued than one table holds before it splits (5,000)', async () => {
+    const fifo = newFIFO({ emitDeltaTypeReplaced: true });
+    for (let i = 0; i < 5_000; i++) fifo.add(mkFifoObj(`key-${i}`, i));
+    fifo.update(mkFifoObj('key-7', 'updated'));
+    // A relist that lists the even keys: each gets its Replaced, each odd one a tombstone, in place.
+    fifo.replace(
+      Array.from({ length: 2_500 }, (_, index) => mkFifoObj(`key-${index * 2}`, 'listed')),
+      '9',
+    );
+    expect(fifo.listKeys()).toEqual(Array.from({ length: 5_000 }, (_, index) => `key-${index}`));
+    expect(fifo.getDeltasByKey('key-7')).toStrictEqual([
+      { type: 'Added', object: mkFifoObj('key-7', 7) },
+      { type: 'Updated', object: mkFifoObj('key-7', 'updated') },
+      { type: 'Deleted', object: tombstone('key-7', mkFifoObj('key-7', 'updated')) },
+    ]);
+    expect(fifo.getDeltasByKey('key-8')).toStrictEqual([
+      { type: 'Added', object: mkFifoObj('key-8', 8) },
+      { type: 'Replaced', object: mkFifoObj('key-8', 'listed') },
+    ]);
+    const types: string[] = [];
+    for (let i = 0; i < 5_000; i++) types.push(newest(await fifo.pop(() => {}))!.type);
+    expect(types).toEqual(
+      Array.from({ length: 5_000 }, (_, index) => (index % 2 === 0 ? 'Replaced' : 'Deleted')),
+    );
+    expect(fifo.list()).toEqual([]);
+  });
+
   it('transforms each replace item once, but neither tombstones nor resync Syncs', () => {
     let transformations = 0;
     const known = [mkFifoObj('known', 1), mkFifoObj('dropped', 2)];

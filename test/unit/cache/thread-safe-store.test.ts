@@ -140,6 +140,22 @@ describe('ThreadSafeStore', () => {
     expect(store.get('old')).toBeUndefined();
   });
 
+  it('keeps, and indexes, only the last of several entries with one key on replace', () => {
+    const store = new ThreadSafeStore<string>({ byValue: (obj) => [obj] });
+    store.replace(
+      [
+        ['n1', 'a'],
+        ['n2', 'b'],
+        ['n1', 'c'],
+      ],
+      '7',
+    );
+    expect(store.get('n1')).toBe('c');
+    expect(sorted(store.listIndexFuncValues('byValue'))).toEqual(['b', 'c']);
+    expect(store.indexKeys('byValue', 'a')).toEqual([]);
+    expect(sorted(store.list())).toEqual(['b', 'c']);
+  });
+
   it('answers index() with the union over every value of the given object', () => {
     const store = new ThreadSafeStore<string>({ letters: (obj) => obj.split(',') });
     store.add('k1', 'a');

@@ -84,4 +84,68 @@ describe('capture stamps', () => {
       reader.close();
     }
   });
+
+  it('keeps a change at its arrival when a slice of a cache recorded whole runs before it is popped', async () => {
+    directory = tempDirectory();
+    const file = directory.file('slice-stamp.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    const first = source.add(realisticPod('web-0-x'));
+    source.add(realisticPod('web-1-x'));
+    const turns: (() => void)[] = [];
+    const recorder = await Recorder.open({
+      file,
+      context: 'test-context',
+      clock,
+      recordingProcess: inlineRecordingProcess,
+      flushIntervalMs: 3_600_000,
+      // One object a slice, each later slice when the test runs it.
+      resyncSliceBytes: 1,
+      nextTurn: (work) => void turns.push(work),
+    });
+    const informer = new SharedIndexInformer<KubeObject>({
+      name: 'pods.v1',
+      listerWatcher: source,
+      clock,
+      reflector: { random: () => 0.5 },
+    });
+    // Before the recorder's tap: the change waited, and the cache's next slice ran meanwhile.
+    informer.addDeltaObserver({
+      observeDeltas: (deltas) => {
+        if (!deltas.some((delta) => delta.type === 'Updated')) return;
+        clock.step(waitBeforeTap);
+        turns.shift()?.();
+      },
+      observePhase: () => {},
+    });
+    recorder.attach(informer, podsGvr, '');
+    const controller = new AbortController();
+    const running = informer.run(controller.signal);
+    await settle();
+    // The first list is in: one pod is recorded, the other's slice waits.
+    expect(turns).toHaveLength(1);
+    await clock.stepAsync(1000);
+
+    const arrived = clock.now();
+    // The recorded pod changes: its change is recorded as it comes, not absorbed.
+    source.modify({ ...first, metadata: { ...first.metadata, labels: { v: '2' } } });
+    await settle();
+    // The last slice, which finds the cache done.
+    while (turns.length > 0) turns.shift()!();
+    await recorder.flushed();
+    controller.abort();
+    await running;
+    await recorder.close();
+
+    const reader = openRecording(file);
+    try {
+      const times = objectVersions(reader, { uid: first.metadata.uid! })
+        .filter((change) => change.type !== 'Replaced')
+        .map((change) => change.time);
+      // A slice stamped with the clock (arrived + 250) would have held the change back to its time.
+      expect(times).toEqual([arrived]);
+    } finally {
+      reader.close();
+    }
+  });
 });
