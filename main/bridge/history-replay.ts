@@ -21,6 +21,7 @@ import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
 import { MomentDifference } from './moment-difference';
 import type { BaseRows } from './sent-rows';
+import { HeldKeys } from './held-keys';
 import { Player } from './player';
 import { replayGapOf } from './replay-gaps';
 import type { MomentReads, PlaybackView, PlayerReads, PlayerTiming } from './player';
@@ -50,8 +51,12 @@ export interface ReplayBase {
 /** A moment is sent against a base only when it has at least this share of the base's count of rows. */
 const minimumBaseShare = 0.5;
 
-/** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
-const keysHashedPerTask = 5_000;
+/** A moment whose rows the renderer holds whole, as the query worker named it (MomentSize.moment). */
+interface HeldMoment {
+  readonly queries: MomentReads;
+  readonly file: string;
+  readonly id: number;
+}
 
 export class ReplaySubscription {
   readonly subscriptionId: string;
@@ -59,16 +64,15 @@ export class ReplaySubscription {
   readonly namespace: string;
   private readonly stream: BatchStream;
   /** Keys the renderer holds, so a recorded change becomes an add, an update or a delete. */
-  private readonly keySet = new Set<string>();
+  private readonly keys = new HeldKeys();
   /**
-   * Keys of the moment's chunks not yet in keySet (none of them is): hashed into it only when playback
-   * needs them, since most moments are never played and a 150,000-pod one costs main about 0.1-0.3 s
-   * to hash.
+   * The moment the renderer holds whole (its snapshot's last batch sent, no change applied since): a
+   * later moment of the same worker and file is asked as its difference from it (see
+   * MomentSize.against), sent against the renderer's own rows. Whatever sends otherwise unsets it.
    */
-  private unhashedKeys: (readonly string[])[] = [];
-  private unhashedCount = 0;
-  /** A task hashing unhashedKeys a slice at a time is scheduled (see hashKeysAhead). */
-  private hashingAhead = false;
+  private held: HeldMoment | undefined;
+  /** The moment being sent, held once its snapshot's last batch is sent. */
+  private sending: HeldMoment | undefined;
   private moment = 0;
   private gap: ReplayGap | undefined;
   /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
@@ -147,6 +151,9 @@ export class ReplaySubscription {
     const generation = ++this.generation;
     // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
     this.endDifference();
+    // Without live rows to send against, the moment is asked as its difference from the one held.
+    const held = this.held;
+    const since = base === undefined && held?.queries === queries && held.file === file ? held.id : undefined;
     const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
     this.moment = time;
@@ -156,17 +163,28 @@ export class ReplaySubscription {
     const current = () => generation === this.generation && !this.closed;
     let snapshot: ReturnType<BatchStream['openSnapshot']> | undefined;
     let received = 0;
+    /** The worker sends the rows that differ from the moment held (see MomentSize.against). */
+    let againstHeld = false;
     // The moment's size comes before its rows: the renderer is told "rebuilding 0 of N", and keeps
     // the rows it has until the snapshot's end drops those the moment lacks.
     const begin = (moment: MomentSize) => {
       if (!current()) return;
       this.gap = replayGapOf(moment.gap);
-      this.keySet.clear();
-      this.unhashedKeys = [];
-      this.unhashedCount = 0;
       this.cutShort = false;
       this.rebuilding = { rebuilt: 0, total: moment.total };
       this.difference?.release();
+      // From its first batch on, the renderer no longer holds a moment whole until this one's end.
+      this.held = undefined;
+      this.sending = moment.moment !== undefined ? { queries, file, id: moment.moment } : undefined;
+      if (since !== undefined && moment.against === since) {
+        // The renderer's own rows are the base: those of the moment held, as of the last batch sent
+        // (nothing is sent between: the snapshot's first batch says so at once).
+        againstHeld = true;
+        snapshot = this.stream.openSnapshot({ subscriptionId: this.subscriptionId, seq: this.stream.lastSeq });
+        this.announce();
+        return;
+      }
+      this.keys.clear();
       let baseRows = base?.rows();
       // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
       // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
@@ -174,7 +192,7 @@ export class ReplaySubscription {
         baseRows.release();
         baseRows = undefined;
       }
-      this.difference = baseRows && new MomentDifference(baseRows, this.keySet);
+      this.difference = baseRows && new MomentDifference(baseRows, this.keys.hashed);
       snapshot = this.stream.openSnapshot(
         this.difference && base
           ? { subscriptionId: base.subscriptionId, seq: this.difference.seq }
@@ -189,17 +207,21 @@ export class ReplaySubscription {
       const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
       if (!snapshot) begin({ total: keys.length, gap: undefined });
       received += keys.length;
+      if (againstHeld) {
+        this.keys.add(keys);
+        snapshot!.add(rows);
+        return;
+      }
       const difference = this.difference;
       if (difference) {
-        // Its keys go into keySet as they are compared: the deletes at the end need them all.
+        // Its keys are hashed as they are compared: the deletes at the end need them all.
         const changed = difference.changed(rows);
         snapshot!.add(changed);
         // Rows the renderer holds already count as rebuilt, though no batch carries them.
         if (upsertCountOf(changed) === 0) this.announce();
         return;
       }
-      this.unhashedKeys.push(keys);
-      this.unhashedCount += keys.length;
+      this.keys.add(keys);
       snapshot!.add(rows);
     };
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
@@ -209,7 +231,7 @@ export class ReplaySubscription {
       // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
       // projected here, from its objects.
       state = await (projector.printer === printerFor(this.gvr)
-        ? queries.stateRows(file, query, now, add, begin)
+        ? queries.stateRows(file, query, now, add, begin, since)
         : queries.stateAt(
             file,
             query,
@@ -237,7 +259,12 @@ export class ReplaySubscription {
     this.gap = gap;
     let deletes: string[] | undefined;
     const difference = this.difference;
-    if (difference) {
+    if (againstHeld) {
+      deletes = state.deletes ?? [];
+      this.keys.remove(deletes);
+      received = state.rows ?? received;
+      this.keys.sized(received);
+    } else if (difference) {
       deletes = await difference.deletes(() => this.options.clock.sleep(0));
       // Superseded meanwhile: the later rebuild sends its own moment (and released this base).
       if (!current()) return reply;
@@ -270,7 +297,7 @@ export class ReplaySubscription {
       speed,
       ...(this.lastRebuildMs !== undefined ? { previousRebuildMs: this.lastRebuildMs } : {}),
     };
-    this.hashKeysAhead();
+    this.keys.hashAhead(this.options.clock, () => this.closed);
     const player = await Player.open(this.playbackView(), start, this.options.clock, this.options);
     if (generation !== this.playGeneration || this.closed) {
       player.close();
@@ -296,8 +323,18 @@ export class ReplaySubscription {
     this.stream.acknowledge(seq);
   }
 
+  /**
+   * Sends the moment again whole (the renderer saw a sequence gap: it holds no moment whole, and a
+   * difference from one would be a gap again).
+   */
+  resnapshot(queries: HistoryQueries, file: string): Promise<HistoryStateReply> {
+    this.held = undefined;
+    return this.showState(queries, file, this.moment);
+  }
+
   close(): void {
     this.closed = true;
+    this.held = undefined;
     this.stop(false);
     this.endDifference();
     this.stream.close();
@@ -322,7 +359,7 @@ export class ReplaySubscription {
         this.catchingUp = false;
         const rebuilt = this.rebuild(reads, file, time);
         void rebuilt.then(
-          () => this.hashKeysAhead(),
+          () => this.keys.hashAhead(this.options.clock, () => this.closed),
           () => {},
         );
         return rebuilt;
@@ -339,13 +376,16 @@ export class ReplaySubscription {
 
   private apply(change: PlaybackChange): void {
     this.moment = change.time;
+    // The rows move on from the moment held: no later moment is sent as its difference from it.
+    this.held = undefined;
     const { key, row } = 'json' in change ? this.project(JSON.parse(change.json) as RecordedChange) : change;
+    const keys = this.keys.all();
     if (!row) {
-      if (this.keys.delete(key)) this.stream.record({ type: 'deleted', key });
+      if (keys.delete(key)) this.stream.record({ type: 'deleted', key });
       return;
     }
-    const known = this.keys.has(key);
-    this.keys.add(key);
+    const known = keys.has(key);
+    keys.add(key);
     this.stream.record(known ? { type: 'updated', row } : { type: 'added', row });
   }
 
@@ -356,48 +396,22 @@ export class ReplaySubscription {
     return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
   }
 
-  /**
-   * Hashes the moment's keys into keySet a slice per task, so that the first frame of a playback (or
-   * the first after a jump) does not hash a whole moment in one go: 50,000 keys are 50-100 ms of main
-   * on a loaded machine. Whatever is left when a change needs the keys, `keys` hashes at once.
-   */
-  private hashKeysAhead(): void {
-    if (this.hashingAhead || this.unhashedKeys.length === 0) return;
-    this.hashingAhead = true;
-    const slice = () => {
-      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashedKeys.length > 0;) {
-        const chunk = this.unhashedKeys.shift()!;
-        for (const key of chunk) this.keySet.add(key);
-        this.unhashedCount -= chunk.length;
-        hashed += chunk.length;
-      }
-      this.hashingAhead = this.unhashedKeys.length > 0 && !this.closed;
-      if (this.hashingAhead) this.options.clock.setTimeout(slice, 0);
-    };
-    this.options.clock.setTimeout(slice, 0);
-  }
-
-  /** Keys the renderer holds (see keySet). */
-  private get keys(): Set<string> {
-    for (const keys of this.unhashedKeys) for (const key of keys) this.keySet.add(key);
-    this.unhashedKeys = [];
-    this.unhashedCount = 0;
-    return this.keySet;
-  }
-
   /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
   private sent(batch: OutgoingBatch): void {
     this.options.send(batch);
     const rebuilding = this.rebuilding;
     if (!rebuilding) return;
     rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + upsertCount(batch);
-    if (batch.snapshotEnd && !this.cutShort) this.rebuilding = undefined;
+    if (batch.snapshotEnd && !this.cutShort) {
+      this.rebuilding = undefined;
+      this.held = this.sending;
+    }
     this.announce();
   }
 
   private announce(): void {
     const rebuilding = this.rebuilding;
-    const held = this.keySet.size + this.unhashedCount;
+    const held = this.keys.size;
     const total = rebuilding ? rebuilding.total : held;
     let rebuilt = rebuilding ? rebuilding.rebuilt : held;
     if (rebuilding && this.difference) {
