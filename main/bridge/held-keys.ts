@@ -82,7 +82,7 @@ export class HeldKeys {
     if (this.hashingAhead || this.unhashed.length === 0) return;
     this.hashingAhead = true;
     const slice = () => {
-      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashed.length > 0; )
+      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashed.length > 0;)
         hashed += this.hashChunk();
       this.hashingAhead = this.unhashed.length > 0 && !stopped();
       if (this.hashingAhead) clock.setTimeout(slice, 0);

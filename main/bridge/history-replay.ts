@@ -180,7 +180,10 @@ export class ReplaySubscription {
         // The renderer's own rows are the base: those of the moment held, as of the last batch sent
         // (nothing is sent between: the snapshot's first batch says so at once).
         againstHeld = true;
-        snapshot = this.stream.openSnapshot({ subscriptionId: this.subscriptionId, seq: this.stream.lastSeq });
+        snapshot = this.stream.openSnapshot({
+          subscriptionId: this.subscriptionId,
+          seq: this.stream.lastSeq,
+        });
         this.announce();
         return;
       }

@@ -161,7 +161,14 @@ function answer(port: MessagePort, request: QueryRequest): void {
         const { now, since } = request.rows;
         const moment = momentRows.moment(reader, request.query, now, since);
         const { total, gap, against } = moment;
-        reply({ id: request.id, type: 'moment', total, gap, moment: moment.id, ...(against ? { against } : {}) });
+        reply({
+          id: request.id,
+          type: 'moment',
+          total,
+          gap,
+          moment: moment.id,
+          ...(against ? { against } : {}),
+        });
         for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
         const complete = reader.problems.length === problemsBefore;
         const { rows, deletes } = moment.ended();

@@ -56,4 +56,3 @@ export function recordReplay(cleanups: (() => void)[]): { file: string; end: num
   database.close();
   return { file, end };
 }
-

@@ -288,9 +288,10 @@ describe('row frames', () => {
       const expected = rebuilt(reader, query, now);
       expect(ended.rows).toBe(expected.length);
       expect(moment.total).toBe(expected.length);
-      expect([...rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)), `moment ${query.time}`).toEqual(
-        expected,
-      );
+      expect(
+        [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+        `moment ${query.time}`,
+      ).toEqual(expected);
       held = { id: moment.id, namespace, rows };
     }
     // Most moments were sent against the one before: those of another namespace, or after a wrong
