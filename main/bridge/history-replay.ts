@@ -98,8 +98,8 @@ export class ReplaySubscription {
   /**
    * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
    * thread, each chunk passed on to the renderer as it is rebuilt, its progress in cursors. A later
-   * showState supersedes one still rebuilding: only the latest moment asked for is sent. With a
-   * `base`, only the rows that differ from its rows are sent (see DeltaBatch.base).
+   * showState supersedes one still rebuilding: only the latest moment asked for is sent, as its
+   * difference from the moment the renderer holds whole if any, else from `base`'s live rows.
    */
   async showState(
     queries: HistoryQueries,
@@ -128,9 +128,10 @@ export class ReplaySubscription {
     const generation = ++this.generation;
     // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
     this.endSending();
-    // Without live rows to send against, the moment is asked as its difference from the one held.
+    // A moment held whole is the base of choice: the worker sends only what differs from it, where
+    // against live rows every row crosses to main to be compared.
     const held = this.held;
-    const since = base === undefined && held?.queries === queries && held.file === file ? held.id : undefined;
+    const since = held?.queries === queries && held.file === file ? held.id : undefined;
     const shown = { moment: this.cursor.moment, gap: this.cursor.gap, rebuilding: this.cursor.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
     this.cursor.moment = time;

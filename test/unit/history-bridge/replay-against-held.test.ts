@@ -175,4 +175,23 @@ describe('a travel between past moments sent against the moment the renderer hol
     expect(batchesOf(sent.slice(from))[0].base).toBeUndefined();
     await expectHolds(store, file, start + 800);
   });
+
+  it('prefers the moment held to live rows as the base', async () => {
+    const { file } = recordReplay(cleanups);
+    const { replay, store, sent, settle, to } = travel(file);
+    await to(start + 500);
+    let asked = 0;
+    const live = {
+      subscriptionId: 's1',
+      rows: () => {
+        asked += 1;
+        return undefined;
+      },
+    };
+    const from = sent.length;
+    await settle(replay.showState(queries, file, start + 900, live));
+    expect(batchesOf(sent.slice(from))[0].base).toMatchObject({ subscriptionId: 'travel' });
+    expect(asked).toBe(0);
+    await expectHolds(store, file, start + 900);
+  });
 });
