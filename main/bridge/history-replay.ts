@@ -2,8 +2,8 @@
 // BatchStream a live subscription uses (snapshot runs, coalescing, acks, backpressure), so the
 // renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
-// saw it, so the renderer never takes a half-sent past for the whole one. Playback (player.ts) moves
-// these rows forward: it applies recorded changes to them, and jumps by rebuilding them.
+// saw it (ReplayCursor). A moment goes whole, or as its difference from rows the renderer holds
+// (MomentSending). Playback (player.ts) moves these rows forward (replay-playback-view.ts).
 import type { Clock } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
@@ -195,15 +195,13 @@ export class ReplaySubscription {
       throw error;
     }
     const gap = replayGapOf(state.gap);
-    if (current()) {
-      if (!sending.opened) begin({ total: 0, gap: state.gap });
+    if (current() && !sending.opened) begin({ total: 0, gap: state.gap });
+    const ending = current() && (await sending.deletes(state, () => this.options.clock.sleep(0), current));
+    if (ending) {
       this.cursor.gap = gap;
-      const ending = await sending.deletes(state, () => this.options.clock.sleep(0), current);
-      if (ending) {
-        // Versions that could not be read were left out: the moment is whole with the rows that came.
-        this.cursor.rebuilding = { rebuilt: this.cursor.rebuilding?.rebuilt ?? 0, total: sending.received };
-        sending.end(ending.deletes);
-      }
+      // Versions that could not be read were left out: the moment is whole with the rows that came.
+      this.cursor.rebuilding = { rebuilt: this.cursor.rebuilding?.rebuilt ?? 0, total: sending.received };
+      sending.end(ending.deletes);
     }
     return { time, count: sending.received, complete: state.complete, ...(gap ? { gap } : {}) };
   }
