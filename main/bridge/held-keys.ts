@@ -46,6 +46,7 @@ export class HeldKeys {
   /** Adds a chunk of keys, hashed later. */
   add(keys: readonly string[]): void {
     if (keys.length === 0) return;
+    this.knownSize = undefined;
     if (this.removed.size > 0) for (const key of keys) this.removed.delete(key);
     this.unhashed.push(keys);
     this.unhashedCount += keys.length;
@@ -60,8 +61,8 @@ export class HeldKeys {
   }
 
   /**
-   * Says how many keys are held: after a difference, chunks may repeat keys (a row updated is sent
-   * again), and `size` would count them twice until hashed.
+   * Says how many keys are held (until the next add): after a difference, chunks may repeat keys (a
+   * row updated is sent again), and `size` would count them twice until hashed.
    */
   sized(count: number): void {
     this.knownSize = count;
