@@ -2,27 +2,28 @@
 // BatchStream a live subscription uses (snapshot runs, coalescing, acks, backpressure), so the
 // renderer's mirror, filters and indexes work on the past exactly as on the present. Every batch is
 // followed by a historyCursor saying how much of the moment has been sent and whether the recording
-// saw it, so the renderer never takes a half-sent past for the whole one. Playback (player.ts) moves
-// these rows forward: it applies recorded changes to them, and jumps by rebuilding them.
+// saw it (ReplayCursor). A moment goes whole, or as its difference from rows the renderer holds
+// (MomentSending). Playback (player.ts) moves these rows forward (replay-playback-view.ts).
 import type { Clock } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
-import type { HistoryStateReply, ReplayGap } from '../../shared/protocol/history-messages';
+import type { HistoryStateReply } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from './encoded-rows';
 import type { OutgoingBatch, OutgoingMessage } from './outgoing-message';
-import { upsertCount, upsertCountOf } from './outgoing-message';
+import { ReplayCursor } from './replay-cursor';
 import { printerFor } from '../../shared/kinds/columns';
-import { objectKey } from '../../shared/protocol/row';
 import type { Row } from '../../shared/protocol/row';
-import type { HistoryQueries, MomentSize, PlaybackChange } from '../history/history-queries';
-import type { RecordedChange } from '../history/recorded-change';
+import type { HistoryQueries, MomentSize } from '../history/history-queries';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import { MomentDifference } from './moment-difference';
-import type { BaseRows } from './sent-rows';
+import { MomentSending } from './moment-sending';
+import type { NamedMoment, ReplayBase } from './moment-sending';
+export type { ReplayBase };
+import { HeldKeys } from './held-keys';
 import { Player } from './player';
 import { replayGapOf } from './replay-gaps';
+import { replayPlaybackView } from './replay-playback-view';
 import type { MomentReads, PlaybackView, PlayerReads, PlayerTiming } from './player';
 
 export interface ReplaySubscriptionOptions extends PlayerTiming {
@@ -38,54 +39,27 @@ export interface ReplaySubscriptionOptions extends PlayerTiming {
   readonly holdRecording?: (work: Promise<unknown>) => void;
 }
 
-/**
- * Rows the renderer holds that a moment may be sent against (see DeltaBatch.base): a live subscription
- * of the same kind and namespace, its rows as of now when asked (undefined when it cannot serve).
- */
-export interface ReplayBase {
-  readonly subscriptionId: string;
-  rows(): BaseRows | undefined;
-}
-
-/** A moment is sent against a base only when it has at least this share of the base's count of rows. */
-const minimumBaseShare = 0.5;
-
-/** Keys hashed in one task ahead of playback's need (see hashKeysAhead): a few ms of main. */
-const keysHashedPerTask = 5_000;
-
 export class ReplaySubscription {
   readonly subscriptionId: string;
   readonly gvr: GroupVersionResource;
   readonly namespace: string;
   private readonly stream: BatchStream;
   /** Keys the renderer holds, so a recorded change becomes an add, an update or a delete. */
-  private readonly keySet = new Set<string>();
+  private readonly keys = new HeldKeys();
   /**
-   * Keys of the moment's chunks not yet in keySet (none of them is): hashed into it only when playback
-   * needs them, since most moments are never played and a 150,000-pod one costs main about 0.1-0.3 s
-   * to hash.
+   * The moment the renderer holds whole (its snapshot's last batch sent, no change applied since): a
+   * later moment of the same worker and file is asked as its difference from it (see
+   * MomentSize.against), sent against the renderer's own rows. Whatever sends otherwise unsets it.
    */
-  private unhashedKeys: (readonly string[])[] = [];
-  private unhashedCount = 0;
-  /** A task hashing unhashedKeys a slice at a time is scheduled (see hashKeysAhead). */
-  private hashingAhead = false;
-  private moment = 0;
-  private gap: ReplayGap | undefined;
-  /** Set while the moment is read (no total yet), then while its snapshot is sent: rows sent, of total. */
-  private rebuilding: { rebuilt: number; total?: number } | undefined;
+  private held: NamedMoment | undefined;
+  private readonly cursor: ReplayCursor;
   private player: Player | undefined;
-  /**
-   * Set when rebuilding the moment failed after some of its rows were sent: the cursor keeps counting
-   * them against the moment's total, so the renderer never takes what it holds for the whole moment.
-   */
-  private cutShort = false;
-  /** The moment waits behind the player's view clock (see HistoryCursorMessage.catchingUp). */
-  private catchingUp = false;
   private closed = false;
   /** Bumped by each showState, so a slower earlier one does not overwrite a later one. */
   private generation = 0;
-  /** The moment being sent against a base (see ReplayBase), until its snapshot ends. */
-  private difference: MomentDifference | undefined;
+  /** The moment being sent (see MomentSending), until the next. */
+  private sendingRows: MomentSending | undefined;
+
   /** How long the last showState's rebuild took, for a playback's first jump (see JumpEstimate). */
   private lastRebuildMs: number | undefined;
   /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
@@ -95,6 +69,13 @@ export class ReplaySubscription {
     this.subscriptionId = options.subscriptionId;
     this.gvr = options.gvr;
     this.namespace = options.namespace;
+    this.cursor = new ReplayCursor({
+      subscriptionId: options.subscriptionId,
+      send: options.send,
+      held: () => this.keys.size,
+      unchanged: () => this.sendingRows?.unchanged,
+      viewClock: () => this.player?.viewClock(),
+    });
     this.stream = new BatchStream({
       ...options.batch,
       subscriptionId: options.subscriptionId,
@@ -107,7 +88,7 @@ export class ReplaySubscription {
 
   /** The moment the rows show. */
   get time(): number {
-    return this.moment;
+    return this.cursor.moment;
   }
 
   get playing(): boolean {
@@ -117,8 +98,8 @@ export class ReplaySubscription {
   /**
    * Stops any playback and sends the state at `time` as a snapshot, rebuilt by `queries` off the main
    * thread, each chunk passed on to the renderer as it is rebuilt, its progress in cursors. A later
-   * showState supersedes one still rebuilding: only the latest moment asked for is sent. With a
-   * `base`, only the rows that differ from its rows are sent (see DeltaBatch.base).
+   * showState supersedes one still rebuilding: only the latest moment asked for is sent, as its
+   * difference from the moment the renderer holds whole if any, else from `base`'s live rows.
    */
   async showState(
     queries: HistoryQueries,
@@ -146,61 +127,44 @@ export class ReplaySubscription {
   ): Promise<HistoryStateReply> {
     const generation = ++this.generation;
     // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
-    this.endDifference();
-    const shown = { moment: this.moment, gap: this.gap, rebuilding: this.rebuilding };
+    this.endSending();
+    // A moment held whole is the base of choice: the worker sends only what differs from it, where
+    // against live rows every row crosses to main to be compared.
+    const held = this.held;
+    const since = held?.queries === queries && held.file === file ? held.id : undefined;
+    const shown = { moment: this.cursor.moment, gap: this.cursor.gap, rebuilding: this.cursor.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
-    this.moment = time;
-    this.rebuilding = { rebuilt: 0 };
-    this.announce();
+    this.cursor.moment = time;
+    this.cursor.rebuilding = { rebuilt: 0 };
+    this.cursor.announce();
     const now = this.options.clock.now();
     const current = () => generation === this.generation && !this.closed;
-    let snapshot: ReturnType<BatchStream['openSnapshot']> | undefined;
-    let received = 0;
+    const sending = new MomentSending({
+      queries,
+      file,
+      subscriptionId: this.subscriptionId,
+      stream: this.stream,
+      keys: this.keys,
+      announce: () => this.cursor.announce(),
+    });
     // The moment's size comes before its rows: the renderer is told "rebuilding 0 of N", and keeps
     // the rows it has until the snapshot's end drops those the moment lacks.
     const begin = (moment: MomentSize) => {
       if (!current()) return;
-      this.gap = replayGapOf(moment.gap);
-      this.keySet.clear();
-      this.unhashedKeys = [];
-      this.unhashedCount = 0;
-      this.cutShort = false;
-      this.rebuilding = { rebuilt: 0, total: moment.total };
-      this.difference?.release();
-      let baseRows = base?.rows();
-      // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
-      // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
-      if (baseRows && moment.total < baseRows.size * minimumBaseShare) {
-        baseRows.release();
-        baseRows = undefined;
-      }
-      this.difference = baseRows && new MomentDifference(baseRows, this.keySet);
-      snapshot = this.stream.openSnapshot(
-        this.difference && base
-          ? { subscriptionId: base.subscriptionId, seq: this.difference.seq }
-          : undefined,
-      );
-      this.announce();
+      this.cursor.gap = replayGapOf(moment.gap);
+      this.cursor.cutShort = false;
+      this.cursor.rebuilding = { rebuilt: 0, total: moment.total };
+      this.sendingRows?.release();
+      this.sendingRows = sending;
+      // From its first batch on, the renderer no longer holds a moment whole until this one's end.
+      this.held = undefined;
+      sending.open(moment, since, base);
+      this.cursor.announce();
     };
-    // Rows projected in the worker come encoded, and are passed on as they are: only their keys are
-    // read here.
     const add = (rows: Row[] | EncodedRows) => {
       if (!current()) return;
-      const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
-      if (!snapshot) begin({ total: keys.length, gap: undefined });
-      received += keys.length;
-      const difference = this.difference;
-      if (difference) {
-        // Its keys go into keySet as they are compared: the deletes at the end need them all.
-        const changed = difference.changed(rows);
-        snapshot!.add(changed);
-        // Rows the renderer holds already count as rebuilt, though no batch carries them.
-        if (upsertCountOf(changed) === 0) this.announce();
-        return;
-      }
-      this.unhashedKeys.push(keys);
-      this.unhashedCount += keys.length;
-      snapshot!.add(rows);
+      if (!sending.opened) begin({ total: 'json' in rows ? rows.keys.length : rows.length, gap: undefined });
+      sending.add(rows);
     };
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {
@@ -209,7 +173,7 @@ export class ReplaySubscription {
       // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
       // projected here, from its objects.
       state = await (projector.printer === printerFor(this.gvr)
-        ? queries.stateRows(file, query, now, add, begin)
+        ? queries.stateRows(file, query, now, add, begin, since)
         : queries.stateAt(
             file,
             query,
@@ -217,36 +181,29 @@ export class ReplaySubscription {
             begin,
           ));
     } catch (error) {
-      if (current() && snapshot === undefined) {
+      if (current() && !sending.opened) {
         // No row of this moment was sent: the rows are still those of the moment shown before.
-        ({ moment: this.moment, gap: this.gap, rebuilding: this.rebuilding } = shown);
-        this.announce();
+        ({ moment: this.cursor.moment, gap: this.cursor.gap, rebuilding: this.cursor.rebuilding } = shown);
+        this.cursor.announce();
       } else if (current()) {
         // Rows of this moment replaced some of those shown before: the snapshot ends with them, and
         // the cursor goes on counting them short of the moment's total, never saying it is whole.
-        this.cutShort = true;
-        snapshot!.end();
+        this.cursor.cutShort = true;
+        sending.endShort();
       }
-      if (current()) this.endDifference();
+      if (current()) this.endSending();
       throw error;
     }
     const gap = replayGapOf(state.gap);
-    const reply = { time, count: received, complete: state.complete, ...(gap ? { gap } : {}) };
-    if (!current()) return reply;
-    if (!snapshot) begin({ total: 0, gap: state.gap });
-    this.gap = gap;
-    let deletes: string[] | undefined;
-    const difference = this.difference;
-    if (difference) {
-      deletes = await difference.deletes(() => this.options.clock.sleep(0));
-      // Superseded meanwhile: the later rebuild sends its own moment (and released this base).
-      if (!current()) return reply;
-      this.difference = undefined;
+    if (current() && !sending.opened) begin({ total: 0, gap: state.gap });
+    const ending = current() && (await sending.deletes(state, () => this.options.clock.sleep(0), current));
+    if (ending) {
+      this.cursor.gap = gap;
+      // Versions that could not be read were left out: the moment is whole with the rows that came.
+      this.cursor.rebuilding = { rebuilt: this.cursor.rebuilding?.rebuilt ?? 0, total: sending.received };
+      sending.end(ending.deletes);
     }
-    // Versions that could not be read were left out: the moment is whole with the rows that came.
-    this.rebuilding = { rebuilt: this.rebuilding?.rebuilt ?? 0, total: received };
-    snapshot!.end(deletes);
-    return reply;
+    return { time, count: sending.received, complete: state.complete, ...(gap ? { gap } : {}) };
   }
 
   /**
@@ -266,11 +223,11 @@ export class ReplaySubscription {
         // The worker projects with shared/'s printers; a kind printed otherwise is projected here.
         rows: this.options.projector.printer === printerFor(this.gvr),
       },
-      from: this.moment,
+      from: this.cursor.moment,
       speed,
       ...(this.lastRebuildMs !== undefined ? { previousRebuildMs: this.lastRebuildMs } : {}),
     };
-    this.hashKeysAhead();
+    this.keys.hashAhead(this.options.clock, () => this.closed);
     const player = await Player.open(this.playbackView(), start, this.options.clock, this.options);
     if (generation !== this.playGeneration || this.closed) {
       player.close();
@@ -278,7 +235,7 @@ export class ReplaySubscription {
     }
     this.player = player;
     player.play();
-    this.announce();
+    this.cursor.announce();
   }
 
   /** Stops playback where it is (the rows stay at the moment reached). */
@@ -288,137 +245,55 @@ export class ReplaySubscription {
     if (!player) return;
     player.close();
     this.player = undefined;
-    this.catchingUp = false;
-    if (announce) this.announce();
+    this.cursor.catchingUp = false;
+    if (announce) this.cursor.announce();
   }
 
   acknowledge(seq: number): void {
     this.stream.acknowledge(seq);
   }
 
-  close(): void {
-    this.closed = true;
-    this.stop(false);
-    this.endDifference();
-    this.stream.close();
+  /**
+   * Sends the moment again whole (the renderer saw a sequence gap: it holds no moment whole, and a
+   * difference from one would be a gap again).
+   */
+  resnapshot(queries: HistoryQueries, file: string): Promise<HistoryStateReply> {
+    this.held = undefined;
+    return this.showState(queries, file, this.cursor.moment);
   }
 
-  /** Lets go of the base of the moment sent against one (see ReplayBase). */
-  private endDifference(): void {
-    this.difference?.release();
-    this.difference = undefined;
+  close(): void {
+    this.closed = true;
+    this.held = undefined;
+    this.stop(false);
+    this.endSending();
+    this.stream.close();
   }
 
   /** The rows as a player moves them. */
   private playbackView(): PlaybackView {
-    return {
-      moment: () => this.moment,
-      rendererBehind: () => this.stream.pendingCount > 0 && this.stream.isBehind(),
-      apply: (change) => this.apply(change),
-      // The rows of the moment go out before its cursor, not up to a flush interval after it.
-      flush: () => this.stream.flush(),
-      rebuild: (reads, file, time) => {
-        // A jump's moment is rebuilt whole, not caught up to.
-        this.catchingUp = false;
-        const rebuilt = this.rebuild(reads, file, time);
-        void rebuilt.then(
-          () => this.hashKeysAhead(),
-          () => {},
-        );
-        return rebuilt;
-      },
-      hold: (moment, gap, catchingUp) => {
-        this.moment = moment;
-        this.gap = gap;
-        this.catchingUp = catchingUp;
-      },
-      announce: () => this.announce(),
-      ended: () => this.stop(),
-    };
+    return replayPlaybackView({
+      cursor: this.cursor,
+      stream: this.stream,
+      keys: this.keys,
+      projector: this.options.projector,
+      clock: this.options.clock,
+      closed: () => this.closed,
+      movedOn: () => (this.held = undefined),
+      rebuild: (reads, file, time) => this.rebuild(reads, file, time),
+      stop: () => this.stop(),
+    });
   }
 
-  private apply(change: PlaybackChange): void {
-    this.moment = change.time;
-    const { key, row } = 'json' in change ? this.project(JSON.parse(change.json) as RecordedChange) : change;
-    if (!row) {
-      if (this.keys.delete(key)) this.stream.record({ type: 'deleted', key });
-      return;
-    }
-    const known = this.keys.has(key);
-    this.keys.add(key);
-    this.stream.record(known ? { type: 'updated', row } : { type: 'added', row });
+  /** Lets go of the base of the moment sent against one (see ReplayBase). */
+  private endSending(): void {
+    this.sendingRows?.release();
+    this.sendingRows = undefined;
   }
 
-  /** A change read as JSON (a kind the worker does not project): its key, and its row unless deleted. */
-  private project(change: RecordedChange): { key: string; row?: Row } {
-    const key = objectKey(change.namespace, change.name);
-    if (change.type === 'Deleted' || !change.object) return { key };
-    return { key, row: this.options.projector.project(change.object, this.options.clock.now()) };
-  }
-
-  /**
-   * Hashes the moment's keys into keySet a slice per task, so that the first frame of a playback (or
-   * the first after a jump) does not hash a whole moment in one go: 50,000 keys are 50-100 ms of main
-   * on a loaded machine. Whatever is left when a change needs the keys, `keys` hashes at once.
-   */
-  private hashKeysAhead(): void {
-    if (this.hashingAhead || this.unhashedKeys.length === 0) return;
-    this.hashingAhead = true;
-    const slice = () => {
-      for (let hashed = 0; hashed < keysHashedPerTask && this.unhashedKeys.length > 0;) {
-        const chunk = this.unhashedKeys.shift()!;
-        for (const key of chunk) this.keySet.add(key);
-        this.unhashedCount -= chunk.length;
-        hashed += chunk.length;
-      }
-      this.hashingAhead = this.unhashedKeys.length > 0 && !this.closed;
-      if (this.hashingAhead) this.options.clock.setTimeout(slice, 0);
-    };
-    this.options.clock.setTimeout(slice, 0);
-  }
-
-  /** Keys the renderer holds (see keySet). */
-  private get keys(): Set<string> {
-    for (const keys of this.unhashedKeys) for (const key of keys) this.keySet.add(key);
-    this.unhashedKeys = [];
-    this.unhashedCount = 0;
-    return this.keySet;
-  }
-
-  /** Passes a batch on; during a snapshot, counts its rows and says how far the rebuild has got. */
+  /** Passes a batch on; a snapshot's last, of a whole moment, leaves the renderer holding it. */
   private sent(batch: OutgoingBatch): void {
     this.options.send(batch);
-    const rebuilding = this.rebuilding;
-    if (!rebuilding) return;
-    rebuilding.rebuilt = (batch.replace ? 0 : rebuilding.rebuilt) + upsertCount(batch);
-    if (batch.snapshotEnd && !this.cutShort) this.rebuilding = undefined;
-    this.announce();
-  }
-
-  private announce(): void {
-    const rebuilding = this.rebuilding;
-    const held = this.keySet.size + this.unhashedCount;
-    const total = rebuilding ? rebuilding.total : held;
-    let rebuilt = rebuilding ? rebuilding.rebuilt : held;
-    if (rebuilding && this.difference) {
-      // Rows the renderer holds already are rebuilt too, but the total is reached only by the batch
-      // that ends the snapshot (the renderer applies it whole then).
-      rebuilt += this.difference.unchanged;
-      if (total !== undefined && rebuilt >= total) rebuilt = Math.max(0, total - 1);
-    }
-    // While a playback's jump rebuilds its moment (ahead of the view clock), no row of it is shown
-    // yet: the cursor follows the view clock there rather than leaping ahead, and names the moment
-    // once its rows are whole.
-    const time = rebuilding && this.player ? Math.min(this.moment, this.player.viewClock()) : this.moment;
-    this.options.send({
-      type: 'historyCursor',
-      subscriptionId: this.subscriptionId,
-      time,
-      playing: this.playing,
-      rebuilt,
-      ...(total !== undefined ? { total } : {}),
-      ...(this.gap ? { gap: this.gap } : {}),
-      ...(this.catchingUp ? { catchingUp: true as const } : {}),
-    });
+    if (this.cursor.counted(batch)) this.held = this.sendingRows?.named;
   }
 }

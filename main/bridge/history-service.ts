@@ -95,7 +95,7 @@ export class HistoryService {
     const replay = this.replays.get(subscriptionId);
     if (!replay) return;
     // A failed resend leaves the renderer's rows as they were; its next question reports the error.
-    replay.showState(this.queries, this.source().file, replay.time).catch(() => {});
+    replay.resnapshot(this.queries, this.source().file).catch(() => {});
   }
 
   unsubscribe(subscriptionId: string): boolean {

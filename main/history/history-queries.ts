@@ -24,6 +24,10 @@ export interface RebuiltState {
   readonly complete: boolean;
   /** The gap covering the moment, if any (see ReplayState.gap). */
   readonly gap: RecordingMark | undefined;
+  /** Rows only: how many the moment holds (sent, or against a moment kept from it). */
+  readonly rows?: number;
+  /** Rows sent against a moment (see MomentSize.against): the keys of that moment this one lacks. */
+  readonly deletes?: string[];
 }
 
 /** A moment's size and gap, known before its first chunk (see the worker's "moment" reply). */
@@ -31,6 +35,13 @@ export interface MomentSize {
   /** The objects it holds: at most this many come (a version that cannot be read is left out). */
   readonly total: number;
   readonly gap: RecordingMark | undefined;
+  /** Rows only: names the moment, for a later stateRows' `since` once its rows are held whole. */
+  readonly moment?: number;
+  /**
+   * Rows only: set when they come as the difference from moment `against` (the `since` asked): only
+   * the rows whose version it did not hold, then the keys it held that this one lacks (deletes).
+   */
+  readonly against?: number;
 }
 
 export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
@@ -97,7 +108,9 @@ export class HistoryQueries {
    * stateAt, projected into rows in the worker with the kind's printer from shared/ (printerFor) at
    * the moment `now`: what a replay's table needs, without the objects crossing threads. The rows come
    * as JSON text (see EncodedRows), for main to pass on unparsed. Only for kinds whose projector uses
-   * that printer (a CRD's columns come from its definition, known to main).
+   * that printer (a CRD's columns come from its definition, known to main). With `since`, the
+   * moment a stateRows named (MomentSize.moment) whose rows the asker holds whole, the worker may
+   * send only the difference from them (MomentSize.against).
    */
   stateRows(
     file: string,
@@ -105,9 +118,10 @@ export class HistoryQueries {
     now: number,
     onRows: (rows: EncodedRows) => void,
     onMoment?: (moment: MomentSize) => void,
+    since?: number,
   ): Promise<RebuiltState> {
     return this.ask(
-      { type: 'state', file, query, rows: { now } },
+      { type: 'state', file, query, rows: { now, ...(since !== undefined ? { since } : {}) } },
       { onRows, ...(onMoment ? { onMoment } : {}) },
     ).then(rebuiltState);
   }
@@ -273,9 +287,9 @@ export class HistoryQueries {
 }
 
 function rebuiltState(reply: QueryReply): RebuiltState {
-  return reply.type === 'done'
-    ? { complete: reply.complete, gap: reply.gap }
-    : { complete: false, gap: undefined };
+  if (reply.type !== 'done') return { complete: false, gap: undefined };
+  const { complete, gap, rows, deletes } = reply;
+  return { complete, gap, ...(rows !== undefined ? { rows } : {}), ...(deletes ? { deletes } : {}) };
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -34,6 +34,8 @@ const chunkSize = 1000;
 const rebuildMemoChars = 2 * 1024 * 1024;
 
 interface ProjectedMoment {
+  /** Names this moment once whole, for a later one asked as its difference (see RowsMoment.against). */
+  readonly id: number;
   /** The file and when it was created: a recording replaced at the same path numbers changes anew. */
   readonly recording: string;
   readonly gvr: string;
@@ -42,18 +44,46 @@ interface ProjectedMoment {
   readonly rows: Map<number, MomentRow>;
 }
 
+/** What a moment's rows are made with. */
+interface Made {
+  readonly reader: RecordingReader;
+  readonly query: StateQuery;
+  readonly now: number;
+  readonly recording: string;
+  /** The moment before's rows, by change id (empty if it was another recording's or kind's). */
+  readonly previous: ReadonlyMap<number, MomentRow>;
+  /** The moment this one is sent against (see RowsMoment.against), if any. */
+  readonly against: ProjectedMoment | undefined;
+}
+
 /** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
 export interface RowsMoment {
   /** How many rows the moment holds (a version that cannot be read is left out: at most this many). */
   readonly total: number;
   readonly gap: RecordingMark | undefined;
-  /** The rows as JSON text (EncodedRows), a chunk at a time. */
+  /**
+   * The rows as JSON text (EncodedRows), a chunk at a time: all of them, or with `against` only those
+   * that differ from that moment's.
+   */
   readonly chunks: Generator<EncodedRows>;
+  /** Names this moment, once its chunks are all read, for a later one to be asked against. */
+  readonly id: number;
+  /**
+   * Set when the chunks are the difference from moment `against` (the one asked before, whole): only
+   * the rows whose version it did not hold; `deletes` then says which of its keys this one lacks.
+   */
+  readonly against: number | undefined;
+  /**
+   * Once the chunks are all read: the rows the moment holds (sent or, with `against`, kept), and with
+   * `against` the keys of that moment this one lacks (none without).
+   */
+  ended(): { readonly rows: number; readonly deletes: string[] };
 }
 
 export class MomentRows {
   private last: ProjectedMoment | undefined;
   private readonly frames = new RowFrameReader();
+  private lastId = 0;
 
   /**
    * The rows of `query`'s moment, in its order (namespace/name), projected with the kind's printer
@@ -61,18 +91,23 @@ export class MomentRows {
    * a row frame's at its recording time: only a cell read off the clock (a running Job's duration)
    * could differ, as a live row's does until its object changes, and kinds with such cells have no
    * frames.
+   *
+   * With `since` naming the moment asked last (see RowsMoment.id) of the same recording and kind,
+   * whose rows the asker holds whole, only the rows that differ from it are sent (see
+   * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
    */
-  moment(reader: RecordingReader, query: StateQuery, now: number): RowsMoment {
+  moment(reader: RecordingReader, query: StateQuery, now: number, since?: number): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
-    const previous =
-      last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace
-        ? last.rows
-        : new Map<number, MomentRow>();
+    const same =
+      last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace;
+    const previous = same ? last.rows : new Map<number, MomentRow>();
+    const against = same && since !== undefined && since === last.id ? last : undefined;
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
+    const made: Made = { reader, query, now, recording, against, previous };
     const framed = framedMoment(reader, this.frames, query, previous);
-    if (framed) return this.rowsMoment(reader, query, framed.rows, framed.gap, now, recording);
+    if (framed) return this.rowsMoment(made, framed.rows, framed.gap);
     const moment = momentAt(reader, query);
     const rows = moment.rows.map(
       (changeRow) =>
@@ -85,7 +120,7 @@ export class MomentRows {
           changeRow,
         ),
     );
-    return this.rowsMoment(reader, query, rows, moment.gap, now, recording);
+    return this.rowsMoment(made, rows, moment.gap);
   }
 
   /**
@@ -104,28 +139,38 @@ export class MomentRows {
     }
   }
 
-  private rowsMoment(
-    reader: RecordingReader,
-    query: StateQuery,
-    rows: readonly MomentRow[],
-    gap: RecordingMark | undefined,
-    now: number,
-    recording: string,
-  ): RowsMoment {
-    return { total: rows.length, gap, chunks: this.chunks(reader, query, rows, now, recording) };
+  private rowsMoment(made: Made, rows: readonly MomentRow[], gap: RecordingMark | undefined): RowsMoment {
+    const id = ++this.lastId;
+    const ending = { rows: 0, deletes: [] as string[] };
+    return {
+      total: rows.length,
+      gap,
+      chunks: this.chunks(made, id, rows, ending),
+      id,
+      against: made.against?.id,
+      ended: () => ending,
+    };
   }
 
   private *chunks(
-    reader: RecordingReader,
-    query: StateQuery,
+    made: Made,
+    id: number,
     rows: readonly MomentRow[],
-    now: number,
-    recording: string,
+    ending: { rows: number; deletes: string[] },
   ): Generator<EncodedRows> {
+    const { reader, query, now, against, previous } = made;
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
     const kept = new Map<number, MomentRow>();
+    /** Against a moment: the keys of the rows sent (those it did not hold as they are). */
+    const sentKeys = new Set<string>();
     let madeUpTo = 0;
+    // Rows taken into the next chunk, not yet yielded: against a moment, a chunk gathers the few rows
+    // that differ from several windows of the moment, so it is not one message per thousand rows.
+    let json = '[';
+    let sent: MomentRow[] = [];
+    /** Whether each row of `sent` was kept from the moment before (see below). */
+    let sentBefore: boolean[] = [];
     for (let index = 0; index < rows.length; index += chunkSize) {
       const end = Math.min(index + chunkSize, rows.length);
       if (end > madeUpTo) {
@@ -142,9 +187,9 @@ export class MomentRows {
         madeUpTo = upTo;
         const changeRows = [...missing.values()].map((row) => row.changeRow!);
         for (const { row, version } of versionsOf(reader, changeRows, decoder)) {
-          const made = missing.get(row.id)!;
-          made.text = JSON.stringify(projector.project(version as unknown as KubeObject, now));
-          made.changeRow = undefined;
+          const missed = missing.get(row.id)!;
+          missed.text = JSON.stringify(projector.project(version as unknown as KubeObject, now));
+          missed.changeRow = undefined;
         }
       }
       // The chunk's text concatenated, not joined: postMessage writes a concatenation piece by piece,
@@ -152,30 +197,43 @@ export class MomentRows {
       // where a join first copied half a megabyte a chunk into a string the send copied again (80 MB
       // twice at 150,000 pods). Rows kept from the moment before are sliced from it below, which
       // flattens it: one copy, as the join's.
-      let json = '[';
-      const sent: MomentRow[] = [];
       for (let at = index; at < end; at++) {
         const row = rows[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
         if (row.text === undefined) continue;
-        json += sent.length === 0 ? row.text : `,${row.text}`;
-        sent.push(row);
-      }
-      json += ']';
-      yield { json, keys: sent.map((row) => row.key) };
-      // A row kept from an earlier moment (ranked in it) is kept again as a slice of this chunk's
-      // text: else it would keep alive the whole text it was cut from, and scrubbing would pile up
-      // dead text. A row made for this moment is a slice of text this moment's rows hold whole.
-      // (The rows are this moment's own: those of the moment before were kept in a map now dropped.)
-      let start = 1;
-      for (const row of sent) {
-        const end = start + row.text!.length;
-        if (row.rank >= 0) row.text = json.slice(start, end);
         row.rank = kept.size;
         kept.set(row.change, row);
-        start = end + 1;
+        // Against a moment, a row of a version it held is the renderer's already, text and all.
+        if (against?.rows.has(row.change)) continue;
+        if (against) sentKeys.add(row.key);
+        json += sent.length === 0 ? row.text : `,${row.text}`;
+        sent.push(row);
+        sentBefore.push(previous.has(row.change));
       }
+      if (sent.length < chunkSize && end < rows.length) continue;
+      if (sent.length === 0) continue;
+      json += ']';
+      yield { json, keys: sent.map((row) => row.key) };
+      // A row kept from an earlier moment is kept again as a slice of this chunk's text: else it
+      // would keep alive the whole text it was cut from, and scrubbing would pile up dead text. A
+      // row made for this moment is a slice of text this moment's rows hold whole. (Against a
+      // moment, every row sent is new to it; those it held keep their text.)
+      let start = 1;
+      for (const [at, row] of sent.entries()) {
+        const textEnd = start + row.text!.length;
+        if (sentBefore[at]) row.text = json.slice(start, textEnd);
+        start = textEnd + 1;
+      }
+      json = '[';
+      sent = [];
+      sentBefore = [];
     }
-    this.last = { recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
+    ending.rows = kept.size;
+    // Against a moment: its keys whose version this one lacks and did not send (a key sent, with
+    // another version, replaces its row).
+    if (against)
+      for (const row of against.rows.values())
+        if (!kept.has(row.change) && !sentKeys.has(row.key)) ending.deletes.push(row.key);
+    this.last = { id, recording: made.recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
   }
 }

@@ -18,9 +18,10 @@ export type QueryRequest =
       /**
        * Set to have the objects projected here into rows, with the kind's printer from shared/
        * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
-       * duration): replies are then "rows".
+       * duration): replies are then "rows". With `since` (a moment's id, see the "moment" reply) the
+       * rows may come as the difference from that moment's (see MomentRows.moment).
        */
-      readonly rows?: { readonly now: number };
+      readonly rows?: { readonly now: number; readonly since?: number };
     }
   | {
       readonly id: number;
@@ -144,6 +145,10 @@ export type QueryReply =
       readonly type: 'moment';
       readonly total: number;
       readonly gap: RecordingMark | undefined;
+      /** Rows only: names the moment, for a later question's `since`. */
+      readonly moment?: number;
+      /** Rows only: set when they come as the difference from moment `against` (see RowsMoment). */
+      readonly against?: number;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */
@@ -153,6 +158,10 @@ export type QueryReply =
       readonly type: 'done';
       readonly complete: boolean;
       readonly gap: RecordingMark | undefined;
+      /** Rows only: how many the moment holds (sent, or against a moment kept from it). */
+      readonly rows?: number;
+      /** Rows against a moment (see "moment"): the keys of that moment this one lacks. */
+      readonly deletes?: string[];
     }
   | {
       readonly id: number;

@@ -68,7 +68,13 @@ export class QueryThread {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     if (reply.type === 'moment') {
-      pending.onMoment?.({ total: reply.total, gap: reply.gap });
+      const { total, gap, moment, against } = reply;
+      pending.onMoment?.({
+        total,
+        gap,
+        ...(moment !== undefined ? { moment } : {}),
+        ...(against !== undefined ? { against } : {}),
+      });
       return;
     }
     if (reply.type === 'objects') {

@@ -158,11 +158,21 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {
-        const moment = momentRows.moment(reader, request.query, request.rows.now);
-        reply({ id: request.id, type: 'moment', total: moment.total, gap: moment.gap });
+        const { now, since } = request.rows;
+        const moment = momentRows.moment(reader, request.query, now, since);
+        const { total, gap, against } = moment;
+        reply({
+          id: request.id,
+          type: 'moment',
+          total,
+          gap,
+          moment: moment.id,
+          ...(against ? { against } : {}),
+        });
         for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
         const complete = reader.problems.length === problemsBefore;
-        reply({ id: request.id, type: 'done', complete, gap: moment.gap });
+        const { rows, deletes } = moment.ended();
+        reply({ id: request.id, type: 'done', complete, gap, rows, ...(against ? { deletes } : {}) });
         return;
       }
       const moment = momentAt(reader, request.query);

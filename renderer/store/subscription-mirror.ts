@@ -146,15 +146,18 @@ export class SubscriptionMirror {
         // snapshot ends: the base's rows are written into it now, while the query worker still
         // rebuilds the moment, rather than after its last byte (at 150,000 rows 0.2-0.4 s of the
         // page's tail). The snapshot's batches then apply on top of them.
-        const written = base !== undefined && this.rows.size === 0 && !this.hasSnapshot;
+        // A snapshot against this mirror's own rows (a replay's moment sent as its difference from
+        // the moment it holds) has them written already: only what differs is applied at the end.
+        const own = base === this;
+        const written = base !== undefined && ((this.rows.size === 0 && !this.hasSnapshot) || own);
         this.heldBase = base && {
-          rows: [...base.rows.values()],
+          rows: own ? [] : [...base.rows.values()],
           mirror: base,
           changed: new Set(),
           written,
         };
         if (base) order.addOrdered(namedOrder(base));
-        if (written) this.upsertAll(this.heldBase!.rows);
+        if (written && !own) this.upsertAll(this.heldBase!.rows);
         this.heldRowCount = written ? 0 : (this.heldBase?.rows.length ?? 0);
       }
       const heldBase = this.heldBase;

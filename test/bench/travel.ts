@@ -7,8 +7,10 @@
 //   cold:   a moment in the last quarter, the first question (nothing kept from an earlier one, no
 //           row frame decoded ahead: HistoryQueries without prewarm, as an imported file's first
 //           travel asked at once);
-//   nearby: 2 s of recorded time later (4,000 changes), after the cold one;
-//   far:    back to the middle of the recording, after the nearby one;
+//   nearby: 2 s of recorded time later (4,000 changes), after the cold one, asked against it (as a
+//           replay whose renderer holds the cold moment whole asks: the worker sends only the rows
+//           whose version differs, see MomentRows);
+//   far:    back to the middle of the recording, after the nearby one, against it;
 //   warmed: the cold moment again, the first question of another HistoryQueries whose timeline had
 //           its worker decode the newest row frames meanwhile (awaited: prewarm), as a window that
 //           shows the timeline for a while before a click on it.
@@ -53,25 +55,30 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const { start, end } = writeTravelRecording(file, pods);
     // CPU time is this process's (the worker and this thread, which do nothing else meanwhile): on a
     // shared machine the wall time is mostly waiting for a core.
-    const travel = async (time: number, recording = file, asked = queries) => {
+    // The moment the last travel named, which the next one is asked against (see `since`).
+    let held: number | undefined;
+    const travel = async (time: number, recording = file, asked = queries, since?: number) => {
       const begun = performance.now();
       const cpuBefore = process.cpuUsage();
-      let rows = 0;
-      await asked.stateRows(
+      let sent = 0;
+      const state = await asked.stateRows(
         recording,
         { gvr: 'pods.v1', time },
         Date.now(),
-        (chunk) => (rows += chunk.keys.length),
+        (chunk) => (sent += chunk.keys.length),
+        (moment) => (held = moment.moment),
+        since,
       );
       const cpu = process.cpuUsage(cpuBefore);
-      return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows };
+      const rows = state.rows ?? sent;
+      return { ms: performance.now() - begun, cpuMs: (cpu.user + cpu.system) / 1000, rows, sent };
     };
     const coldMoment = Math.floor(start + (end - start) * 0.8);
     // The worker's first question also opens the file (quick_check): asked first, it is not timed.
     await queries.timeline(file, { buckets: 1, now: Date.now() });
     const cold = await travel(coldMoment);
-    const nearby = await travel(coldMoment + 2_000);
-    const far = await travel(Math.floor(start + (end - start) * 0.5));
+    const nearby = await travel(coldMoment + 2_000, file, queries, held);
+    const far = await travel(Math.floor(start + (end - start) * 0.5), file, queries, held);
     log(`  travel: cold ${round(cold.ms)} ms, nearby ${round(nearby.ms)} ms, far ${round(far.ms)} ms (wall)`);
     const warmedQueries = new HistoryQueries();
     let warmed: Awaited<ReturnType<typeof travel>>;
@@ -99,6 +106,8 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         travel_cold_cpu_ms: round(cold.cpuMs),
         travel_nearby_cpu_ms: round(nearby.cpuMs),
         travel_far_cpu_ms: round(far.cpuMs),
+        travel_nearby_rows_sent: nearby.sent,
+        travel_far_rows_sent: far.sent,
         travel_warmed_ms: round(warmed.ms),
         travel_warmed_cpu_ms: round(warmed.cpuMs),
         export_range_ms: round(exported.ms),
@@ -115,6 +124,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
       ],
       notes: [
         `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
+        'travel_nearby, travel_far: asked against the moment before (held whole, as a replay holds it), the worker sends only the rows that differ (*_rows_sent) and the keys it lacks',
         'travel_warmed: the cold moment asked of another worker, after its timeline had it decode the newest row frames (prewarm, awaited); travel_cold has nothing decoded ahead',
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',

@@ -2,7 +2,7 @@
 // together over one ordered link: the replay mirror must end exactly equal to the moment, whatever the
 // live stream does meanwhile (pending changes, batches between the moment's chunks), across deletes,
 // reused names (a key whose object was deleted and created again: another uid), empty moments and a
-// replay that already held another moment.
+// replay that already held another moment; and moments sent against the one the replay holds.
 import { describe, expect, it } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
 import { encodeRows } from '../../../main/bridge/encoded-rows';
@@ -118,6 +118,34 @@ async function sendMoment(
   return difference;
 }
 
+/**
+ * Sends `moment` against the rows the replay holds (`held`, the moment it was sent last, whole): the
+ * rows that are not the very rows held, then the keys held that the moment lacks, as the query worker
+ * sends a moment against the one before (MomentRows), the live stream churning meanwhile.
+ */
+function sendAgainstHeld(
+  random: () => number,
+  moment: readonly Row[],
+  held: readonly Row[],
+  feed: Map<string, Row>,
+  { clock, live, replay }: ReturnType<typeof session>,
+): { unchanged: number } {
+  const heldRows = new Map(held.map((each) => [each.key, each]));
+  const changed = moment.filter((each) => heldRows.get(each.key) !== each);
+  const keys = new Set(moment.map((each) => each.key));
+  const snapshot = replay.openSnapshot({ subscriptionId: 'replay1', seq: replay.lastSeq });
+  for (let from = 0; from < changed.length;) {
+    const to = from + 1 + Math.floor(random() * 8);
+    const chunk = changed.slice(from, to);
+    snapshot.add(random() < 0.7 ? encodeRows(chunk) : chunk);
+    from = to;
+    churn(random, feed, live);
+    if (random() < 0.5) clock.step(100);
+  }
+  snapshot.end(held.filter((each) => !keys.has(each.key)).map((each) => each.key));
+  return { unchanged: moment.length - changed.length };
+}
+
 function expectHolds(store: MirrorStore, subscriptionId: string, rows: readonly Row[]): void {
   const mirror = store.mirror(subscriptionId)!;
   expect(new Map(mirror.rows)).toEqual(new Map(rows.map((each) => [each.key, each])));
@@ -139,8 +167,14 @@ describe('a moment sent against the live rows (DeltaBatch.base)', () => {
       churn(random, feed, live);
       const moments = [randomRows(random, [...feed.values()])];
       if (random() < 0.5) moments.push(randomRows(random, moments[0]));
-      for (const moment of moments) {
-        const difference = await sendMoment(random, moment, feed, parts);
+      // Then moments sent against the one the replay holds (as the query worker sends them).
+      const againstHeld = Math.floor(random() * 3);
+      for (let index = 0; index < againstHeld; index++) moments.push(randomRows(random, moments.at(-1)));
+      for (const [index, moment] of moments.entries()) {
+        const held = index > 0 && index >= moments.length - againstHeld ? moments[index - 1] : undefined;
+        const difference = held
+          ? sendAgainstHeld(random, moment, held, feed, parts)
+          : await sendMoment(random, moment, feed, parts);
         clock.step(100);
         deliver();
         // Let the streams send what acknowledgements allowed, until nothing is left.

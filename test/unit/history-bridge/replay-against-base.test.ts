@@ -9,74 +9,21 @@ import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistoryQueries } from '../../../main/history/history-queries';
-import { RecordingWriter } from '../../../main/history/recording-writer';
-import { openForWriting } from '../../../main/history/schema';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../../renderer/store/mirror-store';
 import { printerFor } from '../../../shared/kinds/columns';
-import type { KubeObject } from '../../../shared/kube/object';
 import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
 import type { HistoryCursorMessage } from '../../../shared/protocol/history-messages';
-import { tempDirectory } from '../history/fixtures';
+import { recordReplay, recordingStart } from './replay-recording';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 const queries = new HistoryQueries();
 afterAll(() => queries.close());
-const start = Date.UTC(2026, 10, 30, 12);
+const start = recordingStart;
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
 });
-
-function pod(name: string, resourceVersion: number, uid = `uid-${name}`): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'shop', uid, resourceVersion: String(resourceVersion) },
-    status: { phase: 'Running' },
-  };
-}
-
-/**
- * 300 pods added at `start`; then every 10 ms for 2 s one is updated, and every 100 ms one is deleted
- * and one created under a name used before (another uid): the present differs from a moment 1 s in
- * by some rows, some deletes and some reused names.
- */
-function record(): { file: string; end: number } {
-  const directory = tempDirectory();
-  cleanups.push(directory.remove);
-  const file = directory.file('replay.kubetide');
-  const database = openForWriting(file, 'test', start);
-  const writer = new RecordingWriter(database);
-  const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
-  let resourceVersion = 1;
-  const change = (time: number, type: 'Added' | 'Updated' | 'Deleted', object: KubeObject) =>
-    writer.writeChange({
-      time,
-      stream,
-      type,
-      finalStateUnknown: false,
-      object,
-      key: `shop/${object.metadata.name}`,
-    });
-  let end = start;
-  writer.transaction(() => {
-    for (let index = 0; index < 300; index++) change(start, 'Added', pod(`p${index}`, resourceVersion++));
-    for (let time = start + 10, tick = 0; time <= start + 2_000; time += 10, tick++) {
-      change(time, 'Updated', pod(`p${(tick * 7) % 300}`, resourceVersion++));
-      if (tick % 10 === 0) {
-        const name = `p${(tick * 13 + 1) % 300}`;
-        change(time, 'Deleted', pod(name, resourceVersion++));
-        change(time, 'Added', pod(name, resourceVersion++, `uid-${name}-${tick}`));
-        change(time, 'Deleted', pod(`p${(tick * 11 + 2) % 300}`, resourceVersion++));
-      }
-      end = time;
-    }
-    writer.touch(end);
-  });
-  database.close();
-  return { file, end };
-}
 
 function replayOn(
   subscriptionId: string,
@@ -98,7 +45,7 @@ function replayOn(
 
 describe('a travel from live sent against the live rows', () => {
   it('sends the rows that differ and ends with exactly the rows of the whole moment', async () => {
-    const { file, end } = record();
+    const { file, end } = recordReplay(cleanups);
     const clock = new FakeClock(end + 1_000);
     const link: OutgoingMessage[] = [];
     const streams = new Map<string, { acknowledge(seq: number): void }>();
@@ -181,7 +128,7 @@ describe('a travel from live sent against the live rows', () => {
   });
 
   it('sends a moment much smaller than the live rows whole, not as more deletes than rows', async () => {
-    const { file } = record();
+    const { file } = recordReplay(cleanups);
     const clock = new FakeClock(start + 10_000);
     const sent: ServerMessage[] = [];
     const live = new BatchStream({ subscriptionId: 's1', clock, send: () => {} });

@@ -171,7 +171,7 @@ describe('HistoryQueries', () => {
       // The very text main would write of its own rows (fields in the same order), and their keys.
       expect(joinedRows(chunks).json).toBe(JSON.stringify(projected));
       expect(chunks.flatMap((chunk) => chunk.keys)).toEqual(projected.map((row) => row.key));
-      expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap });
+      expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap, rows: projected.length });
     }
     reader.close();
     queries.close();

@@ -245,6 +245,63 @@ describe('row frames', () => {
     reader.close();
   });
 
+  it('sent against the moment before, give its rows plus the difference: exactly the full rebuild', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    const random = seededRandom(5);
+    const now = start + 86_400_000;
+    // What the asker holds: the rows of the last moment asked, by key, and that moment's id.
+    let held: { id: number; namespace: string | undefined; rows: Map<string, Row> } | undefined;
+    let against = 0;
+    let sentAgainst = 0;
+    let heldAgainst = 0;
+    let index = 0;
+    for (let step = 0; step < 80; step++) {
+      index = random.chance(0.15)
+        ? random.integer(times.length)
+        : Math.max(0, Math.min(times.length - 1, index + random.integer(30) - 10));
+      const namespace = step % 13 === 12 ? 'ns-2' : undefined;
+      const query = { gvr: 'pods.v1', time: times[index], ...(namespace ? { namespace } : {}) };
+      // Now and then the asker names a moment the worker no longer has last (another's question).
+      const since = random.chance(0.1) ? -1 : held?.id;
+      const moment = moments.moment(reader, query, now, since);
+      const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
+      const ended = moment.ended();
+      let rows: Map<string, Row>;
+      if (moment.against !== undefined) {
+        against += 1;
+        expect(moment.against).toBe(since);
+        expect(held!.namespace).toBe(namespace);
+        rows = new Map(held!.rows);
+        for (const key of ended.deletes) expect(rows.delete(key), key).toBe(true);
+        // Only rows of another change than the one held are sent (a relist's change of an object
+        // left as it was is one, its row the same).
+        for (const row of sent) rows.set(row.key, row);
+        sentAgainst += sent.length;
+        heldAgainst += ended.rows;
+      } else {
+        expect(ended.deletes).toEqual([]);
+        rows = new Map(sent.map((row) => [row.key, row]));
+      }
+      const expected = rebuilt(reader, query, now);
+      expect(ended.rows).toBe(expected.length);
+      expect(moment.total).toBe(expected.length);
+      expect(
+        [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+        `moment ${query.time}`,
+      ).toEqual(expected);
+      held = { id: moment.id, namespace, rows };
+    }
+    // Most moments were sent against the one before: those of another namespace, or after a wrong
+    // `since`, were sent whole.
+    expect(against).toBeGreaterThan(40);
+    expect(sentAgainst).toBeLessThan(heldAgainst / 2);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
   it('are where the rows come from: versions the frames hold are never decoded', () => {
     directory = tempDirectory();
     const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 300);

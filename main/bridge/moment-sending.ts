@@ -1,0 +1,163 @@
+// One moment's rows on their way to a replay's renderer, as the query worker rebuilds them, in one of
+// three ways: whole (a snapshot of every row); against the live rows the renderer holds (a travel from
+// live: main compares each chunk with them, see MomentDifference); or against the moment the renderer
+// holds (the worker sends only the rows whose version that moment did not have, and the keys it
+// lacks: nothing the size of the moment crosses threads or reaches the renderer). Each way keeps
+// the renderer's keys (HeldKeys) exactly those of the moment once it ends.
+import type { MomentSize, RebuiltState } from '../history/history-queries';
+import type { Row } from '../../shared/protocol/row';
+import type { BatchStream } from './batch-stream';
+import type { EncodedRows } from './encoded-rows';
+import type { HeldKeys } from './held-keys';
+import type { MomentReads } from './player';
+import { MomentDifference } from './moment-difference';
+import { upsertCountOf } from './outgoing-message';
+import type { BaseRows } from './sent-rows';
+
+/**
+ * Rows the renderer holds that a moment may be sent against (see DeltaBatch.base): a live subscription
+ * of the same kind and namespace, its rows as of now when asked (undefined when it cannot serve).
+ */
+export interface ReplayBase {
+  readonly subscriptionId: string;
+  rows(): BaseRows | undefined;
+}
+
+/** A moment as the query worker named it (MomentSize.moment): a later one may be asked against it. */
+export interface NamedMoment {
+  readonly queries: MomentReads;
+  readonly file: string;
+  readonly id: number;
+}
+
+/** A moment is sent against a base only when it has at least this share of the base's count of rows. */
+const minimumBaseShare = 0.5;
+
+export interface MomentSendingOptions {
+  /** Where the moment is read: with the worker's name for it, the moment held once sent whole. */
+  readonly queries: MomentReads;
+  readonly file: string;
+  readonly subscriptionId: string;
+  readonly stream: BatchStream;
+  readonly keys: HeldKeys;
+  /** Says how far the moment has got (a chunk compared may send nothing). */
+  readonly announce: () => void;
+}
+
+export class MomentSending {
+  /** Rows that came (sent, or compared with a base); the moment's count once it ends. */
+  received = 0;
+  private snapshot: ReturnType<BatchStream['openSnapshot']> | undefined;
+  /** Sent against the live rows (see ReplayBase) until its deletes are read. */
+  private difference: MomentDifference | undefined;
+  /** The worker sends the rows that differ from the moment held (see MomentSize.against). */
+  private againstHeld = false;
+
+  constructor(private readonly options: MomentSendingOptions) {}
+
+  /** The moment being sent, if the worker named it: the renderer holds it once its snapshot ends. */
+  named: NamedMoment | undefined;
+
+  /** Whether its snapshot has begun (a row of it may have reached the renderer). */
+  get opened(): boolean {
+    return this.snapshot !== undefined;
+  }
+
+  /** Rows of the moment the live base holds as they are (not sent), while compared with it. */
+  get unchanged(): number | undefined {
+    return this.difference?.unchanged;
+  }
+
+  /**
+   * Opens the snapshot of `moment`: against the moment held when the worker answered against it
+   * (`since`), else against `base`'s live rows when they are a fair base, else whole.
+   */
+  open(moment: MomentSize, since: number | undefined, base: ReplayBase | undefined): void {
+    const { stream, keys, queries, file } = this.options;
+    this.named = moment.moment !== undefined ? { queries, file, id: moment.moment } : undefined;
+    if (since !== undefined && moment.against === since) {
+      // The renderer's own rows are the base: those of the moment held, as of the last batch sent
+      // (nothing is sent between: the snapshot's first batch says so at once).
+      this.againstHeld = true;
+      this.snapshot = stream.openSnapshot({
+        subscriptionId: this.options.subscriptionId,
+        seq: stream.lastSeq,
+      });
+      return;
+    }
+    keys.clear();
+    let baseRows = base?.rows();
+    // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
+    // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
+    if (baseRows && moment.total < baseRows.size * minimumBaseShare) {
+      baseRows.release();
+      baseRows = undefined;
+    }
+    this.difference = baseRows && new MomentDifference(baseRows, keys.hashed);
+    this.snapshot = stream.openSnapshot(
+      this.difference && base ? { subscriptionId: base.subscriptionId, seq: this.difference.seq } : undefined,
+    );
+  }
+
+  /**
+   * The moment's next chunk. Rows projected in the worker come encoded, and are passed on as they
+   * are: only their keys are read here (and, against live rows, their uid and version).
+   */
+  add(rows: Row[] | EncodedRows): void {
+    const keys = 'json' in rows ? rows.keys : rows.map((row) => row.key);
+    this.received += keys.length;
+    const difference = this.difference;
+    if (difference) {
+      // Its keys are hashed as they are compared: the deletes at the end need them all.
+      const changed = difference.changed(rows);
+      this.snapshot!.add(changed);
+      // Rows the renderer holds already count as rebuilt, though no batch carries them.
+      if (upsertCountOf(changed) === 0) this.options.announce();
+      return;
+    }
+    this.options.keys.add(keys);
+    this.snapshot!.add(rows);
+  }
+
+  /**
+   * The keys the moment deletes once every chunk came (the worker's, against the moment held; the
+   * live base's it lacks, read a slice per `nextTask`), or undefined when `current` says it was
+   * superseded meanwhile.
+   */
+  async deletes(
+    state: RebuiltState,
+    nextTask: () => Promise<void>,
+    current: () => boolean,
+  ): Promise<{ deletes?: string[] } | undefined> {
+    if (this.againstHeld) {
+      const deletes = state.deletes ?? [];
+      this.options.keys.remove(deletes);
+      this.received = state.rows ?? this.received;
+      this.options.keys.sized(this.received);
+      return { deletes };
+    }
+    const difference = this.difference;
+    if (!difference) return {};
+    const deletes = await difference.deletes(nextTask);
+    // Superseded meanwhile: the later rebuild sends its own moment (and released this base).
+    if (!current()) return undefined;
+    this.difference = undefined;
+    return { deletes };
+  }
+
+  /** Ends the snapshot, with the keys it deletes (see deletes). */
+  end(deletes: string[] | undefined): void {
+    this.snapshot!.end(deletes);
+  }
+
+  /** Ends the snapshot with the rows sent so far (a rebuild that failed after some were sent). */
+  endShort(): void {
+    this.snapshot?.end();
+  }
+
+  /** Lets go of the live base, if any (its rows are no longer counted). */
+  release(): void {
+    this.difference?.release();
+    this.difference = undefined;
+  }
+}
