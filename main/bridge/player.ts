@@ -9,82 +9,15 @@
 // rows, their stream to the renderer and the cursor are the subscription's (PlaybackView): the player
 // only says what to apply and when.
 import type { Clock, Timer } from '../cache/clock';
-import type { ReplayGap } from '../../shared/protocol/history-messages';
-import type { HistoryQueries, PlaybackChange, PlaybackQuery } from '../history/history-queries';
 import type { RecordingMark } from '../history/recorded-change';
 import { JumpEstimate } from './jump-estimate';
 import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
 import { gapCovering } from './replay-gaps';
-import type { PlaybackReads } from './playback-read-ahead';
+import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
-/** What rebuilding a moment asks of the query worker. */
-export type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'>;
-/** What playback asks of the query worker: its pages of changes, and the moments it jumps to. */
-export type PlayerReads = PlaybackReads & MomentReads;
-
-export interface PlayerTiming {
-  /**
-   * Wall time between playback frames, in ms (default 100). Each frame applies the changes the view
-   * clock has passed and moves the cursor, so the view never stands still for longer than a frame
-   * plus that frame's work.
-   */
-  readonly frameMs?: number;
-  /**
-   * Wall time one frame may spend applying changes, in ms (default 50): a relist's burst is spread over
-   * frames rather than stalling one (the cursor still moves every frameMs plus this), and the moment
-   * shown waits at the last change applied until the frames catch up.
-   */
-  readonly frameBudgetMs?: number;
-  /**
-   * How far the moment may fall behind the view clock, in wall ms at the speed played (default 250),
-   * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
-   * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
-   * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
-   * while the view clock runs away. Only for a lag change by change cannot close soon (see
-   * PlaybackLag), and never while the renderer is behind (a snapshot would only wait too).
-   */
-  readonly jumpLagMs?: number;
-}
-
-/** The rows a player moves: the replay subscription's, with their stream to the renderer and cursor. */
-export interface PlaybackView {
-  /** The moment the rows hold. */
-  moment(): number;
-  /** The renderer is behind with earlier rows still waiting unsent. */
-  rendererBehind(): boolean;
-  /** Applies one recorded change to the rows; the moment moves to its time. */
-  apply(change: PlaybackChange): void;
-  /** Sends the rows applied so far, so they go out before the cursor that names their moment. */
-  flush(): void;
-  /** Rebuilds the rows at `time` as a travel does, playback going on (a jump). */
-  rebuild(reads: MomentReads, file: string, time: number): Promise<unknown>;
-  /**
-   * A frame's outcome: the moment the rows hold, the recording's gap covering it, and whether it waits
-   * behind the view clock.
-   */
-  hold(moment: number, gap: ReplayGap | undefined, catchingUp: boolean): void;
-  /** Sends a cursor: the moment the rows hold, still playing. */
-  announce(): void;
-  /** The playback ended: the recording's end was reached, or a jump failed. The rows stay as they are. */
-  ended(): void;
-}
-
-/** Where a playback starts: a recording, the view's kind and namespace, a moment and a speed. */
-export interface PlaybackStart {
-  readonly reads: PlayerReads;
-  readonly file: string;
-  /** The worker's query, without its moment: (gvr, namespace), and whether it projects rows. */
-  readonly query: Omit<PlaybackQuery, 'from'>;
-  readonly from: number;
-  readonly speed: number;
-  /**
-   * How long the subscription's last rebuild took (the moment played from), in wall ms: the first
-   * jump's guess at its own time.
-   */
-  readonly previousRebuildMs?: number;
-}
+export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTiming } from './playback-view';
 
 /**
  * How much playback, in wall ms, the changes read must cover before a held clock runs (at the start, or
@@ -233,9 +166,11 @@ export class Player {
     // there once the rows hold every change up to it and the next stretch is read.
     if (!caughtUp) this.clock.hold(view.moment());
     else if (changes.covers(target + resumeAheadMs * this.start.speed)) this.clock.resume();
-    // While held, the lag is measured against the clock as if it had run on: one that keeps growing
-    // is a stretch the rows cannot follow soon (a burst), which waiting would only stall on.
-    const lag = this.clock.held ? this.clock.running() - view.moment() : 0;
+    // While the rows are behind the clock, the lag is measured against the clock as if it had run
+    // on: one that keeps growing is a stretch the rows cannot follow soon (a burst), which waiting
+    // would only stall on. Rows caught up, waiting for the next stretch to be read, are no lag: a
+    // jump would only start its reads over (at the start, before: a jump every few frames).
+    const lag = caughtUp ? 0 : this.clock.running() - view.moment();
     const jumping = this.lag.observe(lag, this.wall.now());
     if (jumping && !rendererBehind) {
       // From the moment shown: the clock runs on from there while the jump rebuilds, skipping nothing.

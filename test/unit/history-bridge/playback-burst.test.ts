@@ -321,25 +321,7 @@ async function playThrough(
   }
   expect(replay.playing).toBe(false);
   if (began === undefined) throw new Error('playback never started');
-  if (process.env.PLAY_DEBUG)
-    console.log(
-      seen
-        .map(
-          ({ wall, cursor }) =>
-            `${wall - began!} ${cursor.time - from} ${cursor.catchingUp ? 'C' : ''} ${cursor.rebuilt}/${cursor.total}`,
-        )
-        .join('\n'),
-    );
   if (!stopOnJump) expect(seen.at(-1)!.cursor).toMatchObject({ time: end, playing: false });
-  if (process.env.PLAY_DEBUG)
-    console.log(
-      seen
-        .map(
-          ({ wall, cursor }) =>
-            `${wall - began!} ${cursor.time - from} ${cursor.catchingUp ? 'C' : ''} ${cursor.rebuilt}/${cursor.total}`,
-        )
-        .join('\n'),
-    );
   const moved = seen.find(({ cursor }) => cursor.playing && cursor.time !== from);
   const first = moved ? { wall: moved.wall, time: moved.cursor.time } : { wall: began, time: from };
   return { seen, began, first, tasks: clock.tasks, open: worker.open };
@@ -374,17 +356,17 @@ function jumped({ seen }: Played): boolean {
 
 describe('playback through a burst', () => {
   it(
-    `plays a list of ${burst} pods in one recorded second at ${speed}x within 15%, never still over 250 ms, no task over 250 ms, each whole moment shown as recorded`,
+    `plays a list of ${burst} pods in one recorded second at ${speed}x within 10% once started, never still over 250 ms, no task over 250 ms, each whole moment shown as recorded`,
     async () => {
       const { file, end } = recordedBurst();
       // From just before the burst, as from a recording's start: nothing of it is read ahead yet.
       const from = burstAt - 500;
       const played = await playThrough(file, from, end);
-      // The clock is held at the start while the burst cannot be read ahead (the jump over it then
-      // starts), and at the jump's moment while its rows are not whole: the first jump aims by the
-      // travel before it (20 rows), so its 20,020 rows take longer than it guessed (about 200 ms of
-      // 2.2 s here, the 10% a longer playback would not notice).
-      expect(speedError(played, end)).toBeLessThanOrEqual(0.15);
+      // The burst is within the first stretch played: the clock is held at the moment played from
+      // while it is read (a second of the modelled worker), as a video player buffers before its
+      // first frame, and then plays on it without standing still.
+      expect(played.first.wall - played.began).toBeLessThanOrEqual(2_000);
+      expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
       expect(longestStill(played)).toBeLessThanOrEqual(250);
       // The moment is never more than 300 ms of wall time behind the view clock (read change by
       // change, the burst's 20,000 reads alone are a second of the worker: 780 ms behind).
@@ -392,7 +374,6 @@ describe('playback through a burst', () => {
         .filter((entry) => entry.cursor.playing)
         .map(({ wall, cursor }) => (steadyLine(played, end)(wall) - cursor.time) / speed);
       expect(Math.max(...lags)).toBeLessThanOrEqual(300);
-      expect(jumped(played)).toBe(true);
       expect(Math.max(...played.tasks)).toBeLessThanOrEqual(250);
       const compared = played.seen.filter((entry) => entry.rows);
       expect(compared.length).toBeGreaterThanOrEqual(4);
@@ -411,8 +392,8 @@ describe('playback through a burst', () => {
       // Whether the span ends before the jump's rows are whole or after, the cursor goes no further
       // than the view clock: not to the jump's moment while it is rebuilt, nor past the end.
       for (const { wall, cursor } of played.seen) expect(cursor.time).toBeLessThanOrEqual(viewClock(wall));
-      expect(jumped(played)).toBe(true);
-      // The first jump's guess is short as above; over a 1.2 s playback that is a fifth of it.
+      expect(played.first.wall - played.began).toBeLessThanOrEqual(2_000);
+      expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
       expect(longestStill(played)).toBeLessThanOrEqual(250);
     },
     timeoutMs,
