@@ -10,6 +10,8 @@ export class PlaybackClock {
   private origin: { moment: number; wall: number };
   /** The moment the clock is held at, while held. */
   private heldAt: number | undefined;
+  /** The clock has run since playing was asked for (it is held until the rows can follow). */
+  ran = false;
 
   constructor(
     private readonly now: () => number,
@@ -67,5 +69,6 @@ export class PlaybackClock {
     if (this.heldAt === undefined) return;
     this.origin = { moment: this.heldAt, wall: this.now() };
     this.heldAt = undefined;
+    this.ran = true;
   }
 }

@@ -166,11 +166,12 @@ export class Player {
     // there once the rows hold every change up to it and the next stretch is read.
     if (!caughtUp) this.clock.hold(view.moment());
     else if (changes.covers(target + resumeAheadMs * this.start.speed)) this.clock.resume();
-    // While the rows are behind the clock, the lag is measured against the clock as if it had run
-    // on: one that keeps growing is a stretch the rows cannot follow soon (a burst), which waiting
-    // would only stall on. Rows caught up, waiting for the next stretch to be read, are no lag: a
-    // jump would only start its reads over (at the start, before: a jump every few frames).
-    const lag = caughtUp ? 0 : this.clock.running() - view.moment();
+    // While the rows are behind the clock, or the next stretch is more changes than are kept read (a
+    // burst), the lag is measured against the clock as if it had run on: one that keeps growing is a
+    // stretch the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting
+    // for a page, are no lag: a jump would only start its reads over.
+    const burst = caughtUp && this.clock.held && changes.full;
+    const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
     if (jumping && !rendererBehind) {
       // From the moment shown: the clock runs on from there while the jump rebuilds, skipping nothing.
@@ -220,10 +221,10 @@ export class Player {
     this.changes?.close();
     this.changes = undefined;
     this.jumpingTo = time;
-    // The clock runs on to the jump's moment meanwhile, unless that is too close to be worth running
-    // to (a playback started just before a gap's end): held, it waits for the rows there, as it would
-    // for the changes of its first stretch.
-    if (time - this.clock.time() >= resumeAheadMs * this.start.speed) this.clock.resume();
+    // The clock runs on to the jump's moment meanwhile, unless it has not run yet (a jump before the
+    // first move: the playback starts from the jump's rows) or the moment is too close to be worth
+    // running to: held, it waits for the rows there, as it would for the changes of a stretch.
+    if (this.clock.ran && time - this.clock.time() >= resumeAheadMs * this.start.speed) this.clock.resume();
     const began = this.wall.now();
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
