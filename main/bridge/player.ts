@@ -164,13 +164,17 @@ export class Player {
     // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
     // the last change applied (apply moved it there) and the clock is held there; it runs on from
     // there once the rows hold every change up to it and the next stretch is read.
+    // As many changes as are kept read may cover less than that (a dense recording at 100x): a frame's
+    // worth will do then.
+    const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
+    const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
     if (!caughtUp) this.clock.hold(view.moment());
-    else if (changes.covers(target + resumeAheadMs * this.start.speed)) this.clock.resume();
-    // While the rows are behind the clock, or the next stretch is more changes than are kept read (a
-    // burst), the lag is measured against the clock as if it had run on: one that keeps growing is a
-    // stretch the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting
-    // for a page, are no lag: a jump would only start its reads over.
-    const burst = caughtUp && this.clock.held && changes.full;
+    else if (covered) this.clock.resume();
+    // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
+    // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
+    // the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting for a
+    // page, are no lag: a jump would only start its reads over.
+    const burst = caughtUp && this.clock.held && changes.full && !covered;
     const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
     if (jumping && !rendererBehind) {
