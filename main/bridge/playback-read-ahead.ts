@@ -123,6 +123,20 @@ export class PlaybackReadAhead {
     return upcoming ? upcoming.time > time : this.exhausted;
   }
 
+  /**
+   * True when every change up to `time` has been read (those after it are not needed before then): the
+   * player's clock may run on from a hold to `time` without waiting.
+   */
+  covers(time: number): boolean {
+    const waiting = this.ahead.length - this.next;
+    return this.exhausted || (waiting > 0 && this.ahead.at(-1)!.time > time);
+  }
+
+  /** As many changes wait as are kept read: no page is asked for until some are taken. */
+  get full(): boolean {
+    return this.ahead.length - this.next >= this.aheadSize;
+  }
+
   /** Asks for pages, up to pagesInFlight at a time, while fewer than aheadSize wait or are asked for. */
   fill(): void {
     while (

@@ -1,87 +1,30 @@
-// A replay subscription's playback: a view clock derived from wall time (moment = start + elapsed ×
-// speed), applying per frame the changes it passed, which the query worker reads ahead a page at a
-// time: main never reads the recording itself. When the moment falls far behind the view clock (a
-// list's burst: thousands of changes in a recorded second), or is in a gap whose end (a list) the view
-// clock is about to reach, the player jumps: it rebuilds the moment about where the view clock will be
-// once that is done, as a travel does, and plays on from there; the cursor follows the view clock
-// meanwhile. The rows, their stream to the renderer and the cursor are the subscription's
-// (PlaybackView): the player only says what to apply and when.
+// A replay subscription's playback: a view clock that runs at the speed played while the rows follow
+// it and is held at the moment shown while they cannot (PlaybackClock: a video player's clock, which
+// stops while it buffers rather than run on behind the picture), applying per frame the changes it
+// passed, which the query worker reads ahead a page at a time: main never reads the recording itself.
+// When the rows cannot follow for long (a list's burst: thousands of changes in a recorded second), or
+// are in a gap whose end (a list) the view clock is about to reach, the player jumps: it rebuilds the
+// moment about where the view clock will be once that is done, as a travel does, and plays on from
+// there; the clock runs on to that moment meanwhile and is held there until its rows are whole. The
+// rows, their stream to the renderer and the cursor are the subscription's (PlaybackView): the player
+// only says what to apply and when.
 import type { Clock, Timer } from '../cache/clock';
-import type { ReplayGap } from '../../shared/protocol/history-messages';
-import type { HistoryQueries, PlaybackChange, PlaybackQuery } from '../history/history-queries';
 import type { RecordingMark } from '../history/recorded-change';
 import { JumpEstimate } from './jump-estimate';
+import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
 import { PlaybackReadAhead } from './playback-read-ahead';
 import { gapCovering } from './replay-gaps';
-import type { PlaybackReads } from './playback-read-ahead';
+import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
-/** What rebuilding a moment asks of the query worker. */
-export type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'>;
-/** What playback asks of the query worker: its pages of changes, and the moments it jumps to. */
-export type PlayerReads = PlaybackReads & MomentReads;
+export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTiming } from './playback-view';
 
-export interface PlayerTiming {
-  /**
-   * Wall time between playback frames, in ms (default 100). Each frame applies the changes the view
-   * clock has passed and moves the cursor, so the view never stands still for longer than a frame
-   * plus that frame's work.
-   */
-  readonly frameMs?: number;
-  /**
-   * Wall time one frame may spend applying changes, in ms (default 50): a relist's burst is spread over
-   * frames rather than stalling one (the cursor still moves every frameMs plus this), and the moment
-   * shown waits at the last change applied until the frames catch up.
-   */
-  readonly frameBudgetMs?: number;
-  /**
-   * How far the moment may fall behind the view clock, in wall ms at the speed played (default 250),
-   * before the player stops catching up change by change and jumps: it rebuilds the moment at the view
-   * clock, as a travel does, and plays on from there. A burst (the initial list: every pod in a few
-   * recorded seconds) costs a jump the size of the moment, not a frame's work per few thousand changes
-   * while the view clock runs away. Only for a lag change by change cannot close soon (see
-   * PlaybackLag), and never while the renderer is behind (a snapshot would only wait too).
-   */
-  readonly jumpLagMs?: number;
-}
-
-/** The rows a player moves: the replay subscription's, with their stream to the renderer and cursor. */
-export interface PlaybackView {
-  /** The moment the rows hold. */
-  moment(): number;
-  /** The renderer is behind with earlier rows still waiting unsent. */
-  rendererBehind(): boolean;
-  /** Applies one recorded change to the rows; the moment moves to its time. */
-  apply(change: PlaybackChange): void;
-  /** Sends the rows applied so far, so they go out before the cursor that names their moment. */
-  flush(): void;
-  /** Rebuilds the rows at `time` as a travel does, playback going on (a jump). */
-  rebuild(reads: MomentReads, file: string, time: number): Promise<unknown>;
-  /**
-   * A frame's outcome: the moment the rows hold, the recording's gap covering it, and whether it waits
-   * behind the view clock.
-   */
-  hold(moment: number, gap: ReplayGap | undefined, catchingUp: boolean): void;
-  /** Sends a cursor: the moment the rows hold, still playing. */
-  announce(): void;
-  /** The playback ended: the recording's end was reached, or a jump failed. The rows stay as they are. */
-  ended(): void;
-}
-
-/** Where a playback starts: a recording, the view's kind and namespace, a moment and a speed. */
-export interface PlaybackStart {
-  readonly reads: PlayerReads;
-  readonly file: string;
-  /** The worker's query, without its moment: (gvr, namespace), and whether it projects rows. */
-  readonly query: Omit<PlaybackQuery, 'from'>;
-  readonly from: number;
-  readonly speed: number;
-  /**
-   * How long the subscription's last rebuild took (the moment played from), in wall ms: the first
-   * jump's guess at its own time.
-   */
-  readonly previousRebuildMs?: number;
-}
+/**
+ * How much playback, in wall ms, the changes read must cover before a held clock runs (at the start, or
+ * after the rows could not follow it): a few frames, so that a clock held for a late page does not
+ * run one frame and stop again.
+ */
+const resumeAheadMs = 300;
 
 export class Player {
   /**
@@ -89,8 +32,12 @@ export class Player {
    * worker reads them; undefined while a jump rebuilds its moment.
    */
   private changes: PlaybackReadAhead | undefined;
-  /** The view clock's origin: the moment at `startedAt` on the wall clock, set by start. */
-  private startedAt = 0;
+  /** The moment `changes` reads after: a gap ending there is behind the rows, not ahead of them. */
+  private readFrom: number;
+  /** While a jump rebuilds: its moment, where the view clock is held until its rows are whole. */
+  private jumpingTo: number | undefined;
+  /** The view clock: runs at the speed played while the rows follow, held while they cannot. */
+  private readonly clock: PlaybackClock;
   /**
    * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
    * view clock, so that its moment is about due when its rows are whole.
@@ -118,7 +65,7 @@ export class Player {
   private constructor(
     private readonly view: PlaybackView,
     private readonly start: PlaybackStart,
-    private readonly clock: Clock,
+    private readonly wall: Clock,
     private readonly timing: PlayerTiming,
     changes: PlaybackReadAhead,
     private readonly end: number,
@@ -126,6 +73,8 @@ export class Player {
     private readonly marks: readonly RecordingMark[],
   ) {
     this.changes = changes;
+    this.readFrom = start.from;
+    this.clock = new PlaybackClock(() => wall.now(), start.from, start.speed, end);
     // No jump is expected quicker than the lag that calls for one (it also waits for the pages already
     // asked for).
     this.jumps = new JumpEstimate(this.jumpLagMs, start.previousRebuildMs);
@@ -138,19 +87,19 @@ export class Player {
 
   /** Starts the view clock: the moment advances at the speed played from now, whatever each frame costs. */
   play(): void {
-    this.startedAt = this.clock.now();
-    // Reading ahead goes on from now, not from the first frame: by then the clock has passed a frame
-    // of changes, which the first page alone may not hold.
+    this.clock.start();
+    // Reading ahead goes on from now, not from the first frame: the clock runs once the changes of
+    // its first stretch are read (resumeAheadMs), and the first page alone may not hold them.
     this.changes?.fill();
-    this.scheduleFrame();
+    this.frame();
   }
 
   /**
-   * The view clock: the moment playback has reached by the wall clock, whatever the rows hold. Within
-   * the recording (it stops at its end).
+   * The view clock: the moment playback has reached, at the speed played while the rows follow it, held
+   * while they cannot. Within the recording (it stops at its end).
    */
   viewClock(): number {
-    return Math.min(this.end, this.start.from + (this.clock.now() - this.startedAt) * this.start.speed);
+    return this.clock.time();
   }
 
   /** Stops playing; the rows stay at the moment reached. */
@@ -163,63 +112,87 @@ export class Player {
   /** Frames start every frameMs of wall time: the time a frame worked is taken from the wait after it. */
   private scheduleFrame(worked = 0): void {
     const delay = Math.max(0, (this.timing.frameMs ?? 100) - worked);
-    this.timer = this.clock.setTimeout(() => this.frame(), delay);
+    this.timer = this.wall.setTimeout(() => this.frame(), delay);
   }
 
   /**
-   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor.
-   * During a jump, only moves the cursor: it follows the view clock while the rows are rebuilt.
+   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor;
+   * holds the clock at the moment shown when that is not all of them, and resumes it once it is. During
+   * a jump, only moves the cursor: it follows the view clock up to the jump's moment, held there until
+   * the rows are whole.
    */
   private frame(): void {
     if (this.closed) return;
     const changes = this.changes;
     const view = this.view;
     if (!changes) {
+      if (this.jumpingTo !== undefined && this.clock.time() >= this.jumpingTo)
+        this.clock.hold(this.jumpingTo);
       view.announce();
       this.scheduleFrame();
       return;
     }
-    const target = this.viewClock();
-    const began = this.clock.now();
+    const target = this.clock.time();
+    const began = this.wall.now();
     const deadline = began + (this.timing.frameBudgetMs ?? 50);
     // A renderer still behind with earlier rows (some wait unsent) is given no more: the moment waits
     // until it catches up, rather than the cursor naming a moment ever further from the rows it has.
     const rendererBehind = view.rendererBehind();
     // A gap the rows are in ends with a list (every object the informer held, within moments): read
     // change by change it would hold the moment back for seconds, so the player jumps over it as soon
-    // as the jump would land about when the view clock gets there.
+    // as the jump would land about when the view clock gets there. A gap ending where the changes
+    // are read from is behind the rows (a jump landed there).
     const listAt = this.gapEnd(view.moment());
     const expectedMs = this.jumps.expectedMs;
-    if (listAt !== undefined && !rendererBehind && listAt - target <= expectedMs * this.start.speed) {
+    if (
+      listAt !== undefined &&
+      listAt > this.readFrom &&
+      !rendererBehind &&
+      listAt - target <= expectedMs * this.start.speed
+    ) {
       void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
       return;
     }
     for (let change = rendererBehind ? undefined : changes.take(target); change;) {
       view.apply(change);
-      if (this.clock.now() >= deadline) break;
+      if (this.wall.now() >= deadline) break;
       change = changes.take(target);
     }
     view.flush();
     changes.fill();
     const caughtUp = !rendererBehind && changes.reached(target);
-    const jumping = this.lag.observe(caughtUp ? 0 : target - view.moment(), this.clock.now());
+    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
+    // the last change applied (apply moved it there) and the clock is held there; it runs on from
+    // there once the rows hold every change up to it and the next stretch is read.
+    // As many changes as are kept read may cover less than that (a dense recording at 100x): a frame's
+    // worth will do then.
+    const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
+    const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
+    if (!caughtUp) this.clock.hold(view.moment());
+    else if (covered) this.clock.resume();
+    // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
+    // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
+    // the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting for a
+    // page, are no lag: a jump would only start its reads over.
+    const burst = caughtUp && this.clock.held && changes.full && !covered;
+    const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
+    const jumping = this.lag.observe(lag, this.wall.now());
     if (jumping && !rendererBehind) {
-      void this.jump(this.aim(this.viewClock() + expectedMs * this.start.speed));
+      // From the moment shown: the clock runs on from there while the jump rebuilds, skipping nothing.
+      void this.jump(this.aim(view.moment() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
       return;
     }
-    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
-    // the last change applied (apply moved it there): the rows hold that moment, not the target, and
-    // the next frames catch up. A jump that aimed ahead holds its moment until the view clock gets
-    // there: its rows already hold the changes up to it.
+    // A jump that aimed ahead holds its moment until the view clock gets there: its rows already hold
+    // the changes up to it.
     const moment = caughtUp ? Math.max(view.moment(), target) : view.moment();
-    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), !caughtUp);
+    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held);
     if (caughtUp && target >= this.end) {
       this.close();
       view.ended();
       return;
     }
     view.announce();
-    this.scheduleFrame(this.clock.now() - began);
+    this.scheduleFrame(this.wall.now() - began);
   }
 
   /** A jump's moment: `time`, within the recording. */
@@ -243,19 +216,24 @@ export class Player {
   /**
    * Moves the playback to `time` (about where the view clock will be once the jump is done) by
    * rebuilding that moment, its rows sent as a snapshot with its progress in cursors (still playing),
-   * then reads on from it. The view clock runs on meanwhile, and the cursor with it (never past
-   * `time`: see ReplaySubscription.announce); once the rows are whole, the next frames apply what the
-   * view clock passed during the rebuild, or hold the moment until it gets there. A close meanwhile
-   * supersedes the jump; a failure ends the playback where its rows are.
+   * then reads on from it. The view clock runs on meanwhile up to `time`, and the cursor with it (see
+   * ReplaySubscription.announce), held there until the rows are whole; once they are, the next frames
+   * apply what the view clock passed during the rebuild, or hold the moment until it gets there. A
+   * close meanwhile supersedes the jump; a failure ends the playback where its rows are.
    */
   private async jump(time: number): Promise<void> {
     this.changes?.close();
     this.changes = undefined;
-    const began = this.clock.now();
+    this.jumpingTo = time;
+    // The clock runs on to the jump's moment meanwhile, unless it has not run yet (a jump before the
+    // first move: the playback starts from the jump's rows) or the moment is too close to be worth
+    // running to: held, it waits for the rows there, as it would for the changes of a stretch.
+    if (this.clock.ran && time - this.clock.time() >= resumeAheadMs * this.start.speed) this.clock.resume();
+    const began = this.wall.now();
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
-    const reading = openReadAhead(this.start, time, this.clock);
+    const reading = openReadAhead(this.start, time, this.wall);
     // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
     reading.catch(() => {});
     try {
@@ -272,7 +250,12 @@ export class Player {
         return;
       }
       this.changes = readAhead;
-      const jumpMs = this.clock.now() - began;
+      this.readFrom = time;
+      this.jumpingTo = undefined;
+      // A clock held through the rebuild (too close to run to its moment) moves there with the rows:
+      // what lies between was read as one moment, not played.
+      this.clock.seek(time);
+      const jumpMs = this.wall.now() - began;
       this.jumps.observe(jumpMs);
       this.lag.reset();
       readAhead.fill();

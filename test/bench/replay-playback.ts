@@ -210,8 +210,17 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
   let longest = 0;
   for (let index = 1; index < moving.length; index++)
     longest = Math.max(longest, moving[index]!.wall - moving[index - 1]!.wall);
-  // The ui bench's measure: from the first cursor, the last one within windowMs of wall time.
-  const first = moving[0]!;
+  // The ui bench's measure: from the first cursor that moved (playing starts there: the clock is held
+  // at the moment played from until its first stretch is read), the last one within windowMs.
+  const first = moving.find((entry) => entry.cursor.time !== start) ?? moving[0]!;
+  // The longest the moment stood still once playing, as the ui bench samples it.
+  let still = first;
+  let stillMax = 0;
+  for (const entry of moving) {
+    if (entry.wall < first.wall) continue;
+    if (entry.cursor.time !== still.cursor.time) still = entry;
+    stillMax = Math.max(stillMax, entry.wall - still.wall);
+  }
   const last = moving.filter((entry) => entry.wall - first.wall <= windowMs).at(-1)!;
   const expected = speed * (last.wall - first.wall);
   const windowError = (Math.abs(last.cursor.time - first.cursor.time - expected) / expected) * 100;
@@ -231,6 +240,7 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
   console.log(
     `${speed}x: ${((end - start) / wall).toFixed(2)}x over ${Math.round(wall)} ms (goal ${speed}x ±10%), ` +
       `error over the first ${Math.round(last.wall - first.wall)} ms ${windowError.toFixed(1)}%, ` +
+      `first move ${Math.round(first.wall - began)} ms after play, still at most ${Math.round(stillMax)} ms, ` +
       `longest between cursors ${Math.round(longest)} ms, longest timer callback ${Math.round(clock.longest)} ms, ` +
       `longest event-loop stall ${Math.round(delay.max / 1e6)} ms, ` +
       `${moving.length} cursors (${moving.filter((entry) => entry.cursor.catchingUp).length} catching up, ` +

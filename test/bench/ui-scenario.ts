@@ -181,6 +181,12 @@ export const recordingSpan = timelineSpan;
 export interface PlaybackMeasure {
   /** |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window. */
   readonly errorPct: number;
+  /**
+   * Space to the moment's first move, in wall ms: the player holds its clock at the moment played
+   * from until the changes of its first stretch are read (as a video player buffers before its first
+   * frame), so the error above starts there and this says how long starting took.
+   */
+  readonly startMs: number;
   /** The travel banner said the playback was catching up when the window ended. */
   readonly catchingUp: boolean;
   /** The longest the moment stood still, in wall ms (a frame's sampling apart at best). */
@@ -202,8 +208,9 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   await page.getByTestId('timeline-speed').selectOption(String(speed));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const chart = page.getByTestId('timeline-chart');
+  const pressedAt = await page.evaluate(() => performance.now());
   await page.keyboard.press(' ');
-  // The first cursor message starts the clock: main's playback is then under way.
+  // The first move starts the measure: main's playback clock runs from then (see startMs).
   const start = await page.waitForFunction(
     (initial) => {
       const value = Number(
@@ -248,6 +255,7 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   }
   return {
     errorPct: (Math.abs(last.value - first.value - expected) / expected) * 100,
+    startMs: first.at - pressedAt,
     catchingUp: banner.includes('catching up'),
     stillMaxMs,
     aheadMaxMs,

@@ -103,6 +103,7 @@ try {
 function describePlayback(measure: PlaybackMeasure): string {
   return (
     `error ${round(measure.errorPct)}%${measure.catchingUp ? ' (catching up)' : ''}, ` +
+    `first move ${round(measure.startMs)} ms after Space, ` +
     `still at most ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)} ms, ` +
     `behind at most ${round(measure.behindMaxMs)} ms`
   );

