@@ -24,6 +24,13 @@ export interface BatchStreamOptions {
   /** The seq of the batch before the first one this stream sends (a resumed renderer's lastSeq). */
   lastSeq?: number;
   flushIntervalMs?: number;
+  /**
+   * The flush interval while the feed lists (see listing), after the listing's first batch: a first
+   * LIST's previews on a loaded machine came a few dozen rows every 50 ms, and the page rendered its
+   * table, badge and probe for each batch (20 a second, most of its CPU to "synced", on the cores
+   * that listing needed). Fewer, larger batches carry the same rows; the first shows at once.
+   */
+  listingFlushIntervalMs?: number;
   /** The longest wait between flush attempts while the renderer is behind. */
   maxFlushIntervalMs?: number;
   /**
@@ -42,6 +49,7 @@ export interface BatchStreamOptions {
 
 export const batchStreamDefaults = {
   flushIntervalMs: 50,
+  listingFlushIntervalMs: 250,
   maxFlushIntervalMs: 1_000,
   maxBatchRows: 2_000,
   maxUnacknowledgedBatches: 8,
@@ -67,6 +75,8 @@ export class BatchStream {
   private snapshotDeletes: readonly string[] = [];
   private timer: Timer | undefined;
   private interval: number;
+  /** The feed is listing (see listing): 'first' until its first batch has gone, then 'sent'. */
+  private listingState: 'no' | 'first' | 'sent' = 'no';
   private closed = false;
 
   constructor(options: BatchStreamOptions) {
@@ -161,12 +171,24 @@ export class BatchStream {
     };
   }
 
+  /**
+   * Whether the feed lists now (its sync phase): while it does, batches after the first go at most
+   * every listingFlushIntervalMs; when it stops, what is pending goes at once, so the rows are there
+   * with the "synced" that follows.
+   */
+  listing(listing: boolean): void {
+    if (listing === (this.listingState !== 'no')) return;
+    this.listingState = listing ? 'first' : 'no';
+    this.interval = this.baseInterval();
+    if (!listing && this.pending.size > 0) this.flush();
+  }
+
   /** The renderer applied every batch up to `seq`. */
   acknowledge(seq: number): void {
     if (seq > this.acknowledgedSeq && seq <= this.sentSeq) this.acknowledgedSeq = seq;
     if (!this.isBehind() && (this.snapshotRows !== undefined || this.pending.size > 0)) {
-      if (this.interval !== this.options.flushIntervalMs) {
-        this.interval = this.options.flushIntervalMs;
+      if (this.interval !== this.baseInterval()) {
+        this.interval = this.baseInterval();
         this.timer?.stop();
         this.timer = undefined;
       }
@@ -183,14 +205,20 @@ export class BatchStream {
     while (this.snapshotRows === undefined && this.pending.size > 0 && !this.isBehind()) {
       const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
       this.emit({ upserts, deletes });
+      if (this.listingState === 'first') this.listingState = 'sent';
     }
     // An open snapshot with nothing left to send waits for its next rows (add and end flush).
     if (this.hasSnapshotChunk() || (this.snapshotRows === undefined && this.pending.size > 0)) {
       this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
       this.schedule();
     } else {
-      this.interval = this.options.flushIntervalMs;
+      this.interval = this.baseInterval();
     }
+  }
+
+  /** The interval between flushes while the renderer keeps up. */
+  private baseInterval(): number {
+    return this.listingState === 'sent' ? this.options.listingFlushIntervalMs : this.options.flushIntervalMs;
   }
 
   close(): void {

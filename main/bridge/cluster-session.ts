@@ -113,9 +113,7 @@ export class ClusterSession {
         feeds: this.feeds,
         recorder: options.recording?.recorder,
         // The session's start (the recorded kinds, the first view) lists before usage is polled.
-        listing: () =>
-          this.recordedKindsPending ||
-          this.feeds.feeds().some((feed) => feed.syncState().phase === 'listing'),
+        listing: () => this.starting,
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
         },
@@ -175,6 +173,16 @@ export class ClusterSession {
   private accessChanged(): void {
     void this.forbiddenKinds?.refresh();
     this.pushKinds(true);
+  }
+
+  /**
+   * True while the session's start lists: the recorded kinds after the first wait, or a running feed
+   * is listing. Work that can wait (metrics polls, the travel path's worker) waits for it.
+   */
+  get starting(): boolean {
+    return (
+      this.recordedKindsPending || this.feeds.feeds().some((feed) => feed.syncState().phase === 'listing')
+    );
   }
 
   /** The recording this session writes, if any (history queries read it). */

@@ -72,9 +72,12 @@ export class HistoryService {
   /** The exports running, by their request's id, to stop them on historyExportCancel or close. */
   private readonly exports = new Map<number, AbortController>();
   /** Rebuilds moments off the main thread, for every replay subscription. */
-  private readonly queries = new HistoryQueries();
+  private readonly queries: HistoryQueries;
 
-  constructor(private readonly options: HistoryServiceOptions) {}
+  constructor(private readonly options: HistoryServiceOptions) {
+    // The travel path's worker and its prewarm wait while the session's start lists (see spareCores).
+    this.queries = new HistoryQueries({ spareCores: () => !options.session().starting });
+  }
 
   /** How many replay subscriptions this renderer holds (they count towards its subscription limit). */
   get replayCount(): number {

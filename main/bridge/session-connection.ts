@@ -66,7 +66,10 @@ export class SessionConnection {
     });
     const subscriber: FeedSubscriber = {
       record: (change) => stream.record(change),
-      syncStateChanged: (state) => this.sendSyncState(subscriptionId, state),
+      syncStateChanged: (state) => {
+        stream.listing(state.phase === 'listing');
+        this.sendSyncState(subscriptionId, state);
+      },
       resynced: () => stream.snapshot(feed.rows({ preview: true })),
       // A renderer shows a first LIST as it arrives; it reads no cached object for a row it is sent.
       preview: true,
@@ -74,6 +77,7 @@ export class SessionConnection {
     const metrics = metricsResourceOf(gvr);
     this.subscriptions.set(subscriptionId, { gvr, namespace, feed, stream, subscriber, metrics });
     feed.attach(subscriber);
+    stream.listing(feed.syncState().phase === 'listing');
     this.sendSyncState(subscriptionId, feed.syncState());
     stream.snapshot(feed.rows({ preview: true }));
     if (metrics && this.session.metrics) {

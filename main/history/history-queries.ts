@@ -75,6 +75,15 @@ export interface HistoryQueriesOptions {
    * meanwhile (see prewarm; default true). Off, a first travel is as cold as an imported file's.
    */
   readonly prewarm?: boolean;
+  /**
+   * Whether the app has the cores to spare for the travel path now, asked at each timeline question
+   * (default: always). While it says no, a timeline question neither starts the travel path's worker
+   * nor has it prewarm: the page asks for the timeline as soon as it opens and every 2 s after, while
+   * a big cluster's first LIST is still decoding on a 2-core machine, and a worker's start (its
+   * modules) and a prewarm's decode of full row frames (a few hundred ms each at 150,000 rows) took
+   * CPU that listing needed. The next timeline question once it says yes starts both.
+   */
+  readonly spareCores?: () => boolean;
 }
 
 export class HistoryQueries {
@@ -84,9 +93,16 @@ export class HistoryQueries {
   private readonly side = new QueryThread({});
   private nextId = 0;
   private readonly warmOnTimeline: boolean;
+  private readonly spareCores: () => boolean;
 
   constructor(options: HistoryQueriesOptions = {}) {
     this.warmOnTimeline = options.prewarm !== false;
+    this.spareCores = options.spareCores ?? (() => true);
+  }
+
+  /** Whether the travel path's worker runs (a travel started it, or a timeline asked with cores to spare). */
+  get travelPathStarted(): boolean {
+    return this.moments.started;
   }
 
   /**
@@ -271,8 +287,9 @@ export class HistoryQueries {
     const answer = thread.ask({ ...request, id } as QueryRequest, chunks);
     // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
     // since a worker takes a second or two to start on a loaded machine, which the first travel
-    // should not wait for.
-    if (request.type === 'timeline') {
+    // should not wait for. Not while the app needs the cores (see HistoryQueriesOptions.spareCores):
+    // a travel then starts it itself.
+    if (request.type === 'timeline' && this.spareCores()) {
       this.moments.start();
       if (this.warmOnTimeline) this.prewarm(request.file).catch(() => {});
     }

@@ -32,6 +32,36 @@ describe('BatchStream', () => {
     ]);
   });
 
+  it("sends a listing's first batch at the flush interval, the next at the listing's, and what waits when it ends", () => {
+    const { clock, sent, batches } = stream();
+    batches.listing(true);
+    batches.record({ type: 'added', row: row('a') });
+    clock.step(50);
+    expect(sent.map((batch) => batch.upserts.length)).toEqual([1]);
+    batches.acknowledge(1);
+    batches.record({ type: 'added', row: row('b') });
+    batches.record({ type: 'added', row: row('c') });
+    clock.step(249);
+    expect(sent).toHaveLength(1);
+    clock.step(1);
+    expect(sent.map((batch) => batch.upserts.length)).toEqual([1, 2]);
+    batches.acknowledge(2);
+    batches.record({ type: 'added', row: row('d') });
+    clock.step(100);
+    expect(sent).toHaveLength(2);
+    // The listing ends (synced): the row waiting goes at once, and live batches at the flush interval.
+    batches.listing(false);
+    expect(sent.map((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      ['a'],
+      ['b', 'c'],
+      ['d'],
+    ]);
+    batches.acknowledge(3);
+    batches.record({ type: 'added', row: row('e') });
+    clock.step(50);
+    expect(sent).toHaveLength(4);
+  });
+
   it('numbers batches consecutively after the resumed lastSeq', () => {
     const { clock, sent, batches } = stream({ lastSeq: 41 });
     batches.record({ type: 'added', row: row('a') });

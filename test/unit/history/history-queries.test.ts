@@ -151,6 +151,24 @@ describe('HistoryQueries', () => {
     cold.close();
   });
 
+  it('starts the travel path (and its prewarm) from a timeline question only once there are cores to spare', async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 5);
+    let spare = false;
+    const asking = new HistoryQueries({ spareCores: () => spare });
+    try {
+      const query = { buckets: 10, now: run.moments[4].time };
+      // The session still lists: the timeline is answered, the travel path's worker left unstarted.
+      const before = await asking.timeline(run.file, query);
+      expect(asking.travelPathStarted).toBe(false);
+      spare = true;
+      expect(await asking.timeline(run.file, query)).toEqual(before);
+      expect(asking.travelPathStarted).toBe(true);
+    } finally {
+      asking.close();
+    }
+  });
+
   it("projects a moment's objects in the worker into the rows main would project from stateAt", async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 40);
