@@ -135,9 +135,11 @@ export async function switchKind(page: Page, resource: string, title: string): P
 
 /** Enter on a selected row to the painted detail pane naming it; closes the pane after. */
 export async function openDetail(page: Page, rowIndex: number): Promise<number> {
-  const row = page.locator('[role="row"][data-key]').nth(rowIndex);
-  const key = (await row.getAttribute('data-key')) ?? '';
-  await row.click();
+  await page.locator('[role="row"][data-key]').nth(rowIndex).click();
+  // Under churn the row at an index may hold another object by the time the click lands: the key is
+  // read from the row the click selected (selection is by key), not from the row before the click.
+  const selected = page.locator('[role="row"][data-key][aria-selected="true"]').first();
+  const key = (await selected.getAttribute('data-key')) ?? '';
   await probe(page).arm('detail', key.split('/').pop() ?? key, 'keydown');
   await page.keyboard.press('Enter');
   const measured = await probe(page).measured();
