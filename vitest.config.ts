@@ -10,6 +10,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a state to arrive; its 1 s default was shorter than a start-up on two
+    // cores shared with a browser test (a session's six kinds synced after 1.2 s and failed a check).
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
   },
 });

@@ -422,57 +422,62 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByTestId('travel-banner').count()).toBe(0);
   });
 
-  it('exports a time range of one kind as a download, showing its progress; Cancel leaves no download', async () => {
-    const cluster = mode.backend.embedded!;
-    // Enough pod changes in the range for the progress to move (main reports every 1,000).
-    const from = Math.floor((Date.now() - 1_000) / 1_000) * 1_000;
-    cluster.churn.step(1_500);
-    await sleep(2_000);
-    await page.getByTestId('history-export-open').click();
-    const dialog = page.getByTestId('history-export');
-    const local = new Date(from - new Date(from).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
-    await dialog.getByTestId('history-export-from').fill(local);
-    for (const kind of await dialog.locator('[data-testid="history-export-kinds"] input').all()) {
-      if ((await kind.getAttribute('data-kind')) !== 'pods.v1') await kind.uncheck();
-    }
-    await page.screenshot({ path: screenshotPath('history-export-range') });
-    await recordTexts('exportProgress', '[data-testid="history-export-progress"]');
-    const downloaded = page.waitForEvent('download');
-    await dialog.getByRole('button', { name: 'Download' }).click();
-    const download = await downloaded;
-    const file = join(dataDirectory, 'range.kubetide');
-    await download.saveAs(file);
-    const progress = await recordedTexts('exportProgress');
-    console.log(`export progress seen: ${progress.join(' / ')}`);
-    expect(progress).toContain('exporting…');
-    expect(progress.some((text) => /^exported [\d,]+ changes…$/.test(text))).toBe(true);
-    const exported = openRecording(file);
-    try {
-      expect(exported.streams().map((stream) => stream.gvr)).toEqual(['pods.v1']);
-      expect(timeRange(exported)!.start).toBeGreaterThanOrEqual(from);
-    } finally {
-      exported.close();
-    }
-
-    await page.getByTestId('history-export-open').click();
-    let downloads = 0;
-    page.on('download', () => downloads++);
-    await recordTexts('notices', '.toast');
-    exportHolds.untilCancelled = true;
-    exportHolds.destination = undefined;
-    try {
+  // Two exports through the page and a wait: 20-40 s, past the file's 60 s on two loaded cores.
+  it(
+    'exports a time range of one kind as a download, showing its progress; Cancel leaves no download',
+    { timeout: 120_000 },
+    async () => {
+      const cluster = mode.backend.embedded!;
+      // Enough pod changes in the range for the progress to move (main reports every 1,000).
+      const from = Math.floor((Date.now() - 1_000) / 1_000) * 1_000;
+      cluster.churn.step(1_500);
+      await sleep(2_000);
+      await page.getByTestId('history-export-open').click();
+      const dialog = page.getByTestId('history-export');
+      const local = new Date(from - new Date(from).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
+      await dialog.getByTestId('history-export-from').fill(local);
+      for (const kind of await dialog.locator('[data-testid="history-export-kinds"] input').all()) {
+        if ((await kind.getAttribute('data-kind')) !== 'pods.v1') await kind.uncheck();
+      }
+      await page.screenshot({ path: screenshotPath('history-export-range') });
+      await recordTexts('exportProgress', '[data-testid="history-export-progress"]');
+      const downloaded = page.waitForEvent('download');
       await dialog.getByRole('button', { name: 'Download' }).click();
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await expect.poll(() => dialog.count()).toBe(0);
-      await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
-    } finally {
-      exportHolds.untilCancelled = false;
-    }
-    // The export's file, written in full before the cancel, is gone: no download can be offered.
-    expect(exportHolds.destination).toBeDefined();
-    expect(existsSync(exportHolds.destination!)).toBe(false);
-    await sleep(2_000);
-    expect(downloads).toBe(0);
-    expect(pageErrors).toEqual([]);
-  });
+      const download = await downloaded;
+      const file = join(dataDirectory, 'range.kubetide');
+      await download.saveAs(file);
+      const progress = await recordedTexts('exportProgress');
+      console.log(`export progress seen: ${progress.join(' / ')}`);
+      expect(progress).toContain('exporting…');
+      expect(progress.some((text) => /^exported [\d,]+ changes…$/.test(text))).toBe(true);
+      const exported = openRecording(file);
+      try {
+        expect(exported.streams().map((stream) => stream.gvr)).toEqual(['pods.v1']);
+        expect(timeRange(exported)!.start).toBeGreaterThanOrEqual(from);
+      } finally {
+        exported.close();
+      }
+
+      await page.getByTestId('history-export-open').click();
+      let downloads = 0;
+      page.on('download', () => downloads++);
+      await recordTexts('notices', '.toast');
+      exportHolds.untilCancelled = true;
+      exportHolds.destination = undefined;
+      try {
+        await dialog.getByRole('button', { name: 'Download' }).click();
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect.poll(() => dialog.count()).toBe(0);
+        await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
+      } finally {
+        exportHolds.untilCancelled = false;
+      }
+      // The export's file, written in full before the cancel, is gone: no download can be offered.
+      expect(exportHolds.destination).toBeDefined();
+      expect(existsSync(exportHolds.destination!)).toBe(false);
+      await sleep(2_000);
+      expect(downloads).toBe(0);
+      expect(pageErrors).toEqual([]);
+    },
+  );
 });

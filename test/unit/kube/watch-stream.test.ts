@@ -204,24 +204,29 @@ describe('WatchStream', () => {
     expect(source.isPaused()).toBe(false);
   });
 
-  it('keeps reading tens of MB of queued events (a busy consumer), and pauses at 128 MiB of them', async () => {
-    const { source, stream } = open();
-    // 20,000 pods of 2 KB: about what a churning cluster sends in four seconds, which the 16 MiB
-    // bound paused on, leaving the backlog to the API server, which cuts a watcher that falls behind.
-    const small = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
-    for (let part = 0; part < 10; part++) source.write(small.repeat(2_000));
-    await flushMicrotasks();
-    expect(source.isPaused()).toBe(false);
-    const large = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '12', 'y'.repeat(65_536)) })}\n`;
-    for (let part = 0; part < 8; part++) source.write(large.repeat(256));
-    await flushMicrotasks();
-    expect(source.isPaused()).toBe(true);
-    source.end();
-    const { received, error } = await collect(stream);
-    expect(error).toBeUndefined();
-    expect(received).toHaveLength(22_048);
-    expect(source.isPaused()).toBe(false);
-  });
+  it(
+    'keeps reading tens of MB of queued events (a busy consumer), and pauses at 128 MiB of them',
+    { timeout: 120_000 },
+    async () => {
+      // Parses 168 MiB of events: 3-6 s alone, over 40 s on two cores shared with the rest of the suite.
+      const { source, stream } = open();
+      // 20,000 pods of 2 KB: about what a churning cluster sends in four seconds, which the 16 MiB
+      // bound paused on, leaving the backlog to the API server, which cuts a watcher that falls behind.
+      const small = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
+      for (let part = 0; part < 10; part++) source.write(small.repeat(2_000));
+      await flushMicrotasks();
+      expect(source.isPaused()).toBe(false);
+      const large = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '12', 'y'.repeat(65_536)) })}\n`;
+      for (let part = 0; part < 8; part++) source.write(large.repeat(256));
+      await flushMicrotasks();
+      expect(source.isPaused()).toBe(true);
+      source.end();
+      const { received, error } = await collect(stream);
+      expect(error).toBeUndefined();
+      expect(received).toHaveLength(22_048);
+      expect(source.isPaused()).toBe(false);
+    },
+  );
 
   it("cuts each event's managedFields out before parsing when its consumer drops them", async () => {
     const { source, stream } = open({ omitManagedFields: true });
