@@ -1,12 +1,12 @@
 // The WebSocket bridge's large messages, deflated. A listing's batches are ~1.1 MB of JSON text each
 // (2,000 rows), and in browser mode every byte crosses Chromium's network service and then a data
-// pipe into the page's process: at 20,000 pods and load 20 the page received each batch ~2 s after
-// main sent it (8 batches in 15 s), while main sat on its unacknowledged window. A bare page took
-// 4.9 MiB of such text in 3-4 s at the same load, and 1.7-3.1 s of the same deflated. Row JSON
-// repeats its field names, label keys and values, so raw deflate at level 1 shrinks it several times
-// over for a few ms of zlib's thread pool per batch (off main's thread); the page inflates it with
-// DecompressionStream (renderer/transport/inflated-text.ts). Small messages (acks' answers, sync
-// states, replies) stay text frames: their deflate would cost more than the bytes it saves.
+// pipe into the page's process. A bare page at load 22 took 8 such messages (4.9 MiB) in 3.1-4.0 s,
+// and the same deflated in 1.7-3.1 s, with less of main's CPU (0.22-0.27 -> 0.13-0.15 s, deflate
+// included). Row JSON repeats its field names, label keys and values: raw deflate at level 1 makes a
+// real batch 7.4x smaller for ~8 ms of zlib's thread pool (off main's thread); the page inflates it
+// with DecompressionStream (renderer/transport/inflated-text.ts). In the real page under load the
+// page's own work on each batch still paces a listing; this takes the bytes out of its way. Small
+// messages (sync states, replies) stay text frames: their deflate would cost more than it saves.
 //
 // Deflating is asynchronous, so a message sent while another is being deflated waits behind it:
 // frames leave in the order they were sent, whatever their size.
