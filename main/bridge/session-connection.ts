@@ -68,7 +68,15 @@ export class SessionConnection {
       record: (change) => stream.record(change),
       syncStateChanged: (state) => {
         stream.listing(state.phase === 'listing');
-        this.sendSyncState(subscriptionId, state);
+        // "synced" goes after the listing's rows that still wait for the renderer (it may be behind
+        // by thousands of rows when the LIST ends): the badge never says synced over a table short
+        // of them. Any other state goes at once, and drops a "synced" still waiting.
+        const send = () => this.sendSyncState(subscriptionId, state);
+        if (state.phase === 'synced') stream.afterRows(send);
+        else {
+          stream.afterRows(undefined);
+          send();
+        }
       },
       resynced: () => stream.snapshot(feed.rows({ preview: true })),
       // A renderer shows a first LIST as it arrives; it reads no cached object for a row it is sent.

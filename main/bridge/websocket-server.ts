@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
+import { compressedFrames } from './compressed-frames';
 import {
   bridgeSubprotocol,
   bridgeWebSocketPath,
@@ -123,11 +124,15 @@ function webSocketTransport(
   // as 'error' on this socket; ws then closes it (1007, 1002, 1009). Without a listener the error
   // would be thrown and take main down with every other connection.
   socket.on('error', (error) => log(`${description}: ${error.message}; closing this connection`));
+  // Large messages go deflated (see compressed-frames.ts), every message in the order it was sent.
+  const frames = compressedFrames((frame) => {
+    if (socket.readyState === socket.OPEN) socket.send(frame, { binary: typeof frame !== 'string' });
+  });
   return {
     description,
     send(message: OutgoingMessage) {
       // Encoded rows are written into the text as they are, never parsed here.
-      if (socket.readyState === socket.OPEN) socket.send(messageText(message));
+      if (socket.readyState === socket.OPEN) frames.send(messageText(message));
     },
     onMessage(listener) {
       socket.removeAllListeners('message');
@@ -150,7 +155,8 @@ function webSocketTransport(
         listener(`closed (${code}${reason.length ? ` ${reason}` : ''})`),
       );
     },
-    bufferedAmount: () => socket.bufferedAmount,
+    // Text still being deflated counts as buffered: the batch streams' backpressure reads it.
+    bufferedAmount: () => socket.bufferedAmount + frames.pendingChars(),
     close(reason = 'closed by main') {
       // Frames still arriving are not even parsed: a flood the bridge gave up on costs nothing more.
       socket.removeAllListeners('message');

@@ -6,7 +6,10 @@
 // others: the recording worker, V8's and libuv's helpers) and the page's main thread (CDP's
 // TaskDuration). CPU time is what to compare on a shared machine: the wall times move with its load.
 // `--profile` writes V8 CPU profiles of the same span to test-artifacts/ui-bench: the page's
-// (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile).
+// (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile). `--trace`
+// writes a Chromium trace of the page from navigation to "synced" (startup-N.trace.json; read it with
+// `npx tsx test/bench/trace-summary.ts FILE`: the page thread's time by task kind, style, layout and
+// paint included, which a CPU profile lumps together as "(program)").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +23,11 @@ import { startupTimes } from './ui-scenario';
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 
 const { values } = parseArgs({
-  options: { pods: { type: 'string', default: '50000' }, profile: { type: 'boolean', default: false } },
+  options: {
+    pods: { type: 'string', default: '50000' },
+    profile: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
+  },
 });
 const pods = Number(values.pods);
 const started = performance.now();
@@ -62,8 +69,13 @@ try {
   };
   sample();
   const watch = setInterval(sample, 50);
-  const { context } = await session.openBrowser();
+  const { browser, context } = await session.openBrowser();
   const page = await context.newPage();
+  if (values.trace) {
+    await browser.startTracing(page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute'],
+    });
+  }
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   if (values.profile) {
@@ -81,6 +93,10 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const after = threadCpu();
   const { metrics } = await cdp.send('Performance.getMetrics');
+  if (values.trace) {
+    mkdirSync(profileFolder, { recursive: true });
+    writeFileSync(join(profileFolder, `startup-${pods}.trace.json`), await browser.stopTracing());
+  }
   const metric = (name: string) => (metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000;
   if (values.profile) {
     const { profile } = await cdp.send('Profiler.stop');
@@ -104,7 +120,7 @@ try {
         `its worker's CPU on them ${seconds(recorded?.writeCpuMs ?? 0)}`,
       `backend CPU, its start to the page's synced: ${seconds((cpu.user + cpu.system) / 1000)} in all; ` +
         describeThreadCpu(threadCpuSpent(before, after)),
-      `page main thread: tasks ${seconds(metric('TaskDuration'))}, script ${seconds(metric('ScriptDuration'))}, ` +
+      `page main thread: CPU ${seconds(metric('ThreadTime'))}, tasks ${seconds(metric('TaskDuration'))}, script ${seconds(metric('ScriptDuration'))}, ` +
         `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
     ].join('\n'),
   );

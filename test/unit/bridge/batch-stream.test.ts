@@ -157,6 +157,54 @@ describe('BatchStream', () => {
     expect(sent[2].upserts).toHaveLength(10);
   });
 
+  it("sends what follows a listing's rows only once they have gone out to a renderer that was behind", () => {
+    const order: string[] = [];
+    const sent: DeltaBatch[] = [];
+    const { clock, batches } = stream({
+      maxUnacknowledgedBatches: 1,
+      maxBatchRows: 2,
+      send: (batch) => {
+        sent.push(messageValue(batch) as DeltaBatch);
+        order.push(`batch ${batch.seq}`);
+      },
+    });
+    batches.listing(true);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) batches.record({ type: 'added', row: row(key) });
+    expect(sent).toHaveLength(1);
+    // The LIST ends while three rows wait for the renderer's acknowledgement.
+    batches.listing(false);
+    batches.afterRows(() => order.push('synced'));
+    clock.step(1_000);
+    expect(order).toEqual(['batch 1']);
+    batches.acknowledge(1);
+    clock.step(50);
+    expect(order).toEqual(['batch 1', 'batch 2']);
+    batches.acknowledge(2);
+    clock.step(50);
+    expect(order).toEqual(['batch 1', 'batch 2', 'batch 3', 'synced']);
+    expect(sent.flatMap((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
+    // With nothing waiting it goes at once; a later send replaces one still waiting, undefined drops it.
+    batches.afterRows(() => order.push('at once'));
+    batches.record({ type: 'added', row: row('f') });
+    batches.afterRows(() => order.push('replaced'));
+    batches.afterRows(() => order.push('latest'));
+    batches.acknowledge(3);
+    clock.step(50);
+    expect(order.slice(4)).toEqual(['at once', 'batch 4', 'latest']);
+    batches.record({ type: 'added', row: row('g') });
+    batches.afterRows(() => order.push('dropped'));
+    batches.afterRows(undefined);
+    batches.acknowledge(4);
+    clock.step(50);
+    expect(order.slice(7)).toEqual(['batch 5']);
+  });
+
   it('restarts the ack count on a snapshot, so a renderer that discarded its batches is not stalled', () => {
     const { clock, sent, batches } = stream({ maxUnacknowledgedBatches: 1 });
     batches.record({ type: 'added', row: row('a') });

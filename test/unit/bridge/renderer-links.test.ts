@@ -50,6 +50,8 @@ describe('renderer links', () => {
     const clock = new FakeClock();
     const api = new FakeApi();
     api.apply(pod('default', 'a'));
+    // Enough rows that the snapshot's batch is over compressAboveChars: it crosses deflated.
+    for (let index = 0; index < 600; index++) api.apply(pod('many', `pod-${index}`));
     const host = new BridgeHost({
       session: new ClusterSession({ context: 'sim', clock, newListerWatcher: () => api.listerWatcher() }),
       listContexts: () => [{ name: 'sim', cluster: 'sim', embedded: true }],
@@ -77,6 +79,7 @@ describe('renderer links', () => {
     await until(clock, scheduler, () => client.state.getState().connection.phase === 'open');
     const subscriptionId = await client.subscribe(pods);
     await until(clock, scheduler, () => client.store.mirror(subscriptionId)!.rows.has('default/a'));
+    expect(client.store.mirror(subscriptionId)!.rows.size).toBe(601);
     expect(client.state.getState().contexts?.current).toBe('sim');
   });
 
