@@ -179,7 +179,7 @@ export class CaptureQueue {
   /** Everything queued, as one batch sent as batch `sequence`; undefined when empty. */
   take(sequence: number): TakenBatch | undefined {
     if (!this.batch.isOpen) return undefined;
-    // startEntry left room for it.
+    // endEntry left room for it.
     this.batch.bytes[this.batch.used++] = closeBracket;
     const text = this.batch.take();
     const entryEnds = this.entryEnds.slice(0, this.entryCount);
