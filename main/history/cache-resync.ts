@@ -11,7 +11,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import { ShardedKeySet } from './string-shards';
 
 export interface CacheResyncHost {
-  /** Stamps, serializes and queues `object` as a Replaced change of `key`; returns its text's length. */
+  /** Stamps, serializes and queues `object` as a Replaced change of `key`; returns its JSON's bytes. */
   replaced(key: string, object: KubeObject): number;
   /** Runs `work` in a later turn of the event loop, after what is waiting (I/O, pops, messages). */
   nextTurn(work: () => void): void;

@@ -10,12 +10,20 @@
 // they would otherwise crowd out the live changes behind them, overflow again, and force another.
 // Beside the text, the queue notes where each entry ends: the recording process then finds each
 // object's text without scanning it to its end (it reads only the metadata, near its start).
+// A change's object is written as JSON straight into the batch (writeJson), never as a string of its
+// own, and the batch's buffer comes back from the process once read, to be filled again (BatchBuffer):
+// the recorder's part of a flood then leaves next to no garbage on the informers' thread.
+import { BatchBuffer } from './batch-buffer';
+import { writeByte, writeJson } from './json-bytes';
 
 /** The smallest buffer a batch starts with; it doubles as entries arrive. */
 const minimumBatchBytes = 16 * 1024;
 
 /** The most bytes one UTF-8 code unit of a JavaScript string can take. */
 const maximumBytesPerCodeUnit = 3;
+
+/** Room a change's head (`[time,stream,code,`) takes, or nearly: integers of up to 16 digits. */
+const maximumHeadBytes = 1 + 3 * 17;
 
 /** Entries a batch's table of ends starts with room for; it doubles as entries arrive. */
 const minimumEntries = 256;
@@ -48,10 +56,8 @@ export interface TakenBatch {
 }
 
 export class CaptureQueue {
-  /** The batch being filled: "[" then entries separated by ","; undefined until an entry comes. */
-  private batch: Buffer | undefined;
-  /** Bytes of `batch` written, its opening bracket included. */
-  private used = 0;
+  /** The batch being filled: "[" then entries separated by ","; not open until an entry comes. */
+  private readonly batch = new BatchBuffer();
   /** Where each entry of `batch` ends (see TakenBatch.entryEnds); `entryCount` of them are set. */
   private entryEnds = new Uint32Array(minimumEntries);
   private entryCount = 0;
@@ -94,6 +100,51 @@ export class CaptureQueue {
     return true;
   }
 
+  /**
+   * Queues the change `[time, stream, code, key, object]` (object undefined: null), its JSON written
+   * straight into the batch, byte for byte JSON.stringify's; returns its UTF-8 bytes, or 0 (nothing
+   * queued) while the queue overflows. Forced, it is queued whatever the bound, and outside it.
+   */
+  appendObjectChange(
+    time: number,
+    stream: number,
+    code: number,
+    key: string,
+    object: unknown,
+    force = false,
+  ): number {
+    const bounded = this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
+    if (!force && (this.overflowing || bounded >= this.limitBytes)) {
+      this.overflowing = true;
+      return 0;
+    }
+    const batch = this.startEntry(maximumHeadBytes);
+    const start = batch.used;
+    writeByte(batch, openBracket);
+    writeJson(batch, time);
+    writeByte(batch, comma);
+    writeJson(batch, stream);
+    writeByte(batch, comma);
+    writeJson(batch, code);
+    writeByte(batch, comma);
+    writeJson(batch, key);
+    writeByte(batch, comma);
+    if (object === undefined || !writeJson(batch, object)) writeJson(batch, null);
+    writeByte(batch, closeBracket);
+    const written = batch.used - start;
+    // Measured once written: past the bound, the entry (and its separator) is taken back.
+    if (!force && bounded + written > this.limitBytes) {
+      if (this.entryCount === 0) batch.abandon();
+      else batch.used = this.entryEnds[this.entryCount - 1];
+      this.overflowing = true;
+      return 0;
+    }
+    this.endEntry(written);
+    if (force) this.queuedForcedBytes += written;
+    this.queuedChanges++;
+    return written;
+  }
+
   /** Queues a mark's JSON. */
   appendMark(text: string): void {
     this.write(text);
@@ -127,18 +178,16 @@ export class CaptureQueue {
 
   /** Everything queued, as one batch sent as batch `sequence`; undefined when empty. */
   take(sequence: number): TakenBatch | undefined {
-    const batch = this.batch;
-    if (batch === undefined) return undefined;
-    batch[this.used] = closeBracket;
-    const text = batch.subarray(0, this.used + 1);
+    if (!this.batch.isOpen) return undefined;
+    // endEntry left room for it.
+    this.batch.bytes[this.batch.used++] = closeBracket;
+    const text = this.batch.take();
     const entryEnds = this.entryEnds.slice(0, this.entryCount);
     this.inFlight.set(sequence, [this.queuedBytes, this.queuedForcedBytes, this.queuedChanges]);
     this.inFlightBytes += this.queuedBytes;
     this.inFlightForcedBytes += this.queuedForcedBytes;
     this.inFlightChanges += this.queuedChanges;
     this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
-    this.batch = undefined;
-    this.used = 0;
     this.entryCount = 0;
     this.queuedBytes = 0;
     this.queuedForcedBytes = 0;
@@ -146,8 +195,12 @@ export class CaptureQueue {
     return { entries: text, entryEnds };
   }
 
-  /** Batch `sequence` is written: its bytes leave the bound. */
-  written(sequence: number): void {
+  /**
+   * Batch `sequence` is written: its bytes leave the bound. `returned`, its buffer given back by the
+   * process that read it, is filled again by a later batch (see BatchBuffer).
+   */
+  written(sequence: number, returned?: Uint8Array): void {
+    if (returned !== undefined) this.batch.recycle(returned);
     const batch = this.inFlight.get(sequence);
     if (!batch) return;
     this.inFlight.delete(sequence);
@@ -158,37 +211,39 @@ export class CaptureQueue {
 
   /** Writes `entry` into the batch; returns its UTF-8 bytes. */
   private write(entry: EntryText): number {
-    // Room for the separator, the entry at its longest in UTF-8, and take()'s closing bracket.
-    const batch = this.room(1 + lengthOf(entry) * maximumBytesPerCodeUnit + 1);
-    if (this.used > 1) batch[this.used++] = comma;
+    const batch = this.startEntry(lengthOf(entry) * maximumBytesPerCodeUnit);
     let bytes = 0;
-    if (typeof entry === 'string') bytes = batch.write(entry, this.used);
-    else for (const piece of entry) bytes += batch.write(piece, this.used + bytes);
-    this.used += bytes;
+    if (typeof entry === 'string') bytes = batch.bytes.write(entry, batch.used);
+    else for (const piece of entry) bytes += batch.bytes.write(piece, batch.used + bytes);
+    batch.used += bytes;
+    this.endEntry(bytes);
+    return bytes;
+  }
+
+  /**
+   * The batch, opened if none is, its separator written when an entry precedes, with `bytes` free
+   * after it and one more byte for take()'s closing bracket.
+   */
+  private startEntry(bytes: number): BatchBuffer {
+    const batch = this.batch;
+    if (!batch.isOpen) {
+      batch.open(Math.max(this.nextBatchBytes, 1 + bytes + 1));
+      batch.bytes[batch.used++] = openBracket;
+    } else batch.ensure(1 + bytes + 1);
+    if (this.entryCount > 0) batch.bytes[batch.used++] = comma;
+    return batch;
+  }
+
+  /** The entry just written ends here: noted, with its bytes queued. */
+  private endEntry(bytes: number): void {
     this.queuedBytes += bytes;
     if (this.entryCount === this.entryEnds.length) {
       const grown = new Uint32Array(this.entryEnds.length * 2);
       grown.set(this.entryEnds);
       this.entryEnds = grown;
     }
-    this.entryEnds[this.entryCount++] = this.used;
-    return bytes;
-  }
-
-  /** The batch, with at least `bytes` free after what is written (grown by doubling, copied once). */
-  private room(bytes: number): Buffer {
-    // A new batch starts with its opening bracket.
-    const needed = Math.max(this.used, 1) + bytes;
-    if (this.batch !== undefined && needed <= this.batch.length) return this.batch;
-    let size = this.batch?.length ?? this.nextBatchBytes;
-    while (size < needed) size *= 2;
-    // Its own ArrayBuffer (never the shared pool's), so that it can be transferred whole.
-    const grown = Buffer.allocUnsafeSlow(size);
-    if (this.batch === undefined) {
-      grown[0] = openBracket;
-      this.used = 1;
-    } else this.batch.copy(grown, 0, 0, this.used);
-    this.batch = grown;
-    return grown;
+    this.entryEnds[this.entryCount++] = this.batch.used;
+    // take()'s closing bracket always has room.
+    this.batch.ensure(1);
   }
 }

@@ -136,7 +136,12 @@ export class Recorder {
       {
         stamp: (arrivedAt) => this.stamp(arrivals ? arrivedAt : undefined),
         lastStamp: () => this.lastStamp,
-        appendChange: (entry, force) => this.appendChange(entry, force),
+        appendChange: (time, stream, code, key, object, force) => {
+          if (this.channel.dead || this.closing) return 0;
+          const bytes = this.queue.appendObjectChange(time, stream, code, key, object, force);
+          this.appended(bytes > 0);
+          return bytes;
+        },
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
         nextTurn: this.nextTurn,
@@ -268,7 +273,12 @@ export class Recorder {
 
   private appendChange(entry: EntryText, force: boolean): boolean {
     if (this.channel.dead || this.closing) return false;
-    if (!this.queue.appendChange(entry, force)) {
+    return this.appended(this.queue.appendChange(entry, force));
+  }
+
+  /** A change was queued (or refused: the queue overflows); returns `queued`. */
+  private appended(queued: boolean): boolean {
+    if (!queued) {
       this.overflow.refused();
       return false;
     }

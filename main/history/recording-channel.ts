@@ -204,7 +204,7 @@ export class RecordingChannel {
 
   private replied(reply: RecordingReply): void {
     if (reply.type === 'written') {
-      this.queue.written(reply.sequence);
+      this.queue.written(reply.sequence, reply.entries);
       const { changesWritten, bytes, writeMs, writeCpuMs } = reply;
       this.written = { changesWritten, bytes, writeMs, writeCpuMs };
       this.writtenSequence = reply.sequence;

@@ -58,6 +58,11 @@ export type RecordingReply =
       readonly writeMs: number;
       /** Of which its thread was on a CPU (undefined where the platform does not tell). */
       readonly writeCpuMs: number | undefined;
+      /**
+       * The batch's buffer, given back once read (transferred back from a worker): the Recorder fills
+       * it again (see BatchBuffer). Nothing of the recording refers to it any more.
+       */
+      readonly entries?: Uint8Array;
     }
   /** Something failed that recording survives (a batch, retention); for the Recorder's reportError. */
   | { readonly type: 'error'; readonly context: string; readonly message: string }

@@ -61,6 +61,8 @@ export class RecordingServer {
           bytes: session.bytes(),
           writeMs: this.writeMs,
           writeCpuMs: this.writeCpuMs,
+          // Read: every entry kept was copied out of it (see readCapturedBatch), so it may go back.
+          entries: request.entries,
         });
         return;
       }

@@ -16,5 +16,11 @@ const port = parentPort;
 if (!port) throw new Error('recording-worker runs as a worker thread');
 const { niceness } = (workerData ?? { niceness: 0 }) as RecordingWorkerData;
 if (niceness > 0) setThisThreadNiceness(niceness);
-const server = new RecordingServer((reply) => port.postMessage(reply));
+// A batch's buffer goes back as it came: moved, not copied (see BatchBuffer).
+const server = new RecordingServer((reply) =>
+  port.postMessage(
+    reply,
+    reply.type === 'written' && reply.entries ? [reply.entries.buffer as ArrayBuffer] : [],
+  ),
+);
 port.on('message', (request: RecorderRequest) => server.handle(request));

@@ -8,7 +8,6 @@ import type { DeltaObserver } from '../cache/delta-observer';
 import { DeletedFinalStateUnknown } from '../cache/keys';
 import type { ReflectorState } from '../cache/reflector-options';
 import type { KubeObject } from '../../shared/kube/object';
-import type { EntryText } from './capture-queue';
 import { encodeDeltaType } from './recorded-change';
 import type { GapReason, MarkEntry, RelistReason } from './recording-protocol';
 import { messageOf } from './recording-error';
@@ -25,10 +24,19 @@ export interface TapHost {
   /** The recording's newest stamp, not advanced (see startResync). */
   lastStamp(): number;
   /**
-   * Queues a serialized change; false when the queue is full (a queue-overflow gap is open). Forced,
-   * it is queued whatever the bound (a resynchronization, which is what ends such a gap).
+   * Queues the change `[time, stream, code, key, object]` (object undefined: a deletion with no known
+   * state), serialized straight into the queue's batch; returns its bytes, or 0 when the queue is full
+   * (a queue-overflow gap is open). Forced, it is queued whatever the bound (a resynchronization,
+   * which is what ends such a gap).
    */
-  appendChange(entry: EntryText, force: boolean): boolean;
+  appendChange(
+    time: number,
+    stream: number,
+    code: number,
+    key: string,
+    object: KubeObject | undefined,
+    force: boolean,
+  ): number;
   /** Queues a mark; marks are never dropped. */
   appendMark(entry: MarkEntry): void;
   /** A number for a new gap, unique within the Recorder. */
@@ -105,16 +113,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       // earlier entry, though: a key keeps its place in the queue, so arrivals pop out of order.
       const time = this.host.stamp(delta.arrivedAt);
       const code = encodeDeltaType(delta.type, unknownFinalState);
-      // The object's JSON is written straight into the entry (as a piece of its own, see EntryText):
-      // the batch is parsed once, in the recording process, and its objects are never cloned one by one.
-      this.host.appendChange(
-        [
-          `[${time},${this.stream},${code},${JSON.stringify(key)},`,
-          object === undefined ? 'null' : JSON.stringify(object),
-          ']',
-        ],
-        false,
-      );
+      // The object's JSON is written straight into the queue's batch (no string of it is made): the
+      // batch is parsed once, in the recording process, and its objects are never cloned one by one.
+      this.host.appendChange(time, this.stream, code, key, object, false);
     }
   }
 
@@ -233,11 +234,8 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         // time inside it is true of these records, and a stamp of now would move the recording's
         // clock past the arrivals of the changes still waiting in DeltaFIFO, stamping each later
         // than it came (by the pops' lag, each slice, in slices spread over many turns).
-        const head = `[${this.host.lastStamp()},${this.stream},${replaced},${JSON.stringify(key)},`;
-        const json = JSON.stringify(object);
         // Queued whatever the bound: a keyframe is what ends a gap.
-        this.host.appendChange([head, json, ']'], true);
-        return head.length + json.length + 1;
+        return this.host.appendChange(this.host.lastStamp(), this.stream, replaced, key, object, true);
       },
       nextTurn: (next) => this.host.nextTurn(next),
       finished: () => {
