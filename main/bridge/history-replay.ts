@@ -18,7 +18,6 @@ import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
 import { MomentSending } from './moment-sending';
-import { listIdentities } from './base-identities';
 import type { NamedMoment, ReplayBase } from './moment-sending';
 export type { ReplayBase };
 import { HeldKeys } from './held-keys';
@@ -173,20 +172,16 @@ export class ReplaySubscription {
     // projected here, from its objects.
     const projectedThere = projector.printer === printerFor(this.gvr);
     // A travel from live (no moment held): the live rows' versions are listed for the worker, which
-    // sends only the rows of the moment that differ (see MomentSending.openLive).
-    const liveRows = since === undefined && base && projectedThere ? base.rows() : undefined;
+    // sends only the rows of the moment that differ (see MomentSending.openLive). Its snapshot opens
+    // now: from its first batch on, the renderer holds no moment whole.
     let live: string | undefined;
-    if (liveRows && base) {
-      this.sendingRows?.release();
+    if (since === undefined && base && projectedThere) {
+      if (this.sendingRows !== sending) this.sendingRows?.release();
       this.sendingRows = sending;
       this.held = undefined;
-      sending.openLive(liveRows, base.subscriptionId);
-      const listing = await listIdentities(liveRows, () => this.options.clock.sleep(0), current);
+      live = await sending.openLive(base, () => this.options.clock.sleep(0), current);
       // Superseded meanwhile: the later travel sends its own moment (and released these rows).
       if (!current()) return { time, count: 0, complete: false };
-      if (listing) sending.listedLive(listing.keys);
-      else sending.release();
-      live = listing?.text;
     }
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {

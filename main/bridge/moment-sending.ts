@@ -12,6 +12,7 @@ import type { BatchStream } from './batch-stream';
 import type { EncodedRows } from './encoded-rows';
 import type { HeldKeys } from './held-keys';
 import type { MomentReads } from './player';
+import { listIdentities } from './base-identities';
 import { MomentDifference } from './moment-difference';
 import { upsertCountOf } from './outgoing-message';
 import type { BaseRows } from './sent-rows';
@@ -76,22 +77,31 @@ export class MomentSending {
   }
 
   /**
-   * Opens the snapshot against `rows` (a live subscription's, as of its last batch) at once, in the
-   * task that took them: the renderer copies the base as of that batch only if no batch of the live
-   * stream goes out in between, and the worker is asked against them once they are listed (see
-   * listedLive), which takes a few tasks.
+   * Opens the snapshot against `base`'s live rows as of their last batch at once, in the task that
+   * takes them (the renderer copies the base as of that batch only if no batch of the live stream
+   * goes out in between), then lists them a slice per `nextTask` (see listIdentities): the listing to
+   * ask the worker against, or undefined when they cannot serve (then `open` sends as without).
    */
-  openLive(rows: BaseRows, subscriptionId: string): void {
+  async openLive(
+    base: ReplayBase,
+    nextTask: () => Promise<void>,
+    current: () => boolean,
+  ): Promise<string | undefined> {
+    const rows = base.rows();
+    if (!rows) return undefined;
     this.options.keys.clear();
-    this.listed = { rows, keys: undefined };
-    this.snapshot = this.options.stream.openSnapshot({ subscriptionId, seq: rows.seq });
-  }
-
-  /** The live rows' keys, once listed for the worker: the base rows themselves are no longer read. */
-  listedLive(keys: string[]): void {
-    if (!this.listed) return;
-    this.listed.keys = keys;
-    this.listed.rows.release();
+    const listed: { rows: BaseRows; keys: string[] | undefined } = { rows, keys: undefined };
+    this.listed = listed;
+    this.snapshot = this.options.stream.openSnapshot({ subscriptionId: base.subscriptionId, seq: rows.seq });
+    const identities = await listIdentities(rows, nextTask, current);
+    // The worker reads the listing from now on: the rows themselves are no longer read.
+    rows.release();
+    if (identities === undefined || this.listed !== listed) {
+      this.listed = undefined;
+      return undefined;
+    }
+    listed.keys = identities.keys;
+    return identities.text;
   }
 
   /**

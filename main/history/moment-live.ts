@@ -84,7 +84,13 @@ export function liveMoment(
         if (namespace !== undefined && rowNamespace !== namespace) continue;
         const key = frame.key(at);
         const held = isIdentity(live.get(key), frame.uid(at), frame.resourceVersion(at));
-        take(key, rowNamespace, change, held, held ? undefined : (knownText(change) ?? JSON.stringify(frame.row(at))));
+        take(
+          key,
+          rowNamespace,
+          change,
+          held,
+          held ? undefined : (knownText(change) ?? JSON.stringify(frame.row(at))),
+        );
       }
     }
     // The changes since the chain's last frame (or every change, without frames): their rows say

@@ -280,4 +280,3 @@ export class MomentRows {
     this.last = { id, recording: made.recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
   }
 }
-

@@ -197,7 +197,9 @@ describe('a travel from live sent against the live rows', () => {
     const against = replayOn('against', clock, (message) => link.push(message));
     streams.set('against', against);
     store.open('against', 0, { wholeSnapshots: true });
-    await settle(against.showState(queries, file, moment, { subscriptionId: 's1', rows: () => live.baseRows() }));
+    await settle(
+      against.showState(queries, file, moment, { subscriptionId: 's1', rows: () => live.baseRows() }),
+    );
 
     expect(new Map(store.mirror('against')!.rows)).toEqual(expected);
     expect(crossed).toBeGreaterThan(0);

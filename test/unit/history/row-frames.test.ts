@@ -333,7 +333,13 @@ describe('row frames', () => {
         .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
         .join('');
       const since = fromLive ? undefined : held?.id;
-      const moment = moments.moment(reader, query, now, since, fromLive ? parseIdentities(listing) : undefined);
+      const moment = moments.moment(
+        reader,
+        query,
+        now,
+        since,
+        fromLive ? parseIdentities(listing) : undefined,
+      );
       const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
       const ended = moment.ended();
       let rows: Map<string, Row>;
