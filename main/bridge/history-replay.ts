@@ -154,7 +154,8 @@ export class ReplaySubscription {
       this.cursor.gap = replayGapOf(moment.gap);
       this.cursor.cutShort = false;
       this.cursor.rebuilding = { rebuilt: 0, total: moment.total };
-      this.sendingRows?.release();
+      // (A travel from live opened its snapshot already: see below.)
+      if (this.sendingRows !== sending) this.sendingRows?.release();
       this.sendingRows = sending;
       // From its first batch on, the renderer no longer holds a moment whole until this one's end.
       this.held = undefined;
@@ -166,14 +167,27 @@ export class ReplaySubscription {
       if (!sending.opened) begin({ total: 'json' in rows ? rows.keys.length : rows.length, gap: undefined });
       sending.add(rows);
     };
+    const projector = this.options.projector;
+    // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
+    // projected here, from its objects.
+    const projectedThere = projector.printer === printerFor(this.gvr);
+    // A travel from live (no moment held): the live rows' versions are listed for the worker, which
+    // sends only the rows of the moment that differ (see MomentSending.openLive). Its snapshot opens
+    // now: from its first batch on, the renderer holds no moment whole.
+    let live: string | undefined;
+    if (since === undefined && base && projectedThere) {
+      if (this.sendingRows !== sending) this.sendingRows?.release();
+      this.sendingRows = sending;
+      this.held = undefined;
+      live = await sending.openLive(base, () => this.options.clock.sleep(0), current);
+      // Superseded meanwhile: the later travel sends its own moment (and released these rows).
+      if (!current()) return { time, count: 0, complete: false };
+    }
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {
       const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
-      const projector = this.options.projector;
-      // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
-      // projected here, from its objects.
-      state = await (projector.printer === printerFor(this.gvr)
-        ? queries.stateRows(file, query, now, add, begin, since)
+      state = await (projectedThere
+        ? queries.stateRows(file, query, now, add, begin, since, live)
         : queries.stateAt(
             file,
             query,

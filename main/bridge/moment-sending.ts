@@ -1,6 +1,8 @@
 // One moment's rows on their way to a replay's renderer, as the query worker rebuilds them, in one of
-// three ways: whole (a snapshot of every row); against the live rows the renderer holds (a travel from
-// live: main compares each chunk with them, see MomentDifference); or against the moment the renderer
+// four ways: whole (a snapshot of every row); against the live rows the renderer holds, compared by the
+// worker (a travel from live: main lists which version each live row is, see base-identities.ts, and
+// the worker sends only the rows that differ and the keys the moment lacks); against them compared
+// here (each chunk, see MomentDifference: a kind projected here); or against the moment the renderer
 // holds (the worker sends only the rows whose version that moment did not have, and the keys it
 // lacks: nothing the size of the moment crosses threads or reaches the renderer). Each way keeps
 // the renderer's keys (HeldKeys) exactly those of the moment once it ends.
@@ -10,6 +12,7 @@ import type { BatchStream } from './batch-stream';
 import type { EncodedRows } from './encoded-rows';
 import type { HeldKeys } from './held-keys';
 import type { MomentReads } from './player';
+import { listIdentities } from './base-identities';
 import { MomentDifference } from './moment-difference';
 import { upsertCountOf } from './outgoing-message';
 import type { BaseRows } from './sent-rows';
@@ -52,6 +55,11 @@ export class MomentSending {
   private difference: MomentDifference | undefined;
   /** The worker sends the rows that differ from the moment held (see MomentSize.against). */
   private againstHeld = false;
+  /** Opened against live rows listed for the worker (see openLive), until the worker answers. */
+  private listed: { readonly rows: BaseRows; keys: string[] | undefined } | undefined;
+  /** The worker sends the rows that differ from the live rows listed (see MomentSize.againstLive). */
+  private againstLive = false;
+  private liveUnchanged = 0;
 
   constructor(private readonly options: MomentSendingOptions) {}
 
@@ -65,7 +73,35 @@ export class MomentSending {
 
   /** Rows of the moment the live base holds as they are (not sent), while compared with it. */
   get unchanged(): number | undefined {
-    return this.difference?.unchanged;
+    return this.againstLive ? this.liveUnchanged : this.difference?.unchanged;
+  }
+
+  /**
+   * Opens the snapshot against `base`'s live rows as of their last batch at once, in the task that
+   * takes them (the renderer copies the base as of that batch only if no batch of the live stream
+   * goes out in between), then lists them a slice per `nextTask` (see listIdentities): the listing to
+   * ask the worker against, or undefined when they cannot serve (then `open` sends as without).
+   */
+  async openLive(
+    base: ReplayBase,
+    nextTask: () => Promise<void>,
+    current: () => boolean,
+  ): Promise<string | undefined> {
+    const rows = base.rows();
+    if (!rows) return undefined;
+    this.options.keys.clear();
+    const listed: { rows: BaseRows; keys: string[] | undefined } = { rows, keys: undefined };
+    this.listed = listed;
+    this.snapshot = this.options.stream.openSnapshot({ subscriptionId: base.subscriptionId, seq: rows.seq });
+    const identities = await listIdentities(rows, nextTask, current);
+    // The worker reads the listing from now on: the rows themselves are no longer read.
+    rows.release();
+    if (identities === undefined || this.listed !== listed) {
+      this.listed = undefined;
+      return undefined;
+    }
+    listed.keys = identities.keys;
+    return identities.text;
   }
 
   /**
@@ -75,6 +111,18 @@ export class MomentSending {
   open(moment: MomentSize, since: number | undefined, base: ReplayBase | undefined): void {
     const { stream, keys, queries, file } = this.options;
     this.named = moment.moment !== undefined ? { queries, file, id: moment.moment } : undefined;
+    const listed = this.listed;
+    this.listed = undefined;
+    if (listed?.keys && moment.againstLive) {
+      // The renderer starts from the live rows: they are its keys, until the moment's deletes.
+      this.againstLive = true;
+      this.liveUnchanged = moment.unchanged ?? 0;
+      keys.add(listed.keys);
+      return;
+    }
+    // Answered otherwise (a moment too small for the live rows to be its base): the snapshot opened
+    // against them is replaced by the one opened below.
+    listed?.rows.release();
     if (since !== undefined && moment.against === since) {
       // The renderer's own rows are the base: those of the moment held, as of the last batch sent
       // (nothing is sent between: the snapshot's first batch says so at once).
@@ -129,7 +177,7 @@ export class MomentSending {
     nextTask: () => Promise<void>,
     current: () => boolean,
   ): Promise<{ deletes?: string[] } | undefined> {
-    if (this.againstHeld) {
+    if (this.againstHeld || this.againstLive) {
       const deletes = state.deletes ?? [];
       this.options.keys.remove(deletes);
       this.received = state.rows ?? this.received;
@@ -159,5 +207,7 @@ export class MomentSending {
   release(): void {
     this.difference?.release();
     this.difference = undefined;
+    this.listed?.rows.release();
+    this.listed = undefined;
   }
 }

@@ -73,9 +73,15 @@ export class SentRows {
       seq,
       size: rows.size,
       get: (key) => (base.before.has(key) ? base.before.get(key) : rows.get(key)),
+      // Read a slice per task while batches go on: the keys as of the first read, so that a key the
+      // walk passed and a batch changed after is not met again among the changed ones.
       keys: function* () {
-        for (const key of rows.keys()) if (!base.before.has(key)) yield key;
-        for (const [key, row] of base.before) if (row !== undefined) yield key;
+        const changed = new Map(base.before);
+        const removed: string[] = [];
+        for (const [key, row] of changed) if (row !== undefined && !rows.has(key)) removed.push(key);
+        const current = [...rows.keys()];
+        for (const key of current) if (!changed.has(key) || changed.get(key) !== undefined) yield key;
+        yield* removed;
       },
       release: () => {
         this.bases.delete(base);

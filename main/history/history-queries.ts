@@ -26,7 +26,10 @@ export interface RebuiltState {
   readonly gap: RecordingMark | undefined;
   /** Rows only: how many the moment holds (sent, or against a moment kept from it). */
   readonly rows?: number;
-  /** Rows sent against a moment (see MomentSize.against): the keys of that moment this one lacks. */
+  /**
+   * Rows sent against a moment or the live rows (see MomentSize.against, againstLive): the keys of
+   * those this one lacks.
+   */
   readonly deletes?: string[];
 }
 
@@ -42,6 +45,13 @@ export interface MomentSize {
    * the rows whose version it did not hold, then the keys it held that this one lacks (deletes).
    */
   readonly against?: number;
+  /**
+   * Rows only: set when they come as the difference from the live rows given (stateRows' `live`):
+   * only the rows those lack or hold otherwise, then the keys they hold that this one lacks (deletes).
+   */
+  readonly againstLive?: true;
+  /** With againstLive: how many of the moment's rows the live rows hold as they are (not sent). */
+  readonly unchanged?: number;
 }
 
 export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
@@ -126,7 +136,8 @@ export class HistoryQueries {
    * as JSON text (see EncodedRows), for main to pass on unparsed. Only for kinds whose projector uses
    * that printer (a CRD's columns come from its definition, known to main). With `since`, the
    * moment a stateRows named (MomentSize.moment) whose rows the asker holds whole, the worker may
-   * send only the difference from them (MomentSize.against).
+   * send only the difference from them (MomentSize.against). Else with `live`, the live rows the
+   * asker holds (see base-identities.ts), the difference from those (MomentSize.againstLive).
    */
   stateRows(
     file: string,
@@ -135,9 +146,11 @@ export class HistoryQueries {
     onRows: (rows: EncodedRows) => void,
     onMoment?: (moment: MomentSize) => void,
     since?: number,
+    live?: string,
   ): Promise<RebuiltState> {
+    const asked = { now, ...(since !== undefined ? { since } : {}), ...(live !== undefined ? { live } : {}) };
     return this.ask(
-      { type: 'state', file, query, rows: { now, ...(since !== undefined ? { since } : {}) } },
+      { type: 'state', file, query, rows: asked },
       { onRows, ...(onMoment ? { onMoment } : {}) },
     ).then(rebuiltState);
   }

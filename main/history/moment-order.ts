@@ -38,6 +38,12 @@ export function momentRow(
   return { key, namespace, change, text, rank: -1, changeRow };
 }
 
+/** The row of `change` kept with its text made, if any (a row held by the live rows has none). */
+export function withText(rows: ReadonlyMap<number, MomentRow>, change: number): MomentRow | undefined {
+  const row = rows.get(change);
+  return row?.text === undefined ? undefined : row;
+}
+
 export class MomentOrder {
   /** Rows kept from the moment before, at their rank in it. */
   private readonly ranked: (MomentRow | undefined)[];

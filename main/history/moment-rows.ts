@@ -13,7 +13,8 @@ import { RowProjector } from '../bridge/row-projection';
 import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
-import { momentRow } from './moment-order';
+import { momentRow, withText } from './moment-order';
+import { liveMoment } from './moment-live';
 import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
@@ -54,6 +55,12 @@ interface Made {
   readonly previous: ReadonlyMap<number, MomentRow>;
   /** The moment this one is sent against (see RowsMoment.against), if any. */
   readonly against: ProjectedMoment | undefined;
+  /** Set when sent against the live rows (see RowsMoment.againstLive): what they hold and lack. */
+  readonly live?: {
+    readonly base: ReadonlyMap<string, string>;
+    readonly held: readonly MomentRow[];
+    readonly deletes: readonly string[];
+  };
 }
 
 /** A moment's size and gap, known before its rows; the rows, a chunk at a time. */
@@ -73,6 +80,13 @@ export interface RowsMoment {
    * the rows whose version it did not hold; `deletes` then says which of its keys this one lacks.
    */
   readonly against: number | undefined;
+  /**
+   * Set when the chunks are the difference from the live rows given (see MomentRows.moment): only the
+   * rows they lack or hold at another version; `deletes` then says which of their keys this one lacks.
+   */
+  readonly againstLive: boolean;
+  /** Against the live rows: how many of the moment's rows they hold as they are (not sent). */
+  readonly unchanged: number;
   /**
    * Once the chunks are all read: the rows the moment holds (sent or, with `against`, kept), and with
    * `against` the keys of that moment this one lacks (none without).
@@ -95,8 +109,16 @@ export class MomentRows {
    * With `since` naming the moment asked last (see RowsMoment.id) of the same recording and kind,
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
+   * Else with `live` (key -> identity, see parseIdentities: the live rows the asker holds), only the
+   * rows that differ from those (see liveMoment, RowsMoment.againstLive).
    */
-  moment(reader: RecordingReader, query: StateQuery, now: number, since?: number): RowsMoment {
+  moment(
+    reader: RecordingReader,
+    query: StateQuery,
+    now: number,
+    since?: number,
+    live?: ReadonlyMap<string, string>,
+  ): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
     const same =
@@ -106,12 +128,17 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
+    const fromLive = !against && live ? liveMoment(reader, this.frames, query, previous, live) : undefined;
+    if (fromLive && live) {
+      const { changed, held, deletes, gap } = fromLive;
+      return this.rowsMoment({ ...made, live: { base: live, held, deletes } }, changed, gap);
+    }
     const framed = framedMoment(reader, this.frames, query, previous);
     if (framed) return this.rowsMoment(made, framed.rows, framed.gap);
     const moment = momentAt(reader, query);
     const rows = moment.rows.map(
       (changeRow) =>
-        previous.get(changeRow.id) ??
+        withText(previous, changeRow.id) ??
         momentRow(
           objectKey(changeRow.namespace, changeRow.name),
           changeRow.namespace,
@@ -142,12 +169,15 @@ export class MomentRows {
   private rowsMoment(made: Made, rows: readonly MomentRow[], gap: RecordingMark | undefined): RowsMoment {
     const id = ++this.lastId;
     const ending = { rows: 0, deletes: [] as string[] };
+    const unchanged = made.live?.held.length ?? 0;
     return {
-      total: rows.length,
+      total: rows.length + unchanged,
       gap,
       chunks: this.chunks(made, id, rows, ending),
       id,
       against: made.against?.id,
+      againstLive: made.live !== undefined,
+      unchanged,
       ended: () => ending,
     };
   }
@@ -158,7 +188,9 @@ export class MomentRows {
     rows: readonly MomentRow[],
     ending: { rows: number; deletes: string[] },
   ): Generator<EncodedRows> {
-    const { reader, query, now, against, previous } = made;
+    const { reader, query, now, against, previous, live } = made;
+    /** Against the live rows: keys of theirs whose row of the moment could not be made. */
+    const unmade: string[] = [];
     const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
     const kept = new Map<number, MomentRow>();
@@ -200,7 +232,10 @@ export class MomentRows {
       for (let at = index; at < end; at++) {
         const row = rows[at];
         // A version that could not be read (reported by versionsOf) is left out, like a deletion's.
-        if (row.text === undefined) continue;
+        if (row.text === undefined) {
+          if (live?.base.has(row.key)) unmade.push(row.key);
+          continue;
+        }
         row.rank = kept.size;
         kept.set(row.change, row);
         // Against a moment, a row of a version it held is the renderer's already, text and all.
@@ -227,6 +262,14 @@ export class MomentRows {
       json = '[';
       sent = [];
       sentBefore = [];
+    }
+    if (live) {
+      // Rows the live rows held were never made: kept without text, so that a moment asked against
+      // this one knows the renderer holds them; and ranked nowhere, since rows sent against the live
+      // rows came in no moment's order (see MomentOrder).
+      for (const row of live.held) kept.set(row.change, row);
+      for (const row of kept.values()) row.rank = -1;
+      ending.deletes = [...live.deletes, ...unmade];
     }
     ending.rows = kept.size;
     // Against a moment: its keys whose version this one lacks and did not send (a key sent, with

@@ -19,9 +19,10 @@ export type QueryRequest =
        * Set to have the objects projected here into rows, with the kind's printer from shared/
        * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
        * duration): replies are then "rows". With `since` (a moment's id, see the "moment" reply) the
-       * rows may come as the difference from that moment's (see MomentRows.moment).
+       * rows may come as the difference from that moment's (see MomentRows.moment). Else with `live`
+       * (the live rows the asker holds, see base-identities.ts) as the difference from those.
        */
-      readonly rows?: { readonly now: number; readonly since?: number };
+      readonly rows?: { readonly now: number; readonly since?: number; readonly live?: string };
     }
   | {
       readonly id: number;
@@ -149,6 +150,10 @@ export type QueryReply =
       readonly moment?: number;
       /** Rows only: set when they come as the difference from moment `against` (see RowsMoment). */
       readonly against?: number;
+      /** Rows only: set when they come as the difference from the live rows given (`live`). */
+      readonly againstLive?: true;
+      /** With againstLive: how many of the moment's rows the live rows hold as they are (not sent). */
+      readonly unchanged?: number;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */
@@ -160,7 +165,7 @@ export type QueryReply =
       readonly gap: RecordingMark | undefined;
       /** Rows only: how many the moment holds (sent, or against a moment kept from it). */
       readonly rows?: number;
-      /** Rows against a moment (see "moment"): the keys of that moment this one lacks. */
+      /** Rows against a moment or the live rows (see "moment"): the keys of those this one lacks. */
       readonly deletes?: string[];
     }
   | {

@@ -19,6 +19,7 @@ import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import { MomentRows } from './moment-rows';
+import { parseIdentities } from '../bridge/base-identities';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange } from './recorded-change';
 import { RecordingError, messageOf } from './recording-error';
@@ -158,9 +159,10 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {
-        const { now, since } = request.rows;
-        const moment = momentRows.moment(reader, request.query, now, since);
-        const { total, gap, against } = moment;
+        const { now, since, live } = request.rows;
+        const base = live !== undefined ? parseIdentities(live) : undefined;
+        const moment = momentRows.moment(reader, request.query, now, since, base);
+        const { total, gap, against, againstLive, unchanged } = moment;
         reply({
           id: request.id,
           type: 'moment',
@@ -168,11 +170,19 @@ function answer(port: MessagePort, request: QueryRequest): void {
           gap,
           moment: moment.id,
           ...(against ? { against } : {}),
+          ...(againstLive ? { againstLive, unchanged } : {}),
         });
         for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
         const complete = reader.problems.length === problemsBefore;
         const { rows, deletes } = moment.ended();
-        reply({ id: request.id, type: 'done', complete, gap, rows, ...(against ? { deletes } : {}) });
+        reply({
+          id: request.id,
+          type: 'done',
+          complete,
+          gap,
+          rows,
+          ...(against || againstLive ? { deletes } : {}),
+        });
         return;
       }
       const moment = momentAt(reader, request.query);

@@ -155,6 +155,16 @@ export class DecodedRowFrame {
     return this.columns.key(index) as string;
   }
 
+  /** The uid of the row at `index`: with its resourceVersion, which version of which object it is. */
+  uid(index: number): string {
+    return this.columns.uid(index) as string;
+  }
+
+  /** The resourceVersion of the row at `index`. */
+  resourceVersion(index: number): string {
+    return this.columns.resourceVersion(index) as string;
+  }
+
   /** The namespace of the row at `index` ("" for an object of no namespace). */
   namespace(index: number): string {
     return this.columns.namespace(index) as string;

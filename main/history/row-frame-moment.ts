@@ -16,7 +16,7 @@ import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
 import { lastChangeAt } from './stream-state';
 import type { MomentRow } from './moment-order';
-import { MomentOrder, momentRow } from './moment-order';
+import { MomentOrder, momentRow, withText } from './moment-order';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
@@ -63,7 +63,7 @@ export function framedMoment(
     // The changes since the chain's last frame, and rows a frame could not keep.
     const missing: number[] = [];
     for (const change of members.values()) {
-      const kept = known.get(change);
+      const kept = withText(known, change);
       if (kept === undefined) missing.push(change);
       else if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     }
@@ -99,7 +99,7 @@ function takeRows(
     const change = changes[at];
     if (members.get(objects[at]) !== change) continue;
     members.delete(objects[at]);
-    const kept = known.get(change);
+    const kept = withText(known, change);
     if (kept !== undefined) {
       if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     } else if (namespace === undefined || frame.namespace(at) === namespace) {

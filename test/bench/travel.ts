@@ -14,6 +14,9 @@
 //   warmed: the cold moment again, the first question of another HistoryQueries whose timeline had
 //           its worker decode the newest row frames meanwhile (awaited: prewarm), as a window that
 //           shows the timeline for a while before a click on it.
+//   from live: 10 s before the recording's end, against the rows of its end (what a page that watched
+//           it live holds), compared by the worker (the rows that differ cross) and, for the
+//           figures of the way before, by main (every row crosses); see travel-from-live.ts.
 // Then an export of a range starting late in the recording (see timeRangeExport), and a cold travel
 // to the middle of that range in the exported file (an imported recording's first travel).
 // The recording is written directly by a RecordingWriter (the recorder's own cost is the history
@@ -30,6 +33,7 @@ import { realisticPod } from '../unit/history/fixtures';
 import type { BenchOptions, BenchResult } from './harness';
 import { atMost, round } from './harness';
 import { nextVersion } from './history-stream';
+import { liveRowsAt, travelFromLive } from './travel-from-live';
 
 /** Changes per transaction while writing the recording. */
 const batchSize = 5_000;
@@ -90,6 +94,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
       warmedQueries.close();
     }
     log(`  travel: cold after the newest frames were decoded ahead ${round(warmed.ms)} ms (wall)`);
+    const live = await liveRowsAt(file, end);
+    const fromLive = await travelFromLive(file, end - 10_000, live, 'worker');
+    const fromLiveOnMain = await travelFromLive(file, end - 10_000, live, 'main');
+    log(
+      `  travel: from live to 10 s ago ${round(fromLive.ms)} ms (wall), ${round(fromLiveOnMain.ms)} ms compared on main`,
+    );
     const exportFile = join(directory, 'export.kubetide');
     const exported = await timeRangeExport(file, exportFile, start, end);
     log(`  travel: exported ${exported.changes} changes in ${round(exported.ms)} ms (wall)`);
@@ -110,6 +120,13 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         travel_far_rows_sent: far.sent,
         travel_warmed_ms: round(warmed.ms),
         travel_warmed_cpu_ms: round(warmed.cpuMs),
+        travel_from_live_ms: round(fromLive.ms),
+        travel_from_live_cpu_ms: round(fromLive.cpuMs),
+        travel_from_live_main_cpu_ms: round(fromLive.mainCpuMs),
+        travel_from_live_rows_sent: fromLive.crossed,
+        travel_from_live_on_main_ms: round(fromLiveOnMain.ms),
+        travel_from_live_on_main_cpu_ms: round(fromLiveOnMain.cpuMs),
+        travel_from_live_on_main_main_cpu_ms: round(fromLiveOnMain.mainCpuMs),
         export_range_ms: round(exported.ms),
         export_range_cpu_ms: round(exported.cpuMs),
         export_range_changes: exported.changes,
@@ -126,6 +143,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
         'travel_nearby, travel_far: asked against the moment before (held whole, as a replay holds it), the worker sends only the rows that differ (*_rows_sent) and the keys it lacks',
         'travel_warmed: the cold moment asked of another worker, after its timeline had it decode the newest row frames (prewarm, awaited); travel_cold has nothing decoded ahead',
+        "travel_from_live: 10 s before the end, against the rows of the end (a page watching live holds them), in a prewarmed worker: the worker compares (main lists the live rows' versions; *_main_cpu_ms is this thread's own CPU) or, on_main, main compares every row (the way before)",
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',
         'travel_export_cold: the first travel in that exported file, to the middle of its range (as an imported recording travels)',

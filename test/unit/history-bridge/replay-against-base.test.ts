@@ -1,7 +1,7 @@
 // A travel from live through the real query worker: the moment's rows come as the worker's JSON text,
 // and main sends only those whose uid or resourceVersion differ from the live rows the renderer holds
 // (DeltaBatch.base). The renderer must end with exactly the rows a whole snapshot of the moment gives.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import { messageValue } from '../../../main/bridge/outgoing-message';
@@ -127,6 +127,85 @@ describe('a travel from live sent against the live rows', () => {
     });
   });
 
+  it('has the worker compare with live rows the recording never held as they are', async () => {
+    const { file, end } = recordReplay(cleanups);
+    const clock = new FakeClock(end + 1_000);
+    const link: OutgoingMessage[] = [];
+    const streams = new Map<string, { acknowledge(seq: number): void }>();
+    const store = new MirrorStore({
+      scheduler: new ManualFrameScheduler(),
+      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
+    });
+    const deliver = () => {
+      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
+      store.applyQueued();
+    };
+    const settle = async (reply: Promise<unknown>) => {
+      let settled = false;
+      void reply.finally(() => (settled = true));
+      while (!settled) {
+        clock.step(1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await reply;
+      for (let round = 0; round < 50; round++) {
+        deliver();
+        clock.step(100);
+      }
+      deliver();
+    };
+    const show = async (id: string, time: number) => {
+      const replay = replayOn(id, clock, (message) => link.push(message));
+      streams.set(id, replay);
+      store.open(id, 0, { wholeSnapshots: true });
+      await settle(replay.showState(queries, file, time));
+      return [...store.mirror(id)!.rows.values()];
+    };
+    const moment = start + 1_000;
+    const expected = new Map((await show('whole', moment)).map((row) => [row.key, row]));
+    // The live rows: the recording's present, but with a key it never recorded, a row at a version it
+    // missed (of a key the moment holds as it is now), and a row of the moment missing.
+    const present = await show('present', end);
+    const presentKeys = new Set(present.map((row) => row.key));
+    const unchangedSince = present.filter(
+      (row) => expected.get(row.key)?.resourceVersion === row.resourceVersion,
+    );
+    expect(unchangedSince.length).toBeGreaterThan(2);
+    const [missed, dropped] = unchangedSince;
+    const liveRows = present
+      .filter((row) => row.key !== dropped.key)
+      .map((row) => (row.key === missed.key ? { ...row, resourceVersion: `${row.resourceVersion}0` } : row));
+    liveRows.push({ ...present[0], key: 'shop/never-recorded', name: 'never-recorded', uid: 'uid-ghost' });
+    expect(presentKeys.has('shop/never-recorded')).toBe(false);
+    const live = new BatchStream({ subscriptionId: 's1', clock, send: (message) => link.push(message) });
+    streams.set('s1', live);
+    store.open('s1');
+    live.snapshot(liveRows);
+    deliver();
+    // Rows that cross from the worker to main: only those that differ from the live rows.
+    let crossed = 0;
+    const stateRows = queries.stateRows.bind(queries);
+    const counting = vi.spyOn(queries, 'stateRows').mockImplementation((...args) => {
+      const onRows = args[3];
+      args[3] = (rows) => {
+        crossed += rows.keys.length;
+        onRows(rows);
+      };
+      return stateRows(...args);
+    });
+    cleanups.push(() => counting.mockRestore());
+    const against = replayOn('against', clock, (message) => link.push(message));
+    streams.set('against', against);
+    store.open('against', 0, { wholeSnapshots: true });
+    await settle(
+      against.showState(queries, file, moment, { subscriptionId: 's1', rows: () => live.baseRows() }),
+    );
+
+    expect(new Map(store.mirror('against')!.rows)).toEqual(expected);
+    expect(crossed).toBeGreaterThan(0);
+    expect(crossed).toBeLessThan(expected.size / 2);
+  });
+
   it('sends a moment much smaller than the live rows whole, not as more deletes than rows', async () => {
     const { file } = recordReplay(cleanups);
     const clock = new FakeClock(start + 10_000);
@@ -156,7 +235,10 @@ describe('a travel from live sent against the live rows', () => {
       if (last) replay.acknowledge(last.seq);
     }
     await reply;
-    const batches = sent.filter((message): message is DeltaBatch => message.type === 'batch');
+    // The snapshot opened against the live rows while they were listed for the worker is replaced
+    // by a whole one once the worker answers that the moment is too small for them.
+    const all = sent.filter((message): message is DeltaBatch => message.type === 'batch');
+    const batches = all.slice(all.findLastIndex((batch) => batch.replace === true));
     expect(batches[0].base).toBeUndefined();
     expect(batches.reduce((count, batch) => count + batch.upserts.length, 0)).toBeGreaterThan(250);
     expect(batches.every((batch) => batch.deletes.length === 0)).toBe(true);

@@ -5,6 +5,7 @@
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseIdentities } from '../../../main/bridge/base-identities';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -298,6 +299,81 @@ describe('row frames', () => {
     // `since`, were sent whole.
     expect(against).toBeGreaterThan(40);
     expect(sentAgainst).toBeLessThan(heldAgainst / 2);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
+  it('sent against live rows, give the rows that differ from them: exactly the full rebuild', () => {
+    directory = tempDirectory();
+    const { file, times } = writeRecording(directory.file('frames.kubetide'), 30, 400);
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    const random = seededRandom(9);
+    const now = start + 86_400_000;
+    let held: { id: number; namespace: string | undefined; rows: Map<string, Row> } | undefined;
+    const counts = { live: 0, sentLive: 0, rowsLive: 0, against: 0 };
+    for (let step = 0; step < 60; step++) {
+      const index = random.integer(times.length);
+      const namespace = step % 11 === 10 ? 'ns-1' : undefined;
+      const query = { gvr: 'pods.v1', time: times[index], ...(namespace ? { namespace } : {}) };
+      // The live rows: another moment's, with a key the recording never held, a row at a version
+      // it never recorded, and one row left out.
+      const liveRows = new Map(
+        rebuilt(reader, { gvr: 'pods.v1', time: times[random.integer(times.length)] }, now).map((row) => [
+          row.key,
+          row,
+        ]),
+      );
+      const [first, second] = liveRows.values();
+      liveRows.set('ns-0/never-recorded', { ...first, key: 'ns-0/never-recorded', uid: 'uid-ghost' });
+      liveRows.set(first.key, { ...first, resourceVersion: `${first.resourceVersion}0` });
+      liveRows.delete(second.key);
+      const fromLive = random.chance(0.6);
+      const listing = [...liveRows.values()]
+        .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
+        .join('');
+      const since = fromLive ? undefined : held?.id;
+      const moment = moments.moment(
+        reader,
+        query,
+        now,
+        since,
+        fromLive ? parseIdentities(listing) : undefined,
+      );
+      const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
+      const ended = moment.ended();
+      let rows: Map<string, Row>;
+      if (moment.againstLive) {
+        counts.live += 1;
+        counts.sentLive += sent.length;
+        counts.rowsLive += ended.rows;
+        expect(moment.unchanged + sent.length).toBe(ended.rows);
+        rows = new Map(liveRows);
+        for (const key of ended.deletes) expect(rows.delete(key), key).toBe(true);
+        for (const row of sent) rows.set(row.key, row);
+      } else if (moment.against !== undefined) {
+        counts.against += 1;
+        rows = new Map(held!.rows);
+        for (const key of ended.deletes) expect(rows.delete(key), key).toBe(true);
+        for (const row of sent) rows.set(row.key, row);
+      } else {
+        expect(ended.deletes).toEqual([]);
+        rows = new Map(sent.map((row) => [row.key, row]));
+      }
+      const expected = rebuilt(reader, query, now);
+      expect(ended.rows).toBe(expected.length);
+      expect(moment.total).toBe(expected.length);
+      expect(
+        [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+        `moment ${query.time}`,
+      ).toEqual(expected);
+      held = { id: moment.id, namespace, rows };
+    }
+    // Most moments from live were sent against the live rows (one namespace's were too small a share
+    // of them), and then as a part of their rows; moments against one sent from live were too.
+    expect(counts.live).toBeGreaterThan(20);
+    expect(counts.against).toBeGreaterThan(5);
+    expect(counts.sentLive).toBeLessThan(counts.rowsLive);
     expect(reader.problems).toEqual([]);
     reader.close();
   });

@@ -1,0 +1,95 @@
+// The travel bench's travels from live (issues 12 and 15): the renderer holds the live rows (here: the
+// recording's newest moment, as a page that watched it holds them) and a click on the timeline asks a
+// moment against them. Two ways, each in a worker of its own whose timeline had it decode the newest
+// row frames first (prewarm, as a window showing the timeline does):
+//   worker compares: main lists which version each live row is (listIdentities, a slice per task),
+//                    the worker sends only the rows that differ and the keys the moment lacks;
+//   main compares:   the worker sends every row of the moment, main compares each chunk with the live
+//                    rows (MomentDifference) and reads the keys the moment lacks (the way before).
+// Wall time, the process's CPU (workers and this thread) and this thread's own CPU (main's share).
+import { listIdentities } from '../../main/bridge/base-identities';
+import { MomentDifference } from '../../main/bridge/moment-difference';
+import type { BaseRows } from '../../main/bridge/sent-rows';
+import { HistoryQueries } from '../../main/history/history-queries';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
+import type { Row } from '../../shared/protocol/row';
+
+export interface FromLive {
+  readonly ms: number;
+  readonly cpuMs: number;
+  /** This thread's CPU: what main would spend. */
+  readonly mainCpuMs: number;
+  /** Rows that crossed from the worker. */
+  readonly crossed: number;
+  readonly rows: number;
+}
+
+const nextTask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The rows of the moment at `time`, whole (what a live page holds when `time` is the newest). */
+export async function liveRowsAt(file: string, time: number): Promise<Map<string, Row>> {
+  const queries = new HistoryQueries({ prewarm: false });
+  try {
+    const rows = new Map<string, Row>();
+    await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => {
+      for (const row of JSON.parse(chunk.json) as Row[]) rows.set(row.key, row);
+    });
+    return rows;
+  } finally {
+    queries.close();
+  }
+}
+
+function baseOf(rows: Map<string, Row>): BaseRows {
+  return { seq: 1, size: rows.size, get: (key) => rows.get(key), keys: () => rows.keys(), release: () => {} };
+}
+
+/** A travel from `live` to `time`, the moment compared with them by the worker or by main. */
+export async function travelFromLive(
+  file: string,
+  time: number,
+  live: Map<string, Row>,
+  comparer: 'worker' | 'main',
+): Promise<FromLive> {
+  const queries = new HistoryQueries();
+  try {
+    await queries.timeline(file, { buckets: 1, now: Date.now() });
+    await queries.prewarm(file);
+    const begun = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const mainBefore = threadCpuMs() ?? 0;
+    let crossed = 0;
+    let rows = 0;
+    if (comparer === 'worker') {
+      const listing = await listIdentities(baseOf(live), nextTask, () => true);
+      const state = await queries.stateRows(
+        file,
+        { gvr: 'pods.v1', time },
+        Date.now(),
+        (chunk) => (crossed += chunk.keys.length),
+        undefined,
+        undefined,
+        listing!.text,
+      );
+      rows = state.rows ?? crossed;
+    } else {
+      const difference = new MomentDifference(baseOf(live), new Set());
+      await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => {
+        crossed += chunk.keys.length;
+        difference.changed(chunk);
+      });
+      await difference.deletes(nextTask);
+      rows = crossed;
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      ms: performance.now() - begun,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      mainCpuMs: (threadCpuMs() ?? 0) - mainBefore,
+      crossed,
+      rows,
+    };
+  } finally {
+    queries.close();
+  }
+}
