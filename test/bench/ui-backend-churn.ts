@@ -119,11 +119,18 @@ try {
   await session.close();
 }
 
-/** The cluster's resourceVersion: one counter over every kind, so its growth counts the changes made. */
-async function clusterRevision(url: string): Promise<number> {
-  const response = await fetch(`${url}/api/v1/pods?limit=1`);
-  const list = (await response.json()) as { metadata: { resourceVersion: string } };
-  return Number(list.metadata.resourceVersion);
+/**
+ * The cluster's resourceVersion (its /_sim/stats: no LIST for a loaded simulator to build): one counter
+ * over every kind, so its growth counts the changes made. Asked again once if the connection fails.
+ */
+async function clusterRevision(url: string, attempts = 2): Promise<number> {
+  try {
+    const response = await fetch(`${url}/_sim/stats`);
+    return Number(((await response.json()) as { resourceVersion: number | string }).resourceVersion);
+  } catch (error) {
+    if (attempts <= 1) throw error;
+    return clusterRevision(url, attempts - 1);
+  }
 }
 
 /**
