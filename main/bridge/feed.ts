@@ -28,6 +28,7 @@ import { createObjectCompactor } from './object-compactor';
 import { ListPreview, showsVersion } from './list-preview';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
+import { UnreadRows } from './unread-rows';
 
 export { stripManagedFields } from '../kube/managed-fields';
 
@@ -35,15 +36,8 @@ export class Feed {
   readonly gvr: GroupVersionResource;
   readonly namespace: string;
   private readonly rowsByKey = new Map<string, Row>();
-  /**
-   * Objects delivered while no subscriber wanted rows (see FeedSubscriber.wantsRows), by key: their
-   * rows are projected when rows are next read. A kind that is only recorded, or whose only
-   * subscriber (an AccessAwareFeed) serves nobody, projected every change of a churning cluster for
-   * no reader (replicasets, events: half of main's projection time at 2,000 changes/s).
-   */
-  private readonly unprojected = new Map<string, KubeObject>();
-  /** Keys of `unprojected` that rowsByKey lacks: what `count` adds to its size. */
-  private unprojectedNew = 0;
+  /** Objects delivered while no subscriber wanted rows, projected when rows are next read. */
+  private readonly unread = new UnreadRows();
   private readonly subscribers = new Set<FeedSubscriber>();
   private informer: SharedIndexInformer<KubeObject> | undefined;
   private registration: ResourceEventHandlerRegistration | undefined;
@@ -225,7 +219,7 @@ export class Feed {
   }
 
   get count(): number {
-    return this.rowsByKey.size + this.unprojectedNew;
+    return this.rowsByKey.size + this.unread.added;
   }
 
   syncState(): SyncState {
@@ -250,12 +244,11 @@ export class Feed {
     const previewed = this.preview?.take(key, object);
     if (previewed === undefined && !this.rowsWanted()) {
       // Nobody reads this row now: it is projected when rows are next read (projectWaiting).
-      if (!this.unprojected.has(key) && !this.rowsByKey.has(key)) this.unprojectedNew++;
-      this.unprojected.set(key, object);
+      this.unread.hold(key, object, this.rowsByKey.has(key));
       this.checkSyncedSoon();
       return;
     }
-    const waited = this.forgetWaiting(key);
+    const waited = this.unread.forget(key, this.rowsByKey.has(key));
     const previous = this.rowsByKey.get(key);
     if (previous && !waited && showsVersion(previous, object)) return;
     const row = previewed?.current ? previewed.row : this.projector.project(object, this.options.clock.now());
@@ -279,7 +272,7 @@ export class Feed {
   }
 
   private deleteKey(key: string): void {
-    this.forgetWaiting(key);
+    this.unread.forget(key, this.rowsByKey.has(key));
     if (!this.rowsByKey.delete(key)) return;
     this.publish({ type: 'deleted', key });
   }
@@ -298,19 +291,8 @@ export class Feed {
    * when they came, and one that wants them now reads them (rows()) before it is sent a change.
    */
   private projectWaiting(): void {
-    if (this.unprojected.size === 0) return;
     const now = this.options.clock.now();
-    for (const [key, object] of this.unprojected)
-      this.rowsByKey.set(key, this.projector.project(object, now));
-    this.unprojected.clear();
-    this.unprojectedNew = 0;
-  }
-
-  /** Drops `key`'s waiting object, if any; true when there was one (its row, if any, is stale). */
-  private forgetWaiting(key: string): boolean {
-    if (!this.unprojected.delete(key)) return false;
-    if (!this.rowsByKey.has(key)) this.unprojectedNew--;
-    return true;
+    this.unread.drain((key, object) => this.rowsByKey.set(key, this.projector.project(object, now)));
   }
 
   /** Sends `change` to every subscriber, or with 'preview' only to those that asked for previews. */
