@@ -58,7 +58,10 @@ try {
   const changes = (churn * figures.wallMs) / 1000;
   // What the cluster made (every kind), as the ui bench counts its changes: on a loaded machine the
   // cluster process falls short of the asked rate.
-  const made = Math.max(1, revisionAfter - revisionBefore);
+  const made =
+    revisionBefore === undefined || revisionAfter === undefined
+      ? undefined
+      : Math.max(1, revisionAfter - revisionBefore);
   const mainUsPerChange =
     figures.mainThreadCpuMs === undefined ? undefined : round((figures.mainThreadCpuMs * 1000) / changes);
   log(`window on the profile clock: ${from} to ${to} us`);
@@ -78,10 +81,13 @@ try {
           ? undefined
           : round((figures.mainThreadCpuMs / figures.wallMs) * 100),
       main_thread_us_per_change: mainUsPerChange,
-      changes_made_per_s: round(made / (figures.wallMs / 1000)),
-      process_cpu_us_per_change_made: round((figures.processCpuMs * 1000) / made),
+      changes_made_per_s: made === undefined ? undefined : round(made / (figures.wallMs / 1000)),
+      process_cpu_us_per_change_made:
+        made === undefined ? undefined : round((figures.processCpuMs * 1000) / made),
       main_thread_cpu_us_per_change_made:
-        figures.mainThreadCpuMs === undefined ? undefined : round((figures.mainThreadCpuMs * 1000) / made),
+        made === undefined || figures.mainThreadCpuMs === undefined
+          ? undefined
+          : round((figures.mainThreadCpuMs * 1000) / made),
       main_loop_stall_max_ms: round(figures.loopStallMs),
       main_loop_stall_max_cpu_ms:
         figures.loopStallCpuMs === undefined ? undefined : round(figures.loopStallCpuMs),
@@ -121,15 +127,16 @@ try {
 
 /**
  * The cluster's resourceVersion (its /_sim/stats: no LIST for a loaded simulator to build): one counter
- * over every kind, so its growth counts the changes made. Asked again once if the connection fails.
+ * over every kind, so its growth counts the changes made. Undefined when the simulator does not answer
+ * within 20 s (a saturated one may not, under churn): the figures per change made are then left out.
  */
-async function clusterRevision(url: string, attempts = 2): Promise<number> {
+async function clusterRevision(url: string): Promise<number | undefined> {
   try {
-    const response = await fetch(`${url}/_sim/stats`);
+    const response = await fetch(`${url}/_sim/stats`, { signal: AbortSignal.timeout(20_000) });
     return Number(((await response.json()) as { resourceVersion: number | string }).resourceVersion);
   } catch (error) {
-    if (attempts <= 1) throw error;
-    return clusterRevision(url, attempts - 1);
+    log(`the cluster's revision unread: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }
 
