@@ -102,11 +102,13 @@ export class AccessAwareFeed implements FeedView {
         record: (change) => this.publish(change, 'confirmed'),
         syncStateChanged: (state) => this.clusterStateChanged(state),
         resynced: () => this.resynced(),
+        wantsRows: () => this.subscribers.size > 0,
       },
       previewSubscriber: {
         record: (change) => this.publish(change, 'preview'),
         syncStateChanged: () => {},
         preview: true,
+        wantsRows: () => this.subscribers.size > 0,
       },
     };
     feed.attach(this.cluster.subscriber);
@@ -233,6 +235,7 @@ export class AccessAwareFeed implements FeedView {
       record: (change) => this.publish(change),
       syncStateChanged: () => this.mergeStates(),
       resynced: () => this.resynced(),
+      wantsRows: () => this.subscribers.size > 0,
     };
     this.members.set(namespace, { feed, subscriber });
     feed.attach(subscriber);

@@ -25,6 +25,12 @@ export interface FeedSubscriber {
    * cachedObject is still undefined); see ListPreview.
    */
   readonly preview?: boolean;
+  /**
+   * False while this subscriber has nobody to pass rows to (an AccessAwareFeed with no subscriber of
+   * its own): a feed whose every subscriber says so projects no rows until they are read. Omitted:
+   * always wanted.
+   */
+  wantsRows?(): boolean;
 }
 
 export interface FeedOptions {

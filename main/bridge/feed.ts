@@ -28,6 +28,7 @@ import { createObjectCompactor } from './object-compactor';
 import { ListPreview, showsVersion } from './list-preview';
 import type { RowProjector } from './row-projection';
 import type { RowChange } from './squash';
+import { UnreadRows } from './unread-rows';
 
 export { stripManagedFields } from '../kube/managed-fields';
 
@@ -35,6 +36,8 @@ export class Feed {
   readonly gvr: GroupVersionResource;
   readonly namespace: string;
   private readonly rowsByKey = new Map<string, Row>();
+  /** Objects delivered while no subscriber wanted rows, projected when rows are next read. */
+  private readonly unread = new UnreadRows();
   private readonly subscribers = new Set<FeedSubscriber>();
   private informer: SharedIndexInformer<KubeObject> | undefined;
   private registration: ResourceEventHandlerRegistration | undefined;
@@ -143,6 +146,8 @@ export class Feed {
     this.silence.stop();
     this.stopInformer?.abort();
     this.endPreview();
+    // The rows are kept for a later start(); the stopped informer's objects are not.
+    this.projectWaiting();
     this.releaseInformer?.();
     this.releaseInformer = undefined;
     const running = this.running;
@@ -161,6 +166,7 @@ export class Feed {
    */
   async resync(): Promise<void> {
     await this.stop();
+    this.projectWaiting();
     this.unconfirmed = new Set(this.rowsByKey.keys());
     this.firstFailureAt = undefined;
     this.listConsistently = true;
@@ -190,6 +196,7 @@ export class Feed {
   reproject(projector: RowProjector): void {
     this.projector = projector;
     const now = this.options.clock.now();
+    this.projectWaiting();
     for (const object of this.informer?.getIndexer().list() ?? []) {
       const row = projector.project(object, now);
       if (!this.rowsByKey.has(row.key)) continue;
@@ -205,13 +212,14 @@ export class Feed {
 
   /** The rows the informer has delivered, and with `preview` those of the LIST under way too. */
   rows(options: { preview?: boolean } = {}): Row[] {
+    this.projectWaiting();
     const rows = [...this.rowsByKey.values()];
     if (options.preview && this.preview) for (const row of this.preview.values()) rows.push(row);
     return rows;
   }
 
   get count(): number {
-    return this.rowsByKey.size;
+    return this.rowsByKey.size + this.unread.added;
   }
 
   syncState(): SyncState {
@@ -234,8 +242,15 @@ export class Feed {
     const key = objectKey(object.metadata.namespace, object.metadata.name ?? '');
     this.unconfirmed?.delete(key);
     const previewed = this.preview?.take(key, object);
+    if (previewed === undefined && !this.rowsWanted()) {
+      // Nobody reads this row now: it is projected when rows are next read (projectWaiting).
+      this.unread.hold(key, object, this.rowsByKey.has(key));
+      this.checkSyncedSoon();
+      return;
+    }
+    const waited = this.unread.forget(key, this.rowsByKey.has(key));
     const previous = this.rowsByKey.get(key);
-    if (previous && showsVersion(previous, object)) return;
+    if (previous && !waited && showsVersion(previous, object)) return;
     const row = previewed?.current ? previewed.row : this.projector.project(object, this.options.clock.now());
     this.rowsByKey.set(key, row);
     this.checkSyncedSoon();
@@ -257,8 +272,27 @@ export class Feed {
   }
 
   private deleteKey(key: string): void {
+    this.unread.forget(key, this.rowsByKey.has(key));
     if (!this.rowsByKey.delete(key)) return;
     this.publish({ type: 'deleted', key });
+  }
+
+  /**
+   * Whether a subscriber wants each change's row now. None does when the feed has no subscriber, or
+   * when each says it serves nobody (wantsRows): then rows wait, unprojected, until they are read.
+   */
+  private rowsWanted(): boolean {
+    for (const subscriber of this.subscribers) if (subscriber.wantsRows?.() ?? true) return true;
+    return false;
+  }
+
+  /**
+   * Projects the rows that waited for a reader, without telling the subscribers: none wanted them
+   * when they came, and one that wants them now reads them (rows()) before it is sent a change.
+   */
+  private projectWaiting(): void {
+    const now = this.options.clock.now();
+    this.unread.drain((key, object) => this.rowsByKey.set(key, this.projector.project(object, now)));
   }
 
   /** Sends `change` to every subscriber, or with 'preview' only to those that asked for previews. */

@@ -12,18 +12,35 @@ import { startBrowserMode } from '../../main/app/serve';
 import { startLoopStallMonitor } from './harness';
 import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
 import type { BackendChildOptions, BackendFigures, BackendReply, BackendRequest } from './ui-backend-process';
+import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
 
 const options = JSON.parse(process.argv[2]!) as BackendChildOptions;
 const send = (reply: BackendReply) => process.send!(reply);
 
+// KUBETIDE_BENCH_BACKEND_LOG=1: the backend's log (watch failures among it) and every event-loop
+// delay over a second, on stderr with the seconds since this process started, so a watch the cluster
+// cut can be set beside what the backend was doing then.
+const logging = process.env.KUBETIDE_BENCH_BACKEND_LOG === '1';
+const since = () => (performance.now() / 1000).toFixed(1);
+if (logging) watchLongDelays();
 const mode = await startBrowserMode({
   port: 0,
   embedded: false,
   pods: options.pods,
   kubeconfig: options.kubeconfig,
   dataDirectory: options.dataDirectory,
-  log: () => undefined,
+  log: logging ? (message) => console.error(`backend ${since()} s: ${message}`) : () => undefined,
 });
+
+/** Logs each event-loop delay over a second (a 250 ms timer that fired late). */
+function watchLongDelays(): void {
+  let expected = performance.now() + 250;
+  setInterval(() => {
+    const late = performance.now() - expected;
+    if (late > 1_000) console.error(`backend ${since()} s: event loop delayed ${Math.round(late)} ms`);
+    expected = performance.now() + 250;
+  }, 250).unref();
+}
 
 interface Measuring {
   stop(): BackendFigures;
@@ -35,6 +52,7 @@ function startMeasuring(): Measuring {
   cpuStalls.start();
   const cpuStart = process.cpuUsage();
   const threadStart = threadCpuMs();
+  const threadsStart = threadCpu();
   const wallStart = performance.now();
   return {
     stop() {
@@ -52,6 +70,7 @@ function startMeasuring(): Measuring {
         ...(loopStallCpuMs === undefined ? {} : { loopStallCpuMs }),
         ...(loopStallCpuSpan === undefined ? {} : { loopStallCpuSpan }),
         collections: cpuStalls.collectionTotals(),
+        threads: describeThreadCpu(threadCpuSpent(threadsStart, threadCpu())),
         wallStalls: cpuStalls.wallStalls().longest.map(describeWallStall),
       };
     },

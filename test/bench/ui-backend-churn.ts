@@ -37,6 +37,8 @@ const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
 const profileClock = () => Math.round(Number(process.hrtime.bigint() / 1000n));
 
+// The backend's log (watch failures) and its event loop's delays over a second, on stderr.
+process.env.KUBETIDE_BENCH_BACKEND_LOG = '1';
 const session = await UiBenchSession.start(pods, log);
 try {
   const backendProfile = values['backend-profile'];
@@ -47,11 +49,19 @@ try {
   await session.cluster.setChurn(churn);
   await page.waitForTimeout(warmupMs);
   const from = profileClock();
+  const revisionBefore = await clusterRevision(session.cluster.url);
   await backend.startMeasuring();
   await page.waitForTimeout(Number(values.seconds) * 1000);
   const figures = await backend.stopMeasuring();
+  const revisionAfter = await clusterRevision(session.cluster.url);
   const to = profileClock();
   const changes = (churn * figures.wallMs) / 1000;
+  // What the cluster made (every kind), as the ui bench counts its changes: on a loaded machine the
+  // cluster process falls short of the asked rate.
+  const made =
+    revisionBefore === undefined || revisionAfter === undefined
+      ? undefined
+      : Math.max(1, revisionAfter - revisionBefore);
   const mainUsPerChange =
     figures.mainThreadCpuMs === undefined ? undefined : round((figures.mainThreadCpuMs * 1000) / changes);
   log(`window on the profile clock: ${from} to ${to} us`);
@@ -59,6 +69,7 @@ try {
   if (span) log(`longest stall in CPU time on the profile clock: ${span.startUs} to ${span.endUs} us`);
   log(`collections: ${figures.collections ?? '?'}`);
   for (const stall of figures.wallStalls ?? []) log(`long wall stall: ${stall}`);
+  log(`CPU by thread: ${figures.threads ?? '?'}`);
   console.log(
     JSON.stringify({
       pods,
@@ -70,6 +81,13 @@ try {
           ? undefined
           : round((figures.mainThreadCpuMs / figures.wallMs) * 100),
       main_thread_us_per_change: mainUsPerChange,
+      changes_made_per_s: made === undefined ? undefined : round(made / (figures.wallMs / 1000)),
+      process_cpu_us_per_change_made:
+        made === undefined ? undefined : round((figures.processCpuMs * 1000) / made),
+      main_thread_cpu_us_per_change_made:
+        made === undefined || figures.mainThreadCpuMs === undefined
+          ? undefined
+          : round((figures.mainThreadCpuMs * 1000) / made),
       main_loop_stall_max_ms: round(figures.loopStallMs),
       main_loop_stall_max_cpu_ms:
         figures.loopStallCpuMs === undefined ? undefined : round(figures.loopStallCpuMs),
@@ -105,6 +123,21 @@ try {
     );
 } finally {
   await session.close();
+}
+
+/**
+ * The cluster's resourceVersion (its /_sim/stats: no LIST for a loaded simulator to build): one counter
+ * over every kind, so its growth counts the changes made. Undefined when the simulator does not answer
+ * within 20 s (a saturated one may not, under churn): the figures per change made are then left out.
+ */
+async function clusterRevision(url: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(`${url}/_sim/stats`, { signal: AbortSignal.timeout(20_000) });
+    return Number(((await response.json()) as { resourceVersion: number | string }).resourceVersion);
+  } catch (error) {
+    log(`the cluster's revision unread: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }
 
 /**

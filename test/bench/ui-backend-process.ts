@@ -27,6 +27,8 @@ export interface BackendFigures {
   /** Every collection of the window by kind, and what its long wall-time stalls were made of. */
   collections?: string;
   wallStalls?: string[];
+  /** CPU time per thread over the window (thread-cpu.ts's describeThreadCpu), where Linux tells it. */
+  threads?: string;
 }
 
 export type BackendRequest =
