@@ -9,20 +9,16 @@
 // The live rows may hold keys the recording never knew, or versions it missed (a gap): compared
 // with the moment itself, not with the recording's present, they are sent or deleted like any other
 // difference, so the renderer ends exactly at the moment.
-import { parseGvrKey } from '../../shared/kube/object';
-import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import { isIdentity } from '../bridge/base-identities';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
 import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
-import { printerSignature } from './row-frame-codec';
-import type { FrameChain, RowFrameReader } from './row-frame-reader';
-import { printerKeepsRows } from './row-frame-writer';
+import type { RowFrameReader } from './row-frame-reader';
+import { framedChains } from './row-frame-moment';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, momentAt, streamMembers, streamsOf } from './state-at';
-import { lastChangeAt } from './stream-state';
 
 /**
  * A moment is sent against the live rows only when it holds at least this share of their count: a
@@ -116,29 +112,4 @@ export function liveMoment(
   for (const key of live.keys()) if (!byKey.has(key)) deletes.push(key);
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   return { changed, held, deletes, gap };
-}
-
-/** Each stream's chain of row frames before the moment, or undefined when one has none to read. */
-function framedChains(
-  reader: RecordingReader,
-  frames: RowFrameReader,
-  query: StateQuery,
-  streams: readonly { readonly id: number }[],
-): FrameChain[] | undefined {
-  const printer = printerFor(parseGvrKey(query.gvr));
-  if (!printerKeepsRows(printer) || streams.length === 0) return undefined;
-  const signature = printerSignature(printer);
-  let lastChange: number;
-  try {
-    lastChange = lastChangeAt(reader.database, query.time);
-  } catch {
-    return undefined;
-  }
-  const chains: FrameChain[] = [];
-  for (const stream of streams) {
-    const chain = frames.chainAt(reader, stream.id, lastChange, signature);
-    if (chain === undefined) return undefined;
-    chains.push(chain);
-  }
-  return chains;
 }

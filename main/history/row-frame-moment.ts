@@ -35,23 +35,9 @@ export function framedMoment(
   query: StateQuery,
   known: ReadonlyMap<number, MomentRow>,
 ): FramedMoment | undefined {
-  const printer = printerFor(parseGvrKey(query.gvr));
-  if (!printerKeepsRows(printer)) return undefined;
-  const signature = printerSignature(printer);
   const streams = streamsOf(reader, query);
-  if (streams.length === 0) return undefined;
-  let lastChange: number;
-  try {
-    lastChange = lastChangeAt(reader.database, query.time);
-  } catch {
-    return undefined;
-  }
-  const chains: FrameChain[] = [];
-  for (const stream of streams) {
-    const chain = frames.chainAt(reader, stream.id, lastChange, signature);
-    if (chain === undefined) return undefined;
-    chains.push(chain);
-  }
+  const chains = framedChains(reader, frames, query, streams);
+  if (chains === undefined) return undefined;
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   const namespace = query.namespace;
   const order = new MomentOrder(known.size);
@@ -114,4 +100,29 @@ function takeRows(
     const end = index + 1 < made.length ? made[index + 1].start : length;
     order.add(momentRow(frame.key(at), frame.namespace(at), change, joined.slice(start, end), undefined));
   }
+}
+
+/** Each stream's chain of row frames before the moment, or undefined when one has none to read. */
+export function framedChains(
+  reader: RecordingReader,
+  frames: RowFrameReader,
+  query: StateQuery,
+  streams: readonly { readonly id: number }[],
+): FrameChain[] | undefined {
+  const printer = printerFor(parseGvrKey(query.gvr));
+  if (!printerKeepsRows(printer) || streams.length === 0) return undefined;
+  const signature = printerSignature(printer);
+  let lastChange: number;
+  try {
+    lastChange = lastChangeAt(reader.database, query.time);
+  } catch {
+    return undefined;
+  }
+  const chains: FrameChain[] = [];
+  for (const stream of streams) {
+    const chain = frames.chainAt(reader, stream.id, lastChange, signature);
+    if (chain === undefined) return undefined;
+    chains.push(chain);
+  }
+  return chains;
 }
