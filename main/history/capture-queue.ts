@@ -89,7 +89,7 @@ export class CaptureQueue {
       this.queuedChanges++;
       return true;
     }
-    const bounded = this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
+    const bounded = this.boundedBytes();
     // Its length counts UTF-16 code units: at most the UTF-8 bytes, and the same for ASCII.
     if (this.overflowing || bounded + lengthOf(entry) > this.limitBytes) {
       this.overflowing = true;
@@ -113,7 +113,7 @@ export class CaptureQueue {
     object: unknown,
     force = false,
   ): number {
-    const bounded = this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
+    const bounded = this.boundedBytes();
     if (!force && (this.overflowing || bounded >= this.limitBytes)) {
       this.overflowing = true;
       return 0;
@@ -207,6 +207,11 @@ export class CaptureQueue {
     this.inFlightBytes -= batch[0];
     this.inFlightForcedBytes -= batch[1];
     this.inFlightChanges -= batch[2];
+  }
+
+  /** Bytes queued or in flight that count toward the bound (forced entries do not). */
+  private boundedBytes(): number {
+    return this.queuedBytes - this.queuedForcedBytes + this.inFlightBytes - this.inFlightForcedBytes;
   }
 
   /** Writes `entry` into the batch; returns its UTF-8 bytes. */
