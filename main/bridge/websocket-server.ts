@@ -16,6 +16,16 @@
 //   would let a page served from another local port send the cookie.
 //
 // Once accepted, a connection's socket errors (a bad frame, a reset) close that connection only.
+//
+// Large messages go compressed (RFC 7692 permessage-deflate, negotiated by ws and the browser): a
+// listing's batches are ~1.1 MB of JSON text (2,000 rows), and in browser mode every byte crosses
+// Chromium's network service and a data pipe into the page. Row JSON repeats field names, labels and
+// values, so level-1 deflate makes a batch ~7x smaller; ws deflates on zlib's thread pool, in order,
+// and counts what waits for it in bufferedAmount (which the batch streams' backpressure reads); the
+// browser inflates in its network stack, off the page's main thread. A bare page took 8 listing
+// batches (4.9 MiB) in 3.1-4.0 s as text and 1.7-3.1 s deflated, with less of main's CPU
+// (test/bench/README.md). Small messages (sync states, replies) go as they are: deflating them would
+// cost more than it saves.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
@@ -23,7 +33,6 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import { compressedFrames } from './compressed-frames';
 import {
   bridgeSubprotocol,
   bridgeWebSocketPath,
@@ -65,6 +74,9 @@ export interface ListeningWebSocketBridge extends WebSocketBridge {
 export function createLaunchSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/** Messages of at least this many bytes are deflated. */
+export const compressAboveBytes = 64 * 1024;
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -124,15 +136,11 @@ function webSocketTransport(
   // as 'error' on this socket; ws then closes it (1007, 1002, 1009). Without a listener the error
   // would be thrown and take main down with every other connection.
   socket.on('error', (error) => log(`${description}: ${error.message}; closing this connection`));
-  // Large messages go deflated (see compressed-frames.ts), every message in the order it was sent.
-  const frames = compressedFrames((frame) => {
-    if (socket.readyState === socket.OPEN) socket.send(frame, { binary: typeof frame !== 'string' });
-  });
   return {
     description,
     send(message: OutgoingMessage) {
       // Encoded rows are written into the text as they are, never parsed here.
-      if (socket.readyState === socket.OPEN) frames.send(messageText(message));
+      if (socket.readyState === socket.OPEN) socket.send(messageText(message));
     },
     onMessage(listener) {
       socket.removeAllListeners('message');
@@ -155,8 +163,8 @@ function webSocketTransport(
         listener(`closed (${code}${reason.length ? ` ${reason}` : ''})`),
       );
     },
-    // Text still being deflated counts as buffered: the batch streams' backpressure reads it.
-    bufferedAmount: () => socket.bufferedAmount + frames.pendingChars(),
+    // Includes messages still waiting for deflate: the batch streams' backpressure reads it.
+    bufferedAmount: () => socket.bufferedAmount,
     close(reason = 'closed by main') {
       // Frames still arriving are not even parsed: a flood the bridge gave up on costs nothing more.
       socket.removeAllListeners('message');
@@ -171,7 +179,19 @@ export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOp
     noServer: true,
     // The largest legitimate message is a hello resuming every subscription (a few KiB); 1 MiB leaves
     // room for any future request while bounding what one frame can make main buffer and parse.
+    // With compression it bounds the inflated size too: ws stops inflating past it (1009).
     maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
+    perMessageDeflate: {
+      threshold: compressAboveBytes,
+      zlibDeflateOptions: { level: 1 },
+      // Each message deflated alone: ws applies the threshold only then (with a shared window it
+      // deflates every message, so each small reply would wait for a zlib thread-pool round trip), and
+      // a 1 MB batch holds enough repetition of its own.
+      serverNoContextTakeover: true,
+      // The renderer's messages are small requests: no inflate window is kept between them, so a
+      // peer cannot make main hold compression state across messages.
+      clientNoContextTakeover: true,
+    },
     handleProtocols: (offered) => (offered.has(bridgeSubprotocol) ? bridgeSubprotocol : false),
   });
   const ownPort = () => (server.address() as AddressInfo | null)?.port;

@@ -4,13 +4,10 @@
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import { bridgeSubprotocol, bridgeWebSocketPath } from '../../shared/protocol/websocket-handshake';
 import type { BridgeLink, LinkOpener } from './bridge-link';
-import { orderedFrames } from './inflated-text';
 
 /** The part of the WebSocket API the link uses (the DOM's, or the ws package's in tests). */
 export interface WebSocketLike {
   readonly readyState: number;
-  /** 'arraybuffer': main's deflated frames (see inflated-text.ts) arrive as ArrayBuffers. */
-  binaryType: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
   addEventListener(
@@ -44,18 +41,18 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
     let messageListener: ((message: ServerMessage) => void) | undefined;
     let closeListener: ((reason: string) => void) | undefined;
     let closedReason: string | undefined;
-    socket.binaryType = 'arraybuffer';
-    const received = orderedFrames((text) => {
-      if (text === undefined) return;
+    // Main sends text frames only (large ones compressed by permessage-deflate, which the browser
+    // inflates before this event); anything else is not a message of the bridge.
+    socket.addEventListener('message', (event) => {
+      if (typeof event.data !== 'string') return;
       let message: ServerMessage;
       try {
-        message = JSON.parse(text) as ServerMessage;
+        message = JSON.parse(event.data) as ServerMessage;
       } catch {
         return;
       }
       messageListener?.(message);
     });
-    socket.addEventListener('message', (event) => received(event.data));
     socket.addEventListener('close', (event) => {
       closedReason ??= `connection closed (${event.code ?? 'no code'}${event.reason ? ` ${event.reason}` : ''})`;
       if (!opened) reject(new Error(`could not connect to ${options.url}: ${closedReason}`));

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { connect as connectTcp } from 'node:net';
+import { constants, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
+  compressAboveBytes,
   createLaunchSecret,
   isLoopbackAddress,
   listenWebSocketBridge,
@@ -40,6 +44,57 @@ function connect(url: string, protocols: string[], headers: Record<string, strin
     });
     socket.on('error', () => {});
   });
+}
+
+/** Frames of the server's first `count` messages as a browser offering permessage-deflate reads them. */
+async function rawFrames(port: number, secret: string, count: number, afterOpen: () => void) {
+  const socket = connectTcp(port, '127.0.0.1');
+  const key = randomBytes(16).toString('base64');
+  socket.write(
+    [
+      'GET /bridge HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Key: ${key}`,
+      'Sec-WebSocket-Version: 13',
+      `Sec-WebSocket-Protocol: ${bridgeSubprotocol}`,
+      // What Chromium offers.
+      'Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits',
+      `Cookie: ${sessionCookieName(port)}=${secret}`,
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  let buffer = Buffer.alloc(0);
+  let head: string | undefined;
+  const frames: { first: number; payload: Buffer }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      if (head === undefined) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        head = buffer.subarray(0, end).toString();
+        buffer = buffer.subarray(end + 4);
+        afterOpen();
+      }
+      // Unmasked server frames: 7-bit, 16-bit or 64-bit payload lengths.
+      while (buffer.length >= 2) {
+        let length = buffer[1] & 0x7f;
+        let offset = 2;
+        if (length === 126) [length, offset] = [buffer.readUInt16BE(2), 4];
+        else if (length === 127) [length, offset] = [Number(buffer.readBigUInt64BE(2)), 10];
+        if (buffer.length < offset + length) return;
+        frames.push({ first: buffer[0], payload: buffer.subarray(offset, offset + length) });
+        buffer = buffer.subarray(offset + length);
+      }
+      if (frames.length >= count) resolve();
+    });
+  });
+  socket.destroy();
+  return { head: head ?? '', frames };
 }
 
 describe('WebSocket bridge server', () => {
@@ -124,6 +179,50 @@ describe('WebSocket bridge server', () => {
     connections[0].send({ type: 'rejected', reason: 'just testing' });
     expect(await echoed).toEqual({ type: 'rejected', reason: 'just testing' });
     result.socket.close();
+  });
+
+  it('sends large messages compressed (permessage-deflate) and small ones as they are, in order', async () => {
+    const secret = createLaunchSecret();
+    const { server, connections } = await bridge(secret);
+    const large = { type: 'rejected', reason: 'row '.repeat(compressAboveBytes / 2) };
+    const small = { type: 'rejected', reason: 'small' };
+    const buffered: number[] = [];
+    const { head, frames } = await rawFrames(server.port, secret, 3, () => {
+      connections[0].send(small);
+      connections[0].send(large);
+      // Text waiting for deflate counts as buffered: the batch streams' backpressure reads it.
+      buffered.push(connections[0].bufferedAmount());
+      connections[0].send(small);
+    });
+    expect(head).toMatch(/sec-websocket-extensions: permessage-deflate/i);
+    expect(buffered[0]).toBeGreaterThanOrEqual(JSON.stringify(large).length);
+    // FIN + text; the large one with RSV1 (compressed), much smaller than its text.
+    expect(frames.map((frame) => frame.first)).toEqual([0x81, 0xc1, 0x81]);
+    expect(frames[1].payload.length).toBeLessThan(JSON.stringify(large).length / 20);
+    // RFC 7692: the message is a sync-flushed deflate stream without its 00 00 FF FF tail.
+    const inflated = inflateRawSync(Buffer.concat([frames[1].payload, Buffer.from([0, 0, 0xff, 0xff])]), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+    expect(JSON.parse(inflated.toString())).toEqual(large);
+    expect(JSON.parse(frames[2].payload.toString())).toEqual(small);
+  });
+
+  it('closes a connection whose compressed message inflates past the payload limit (1009)', async () => {
+    const secret = createLaunchSecret();
+    const { server, connections } = await bridge(secret);
+    const result = await connect(
+      `ws://127.0.0.1:${server.port}/bridge`,
+      [bridgeSubprotocol],
+      cookie(server.port, secret),
+    );
+    expect(result.socket.extensions).toMatch(/permessage-deflate/);
+    const received: unknown[] = [];
+    connections[0].onMessage((message) => received.push(message));
+    const closed = new Promise<number>((resolve) => result.socket.once('close', resolve));
+    // 8 MiB of one character deflates to a few KiB on the wire.
+    result.socket.send(`"${'a'.repeat(8 * 1024 * 1024)}"`, { compress: true });
+    expect(await closed).toBe(1009);
+    expect(received).toEqual([]);
   });
 
   it('recognises loopback addresses only', () => {
