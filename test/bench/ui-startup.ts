@@ -9,7 +9,9 @@
 // (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile). `--trace`
 // writes a Chromium trace of the page from navigation to "synced" (startup-N.trace.json; read it with
 // `npx tsx test/bench/trace-summary.ts FILE`: the page thread's time by task kind, style, layout and
-// paint included, which a CPU profile lumps together as "(program)").
+// paint included, which a CPU profile lumps together as "(program)"). `--backend-profile` writes only
+// the backend's profile (the page's profiler slows the page). `--timeline` prints, once a second, where
+// the pods' rows are and each side's CPU so far (startup-timeline.ts): which side waits for which.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
