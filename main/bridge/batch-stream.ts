@@ -223,6 +223,16 @@ export class BatchStream {
   /** The renderer applied every batch up to `seq`. */
   acknowledge(seq: number): void {
     if (seq > this.acknowledgedSeq && seq <= this.sentSeq) this.acknowledgedSeq = seq;
+    // A full batch waiting goes as soon as the renderer has room, as record() sends one: the flush
+    // interval coalesces small batches, and must not cap a fast listing at eight batches a second.
+    if (
+      this.snapshotRows === undefined &&
+      this.pending.size >= this.options.maxBatchRows &&
+      !this.isBehind()
+    ) {
+      this.flush();
+      return;
+    }
     if (!this.isBehind() && (this.snapshotRows !== undefined || this.pending.size > 0)) {
       if (this.interval !== this.baseInterval()) {
         this.interval = this.baseInterval();

@@ -231,6 +231,28 @@ describe('BatchStream', () => {
     expect(batches.lastAcknowledgedSeq).toBe(2);
   });
 
+  it("sends a listing's full batch as soon as the renderer acknowledges, and a partial one at the interval", () => {
+    const { clock, sent, batches } = stream({ maxBatchRows: 2, maxUnacknowledgedBatches: 1 });
+    batches.listing(true);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) batches.record({ type: 'added', row: row(key) });
+    expect(sent).toHaveLength(1);
+    // c and d fill a batch: it goes with the acknowledgement, not a listing interval later.
+    batches.acknowledge(1);
+    expect(sent.map((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    // e alone waits for the interval.
+    batches.acknowledge(2);
+    expect(sent).toHaveLength(2);
+    clock.step(batchStreamDefaults.listingFlushIntervalMs);
+    expect(sent.map((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e'],
+    ]);
+  });
+
   it('restarts the ack count on a snapshot, so a renderer that discarded its batches is not stalled', () => {
     const { clock, sent, batches } = stream({ maxUnacknowledgedBatches: 1 });
     batches.record({ type: 'added', row: row('a') });
