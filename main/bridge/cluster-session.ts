@@ -144,6 +144,16 @@ export class ClusterSession {
     this.recordedKindsStart = new RecordedKindsStart({
       clock: this.clock,
       runningStates: () => this.feeds.feeds().map((feed) => feed.syncState()),
+      delivery: () => {
+        let behind = false;
+        let acknowledged = 0;
+        for (const connection of this.connections) {
+          const delivery = connection.delivery();
+          behind ||= delivery.behind;
+          acknowledged += delivery.acknowledged;
+        }
+        return { behind, acknowledged };
+      },
       startLaterKinds: () => {
         this.recordedKindsPending = false;
         for (const gvr of later) this.feeds.acquire(gvr, '');

@@ -1,6 +1,6 @@
 // When a session starts the feeds of the kinds it records whether or not anyone looks. The first
 // kind starts with the session (pods: what the app opens on), the others once every feed running
-// then has synced. On a big cluster their LISTs, informers and recordings took the CPU the first
+// then has synced and the renderers hold its rows. On a big cluster their LISTs, informers and recordings took the CPU the first
 // view's sync needed (at 50,000 pods, deployments, replicasets and services are another 27 MB of
 // JSON beside the pods' 114 MB, all decoded and recorded while the pods were listing). Their history
 // loses nothing it could show: until a stream is recorded in this session it is inside a marked gap
@@ -31,6 +31,14 @@ export interface RecordedKindsStartOptions {
   readonly clock: Clock;
   /** The sync state of every feed running now (the first recorded kind's, and those renderers view). */
   runningStates(): readonly SyncState[];
+  /**
+   * Whether a renderer still lacks the rows its feeds listed (their "synced" waits for them, see
+   * BatchStream.awaitsDelivery), and the batches renderers have acknowledged so far (progress). At
+   * 50,000 pods on a loaded machine the page was 34,000 rows behind when the pods feed synced, and
+   * took them in while the later kinds listed and the pods' cache was recorded (10 s of the backend's
+   * CPU on two cores): its "synced" came 27 s after the feed's.
+   */
+  delivery?(): { behind: boolean; acknowledged: number };
   /** Starts the later kinds' feeds; called once, unless stopped first. */
   startLaterKinds(): void;
   /**
@@ -42,8 +50,9 @@ export interface RecordedKindsStartOptions {
 
 /**
  * Waits for every running feed to be synced (or refused: an "error" state is not retried, so it
- * will not sync), while some list grows or for recordedKindsStallMs, at most recordedKindsMaxWaitMs,
- * then releases the recording and starts the later kinds.
+ * will not sync) and its renderers to hold its rows, while some list grows or a renderer takes rows,
+ * or for recordedKindsStallMs, at most recordedKindsMaxWaitMs, then releases the recording and starts
+ * the later kinds.
  */
 export class RecordedKindsStart {
   private timer: Timer | undefined;
@@ -51,6 +60,8 @@ export class RecordedKindsStart {
   private lastProgress: number;
   /** Objects listed so far, summed over the running feeds that are listing (a relist starts again). */
   private listed = 0;
+  /** Batches renderers had acknowledged at the last look (see delivery). */
+  private acknowledged = 0;
   private done = false;
 
   constructor(private readonly options: RecordedKindsStartOptions) {
@@ -69,12 +80,15 @@ export class RecordedKindsStart {
   private check(): void {
     if (this.done) return;
     const states = this.options.runningStates();
-    const settled = states.every((state) => state.phase === 'synced' || state.phase === 'error');
+    const delivery = this.options.delivery?.() ?? { behind: false, acknowledged: 0 };
+    const settled =
+      states.every((state) => state.phase === 'synced' || state.phase === 'error') && !delivery.behind;
     const now = this.options.clock.now();
     let listed = 0;
     for (const state of states) if (state.phase === 'listing') listed += state.listed ?? 0;
-    if (listed !== this.listed) this.lastProgress = now;
+    if (listed !== this.listed || delivery.acknowledged !== this.acknowledged) this.lastProgress = now;
     this.listed = listed;
+    this.acknowledged = delivery.acknowledged;
     if (settled || now - this.lastProgress >= recordedKindsStallMs || now >= this.deadline) {
       this.done = true;
       this.options.releaseRecording?.();

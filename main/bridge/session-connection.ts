@@ -125,6 +125,21 @@ export class SessionConnection {
     return subscription.stream.baseRows();
   }
 
+  /**
+   * Whether some subscription's renderer still lacks its listing's rows (see
+   * BatchStream.awaitsDelivery), and how many batches its renderers have acknowledged in all (which
+   * grows while they catch up).
+   */
+  delivery(): { behind: boolean; acknowledged: number } {
+    let behind = false;
+    let acknowledged = 0;
+    for (const { stream } of this.subscriptions.values()) {
+      behind ||= stream.awaitsDelivery();
+      acknowledged += stream.lastAcknowledgedSeq;
+    }
+    return { behind, acknowledged };
+  }
+
   acknowledge(subscriptionId: string, seq: number): void {
     this.subscriptions.get(subscriptionId)?.stream.acknowledge(seq);
   }

@@ -9,7 +9,9 @@
 // (startup-N.cpuprofile) and the backend main thread's (backend-startup-N.cpuprofile). `--trace`
 // writes a Chromium trace of the page from navigation to "synced" (startup-N.trace.json; read it with
 // `npx tsx test/bench/trace-summary.ts FILE`: the page thread's time by task kind, style, layout and
-// paint included, which a CPU profile lumps together as "(program)").
+// paint included, which a CPU profile lumps together as "(program)"). `--backend-profile` writes only
+// the backend's profile (the page's profiler slows the page). `--timeline` prints, once a second, where
+// the pods' rows are and each side's CPU so far (startup-timeline.ts): which side waits for which.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,7 @@ import { UiBenchSession } from './ui-session';
 import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
 import type { ThreadCpu } from './thread-cpu';
 import { startupTimes } from './ui-scenario';
+import { StartupTimeline } from './startup-timeline';
 
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 
@@ -27,6 +30,9 @@ const { values } = parseArgs({
     pods: { type: 'string', default: '50000' },
     profile: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
+    // The page's profiler (200 us sampling) slows the page enough to move what bounds "synced".
+    'backend-profile': { type: 'boolean', default: false },
   },
 });
 const pods = Number(values.pods);
@@ -37,7 +43,7 @@ const session = await UiBenchSession.start(pods, log);
 try {
   // The backend's main thread, from its start to "synced" (node's --cpu-prof would run to the exit).
   const inspector = new Session();
-  if (values.profile) {
+  if (values.profile || values['backend-profile']) {
     inspector.connect();
     await inspector.post('Profiler.enable');
     await inspector.post('Profiler.setSamplingInterval', { interval: 500 });
@@ -69,6 +75,7 @@ try {
   };
   sample();
   const watch = setInterval(sample, 50);
+  const timeline = new StartupTimeline(clusterSession, backendStart);
   const { browser, context } = await session.openBrowser();
   const page = await context.newPage();
   if (values.trace) {
@@ -84,8 +91,10 @@ try {
     await cdp.send('Profiler.start');
   }
   const pageOpen = performance.now();
+  timeline.start(cdp);
   await page.goto(mode.launchUrl());
   const startup = await startupTimes(page);
+  timeline.stop();
   // The page can read "synced" within a poll of the feed: looked at once more.
   sample();
   clearInterval(watch);
@@ -100,10 +109,13 @@ try {
   const metric = (name: string) => (metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000;
   if (values.profile) {
     const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(profileFolder, { recursive: true });
+    writeFileSync(join(profileFolder, `startup-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
+  if (values.profile || values['backend-profile']) {
     const { profile: backendProfile } = await inspector.post('Profiler.stop');
     inspector.disconnect();
     mkdirSync(profileFolder, { recursive: true });
-    writeFileSync(join(profileFolder, `startup-${pods}.cpuprofile`), JSON.stringify(profile));
     writeFileSync(join(profileFolder, `backend-startup-${pods}.cpuprofile`), JSON.stringify(backendProfile));
   }
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -124,6 +136,7 @@ try {
         `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
     ].join('\n'),
   );
+  if (values.timeline) console.log(timeline.describe());
 } finally {
   await session.close();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchStream } from '../../../main/bridge/batch-stream';
+import { BatchStream, batchStreamDefaults } from '../../../main/bridge/batch-stream';
 import type { BatchStreamOptions } from '../../../main/bridge/batch-stream';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
@@ -41,7 +41,7 @@ describe('BatchStream', () => {
     batches.acknowledge(1);
     batches.record({ type: 'added', row: row('b') });
     batches.record({ type: 'added', row: row('c') });
-    clock.step(249);
+    clock.step(batchStreamDefaults.listingFlushIntervalMs - 1);
     expect(sent).toHaveLength(1);
     clock.step(1);
     expect(sent.map((batch) => batch.upserts.length)).toEqual([1, 2]);
@@ -203,6 +203,54 @@ describe('BatchStream', () => {
     batches.acknowledge(4);
     clock.step(50);
     expect(order.slice(7)).toEqual(['batch 5']);
+  });
+
+  it('awaits delivery until the renderer has acknowledged the rows sent before an afterRows message, not later ones', () => {
+    const { clock, batches } = stream({ maxUnacknowledgedBatches: 1 });
+    expect(batches.awaitsDelivery()).toBe(false);
+    batches.listing(true);
+    batches.record({ type: 'added', row: row('a') });
+    clock.step(50);
+    batches.record({ type: 'added', row: row('b') });
+    batches.listing(false);
+    batches.afterRows(() => {});
+    // "synced" waits for b, which waits for the renderer's acknowledgement of a.
+    expect(batches.awaitsDelivery()).toBe(true);
+    batches.acknowledge(1);
+    clock.step(50);
+    expect(batches.lastSeq).toBe(2);
+    // Sent, "synced" with it, but not yet applied.
+    expect(batches.awaitsDelivery()).toBe(true);
+    batches.acknowledge(2);
+    expect(batches.awaitsDelivery()).toBe(false);
+    // Live changes after it (churn) do not count.
+    batches.record({ type: 'added', row: row('c') });
+    clock.step(50);
+    expect(batches.lastSeq).toBe(3);
+    expect(batches.awaitsDelivery()).toBe(false);
+    expect(batches.lastAcknowledgedSeq).toBe(2);
+  });
+
+  it("sends a listing's full batch as soon as the renderer acknowledges, and a partial one at the interval", () => {
+    const { clock, sent, batches } = stream({ maxBatchRows: 2, maxUnacknowledgedBatches: 1 });
+    batches.listing(true);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) batches.record({ type: 'added', row: row(key) });
+    expect(sent).toHaveLength(1);
+    // c and d fill a batch: it goes with the acknowledgement, not a listing interval later.
+    batches.acknowledge(1);
+    expect(sent.map((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    // e alone waits for the interval.
+    batches.acknowledge(2);
+    expect(sent).toHaveLength(2);
+    clock.step(batchStreamDefaults.listingFlushIntervalMs);
+    expect(sent.map((batch) => batch.upserts.map((upsert) => upsert.key))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e'],
+    ]);
   });
 
   it('restarts the ack count on a snapshot, so a renderer that discarded its batches is not stalled', () => {

@@ -18,6 +18,7 @@ import { metricsListingRecheckMs } from '../../../main/bridge/metrics-poller';
 import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { Recorder } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
+import { messageValue } from '../../../main/bridge/outgoing-message';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -28,13 +29,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A RecordedKindsStart over sync states the test sets; `calls` lists its callbacks in order. */
-function waiting(states: SyncState[]) {
+/**
+ * A RecordedKindsStart over sync states (and, when given, renderers' delivery) the test sets; `calls`
+ * lists its callbacks in order.
+ */
+function waiting(states: SyncState[], delivery?: { behind: boolean; acknowledged: number }) {
   const clock = new FakeClock();
   const calls: string[] = [];
   const start = new RecordedKindsStart({
     clock,
     runningStates: () => states,
+    ...(delivery ? { delivery: () => delivery } : {}),
     startLaterKinds: () => void calls.push('start later kinds'),
     releaseRecording: () => void calls.push('release recording'),
   });
@@ -115,6 +120,27 @@ describe('RecordedKindsStart', () => {
     expect(started()).toBe(1);
   });
 
+  it("waits for the renderers to take the synced feeds' rows while they take them, past the stall limit", () => {
+    const delivery = { behind: true, acknowledged: 8 };
+    const { clock, started } = waiting([{ phase: 'synced' }], delivery);
+    for (let second = 1; second <= 120; second++) {
+      delivery.acknowledged += 1;
+      clock.step(1000);
+    }
+    expect(started()).toBe(0);
+    delivery.behind = false;
+    clock.step(recordedKindsPollMs);
+    expect(started()).toBe(1);
+  });
+
+  it('starts them after the stall limit when a renderer behind takes no more rows (a hidden page)', () => {
+    const { clock, started } = waiting([{ phase: 'synced' }], { behind: true, acknowledged: 8 });
+    clock.step(recordedKindsStallMs - recordedKindsPollMs);
+    expect(started()).toBe(0);
+    clock.step(recordedKindsPollMs);
+    expect(started()).toBe(1);
+  });
+
   it('never starts them once stopped (the session closed)', () => {
     const { clock, start, calls } = waiting([{ phase: 'listing' }]);
     start.stop();
@@ -178,6 +204,42 @@ describe('a session recording several kinds', () => {
     await clock.stepAsync(recordedKindsPollMs);
     await recorder.flushed();
     expect(recorder.stats().changesWritten).toBe(1);
+  });
+
+  it('starts the others only once a renderer has acknowledged the rows its "synced" came after', async () => {
+    const clock = new FakeClock();
+    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+    apis.get('pods')!.apply(pod('default', 'web-1'));
+    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
+    const session = new ClusterSession({
+      context: 'test',
+      newListerWatcher,
+      clock,
+      recording: {
+        recorder: undefined,
+        readOnly: 'read-only here',
+        file: 'test.kubetide',
+        kinds: [pods, deployments],
+      },
+    });
+    cleanups.push(() => session.close());
+    // A renderer showing pods that acknowledges nothing until the test says.
+    const received: { type: string; seq?: number; phase?: string }[] = [];
+    const connection = session.attach({
+      send: (message) => void received.push(messageValue(message) as (typeof received)[number]),
+    });
+    connection.subscribe('s1', pods);
+    answerPodsList();
+    for (let step = 0; step < 20 && !received.some((message) => message.phase === 'synced'); step++)
+      await clock.stepAsync(recordedKindsPollMs);
+    expect(received.some((message) => message.phase === 'synced')).toBe(true);
+    await clock.stepAsync(recordedKindsPollMs * 4);
+    expect(session.feeds.find(deployments, '')).toBeUndefined();
+
+    const lastSeq = Math.max(...received.map((message) => message.seq ?? 0));
+    connection.acknowledge('s1', lastSeq);
+    await clock.stepAsync(recordedKindsPollMs);
+    expect(session.feeds.find(deployments, '')).toBeDefined();
   });
 
   it("polls metrics only once the session's start has synced: its first kind, then the later ones", async () => {

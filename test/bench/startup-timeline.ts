@@ -1,0 +1,93 @@
+// ui-startup.ts's `--timeline`: once a second from the page's opening to its "synced", where the pods'
+// rows are (listed by the backend's feed, sent in batches, acknowledged by the page as applied, waiting
+// in the stream) beside each side's CPU time so far, to tell which side the other waits for. It reads
+// the session's insides (a bench's look, not an API): its connections' subscription streams.
+import type { CDPSession } from 'playwright-core';
+import type { ClusterSession } from '../../main/bridge/cluster-session';
+import { threadCpu } from './thread-cpu';
+
+interface StreamInsides {
+  lastSeq: number;
+  acknowledgedSeq: number;
+  pendingCount: number;
+  snapshotRows?: { size: number };
+}
+
+interface Sample {
+  at: number;
+  phase: string;
+  listed: number;
+  sentSeq: number;
+  acknowledgedSeq: number;
+  pending: number;
+  laterKinds: boolean;
+  backendMainMs: number;
+  backendAllMs: number;
+  pageMs: number;
+}
+
+export class StartupTimeline {
+  private readonly samples: Sample[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private opened = 0;
+
+  constructor(
+    private readonly session: ClusterSession,
+    private readonly backendStart: number,
+  ) {}
+
+  start(cdp: CDPSession): void {
+    this.opened = performance.now();
+    const tick = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
+      const pageMs = (metrics.find((entry) => entry.name === 'ThreadTime')?.value ?? 0) * 1000;
+      this.samples.push({ ...this.backend(), pageMs });
+    };
+    this.timer = setInterval(() => void tick(), 1000);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  describe(): string {
+    const lines = [
+      `timeline (s from navigation; backend started ${((this.opened - this.backendStart) / 1000).toFixed(1)} s before): ` +
+        'phase listed | batches sent/acked, rows pending | later kinds | CPU s: backend main, backend all, page',
+    ];
+    for (const sample of this.samples) {
+      lines.push(
+        `${(sample.at / 1000).toFixed(1).padStart(6)} ${sample.phase.padEnd(8)} ${String(sample.listed).padStart(7)} | ` +
+          `${sample.sentSeq}/${sample.acknowledgedSeq}, ${sample.pending} | ${sample.laterKinds ? 'started' : 'waiting'} | ` +
+          `${(sample.backendMainMs / 1000).toFixed(2)} ${(sample.backendAllMs / 1000).toFixed(2)} ${(sample.pageMs / 1000).toFixed(2)}`,
+      );
+    }
+    return lines.join('\n');
+  }
+
+  private backend(): Omit<Sample, 'pageMs'> {
+    const insides = this.session as unknown as {
+      connections: Set<{ subscriptions: Map<string, { gvr: { resource: string }; stream: StreamInsides }> }>;
+      recordedKindsPending: boolean;
+    };
+    const state = this.session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState();
+    let stream: StreamInsides | undefined;
+    for (const connection of insides.connections) {
+      for (const subscription of connection.subscriptions.values()) {
+        if (subscription.gvr.resource === 'pods') stream = subscription.stream;
+      }
+    }
+    const threads = threadCpu();
+    return {
+      at: performance.now() - this.opened,
+      phase: state?.phase ?? '-',
+      listed: state?.phase === 'listing' ? (state.listed ?? 0) : 0,
+      sentSeq: stream?.lastSeq ?? 0,
+      acknowledgedSeq: stream?.acknowledgedSeq ?? 0,
+      pending: (stream?.pendingCount ?? 0) + (stream?.snapshotRows?.size ?? 0),
+      laterKinds: !insides.recordedKindsPending,
+      backendMainMs: threads.find((thread) => thread.id === process.pid)?.ms ?? 0,
+      backendAllMs: threads.reduce((sum, thread) => sum + thread.ms, 0),
+    };
+  }
+}
