@@ -4,8 +4,9 @@
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when another row takes its position, when its selection changes, or when the column set changes.
-import { memo, useEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
+import { cellFits, leastContentWidth, type CellText } from './cell-fit';
 
 export interface TableColumn {
   readonly id: string;
@@ -27,6 +28,12 @@ export interface VirtualTableProps<Row> {
   readonly columns: readonly TableColumn[];
   readonly getRow: (key: string) => Row | undefined;
   readonly renderCell: (row: Row, column: TableColumn) => ReactNode;
+  /**
+   * The text `renderCell` shows, when it follows from the row alone (undefined otherwise: an age that
+   * ticks, a metric joined at render). A cell whose text surely fits its column is not clipped (see
+   * cell-fit.ts); without this every cell is.
+   */
+  readonly cellText?: (row: Row, column: TableColumn) => CellText | undefined;
   /** Changes whenever rows may have changed; visible rows then re-read `getRow`. */
   readonly revision: number;
   readonly sort?: TableSort;
@@ -70,6 +77,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   }, [selectedIndex, scrollToIndex]);
 
   const template = columns.map((column) => column.width).join(' ');
+  const leastWidths = useMemo(() => columns.map((column) => leastContentWidth(column.width)), [columns]);
   const minWidth = minimumTableWidth(columns);
   const visible: ReactNode[] = [];
   for (let index = rowWindow.start; index < rowWindow.end; index++) {
@@ -90,6 +98,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
         template={template}
         columns={columns}
         renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
+        cellText={props.cellText as ((row: unknown, column: TableColumn) => CellText | undefined) | undefined}
+        leastWidths={leastWidths}
         selected={key === props.selectedKey}
         onSelect={props.onSelect}
         onOpen={props.onOpen}
@@ -148,13 +158,16 @@ interface TableRowProps {
   readonly template: string;
   readonly columns: readonly TableColumn[];
   readonly renderCell: (row: unknown, column: TableColumn) => ReactNode;
+  readonly cellText: ((row: unknown, column: TableColumn) => CellText | undefined) | undefined;
+  /** Per column, the least content width its cells can get (px). */
+  readonly leastWidths: readonly number[];
   readonly selected: boolean;
   readonly onSelect: (key: string) => void;
   readonly onOpen: (key: string) => void;
 }
 
 const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
-  const { rowKey, row, columns, renderCell } = props;
+  const { rowKey, row, columns, renderCell, cellText, leastWidths } = props;
   return (
     <div
       role="row"
@@ -166,11 +179,13 @@ const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
       onMouseDown={() => props.onSelect(rowKey)}
       onDoubleClick={() => props.onOpen(rowKey)}
     >
-      {columns.map((column) => (
+      {columns.map((column, index) => (
         <div
           key={column.id}
           role="gridcell"
-          className={`table-cell${column.align === 'right' ? ' align-right' : ''}`}
+          className={`table-cell${column.align === 'right' ? ' align-right' : ''}${
+            cellText && cellFits(cellText(row, column), leastWidths[index]!) ? ' fits' : ''
+          }`}
         >
           {renderCell(row, column)}
         </div>

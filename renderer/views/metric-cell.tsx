@@ -15,6 +15,7 @@ import type { ResourceMetrics } from '../store/metrics-store';
 import { metricValue } from './metric-columns';
 import { useView } from './app-context';
 import { useMetrics, useMetricsOf } from './use-metrics';
+import { selfClip } from '../components/cell-fit';
 
 interface ShownMetrics {
   readonly resource: MetricsResource;
@@ -41,18 +42,26 @@ export function TableMetrics(props: {
   return <ShownMetricsContext.Provider value={shown}>{props.children}</ShownMetricsContext.Provider>;
 }
 
-export function MetricCell(props: { readonly row: Row; readonly source: MetricColumnSource }): ReactNode {
-  const { row, source } = props;
+export function MetricCell(props: {
+  readonly row: Row;
+  readonly source: MetricColumnSource;
+  /** The least width of the cell's text (px): longer text clips itself (its cell does not). */
+  readonly leastWidth: number;
+}): ReactNode {
+  const { row, source, leastWidth } = props;
   const shown = useContext(ShownMetricsContext);
   const sample = shown?.resource === source.resource ? shown.metrics.latest.get(row.key) : undefined;
   if (!sample) return null;
   const value = metricValue(source, row, sample);
   if (value === undefined) return <span className="cell-faint">n/a</span>;
-  if (source.referenceCell !== undefined)
-    return (
-      <span className={value >= 90 ? 'metric-hot' : value >= 70 ? 'metric-warm' : undefined}>{value}%</span>
-    );
-  return <span className="cell-mono">{source.unit === 'cpu' ? formatCpu(value) : formatMemory(value)}</span>;
+  if (source.referenceCell !== undefined) {
+    const level = value >= 90 ? 'metric-hot' : value >= 70 ? 'metric-warm' : undefined;
+    const clip = selfClip(`${value}%`, leastWidth);
+    return <span className={clip && level ? `${level} ${clip}` : (clip ?? level)}>{value}%</span>;
+  }
+  const text = source.unit === 'cpu' ? formatCpu(value) : formatMemory(value);
+  const clip = selfClip(text, leastWidth);
+  return <span className={clip ? `cell-mono ${clip}` : 'cell-mono'}>{text}</span>;
 }
 
 /** The one line saying why the metrics columns are empty (or stale), beside the kind's title. */

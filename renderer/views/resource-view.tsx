@@ -4,7 +4,7 @@ import { useCallback, useMemo, type ReactNode } from 'react';
 import type { Row, SyncState } from '../../shared/protocol';
 import { VirtualTable } from '../components/virtual-table';
 import type { KindColumn } from './table-columns';
-import { renderKindCell } from './table-columns';
+import { kindCellText, renderKindCell } from './table-columns';
 import type { CatalogKind } from './kind-catalog';
 import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
@@ -107,6 +107,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           columns={columns}
           getRow={getRow}
           renderCell={renderKindCell}
+          cellText={kindCellText}
           revision={revision}
           sort={tableSort}
           onSort={props.onSort}

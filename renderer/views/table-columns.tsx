@@ -8,6 +8,7 @@ import type { CellValue, Row } from '../../shared/protocol';
 import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
 import type { SortColumn } from '../store/row-query';
 import type { TableColumn } from '../components/virtual-table';
+import { leastContentWidth, selfClip, type CellText } from '../components/cell-fit';
 import { humanDuration } from '../../shared/kinds/columns/human-duration';
 import { useNow } from '../ui-state/now';
 import { MetricCell } from './metric-cell';
@@ -86,10 +87,15 @@ export function kindColumns(
   return columns;
 }
 
-function AgeText(props: { readonly at: number | null | undefined }): ReactNode {
+function AgeText(props: { readonly at: number | null | undefined; readonly leastWidth: number }): ReactNode {
   const now = useNow();
-  if (!props.at) return <span className="cell-faint">&lt;unknown&gt;</span>;
-  return <span title={new Date(props.at).toISOString()}>{humanDuration(now - props.at)}</span>;
+  if (!props.at) return <span className="cell-faint cell-clip">&lt;unknown&gt;</span>;
+  const text = humanDuration(now - props.at);
+  return (
+    <span className={selfClip(text, props.leastWidth)} title={new Date(props.at).toISOString()}>
+      {text}
+    </span>
+  );
 }
 
 function plain(value: CellValue | undefined, missing: string | undefined): ReactNode {
@@ -102,13 +108,16 @@ function plain(value: CellValue | undefined, missing: string | undefined): React
 function RestartsText(props: {
   readonly count: CellValue | undefined;
   readonly last: CellValue | undefined;
+  readonly leastWidth: number;
 }): ReactNode {
   const now = useNow();
   const count = typeof props.count === 'number' ? props.count : 0;
   const last = typeof props.last === 'number' ? props.last : undefined;
   const ago = last && count > 0 ? ` (${humanDuration(now - last)} ago)` : '';
+  const warning = count > 0 ? 'restarts-warning' : undefined;
+  const clip = selfClip(`${count}${ago}`, props.leastWidth);
   return (
-    <span className={count > 0 ? 'restarts-warning' : undefined} title={`${count}${ago}`}>
+    <span className={clip && warning ? `${warning} ${clip}` : (clip ?? warning)} title={`${count}${ago}`}>
       {count}
       {ago ? <span className="cell-faint">{ago}</span> : null}
     </span>
@@ -130,14 +139,15 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
         {row.name}
       </span>
     );
-  if (kindColumn.id === 'age') return <AgeText at={row.createdAt} />;
-  if (kindColumn.metric) return <MetricCell row={row} source={kindColumn.metric} />;
+  const leastWidth = leastContentWidth(column.width);
+  if (kindColumn.id === 'age') return <AgeText at={row.createdAt} leastWidth={leastWidth} />;
+  if (kindColumn.metric) return <MetricCell row={row} source={kindColumn.metric} leastWidth={leastWidth} />;
   const definition = kindColumn.definition;
   const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
   if (!definition) return plain(value, undefined);
   switch (definition.format) {
     case 'age':
-      return <AgeText at={typeof value === 'number' ? value : null} />;
+      return <AgeText at={typeof value === 'number' ? value : null} leastWidth={leastWidth} />;
     case 'timestamp':
       return typeof value === 'number'
         ? plain(new Date(value).toISOString().replace('.000Z', 'Z'), undefined)
@@ -149,6 +159,7 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
     case 'restarts':
       return (
         <RestartsText
+          leastWidth={leastWidth}
           count={value}
           last={kindColumn.lastRestartCell === undefined ? undefined : row.cells[kindColumn.lastRestartCell]}
         />
@@ -170,4 +181,47 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
     return <span className="cell-mono">{plain(value, definition.missing)}</span>;
   }
   return plain(value, definition.missing);
+}
+
+/** A status pill's dot and the gap after it (.status::before: 7px, gap 6px). */
+const statusDot = 13;
+
+function plainText(value: CellValue | undefined, missing: string | undefined): string {
+  if (value === null || value === undefined || value === '') return missing ?? '<none>';
+  return String(value);
+}
+
+/** A cell whose text changes by itself and clips itself when it may not fit (see selfClip). */
+const clipsItself: CellText = { text: '' };
+
+/**
+ * The text renderKindCell shows in a cell, as the row alone decides it for as long as the row is the
+ * same object. Cells whose text changes by itself (ages and restart times tick, metrics come from
+ * their own store) clip themselves instead (clipsItself).
+ */
+export function kindCellText(row: Row, column: TableColumn): CellText | undefined {
+  const kindColumn = column as KindColumn;
+  if (kindColumn.id === 'namespace') return { text: row.namespace };
+  if (kindColumn.id === 'name') return { text: row.name };
+  if (kindColumn.id === 'age' || kindColumn.metric) return clipsItself;
+  const definition = kindColumn.definition;
+  const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
+  if (!definition) return { text: plainText(value, undefined) };
+  switch (definition.format) {
+    case 'age':
+    case 'restarts':
+      return clipsItself;
+    case 'timestamp':
+      return typeof value === 'number'
+        ? { text: new Date(value).toISOString().replace('.000Z', 'Z') }
+        : { text: plainText(value, definition.missing) };
+    case 'duration':
+      return {
+        text: typeof value === 'number' ? humanDuration(value) : plainText(value, definition.missing),
+      };
+    default:
+      break;
+  }
+  if (definition.name === 'Status' && typeof value === 'string') return { text: value, extra: statusDot };
+  return { text: plainText(value, definition.missing) };
 }
