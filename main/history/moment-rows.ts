@@ -15,6 +15,7 @@ import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import { liveMoment } from './moment-live';
+import { NewestStates } from './moment-newest';
 import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
@@ -97,6 +98,8 @@ export interface RowsMoment {
 export class MomentRows {
   private last: ProjectedMoment | undefined;
   private readonly frames = new RowFrameReader();
+  /** The recording's newest state per stream, which a travel from live compares the live rows with. */
+  private readonly newest = new NewestStates();
   private lastId = 0;
 
   /**
@@ -128,7 +131,7 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
-    const fromLive = !against && live ? liveMoment(reader, this.frames, query, previous, live) : undefined;
+    const fromLive = !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
     if (fromLive && live) {
       const { changed, held, deletes, gap } = fromLive;
       return this.rowsMoment({ ...made, live: { base: live, held, deletes } }, changed, gap);
@@ -162,7 +165,11 @@ export class MomentRows {
       } catch {
         continue;
       }
-      if (printerKeepsRows(printer)) yield* this.frames.warming(reader, stream.id, printerSignature(printer));
+      if (!printerKeepsRows(printer)) continue;
+      yield* this.frames.warming(reader, stream.id, printerSignature(printer));
+      // The newest state a travel from live compares the live rows with (see liveMoment).
+      this.newest.of(reader, stream);
+      yield;
     }
   }
 
