@@ -144,7 +144,8 @@ export function liveMoment(
   }
   textsFromFrames(reader, frames, query, streams, unread);
   readChangeRows(reader, streams, unread, streamOf);
-  for (const row of unread.values()) if (row.changeRow === undefined && live.has(row.key)) deletes.push(row.key);
+  for (const row of unread.values())
+    if (row.changeRow === undefined && live.has(row.key)) deletes.push(row.key);
   const made = changed.filter((row) => row.text !== undefined || row.changeRow !== undefined);
   made.sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0));
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);

@@ -39,7 +39,8 @@ export class NewestState {
     if (newest === this.lastChange) return;
     const { members } = streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER);
     const moved: number[] = [];
-    for (const [object, change] of members) if (this.objects.get(object)?.change !== change) moved.push(change);
+    for (const [object, change] of members)
+      if (this.objects.get(object)?.change !== change) moved.push(change);
     for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
     for (const row of changeRows(reader, this.stream, moved)) this.set(row);
     this.lastChange = newest;

@@ -131,7 +131,8 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
-    const fromLive = !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
+    const fromLive =
+      !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
     if (fromLive && live) {
       const { changed, held, deletes, gap } = fromLive;
       return this.rowsMoment({ ...made, live: { base: live, held, deletes } }, changed, gap);
