@@ -14,7 +14,7 @@
 // of the worker at 150,000 pods.
 import type { ChangeRow } from './recording-reader';
 import { objectKey } from '../../shared/protocol/row';
-import { isIdentity } from '../bridge/base-identities';
+import { IdentityLines, isIdentity } from '../bridge/base-identities';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
 import type { NewestObject, NewestState, NewestStates } from './moment-newest';
@@ -39,6 +39,8 @@ export interface LiveMoment {
   /** The live keys the moment lacks. */
   readonly deletes: string[];
   readonly gap: RecordingMark | undefined;
+  /** The live keys whose rows were read at the moment (those of `changed` among them). */
+  readonly live: ReadonlySet<string>;
 }
 
 /** A key's row at the moment: the change holding it, and where its identity comes from. */
@@ -54,8 +56,9 @@ interface AtMoment {
 }
 
 /**
- * `query`'s moment against `live` (key -> identity, see parseIdentities), rows `known` by change id
- * reused for their text; undefined when the moment is too small a share of the live rows.
+ * `query`'s moment against `listing` (the live rows' identities, see listIdentities), rows `known` by
+ * change id reused for their text; undefined when the moment is too small a share of the live rows,
+ * or the listing cannot be read (a field held a tab or a line break): then it is sent whole.
  */
 export function liveMoment(
   reader: RecordingReader,
@@ -63,12 +66,13 @@ export function liveMoment(
   newest: NewestStates,
   query: StateQuery,
   known: ReadonlyMap<number, MomentRow>,
-  live: ReadonlyMap<string, string>,
+  listing: string,
 ): LiveMoment | undefined {
   const streams = streamsOf(reader, query);
   const members = streams.map((stream) => streamMembers(reader, stream, query.time).members);
   const size = members.reduce((sum, stream) => sum + stream.size, 0);
-  if (size < live.size * minimumBaseShare) return undefined;
+  const lines = new IdentityLines(listing);
+  if (size < lines.count() * minimumBaseShare) return undefined;
   const states = streams.map((stream) => newest.of(reader, stream));
   const namespace = query.namespace;
   const inScope = (rowNamespace: string) => namespace === undefined || rowNamespace === namespace;
@@ -98,30 +102,39 @@ export function liveMoment(
       if (before === undefined || before.change < changeRow.id) moved.set(key, atMomentOf(changeRow));
     }
   }
-  // The live rows held otherwise than the recording's newest state, and its keys they lack.
-  for (const [key, identity] of live) {
-    if (differing.has(key)) continue;
-    const now = latest(states, key);
-    if (now === undefined || !isIdentity(identity, now.uid, now.resourceVersion)) differing.add(key);
-  }
+  // One pass over the live rows: those held as the recording's newest state holds them, and not
+  // moved since the moment, are the moment's as they are; the others (held otherwise: versions the
+  // recording missed or has not committed, keys it never knew) are read at the moment.
   const held: MomentRow[] = [];
-  const seen = streams.length > 1 ? new Set<string>() : undefined;
-  for (const state of states)
-    for (const key of state.heldKeys()) {
-      if (differing.has(key) || seen?.has(key)) continue;
-      seen?.add(key);
-      const now = latest(states, key)!;
-      if (!inScope(now.namespace)) continue;
-      if (!live.has(key)) {
-        differing.add(key);
-        continue;
-      }
-      // Neither moved since the moment nor held otherwise by the live rows: they hold it as it was.
+  /** The live identities of the keys read at the moment. */
+  const live = new Map<string, string>();
+  /** Live keys the newest state holds as they are, in scope: all of its keys when as many. */
+  let matched = 0;
+  for (let line = lines.next(); line !== false; line = lines.next()) {
+    if (line === undefined) return undefined;
+    const key = lines.key;
+    const now = differing.has(key) ? undefined : latest(states, key);
+    if (now !== undefined && lines.is(now.uid, now.resourceVersion) && inScope(now.namespace)) {
       held.push(momentRow(key, now.namespace, now.change, undefined, undefined));
+      matched++;
+      continue;
     }
+    differing.add(key);
+    live.set(key, lines.identity());
+  }
+  // The newest state's keys the live rows lack (read at the moment too): none when it holds as many
+  // keys in scope as matched, else found by a walk of its keys.
+  if (streams.length > 1 || namespace !== undefined || states[0].keyCount !== matched) {
+    const matchedKeys = new Set(held.map((row) => row.key));
+    for (const state of states)
+      for (const key of state.heldKeys()) {
+        if (differing.has(key) || matchedKeys.has(key)) continue;
+        if (inScope(latest(states, key)!.namespace)) differing.add(key);
+      }
+  }
   const changed: MomentRow[] = [];
   const deletes: string[] = [];
-  /** Rows to make that no frame or earlier moment holds, by stream: their change rows are read. */
+  /** Rows to make that no frame or earlier moment holds: their change rows are read. */
   const unread = new Map<number, MomentRow>();
   const streamOf = new Map<number, number>();
   for (const key of differing) {
@@ -149,7 +162,7 @@ export function liveMoment(
   const made = changed.filter((row) => row.text !== undefined || row.changeRow !== undefined);
   made.sort((left, right) => (left.key < right.key ? -1 : left.key > right.key ? 1 : 0));
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
-  return { changed: made, held, deletes, gap };
+  return { changed: made, held, deletes, gap, live: new Set(live.keys()) };
 }
 
 function atMomentOf(changeRow: ChangeRow): AtMoment {

@@ -65,6 +65,11 @@ export class NewestState {
     return this.keys.get(key) ?? [];
   }
 
+  /** How many keys are held. */
+  get keyCount(): number {
+    return this.keys.size;
+  }
+
   /** Every key held (in no order). */
   heldKeys(): IterableIterator<string> {
     return this.keys.keys();

@@ -58,7 +58,8 @@ interface Made {
   readonly against: ProjectedMoment | undefined;
   /** Set when sent against the live rows (see RowsMoment.againstLive): what they hold and lack. */
   readonly live?: {
-    readonly base: ReadonlyMap<string, string>;
+    /** The live keys whose rows were read at the moment (see LiveMoment.live). */
+    readonly base: ReadonlySet<string>;
     readonly held: readonly MomentRow[];
     readonly deletes: readonly string[];
   };
@@ -112,16 +113,10 @@ export class MomentRows {
    * With `since` naming the moment asked last (see RowsMoment.id) of the same recording and kind,
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
-   * Else with `live` (key -> identity, see parseIdentities: the live rows the asker holds), only the
+   * Else with `live` (the live rows' identities the asker holds, see listIdentities), only the
    * rows that differ from those (see liveMoment, RowsMoment.againstLive).
    */
-  moment(
-    reader: RecordingReader,
-    query: StateQuery,
-    now: number,
-    since?: number,
-    live?: ReadonlyMap<string, string>,
-  ): RowsMoment {
+  moment(reader: RecordingReader, query: StateQuery, now: number, since?: number, live?: string): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
     const same =
@@ -133,9 +128,9 @@ export class MomentRows {
     const made: Made = { reader, query, now, recording, against, previous };
     const fromLive =
       !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
-    if (fromLive && live) {
+    if (fromLive) {
       const { changed, held, deletes, gap } = fromLive;
-      return this.rowsMoment({ ...made, live: { base: live, held, deletes } }, changed, gap);
+      return this.rowsMoment({ ...made, live: { base: fromLive.live, held, deletes } }, changed, gap);
     }
     const framed = framedMoment(reader, this.frames, query, previous);
     if (framed) return this.rowsMoment(made, framed.rows, framed.gap);

@@ -4,7 +4,6 @@
 // re-created with a new uid), and whatever the live rows hold that the recording does not: versions it
 // has not committed yet, a key it never knew, a version it missed, a row missing.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseIdentities } from '../../../main/bridge/base-identities';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -105,7 +104,7 @@ function travel(
   // its own (the moment's whole frame chain was walked, every row's identity made to compare it).
   const versionsRead = vi.spyOn(DecodedRowFrame.prototype, 'resourceVersion');
   const identitiesRead = vi.spyOn(DecodedRowFrame.prototype, 'uid');
-  const moment = moments.moment(reader, query, now, undefined, parseIdentities(listing));
+  const moment = moments.moment(reader, query, now, undefined, listing);
   const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
   const ended = moment.ended();
   const expected = rebuilt(reader, query);

@@ -5,7 +5,6 @@
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseIdentities } from '../../../main/bridge/base-identities';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -333,13 +332,7 @@ describe('row frames', () => {
         .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
         .join('');
       const since = fromLive ? undefined : held?.id;
-      const moment = moments.moment(
-        reader,
-        query,
-        now,
-        since,
-        fromLive ? parseIdentities(listing) : undefined,
-      );
+      const moment = moments.moment(reader, query, now, since, fromLive ? listing : undefined);
       const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
       const ended = moment.ended();
       let rows: Map<string, Row>;
