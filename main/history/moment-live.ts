@@ -115,16 +115,21 @@ export function liveMoment(
     const key = lines.key;
     const now = differing.has(key) ? undefined : latest(states, key);
     if (now !== undefined && lines.is(now.uid, now.resourceVersion) && inScope(now.namespace)) {
-      held.push(momentRow(key, now.namespace, now.change, undefined, undefined));
+      // The newest state's own row: 150,000 rows made anew here were a tenth of the travel.
+      held.push(now);
       matched++;
       continue;
     }
     differing.add(key);
     live.set(key, lines.identity());
   }
-  // The newest state's keys the live rows lack (read at the moment too): none when it holds as many
-  // keys in scope as matched, else found by a walk of its keys.
-  if (streams.length > 1 || namespace !== undefined || states[0].keyCount !== matched) {
+  // The newest state's keys the live rows lack (read at the moment too): none when its keys are
+  // those matched and those read at the moment, else found by a walk of its keys.
+  let others = streams.length === 1 && namespace === undefined ? states[0].keyCount - matched : 1;
+  if (others === 0) {
+    for (const key of differing) if (states[0].latest(key) !== undefined) others--;
+  }
+  if (others !== 0) {
     const matchedKeys = new Set(held.map((row) => row.key));
     for (const state of states)
       for (const key of state.heldKeys()) {

@@ -6,15 +6,17 @@
 // newest change and the changes after it: a reset shows only there) and only the objects whose change
 // moved are read from the changes table.
 import { objectKey } from '../../shared/protocol/row';
+import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { changeRows, streamMembers } from './state-at';
 
-/** One object of the newest state: the change holding its version and that version's identity. */
-export interface NewestObject {
+/**
+ * One object of the newest state: the change holding its version and that version's identity. It is
+ * the row of a moment from live that the live rows hold as they are (never made: no text, no change
+ * row), kept for the moment asked next as any row of the moment is (see MomentRows).
+ */
+export interface NewestObject extends MomentRow {
   readonly object: number;
-  readonly change: number;
-  readonly key: string;
-  readonly namespace: string;
   readonly uid: string;
   readonly resourceVersion: string;
 }
@@ -78,11 +80,15 @@ export class NewestState {
   private set(row: ChangeRow): void {
     this.remove(row.object);
     const key = objectKey(row.namespace, row.name);
+    // The fields in momentRow's order, then its own: one shape for every row of a moment.
     const entry: NewestObject = {
-      object: row.object,
-      change: row.id,
       key,
       namespace: row.namespace,
+      change: row.id,
+      text: undefined,
+      rank: -1,
+      changeRow: undefined,
+      object: row.object,
       uid: row.uid,
       resourceVersion: row.resource_version,
     };
