@@ -1,4 +1,3 @@
-import { threadCpuMs } from './thread-cpu-time';
 // The entry point of a history query worker thread (see HistoryQueries; its messages are in
 // query-protocol.ts): rebuilds a moment of a recording (stateAt: keyframe, changes, version chains,
 // decompression) off the main thread and sends it back in chunks, so the receiving thread takes one
@@ -159,9 +158,6 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {
-        const cpu0 = threadCpuMs()!;
-        const wall0 = performance.now();
-        const done = () => { if (request.rows?.live) require('node:fs').writeSync(2, `WORKER state cpu ${Math.round(threadCpuMs()! - cpu0)} wall ${Math.round(performance.now() - wall0)}\n`); };
         const { now, since, live } = request.rows;
         const moment = momentRows.moment(reader, request.query, now, since, live);
         const { total, gap, against, againstLive, unchanged } = moment;
@@ -185,7 +181,6 @@ function answer(port: MessagePort, request: QueryRequest): void {
           rows,
           ...(against || againstLive ? { deletes } : {}),
         });
-        done();
         return;
       }
       const moment = momentAt(reader, request.query);
