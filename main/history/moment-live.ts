@@ -125,8 +125,9 @@ export function liveMoment(
   }
   // The newest state's keys the live rows lack (read at the moment too): none when its keys are
   // those matched and those read at the moment, else found by a walk of its keys.
-  let others = streams.length === 1 && namespace === undefined ? states[0].keyCount - matched : 1;
-  if (others === 0) {
+  let others = 1;
+  if (streams.length === 1 && namespace === undefined) {
+    others = states[0].keyCount - matched;
     for (const key of differing) if (states[0].latest(key) !== undefined) others--;
   }
   if (others !== 0) {
