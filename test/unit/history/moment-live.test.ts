@@ -66,12 +66,13 @@ function writeSession(
     writer.transaction(() => {
       const which = random.integer(pods);
       const pod = live[which];
+      const roll = random.integer(100);
       if (pod === undefined) {
         write((live[which] = realisticPod(`app-${which}`, `ns-${which % 3}`)), 'Added');
-      } else if (random.chance(0.05)) {
+      } else if (roll < 5) {
         write(pod, 'Deleted');
         live[which] = undefined;
-      } else if (random.chance(0.05)) {
+      } else if (roll < 10) {
         // The name comes back with a new uid; the old object stays until the next relist retires it.
         write((live[which] = realisticPod(pod.metadata.name!, pod.metadata.namespace)), 'Added');
       } else write((live[which] = changed(pod, clock.step)), 'Updated');
