@@ -31,6 +31,12 @@ import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
  */
 const minimumBaseShare = 0.5;
 
+/**
+ * Rows left to decode from their versions for which the newest frames are read too: decoding a
+ * hundred versions costs less than reading a chain its warmer may not have decoded yet.
+ */
+const minimumDecodedFromNewest = 100;
+
 export interface LiveMoment {
   /** The rows the live rows lack or hold otherwise, in key order; text undefined until made. */
   readonly changed: MomentRow[];
@@ -222,9 +228,18 @@ function textsFromFrames(
   unread: Map<number, MomentRow>,
 ): void {
   if (unread.size === 0) return;
-  const chains = framedChains(reader, frames, query, streams);
-  for (const chain of chains ?? [])
+  // The moment's chain, then the newest one (decoded ahead by the warmer, see FrameWarmer): a row
+  // changed after the moment's last frame and not again before the next frame is in that frame, and
+  // taken from it, not decoded from its version (2,000 of 10,000 rows, 10 s back at 150,000 pods).
+  const chains = [
+    ...(framedChains(reader, frames, query, streams) ?? []),
+    ...(unread.size >= minimumDecodedFromNewest
+      ? (framedChains(reader, frames, { ...query, time: Number.MAX_SAFE_INTEGER }, streams) ?? [])
+      : []),
+  ];
+  for (const chain of chains)
     for (const frame of chain) {
+      if (unread.size === 0) return;
       const changes = frame.changes;
       for (let at = 0; at < changes.length; at++) {
         const row = unread.get(changes[at]);
