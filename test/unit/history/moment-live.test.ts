@@ -11,6 +11,7 @@ import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
 import { RecordingWriter } from '../../../main/history/recording-writer';
 import { DecodedRowFrame } from '../../../main/history/row-frame-decoder';
+import { VersionDecoder } from '../../../main/history/version-decoder';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
 import type { StateQuery } from '../../../main/history/state-at';
@@ -46,9 +47,10 @@ function writeSession(
   clock: { time: number; step: number },
   steps: number,
   random: ReturnType<typeof seededRandom>,
+  everyObjects = 6,
 ): number[] {
   const database = openForWriting(file, 'test-context', start);
-  const writer = new RecordingWriter(database, { rowFrames: { everyObjects: 6, intervalMs: 60_000 } });
+  const writer = new RecordingWriter(database, { rowFrames: { everyObjects, intervalMs: 600_000 } });
   const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
   const times: number[] = [];
   const write = (object: KubeObject, type: 'Added' | 'Updated' | 'Deleted') => {
@@ -64,7 +66,7 @@ function writeSession(
   writer.retireUnlisted(stream, clock.time);
   for (let step = 0; step < steps; step++, clock.step++) {
     writer.transaction(() => {
-      const which = random.integer(pods);
+      const which = random.integer(live.length);
       const pod = live[which];
       const roll = random.integer(100);
       if (pod === undefined) {
@@ -177,6 +179,35 @@ describe('a travel from live', () => {
     // Moments were sent against the live rows, and mostly the rows that differ crossed.
     expect(rows).toBeGreaterThan(500);
     expect(sent).toBeLessThan(rows / 2);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
+  it("takes the rows changed after the moment's last frame from the frames after it, not their versions", () => {
+    directory = tempDirectory();
+    const file = directory.file('live.kubetide');
+    const random = seededRandom(8);
+    const live: (KubeObject | undefined)[] = [];
+    for (let index = 0; index < 600; index++) live.push(realisticPod(`app-${index}`, `ns-${index % 3}`));
+    const clock = { time: start, step: 0 };
+    // A frame every 250 objects changed: up to 250 rows of a moment are newer than its last frame.
+    const times = writeSession(file, live, clock, 1_200, random, 250);
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    for (const _ of moments.warming(reader));
+    const frameEnds = reader.database
+      .prepare('SELECT time FROM changes WHERE id IN (SELECT last_change FROM row_frames) ORDER BY id')
+      .pluck()
+      .all() as number[];
+    // Just before the second newest frame: its 200-odd rows are newer than the moment's last frame.
+    const time = frameEnds[frameEnds.length - 2] - 1;
+    const newest = times[times.length - 1];
+    const liveRows = new Map(rebuilt(reader, { gvr: 'pods.v1', time: newest }).map((row) => [row.key, row]));
+    const decoded = vi.spyOn(VersionDecoder.prototype, 'tree');
+    const { sent } = travel(moments, reader, { gvr: 'pods.v1', time }, liveRows);
+    // Rows changed since the moment and rows the frames after it hold were sent, none decoded.
+    expect(sent).toBeGreaterThan(100);
+    expect(decoded.mock.calls.length).toBeLessThan(20);
     expect(reader.problems).toEqual([]);
     reader.close();
   });
