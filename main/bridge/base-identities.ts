@@ -45,26 +45,7 @@ export async function listIdentities(
   return { text, keys };
 }
 
-/**
- * The listing read back: key -> "uid TAB resourceVersion"; undefined when a line holds other than
- * two tabs (a field held a tab or a line break: see above).
- */
-export function parseIdentities(text: string): Map<string, string> | undefined {
-  const identities = new Map<string, string>();
-  for (let start = 0; start < text.length;) {
-    const end = text.indexOf('\n', start);
-    const tab = text.indexOf('\t', start);
-    const second = tab < 0 ? -1 : text.indexOf('\t', tab + 1);
-    if (end < 0 || tab < 0 || tab > end || second < 0 || second > end) return undefined;
-    const third = text.indexOf('\t', second + 1);
-    if (third >= 0 && third < end) return undefined;
-    identities.set(text.slice(start, tab), text.slice(tab + 1, end));
-    start = end + 1;
-  }
-  return identities;
-}
-
-/** Whether `identity` (as parseIdentities gives it) names version `resourceVersion` of object `uid`. */
+/** Whether `identity` (as IdentityLines.identity gives it) names version `resourceVersion` of object `uid`. */
 export function isIdentity(identity: string | undefined, uid: string, resourceVersion: string): boolean {
   return (
     identity !== undefined &&
@@ -128,7 +109,7 @@ export class IdentityLines {
     );
   }
 
-  /** The current line's identity, as parseIdentities gives it. */
+  /** The current line's identity: "uid TAB resourceVersion". */
   identity(): string {
     return this.text.slice(this.tab + 1, this.end);
   }
