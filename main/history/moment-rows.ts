@@ -15,6 +15,7 @@ import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import { liveMoment } from './moment-live';
+import { NewestStates } from './moment-newest';
 import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
@@ -57,7 +58,8 @@ interface Made {
   readonly against: ProjectedMoment | undefined;
   /** Set when sent against the live rows (see RowsMoment.againstLive): what they hold and lack. */
   readonly live?: {
-    readonly base: ReadonlyMap<string, string>;
+    /** The live keys whose rows were read at the moment (see LiveMoment.live). */
+    readonly base: ReadonlySet<string>;
     readonly held: readonly MomentRow[];
     readonly deletes: readonly string[];
   };
@@ -97,6 +99,8 @@ export interface RowsMoment {
 export class MomentRows {
   private last: ProjectedMoment | undefined;
   private readonly frames = new RowFrameReader();
+  /** The recording's newest state per stream, which a travel from live compares the live rows with. */
+  private readonly newest = new NewestStates();
   private lastId = 0;
 
   /**
@@ -109,16 +113,10 @@ export class MomentRows {
    * With `since` naming the moment asked last (see RowsMoment.id) of the same recording and kind,
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
-   * Else with `live` (key -> identity, see parseIdentities: the live rows the asker holds), only the
+   * Else with `live` (the live rows' identities the asker holds, see listIdentities), only the
    * rows that differ from those (see liveMoment, RowsMoment.againstLive).
    */
-  moment(
-    reader: RecordingReader,
-    query: StateQuery,
-    now: number,
-    since?: number,
-    live?: ReadonlyMap<string, string>,
-  ): RowsMoment {
+  moment(reader: RecordingReader, query: StateQuery, now: number, since?: number, live?: string): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
     const same =
@@ -128,10 +126,11 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
-    const fromLive = !against && live ? liveMoment(reader, this.frames, query, previous, live) : undefined;
-    if (fromLive && live) {
+    const fromLive =
+      !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
+    if (fromLive) {
       const { changed, held, deletes, gap } = fromLive;
-      return this.rowsMoment({ ...made, live: { base: live, held, deletes } }, changed, gap);
+      return this.rowsMoment({ ...made, live: { base: fromLive.live, held, deletes } }, changed, gap);
     }
     const framed = framedMoment(reader, this.frames, query, previous);
     if (framed) return this.rowsMoment(made, framed.rows, framed.gap);
@@ -162,7 +161,11 @@ export class MomentRows {
       } catch {
         continue;
       }
-      if (printerKeepsRows(printer)) yield* this.frames.warming(reader, stream.id, printerSignature(printer));
+      if (!printerKeepsRows(printer)) continue;
+      yield* this.frames.warming(reader, stream.id, printerSignature(printer));
+      // The newest state a travel from live compares the live rows with (see liveMoment).
+      this.newest.of(reader, stream);
+      yield;
     }
   }
 

@@ -19,7 +19,6 @@ import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import { MomentRows } from './moment-rows';
-import { parseIdentities } from '../bridge/base-identities';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange } from './recorded-change';
 import { RecordingError, messageOf } from './recording-error';
@@ -160,8 +159,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const problemsBefore = reader.problems.length;
       if (request.rows) {
         const { now, since, live } = request.rows;
-        const base = live !== undefined ? parseIdentities(live) : undefined;
-        const moment = momentRows.moment(reader, request.query, now, since, base);
+        const moment = momentRows.moment(reader, request.query, now, since, live);
         const { total, gap, against, againstLive, unchanged } = moment;
         reply({
           id: request.id,

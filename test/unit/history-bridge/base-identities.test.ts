@@ -1,7 +1,7 @@
 // The live rows' versions as main lists them for the query worker (a travel from live): read back
 // exactly, and never misread when a field holds a tab or a line break.
 import { describe, expect, it } from 'vitest';
-import { isIdentity, listIdentities, parseIdentities } from '../../../main/bridge/base-identities';
+import { IdentityLines, isIdentity, listIdentities } from '../../../main/bridge/base-identities';
 import { SentRows } from '../../../main/bridge/sent-rows';
 import type { Row } from '../../../shared/protocol/row';
 
@@ -20,6 +20,18 @@ function row(key: string, uid: string, resourceVersion: string): Row {
 }
 
 const never = () => Promise.resolve();
+
+/** The listing read back as the worker reads it: key -> identity, or undefined if unreadable. */
+function parseIdentities(text: string): Map<string, string> | undefined {
+  const lines = new IdentityLines(text);
+  const identities = new Map<string, string>();
+  for (let line = lines.next(); line !== false; line = lines.next()) {
+    if (line === undefined) return undefined;
+    identities.set(lines.key, lines.identity());
+  }
+  expect(identities.size).toBe(lines.count());
+  return identities;
+}
 
 describe('base identities', () => {
   it('list every row as of the base batch, sliced, and read back as they were', async () => {
@@ -49,6 +61,13 @@ describe('base identities', () => {
     expect(isIdentity(identities.get('ns/pod-24'), 'uid-24', '99')).toBe(false);
     expect(isIdentity(identities.get('ns/pod-24'), 'uid-2', '424')).toBe(false);
     expect(isIdentity(identities.get('ns/absent'), 'uid-24', '24')).toBe(false);
+    // Compared where it lies, as the worker compares it.
+    const lines = new IdentityLines(text);
+    lines.next();
+    expect(lines.key).toBe('ns/pod-0');
+    expect(lines.is('uid-0', '0')).toBe(true);
+    expect(lines.is('uid-0', '00')).toBe(false);
+    expect(lines.is('uid-', '00')).toBe(false);
   });
 
   it('stop when the travel is superseded', async () => {
@@ -68,6 +87,7 @@ describe('base identities', () => {
       sent.sent({ upserts: [row('ns/ok', 'u', '1'), broken], deletes: [], replace: true, snapshotEnd: true });
       const { text } = (await listIdentities(sent.base(1)!, never, () => true))!;
       expect(parseIdentities(text)).toBeUndefined();
+      // The worker then sends the moment whole.
     }
   });
 });

@@ -5,7 +5,6 @@
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseIdentities } from '../../../main/bridge/base-identities';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -333,13 +332,7 @@ describe('row frames', () => {
         .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
         .join('');
       const since = fromLive ? undefined : held?.id;
-      const moment = moments.moment(
-        reader,
-        query,
-        now,
-        since,
-        fromLive ? parseIdentities(listing) : undefined,
-      );
+      const moment = moments.moment(reader, query, now, since, fromLive ? listing : undefined);
       const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
       const ended = moment.ended();
       let rows: Map<string, Row>;
@@ -570,10 +563,11 @@ describe('row frames', () => {
     const expected = text(rebuilt(reader, { gvr: 'pods.v1', time }, now));
     const moments = new MomentRows();
     const steps = [...moments.warming(reader)];
-    // A step per frame of the newest chain: a delta frame and the ones it adds to, to a full frame.
+    // A step per frame of the newest chain (a delta frame and the ones it adds to, to a full frame),
+    // and one for the stream's newest state (see NewestState).
     const full = reader.database.prepare('SELECT max(id) FROM row_frames WHERE base IS NULL').pluck().get();
     const chain = reader.database.prepare('SELECT count(*) FROM row_frames WHERE id >= ?').pluck().get(full);
-    expect(steps.length).toBe(chain);
+    expect(steps.length).toBe((chain as number) + 1);
     // The newest chain's blobs, and the versions from the first few changes up to the last frame,
     // unreadable: the moment at the last frame still reads whole, from the frames decoded ahead,
     // after a moment at the start (another chain) too.

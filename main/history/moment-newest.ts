@@ -1,0 +1,128 @@
+// Which version of which object each key of a stream holds at the recording's newest change, kept by
+// the query worker between travels (see liveMoment): a travel from live compares the live rows with
+// this, not with the moment, so that what it reads of the moment is only what changed since it (and
+// what the live rows hold otherwise), however many rows the cluster has. Kept up to date by the
+// changes committed since it was last read: its members are read again (the keyframe before the
+// newest change and the changes after it: a reset shows only there) and only the objects whose change
+// moved are read from the changes table.
+import { objectKey } from '../../shared/protocol/row';
+import type { MomentRow } from './moment-order';
+import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
+import { changeRows, streamMembers } from './state-at';
+
+/**
+ * One object of the newest state: the change holding its version and that version's identity. It is
+ * the row of a moment from live that the live rows hold as they are (never made: no text, no change
+ * row), kept for the moment asked next as any row of the moment is (see MomentRows).
+ */
+export interface NewestObject extends MomentRow {
+  readonly object: number;
+  readonly uid: string;
+  readonly resourceVersion: string;
+}
+
+export class NewestState {
+  /** The members as of this change id (0: never read). */
+  private lastChange = 0;
+  /** object id -> its object at the newest change (those whose change row could be read). */
+  private readonly objects = new Map<number, NewestObject>();
+  /** key -> the objects holding it (two while a name re-created is live beside the old object). */
+  private readonly keys = new Map<string, NewestObject[]>();
+
+  constructor(readonly stream: ReaderStream) {}
+
+  /**
+   * Reads the changes committed since the last refresh. A member whose change row cannot be read
+   * (reported by changeRows) is left out: a travel then reads its key at the moment as any other
+   * that differs.
+   */
+  refresh(reader: RecordingReader): void {
+    const newest = reader.lastChangeId();
+    if (newest === this.lastChange) return;
+    const { members } = streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER);
+    const moved: number[] = [];
+    for (const [object, change] of members)
+      if (this.objects.get(object)?.change !== change) moved.push(change);
+    for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
+    for (const row of changeRows(reader, this.stream, moved)) this.set(row);
+    this.lastChange = newest;
+  }
+
+  /** object id -> its object at the newest change. */
+  get newest(): ReadonlyMap<number, NewestObject> {
+    return this.objects;
+  }
+
+  /** The object of the latest change holding `key`, if any. */
+  latest(key: string): NewestObject | undefined {
+    const holders = this.keys.get(key);
+    if (holders === undefined) return undefined;
+    let latest = holders[0];
+    for (const holder of holders) if (holder.change > latest.change) latest = holder;
+    return latest;
+  }
+
+  /** The objects holding `key`. */
+  holders(key: string): readonly NewestObject[] {
+    return this.keys.get(key) ?? [];
+  }
+
+  /** How many keys are held. */
+  get keyCount(): number {
+    return this.keys.size;
+  }
+
+  /** Every key held (in no order). */
+  heldKeys(): IterableIterator<string> {
+    return this.keys.keys();
+  }
+
+  private set(row: ChangeRow): void {
+    this.remove(row.object);
+    const key = objectKey(row.namespace, row.name);
+    // The fields in momentRow's order, then its own: one shape for every row of a moment.
+    const entry: NewestObject = {
+      key,
+      namespace: row.namespace,
+      change: row.id,
+      text: undefined,
+      rank: -1,
+      changeRow: undefined,
+      object: row.object,
+      uid: row.uid,
+      resourceVersion: row.resource_version,
+    };
+    this.objects.set(row.object, entry);
+    const holders = this.keys.get(key);
+    if (holders === undefined) this.keys.set(key, [entry]);
+    else holders.push(entry);
+  }
+
+  private remove(object: number): void {
+    const entry = this.objects.get(object);
+    if (entry === undefined) return;
+    this.objects.delete(object);
+    const holders = this.keys.get(entry.key)!;
+    if (holders.length === 1) this.keys.delete(entry.key);
+    else holders.splice(holders.indexOf(entry), 1);
+  }
+}
+
+/** The newest states of one recording's streams, kept while the recording is the one asked. */
+export class NewestStates {
+  private recording: string | undefined;
+  private readonly states = new Map<number, NewestState>();
+
+  /** The newest state of `stream` of `reader`, refreshed. */
+  of(reader: RecordingReader, stream: ReaderStream): NewestState {
+    const recording = `${reader.file} ${reader.metadata.created}`;
+    if (recording !== this.recording) {
+      this.states.clear();
+      this.recording = recording;
+    }
+    let state = this.states.get(stream.id);
+    if (state === undefined) this.states.set(stream.id, (state = new NewestState(stream)));
+    state.refresh(reader);
+    return state;
+  }
+}
