@@ -13,4 +13,10 @@ export interface Clock {
   setTimeout(callback: () => void, delayMs: number): Timer;
   /** Resolves after `delayMs`, or rejects with the signal's reason once it aborts. */
   sleep(delayMs: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Milliseconds this thread's event loop has spent working (not waiting for I/O), counted from any
+   * fixed point: only differences mean something. A clock that cannot tell leaves it out; then a
+   * TurnBudget cannot count the work an iteration did before its first turn (see LoopTurn).
+   */
+  loopBusyMs?(): number;
 }

@@ -14,6 +14,8 @@ export class FakeClock implements Clock {
   private time: number;
   private nextId = 0;
   private waiters: Waiter[] = [];
+  /** See loopBusyMs: only work() moves it, so a test that only steps time has an idle loop. */
+  private busy = 0;
 
   constructor(start = Date.UTC(2026, 0, 1)) {
     this.time = start;
@@ -65,6 +67,16 @@ export class FakeClock implements Clock {
    */
   step(deltaMs: number): void {
     this.setTime(this.time + deltaMs);
+  }
+
+  /** The loop works for `deltaMs` outside any TurnBudget (a collection, an I/O callback): time steps too. */
+  work(deltaMs: number): void {
+    this.busy += deltaMs;
+    this.step(deltaMs);
+  }
+
+  loopBusyMs(): number {
+    return this.busy;
   }
 
   setTime(target: number): void {

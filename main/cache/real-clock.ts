@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock, Timer } from './clock';
 
 /** The wall clock and Node's timers. */
@@ -24,6 +25,11 @@ export class RealClock implements Clock {
 
   sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
     return sleepOn(this, delayMs, signal);
+  }
+
+  /** Time since the thread started less the time its loop waited for I/O (libuv's idle time). */
+  loopBusyMs(): number {
+    return performance.now() - performance.nodeTiming.idleTime;
   }
 }
 

@@ -101,4 +101,40 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
     itemsInTurn(new TurnBudget(spentClock, 1_000), () => spentClock.step(1));
     expect(itemsInTurn(new TurnBudget(new FakeClock(), 50))).toBe(50);
   });
+
+  it("counts the iteration's work before its first turn (a collection run as a task) against its budget", async () => {
+    await nextIteration();
+    const clock = new FakeClock();
+    const opener = new TurnBudget(clock, 1);
+    itemsInTurn(opener);
+    // This iteration's timers phase: the turns' closing timer has just run, then this continuation.
+    await nextIteration();
+    // A 12 ms scavenge before any turn resumes: the iteration has had its 8 ms.
+    clock.work(12);
+    const late = new TurnBudget(clock, 50);
+    expect(itemsInTurn(late)).toBe(1);
+  });
+
+  it('leaves a turn what an iteration did not spend before it', async () => {
+    await nextIteration();
+    const clock = new FakeClock();
+    itemsInTurn(new TurnBudget(clock, 1));
+    await nextIteration();
+    clock.work(4);
+    // 4 ms of the 8 are left: the 32nd item's clock reading finds 4 + 31 x 0.25 ms spent; alone, the
+    // turn would have run until its own 8 ms, at its 48th.
+    expect(itemsInTurn(new TurnBudget(clock, 1_000), () => clock.step(0.25))).toBe(31);
+  });
+
+  it('does not count work of an earlier iteration, or time the loop waited for I/O', async () => {
+    await nextIteration();
+    const clock = new FakeClock();
+    itemsInTurn(new TurnBudget(clock, 1));
+    await nextIteration();
+    clock.step(50);
+    // The check phase that ends the iteration passes; the work after it is the next one's business.
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.work(12);
+    expect(itemsInTurn(new TurnBudget(clock, 50))).toBe(50);
+  });
 });
