@@ -17,6 +17,13 @@ import type { Clock } from './clock';
 /** A turn ends after this long even below its item count: cold code, a slow or busy machine. */
 export const turnBudgetMs = 8;
 
+/**
+ * What an iteration's turns get whatever work came before them (see LoopTurn.enter): work outside
+ * the turns that returns every iteration (a decoder's I/O callbacks, their scavenges) would otherwise
+ * leave the turns one item each per iteration, and the informers behind would never catch up.
+ */
+export const turnsAfterWorkMs = 2;
+
 export class TurnBudget {
   private count = 0;
   private start = 0;
@@ -114,12 +121,13 @@ class LoopTurn {
   enter(now: number): void {
     if (this.open) return;
     this.open = true;
-    // Work done in this iteration before its first turn started is already spent from its budget.
+    // Work done in this iteration before its first turn started is already spent from its budget,
+    // all but turnsAfterWorkMs of it.
     const before = this.busyAtIterationStart;
     const workBefore = before === undefined ? 0 : Math.max(0, (this.clock.loopBusyMs?.() ?? before) - before);
-    this.start = now - workBefore;
-    this.spent = workBefore >= this.budgetMs;
-    this.exhausted = this.spent || this.starved.length > 0;
+    this.start = now - Math.min(workBefore, this.budgetMs - turnsAfterWorkMs);
+    this.spent = false;
+    this.exhausted = this.starved.length > 0;
     const serial = ++this.serial;
     // setTimeout, not the clock's: the iteration is the real loop's, whatever time a test's clock tells.
     setTimeout(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
-import { TurnBudget, turnBudgetMs } from '../../../main/cache/turn-budget';
+import { TurnBudget, turnBudgetMs, turnsAfterWorkMs } from '../../../main/cache/turn-budget';
 
 /** Items spent until the budget says the turn is over (the item that ended it not counted). */
 function itemsInTurn(budget: TurnBudget, eachItem: () => void = () => {}): number {
@@ -38,6 +38,14 @@ describe('TurnBudget', () => {
 /** Resolves once the loop has run its timers phase again: the iteration the budgets shared is over. */
 function nextIteration(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/**
+ * Resolves in the next timers phase, right after the closing timer of the iteration a turn opened
+ * just before (set with the same delay, in the same callback: due together, fired in order).
+ */
+function timersPhaseAfterTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 describe('TurnBudget stages sharing one iteration of the event loop', () => {
@@ -107,19 +115,21 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
     const clock = new FakeClock();
     const opener = new TurnBudget(clock, 1);
     itemsInTurn(opener);
-    // This iteration's timers phase: the turns' closing timer has just run, then this continuation.
-    await nextIteration();
-    // A 12 ms scavenge before any turn resumes: the iteration has had its 8 ms.
+    // The next iteration's timers phase: the turns' closing timer has just run, then this continuation.
+    await timersPhaseAfterTurn();
+    // A 12 ms scavenge before any turn resumes: the iteration has had its 8 ms, and its turns get
+    // turnsAfterWorkMs: the 16th item's clock reading finds 8 - 2 + 15 x 0.25 ms spent. Without the
+    // scavenge counted, the turn would have run until its own 8 ms, at its 48th.
     clock.work(12);
-    const late = new TurnBudget(clock, 50);
-    expect(itemsInTurn(late)).toBe(1);
+    expect(turnsAfterWorkMs).toBe(2);
+    expect(itemsInTurn(new TurnBudget(clock, 1_000), () => clock.step(0.25))).toBe(15);
   });
 
   it('leaves a turn what an iteration did not spend before it', async () => {
     await nextIteration();
     const clock = new FakeClock();
     itemsInTurn(new TurnBudget(clock, 1));
-    await nextIteration();
+    await timersPhaseAfterTurn();
     clock.work(4);
     // 4 ms of the 8 are left: the 32nd item's clock reading finds 4 + 31 x 0.25 ms spent; alone, the
     // turn would have run until its own 8 ms, at its 48th.
@@ -130,7 +140,7 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
     await nextIteration();
     const clock = new FakeClock();
     itemsInTurn(new TurnBudget(clock, 1));
-    await nextIteration();
+    await timersPhaseAfterTurn();
     clock.step(50);
     // The check phase that ends the iteration passes; the work after it is the next one's business.
     await new Promise((resolve) => setImmediate(resolve));
