@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { Clock, Timer } from './clock';
 
 /** The wall clock and Node's timers. */
