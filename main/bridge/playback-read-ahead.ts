@@ -67,7 +67,8 @@ export class PlaybackReadAhead {
     try {
       const first = await reads.playbackChanges(span.id, firstPage, options.now());
       const limits = query.rows ? bounds.rows : bounds.json;
-      return { readAhead: new PlaybackReadAhead(reads, span.id, first, options, limits), span };
+      const steps = query.rows && query.stepMs ? { from: query.from, ms: query.stepMs } : undefined;
+      return { readAhead: new PlaybackReadAhead(reads, span.id, first, options, limits, steps), span };
     } catch (error) {
       reads.closePlayback(span.id);
       throw error;
@@ -80,6 +81,8 @@ export class PlaybackReadAhead {
     first: { changes: PlaybackChange[]; done: boolean },
     private readonly options: ReadAheadOptions,
     private readonly limits: { readonly page: number; readonly ahead: number },
+    /** The worker's steps (see PlaybackQuery.stepMs): changes come squashed, stamped at step ends. */
+    private readonly steps?: { readonly from: number; readonly ms: number },
   ) {
     this.ahead = first.changes;
     this.exhausted = first.done;
@@ -121,6 +124,17 @@ export class PlaybackReadAhead {
   reached(time: number): boolean {
     const upcoming = this.ahead[this.next];
     return upcoming ? upcoming.time > time : this.exhausted;
+  }
+
+  /**
+   * The latest moment at or before `time` that the changes taken up to `time` leave the rows at:
+   * `time` itself change by change, or the end of the last step before it (the changes of the step
+   * `time` falls in are stamped at its end, still to come), unless every change has been taken.
+   */
+  settled(time: number): number {
+    const steps = this.steps;
+    if (steps === undefined || (this.exhausted && this.next >= this.ahead.length)) return time;
+    return steps.from + Math.floor((time - steps.from) / steps.ms) * steps.ms;
   }
 
   /**

@@ -58,7 +58,7 @@ export class Player {
     clock: Clock,
     timing: PlayerTiming,
   ): Promise<Player> {
-    const { readAhead, span } = await openReadAhead(start, start.from, clock);
+    const { readAhead, span } = await openReadAhead(start, start.from, clock, timing);
     return new Player(view, start, clock, timing, readAhead, span.end, span.marks);
   }
 
@@ -144,14 +144,19 @@ export class Player {
     // are read from is behind the rows (a jump landed there).
     const listAt = this.gapEnd(view.moment());
     const expectedMs = this.jumps.expectedMs;
-    if (
-      listAt !== undefined &&
-      listAt > this.readFrom &&
-      !rendererBehind &&
-      listAt - target <= expectedMs * this.start.speed
-    ) {
-      void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
-      return;
+    if (listAt !== undefined && listAt > this.readFrom && !rendererBehind) {
+      // Before the first move (playing from inside a gap: a recording's start, its initial list
+      // still coming in), the list's moment is the first step, rebuilt while the clock is held at the
+      // moment played from (sent as its difference from the moment the travel there left whole):
+      // the clock then runs from the list, never through its burst of single changes.
+      if (!this.clock.ran) {
+        void this.jump(listAt);
+        return;
+      }
+      if (listAt - target <= expectedMs * this.start.speed) {
+        void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
+        return;
+      }
     }
     for (let change = rendererBehind ? undefined : changes.take(target); change;) {
       view.apply(change);
@@ -184,7 +189,7 @@ export class Player {
     }
     // A jump that aimed ahead holds its moment until the view clock gets there: its rows already hold
     // the changes up to it.
-    const moment = caughtUp ? Math.max(view.moment(), target) : view.moment();
+    const moment = caughtUp ? Math.max(view.moment(), changes.settled(target)) : view.moment();
     view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held);
     if (caughtUp && target >= this.end) {
       this.close();
@@ -233,7 +238,7 @@ export class Player {
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
-    const reading = openReadAhead(this.start, time, this.wall);
+    const reading = openReadAhead(this.start, time, this.wall, this.timing);
     // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
     reading.catch(() => {});
     try {
@@ -269,12 +274,17 @@ export class Player {
   }
 }
 
-/** Opens the worker's reads of the changes after `from`, resolving with the first page read. */
-function openReadAhead(start: PlaybackStart, from: number, clock: Clock) {
+/**
+ * Opens the worker's reads of the changes after `from`, resolving with the first page read: in steps of
+ * a frame's recorded time (see PlaybackQuery.stepMs), so that what a frame applies is each key's last
+ * change in it, and the rows at each step's end are that moment's.
+ */
+function openReadAhead(start: PlaybackStart, from: number, clock: Clock, timing: PlayerTiming) {
+  const stepMs = (timing.frameMs ?? 100) * start.speed;
   return PlaybackReadAhead.open(
     start.reads,
     start.file,
-    { ...start.query, from },
+    { ...start.query, from, stepMs },
     { speed: start.speed, now: () => clock.now() },
   );
 }

@@ -58,7 +58,7 @@ function pod(name: string, resourceVersion: number): KubeObject {
 }
 
 /**
- * 20 pods at the start, updated `perTick` times every 100 ms for `recorded` ms, and `listed` pods
+ * `steady` pods (20) at the start, updated in turn `perTick` times every 100 ms for `recorded` ms, and `listed` pods
  * listed over one second from burstAt; written a recorded second a transaction with its row frames, as
  * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
  * its list is in (the end of the burst), as when recording starts on a cluster.
@@ -68,6 +68,7 @@ function recordBurst(
   perTick: number,
   recorded = recordedMs,
   listing = false,
+  steady = 20,
 ): { file: string; end: number } {
   const directory = tempDirectory();
   afterAll(directory.remove);
@@ -90,7 +91,7 @@ function recordBurst(
   for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
     writer.transaction(() => {
-      if (second === 0) for (let index = 0; index < 20; index++) write(start, `steady-${index}`, 'Added');
+      if (second === 0) for (let index = 0; index < steady; index++) write(start, `steady-${index}`, 'Added');
       for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recorded; tick += 100) {
         if (tick >= burstAt && tick < burstAt + 1_000) {
           const first = Math.round(((tick - burstAt) / 1_000) * listed);
@@ -98,7 +99,7 @@ function recordBurst(
           for (let index = first; index < last; index++) write(tick, `listed-${index}`, 'Added');
         }
         for (let change = 0; change < perTick; change++)
-          write(tick, `steady-${resourceVersion % 20}`, 'Updated');
+          write(tick, `steady-${resourceVersion % steady}`, 'Updated');
       }
       writer.writeRowFramesDue(from + 1_000);
       writer.touch(Math.min(from + 1_000, start + recorded));
@@ -432,7 +433,9 @@ describe('playback through a burst', () => {
       // 5,000 changes a wall second at 10x, a quarter of what the worker reads: after the pause the
       // first frame applies what its budget allows and holds the clock there, and the clock runs on
       // from that moment at 10x once the next stretch is read, rather than racing to make up the pause.
-      const { file, end } = recordBurst(0, 50);
+      // Each change of a step is another pod's (2,000 of them, in turn), so squashing a step to each
+      // key's last change leaves all 500 of them.
+      const { file, end } = recordBurst(0, 50, recordedMs, false, 2_000);
       const from = start + 2_000;
       const played = await playThrough(file, from, end, { pauseAt: 1_000 });
       expect(jumped(played)).toBe(false);
