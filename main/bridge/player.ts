@@ -25,6 +25,12 @@ export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTimin
  * run one frame and stop again.
  */
 const resumeAheadMs = 300;
+/**
+ * Before the first move, a gap's end (a list) due within this much wall time of playback is jumped
+ * to at once (see frame): about what the list's burst would take to play through, not so far that a
+ * playback from inside a long gap (the recorder behind) leaps to its end and stops there.
+ */
+const preRollMs = 4_000;
 
 export class Player {
   /**
@@ -146,10 +152,11 @@ export class Player {
     const expectedMs = this.jumps.expectedMs;
     if (listAt !== undefined && listAt > this.readFrom && !rendererBehind) {
       // Before the first move (playing from inside a gap: a recording's start, its initial list
-      // still coming in), the list's moment is the first step, rebuilt while the clock is held at the
-      // moment played from (sent as its difference from the moment the travel there left whole):
-      // the clock then runs from the list, never through its burst of single changes.
-      if (!this.clock.ran) {
+      // still coming in), a list due within preRollMs of playback is the first step, its moment
+      // rebuilt while the clock is held at the moment played from (sent as its difference from the
+      // moment the travel there left whole): the clock then runs from the list, never through its
+      // burst of single changes. A list further off is played to, as later in a playback.
+      if (!this.clock.ran && listAt - target <= Math.max(preRollMs, expectedMs) * this.start.speed) {
         void this.jump(listAt);
         return;
       }
