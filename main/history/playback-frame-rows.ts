@@ -76,9 +76,10 @@ export class PlaybackFrameRows {
     if (known !== undefined) return known;
     let decoded: Decoded = null;
     try {
-      const blob = this.reader.database.prepare('SELECT rows FROM row_frames WHERE id = ?').pluck().get(id) as
-        | Uint8Array
-        | undefined;
+      const blob = this.reader.database
+        .prepare('SELECT rows FROM row_frames WHERE id = ?')
+        .pluck()
+        .get(id) as Uint8Array | undefined;
       if (blob !== undefined) {
         const frame = new DecodedRowFrame(blob, this.printer);
         const byChange = new Map<number, number>();

@@ -157,7 +157,11 @@ type RowsPlayback = Extract<OpenPlayback, { rows: unknown }>;
  * changes in whole steps (a step of more keys than that is sent over pages, each part stamped at its
  * end: the rows are the step's end's once its last part is applied).
  */
-function nextRows(playing: RowsPlayback, max: number, now: number): { changes: PlaybackChange[]; done: boolean } {
+function nextRows(
+  playing: RowsPlayback,
+  max: number,
+  now: number,
+): { changes: PlaybackChange[]; done: boolean } {
   const steps = playing.steps;
   if (steps === undefined) {
     const rows: ChangeRow[] = [];

@@ -95,7 +95,7 @@ describe('playback steps', () => {
     const stepMs = 1_000;
     const { id } = await queries.openPlayback(file, { from: start, gvr: 'pods.v1', rows: true, stepMs });
     const pages: PlaybackChange[][] = [];
-    for (let done = false; !done; ) {
+    for (let done = false; !done;) {
       const page = await queries.playbackChanges(id, 500, start);
       pages.push(page.changes);
       done = page.done;
@@ -130,7 +130,7 @@ describe('playback steps', () => {
     const from = start + 5_000;
     const { id } = await queries.openPlayback(file, { from, gvr: 'pods.v1', rows: true });
     const sent: PlaybackChange[] = [];
-    for (let done = false; !done; ) {
+    for (let done = false; !done;) {
       const page = await queries.playbackChanges(id, 2_000, start);
       sent.push(...page.changes);
       done = page.done;
