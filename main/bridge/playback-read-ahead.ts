@@ -86,7 +86,7 @@ export class PlaybackReadAhead {
   ) {
     this.ahead = first.changes;
     this.exhausted = first.done;
-    this.density = densityOf(first.changes);
+    this.density = densityOf(first.changes, steps?.ms) ?? 1 / 1_000;
   }
 
   /** Changes a wall second of playback takes, by the density last read. */
@@ -170,9 +170,7 @@ export class PlaybackReadAhead {
           // worker closed the playback): only pages in unbroken order are played.
           if (this.exhausted) return;
           this.exhausted = done;
-          // A page of changes at one moment (a burst) says nothing of the density after it.
-          if (changes.length > 1 && changes.at(-1)!.time > changes[0]!.time)
-            this.density = densityOf(changes);
+          this.density = densityOf(changes, this.steps?.ms) ?? this.density;
           for (const change of changes) this.ahead.push(change);
           this.fill();
         },
@@ -194,10 +192,15 @@ export class PlaybackReadAhead {
   }
 }
 
-/** Changes per recorded ms over a page (one change a second when it says nothing). */
-function densityOf(changes: readonly PlaybackChange[]): number {
+/**
+ * Changes per recorded ms over a page; undefined when it says nothing: change by change, a page of
+ * changes at one moment (a burst) says nothing of the density after it. In steps (stamped at their
+ * ends, `stepMs` apart), a page within one step held at least its changes over that step.
+ */
+function densityOf(changes: readonly PlaybackChange[], stepMs?: number): number | undefined {
   const span = changes.length > 1 ? changes.at(-1)!.time - changes[0]!.time : 0;
-  return span > 0 ? (changes.length - 1) / span : 1 / 1_000;
+  if (span > 0) return (changes.length - 1) / span;
+  return stepMs !== undefined && changes.length > 0 ? changes.length / stepMs : undefined;
 }
 
 function clamp(value: number, least: number, most: number): number {
