@@ -209,7 +209,13 @@ function rowChanges(
   timeOf: (row: ChangeRow) => number,
 ): PlaybackChange[] {
   const { reader, projector, decoder, frames } = playing;
-  const framed = rows.map((row) => (isDeletion(row.type) ? undefined : frames.row(row.stream, row.id)));
+  // Looked up in recorded order (the frames are walked forward); a step's rows come by key.
+  const framed: (Row | undefined)[] = [];
+  const byId = [...rows.keys()].sort((left, right) => rows[left]!.id - rows[right]!.id);
+  for (const index of byId) {
+    const row = rows[index]!;
+    if (!isDeletion(row.type)) framed[index] = frames.row(row.stream, row.id);
+  }
   decoder.prefetch(rows.filter((row, index) => !isDeletion(row.type) && !framed[index]).map((row) => row.id));
   return rows.map((row, index): PlaybackChange => {
     const key = objectKey(row.namespace, row.name);
