@@ -146,6 +146,14 @@ export class PlaybackReadAhead {
     return this.exhausted || (waiting > 0 && this.ahead.at(-1)!.time > time);
   }
 
+  /**
+   * Every change read has been taken and more are still to come: the playback waits for the worker
+   * (buffering), not for main or the page to apply what it has.
+   */
+  get drained(): boolean {
+    return this.next >= this.ahead.length && !this.exhausted;
+  }
+
   /** As many changes wait as are kept read: no page is asked for until some are taken. */
   get full(): boolean {
     return this.ahead.length - this.next >= this.aheadSize;

@@ -1,7 +1,8 @@
-// A replay subscription's playback: a view clock that runs at the speed played while the rows follow
-// it and is held at the moment shown while they cannot (PlaybackClock: a video player's clock, which
-// stops while it buffers rather than run on behind the picture), applying per frame the changes it
-// passed, which the query worker reads ahead a page at a time: main never reads the recording itself.
+// A replay subscription's playback: a view clock that runs at the speed played, held at the moment
+// shown only while the next changes are still being read (PlaybackClock: a video player's clock,
+// which stops while it buffers, not for a late frame), applying per frame the changes it passed
+// (the rows catch up when a frame could not), which the query worker reads ahead a page at a time:
+// main never reads the recording itself.
 // When the rows cannot follow for long (a list's burst: thousands of changes in a recorded second), or
 // are in a gap whose end (a list) the view clock is about to reach, the player jumps: it rebuilds the
 // moment about where the view clock will be once that is done, as a travel does, and plays on from
@@ -173,15 +174,19 @@ export class Player {
     view.flush();
     changes.fill();
     const caughtUp = !rendererBehind && changes.reached(target);
-    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
-    // the last change applied (apply moved it there) and the clock is held there; it runs on from
-    // there once the rows hold every change up to it and the next stretch is read.
-    // As many changes as are kept read may cover less than that (a dense recording at 100x): a frame's
-    // worth will do then.
+    // Waiting for the next page (every change read applied, the renderer keeping up), the clock is
+    // held at the moment shown, as a video player's while it buffers: the recording's changes are not
+    // at hand. Cut short by the budget or by the renderer (main or the page slow, as on a loaded
+    // machine), it runs on: the moment stays at the last change applied and the next frames catch it
+    // up, each key's last change a step (see PlaybackQuery.stepMs), so a pause of the machine costs
+    // the rows a moment of catching up, not the playback the time it lasted. A held clock runs on
+    // from there once the rows hold every change up to it and the next stretch is read. As many
+    // changes as are kept read may cover less than that (a dense recording at 100x): a frame's worth
+    // will do then.
     const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
     const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
-    if (!caughtUp) this.clock.hold(view.moment());
-    else if (covered) this.clock.resume();
+    if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(view.moment());
+    else if (caughtUp && covered) this.clock.resume();
     // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
     // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
     // the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting for a
@@ -190,14 +195,17 @@ export class Player {
     const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
     if (jumping && !rendererBehind) {
-      // From the moment shown: the clock runs on from there while the jump rebuilds, skipping nothing.
-      void this.jump(this.aim(view.moment() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
+      // Ahead of the clock (which runs on while the rows are behind it) by the jump's time: its rows
+      // are whole about when the clock gets there.
+      void this.jump(this.aim(this.clock.time() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
       return;
     }
     // A jump that aimed ahead holds its moment until the view clock gets there: its rows already hold
     // the changes up to it.
     const moment = caughtUp ? Math.max(view.moment(), changes.settled(target)) : view.moment();
-    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held);
+    // Catching up: the clock held (buffering) or the rows behind it.
+    const catchingUp = this.clock.held || !caughtUp;
+    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), catchingUp);
     if (caughtUp && target >= this.end) {
       this.close();
       view.ended();
@@ -265,8 +273,13 @@ export class Player {
       this.readFrom = time;
       this.jumpingTo = undefined;
       // A clock held through the rebuild (too close to run to its moment) moves there with the rows:
-      // what lies between was read as one moment, not played.
+      // what lies between was read as one moment, not played. Before the first move (the list's
+      // moment rebuilt first, its progress shown as a travel's), the playback starts as its rows are
+      // whole: the cursor names the list's moment and the clock runs from it at once, rather than
+      // naming it and standing there until the page has taken the rows in (they follow as the rows
+      // of any frame do).
       this.clock.seek(time);
+      if (!this.clock.ran) this.clock.resume();
       const jumpMs = this.wall.now() - began;
       this.jumps.observe(jumpMs);
       this.lag.reset();
