@@ -32,6 +32,8 @@ const resumeAheadMs = 300;
  * playback from inside a long gap (the recorder behind) leaps to its end and stops there.
  */
 const preRollMs = 4_000;
+/** The longest a jump may be expected to take (see JumpEstimate) for the lag to call for one. */
+const maxJumpMs = 2_000;
 
 export class Player {
   /**
@@ -41,6 +43,8 @@ export class Player {
   private changes: PlaybackReadAhead | undefined;
   /** The moment `changes` reads after: a gap ending there is behind the rows, not ahead of them. */
   private readFrom: number;
+  /** The last moment whose rows all went out to the renderer: the furthest the cursor may name. */
+  private sent: number;
   /** While a jump rebuilds: its moment, where the view clock is held until its rows are whole. */
   private jumpingTo: number | undefined;
   /** The view clock: runs at the speed played while the rows follow, held while they cannot. */
@@ -81,6 +85,7 @@ export class Player {
   ) {
     this.changes = changes;
     this.readFrom = start.from;
+    this.sent = start.from;
     this.clock = new PlaybackClock(() => wall.now(), start.from, start.speed, end);
     // No jump is expected quicker than the lag that calls for one (it also waits for the pages already
     // asked for).
@@ -173,7 +178,10 @@ export class Player {
     }
     view.flush();
     changes.fill();
-    const caughtUp = !rendererBehind && changes.reached(target);
+    // Rows applied but held back by the stream (the renderer behind with earlier ones) are not shown
+    // yet: the cursor stays at the last moment whose rows all went out, never ahead of them.
+    const unsent = view.rendererBehind();
+    const caughtUp = !rendererBehind && !unsent && changes.reached(target);
     // Waiting for the next page (every change read applied, the renderer keeping up), the clock is
     // held at the moment shown, as a video player's while it buffers: the recording's changes are not
     // at hand. Cut short by the budget or by the renderer (main or the page slow, as on a loaded
@@ -185,7 +193,7 @@ export class Player {
     // will do then.
     const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
     const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
-    if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(view.moment());
+    if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(this.clock.time());
     else if (caughtUp && covered) this.clock.resume();
     // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
     // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
@@ -194,7 +202,10 @@ export class Player {
     const burst = caughtUp && this.clock.held && changes.full && !covered;
     const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
-    if (jumping && !rendererBehind) {
+    // A jump expected to take longer than maxJumpMs (a loaded machine: the travel there took tens of
+    // seconds) would stand the cursor still that long, while catching up moves it every frame: the
+    // rows go on catching up.
+    if (jumping && !rendererBehind && expectedMs <= maxJumpMs) {
       // Ahead of the clock (which runs on while the rows are behind it) by the jump's time: its rows
       // are whole about when the clock gets there.
       void this.jump(this.aim(this.clock.time() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
@@ -202,7 +213,9 @@ export class Player {
     }
     // A jump that aimed ahead holds its moment until the view clock gets there: its rows already hold
     // the changes up to it.
-    const moment = caughtUp ? Math.max(view.moment(), changes.settled(target)) : view.moment();
+    const applied = caughtUp ? Math.max(view.moment(), changes.settled(target)) : view.moment();
+    const moment = unsent ? this.sent : applied;
+    this.sent = moment;
     // Catching up: the clock held (buffering) or the rows behind it.
     const catchingUp = this.clock.held || !caughtUp;
     view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), catchingUp);
@@ -271,6 +284,7 @@ export class Player {
       }
       this.changes = readAhead;
       this.readFrom = time;
+      this.sent = time;
       this.jumpingTo = undefined;
       // A clock held through the rebuild (too close to run to its moment) moves there with the rows:
       // what lies between was read as one moment, not played. Before the first move (the list's
