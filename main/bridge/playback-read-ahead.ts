@@ -4,6 +4,8 @@
 // second. Changes arrive as rows projected in the worker, or (for kinds projected on main) as JSON
 // text parsed when applied: the player's frame budget bounds the parsing too.
 import type { HistoryQueries, PlaybackChange, PlaybackQuery, PlaybackSpan } from '../history/history-queries';
+import type { Clock } from '../cache/clock';
+import type { PlaybackStart, PlayerTiming } from './playback-view';
 
 /** What playback asks of the query worker. */
 export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
@@ -213,4 +215,19 @@ function densityOf(changes: readonly PlaybackChange[], stepMs?: number): number 
 
 function clamp(value: number, least: number, most: number): number {
   return Math.min(most, Math.max(least, value));
+}
+
+/**
+ * Opens the worker's reads of the changes after `from`, resolving with the first page read: in steps of
+ * a frame's recorded time (see PlaybackQuery.stepMs), so that what a frame applies is each key's last
+ * change in it, and the rows at each step's end are that moment's.
+ */
+export function openPlayerReadAhead(start: PlaybackStart, from: number, clock: Clock, timing: PlayerTiming) {
+  const stepMs = (timing.frameMs ?? 100) * start.speed;
+  return PlaybackReadAhead.open(
+    start.reads,
+    start.file,
+    { ...start.query, from, stepMs },
+    { speed: start.speed, now: () => clock.now() },
+  );
 }

@@ -14,7 +14,8 @@ import type { RecordingMark } from '../history/recorded-change';
 import { JumpEstimate } from './jump-estimate';
 import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
-import { PlaybackReadAhead } from './playback-read-ahead';
+import { openPlayerReadAhead } from './playback-read-ahead';
+import type { PlaybackReadAhead } from './playback-read-ahead';
 import { gapCovering } from './replay-gaps';
 import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
@@ -47,7 +48,7 @@ export class Player {
   private sent: number;
   /** While a jump rebuilds: its moment, where the view clock is held until its rows are whole. */
   private jumpingTo: number | undefined;
-  /** The view clock: runs at the speed played while the rows follow, held while they cannot. */
+  /** The view clock: runs at the speed played, held while the next changes are read (buffering). */
   private readonly clock: PlaybackClock;
   /**
    * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
@@ -69,7 +70,7 @@ export class Player {
     clock: Clock,
     timing: PlayerTiming,
   ): Promise<Player> {
-    const { readAhead, span } = await openReadAhead(start, start.from, clock, timing);
+    const { readAhead, span } = await openPlayerReadAhead(start, start.from, clock, timing);
     return new Player(view, start, clock, timing, readAhead, span.end, span.marks);
   }
 
@@ -106,10 +107,7 @@ export class Player {
     this.frame();
   }
 
-  /**
-   * The view clock: the moment playback has reached, at the speed played while the rows follow it, held
-   * while they cannot. Within the recording (it stops at its end).
-   */
+  /** The view clock: the moment playback has reached (the rows catch up with it), within the recording. */
   viewClock(): number {
     return this.clock.time();
   }
@@ -128,10 +126,9 @@ export class Player {
   }
 
   /**
-   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor;
-   * holds the clock at the moment shown when that is not all of them, and resumes it once it is. During
-   * a jump, only moves the cursor: it follows the view clock up to the jump's moment, held there until
-   * the rows are whole.
+   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor
+   * to the moment the rows sent hold. During a jump, only moves the cursor: it follows the view clock
+   * up to the jump's moment, held there until the rows are whole.
    */
   private frame(): void {
     if (this.closed) return;
@@ -182,15 +179,12 @@ export class Player {
     // yet: the cursor stays at the last moment whose rows all went out, never ahead of them.
     const unsent = view.rendererBehind();
     const caughtUp = !rendererBehind && !unsent && changes.reached(target);
-    // Waiting for the next page (every change read applied, the renderer keeping up), the clock is
-    // held at the moment shown, as a video player's while it buffers: the recording's changes are not
-    // at hand. Cut short by the budget or by the renderer (main or the page slow, as on a loaded
-    // machine), it runs on: the moment stays at the last change applied and the next frames catch it
-    // up, each key's last change a step (see PlaybackQuery.stepMs), so a pause of the machine costs
-    // the rows a moment of catching up, not the playback the time it lasted. A held clock runs on
-    // from there once the rows hold every change up to it and the next stretch is read. As many
-    // changes as are kept read may cover less than that (a dense recording at 100x): a frame's worth
-    // will do then.
+    // Waiting for the next page (every change read applied), the clock is held where it is, as a
+    // video player's while it buffers. Cut short by the budget or the renderer (main or the page slow,
+    // a loaded machine), it runs on and the next frames catch the rows up, each key's last change a
+    // step: a pause of the machine costs the rows a moment of catching up, not the playback its
+    // length. A held clock runs on once the rows reach it and the next stretch is read (or, as many
+    // changes as are kept read covering less, a dense recording at 100x, a frame's worth).
     const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
     const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
     if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(this.clock.time());
@@ -202,9 +196,8 @@ export class Player {
     const burst = caughtUp && this.clock.held && changes.full && !covered;
     const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
-    // A jump expected to take longer than maxJumpMs (a loaded machine: the travel there took tens of
-    // seconds) would stand the cursor still that long, while catching up moves it every frame: the
-    // rows go on catching up.
+    // A jump expected over maxJumpMs (a loaded machine) would stand the cursor still that long:
+    // catching up moves it every frame.
     if (jumping && !rendererBehind && expectedMs <= maxJumpMs) {
       // Ahead of the clock (which runs on while the rows are behind it) by the jump's time: its rows
       // are whole about when the clock gets there.
@@ -217,8 +210,7 @@ export class Player {
     const moment = unsent ? this.sent : applied;
     this.sent = moment;
     // Catching up: the clock held (buffering) or the rows behind it.
-    const catchingUp = this.clock.held || !caughtUp;
-    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), catchingUp);
+    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held || !caughtUp);
     if (caughtUp && target >= this.end) {
       this.close();
       view.ended();
@@ -266,7 +258,7 @@ export class Player {
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
-    const reading = openReadAhead(this.start, time, this.wall, this.timing);
+    const reading = openPlayerReadAhead(this.start, time, this.wall, this.timing);
     // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
     reading.catch(() => {});
     try {
@@ -306,19 +298,4 @@ export class Player {
       this.view.ended();
     }
   }
-}
-
-/**
- * Opens the worker's reads of the changes after `from`, resolving with the first page read: in steps of
- * a frame's recorded time (see PlaybackQuery.stepMs), so that what a frame applies is each key's last
- * change in it, and the rows at each step's end are that moment's.
- */
-function openReadAhead(start: PlaybackStart, from: number, clock: Clock, timing: PlayerTiming) {
-  const stepMs = (timing.frameMs ?? 100) * start.speed;
-  return PlaybackReadAhead.open(
-    start.reads,
-    start.file,
-    { ...start.query, from, stepMs },
-    { speed: start.speed, now: () => clock.now() },
-  );
 }
