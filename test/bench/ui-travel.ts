@@ -72,6 +72,9 @@ try {
   }
   log(`travels on the profile clock: ${travelsFrom} to ${travelsTo} us`);
   const playFor = Math.min(5_000, ((span.to - span.from) / speed) * 0.5);
+  // The window is bounded by the recording: a short one (a loaded machine) is a few frames, where
+  // one frame's step is tens of percent.
+  log(`recording span ${round((span.to - span.from) / 1000)} s; window from the start ${round(playFor)} ms`);
   if (values.profile) await cdp.send('Profiler.start');
   const playbackFrom = clock();
   const fromStart = await playbackError(page, speed, playFor);
@@ -84,7 +87,9 @@ try {
   await goLive(page);
   const middle = span.from + (span.to - span.from) / 2;
   await travelTo(page, middle);
-  const underChurn = await playbackError(page, speed, Math.min(5_000, ((span.to - middle) / speed) * 0.5));
+  const middleFor = Math.min(5_000, ((span.to - middle) / speed) * 0.5);
+  log(`window from the middle ${round(middleFor)} ms`);
+  const underChurn = await playbackError(page, speed, middleFor);
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
     JSON.stringify({
