@@ -1,9 +1,11 @@
-// A playback's view clock, as a video player's: it runs at the speed played from the moment shown
-// while the rows follow it, and is held at the moment shown while they cannot (the next changes still
-// being read, more of them than a frame applies, the renderer behind), resuming from there once they
-// can. Held, it never runs on behind the rows' back: after a stall the moment plays on at the speed
-// played from where it stood, rather than racing to a clock that kept running (the cursor would move
-// faster than asked, then the stall would look made up for when it was not).
+// A playback's view clock, as a video player's: it runs at the speed played from the moment the
+// playback starts, and is held at the moment shown only while the recording's next changes are not
+// read yet (buffering), resuming from there once they are. Main or the page slow to apply what was
+// read (a pause of a loaded machine, a frame cut short by its budget, the renderer behind) do not
+// hold it: the rows fall behind it and catch up (each key's last change a step), as a video player
+// drops late frames rather than slow its clock, so the moment moves at the speed asked over any
+// stretch the rows can follow. Held, it never runs on behind the rows' back: after buffering the
+// moment plays on from where it stood.
 
 export class PlaybackClock {
   /** The clock runs from `moment` at wall time `wall`. */
@@ -43,8 +45,8 @@ export class PlaybackClock {
   }
 
   /**
-   * Where the clock would be had it not been held since it last resumed: how far the rows have fallen
-   * behind the speed asked, for the player's decision to jump (see PlaybackLag).
+   * Where the clock would be had it not been held since it last resumed (its time when running): how
+   * far the rows have fallen behind the speed asked, for the player's decision to jump (PlaybackLag).
    */
   running(): number {
     return Math.min(this.end, this.origin.moment + (this.now() - this.origin.wall) * this.speed);

@@ -4,6 +4,8 @@
 // second. Changes arrive as rows projected in the worker, or (for kinds projected on main) as JSON
 // text parsed when applied: the player's frame budget bounds the parsing too.
 import type { HistoryQueries, PlaybackChange, PlaybackQuery, PlaybackSpan } from '../history/history-queries';
+import type { Clock } from '../cache/clock';
+import type { PlaybackStart, PlayerTiming } from './playback-view';
 
 /** What playback asks of the query worker. */
 export type PlaybackReads = Pick<HistoryQueries, 'openPlayback' | 'playbackChanges' | 'closePlayback'>;
@@ -67,7 +69,8 @@ export class PlaybackReadAhead {
     try {
       const first = await reads.playbackChanges(span.id, firstPage, options.now());
       const limits = query.rows ? bounds.rows : bounds.json;
-      return { readAhead: new PlaybackReadAhead(reads, span.id, first, options, limits), span };
+      const steps = query.rows && query.stepMs ? { from: query.from, ms: query.stepMs } : undefined;
+      return { readAhead: new PlaybackReadAhead(reads, span.id, first, options, limits, steps), span };
     } catch (error) {
       reads.closePlayback(span.id);
       throw error;
@@ -80,10 +83,12 @@ export class PlaybackReadAhead {
     first: { changes: PlaybackChange[]; done: boolean },
     private readonly options: ReadAheadOptions,
     private readonly limits: { readonly page: number; readonly ahead: number },
+    /** The worker's steps (see PlaybackQuery.stepMs): changes come squashed, stamped at step ends. */
+    private readonly steps?: { readonly from: number; readonly ms: number },
   ) {
     this.ahead = first.changes;
     this.exhausted = first.done;
-    this.density = densityOf(first.changes);
+    this.density = densityOf(first.changes, steps?.ms) ?? 1 / 1_000;
   }
 
   /** Changes a wall second of playback takes, by the density last read. */
@@ -124,12 +129,31 @@ export class PlaybackReadAhead {
   }
 
   /**
+   * The latest moment at or before `time` that the changes taken up to `time` leave the rows at:
+   * `time` itself change by change, or the end of the last step before it (the changes of the step
+   * `time` falls in are stamped at its end, still to come), unless every change has been taken.
+   */
+  settled(time: number): number {
+    const steps = this.steps;
+    if (steps === undefined || (this.exhausted && this.next >= this.ahead.length)) return time;
+    return steps.from + Math.floor((time - steps.from) / steps.ms) * steps.ms;
+  }
+
+  /**
    * True when every change up to `time` has been read (those after it are not needed before then): the
    * player's clock may run on from a hold to `time` without waiting.
    */
   covers(time: number): boolean {
     const waiting = this.ahead.length - this.next;
     return this.exhausted || (waiting > 0 && this.ahead.at(-1)!.time > time);
+  }
+
+  /**
+   * Every change read has been taken and more are still to come: the playback waits for the worker
+   * (buffering), not for main or the page to apply what it has.
+   */
+  get drained(): boolean {
+    return this.next >= this.ahead.length && !this.exhausted;
   }
 
   /** As many changes wait as are kept read: no page is asked for until some are taken. */
@@ -156,9 +180,7 @@ export class PlaybackReadAhead {
           // worker closed the playback): only pages in unbroken order are played.
           if (this.exhausted) return;
           this.exhausted = done;
-          // A page of changes at one moment (a burst) says nothing of the density after it.
-          if (changes.length > 1 && changes.at(-1)!.time > changes[0]!.time)
-            this.density = densityOf(changes);
+          this.density = densityOf(changes, this.steps?.ms) ?? this.density;
           for (const change of changes) this.ahead.push(change);
           this.fill();
         },
@@ -180,12 +202,32 @@ export class PlaybackReadAhead {
   }
 }
 
-/** Changes per recorded ms over a page (one change a second when it says nothing). */
-function densityOf(changes: readonly PlaybackChange[]): number {
+/**
+ * Changes per recorded ms over a page; undefined when it says nothing: change by change, a page of
+ * changes at one moment (a burst) says nothing of the density after it. In steps (stamped at their
+ * ends, `stepMs` apart), a page within one step held at least its changes over that step.
+ */
+function densityOf(changes: readonly PlaybackChange[], stepMs?: number): number | undefined {
   const span = changes.length > 1 ? changes.at(-1)!.time - changes[0]!.time : 0;
-  return span > 0 ? (changes.length - 1) / span : 1 / 1_000;
+  if (span > 0) return (changes.length - 1) / span;
+  return stepMs !== undefined && changes.length > 0 ? changes.length / stepMs : undefined;
 }
 
 function clamp(value: number, least: number, most: number): number {
   return Math.min(most, Math.max(least, value));
+}
+
+/**
+ * Opens the worker's reads of the changes after `from`, resolving with the first page read: in steps of
+ * a frame's recorded time (see PlaybackQuery.stepMs), so that what a frame applies is each key's last
+ * change in it, and the rows at each step's end are that moment's.
+ */
+export function openPlayerReadAhead(start: PlaybackStart, from: number, clock: Clock, timing: PlayerTiming) {
+  const stepMs = (timing.frameMs ?? 100) * start.speed;
+  return PlaybackReadAhead.open(
+    start.reads,
+    start.file,
+    { ...start.query, from, stepMs },
+    { speed: start.speed, now: () => clock.now() },
+  );
 }

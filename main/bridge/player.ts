@@ -1,7 +1,8 @@
-// A replay subscription's playback: a view clock that runs at the speed played while the rows follow
-// it and is held at the moment shown while they cannot (PlaybackClock: a video player's clock, which
-// stops while it buffers rather than run on behind the picture), applying per frame the changes it
-// passed, which the query worker reads ahead a page at a time: main never reads the recording itself.
+// A replay subscription's playback: a view clock that runs at the speed played, held at the moment
+// shown only while the next changes are still being read (PlaybackClock: a video player's clock,
+// which stops while it buffers, not for a late frame), applying per frame the changes it passed
+// (the rows catch up when a frame could not), which the query worker reads ahead a page at a time:
+// main never reads the recording itself.
 // When the rows cannot follow for long (a list's burst: thousands of changes in a recorded second), or
 // are in a gap whose end (a list) the view clock is about to reach, the player jumps: it rebuilds the
 // moment about where the view clock will be once that is done, as a travel does, and plays on from
@@ -13,7 +14,8 @@ import type { RecordingMark } from '../history/recorded-change';
 import { JumpEstimate } from './jump-estimate';
 import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
-import { PlaybackReadAhead } from './playback-read-ahead';
+import { openPlayerReadAhead } from './playback-read-ahead';
+import type { PlaybackReadAhead } from './playback-read-ahead';
 import { gapCovering } from './replay-gaps';
 import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
@@ -25,6 +27,14 @@ export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTimin
  * run one frame and stop again.
  */
 const resumeAheadMs = 300;
+/**
+ * Before the first move, a gap's end (a list) due within this much wall time of playback is jumped
+ * to at once (see frame): about what the list's burst would take to play through, not so far that a
+ * playback from inside a long gap (the recorder behind) leaps to its end and stops there.
+ */
+const preRollMs = 4_000;
+/** The longest a jump may be expected to take (see JumpEstimate) for the lag to call for one. */
+const maxJumpMs = 2_000;
 
 export class Player {
   /**
@@ -34,9 +44,11 @@ export class Player {
   private changes: PlaybackReadAhead | undefined;
   /** The moment `changes` reads after: a gap ending there is behind the rows, not ahead of them. */
   private readFrom: number;
+  /** The last moment whose rows all went out to the renderer: the furthest the cursor may name. */
+  private sent: number;
   /** While a jump rebuilds: its moment, where the view clock is held until its rows are whole. */
   private jumpingTo: number | undefined;
-  /** The view clock: runs at the speed played while the rows follow, held while they cannot. */
+  /** The view clock: runs at the speed played, held while the next changes are read (buffering). */
   private readonly clock: PlaybackClock;
   /**
    * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
@@ -58,7 +70,7 @@ export class Player {
     clock: Clock,
     timing: PlayerTiming,
   ): Promise<Player> {
-    const { readAhead, span } = await openReadAhead(start, start.from, clock);
+    const { readAhead, span } = await openPlayerReadAhead(start, start.from, clock, timing);
     return new Player(view, start, clock, timing, readAhead, span.end, span.marks);
   }
 
@@ -74,6 +86,7 @@ export class Player {
   ) {
     this.changes = changes;
     this.readFrom = start.from;
+    this.sent = start.from;
     this.clock = new PlaybackClock(() => wall.now(), start.from, start.speed, end);
     // No jump is expected quicker than the lag that calls for one (it also waits for the pages already
     // asked for).
@@ -94,10 +107,7 @@ export class Player {
     this.frame();
   }
 
-  /**
-   * The view clock: the moment playback has reached, at the speed played while the rows follow it, held
-   * while they cannot. Within the recording (it stops at its end).
-   */
+  /** The view clock: the moment playback has reached (the rows catch up with it), within the recording. */
   viewClock(): number {
     return this.clock.time();
   }
@@ -116,10 +126,9 @@ export class Player {
   }
 
   /**
-   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor;
-   * holds the clock at the moment shown when that is not all of them, and resumes it once it is. During
-   * a jump, only moves the cursor: it follows the view clock up to the jump's moment, held there until
-   * the rows are whole.
+   * Applies the changes up to the view clock's moment (within the frame budget), then moves the cursor
+   * to the moment the rows sent hold. During a jump, only moves the cursor: it follows the view clock
+   * up to the jump's moment, held there until the rows are whole.
    */
   private frame(): void {
     if (this.closed) return;
@@ -144,14 +153,20 @@ export class Player {
     // are read from is behind the rows (a jump landed there).
     const listAt = this.gapEnd(view.moment());
     const expectedMs = this.jumps.expectedMs;
-    if (
-      listAt !== undefined &&
-      listAt > this.readFrom &&
-      !rendererBehind &&
-      listAt - target <= expectedMs * this.start.speed
-    ) {
-      void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
-      return;
+    if (listAt !== undefined && listAt > this.readFrom && !rendererBehind) {
+      // Before the first move (playing from inside a gap: a recording's start, its initial list
+      // still coming in), a list due within preRollMs of playback is the first step, its moment
+      // rebuilt while the clock is held at the moment played from (sent as its difference from the
+      // moment the travel there left whole): the clock then runs from the list, never through its
+      // burst of single changes. A list further off is played to, as later in a playback.
+      if (!this.clock.ran && listAt - target <= Math.max(preRollMs, expectedMs) * this.start.speed) {
+        void this.jump(listAt);
+        return;
+      }
+      if (listAt - target <= expectedMs * this.start.speed) {
+        void this.jump(this.aim(Math.max(listAt, target + expectedMs * this.start.speed)));
+        return;
+      }
     }
     for (let change = rendererBehind ? undefined : changes.take(target); change;) {
       view.apply(change);
@@ -160,16 +175,20 @@ export class Player {
     }
     view.flush();
     changes.fill();
-    const caughtUp = !rendererBehind && changes.reached(target);
-    // Cut short by the budget or by the renderer, or waiting for the next page, the moment stays at
-    // the last change applied (apply moved it there) and the clock is held there; it runs on from
-    // there once the rows hold every change up to it and the next stretch is read.
-    // As many changes as are kept read may cover less than that (a dense recording at 100x): a frame's
-    // worth will do then.
+    // Rows applied but held back by the stream (the renderer behind with earlier ones) are not shown
+    // yet: the cursor stays at the last moment whose rows all went out, never ahead of them.
+    const unsent = view.rendererBehind();
+    const caughtUp = !rendererBehind && !unsent && changes.reached(target);
+    // Waiting for the next page (every change read applied), the clock is held where it is, as a
+    // video player's while it buffers. Cut short by the budget or the renderer (main or the page slow,
+    // a loaded machine), it runs on and the next frames catch the rows up, each key's last change a
+    // step: a pause of the machine costs the rows a moment of catching up, not the playback its
+    // length. A held clock runs on once the rows reach it and the next stretch is read (or, as many
+    // changes as are kept read covering less, a dense recording at 100x, a frame's worth).
     const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
     const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
-    if (!caughtUp) this.clock.hold(view.moment());
-    else if (covered) this.clock.resume();
+    if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(this.clock.time());
+    else if (caughtUp && covered) this.clock.resume();
     // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
     // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
     // the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting for a
@@ -177,15 +196,21 @@ export class Player {
     const burst = caughtUp && this.clock.held && changes.full && !covered;
     const lag = !caughtUp || burst ? this.clock.running() - view.moment() : 0;
     const jumping = this.lag.observe(lag, this.wall.now());
-    if (jumping && !rendererBehind) {
-      // From the moment shown: the clock runs on from there while the jump rebuilds, skipping nothing.
-      void this.jump(this.aim(view.moment() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
+    // A jump expected over maxJumpMs (a loaded machine) would stand the cursor still that long:
+    // catching up moves it every frame.
+    if (jumping && !rendererBehind && expectedMs <= maxJumpMs) {
+      // Ahead of the clock (which runs on while the rows are behind it) by the jump's time: its rows
+      // are whole about when the clock gets there.
+      void this.jump(this.aim(this.clock.time() + Math.max(expectedMs, resumeAheadMs) * this.start.speed));
       return;
     }
     // A jump that aimed ahead holds its moment until the view clock gets there: its rows already hold
     // the changes up to it.
-    const moment = caughtUp ? Math.max(view.moment(), target) : view.moment();
-    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held);
+    const applied = caughtUp ? Math.max(view.moment(), changes.settled(target)) : view.moment();
+    const moment = unsent ? this.sent : applied;
+    this.sent = moment;
+    // Catching up: the clock held (buffering) or the rows behind it.
+    view.hold(moment, gapCovering(this.marks, this.start.query.gvr, moment), this.clock.held || !caughtUp);
     if (caughtUp && target >= this.end) {
       this.close();
       view.ended();
@@ -233,7 +258,7 @@ export class Player {
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
-    const reading = openReadAhead(this.start, time, this.wall);
+    const reading = openPlayerReadAhead(this.start, time, this.wall, this.timing);
     // Its failure is met below, once the moment is rebuilt; until then it is not left unhandled.
     reading.catch(() => {});
     try {
@@ -251,10 +276,16 @@ export class Player {
       }
       this.changes = readAhead;
       this.readFrom = time;
+      this.sent = time;
       this.jumpingTo = undefined;
       // A clock held through the rebuild (too close to run to its moment) moves there with the rows:
-      // what lies between was read as one moment, not played.
+      // what lies between was read as one moment, not played. Before the first move (the list's
+      // moment rebuilt first, its progress shown as a travel's), the playback starts as its rows are
+      // whole: the cursor names the list's moment and the clock runs from it at once, rather than
+      // naming it and standing there until the page has taken the rows in (they follow as the rows
+      // of any frame do).
       this.clock.seek(time);
+      if (!this.clock.ran) this.clock.resume();
       const jumpMs = this.wall.now() - began;
       this.jumps.observe(jumpMs);
       this.lag.reset();
@@ -267,14 +298,4 @@ export class Player {
       this.view.ended();
     }
   }
-}
-
-/** Opens the worker's reads of the changes after `from`, resolving with the first page read. */
-function openReadAhead(start: PlaybackStart, from: number, clock: Clock) {
-  return PlaybackReadAhead.open(
-    start.reads,
-    start.file,
-    { ...start.query, from },
-    { speed: start.speed, now: () => clock.now() },
-  );
 }

@@ -14,6 +14,8 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { RecordedChange, RecordingMark } from './recorded-change';
 import { isDeletion } from './recorded-change';
 import { openRecording } from './recording-reader';
+import { PlaybackFrameRows } from './playback-frame-rows';
+import { printerSignature } from './row-frame-codec';
 import type { ChangeRow, RecordingReader } from './recording-reader';
 import { playback, playbackRows, recordingMarks, timeRange } from './replay';
 import { VersionDecoder } from './version-decoder';
@@ -30,6 +32,13 @@ export interface PlaybackQuery {
    * projects with that printer too; else sent as JSON for the player to project.
    */
   readonly rows?: boolean;
+  /**
+   * With rows: the changes are sent in steps of this many recorded ms from `from` (a grid), each step
+   * squashed to the last change of each key in it and stamped at the step's end, so that the rows
+   * applied through a step's end are the moment at that end. What a frame of the player's covers
+   * (its frame times the speed): a burst costs a row per key, not one per change.
+   */
+  readonly stepMs?: number;
 }
 
 /**
@@ -48,6 +57,13 @@ export interface PlaybackSpan {
   readonly marks: RecordingMark[];
 }
 
+/** Steps of `ms` recorded ms from `from`, up to `end`. */
+interface StepGrid {
+  readonly from: number;
+  readonly ms: number;
+  readonly end: number;
+}
+
 type OpenPlayback =
   | {
       readonly reader: RecordingReader;
@@ -55,6 +71,11 @@ type OpenPlayback =
       readonly rows: Iterator<ChangeRow>;
       readonly projector: RowProjector;
       readonly decoder: VersionDecoder;
+      /** Rows the row frames hold, taken there rather than decoded. */
+      readonly frames: PlaybackFrameRows;
+      readonly steps: StepGrid | undefined;
+      /** The next change read, not yet sent: the first of the next step. */
+      peeked: ChangeRow | undefined;
     }
   | { readonly reader: RecordingReader; readonly changes: Iterator<RecordedChange> };
 
@@ -80,14 +101,19 @@ export function openPlayback(id: number, file: string, query: PlaybackQuery): Pl
       gvrs: [query.gvr],
       ...(query.namespace ? { namespaces: [query.namespace] } : {}),
     };
+    const printer = printerFor(parseGvrKey(query.gvr));
+    const stepMs = query.stepMs;
     open.set(
       id,
       query.rows
         ? {
             reader,
             rows: playbackRows(reader, options),
-            projector: new RowProjector(printerFor(parseGvrKey(query.gvr))),
+            projector: new RowProjector(printer),
             decoder: new VersionDecoder(reader.database, undefined, true),
+            frames: new PlaybackFrameRows(reader, printerSignature(printer)),
+            steps: stepMs !== undefined && stepMs > 0 ? { from: query.from, ms: stepMs, end } : undefined,
+            peeked: undefined,
           }
         : { reader, changes: changesOf(playback(reader, options)) },
     );
@@ -124,33 +150,84 @@ export function nextChanges(
   return { changes, done };
 }
 
-/** The next `max` changes as rows: the page's rows read first, so that their chains are read ahead. */
+type RowsPlayback = Extract<OpenPlayback, { rows: unknown }>;
+
+/**
+ * The next `max` changes as rows, change by change, or (with steps) up to about `max` squashed
+ * changes in whole steps (a step of more keys than that is sent over pages, each part stamped at its
+ * end: the rows are the step's end's once its last part is applied).
+ */
 function nextRows(
-  playing: Extract<OpenPlayback, { rows: unknown }>,
+  playing: RowsPlayback,
   max: number,
   now: number,
 ): { changes: PlaybackChange[]; done: boolean } {
-  const { reader, projector, decoder } = playing;
-  const rows: ChangeRow[] = [];
-  let done = false;
-  while (rows.length < max) {
-    const next = playing.rows.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    rows.push(next.value);
+  const steps = playing.steps;
+  if (steps === undefined) {
+    const rows: ChangeRow[] = [];
+    let next: ChangeRow | undefined;
+    while (rows.length < max && (next = readRow(playing))) rows.push(next);
+    return { changes: rowChanges(playing, rows, now, (row) => row.time), done: next === undefined };
   }
-  decoder.prefetch(rows.filter((row) => !isDeletion(row.type)).map((row) => row.id));
-  const changes = rows.map((row): PlaybackChange => {
+  const changes: PlaybackChange[] = [];
+  for (let first = readRow(playing); first; first = readRow(playing)) {
+    const end = Math.min(steps.end, steps.from + Math.ceil((first.time - steps.from) / steps.ms) * steps.ms);
+    // The last change of each key in the step, in the order keys were first touched: a key created
+    // then deleted within it leaves its deletion, which the player drops unless the page holds the key.
+    const squashed = new Map<string, ChangeRow>();
+    for (let row: ChangeRow | undefined = first; row; row = readRow(playing)) {
+      if (row.time > end || changes.length + squashed.size >= max) {
+        playing.peeked = row;
+        break;
+      }
+      squashed.set(objectKey(row.namespace, row.name), row);
+    }
+    for (const change of rowChanges(playing, [...squashed.values()], now, () => end)) changes.push(change);
+    if (changes.length >= max) return { changes, done: false };
+  }
+  return { changes, done: true };
+}
+
+function readRow(playing: RowsPlayback): ChangeRow | undefined {
+  const peeked = playing.peeked;
+  if (peeked) {
+    playing.peeked = undefined;
+    return peeked;
+  }
+  const next = playing.rows.next();
+  return next.done ? undefined : next.value;
+}
+
+/**
+ * The rows `rows` leave, stamped at `timeOf`: from the row frames where they hold them, else decoded
+ * and projected at `now` (the versions read ahead in bulk first, so that their chains are).
+ */
+function rowChanges(
+  playing: RowsPlayback,
+  rows: readonly ChangeRow[],
+  now: number,
+  timeOf: (row: ChangeRow) => number,
+): PlaybackChange[] {
+  const { reader, projector, decoder, frames } = playing;
+  // Looked up in recorded order (the frames are walked forward); a step's rows come by key.
+  const framed: (Row | undefined)[] = [];
+  const byId = [...rows.keys()].sort((left, right) => rows[left]!.id - rows[right]!.id);
+  for (const index of byId) {
+    const row = rows[index]!;
+    if (!isDeletion(row.type)) framed[index] = frames.row(row.stream, row.id);
+  }
+  decoder.prefetch(rows.filter((row, index) => !isDeletion(row.type) && !framed[index]).map((row) => row.id));
+  return rows.map((row, index): PlaybackChange => {
     const key = objectKey(row.namespace, row.name);
-    if (isDeletion(row.type)) return { time: row.time, key };
+    const time = timeOf(row);
+    if (isDeletion(row.type)) return { time, key };
+    const kept = framed[index];
+    if (kept) return { time, key, row: kept };
     // A version that cannot be read (reported) is played as the object's deletion, as toChange's is.
     const version = reader.guard(`version of ${key} (change ${row.id})`, null, () => decoder.tree(row.id));
-    if (version === null) return { time: row.time, key };
-    return { time: row.time, key, row: projector.project(version as unknown as KubeObject, now) };
+    if (version === null) return { time, key };
+    return { time, key, row: projector.project(version as unknown as KubeObject, now) };
   });
-  return { changes, done };
 }
 
 function nextRecordedChanges(

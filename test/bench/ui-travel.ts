@@ -71,7 +71,15 @@ try {
     writeFileSync(join(profileFolder, `travel-only-${pods}.cpuprofile`), JSON.stringify(profile));
   }
   log(`travels on the profile clock: ${travelsFrom} to ${travelsTo} us`);
-  const playFor = Math.min(5_000, ((span.to - span.from) / speed) * 0.5);
+  // The window is bounded by the recording, which runs to now (moments are wall times): the span the
+  // timeline drew may be older (on a loaded machine it read 4.6 s after 30 s of churn), and windows of
+  // half of it were one or two frames, where a frame's step alone is 50-100% (the loaded runs' 100%).
+  const recorded = () => Math.max(span.to, Date.now());
+  const playFor = Math.min(5_000, ((recorded() - span.from) / speed) * 0.5);
+  log(
+    `timeline span ${round((span.to - span.from) / 1000)} s, recorded ${round((recorded() - span.from) / 1000)} s; ` +
+      `window from the start ${round(playFor)} ms`,
+  );
   if (values.profile) await cdp.send('Profiler.start');
   const playbackFrom = clock();
   const fromStart = await playbackError(page, speed, playFor);
@@ -84,7 +92,9 @@ try {
   await goLive(page);
   const middle = span.from + (span.to - span.from) / 2;
   await travelTo(page, middle);
-  const underChurn = await playbackError(page, speed, Math.min(5_000, ((span.to - middle) / speed) * 0.5));
+  const middleFor = Math.min(5_000, ((recorded() - middle) / speed) * 0.5);
+  log(`window from the middle ${round(middleFor)} ms`);
+  const underChurn = await playbackError(page, speed, middleFor);
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
     JSON.stringify({

@@ -325,15 +325,17 @@ describe('a replay subscription', () => {
   });
 
   it('waits at the last change applied while the next page is read, never taking the target for reached', async () => {
-    // 6,000 updates over a minute: the first pages (500, then 2,500 twice at 100x) hold the first
-    // 5,500 (up to +55 s), enough for the clock to start (300 ms of playback: 30 s).
-    const { source, end } = record({ pods: 50, everyMs: 10, forMs: 60_000 });
+    // 6,000 updates over a minute: the first pages (500, then 1,250 three times at 100x) hold the
+    // first 4,250 (up to +42.5 s, the last stamped at its 10 s step's end, +50 s), enough for the
+    // clock to start (300 ms of playback: 30 s). Each update is another pod's, so the worker's steps
+    // (10 s each at 100x, each key's last change) squash none.
+    const { source, end } = record({ pods: 6_000, everyMs: 10, forMs: 60_000 });
     const clock = new FakeClock(end + 60_000);
     // Change by change: a player this far behind would otherwise jump to the view clock.
     const { replay, messages, acknowledgeAll } = replayOf(clock, { jumpLagMs: Infinity });
     await replay.showState(queries, source.file, start);
     acknowledgeAll();
-    // The first three pages are given at once; later ones are held until released.
+    // The first four pages are given at once; later ones are held until released.
     const held: (() => void)[] = [];
     let holding = true;
     let pages = 0;
@@ -345,7 +347,7 @@ describe('a replay subscription', () => {
       playbackChanges: (id, max, now) => {
         const page = queries.playbackChanges(id, max, now);
         asked = page;
-        if (pages++ < 3 || !holding) {
+        if (pages++ < 4 || !holding) {
           return page.then((read) => {
             if (holding) lastGiven = Math.max(lastGiven, read.changes.at(-1)?.time ?? lastGiven);
             return read;
