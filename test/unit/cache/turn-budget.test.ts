@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { TurnBudget, turnBudgetMs, turnsAfterWorkMs } from '../../../main/cache/turn-budget';
 
@@ -41,11 +41,27 @@ function nextIteration(): Promise<void> {
 }
 
 /**
- * Resolves in the next timers phase, right after the closing timer of the iteration a turn opened
- * just before (set with the same delay, in the same callback: due together, fired in order).
+ * Opens a turn with `open` and resolves in the next timers phase, right after that turn's closing
+ * timer has run (it begins the next iteration) and before the check phase ends that iteration. The
+ * resolution is chained onto the closing timer itself: a timer of the test's own, set just after it,
+ * lands in a later iteration whenever a millisecond boundary falls between the two (Node reads the
+ * loop's time afresh for each timer), and its check phase has already run.
  */
-function timersPhaseAfterTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+function openTurnThenItsNextIteration(open: () => void): Promise<void> {
+  const realSetTimeout = globalThis.setTimeout;
+  return new Promise((resolve) => {
+    const closing = vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce(((
+      callback: () => void,
+      delayMs?: number,
+    ) =>
+      realSetTimeout(() => {
+        callback();
+        resolve();
+      }, delayMs)) as typeof setTimeout);
+    open();
+    expect(closing).toHaveBeenCalledTimes(1);
+    closing.mockRestore();
+  });
 }
 
 describe('TurnBudget stages sharing one iteration of the event loop', () => {
@@ -113,10 +129,8 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
   it("counts the iteration's work before its first turn (a collection run as a task) against its budget", async () => {
     await nextIteration();
     const clock = new FakeClock();
-    const opener = new TurnBudget(clock, 1);
-    itemsInTurn(opener);
     // The next iteration's timers phase: the turns' closing timer has just run, then this continuation.
-    await timersPhaseAfterTurn();
+    await openTurnThenItsNextIteration(() => itemsInTurn(new TurnBudget(clock, 1)));
     // A 12 ms scavenge before any turn resumes: the iteration has had its 8 ms, and its turns get
     // turnsAfterWorkMs: the 16th item's clock reading finds 8 - 2 + 15 x 0.25 ms spent. Without the
     // scavenge counted, the turn would have run until its own 8 ms, at its 48th.
@@ -128,8 +142,7 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
   it('leaves a turn what an iteration did not spend before it', async () => {
     await nextIteration();
     const clock = new FakeClock();
-    itemsInTurn(new TurnBudget(clock, 1));
-    await timersPhaseAfterTurn();
+    await openTurnThenItsNextIteration(() => itemsInTurn(new TurnBudget(clock, 1)));
     clock.work(4);
     // 4 ms of the 8 are left: the 32nd item's clock reading finds 4 + 31 x 0.25 ms spent; alone, the
     // turn would have run until its own 8 ms, at its 48th.
@@ -139,8 +152,7 @@ describe('TurnBudget stages sharing one iteration of the event loop', () => {
   it('does not count work of an earlier iteration, or time the loop waited for I/O', async () => {
     await nextIteration();
     const clock = new FakeClock();
-    itemsInTurn(new TurnBudget(clock, 1));
-    await timersPhaseAfterTurn();
+    await openTurnThenItsNextIteration(() => itemsInTurn(new TurnBudget(clock, 1)));
     clock.step(50);
     // The check phase that ends the iteration passes; the work after it is the next one's business.
     await new Promise((resolve) => setImmediate(resolve));
