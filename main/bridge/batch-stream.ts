@@ -243,25 +243,48 @@ export class BatchStream {
     }
   }
 
-  /** Sends what it can now, respecting the size cap and the renderer's lag. */
+  /**
+   * Sends one batch now, respecting the size cap and the renderer's lag, and the rest one batch per
+   * turn of the event loop: each batch is a JSON text of up to maxBatchRows rows, its bookkeeping and
+   * the socket's copies, and eight of them sent back to back (a snapshot for a page opened mid-LIST,
+   * a backlog once the renderer acknowledges) held the main thread 2-5 s at 150,000 pods, with the
+   * LIST's socket data, the acknowledgements and every timer waiting behind them.
+   */
   flush(): void {
     this.timer?.stop();
     this.timer = undefined;
     if (this.closed) return;
-    while (this.hasSnapshotChunk() && !this.isBehind()) this.sendSnapshotChunk();
-    while (this.snapshotRows === undefined && this.pending.size > 0 && !this.isBehind()) {
-      const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
-      this.emit({ upserts, deletes });
-      if (this.listingState === 'first') this.listingState = 'sent';
-    }
+    if (!this.isBehind()) this.sendOne();
     // An open snapshot with nothing left to send waits for its next rows (add and end flush).
     if (this.hasSnapshotChunk() || (this.snapshotRows === undefined && this.pending.size > 0)) {
-      this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
-      this.schedule();
+      if (this.isBehind()) {
+        this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
+        this.schedule();
+      } else this.scheduleNextTurn();
     } else {
       this.interval = this.baseInterval();
     }
     this.sendAfterRows();
+  }
+
+  /** The next batch: a snapshot's chunk while one is under way, else pending changes. */
+  private sendOne(): void {
+    if (this.hasSnapshotChunk()) {
+      this.sendSnapshotChunk();
+    } else if (this.snapshotRows === undefined && this.pending.size > 0) {
+      const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
+      this.emit({ upserts, deletes });
+      if (this.listingState === 'first') this.listingState = 'sent';
+    }
+  }
+
+  /** Flushes again in the loop's next turn (a timer: I/O and other timers run first). */
+  private scheduleNextTurn(): void {
+    this.timer?.stop();
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, 0);
   }
 
   /** Sends what waits for the rows (see afterRows) once none is left to send. */
