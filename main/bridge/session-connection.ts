@@ -63,6 +63,7 @@ export class SessionConnection {
       lastSeq,
       send: (batch) => this.send(batch),
       bufferedBytes: this.peer.bufferedAmount ? () => this.peer.bufferedAmount!() : undefined,
+      oneBatchPerTurn: true,
     });
     const subscriber: FeedSubscriber = {
       record: (change) => stream.record(change),

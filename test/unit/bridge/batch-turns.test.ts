@@ -17,6 +17,7 @@ function stream(overrides: Partial<BatchStreamOptions> = {}) {
     clock,
     send: (batch) => sent.push(messageValue(batch) as DeltaBatch),
     maxBatchRows: 2,
+    oneBatchPerTurn: true,
     ...overrides,
   });
   return { clock, sent, batches };
