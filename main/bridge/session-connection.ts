@@ -57,13 +57,13 @@ export class SessionConnection {
     }
     const feed = this.session.feeds.acquire(gvr, namespace);
     const stream = new BatchStream({
+      oneBatchPerTurn: true,
       ...this.session.options.batch,
       subscriptionId,
       clock: this.session.clock,
       lastSeq,
       send: (batch) => this.send(batch),
       bufferedBytes: this.peer.bufferedAmount ? () => this.peer.bufferedAmount!() : undefined,
-      oneBatchPerTurn: true,
     });
     const subscriber: FeedSubscriber = {
       record: (change) => stream.record(change),
