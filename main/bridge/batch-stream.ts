@@ -226,7 +226,12 @@ export class BatchStream {
       if (this.isBehind()) {
         this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
         this.schedule();
-      } else this.scheduleNextTurn();
+      } else {
+        // Not behind: the backoff is over (an acknowledgement must not put this turn off to a flush
+        // interval, see acknowledge).
+        this.interval = this.baseInterval();
+        this.scheduleNextTurn();
+      }
     } else {
       this.interval = this.baseInterval();
     }

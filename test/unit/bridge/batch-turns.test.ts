@@ -65,6 +65,22 @@ describe('BatchStream, one batch per turn', () => {
     expect(keys(sent).flat()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l']);
   });
 
+  it('sends the rest of a backlog in the next turns, not a flush interval later, after a backoff', () => {
+    let buffered = Infinity;
+    const { clock, sent, batches } = stream({ bufferedBytes: () => buffered });
+    for (const key of ['a', 'b', 'c']) batches.record({ type: 'added', row: row(key) });
+    // Behind for a while: the retries back off to 200 ms.
+    clock.step(50 + 100);
+    expect(sent).toHaveLength(0);
+    buffered = 0;
+    batches.flush();
+    expect(keys(sent)).toEqual([['a', 'b']]);
+    // An acknowledgement meanwhile keeps the next turn's timer.
+    batches.acknowledge(1);
+    clock.step(0);
+    expect(keys(sent)).toEqual([['a', 'b'], ['c']]);
+  });
+
   it("sends a listing's synced after its last rows, however many turns they take", () => {
     const order: string[] = [];
     const { clock, batches } = stream({
