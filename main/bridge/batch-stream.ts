@@ -3,64 +3,26 @@
 // A renderer that falls behind (too many batches unacknowledged, or too many bytes buffered in the
 // transport) is sent nothing until it catches up, while changes keep coalescing: its next batches are
 // coarser, and the backlog is bounded by the number of keys in the feed, never by the event rate.
-import type { Clock, Timer } from '../cache/clock';
+import type { Timer } from '../cache/clock';
 import type { DeltaBatch, SnapshotBase } from '../../shared/protocol/server-messages';
 import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
-import type { OutgoingBatch } from './outgoing-message';
 import { SnapshotRows } from './snapshot-rows';
 import { SentRows } from './sent-rows';
 import type { BaseRows } from './sent-rows';
 import { PendingChanges } from './squash';
 import type { RowChange } from './squash';
+import { batchStreamDefaults } from './batch-stream-options';
+import type { BatchStreamOptions } from './batch-stream-options';
 
-export interface BatchStreamOptions {
-  subscriptionId: string;
-  clock: Clock;
-  /** A snapshot's rows given encoded (see openSnapshot) go out still encoded. */
-  send: (batch: OutgoingBatch) => void;
-  /** Bytes the transport holds unsent, when it can tell (a WebSocket can, a MessagePort cannot). */
-  bufferedBytes?: () => number;
-  /** The seq of the batch before the first one this stream sends (a resumed renderer's lastSeq). */
-  lastSeq?: number;
-  flushIntervalMs?: number;
-  /**
-   * The flush interval while the feed lists (see listing), after the listing's first batch: a first
-   * LIST's previews on a loaded machine came a few dozen rows every 50 ms, and the page rendered its
-   * table, badge and probe for each batch (20 a second, most of its CPU to "synced", on the cores
-   * that listing needed). Fewer, larger batches carry the same rows; the first shows at once. 1 s
-   * instead of 250 ms was tried (50,000 pods, load 30-41, back to back): 41 instead of 72 batches,
-   * but the page's CPU to "synced" 4.79 s against 4.62 s, so no gain to pay a slower table for.
-   */
-  listingFlushIntervalMs?: number;
-  /** The longest wait between flush attempts while the renderer is behind. */
-  maxFlushIntervalMs?: number;
-  /**
-   * Rows (upserts plus deletes) per batch, snapshot chunks included; a snapshot's encoded chunks are
-   * never cut (nor parsed) to fit, so a batch holds at least one whole chunk.
-   */
-  maxBatchRows?: number;
-  maxUnacknowledgedBatches?: number;
-  maxBufferedBytes?: number;
-  /**
-   * Keep the rows the renderer holds (see SentRows), so a replay can send a moment as its difference
-   * from them (see baseRows). Default true; a replay's own stream has no use for it.
-   */
-  keepSentRows?: boolean;
-}
-
-export const batchStreamDefaults = {
-  flushIntervalMs: 50,
-  listingFlushIntervalMs: 250,
-  maxFlushIntervalMs: 1_000,
-  maxBatchRows: 2_000,
-  maxUnacknowledgedBatches: 8,
-  maxBufferedBytes: 8 * 1024 * 1024,
-} as const;
+export { batchStreamDefaults } from './batch-stream-options';
+export type { BatchStreamOptions } from './batch-stream-options';
 
 export class BatchStream {
   readonly subscriptionId: string;
-  private readonly options: Required<Omit<BatchStreamOptions, 'bufferedBytes' | 'lastSeq' | 'keepSentRows'>> &
+  private readonly options: Required<
+    Omit<BatchStreamOptions, 'bufferedBytes' | 'lastSeq' | 'keepSentRows' | 'oneBatchPerTurn'>
+  > &
     Pick<BatchStreamOptions, 'bufferedBytes'>;
   /** What the renderer holds, when kept (see BatchStreamOptions.keepSentRows). */
   private readonly sentRows: SentRows | undefined;
@@ -84,6 +46,7 @@ export class BatchStream {
   /** The last batch sent before the last afterRows message went out (see awaitsDelivery). */
   private afterRowsSeq = 0;
   private closed = false;
+  private readonly oneBatchPerTurn: boolean;
 
   constructor(options: BatchStreamOptions) {
     this.subscriptionId = options.subscriptionId;
@@ -92,6 +55,7 @@ export class BatchStream {
     this.acknowledgedSeq = this.sentSeq;
     this.interval = this.options.flushIntervalMs;
     this.sentRows = options.keepSentRows === false ? undefined : new SentRows();
+    this.oneBatchPerTurn = options.oneBatchPerTurn ?? false;
   }
 
   /**
@@ -243,25 +207,60 @@ export class BatchStream {
     }
   }
 
-  /** Sends what it can now, respecting the size cap and the renderer's lag. */
+  /**
+   * Sends what it can now, respecting the size cap and the renderer's lag; with oneBatchPerTurn, one
+   * batch now and the rest one per turn of the event loop: each batch is a JSON text of up to
+   * maxBatchRows rows, its bookkeeping and the socket's copies, and eight of them sent back to back
+   * (a snapshot for a page opened mid-LIST, a backlog once the renderer acknowledges) held the main
+   * thread 2-5 s at 150,000 pods, with the LIST's socket data, the acknowledgements and every timer
+   * waiting behind them.
+   */
   flush(): void {
     this.timer?.stop();
     this.timer = undefined;
     if (this.closed) return;
-    while (this.hasSnapshotChunk() && !this.isBehind()) this.sendSnapshotChunk();
-    while (this.snapshotRows === undefined && this.pending.size > 0 && !this.isBehind()) {
-      const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
-      this.emit({ upserts, deletes });
-      if (this.listingState === 'first') this.listingState = 'sent';
-    }
+    if (!this.isBehind()) this.sendOne();
+    while (!this.oneBatchPerTurn && this.hasBatch() && !this.isBehind()) this.sendOne();
     // An open snapshot with nothing left to send waits for its next rows (add and end flush).
-    if (this.hasSnapshotChunk() || (this.snapshotRows === undefined && this.pending.size > 0)) {
-      this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
-      this.schedule();
+    if (this.hasBatch()) {
+      if (this.isBehind()) {
+        this.interval = Math.min(this.interval * 2, this.options.maxFlushIntervalMs);
+        this.schedule();
+      } else {
+        // Not behind: the backoff is over (an acknowledgement must not put this turn off to a flush
+        // interval, see acknowledge).
+        this.interval = this.baseInterval();
+        this.scheduleNextTurn();
+      }
     } else {
       this.interval = this.baseInterval();
     }
     this.sendAfterRows();
+  }
+
+  /** Whether a batch waits: a snapshot's chunk, or pending changes once no snapshot is under way. */
+  private hasBatch(): boolean {
+    return this.hasSnapshotChunk() || (this.snapshotRows === undefined && this.pending.size > 0);
+  }
+
+  /** The next batch: a snapshot's chunk while one is under way, else pending changes. */
+  private sendOne(): void {
+    if (this.hasSnapshotChunk()) {
+      this.sendSnapshotChunk();
+    } else if (this.snapshotRows === undefined && this.pending.size > 0) {
+      const { upserts, deletes } = this.pending.take(this.options.maxBatchRows);
+      this.emit({ upserts, deletes });
+      if (this.listingState === 'first') this.listingState = 'sent';
+    }
+  }
+
+  /** Flushes again in the loop's next turn (a timer: I/O and other timers run first). */
+  private scheduleNextTurn(): void {
+    this.timer?.stop();
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, 0);
   }
 
   /** Sends what waits for the rows (see afterRows) once none is left to send. */

@@ -57,6 +57,7 @@ export class SessionConnection {
     }
     const feed = this.session.feeds.acquire(gvr, namespace);
     const stream = new BatchStream({
+      oneBatchPerTurn: true,
       ...this.session.options.batch,
       subscriptionId,
       clock: this.session.clock,

@@ -12,10 +12,14 @@
 // paint included, which a CPU profile lumps together as "(program)"). `--backend-profile` writes only
 // the backend's profile (the page's profiler slows the page). `--timeline` prints, once a second, where
 // the pods' rows are and each side's CPU so far (startup-timeline.ts): which side waits for which.
+// It also prints the backend main loop's longest stall (monitorEventLoopDelay) to "synced";
+// `--batches-at-once` sends the renderer's batches as before session 12 (all that may go in one task,
+// not one per turn): the A of an A/B pair on the same tree.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { UiBenchSession } from './ui-session';
 import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
@@ -33,6 +37,8 @@ const { values } = parseArgs({
     timeline: { type: 'boolean', default: false },
     // The page's profiler (200 us sampling) slows the page enough to move what bounds "synced".
     'backend-profile': { type: 'boolean', default: false },
+    // The renderer's batches as before session 12: all that may go in one task (the A of an A/B pair).
+    'batches-at-once': { type: 'boolean', default: false },
   },
 });
 const pods = Number(values.pods);
@@ -52,7 +58,14 @@ try {
   const before = threadCpu();
   const cpuBefore = process.cpuUsage();
   const backendStart = performance.now();
+  // The backend's main thread's longest stall from its start to "synced" (this process's event loop).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const mode = await session.startBackend();
+  if (values['batches-at-once']) {
+    const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
+    options.batch = { ...options.batch, oneBatchPerTurn: false };
+  }
   // When the backend's pods feed synced (its first kind when recording: it lists from the session's
   // start, before the page opens), with the CPU its threads had spent by then.
   const backendReady = performance.now() - backendStart;
@@ -95,6 +108,7 @@ try {
   await page.goto(mode.launchUrl());
   const startup = await startupTimes(page);
   timeline.stop();
+  loopDelay.disable();
   // The page can read "synced" within a poll of the feed: looked at once more.
   sample();
   clearInterval(watch);
@@ -132,6 +146,9 @@ try {
         `its worker's CPU on them ${seconds(recorded?.writeCpuMs ?? 0)}`,
       `backend CPU, its start to the page's synced: ${seconds((cpu.user + cpu.system) / 1000)} in all; ` +
         describeThreadCpu(threadCpuSpent(before, after)),
+      `backend main loop, its start to the page's synced: longest stall ${Math.round(loopDelay.max / 1e6)} ms, ` +
+        `p99 ${Math.round(loopDelay.percentile(99) / 1e6)} ms` +
+        (values['batches-at-once'] ? ' (batches at once)' : ''),
       `page main thread: CPU ${seconds(metric('ThreadTime'))}, tasks ${seconds(metric('TaskDuration'))}, script ${seconds(metric('ScriptDuration'))}, ` +
         `layout ${seconds(metric('LayoutDuration'))}, style ${seconds(metric('RecalcStyleDuration'))}`,
     ].join('\n'),
