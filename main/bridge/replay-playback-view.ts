@@ -30,6 +30,9 @@ export function replayPlaybackView(replay: PlayedReplay): PlaybackView {
   return {
     moment: () => cursor.moment,
     rendererBehind: () => stream.pendingCount > 0 && stream.isBehind(),
+    // The cursor counts a rebuilt moment's rows until the batch ending its snapshot is sent; the
+    // renderer applies that snapshot whole then, acknowledging it once applied.
+    rebuiltRowsPending: () => cursor.rebuilding !== undefined || stream.isBehind(),
     apply: (change) => {
       cursor.moment = change.time;
       replay.movedOn();

@@ -179,6 +179,20 @@ export async function goLive(page: Page): Promise<void> {
 /** The recording's first and last moments, as the timeline shows them. */
 export const recordingSpan = timelineSpan;
 
+/** The longest window a playback is measured over, in wall ms. */
+const playbackWindowMs = 5_000;
+
+/**
+ * How long to play from `from` at `speed`, in wall ms: half of what is recorded after it, at most
+ * playbackWindowMs. Bounded by the recording as it runs to now (moments are wall times), not by the
+ * span the timeline drew, which may be older: on a loaded machine it read 4.6 s after 30 s of churn,
+ * and windows of half of that were one or two frames, where one frame's step alone is 50-100% off.
+ */
+export function playbackWindow(span: { from: number; to: number }, from: number, speed: number): number {
+  const recorded = Math.max(span.to, Date.now());
+  return Math.min(playbackWindowMs, ((recorded - from) / speed) * 0.5);
+}
+
 /** How the timeline's moment moved while playing, as a person watching it sees it. */
 export interface PlaybackMeasure {
   /** |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window. */

@@ -20,6 +20,7 @@ import {
   openDetail,
   pageNow,
   playbackError,
+  playbackWindow,
   recordingSpan,
   scrollTable,
   startupTimes,
@@ -180,7 +181,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
       times.push(await travelTo(page, span.from + 1_000));
       return times;
     });
-    const playFor = Math.min(5_000, ((span.to - span.from) / playbackSpeed) * 0.5);
+    const playFor = playbackWindow(span, span.from + 1_000, playbackSpeed);
     const playback = await playbackError(page, playbackSpeed, playFor);
     const speedError = playback.errorPct;
     // Also from the middle of the recording: past the initial list (whose density depends on how fast
@@ -190,7 +191,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // the probe would wait out its 120 s limit).
     await goLive(page);
     await travelTo(page, middle);
-    const churnPlayFor = Math.min(5_000, ((span.to - middle) / playbackSpeed) * 0.5);
+    const churnPlayFor = playbackWindow(span, middle, playbackSpeed);
     const underChurn = await playbackError(page, playbackSpeed, churnPlayFor);
     await goLive(page);
     await page.close();
