@@ -100,6 +100,8 @@ try {
       travel_start_ms: round(start),
       playback_speed_error_pct: round(fromStart.errorPct),
       playback_churn_error_pct: round(underChurn.errorPct),
+      playback_start_ms: round(fromStart.startMs),
+      playback_churn_start_ms: round(underChurn.startMs),
     }),
   );
 } finally {
@@ -111,6 +113,6 @@ function describePlayback(measure: PlaybackMeasure): string {
     `error ${round(measure.errorPct)}%${measure.catchingUp ? ' (catching up)' : ''}, ` +
     `first move ${round(measure.startMs)} ms after Space, ` +
     `still at most ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)} ms, ` +
-    `behind at most ${round(measure.behindMaxMs)} ms`
+    `behind at most ${round(measure.behindMaxMs)} ms; moves (wall ms: recorded s) ${measure.trace.join(', ')}`
   );
 }
