@@ -153,22 +153,29 @@ class TimedClock implements Clock {
   }
 }
 
-/** A page's MirrorStore: one frame every 16 ms, applying at most pageRows rows of batches, acknowledged. */
+/**
+ * A page's MirrorStore: one frame every 16 ms, applying at most pageRows rows of batches (a larger
+ * batch over several frames), each acknowledged once applied.
+ */
 function pageOf(acknowledge: (seq: number) => void) {
   const waiting: { seq: number; rows: number }[] = [];
   const frames = setInterval(() => {
-    let applied = 0;
+    let budget = pageRows;
     let last: number | undefined;
-    while (waiting.length > 0 && (applied === 0 || applied + waiting[0]!.rows <= pageRows)) {
-      const batch = waiting.shift()!;
-      applied += batch.rows;
+    while (waiting.length > 0 && budget > 0) {
+      const batch = waiting[0]!;
+      const taken = Math.min(batch.rows, budget);
+      batch.rows -= taken;
+      budget -= taken;
+      if (batch.rows > 0) break;
+      waiting.shift();
       last = batch.seq;
     }
     if (last !== undefined) acknowledge(last);
   }, 16);
   return {
     receive: (batch: DeltaBatch) =>
-      waiting.push({ seq: batch.seq, rows: batch.upserts.length + batch.deletes.length }),
+      waiting.push({ seq: batch.seq, rows: Math.max(1, batch.upserts.length + batch.deletes.length) }),
     close: () => clearInterval(frames),
   };
 }
