@@ -42,7 +42,7 @@ export interface PlaybackView {
   rendererBehind(): boolean;
   /**
    * The rows of a moment rebuilt (a jump's) are still on their way to the page: its snapshot not all
-   * sent, or the renderer still taking it in (behind with its batches). Until they are on the page
+   * sent, or the renderer still taking it in (a batch sent not yet acknowledged as applied). Until they are on the page
    * the jump has not landed: the moment is not shown, so the clock does not run from it.
    */
   rebuiltRowsPending(): boolean;
