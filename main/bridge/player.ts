@@ -56,7 +56,7 @@ export class Player {
   /** The view clock: runs at the speed played, held while the next changes are read (buffering). */
   private readonly clock: PlaybackClock;
   /**
-   * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
+   * How long a jump takes, from its start to its landing (its rows on the page): a jump aims that far ahead of the
    * view clock, so that its moment is about due when its rows are whole.
    */
   private readonly jumps: JumpEstimate;
