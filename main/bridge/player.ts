@@ -16,7 +16,7 @@ import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
 import { openPlayerReadAhead } from './playback-read-ahead';
 import type { PlaybackReadAhead } from './playback-read-ahead';
-import { gapCovering } from './replay-gaps';
+import { gapCovering, gapEnd } from './replay-gaps';
 import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
 export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTiming } from './playback-view';
@@ -46,18 +46,15 @@ export class Player {
   private readFrom: number;
   /** The last moment whose rows all went out to the renderer: the furthest the cursor may name. */
   private sent: number;
-  /**
-   * While a jump rebuilds, and until its rows are on the page (it lands): its moment, where the view
-   * clock is held until then.
-   */
+  /** A jump's moment, until it lands (its rows on the page): the view clock is held there till then. */
   private jumpingTo: number | undefined;
   /** When the jump under way began, in wall ms: how long jumps take, to their landing. */
   private jumpBegan = 0;
   /** The view clock: runs at the speed played, held while the next changes are read (buffering). */
   private readonly clock: PlaybackClock;
   /**
-   * How long a jump takes, from its start to its landing (its rows on the page): a jump aims that far ahead of the
-   * view clock, so that its moment is about due when its rows are whole.
+   * How long a jump takes, from its start to its landing (its rows on the page): a jump aims that far
+   * ahead of the view clock, so that its moment is about due when its rows are whole.
    */
   private readonly jumps: JumpEstimate;
   /** How far the moment has been behind the view clock, frame by frame: when to jump. */
@@ -161,7 +158,7 @@ export class Player {
     // change by change it would hold the moment back for seconds, so the player jumps over it as soon
     // as the jump would land about when the view clock gets there. A gap ending where the changes
     // are read from is behind the rows (a jump landed there).
-    const listAt = this.gapEnd(view.moment());
+    const listAt = gapEnd(this.marks, this.start.query.gvr, view.moment(), this.end);
     const expectedMs = this.jumps.expectedMs;
     if (listAt !== undefined && listAt > this.readFrom && !rendererBehind) {
       // Before the first move (playing from inside a gap: a recording's start, its initial list
@@ -246,19 +243,6 @@ export class Player {
   /** A jump's moment: `time`, within the recording. */
   private aim(time: number): number {
     return Math.min(this.end, time);
-  }
-
-  /**
-   * Where the gap covering `time` ends, if it does within the recording played; through the gaps
-   * that follow it without a break (the recorder down, then the kind listing once it is back).
-   */
-  private gapEnd(time: number): number | undefined {
-    let end: number | undefined;
-    for (let gap = gapCovering(this.marks, this.start.query.gvr, time); gap;) {
-      end = gap.end;
-      gap = end === undefined ? undefined : gapCovering(this.marks, this.start.query.gvr, end);
-    }
-    return end !== undefined && end <= this.end ? end : undefined;
   }
 
   /**
