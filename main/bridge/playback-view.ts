@@ -40,6 +40,12 @@ export interface PlaybackView {
   moment(): number;
   /** The renderer is behind with earlier rows still waiting unsent. */
   rendererBehind(): boolean;
+  /**
+   * The rows of a moment rebuilt (a jump's) are still on their way to the page: its snapshot not all
+   * sent, or the renderer still taking it in (a batch sent not yet acknowledged as applied). Until they are on the page
+   * the jump has not landed: the moment is not shown, so the clock does not run from it.
+   */
+  rebuiltRowsPending(): boolean;
   /** Applies one recorded change to the rows; the moment moves to its time. */
   apply(change: PlaybackChange): void;
   /** Sends the rows applied so far, so they go out before the cursor that names their moment. */

@@ -16,7 +16,7 @@ import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
 import { openPlayerReadAhead } from './playback-read-ahead';
 import type { PlaybackReadAhead } from './playback-read-ahead';
-import { gapCovering } from './replay-gaps';
+import { gapCovering, gapEnd } from './replay-gaps';
 import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
 export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTiming } from './playback-view';
@@ -46,13 +46,15 @@ export class Player {
   private readFrom: number;
   /** The last moment whose rows all went out to the renderer: the furthest the cursor may name. */
   private sent: number;
-  /** While a jump rebuilds: its moment, where the view clock is held until its rows are whole. */
+  /** A jump's moment, until it lands (its rows on the page): the view clock is held there till then. */
   private jumpingTo: number | undefined;
+  /** When the jump under way began, in wall ms: how long jumps take, to their landing. */
+  private jumpBegan = 0;
   /** The view clock: runs at the speed played, held while the next changes are read (buffering). */
   private readonly clock: PlaybackClock;
   /**
-   * How long a jump takes, from its start to its first page read: a jump aims that far ahead of the
-   * view clock, so that its moment is about due when its rows are whole.
+   * How long a jump takes, from its start to its landing (its rows on the page): a jump aims that far
+   * ahead of the view clock, so that its moment is about due when its rows are whole.
    */
   private readonly jumps: JumpEstimate;
   /** How far the moment has been behind the view clock, frame by frame: when to jump. */
@@ -134,13 +136,18 @@ export class Player {
     if (this.closed) return;
     const changes = this.changes;
     const view = this.view;
-    if (!changes) {
-      if (this.jumpingTo !== undefined && this.clock.time() >= this.jumpingTo)
-        this.clock.hold(this.jumpingTo);
+    const jumpingTo = this.jumpingTo;
+    // A jump has landed once its rows are on the page, not once they are read: a moment of 150,000
+    // rows takes the page seconds to take in, and a clock run from it meanwhile (the cursor standing
+    // at the jump's moment, the rows behind it) is a still of that length, then a race to catch up.
+    if (!changes || (jumpingTo !== undefined && view.rebuiltRowsPending())) {
+      if (jumpingTo !== undefined && this.clock.time() >= jumpingTo) this.clock.hold(jumpingTo);
+      changes?.fill();
       view.announce();
       this.scheduleFrame();
       return;
     }
+    if (jumpingTo !== undefined) this.land(jumpingTo);
     const target = this.clock.time();
     const began = this.wall.now();
     const deadline = began + (this.timing.frameBudgetMs ?? 50);
@@ -151,7 +158,7 @@ export class Player {
     // change by change it would hold the moment back for seconds, so the player jumps over it as soon
     // as the jump would land about when the view clock gets there. A gap ending where the changes
     // are read from is behind the rows (a jump landed there).
-    const listAt = this.gapEnd(view.moment());
+    const listAt = gapEnd(this.marks, this.start.query.gvr, view.moment(), this.end);
     const expectedMs = this.jumps.expectedMs;
     if (listAt !== undefined && listAt > this.readFrom && !rendererBehind) {
       // Before the first move (playing from inside a gap: a recording's start, its initial list
@@ -220,22 +227,22 @@ export class Player {
     this.scheduleFrame(this.wall.now() - began);
   }
 
+  /**
+   * A jump's rows are on the page: a clock held short of its moment (before the first move, or too
+   * close to run to it) moves there with them, still held; it runs on from there once the changes
+   * after it are read (see frame), as from any hold. What lies between was read as one moment, not
+   * played.
+   */
+  private land(time: number): void {
+    this.jumpingTo = undefined;
+    this.clock.seek(time);
+    this.jumps.observe(this.wall.now() - this.jumpBegan);
+    this.lag.reset();
+  }
+
   /** A jump's moment: `time`, within the recording. */
   private aim(time: number): number {
     return Math.min(this.end, time);
-  }
-
-  /**
-   * Where the gap covering `time` ends, if it does within the recording played; through the gaps
-   * that follow it without a break (the recorder down, then the kind listing once it is back).
-   */
-  private gapEnd(time: number): number | undefined {
-    let end: number | undefined;
-    for (let gap = gapCovering(this.marks, this.start.query.gvr, time); gap;) {
-      end = gap.end;
-      gap = end === undefined ? undefined : gapCovering(this.marks, this.start.query.gvr, end);
-    }
-    return end !== undefined && end <= this.end ? end : undefined;
   }
 
   /**
@@ -254,7 +261,7 @@ export class Player {
     // first move: the playback starts from the jump's rows) or the moment is too close to be worth
     // running to: held, it waits for the rows there, as it would for the changes of a stretch.
     if (this.clock.ran && time - this.clock.time() >= resumeAheadMs * this.start.speed) this.clock.resume();
-    const began = this.wall.now();
+    this.jumpBegan = this.wall.now();
     this.scheduleFrame();
     // The changes after the moment are asked for with it: the worker reads their first page once
     // the moment is rebuilt, not a round trip later.
@@ -274,21 +281,11 @@ export class Player {
         readAhead.close();
         return;
       }
+      // The changes after the moment are read meanwhile; the frames land the jump once its rows are
+      // on the page (see frame and land).
       this.changes = readAhead;
       this.readFrom = time;
       this.sent = time;
-      this.jumpingTo = undefined;
-      // A clock held through the rebuild (too close to run to its moment) moves there with the rows:
-      // what lies between was read as one moment, not played. Before the first move (the list's
-      // moment rebuilt first, its progress shown as a travel's), the playback starts as its rows are
-      // whole: the cursor names the list's moment and the clock runs from it at once, rather than
-      // naming it and standing there until the page has taken the rows in (they follow as the rows
-      // of any frame do).
-      this.clock.seek(time);
-      if (!this.clock.ran) this.clock.resume();
-      const jumpMs = this.wall.now() - began;
-      this.jumps.observe(jumpMs);
-      this.lag.reset();
       readAhead.fill();
       this.timer?.stop();
       this.scheduleFrame();

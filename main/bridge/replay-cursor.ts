@@ -29,6 +29,13 @@ export class ReplayCursor {
   cutShort = false;
   /** The moment waits behind the player's view clock (see HistoryCursorMessage.catchingUp). */
   catchingUp = false;
+  /**
+   * A playback's jump rebuilt this moment and its rows are not on the page yet (see
+   * PlaybackView.rebuiltRowsPending): while playing, the cursor is still counted short of whole and
+   * follows the view clock, as while the moment is read; set when the jump starts, cleared by the
+   * player's first frame once it lands.
+   */
+  landing = false;
 
   constructor(private readonly options: ReplayCursorOptions) {}
 
@@ -51,6 +58,11 @@ export class ReplayCursor {
     const held = this.options.held();
     const total = rebuilding ? rebuilding.total : held;
     let rebuilt = rebuilding ? rebuilding.rebuilt : held;
+    const viewClock = this.options.viewClock();
+    const landing = this.landing && viewClock !== undefined && !rebuilding;
+    // The snapshot is all sent but the page is still taking it in: one row short of whole, so the
+    // renderer does not take its rows for the moment's yet.
+    if (landing && total !== undefined && total > 0) rebuilt = Math.min(rebuilt, total - 1);
     const unchanged = this.options.unchanged();
     if (rebuilding && unchanged !== undefined) {
       // Rows the renderer holds already are rebuilt too, but the total is reached only by the batch
@@ -61,8 +73,8 @@ export class ReplayCursor {
     // While a playback's jump rebuilds its moment (ahead of the view clock), no row of it is shown
     // yet: the cursor follows the view clock there rather than leaping ahead, and names the moment
     // once its rows are whole.
-    const viewClock = this.options.viewClock();
-    const time = rebuilding && viewClock !== undefined ? Math.min(this.moment, viewClock) : this.moment;
+    const time =
+      (rebuilding || landing) && viewClock !== undefined ? Math.min(this.moment, viewClock) : this.moment;
     this.options.send({
       type: 'historyCursor',
       subscriptionId: this.options.subscriptionId,

@@ -33,3 +33,21 @@ export function gapCovering(
   );
   return replayGapOf(mark);
 }
+
+/**
+ * Where the gap covering `time` ends, if it does by `end` (the recording played); through the gaps
+ * that follow it without a break (the recorder down, then the kind listing once it is back).
+ */
+export function gapEnd(
+  marks: readonly RecordingMark[],
+  gvr: string,
+  time: number,
+  end: number,
+): number | undefined {
+  let ends: number | undefined;
+  for (let gap = gapCovering(marks, gvr, time); gap;) {
+    ends = gap.end;
+    gap = ends === undefined ? undefined : gapCovering(marks, gvr, ends);
+  }
+  return ends !== undefined && ends <= end ? ends : undefined;
+}

@@ -30,6 +30,11 @@ export function replayPlaybackView(replay: PlayedReplay): PlaybackView {
   return {
     moment: () => cursor.moment,
     rendererBehind: () => stream.pendingCount > 0 && stream.isBehind(),
+    // The cursor counts a rebuilt moment's rows until the batch ending its snapshot is sent; the
+    // renderer acknowledges each batch once applied, and the last one says the moment is on the page
+    // (not merely within the unacknowledged batches the stream allows: at 150,000 pods those are
+    // seconds of the page's work).
+    rebuiltRowsPending: () => cursor.rebuilding !== undefined || stream.lastAcknowledgedSeq < stream.lastSeq,
     apply: (change) => {
       cursor.moment = change.time;
       replay.movedOn();
@@ -47,8 +52,9 @@ export function replayPlaybackView(replay: PlayedReplay): PlaybackView {
     // The rows of the moment go out before its cursor, not up to a flush interval after it.
     flush: () => stream.flush(),
     rebuild: (reads, file, time) => {
-      // A jump's moment is rebuilt whole, not caught up to.
+      // A jump's moment is rebuilt whole, not caught up to; it lands once its rows are on the page.
       cursor.catchingUp = false;
+      cursor.landing = true;
       const rebuilt = replay.rebuild(reads, file, time);
       void rebuilt.then(
         () => keys.hashAhead(clock, replay.closed),
@@ -57,6 +63,7 @@ export function replayPlaybackView(replay: PlayedReplay): PlaybackView {
       return rebuilt;
     },
     hold: (moment, gap, catchingUp) => {
+      cursor.landing = false;
       cursor.moment = moment;
       cursor.gap = gap;
       cursor.catchingUp = catchingUp;

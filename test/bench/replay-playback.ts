@@ -1,10 +1,11 @@
 // Playback at production settings on the real clock, run by hand (not part of npm test or npm run
 // bench): `npx tsx test/bench/replay-playback.ts [--pods 1000] [--rate 100] [--seconds 120]
-// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100]`.
+// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100] [--page-rows 8000]`.
 // Writes a recording of --pods realistic pods (managedFields included) changing --rate times a second
 // for --seconds, then plays it through a ReplaySubscription at each speed with the default frame
 // (100 ms), budget (50 ms) and jump lag, acknowledging batches as a renderer would (one frame every
-// 16 ms applying at most 8,000 rows, as the page's MirrorStore does), and prints the view clock's rate
+// 16 ms applying at most --page-rows rows, 8,000 as the page's MirrorStore does; fewer for a page
+// slower to take rows in, as at 150,000 pods), and prints the view clock's rate
 // against the wall clock, the moment's error after the first 5 s (the ui bench's measure), the
 // longest wall time between cursor moves, how many cursors said the playback was catching up or
 // rebuilding (a jump), the longest timer callback (a frame of the player's work, or a flush) and the
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     'list-seconds': { type: 'string', default: '0' },
     'from-seconds': { type: 'string', default: '0' },
     speeds: { type: 'string', default: '10,100' },
+    'page-rows': { type: 'string', default: '8000' },
   },
 });
 const podCount = Number(values.pods);
@@ -46,6 +48,8 @@ const listMs = Number(values['list-seconds']) * 1000;
 /** Where playback starts, after the recording's start (past the list: under churn alone). */
 const fromMs = Number(values['from-seconds']) * 1000;
 const speeds = values.speeds.split(',').map(Number);
+/** Rows the modelled page applies a frame (a batch at least). */
+const pageRows = Number(values['page-rows']);
 /** The ui bench's measure: how far the moment moved in this much wall time, from the first cursor. */
 const windowMs = 5_000;
 
@@ -149,22 +153,29 @@ class TimedClock implements Clock {
   }
 }
 
-/** A page's MirrorStore: one frame every 16 ms, applying at most 8,000 rows of batches, acknowledged. */
+/**
+ * A page's MirrorStore: one frame every 16 ms, applying at most pageRows rows of batches (a larger
+ * batch over several frames), each acknowledged once applied.
+ */
 function pageOf(acknowledge: (seq: number) => void) {
   const waiting: { seq: number; rows: number }[] = [];
   const frames = setInterval(() => {
-    let applied = 0;
+    let budget = pageRows;
     let last: number | undefined;
-    while (waiting.length > 0 && (applied === 0 || applied + waiting[0]!.rows <= 8_000)) {
-      const batch = waiting.shift()!;
-      applied += batch.rows;
+    while (waiting.length > 0 && budget > 0) {
+      const batch = waiting[0]!;
+      const taken = Math.min(batch.rows, budget);
+      batch.rows -= taken;
+      budget -= taken;
+      if (batch.rows > 0) break;
+      waiting.shift();
       last = batch.seq;
     }
     if (last !== undefined) acknowledge(last);
   }, 16);
   return {
     receive: (batch: DeltaBatch) =>
-      waiting.push({ seq: batch.seq, rows: batch.upserts.length + batch.deletes.length }),
+      waiting.push({ seq: batch.seq, rows: Math.max(1, batch.upserts.length + batch.deletes.length) }),
     close: () => clearInterval(frames),
   };
 }

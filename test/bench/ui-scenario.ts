@@ -179,6 +179,20 @@ export async function goLive(page: Page): Promise<void> {
 /** The recording's first and last moments, as the timeline shows them. */
 export const recordingSpan = timelineSpan;
 
+/** The longest window a playback is measured over, in wall ms. */
+const playbackWindowMs = 5_000;
+
+/**
+ * How long to play from `from` at `speed`, in wall ms: half of what is recorded after it, at most
+ * playbackWindowMs. Bounded by the recording as it runs to now (moments are wall times), not by the
+ * span the timeline drew, which may be older: on a loaded machine it read 4.6 s after 30 s of churn,
+ * and windows of half of that were one or two frames, where one frame's step alone is 50-100% off.
+ */
+export function playbackWindow(span: { from: number; to: number }, from: number, speed: number): number {
+  const recorded = Math.max(span.to, Date.now());
+  return Math.min(playbackWindowMs, ((recorded - from) / speed) * 0.5);
+}
+
 /** How the timeline's moment moved while playing, as a person watching it sees it. */
 export interface PlaybackMeasure {
   /** |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window. */
@@ -196,6 +210,12 @@ export interface PlaybackMeasure {
   /** How far the moment was ever ahead of, and behind, speed × elapsed since its first move, in wall ms. */
   readonly aheadMaxMs: number;
   readonly behindMaxMs: number;
+  /**
+   * Where the moment was, sample by sample, while it moved or the banner changed: `wall ms since the
+   * first move: recorded s since the first move [banner]`, to tell a still's cause (a jump
+   * rebuilding, catching up) from the figures above.
+   */
+  readonly trace: string[];
 }
 
 /**
@@ -227,14 +247,18 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   const first = (await start.jsonValue()) as { value: number; at: number };
   // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
   const samples = await page.evaluate(async (until) => {
-    const taken: { value: number; at: number }[] = [];
+    const taken: { value: number; at: number; banner: string }[] = [];
     for (;;) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const at = performance.now();
       const value = Number(
         document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow'),
       );
-      taken.push({ value, at });
+      // The travel banner (catching up) and the top bar's replay badge (rebuilding n of N).
+      const banner =
+        (document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '') +
+        (document.querySelector('.top-bar')?.textContent ?? '');
+      taken.push({ value, at, banner });
       if (at >= until) return taken;
     }
   }, first.at + durationMs);
@@ -248,7 +272,16 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   let stillSince = first;
   let aheadMaxMs = 0;
   let behindMaxMs = 0;
+  const trace: string[] = [];
+  let traced: { value: number; banner: string } = { value: first.value, banner: '' };
   for (const sample of samples) {
+    const status =
+      /catching up|rebuilding [\d,]+ of [\d,]+|reading the recording/.exec(sample.banner)?.[0] ?? '';
+    if (sample.value !== traced.value || status !== traced.banner) {
+      const seconds = ((sample.value - first.value) / 1000).toFixed(1);
+      trace.push(`${Math.round(sample.at - first.at)}: ${seconds}${status ? ` ${status}` : ''}`);
+      traced = { value: sample.value, banner: status };
+    }
     if (sample.value !== stillSince.value) stillSince = sample;
     stillMaxMs = Math.max(stillMaxMs, sample.at - stillSince.at);
     const off = (sample.value - first.value) / speed - (sample.at - first.at);
@@ -262,6 +295,7 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
     stillMaxMs,
     aheadMaxMs,
     behindMaxMs,
+    trace,
   };
 }
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
 import { UiBenchSession } from './ui-session';
-import { goLive, playbackError, recordingSpan, travelTo } from './ui-scenario';
+import { goLive, playbackError, playbackWindow, recordingSpan, travelTo } from './ui-scenario';
 import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
@@ -71,13 +71,9 @@ try {
     writeFileSync(join(profileFolder, `travel-only-${pods}.cpuprofile`), JSON.stringify(profile));
   }
   log(`travels on the profile clock: ${travelsFrom} to ${travelsTo} us`);
-  // The window is bounded by the recording, which runs to now (moments are wall times): the span the
-  // timeline drew may be older (on a loaded machine it read 4.6 s after 30 s of churn), and windows of
-  // half of it were one or two frames, where a frame's step alone is 50-100% (the loaded runs' 100%).
-  const recorded = () => Math.max(span.to, Date.now());
-  const playFor = Math.min(5_000, ((recorded() - span.from) / speed) * 0.5);
+  const playFor = playbackWindow(span, span.from + 1_000, speed);
   log(
-    `timeline span ${round((span.to - span.from) / 1000)} s, recorded ${round((recorded() - span.from) / 1000)} s; ` +
+    `timeline span ${round((span.to - span.from) / 1000)} s, recorded ${round((Date.now() - span.from) / 1000)} s; ` +
       `window from the start ${round(playFor)} ms`,
   );
   if (values.profile) await cdp.send('Profiler.start');
@@ -92,7 +88,7 @@ try {
   await goLive(page);
   const middle = span.from + (span.to - span.from) / 2;
   await travelTo(page, middle);
-  const middleFor = Math.min(5_000, ((recorded() - middle) / speed) * 0.5);
+  const middleFor = playbackWindow(span, middle, speed);
   log(`window from the middle ${round(middleFor)} ms`);
   const underChurn = await playbackError(page, speed, middleFor);
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
@@ -104,6 +100,8 @@ try {
       travel_start_ms: round(start),
       playback_speed_error_pct: round(fromStart.errorPct),
       playback_churn_error_pct: round(underChurn.errorPct),
+      playback_start_ms: round(fromStart.startMs),
+      playback_churn_start_ms: round(underChurn.startMs),
     }),
   );
 } finally {
@@ -115,6 +113,6 @@ function describePlayback(measure: PlaybackMeasure): string {
     `error ${round(measure.errorPct)}%${measure.catchingUp ? ' (catching up)' : ''}, ` +
     `first move ${round(measure.startMs)} ms after Space, ` +
     `still at most ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)} ms, ` +
-    `behind at most ${round(measure.behindMaxMs)} ms`
+    `behind at most ${round(measure.behindMaxMs)} ms; moves (wall ms: recorded s) ${measure.trace.join(', ')}`
   );
 }

@@ -20,6 +20,7 @@ import {
   openDetail,
   pageNow,
   playbackError,
+  playbackWindow,
   recordingSpan,
   scrollTable,
   startupTimes,
@@ -180,7 +181,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
       times.push(await travelTo(page, span.from + 1_000));
       return times;
     });
-    const playFor = Math.min(5_000, ((span.to - span.from) / playbackSpeed) * 0.5);
+    const playFor = playbackWindow(span, span.from + 1_000, playbackSpeed);
     const playback = await playbackError(page, playbackSpeed, playFor);
     const speedError = playback.errorPct;
     // Also from the middle of the recording: past the initial list (whose density depends on how fast
@@ -190,7 +191,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // the probe would wait out its 120 s limit).
     await goLive(page);
     await travelTo(page, middle);
-    const churnPlayFor = Math.min(5_000, ((span.to - middle) / playbackSpeed) * 0.5);
+    const churnPlayFor = playbackWindow(span, middle, playbackSpeed);
     const underChurn = await playbackError(page, playbackSpeed, churnPlayFor);
     await goLive(page);
     await page.close();
@@ -238,6 +239,10 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         travel_complete_ms: round(travel),
         playback_speed_error_pct: round(speedError),
         playback_churn_error_pct: round(underChurn.errorPct),
+        // Space to the first move (the error above is measured from it): reading the first changes,
+        // and from a recording's start the list's moment rebuilt and on the page first.
+        playback_start_ms: round(playback.startMs),
+        playback_churn_start_ms: round(underChurn.startMs),
         long_tasks_per_min: round(longTasksPerMinute),
         page_churn_cpu_pct: round((churnPageCpuMs / churnWallMs) * 100),
         renderer_heap_mb: round(heapMb),
@@ -277,7 +282,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
-        `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
+        `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
         `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the driver and its playwright run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),

@@ -29,6 +29,7 @@ async function play(forMs: number, delayMs: (page: number) => number) {
   const view: PlaybackView = {
     moment: () => moment,
     rendererBehind: () => false,
+    rebuiltRowsPending: () => false,
     apply: (change) => (moment = change.time),
     flush: () => {},
     rebuild: () => Promise.reject(new Error('no jump expected')),
