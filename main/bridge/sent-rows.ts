@@ -8,6 +8,8 @@
 // the moment takes to rebuild while live batches go on: a BaseRows keeps, for each key changed since,
 // its row as of the base (copy on write), so it stays exactly the rows the renderer copies.
 import type { Row } from '../../shared/protocol/row';
+import type { LiveJournal } from '../history/query-protocol';
+import { IdentityJournal } from './identity-journal';
 
 /** The rows a renderer held once batch `seq` was applied, unchanged by the batches sent after it. */
 export interface BaseRows {
@@ -19,6 +21,20 @@ export interface BaseRows {
   keys(): IterableIterator<string>;
   /** Stops keeping rows for it: call once done with it. */
   release(): void;
+  /**
+   * The rows' identities as the texts of their journal the query worker has not read, up to this
+   * base (see IdentityJournal), when kept; undefined when not (then see restartJournal).
+   */
+  readonly journal?: LiveJournal;
+  /**
+   * Starts the journal again (when `journal` is undefined): its text 0, which the caller sends
+   * itself, is a listing of these rows (listIdentities). Call in the task that took the base.
+   */
+  restartJournal?(): number;
+  /** The worker read the journal's texts of `epoch` before number `at` (see LiveListings). */
+  acknowledgeJournal?(epoch: number, at: number): void;
+  /** The worker could not read the journal's epoch `epoch`: it is dropped until restarted. */
+  dropJournal?(epoch: number): void;
 }
 
 export class SentRows {
@@ -28,6 +44,8 @@ export class SentRows {
   private incoming: Map<string, Row> | undefined;
   /** Open bases over `rows`, each with the rows as of its batch of every key changed since. */
   private readonly bases = new Set<{ rows: Map<string, Row>; before: Map<string, Row | undefined> }>();
+  /** The identities of the rows sent, for the query worker (see IdentityJournal). */
+  private readonly journal = new IdentityJournal();
 
   /** Records a sent batch (its rows as objects: a live subscription's). */
   sent(batch: {
@@ -41,10 +59,12 @@ export class SentRows {
       // then, what it holds is no base. Open bases keep the old map, never written again.
       this.rows = undefined;
       this.incoming = new Map();
+      this.journal.begin();
     }
     const incoming = this.incoming;
     if (incoming !== undefined) {
       for (const row of batch.upserts) incoming.set(row.key, row);
+      this.journal.record(batch.upserts, [], incoming.size);
       if (batch.snapshotEnd) {
         this.rows = incoming;
         this.incoming = undefined;
@@ -61,6 +81,7 @@ export class SentRows {
       this.keepBefore(rows, row.key);
       rows.set(row.key, row);
     }
+    this.journal.record(batch.upserts, batch.deletes, rows.size);
   }
 
   /** The rows as of batch `seq` (the last sent), or undefined while a snapshot is under way. */
@@ -69,9 +90,15 @@ export class SentRows {
     if (rows === undefined) return undefined;
     const base = { rows, before: new Map<string, Row | undefined>() };
     this.bases.add(base);
+    const journal = this.journal;
+    const unread = journal.unread();
     return {
       seq,
       size: rows.size,
+      ...(unread ? { journal: unread } : {}),
+      restartJournal: () => journal.restart(),
+      acknowledgeJournal: (epoch, at) => journal.acknowledge(epoch, at),
+      dropJournal: (epoch) => journal.drop(epoch),
       get: (key) => (base.before.has(key) ? base.before.get(key) : rows.get(key)),
       // Read a slice per task while batches go on: the keys as of the first read, so that a key the
       // walk passed and a batch changed after is not met again among the changed ones.
@@ -93,6 +120,7 @@ export class SentRows {
   clear(): void {
     this.rows = undefined;
     this.incoming = undefined;
+    this.journal.drop();
   }
 
   private keepBefore(rows: Map<string, Row>, key: string): void {

@@ -9,6 +9,16 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingProblem } from './recording-error';
 import type { StateQuery, TimeRange } from './replay';
 
+/**
+ * The texts of a journal of the live rows' identities (see IdentityJournal) from text number `from`
+ * of epoch `epoch` on: each a batch's lines, "key TAB uid TAB resourceVersion" or "key" (deleted).
+ */
+export interface LiveJournal {
+  readonly epoch: number;
+  readonly from: number;
+  readonly texts: readonly string[];
+}
+
 export type QueryRequest =
   | {
       readonly id: number;
@@ -20,9 +30,16 @@ export type QueryRequest =
        * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
        * duration): replies are then "rows". With `since` (a moment's id, see the "moment" reply) the
        * rows may come as the difference from that moment's (see MomentRows.moment). Else with `live`
-       * (the live rows the asker holds, see base-identities.ts) as the difference from those.
+       * (the live rows the asker holds, see base-identities.ts) as the difference from those; or with
+       * `liveJournal`, the same rows as the texts of their journal the worker has not read yet (see
+       * LiveListings: the worker keeps the rest from the travels before).
        */
-      readonly rows?: { readonly now: number; readonly since?: number; readonly live?: string };
+      readonly rows?: {
+        readonly now: number;
+        readonly since?: number;
+        readonly live?: string;
+        readonly liveJournal?: LiveJournal;
+      };
     }
   | {
       readonly id: number;
@@ -154,6 +171,12 @@ export type QueryReply =
       readonly againstLive?: true;
       /** With againstLive: how many of the moment's rows the live rows hold as they are (not sent). */
       readonly unchanged?: number;
+      /**
+       * Asked with `liveJournal`: the number of its next text once those sent were read (the asker
+       * need not send them again), or undefined when they could not be (then the rows came as
+       * without: the asker sends a whole listing next time).
+       */
+      readonly liveAt?: number;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */
