@@ -13,8 +13,7 @@ import type { EncodedRows } from './encoded-rows';
 import type { HeldKeys } from './held-keys';
 import type { MomentReads } from './player';
 import type { LiveJournal } from '../history/query-protocol';
-import { listIdentities } from './base-identities';
-import { nextEpoch } from './identity-journal';
+import { listJournal, nextEpoch } from './identity-journal';
 import { MomentDifference } from './moment-difference';
 import { upsertCountOf } from './outgoing-message';
 import type { BaseRows } from './sent-rows';
@@ -90,9 +89,9 @@ export class MomentSending {
   /**
    * Opens the snapshot against `base`'s live rows as of their last batch at once, in the task that
    * takes them (the renderer copies the base as of that batch only if no batch of the live stream
-   * goes out in between), and says what to ask the worker against: the texts of their identity
+   * goes out in between), and says what to ask the worker against: the batches of their identity
    * journal it has not read (see IdentityJournal), or when none is kept, a listing of them made a
-   * slice per `nextTask` (see listIdentities) that starts the journal again; undefined when they
+   * slice per `nextTask` (see listJournal) that starts the journal again; undefined when they
    * cannot serve or `current` says the travel was superseded (then `open` sends as without).
    */
   async openLive(
@@ -112,10 +111,10 @@ export class MomentSending {
       listed.keys = [...rows.keys()];
     } else {
       const epoch = rows.restartJournal?.() ?? nextEpoch();
-      const identities = await listIdentities(rows, nextTask, current);
-      if (identities !== undefined) {
-        listed.keys = identities.keys;
-        journal = { epoch, from: 0, texts: [identities.text] };
+      const listing = await listJournal(rows, nextTask, current);
+      if (listing !== undefined) {
+        listed.keys = listing.keys;
+        journal = { epoch, from: 0, batches: [listing.batch] };
       }
     }
     // The worker reads the journal from now on: the rows themselves are no longer read.

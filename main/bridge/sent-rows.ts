@@ -22,16 +22,16 @@ export interface BaseRows {
   /** Stops keeping rows for it: call once done with it. */
   release(): void;
   /**
-   * The rows' identities as the texts of their journal the query worker has not read, up to this
+   * The rows' identities as the batches of their journal the query worker has not read, up to this
    * base (see IdentityJournal), when kept; undefined when not (then see restartJournal).
    */
   readonly journal?: LiveJournal;
   /**
-   * Starts the journal again (when `journal` is undefined): its text 0, which the caller sends
-   * itself, is a listing of these rows (listIdentities). Call in the task that took the base.
+   * Starts the journal again (when `journal` is undefined): its batch 0, which the caller sends
+   * itself, is a listing of these rows (listJournal). Call in the task that took the base.
    */
   restartJournal?(): number;
-  /** The worker read the journal's texts of `epoch` before number `at` (see LiveListings). */
+  /** The worker read the journal's batches of `epoch` before number `at` (see LiveListings). */
   acknowledgeJournal?(epoch: number, at: number): void;
   /** The worker could not read the journal's epoch `epoch`: it is dropped until restarted. */
   dropJournal?(epoch: number): void;

@@ -14,8 +14,8 @@
 // of the worker at 150,000 pods.
 import type { ChangeRow } from './recording-reader';
 import { objectKey } from '../../shared/protocol/row';
-import { isIdentity } from '../bridge/base-identities';
-import type { LiveIdentities } from './live-identities';
+import type { LiveIdentities, LiveIdentity } from './live-identities';
+import { isLive } from './live-identities';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
 import type { NewestObject, NewestState, NewestStates } from './moment-newest';
@@ -113,12 +113,12 @@ export function liveMoment(
   // recording missed or has not committed, keys it never knew) are read at the moment.
   const held: MomentRow[] = [];
   /** The live identities of the keys read at the moment. */
-  const live = new Map<string, string>();
+  const live = new Map<string, LiveIdentity>();
   /** Live keys the newest state holds as they are, in scope: all of its keys when as many. */
   let matched = 0;
   for (const [key, identity] of identities) {
     const now = differing.has(key) ? undefined : latest(states, key);
-    if (now !== undefined && isIdentity(identity, now.uid, now.resourceVersion) && inScope(now.namespace)) {
+    if (now !== undefined && isLive(identity, now.uid, now.resourceVersion) && inScope(now.namespace)) {
       // The newest state's own row: 150,000 rows made anew here were a tenth of the travel.
       held.push(now);
       matched++;
@@ -153,7 +153,7 @@ export function liveMoment(
       if (live.has(key)) deletes.push(key);
       continue;
     }
-    if (isIdentity(live.get(key), row.uid, row.resourceVersion)) {
+    if (isLive(live.get(key), row.uid, row.resourceVersion)) {
       held.push(momentRow(key, row.namespace, row.change, undefined, undefined));
       continue;
     }

@@ -1,10 +1,9 @@
 // The live rows' identities as a journal of the batches sent (SentRows, IdentityJournal) read by the
 // query worker between travels (LiveListings): at every base taken, the worker's identities are
-// exactly the base's rows, whichever texts it had read already; what it read is not sent again; a
+// exactly the base's rows, whichever batches it had read already; what it read is not sent again; a
 // journal the worker cannot follow on from, or one grown past twice its rows, is never misread.
 import { describe, expect, it } from 'vitest';
-import { listIdentities } from '../../../main/bridge/base-identities';
-import { IdentityJournal } from '../../../main/bridge/identity-journal';
+import { IdentityJournal, listJournal } from '../../../main/bridge/identity-journal';
 import { SentRows } from '../../../main/bridge/sent-rows';
 import type { BaseRows } from '../../../main/bridge/sent-rows';
 import { LiveListings, identitiesOf } from '../../../main/history/live-identities';
@@ -26,12 +25,12 @@ function row(key: string, uid: string, resourceVersion: string): Row {
   };
 }
 
-/** The base's rows as the worker should hold them: key -> "uid TAB resourceVersion". */
-function identitiesOfBase(base: BaseRows): Map<string, string> {
-  const identities = new Map<string, string>();
+/** The base's rows as the worker should hold them: key -> uid and resourceVersion. */
+function identitiesOfBase(base: BaseRows): Map<string, { uid: string; resourceVersion: string }> {
+  const identities = new Map<string, { uid: string; resourceVersion: string }>();
   for (const key of base.keys()) {
     const { uid, resourceVersion } = base.get(key)!;
-    identities.set(key, `${uid}\t${resourceVersion}`);
+    identities.set(key, { uid, resourceVersion });
   }
   return identities;
 }
@@ -40,16 +39,16 @@ function identitiesOfBase(base: BaseRows): Map<string, string> {
 async function asked(base: BaseRows): Promise<LiveJournal> {
   if (base.journal) return base.journal;
   const epoch = base.restartJournal!();
-  const listing = await listIdentities(
+  const listing = await listJournal(
     base,
     () => Promise.resolve(),
     () => true,
   );
-  return { epoch, from: 0, texts: [listing!.text] };
+  return { epoch, from: 0, batches: [listing!.batch] };
 }
 
 describe('the live rows as a journal', () => {
-  it('gives the worker exactly the rows of each base, sending only the texts it has not read', async () => {
+  it('gives the worker exactly the rows of each base, sending only the batches it has not read', async () => {
     const random = seededRandom(11);
     const sent = new SentRows();
     let version = 0;
@@ -149,17 +148,19 @@ describe('the live rows as a journal', () => {
     fourth.release();
   });
 
-  it('drops an epoch at a malformed line and reads a deleted key as gone', () => {
+  it('drops an epoch at a batch not of triples and reads a deleted key as gone', () => {
     const worker = new LiveListings();
     const journal = new IdentityJournal();
     journal.begin();
     journal.record([row('ns/a', 'u1', '1'), row('ns/b', 'u2', '2')], [], 2);
     journal.record([], ['ns/a'], 1);
     const read = worker.apply(journal.unread()!)!;
-    expect([...read.identities]).toEqual([['ns/b', 'u2\t2']]);
-    journal.record([row('ns/c', 'u\t3', '3')], [], 2);
-    expect(worker.apply(journal.unread()!)).toBeUndefined();
-    expect(identitiesOf('ns/a\tu1\t1\n')).toEqual(new Map([['ns/a', 'u1\t1']]));
+    expect([...read.identities]).toEqual([['ns/b', { uid: 'u2', resourceVersion: '2' }]]);
+    const unread = journal.unread()!;
+    expect(worker.apply({ ...unread, batches: [...unread.batches, ['ns/c', 'u3']] })).toBeUndefined();
+    // The epoch is gone: what follows on from it is not read either.
+    expect(worker.apply({ ...unread, from: 2, batches: [] })).toBeUndefined();
+    expect(identitiesOf('ns/a\tu1\t1\n')).toEqual(new Map([['ns/a', { uid: 'u1', resourceVersion: '1' }]]));
     expect(identitiesOf('ns/a\tu1\t1\t\n')).toBeUndefined();
   });
 });
