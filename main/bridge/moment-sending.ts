@@ -108,7 +108,7 @@ export class MomentSending {
     let journal = rows.journal;
     if (journal !== undefined) {
       // The base's keys as of its batch: this task took it, so none changed since.
-      listed.keys = [...rows.keys()];
+      listed.keys = rows.keyList?.() ?? [...rows.keys()];
     } else {
       const epoch = rows.restartJournal?.() ?? nextEpoch();
       const listing = await listJournal(rows, nextTask, current);

@@ -19,6 +19,8 @@ export interface BaseRows {
   get(key: string): Row | undefined;
   /** Every key held at `seq`. */
   keys(): IterableIterator<string>;
+  /** Every key held at `seq`, as an array (at once, where `keys` yields them one by one). */
+  keyList?(): string[];
   /** Stops keeping rows for it: call once done with it. */
   release(): void;
   /**
@@ -86,8 +88,9 @@ export class SentRows {
 
   /** The rows as of batch `seq` (the last sent), or undefined while a snapshot is under way. */
   base(seq: number): BaseRows | undefined {
-    const rows = this.rows;
-    if (rows === undefined) return undefined;
+    const held = this.rows;
+    if (held === undefined) return undefined;
+    const rows: Map<string, Row> = held;
     const base = { rows, before: new Map<string, Row | undefined>() };
     this.bases.add(base);
     const journal = this.journal;
@@ -100,20 +103,23 @@ export class SentRows {
       acknowledgeJournal: (epoch, at) => journal.acknowledge(epoch, at),
       dropJournal: (epoch) => journal.drop(epoch),
       get: (key) => (base.before.has(key) ? base.before.get(key) : rows.get(key)),
-      // Read a slice per task while batches go on: the keys as of the first read, so that a key the
-      // walk passed and a batch changed after is not met again among the changed ones.
-      keys: function* () {
-        const changed = new Map(base.before);
-        const removed: string[] = [];
-        for (const [key, row] of changed) if (row !== undefined && !rows.has(key)) removed.push(key);
-        const current = [...rows.keys()];
-        for (const key of current) if (!changed.has(key) || changed.get(key) !== undefined) yield key;
-        yield* removed;
-      },
+      keys,
+      // No batch since the base (the travel's own task): the rows' keys are the base's.
+      keyList: () => (base.before.size === 0 ? [...rows.keys()] : [...keys()]),
       release: () => {
         this.bases.delete(base);
       },
     };
+    // Read a slice per task while batches go on: the keys as of the first read, so that a key the
+    // walk passed and a batch changed after is not met again among the changed ones.
+    function* keys(): IterableIterator<string> {
+      const changed = new Map(base.before);
+      const removed: string[] = [];
+      for (const [key, row] of changed) if (row !== undefined && !rows.has(key)) removed.push(key);
+      const current = [...rows.keys()];
+      for (const key of current) if (!changed.has(key) || changed.get(key) !== undefined) yield key;
+      yield* removed;
+    }
   }
 
   /** Forgets every row (the stream closed). */
