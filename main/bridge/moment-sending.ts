@@ -115,6 +115,9 @@ export class MomentSending {
       if (listing !== undefined) {
         listed.keys = listing.keys;
         journal = { epoch, from: 0, batches: [listing.batch] };
+      } else {
+        // Superseded: the worker never gets this epoch's start, so the next travel lists anew.
+        rows.dropJournal?.(epoch);
       }
     }
     // The worker reads the journal from now on: the rows themselves are no longer read.
