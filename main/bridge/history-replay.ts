@@ -14,6 +14,7 @@ import { ReplayCursor } from './replay-cursor';
 import { printerFor } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';
 import type { HistoryQueries, MomentSize } from '../history/history-queries';
+import type { LiveJournal } from '../history/query-protocol';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
@@ -174,7 +175,7 @@ export class ReplaySubscription {
     // A travel from live (no moment held): the live rows' versions are listed for the worker, which
     // sends only the rows of the moment that differ (see MomentSending.openLive). Its snapshot opens
     // now: from its first batch on, the renderer holds no moment whole.
-    let live: string | undefined;
+    let live: LiveJournal | undefined;
     if (since === undefined && base && projectedThere) {
       if (this.sendingRows !== sending) this.sendingRows?.release();
       this.sendingRows = sending;

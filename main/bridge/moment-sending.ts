@@ -12,7 +12,8 @@ import type { BatchStream } from './batch-stream';
 import type { EncodedRows } from './encoded-rows';
 import type { HeldKeys } from './held-keys';
 import type { MomentReads } from './player';
-import { listIdentities } from './base-identities';
+import type { LiveJournal } from '../history/query-protocol';
+import { listJournal, nextEpoch } from './identity-journal';
 import { MomentDifference } from './moment-difference';
 import { upsertCountOf } from './outgoing-message';
 import type { BaseRows } from './sent-rows';
@@ -31,6 +32,15 @@ export interface NamedMoment {
   readonly queries: MomentReads;
   readonly file: string;
   readonly id: number;
+}
+
+/** Live rows a travel from live was opened against (see openLive), until the worker answers. */
+interface Listed {
+  readonly rows: BaseRows;
+  /** Every key of the rows, once listed. */
+  keys: string[] | undefined;
+  /** What the worker was asked against. */
+  journal: LiveJournal | undefined;
 }
 
 /** A moment is sent against a base only when it has at least this share of the base's count of rows. */
@@ -56,7 +66,7 @@ export class MomentSending {
   /** The worker sends the rows that differ from the moment held (see MomentSize.against). */
   private againstHeld = false;
   /** Opened against live rows listed for the worker (see openLive), until the worker answers. */
-  private listed: { readonly rows: BaseRows; keys: string[] | undefined } | undefined;
+  private listed: Listed | undefined;
   /** The worker sends the rows that differ from the live rows listed (see MomentSize.againstLive). */
   private againstLive = false;
   private liveUnchanged = 0;
@@ -79,29 +89,45 @@ export class MomentSending {
   /**
    * Opens the snapshot against `base`'s live rows as of their last batch at once, in the task that
    * takes them (the renderer copies the base as of that batch only if no batch of the live stream
-   * goes out in between), then lists them a slice per `nextTask` (see listIdentities): the listing to
-   * ask the worker against, or undefined when they cannot serve (then `open` sends as without).
+   * goes out in between), and says what to ask the worker against: the batches of their identity
+   * journal it has not read (see IdentityJournal), or when none is kept, a listing of them made a
+   * slice per `nextTask` (see listJournal) that starts the journal again; undefined when they
+   * cannot serve or `current` says the travel was superseded (then `open` sends as without).
    */
   async openLive(
     base: ReplayBase,
     nextTask: () => Promise<void>,
     current: () => boolean,
-  ): Promise<string | undefined> {
+  ): Promise<LiveJournal | undefined> {
     const rows = base.rows();
     if (!rows) return undefined;
     this.options.keys.clear();
-    const listed: { rows: BaseRows; keys: string[] | undefined } = { rows, keys: undefined };
+    const listed: Listed = { rows, keys: undefined, journal: undefined };
     this.listed = listed;
     this.snapshot = this.options.stream.openSnapshot({ subscriptionId: base.subscriptionId, seq: rows.seq });
-    const identities = await listIdentities(rows, nextTask, current);
-    // The worker reads the listing from now on: the rows themselves are no longer read.
+    let journal = rows.journal;
+    if (journal !== undefined) {
+      // The base's keys as of its batch: this task took it, so none changed since.
+      listed.keys = rows.keyList?.() ?? [...rows.keys()];
+    } else {
+      const epoch = rows.restartJournal?.() ?? nextEpoch();
+      const listing = await listJournal(rows, nextTask, current);
+      if (listing !== undefined) {
+        listed.keys = listing.keys;
+        journal = { epoch, from: 0, batches: [listing.batch] };
+      } else {
+        // Superseded: the worker never gets this epoch's start, so the next travel lists anew.
+        rows.dropJournal?.(epoch);
+      }
+    }
+    // The worker reads the journal from now on: the rows themselves are no longer read.
     rows.release();
-    if (identities === undefined || this.listed !== listed) {
+    if (journal === undefined || this.listed !== listed) {
       this.listed = undefined;
       return undefined;
     }
-    listed.keys = identities.keys;
-    return identities.text;
+    listed.journal = journal;
+    return journal;
   }
 
   /**
@@ -113,6 +139,13 @@ export class MomentSending {
     this.named = moment.moment !== undefined ? { queries, file, id: moment.moment } : undefined;
     const listed = this.listed;
     this.listed = undefined;
+    const journal = listed?.journal;
+    if (journal !== undefined) {
+      // What the worker read of the journal need not be sent again; if it could not read it, the
+      // next travel lists the rows whole.
+      if (moment.liveAt !== undefined) listed!.rows.acknowledgeJournal?.(journal.epoch, moment.liveAt);
+      else listed!.rows.dropJournal?.(journal.epoch);
+    }
     if (listed?.keys && moment.againstLive) {
       // The renderer starts from the live rows: they are its keys, until the moment's deletes.
       this.againstLive = true;

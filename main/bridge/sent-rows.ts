@@ -8,6 +8,8 @@
 // the moment takes to rebuild while live batches go on: a BaseRows keeps, for each key changed since,
 // its row as of the base (copy on write), so it stays exactly the rows the renderer copies.
 import type { Row } from '../../shared/protocol/row';
+import type { LiveJournal } from '../history/query-protocol';
+import { IdentityJournal } from './identity-journal';
 
 /** The rows a renderer held once batch `seq` was applied, unchanged by the batches sent after it. */
 export interface BaseRows {
@@ -17,8 +19,24 @@ export interface BaseRows {
   get(key: string): Row | undefined;
   /** Every key held at `seq`. */
   keys(): IterableIterator<string>;
+  /** Every key held at `seq`, as an array (at once, where `keys` yields them one by one). */
+  keyList?(): string[];
   /** Stops keeping rows for it: call once done with it. */
   release(): void;
+  /**
+   * The rows' identities as the batches of their journal the query worker has not read, up to this
+   * base (see IdentityJournal), when kept; undefined when not (then see restartJournal).
+   */
+  readonly journal?: LiveJournal;
+  /**
+   * Starts the journal again (when `journal` is undefined): its batch 0, which the caller sends
+   * itself, is a listing of these rows (listJournal). Call in the task that took the base.
+   */
+  restartJournal?(): number;
+  /** The worker read the journal's batches of `epoch` before number `at` (see LiveListings). */
+  acknowledgeJournal?(epoch: number, at: number): void;
+  /** The worker could not read the journal's epoch `epoch`: it is dropped until restarted. */
+  dropJournal?(epoch: number): void;
 }
 
 export class SentRows {
@@ -28,6 +46,8 @@ export class SentRows {
   private incoming: Map<string, Row> | undefined;
   /** Open bases over `rows`, each with the rows as of its batch of every key changed since. */
   private readonly bases = new Set<{ rows: Map<string, Row>; before: Map<string, Row | undefined> }>();
+  /** The identities of the rows sent, for the query worker (see IdentityJournal). */
+  private readonly journal = new IdentityJournal();
 
   /** Records a sent batch (its rows as objects: a live subscription's). */
   sent(batch: {
@@ -41,10 +61,12 @@ export class SentRows {
       // then, what it holds is no base. Open bases keep the old map, never written again.
       this.rows = undefined;
       this.incoming = new Map();
+      this.journal.begin();
     }
     const incoming = this.incoming;
     if (incoming !== undefined) {
       for (const row of batch.upserts) incoming.set(row.key, row);
+      this.journal.record(batch.upserts, [], incoming.size);
       if (batch.snapshotEnd) {
         this.rows = incoming;
         this.incoming = undefined;
@@ -61,38 +83,50 @@ export class SentRows {
       this.keepBefore(rows, row.key);
       rows.set(row.key, row);
     }
+    this.journal.record(batch.upserts, batch.deletes, rows.size);
   }
 
   /** The rows as of batch `seq` (the last sent), or undefined while a snapshot is under way. */
   base(seq: number): BaseRows | undefined {
-    const rows = this.rows;
-    if (rows === undefined) return undefined;
+    const held = this.rows;
+    if (held === undefined) return undefined;
+    const rows: Map<string, Row> = held;
     const base = { rows, before: new Map<string, Row | undefined>() };
     this.bases.add(base);
+    const journal = this.journal;
+    const unread = journal.unread();
     return {
       seq,
       size: rows.size,
+      ...(unread ? { journal: unread } : {}),
+      restartJournal: () => journal.restart(),
+      acknowledgeJournal: (epoch, at) => journal.acknowledge(epoch, at),
+      dropJournal: (epoch) => journal.drop(epoch),
       get: (key) => (base.before.has(key) ? base.before.get(key) : rows.get(key)),
-      // Read a slice per task while batches go on: the keys as of the first read, so that a key the
-      // walk passed and a batch changed after is not met again among the changed ones.
-      keys: function* () {
-        const changed = new Map(base.before);
-        const removed: string[] = [];
-        for (const [key, row] of changed) if (row !== undefined && !rows.has(key)) removed.push(key);
-        const current = [...rows.keys()];
-        for (const key of current) if (!changed.has(key) || changed.get(key) !== undefined) yield key;
-        yield* removed;
-      },
+      keys,
+      // No batch since the base (the travel's own task): the rows' keys are the base's.
+      keyList: () => (base.before.size === 0 ? [...rows.keys()] : [...keys()]),
       release: () => {
         this.bases.delete(base);
       },
     };
+    // Read a slice per task while batches go on: the keys as of the first read, so that a key the
+    // walk passed and a batch changed after is not met again among the changed ones.
+    function* keys(): IterableIterator<string> {
+      const changed = new Map(base.before);
+      const removed: string[] = [];
+      for (const [key, row] of changed) if (row !== undefined && !rows.has(key)) removed.push(key);
+      const current = [...rows.keys()];
+      for (const key of current) if (!changed.has(key) || changed.get(key) !== undefined) yield key;
+      yield* removed;
+    }
   }
 
   /** Forgets every row (the stream closed). */
   clear(): void {
     this.rows = undefined;
     this.incoming = undefined;
+    this.journal.drop();
   }
 
   private keepBefore(rows: Map<string, Row>, key: string): void {

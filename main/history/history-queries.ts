@@ -11,7 +11,13 @@ import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
 import type { RecordedCrashLog } from './crash-log-store';
-import type { QueryReply, QueryRequest, RecordingInspection, TimelineFigures } from './query-protocol';
+import type {
+  LiveJournal,
+  QueryReply,
+  QueryRequest,
+  RecordingInspection,
+  TimelineFigures,
+} from './query-protocol';
 import type { QueryChunks } from './query-thread';
 import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
@@ -52,6 +58,8 @@ export interface MomentSize {
   readonly againstLive?: true;
   /** With againstLive: how many of the moment's rows the live rows hold as they are (not sent). */
   readonly unchanged?: number;
+  /** Asked with a live journal: the number of its next text, once read (see the "moment" reply). */
+  readonly liveAt?: number;
 }
 
 export type { PlaybackChange, PlaybackQuery, PlaybackSpan, RecordingInspection, TimelineFigures };
@@ -146,9 +154,10 @@ export class HistoryQueries {
     onRows: (rows: EncodedRows) => void,
     onMoment?: (moment: MomentSize) => void,
     since?: number,
-    live?: string,
+    live?: string | LiveJournal,
   ): Promise<RebuiltState> {
-    const asked = { now, ...(since !== undefined ? { since } : {}), ...(live !== undefined ? { live } : {}) };
+    const liveAsked = live === undefined ? {} : typeof live === 'string' ? { live } : { liveJournal: live };
+    const asked = { now, ...(since !== undefined ? { since } : {}), ...liveAsked };
     return this.ask(
       { type: 'state', file, query, rows: asked },
       { onRows, ...(onMoment ? { onMoment } : {}) },

@@ -14,7 +14,8 @@
 // of the worker at 150,000 pods.
 import type { ChangeRow } from './recording-reader';
 import { objectKey } from '../../shared/protocol/row';
-import { IdentityLines, isIdentity } from '../bridge/base-identities';
+import type { LiveIdentities, LiveIdentity } from './live-identities';
+import { isLive } from './live-identities';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
 import type { NewestObject, NewestState, NewestStates } from './moment-newest';
@@ -62,9 +63,9 @@ interface AtMoment {
 }
 
 /**
- * `query`'s moment against `listing` (the live rows' identities, see listIdentities), rows `known` by
- * change id reused for their text; undefined when the moment is too small a share of the live rows,
- * or the listing cannot be read (a field held a tab or a line break): then it is sent whole.
+ * `query`'s moment against `identities` (the live rows', see LiveListings), rows `known` by change id
+ * reused for their text; undefined when the moment is too small a share of the live rows: then it is
+ * sent whole.
  */
 export function liveMoment(
   reader: RecordingReader,
@@ -72,13 +73,12 @@ export function liveMoment(
   newest: NewestStates,
   query: StateQuery,
   known: ReadonlyMap<number, MomentRow>,
-  listing: string,
+  identities: LiveIdentities,
 ): LiveMoment | undefined {
   const streams = streamsOf(reader, query);
   const members = streams.map((stream) => streamMembers(reader, stream, query.time).members);
   const size = members.reduce((sum, stream) => sum + stream.size, 0);
-  const lines = new IdentityLines(listing);
-  if (size < lines.count() * minimumBaseShare) return undefined;
+  if (size < identities.size * minimumBaseShare) return undefined;
   const states = streams.map((stream) => newest.of(reader, stream));
   const namespace = query.namespace;
   const inScope = (rowNamespace: string) => namespace === undefined || rowNamespace === namespace;
@@ -113,21 +113,19 @@ export function liveMoment(
   // recording missed or has not committed, keys it never knew) are read at the moment.
   const held: MomentRow[] = [];
   /** The live identities of the keys read at the moment. */
-  const live = new Map<string, string>();
+  const live = new Map<string, LiveIdentity>();
   /** Live keys the newest state holds as they are, in scope: all of its keys when as many. */
   let matched = 0;
-  for (let line = lines.next(); line !== false; line = lines.next()) {
-    if (line === undefined) return undefined;
-    const key = lines.key;
+  for (const [key, identity] of identities) {
     const now = differing.has(key) ? undefined : latest(states, key);
-    if (now !== undefined && lines.is(now.uid, now.resourceVersion) && inScope(now.namespace)) {
+    if (now !== undefined && isLive(identity, now.uid, now.resourceVersion) && inScope(now.namespace)) {
       // The newest state's own row: 150,000 rows made anew here were a tenth of the travel.
       held.push(now);
       matched++;
       continue;
     }
     differing.add(key);
-    live.set(key, lines.identity());
+    live.set(key, identity);
   }
   // The newest state's keys the live rows lack (read at the moment too): none when its keys are
   // those matched and those read at the moment, else found by a walk of its keys.
@@ -155,7 +153,7 @@ export function liveMoment(
       if (live.has(key)) deletes.push(key);
       continue;
     }
-    if (isIdentity(live.get(key), row.uid, row.resourceVersion)) {
+    if (isLive(live.get(key), row.uid, row.resourceVersion)) {
       held.push(momentRow(key, row.namespace, row.change, undefined, undefined));
       continue;
     }

@@ -8,7 +8,9 @@
 import { objectKey } from '../../shared/protocol/row';
 import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
+import { isDeletion } from './recorded-change';
 import { changeRows, streamMembers } from './state-at';
+import { lastChangeAt } from './stream-state';
 
 /**
  * One object of the newest state: the change holding its version and that version's identity. It is
@@ -28,6 +30,9 @@ export class NewestState {
   private readonly objects = new Map<number, NewestObject>();
   /** key -> the objects holding it (two while a name re-created is live beside the old object). */
   private readonly keys = new Map<string, NewestObject[]>();
+  /** The members (object -> change) through change `through`, read from keyframe `keyframe` on. */
+  private members:
+    { members: Map<number, number>; keyframe: number | undefined; through: number } | undefined;
 
   constructor(readonly stream: ReaderStream) {}
 
@@ -39,13 +44,57 @@ export class NewestState {
   refresh(reader: RecordingReader): void {
     const newest = reader.lastChangeId();
     if (newest === this.lastChange) return;
-    const { members } = streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER);
+    const members = this.membersNow(reader);
     const moved: number[] = [];
     for (const [object, change] of members)
       if (this.objects.get(object)?.change !== change) moved.push(change);
     for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
     for (const row of changeRows(reader, this.stream, moved)) this.set(row);
     this.lastChange = newest;
+  }
+
+  /**
+   * The members at the newest change: those of the last refresh and the changes since, while the
+   * stream's newest keyframe is the one they were read from (a keyframe is the members as of its
+   * last change, so the two are equal); else read from the new keyframe (a reset starts the stream
+   * anew only with one). Reading them whole at every refresh (150,000 members decoded, and every
+   * change since the keyframe) was most of the worker's time while it warmed under churn.
+   */
+  private membersNow(reader: RecordingReader): Map<number, number> {
+    const database = reader.database;
+    const streamId = this.stream.id;
+    try {
+      const keyframe = database
+        .prepare('SELECT id, last_change FROM keyframes WHERE stream = ? ORDER BY time DESC, id DESC LIMIT 1')
+        .get(streamId) as { id: number; last_change: number } | undefined;
+      const last = lastChangeAt(database, Number.MAX_SAFE_INTEGER);
+      const kept = this.members;
+      if (kept === undefined || keyframe?.id !== kept.keyframe || last < kept.through) {
+        this.members = undefined;
+        const { members } = streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER);
+        // Through `last` at least (a change committed since is read again next time: applied in
+        // order, a change read twice leaves the members as once).
+        this.members = { members, keyframe: keyframe?.id, through: last };
+        return members;
+      }
+      const changes = database
+        .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
+        .iterate(kept.through, last, streamId) as IterableIterator<{
+        id: number;
+        object: number;
+        type: number;
+      }>;
+      for (const change of changes) {
+        if (isDeletion(change.type)) kept.members.delete(change.object);
+        else kept.members.set(change.object, change.id);
+      }
+      kept.through = last;
+      return kept.members;
+    } catch {
+      // Read whole, as any moment is (streamMembers reports what it cannot read).
+      this.members = undefined;
+      return streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members;
+    }
   }
 
   /** object id -> its object at the newest change. */

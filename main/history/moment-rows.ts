@@ -15,6 +15,8 @@ import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import { liveMoment } from './moment-live';
+import type { LiveIdentities } from './live-identities';
+import { identitiesOf } from './live-identities';
 import { NewestStates } from './moment-newest';
 import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
@@ -113,10 +115,17 @@ export class MomentRows {
    * With `since` naming the moment asked last (see RowsMoment.id) of the same recording and kind,
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
-   * Else with `live` (the live rows' identities the asker holds, see listIdentities), only the
-   * rows that differ from those (see liveMoment, RowsMoment.againstLive).
+   * Else with `live` (the live rows' identities the asker holds: a listing, see listIdentities, or
+   * kept here, see LiveListings), only the rows that differ from those (see liveMoment,
+   * RowsMoment.againstLive).
    */
-  moment(reader: RecordingReader, query: StateQuery, now: number, since?: number, live?: string): RowsMoment {
+  moment(
+    reader: RecordingReader,
+    query: StateQuery,
+    now: number,
+    since?: number,
+    live?: string | LiveIdentities,
+  ): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
     const same =
@@ -126,8 +135,11 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
+    const identities = typeof live === 'string' ? identitiesOf(live) : live;
     const fromLive =
-      !against && live ? liveMoment(reader, this.frames, this.newest, query, previous, live) : undefined;
+      !against && identities
+        ? liveMoment(reader, this.frames, this.newest, query, previous, identities)
+        : undefined;
     if (fromLive) {
       const { changed, held, deletes, gap } = fromLive;
       return this.rowsMoment({ ...made, live: { base: fromLive.live, held, deletes } }, changed, gap);

@@ -9,6 +9,21 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingProblem } from './recording-error';
 import type { StateQuery, TimeRange } from './replay';
 
+/**
+ * A journal of the live rows' identities (see IdentityJournal), its batches from number `from` of
+ * epoch `epoch` on: each a batch's rows as triples key, uid, resourceVersion, in order (a deleted
+ * key's uid is `deletedUid`). Strings in arrays, not text: a line of text per row cost main
+ * 0.3 s for 150,000 rows to make and 0.1-0.2 s to post, the arrays a tenth of that.
+ */
+export interface LiveJournal {
+  readonly epoch: number;
+  readonly from: number;
+  readonly batches: readonly (readonly string[])[];
+}
+
+/** The uid of a deleted key in a LiveJournal's batch (a uid holds no line break). */
+export const deletedUid = '\n';
+
 export type QueryRequest =
   | {
       readonly id: number;
@@ -20,9 +35,16 @@ export type QueryRequest =
        * (printerFor) at the moment `now` (for a cell read off the clock, such as a running Job's
        * duration): replies are then "rows". With `since` (a moment's id, see the "moment" reply) the
        * rows may come as the difference from that moment's (see MomentRows.moment). Else with `live`
-       * (the live rows the asker holds, see base-identities.ts) as the difference from those.
+       * (the live rows the asker holds, see base-identities.ts) as the difference from those; or with
+       * `liveJournal`, the same rows as the batches of their journal the worker has not read yet (see
+       * LiveListings: the worker keeps the rest from the travels before).
        */
-      readonly rows?: { readonly now: number; readonly since?: number; readonly live?: string };
+      readonly rows?: {
+        readonly now: number;
+        readonly since?: number;
+        readonly live?: string;
+        readonly liveJournal?: LiveJournal;
+      };
     }
   | {
       readonly id: number;
@@ -154,6 +176,12 @@ export type QueryReply =
       readonly againstLive?: true;
       /** With againstLive: how many of the moment's rows the live rows hold as they are (not sent). */
       readonly unchanged?: number;
+      /**
+       * Asked with `liveJournal`: the number of its next batch once those sent were read (the asker
+       * need not send them again), or undefined when they could not be (then the rows came as
+       * without: the asker sends a whole listing next time).
+       */
+      readonly liveAt?: number;
     }
   | { readonly id: number; readonly type: 'objects'; readonly json: string }
   /** A chunk of objects projected as the question asked, encoded here (see EncodedRows). */

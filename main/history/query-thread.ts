@@ -68,13 +68,14 @@ export class QueryThread {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     if (reply.type === 'moment') {
-      const { total, gap, moment, against, againstLive, unchanged } = reply;
+      const { total, gap, moment, against, againstLive, unchanged, liveAt } = reply;
       pending.onMoment?.({
         total,
         gap,
         ...(moment !== undefined ? { moment } : {}),
         ...(against !== undefined ? { against } : {}),
         ...(againstLive ? { againstLive, unchanged: unchanged ?? 0 } : {}),
+        ...(liveAt !== undefined ? { liveAt } : {}),
       });
       return;
     }

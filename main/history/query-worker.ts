@@ -13,6 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { crashLogsAt } from './crash-log-store';
 import { FrameWarmer } from './frame-warmer';
+import { LiveListings } from './live-identities';
 import { metricsAt, usageOver } from './metric-sample-reader';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import { recordingMarks, timeRange } from './replay';
@@ -36,6 +37,8 @@ const densities = new WeakMap<RecordingReader, ChangeDensity>();
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 const warmer = new FrameWarmer();
+/** The live rows' identities of the travels from live before, by journal (see LiveListings). */
+const liveListings = new LiveListings();
 const readerFor = (file: string, check?: boolean) => readers.readerFor(file, check);
 
 function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): TimelineFigures {
@@ -158,8 +161,11 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {
-        const { now, since, live } = request.rows;
-        const moment = momentRows.moment(reader, request.query, now, since, live);
+        const { now, since, live, liveJournal } = request.rows;
+        // The live rows as their journal's new texts, applied to those kept from the travels before.
+        const listing = liveJournal && liveListings.apply(liveJournal);
+        const liveRows = listing ? listing.identities : live;
+        const moment = momentRows.moment(reader, request.query, now, since, liveRows);
         const { total, gap, against, againstLive, unchanged } = moment;
         reply({
           id: request.id,
@@ -169,6 +175,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
           moment: moment.id,
           ...(against ? { against } : {}),
           ...(againstLive ? { againstLive, unchanged } : {}),
+          ...(listing ? { liveAt: listing.at } : {}),
         });
         for (const rows of moment.chunks) reply({ id: request.id, type: 'rows', rows });
         const complete = reader.problems.length === problemsBefore;

@@ -5,11 +5,16 @@
 //   worker compares: main lists which version each live row is (listIdentities, a slice per task),
 //                    the worker sends only the rows that differ and the keys the moment lacks;
 //   main compares:   the worker sends every row of the moment, main compares each chunk with the live
-//                    rows (MomentDifference) and reads the keys the moment lacks (the way before).
+//                    rows (MomentDifference) and reads the keys the moment lacks (the way before);
+//   journal:         the live rows sent as a live stream sends them (SentRows, batches of 2,000),
+//                    whose identity journal the worker reads at the first travel (every row's line,
+//                    flat texts), then at a second travel only what it has not read (nothing: the
+//                    rows did not change), see IdentityJournal and LiveListings.
 // Wall time, the process's CPU (workers and this thread) and this thread's own CPU (main's share).
 import { listIdentities } from '../../main/bridge/base-identities';
 import { MomentDifference } from '../../main/bridge/moment-difference';
 import type { BaseRows } from '../../main/bridge/sent-rows';
+import { SentRows } from '../../main/bridge/sent-rows';
 import { HistoryQueries } from '../../main/history/history-queries';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { Row } from '../../shared/protocol/row';
@@ -89,6 +94,70 @@ export async function travelFromLive(
       crossed,
       rows,
     };
+  } finally {
+    queries.close();
+  }
+}
+
+/** Rows per batch of the live stream's snapshot (BatchStream's default batch). */
+const snapshotBatchRows = 2_000;
+
+/**
+ * Two travels from `live` to `time` through their identity journal (see above): the first, when the
+ * worker reads every row's line, and the second, when it has read them all.
+ */
+export async function travelFromLiveJournal(
+  file: string,
+  time: number,
+  live: Map<string, Row>,
+): Promise<{ first: FromLive; again: FromLive }> {
+  const sent = new SentRows();
+  const rows = [...live.values()];
+  for (let at = 0; at < rows.length; at += snapshotBatchRows)
+    sent.sent({
+      upserts: rows.slice(at, at + snapshotBatchRows),
+      deletes: [],
+      ...(at === 0 ? { replace: true } : {}),
+      ...(at + snapshotBatchRows >= rows.length ? { snapshotEnd: true } : {}),
+    });
+  const queries = new HistoryQueries();
+  try {
+    await queries.timeline(file, { buckets: 1, now: Date.now() });
+    await queries.prewarm(file);
+    const travel = async (): Promise<FromLive> => {
+      const begun = performance.now();
+      const cpuBefore = process.cpuUsage();
+      const mainBefore = threadCpuMs() ?? 0;
+      let crossed = 0;
+      const base = sent.base(1)!;
+      const journal = base.journal!;
+      // The base's keys, as MomentSending keeps them for the renderer's.
+      const keys = [...base.keys()];
+      void keys;
+      base.release();
+      const state = await queries.stateRows(
+        file,
+        { gvr: 'pods.v1', time },
+        Date.now(),
+        (chunk) => (crossed += chunk.keys.length),
+        (moment) => {
+          if (moment.liveAt !== undefined) base.acknowledgeJournal!(journal.epoch, moment.liveAt);
+        },
+        undefined,
+        journal,
+      );
+      const cpu = process.cpuUsage(cpuBefore);
+      return {
+        ms: performance.now() - begun,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        mainCpuMs: (threadCpuMs() ?? 0) - mainBefore,
+        crossed,
+        rows: state.rows ?? crossed,
+      };
+    };
+    const first = await travel();
+    const again = await travel();
+    return { first, again };
   } finally {
     queries.close();
   }

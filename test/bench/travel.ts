@@ -33,7 +33,7 @@ import { realisticPod } from '../unit/history/fixtures';
 import type { BenchOptions, BenchResult } from './harness';
 import { atMost, round } from './harness';
 import { nextVersion } from './history-stream';
-import { liveRowsAt, travelFromLive } from './travel-from-live';
+import { liveRowsAt, travelFromLive, travelFromLiveJournal } from './travel-from-live';
 
 /** Changes per transaction while writing the recording. */
 const batchSize = 5_000;
@@ -97,8 +97,10 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const live = await liveRowsAt(file, end);
     const fromLive = await travelFromLive(file, end - 10_000, live, 'worker');
     const fromLiveOnMain = await travelFromLive(file, end - 10_000, live, 'main');
+    const fromJournal = await travelFromLiveJournal(file, end - 10_000, live);
     log(
-      `  travel: from live to 10 s ago ${round(fromLive.ms)} ms (wall), ${round(fromLiveOnMain.ms)} ms compared on main`,
+      `  travel: from live to 10 s ago ${round(fromLive.ms)} ms (wall), ${round(fromLiveOnMain.ms)} ms compared on main, ` +
+        `by journal ${round(fromJournal.first.ms)} ms first, ${round(fromJournal.again.ms)} ms again`,
     );
     const exportFile = join(directory, 'export.kubetide');
     const exported = await timeRangeExport(file, exportFile, start, end);
@@ -127,6 +129,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         travel_from_live_on_main_ms: round(fromLiveOnMain.ms),
         travel_from_live_on_main_cpu_ms: round(fromLiveOnMain.cpuMs),
         travel_from_live_on_main_main_cpu_ms: round(fromLiveOnMain.mainCpuMs),
+        travel_from_live_journal_ms: round(fromJournal.first.ms),
+        travel_from_live_journal_cpu_ms: round(fromJournal.first.cpuMs),
+        travel_from_live_journal_main_cpu_ms: round(fromJournal.first.mainCpuMs),
+        travel_from_live_journal_again_ms: round(fromJournal.again.ms),
+        travel_from_live_journal_again_cpu_ms: round(fromJournal.again.cpuMs),
+        travel_from_live_journal_again_main_cpu_ms: round(fromJournal.again.mainCpuMs),
         export_range_ms: round(exported.ms),
         export_range_cpu_ms: round(exported.cpuMs),
         export_range_changes: exported.changes,
@@ -143,7 +151,8 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         `travel: ${pods} pods listed then ${pods} changes at 2,000/s of recorded time; rows of a moment in the last quarter (cold), 2 s later (nearby), then the middle (far)`,
         'travel_nearby, travel_far: asked against the moment before (held whole, as a replay holds it), the worker sends only the rows that differ (*_rows_sent) and the keys it lacks',
         'travel_warmed: the cold moment asked of another worker, after its timeline had it decode the newest row frames (prewarm, awaited); travel_cold has nothing decoded ahead',
-        "travel_from_live: 10 s before the end, against the rows of the end (a page watching live holds them), in a prewarmed worker: the worker compares (main lists the live rows' versions; *_main_cpu_ms is this thread's own CPU) or, on_main, main compares every row (the way before)",
+        "travel_from_live: 10 s before the end, against the rows of the end (a page watching live holds them), in a prewarmed worker: the worker compares (main lists the live rows' versions as text, session 11's way, which the app no longer takes: the worker now reads it into a map; *_main_cpu_ms is this thread's own CPU) or, on_main, main compares every row (the way before)",
+        "travel_from_live_journal: the same, the live rows' identities read by the worker from their journal (SentRows' batches): first every row's line, again (a second travel) only what it has not read",
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',
         'travel_export_cold: the first travel in that exported file, to the middle of its range (as an imported recording travels)',

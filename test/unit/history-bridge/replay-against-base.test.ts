@@ -9,6 +9,7 @@ import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { HistoryQueries } from '../../../main/history/history-queries';
+import type { LiveJournal } from '../../../main/history/query-protocol';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../../renderer/store/mirror-store';
 import { printerFor } from '../../../shared/kinds/columns';
@@ -204,6 +205,83 @@ describe('a travel from live sent against the live rows', () => {
     expect(new Map(store.mirror('against')!.rows)).toEqual(expected);
     expect(crossed).toBeGreaterThan(0);
     expect(crossed).toBeLessThan(expected.size / 2);
+  });
+
+  it('travels again from live rows changed since, the worker reading only the batches sent since the first travel', async () => {
+    const { file, end } = recordReplay(cleanups);
+    const clock = new FakeClock(end + 1_000);
+    const link: OutgoingMessage[] = [];
+    const streams = new Map<string, { acknowledge(seq: number): void }>();
+    const store = new MirrorStore({
+      scheduler: new ManualFrameScheduler(),
+      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
+    });
+    const deliver = () => {
+      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
+      store.applyQueued();
+    };
+    const settle = async (reply: Promise<unknown>) => {
+      let settled = false;
+      void reply.finally(() => (settled = true));
+      while (!settled) {
+        clock.step(1);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await reply;
+      for (let round = 0; round < 50; round++) {
+        deliver();
+        clock.step(100);
+      }
+      deliver();
+    };
+    const show = async (id: string, time: number) => {
+      const replay = replayOn(id, clock, (message) => link.push(message));
+      streams.set(id, replay);
+      store.open(id, 0, { wholeSnapshots: true });
+      await settle(replay.showState(queries, file, time));
+      return new Map(store.mirror(id)!.rows);
+    };
+    const present = [...(await show('present', end)).values()];
+    const live = new BatchStream({ subscriptionId: 's1', clock, send: (message) => link.push(message) });
+    streams.set('s1', live);
+    store.open('s1');
+    live.snapshot(present);
+    deliver();
+    // What the worker is asked against at each travel.
+    const journals: LiveJournal[] = [];
+    const stateRows = queries.stateRows.bind(queries);
+    const asking = vi.spyOn(queries, 'stateRows').mockImplementation((...args) => {
+      if (args[6] !== undefined && typeof args[6] !== 'string') journals.push(args[6]);
+      return stateRows(...args);
+    });
+    cleanups.push(() => asking.mockRestore());
+    const travel = async (id: string, time: number) => {
+      const against = replayOn(id, clock, (message) => link.push(message));
+      streams.set(id, against);
+      store.open(id, 0, { wholeSnapshots: true });
+      await settle(
+        against.showState(queries, file, time, { subscriptionId: 's1', rows: () => live.baseRows() }),
+      );
+      against.close();
+      return new Map(store.mirror(id)!.rows);
+    };
+    expect(await travel('first', start + 1_000)).toEqual(await show('whole-first', start + 1_000));
+    // The live rows go on: a version the recording never saw, a row deleted, a key it never knew.
+    const [changed, deleted] = present;
+    live.record({ type: 'updated', row: { ...changed, resourceVersion: `${changed.resourceVersion}9` } });
+    live.record({ type: 'deleted', key: deleted.key });
+    live.record({
+      type: 'added',
+      row: { ...present[2], key: 'shop/never-recorded', name: 'never-recorded', uid: 'uid-ghost' },
+    });
+    live.flush();
+    await settle(Promise.resolve());
+    expect(await travel('second', start + 2_000)).toEqual(await show('whole-second', start + 2_000));
+    // The first travel sent every live row; the second only the batch sent since.
+    expect(journals).toHaveLength(2);
+    expect(journals[1].epoch).toBe(journals[0].epoch);
+    expect(journals[1].from).toBe(journals[0].from + journals[0].batches.length);
+    expect(journals[1].batches.flat()).toHaveLength(3 * 3);
   });
 
   it('sends a moment much smaller than the live rows whole, not as more deletes than rows', async () => {
