@@ -14,6 +14,7 @@
 // a layout effect of the render that changed its inputs, so the key and its table paint in the same
 // frame: a task waits behind the next animation frame (its churn batch, its render, its paint), and
 // the render of the task's answer behind one more.
+// A live re-query because rows churned waits while the user scrolls (useSettledRevision).
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
@@ -23,8 +24,8 @@ import type { FilterExpression } from '../ui-state/filter-expression';
 import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
-import type { MirrorStateStore } from '../store/mirror-state';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
+import { useSettledRevision } from './use-settled-revision';
 
 export interface KindRows {
   readonly keys: readonly string[];
@@ -74,53 +75,6 @@ export function requeryGapMs(lastCostMs: number, liveAndListed: boolean, rows = 
 
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
 const beforePaintBudgetMs = 8;
-
-/**
- * The revision of `subscriptionId` to query at: follows the mirror's revision, but no sooner than
- * `minimumGapMs` after the last query. The mirror's state is watched outside React, so the revisions
- * it skips render nothing: under churn the caller (the whole window) renders at the query's pace,
- * while the table follows every revision on its own (ResourceView).
- */
-function useSettledRevision(
-  store: MirrorStateStore,
-  subscriptionId: string | undefined,
-  minimumGapMs: number,
-): number {
-  const read = (): number => (subscriptionId ? (store.getState().revisions[subscriptionId] ?? 0) : 0);
-  const [settled, setSettled] = useState(read);
-  const lastRun = useRef(0);
-  const gap = useRef(minimumGapMs);
-  gap.current = minimumGapMs;
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = (): void => {
-      timer = undefined;
-      lastRun.current = performance.now();
-      // The same revision as the state holds renders nothing (React bails out).
-      setSettled(read());
-    };
-    const changed = (): void => {
-      if (timer !== undefined) return;
-      const wait = lastRun.current + gap.current - performance.now();
-      if (wait <= 0) settle();
-      else timer = setTimeout(settle, wait);
-    };
-    // A change between the render and this effect (another subscription's revision, too) is not missed.
-    changed();
-    const unsubscribe = store.subscribe((state, previous) => {
-      if (
-        subscriptionId !== undefined &&
-        state.revisions[subscriptionId] !== previous.revisions[subscriptionId]
-      )
-        changed();
-    });
-    return () => {
-      unsubscribe();
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, [store, subscriptionId]);
-  return settled;
-}
 
 /** What the table shows: the keys of one query and the inputs it answered. */
 interface Answer extends KindRowsSnapshot {
@@ -203,10 +157,12 @@ export function useKindRows(
   const replayed = useMirrorState((state) =>
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
   );
+  const live = !replayed && (mirror?.hasSnapshot ?? false);
   const revision = useSettledRevision(
     bridge.store.state,
     subscriptionId,
-    requeryGapMs(cost.current ?? 0, !replayed && (mirror?.hasSnapshot ?? false), mirror?.rows.size),
+    requeryGapMs(cost.current ?? 0, live, mirror?.rows.size),
+    live,
   );
   // Nor while the first list streams in: the change log outruns a read a second, and each read built
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).
