@@ -44,6 +44,46 @@ function replayOn(
   return replay;
 }
 
+/**
+ * A page's mirror store on a fake clock, fed by what main's streams send: `deliver` applies it
+ * (acknowledging each batch), `settle` waits out a reply while the clock steps, and `show` travels
+ * a replay of its own to a moment of `file` and returns the rows the page then holds.
+ */
+function pageOnClock(clock: FakeClock, file: string) {
+  const link: OutgoingMessage[] = [];
+  const streams = new Map<string, { acknowledge(seq: number): void }>();
+  const store = new MirrorStore({
+    scheduler: new ManualFrameScheduler(),
+    onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
+  });
+  const deliver = () => {
+    for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
+    store.applyQueued();
+  };
+  const settle = async (reply: Promise<unknown>) => {
+    let settled = false;
+    void reply.finally(() => (settled = true));
+    while (!settled) {
+      clock.step(1);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await reply;
+    for (let round = 0; round < 50; round++) {
+      deliver();
+      clock.step(100);
+    }
+    deliver();
+  };
+  const show = async (id: string, time: number) => {
+    const replay = replayOn(id, clock, (message) => link.push(message));
+    streams.set(id, replay);
+    store.open(id, 0, { wholeSnapshots: true });
+    await settle(replay.showState(queries, file, time));
+    return new Map(store.mirror(id)!.rows);
+  };
+  return { link, streams, store, deliver, settle, show };
+}
+
 describe('a travel from live sent against the live rows', () => {
   it('sends the rows that differ and ends with exactly the rows of the whole moment', async () => {
     const { file, end } = recordReplay(cleanups);
@@ -131,42 +171,12 @@ describe('a travel from live sent against the live rows', () => {
   it('has the worker compare with live rows the recording never held as they are', async () => {
     const { file, end } = recordReplay(cleanups);
     const clock = new FakeClock(end + 1_000);
-    const link: OutgoingMessage[] = [];
-    const streams = new Map<string, { acknowledge(seq: number): void }>();
-    const store = new MirrorStore({
-      scheduler: new ManualFrameScheduler(),
-      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
-    });
-    const deliver = () => {
-      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
-      store.applyQueued();
-    };
-    const settle = async (reply: Promise<unknown>) => {
-      let settled = false;
-      void reply.finally(() => (settled = true));
-      while (!settled) {
-        clock.step(1);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      await reply;
-      for (let round = 0; round < 50; round++) {
-        deliver();
-        clock.step(100);
-      }
-      deliver();
-    };
-    const show = async (id: string, time: number) => {
-      const replay = replayOn(id, clock, (message) => link.push(message));
-      streams.set(id, replay);
-      store.open(id, 0, { wholeSnapshots: true });
-      await settle(replay.showState(queries, file, time));
-      return [...store.mirror(id)!.rows.values()];
-    };
+    const { link, streams, store, deliver, settle, show } = pageOnClock(clock, file);
     const moment = start + 1_000;
-    const expected = new Map((await show('whole', moment)).map((row) => [row.key, row]));
+    const expected = await show('whole', moment);
     // The live rows: the recording's present, but with a key it never recorded, a row at a version it
     // missed (of a key the moment holds as it is now), and a row of the moment missing.
-    const present = await show('present', end);
+    const present = [...(await show('present', end)).values()];
     const presentKeys = new Set(present.map((row) => row.key));
     const unchangedSince = present.filter(
       (row) => expected.get(row.key)?.resourceVersion === row.resourceVersion,
@@ -210,37 +220,7 @@ describe('a travel from live sent against the live rows', () => {
   it('travels again from live rows changed since, the worker reading only the batches sent since the first travel', async () => {
     const { file, end } = recordReplay(cleanups);
     const clock = new FakeClock(end + 1_000);
-    const link: OutgoingMessage[] = [];
-    const streams = new Map<string, { acknowledge(seq: number): void }>();
-    const store = new MirrorStore({
-      scheduler: new ManualFrameScheduler(),
-      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
-    });
-    const deliver = () => {
-      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
-      store.applyQueued();
-    };
-    const settle = async (reply: Promise<unknown>) => {
-      let settled = false;
-      void reply.finally(() => (settled = true));
-      while (!settled) {
-        clock.step(1);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      await reply;
-      for (let round = 0; round < 50; round++) {
-        deliver();
-        clock.step(100);
-      }
-      deliver();
-    };
-    const show = async (id: string, time: number) => {
-      const replay = replayOn(id, clock, (message) => link.push(message));
-      streams.set(id, replay);
-      store.open(id, 0, { wholeSnapshots: true });
-      await settle(replay.showState(queries, file, time));
-      return new Map(store.mirror(id)!.rows);
-    };
+    const { link, streams, store, deliver, settle, show } = pageOnClock(clock, file);
     const present = [...(await show('present', end)).values()];
     const live = new BatchStream({ subscriptionId: 's1', clock, send: (message) => link.push(message) });
     streams.set('s1', live);
