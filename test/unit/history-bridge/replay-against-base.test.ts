@@ -15,6 +15,7 @@ import { MirrorStore } from '../../../renderer/store/mirror-store';
 import { printerFor } from '../../../shared/kinds/columns';
 import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
 import type { HistoryCursorMessage } from '../../../shared/protocol/history-messages';
+import { pageLink } from './page-link';
 import { recordReplay, recordingStart } from './replay-recording';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -56,24 +57,7 @@ function pageOnClock(clock: FakeClock, file: string) {
     scheduler: new ManualFrameScheduler(),
     onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
   });
-  const deliver = () => {
-    for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
-    store.applyQueued();
-  };
-  const settle = async (reply: Promise<unknown>) => {
-    let settled = false;
-    void reply.finally(() => (settled = true));
-    while (!settled) {
-      clock.step(1);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await reply;
-    for (let round = 0; round < 50; round++) {
-      deliver();
-      clock.step(100);
-    }
-    deliver();
-  };
+  const { deliver, settle } = pageLink(clock, store, link);
   const show = async (id: string, time: number) => {
     const replay = replayOn(id, clock, (message) => link.push(message));
     streams.set(id, replay);
@@ -88,31 +72,7 @@ describe('a travel from live sent against the live rows', () => {
   it('sends the rows that differ and ends with exactly the rows of the whole moment', async () => {
     const { file, end } = recordReplay(cleanups);
     const clock = new FakeClock(end + 1_000);
-    const link: OutgoingMessage[] = [];
-    const streams = new Map<string, { acknowledge(seq: number): void }>();
-    const store = new MirrorStore({
-      scheduler: new ManualFrameScheduler(),
-      onApplied: (id, seq) => streams.get(id)?.acknowledge(seq),
-    });
-    const deliver = () => {
-      for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
-      store.applyQueued();
-    };
-    const settle = async (reply: Promise<unknown>) => {
-      let settled = false;
-      void reply.finally(() => (settled = true));
-      // The moment's deletes are read a slice per task (timers on the fake clock).
-      while (!settled) {
-        clock.step(1);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-      await reply;
-      for (let round = 0; round < 50; round++) {
-        deliver();
-        clock.step(100);
-      }
-      deliver();
-    };
+    const { link, streams, store, deliver, settle } = pageOnClock(clock, file);
     // The present, as the live subscription sent it: the moment at the recording's end.
     const present = replayOn('present', clock, (message) => link.push(message));
     streams.set('present', present);

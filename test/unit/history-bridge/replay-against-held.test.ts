@@ -18,6 +18,7 @@ import { printerFor } from '../../../shared/kinds/columns';
 import type { Row } from '../../../shared/protocol/row';
 import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
 import type { HistoryCursorMessage } from '../../../shared/protocol/history-messages';
+import { pageLink } from './page-link';
 import { recordReplay, recordingStart as start } from './replay-recording';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -58,24 +59,7 @@ function travel(file: string) {
   });
   cleanups.push(() => replay.close());
   store.open('travel', 0, { wholeSnapshots: true });
-  const deliver = () => {
-    for (const message of link.splice(0)) store.receive(messageValue(message) as DeltaBatch);
-    store.applyQueued();
-  };
-  const settle = async (reply: Promise<unknown>) => {
-    let settled = false;
-    void reply.finally(() => (settled = true));
-    while (!settled) {
-      clock.step(1);
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await reply;
-    for (let round = 0; round < 50; round++) {
-      deliver();
-      clock.step(100);
-    }
-    deliver();
-  };
+  const { settle } = pageLink(clock, store, link);
   /** The batches and cursors of the travel to `time`, once it settled. */
   const to = async (time: number) => {
     const from = sent.length;
