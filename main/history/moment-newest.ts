@@ -23,6 +23,9 @@ export interface NewestObject extends MomentRow {
   readonly resourceVersion: string;
 }
 
+/** Keys logged beyond twice the keys held before the change log is let go (small streams). */
+const spareLogKeys = 20_000;
+
 export class NewestState {
   /** The members as of this change id (0: never read). */
   private lastChange = 0;
@@ -33,6 +36,12 @@ export class NewestState {
   /** The members (object -> change) through change `through`, read from keyframe `keyframe` on. */
   private members:
     { members: Map<number, number>; keyframe: number | undefined; through: number } | undefined;
+  /**
+   * The keys whose holders changed, in order, the first at position `logStart` (see changedSince):
+   * what a comparison with the live rows reads again (LiveComparison).
+   */
+  private changeLog: string[] = [];
+  private logStart = 0;
 
   constructor(readonly stream: ReaderStream) {}
 
@@ -51,6 +60,25 @@ export class NewestState {
     for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
     for (const row of changeRows(reader, this.stream, moved)) this.set(row);
     this.lastChange = newest;
+    // Let go past twice the keys held (a few MB of references): a comparison behind it compares whole.
+    if (this.changeLog.length > 2 * this.keys.size + spareLogKeys) {
+      this.logStart += this.changeLog.length;
+      this.changeLog = [];
+    }
+  }
+
+  /** The position after the last key logged (see changedSince). */
+  get logEnd(): number {
+    return this.logStart + this.changeLog.length;
+  }
+
+  /**
+   * The keys whose holders changed since position `position` (of logEnd), in order, some perhaps
+   * more than once; undefined when they are no longer logged.
+   */
+  changedSince(position: number): readonly string[] | undefined {
+    if (position < this.logStart) return undefined;
+    return this.changeLog.slice(position - this.logStart);
   }
 
   /**
@@ -121,6 +149,16 @@ export class NewestState {
     return this.keys.size;
   }
 
+  /** Calls `visit` with each key held and the object of its latest change (in no order). */
+  forEachLatest(visit: (key: string, latest: NewestObject) => void): void {
+    this.keys.forEach((holders, key) => {
+      let latest = holders[0];
+      for (let index = 1; index < holders.length; index++)
+        if (holders[index].change > latest.change) latest = holders[index];
+      visit(key, latest);
+    });
+  }
+
   /** Every key held (in no order). */
   heldKeys(): IterableIterator<string> {
     return this.keys.keys();
@@ -142,6 +180,7 @@ export class NewestState {
       resourceVersion: row.resource_version,
     };
     this.objects.set(row.object, entry);
+    this.changeLog.push(key);
     const holders = this.keys.get(key);
     if (holders === undefined) this.keys.set(key, [entry]);
     else holders.push(entry);
@@ -151,6 +190,7 @@ export class NewestState {
     const entry = this.objects.get(object);
     if (entry === undefined) return;
     this.objects.delete(object);
+    this.changeLog.push(entry.key);
     const holders = this.keys.get(entry.key)!;
     if (holders.length === 1) this.keys.delete(entry.key);
     else holders.splice(holders.indexOf(entry), 1);

@@ -15,7 +15,7 @@ import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import { liveMoment } from './moment-live';
-import type { LiveIdentities } from './live-identities';
+import type { AppliedListing, LiveIdentities } from './live-identities';
 import { identitiesOf } from './live-identities';
 import { NewestStates } from './moment-newest';
 import { printerSignature } from './row-frame-codec';
@@ -116,15 +116,15 @@ export class MomentRows {
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
    * Else with `live` (the live rows' identities the asker holds: a listing, see listIdentities, or
-   * kept here, see LiveListings), only the rows that differ from those (see liveMoment,
-   * RowsMoment.againstLive).
+   * kept here with their comparisons, see LiveListings), only the rows that differ from those (see
+   * liveMoment, RowsMoment.againstLive).
    */
   moment(
     reader: RecordingReader,
     query: StateQuery,
     now: number,
     since?: number,
-    live?: string | LiveIdentities,
+    live?: string | LiveIdentities | AppliedListing,
   ): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
@@ -135,10 +135,12 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
-    const identities = typeof live === 'string' ? identitiesOf(live) : live;
+    const listing = typeof live === 'string' ? identitiesOf(live) : live;
+    const identities = listing && 'comparisons' in listing ? listing.identities : listing;
+    const comparisons = listing && 'comparisons' in listing ? listing.comparisons : undefined;
     const fromLive =
       !against && identities
-        ? liveMoment(reader, this.frames, this.newest, query, previous, identities)
+        ? liveMoment(reader, this.frames, this.newest, query, previous, identities, comparisons)
         : undefined;
     if (fromLive) {
       const { changed, held, deletes, gap } = fromLive;
