@@ -46,6 +46,23 @@ interface ProjectedMoment {
   readonly namespace: string | undefined;
   /** Change id -> the row projected from the version it holds, as JSON text. */
   readonly rows: Map<number, MomentRow>;
+  /**
+   * Sent against the live rows: the rows they held as they are, never made (no text, ranked nowhere),
+   * which the renderer holds too. Kept as the list liveMoment gave: putting 150,000 of them in `rows`
+   * at every travel from live was a sixth of the worker's travel, and only a moment asked against
+   * this one reads them (see holds).
+   */
+  readonly held: readonly MomentRow[];
+  /** The changes of `held`, once a moment asked against this one needed them. */
+  heldChanges?: Set<number>;
+}
+
+/** Whether `moment` holds the row of change `change` (made, or held as the live rows held it). */
+function holds(moment: ProjectedMoment, change: number): boolean {
+  if (moment.rows.has(change)) return true;
+  if (moment.held.length === 0) return false;
+  moment.heldChanges ??= new Set(moment.held.map((row) => row.change));
+  return moment.heldChanges.has(change);
 }
 
 /** What a moment's rows are made with. */
@@ -256,7 +273,7 @@ export class MomentRows {
         row.rank = kept.size;
         kept.set(row.change, row);
         // Against a moment, a row of a version it held is the renderer's already, text and all.
-        if (against?.rows.has(row.change)) continue;
+        if (against !== undefined && holds(against, row.change)) continue;
         if (against) sentKeys.add(row.key);
         json += sent.length === 0 ? row.text : `,${row.text}`;
         sent.push(row);
@@ -281,19 +298,23 @@ export class MomentRows {
       sentBefore = [];
     }
     if (live) {
-      // Rows the live rows held were never made: kept without text, so that a moment asked against
-      // this one knows the renderer holds them; and ranked nowhere, since rows sent against the live
-      // rows came in no moment's order (see MomentOrder).
-      for (const row of live.held) kept.set(row.change, row);
+      // Rows the live rows held were never made: kept without text (see ProjectedMoment.held), so
+      // that a moment asked against this one knows the renderer holds them; and, as the rows made,
+      // ranked nowhere, since rows sent against the live rows came in no moment's order (see
+      // MomentOrder; a held row's rank is -1 from the start).
       for (const row of kept.values()) row.rank = -1;
       ending.deletes = [...live.deletes, ...unmade];
     }
-    ending.rows = kept.size;
+    const held = live?.held ?? [];
+    ending.rows = kept.size + held.length;
     // Against a moment: its keys whose version this one lacks and did not send (a key sent, with
     // another version, replaces its row).
-    if (against)
-      for (const row of against.rows.values())
-        if (!kept.has(row.change) && !sentKeys.has(row.key)) ending.deletes.push(row.key);
-    this.last = { id, recording: made.recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
+    if (against) {
+      const lacks = (row: MomentRow) => !kept.has(row.change) && !sentKeys.has(row.key);
+      for (const row of against.rows.values()) if (lacks(row)) ending.deletes.push(row.key);
+      for (const row of against.held) if (lacks(row)) ending.deletes.push(row.key);
+    }
+    const { recording } = made;
+    this.last = { id, recording, gvr: query.gvr, namespace: query.namespace, rows: kept, held };
   }
 }
