@@ -64,8 +64,11 @@ export class LiveComparison {
 
   private rebuild(): void {
     this.differing.clear();
-    for (const key of this.identities.keys()) this.compare(key);
-    for (const state of this.states) for (const key of state.heldKeys()) this.compare(key);
+    const identities = this.identities;
+    for (const key of identities.keys()) this.compare(key);
+    // The newest state's keys the live rows lack (those they hold were compared above).
+    for (const state of this.states)
+      for (const key of state.heldKeys()) if (!identities.has(key)) this.compare(key);
   }
 
   private compare(key: string): void {

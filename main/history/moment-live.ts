@@ -25,7 +25,8 @@ import type { RecordingReader } from './recording-reader';
 import type { RowFrameReader } from './row-frame-reader';
 import { framedChains } from './row-frame-moment';
 import type { StateQuery } from './state-at';
-import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
+import { changeRows, gapAt, streamsOf } from './state-at';
+import type { MomentMembers } from './keyframe-members';
 
 /**
  * A moment is sent against the live rows only when it holds at least this share of their count: a
@@ -79,10 +80,10 @@ export function liveMoment(
   comparisons: LiveComparisons = new LiveComparisons(),
 ): LiveMoment | undefined {
   const streams = streamsOf(reader, query);
-  const members = streams.map((stream) => streamMembers(reader, stream, query.time).members);
+  const states = streams.map((stream) => newest.of(reader, stream));
+  const members = streams.map((stream) => newest.keyframes.membersAt(reader, stream, query.time));
   const size = members.reduce((sum, stream) => sum + stream.size, 0);
   if (size < identities.size * minimumBaseShare) return undefined;
-  const states = streams.map((stream) => newest.of(reader, stream));
   const namespace = query.namespace;
   const inScope = (rowNamespace: string) => namespace === undefined || rowNamespace === namespace;
   /** The keys whose row at the moment may differ from the live rows': the only ones read there. */
@@ -93,12 +94,12 @@ export function liveMoment(
     const objects = states[position].newest;
     const atMoment = members[position];
     const changes: number[] = [];
-    for (const [object, change] of atMoment) {
+    atMoment.forEach((change, object) => {
       const now = objects.get(object);
-      if (now?.change === change) continue;
+      if (now?.change === change) return;
       changes.push(change);
       if (now !== undefined && inScope(now.namespace)) differing.add(now.key);
-    }
+    });
     for (const [object, now] of objects)
       if (!atMoment.has(object) && inScope(now.namespace)) differing.add(now.key);
     // A change row that cannot be read (reported) leaves its object out of the moment, as a full
@@ -193,7 +194,7 @@ function rowAt(
   key: string,
   moved: AtMoment | undefined,
   states: readonly NewestState[],
-  members: readonly ReadonlyMap<number, number>[],
+  members: readonly MomentMembers[],
   streams: readonly { readonly id: number }[],
 ): AtMoment | undefined {
   let found = moved;

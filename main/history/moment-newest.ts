@@ -6,6 +6,7 @@
 // newest change and the changes after it: a reset shows only there) and only the objects whose change
 // moved are read from the changes table.
 import { objectKey } from '../../shared/protocol/row';
+import { KeyframeMembers } from './keyframe-members';
 import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { isDeletion } from './recorded-change';
@@ -201,12 +202,15 @@ export class NewestState {
 export class NewestStates {
   private recording: string | undefined;
   private readonly states = new Map<number, NewestState>();
+  /** The keyframes a travel from live read the members at its moment from, kept with the states. */
+  readonly keyframes = new KeyframeMembers();
 
   /** The newest state of `stream` of `reader`, refreshed. */
   of(reader: RecordingReader, stream: ReaderStream): NewestState {
     const recording = `${reader.file} ${reader.metadata.created}`;
     if (recording !== this.recording) {
       this.states.clear();
+      this.keyframes.clear();
       this.recording = recording;
     }
     let state = this.states.get(stream.id);
