@@ -48,17 +48,27 @@ export class NewestState {
 
   /**
    * Reads the changes committed since the last refresh. A member whose change row cannot be read
-   * (reported by changeRows) is left out: a travel then reads its key at the moment as any other
-   * that differs.
+   * (reported by changeRows) is left out, until its object changes again or the members are read
+   * whole (a new keyframe): a travel then reads its key at the moment as any other that differs.
    */
   refresh(reader: RecordingReader): void {
     const newest = reader.lastChangeId();
     if (newest === this.lastChange) return;
-    const members = this.membersNow(reader);
+    const { members, touched } = this.membersNow(reader);
     const moved: number[] = [];
-    for (const [object, change] of members)
-      if (this.objects.get(object)?.change !== change) moved.push(change);
-    for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
+    if (touched !== undefined) {
+      // Only the objects the changes since touched can have moved (under churn, a few thousand of
+      // 150,000: two passes over every member at every refresh were most of a warm refresh).
+      for (const object of touched) {
+        const change = members.get(object);
+        if (change === undefined) this.remove(object);
+        else if (this.objects.get(object)?.change !== change) moved.push(change);
+      }
+    } else {
+      for (const [object, change] of members)
+        if (this.objects.get(object)?.change !== change) moved.push(change);
+      for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
+    }
     for (const row of changeRows(reader, this.stream, moved)) this.set(row);
     this.lastChange = newest;
     // Let go past twice the keys held (a few MB of references): a comparison behind it compares whole.
@@ -89,7 +99,11 @@ export class NewestState {
    * anew only with one). Reading them whole at every refresh (150,000 members decoded, and every
    * change since the keyframe) was most of the worker's time while it warmed under churn.
    */
-  private membersNow(reader: RecordingReader): Map<number, number> {
+  private membersNow(reader: RecordingReader): {
+    readonly members: ReadonlyMap<number, number>;
+    /** The objects the changes since the last refresh touched; undefined when read whole. */
+    readonly touched?: ReadonlySet<number>;
+  } {
     const database = reader.database;
     const streamId = this.stream.id;
     try {
@@ -104,7 +118,7 @@ export class NewestState {
         // Through `last` at least (a change committed since is read again next time: applied in
         // order, a change read twice leaves the members as once).
         this.members = { members, keyframe: keyframe?.id, through: last };
-        return members;
+        return { members };
       }
       const changes = database
         .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
@@ -113,16 +127,18 @@ export class NewestState {
         object: number;
         type: number;
       }>;
+      const touched = new Set<number>();
       for (const change of changes) {
         if (isDeletion(change.type)) kept.members.delete(change.object);
         else kept.members.set(change.object, change.id);
+        touched.add(change.object);
       }
       kept.through = last;
-      return kept.members;
+      return { members: kept.members, touched };
     } catch {
       // Read whole, as any moment is (streamMembers reports what it cannot read).
       this.members = undefined;
-      return streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members;
+      return { members: streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members };
     }
   }
 
