@@ -65,7 +65,9 @@ export class LiveComparison {
   private rebuild(): void {
     this.differing.clear();
     const identities = this.identities;
-    for (const key of identities.keys()) this.compare(key);
+    identities.forEach((live, key) => {
+      if (this.differs(key, live)) this.differing.add(key);
+    });
     // The newest state's keys the live rows lack (those they hold were compared above).
     for (const state of this.states)
       for (const key of state.heldKeys()) if (!identities.has(key)) this.compare(key);
