@@ -24,6 +24,8 @@ export class MomentMembers {
     private readonly keyframe: ReadonlyMap<number, number>,
     /** object -> its change after the keyframe (deleted: gone). */
     private readonly since: ReadonlyMap<number, number>,
+    /** The last change included (undefined when read otherwise: see KeyframeMembers.membersAt). */
+    readonly through?: number,
   ) {
     let size = keyframe.size;
     for (const [object, change] of since)
@@ -77,15 +79,16 @@ export class KeyframeMembers {
         .get(stream.id, time) as { id: number; last_change: number } | undefined;
       const members = keyframe === undefined ? new Map<number, number>() : this.keyframe(reader, keyframe.id);
       const since = new Map<number, number>();
+      const through = lastChangeAt(database, time);
       const changes = database
         .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
-        .iterate(keyframe?.last_change ?? 0, lastChangeAt(database, time), stream.id) as IterableIterator<{
+        .iterate(keyframe?.last_change ?? 0, through, stream.id) as IterableIterator<{
         id: number;
         object: number;
         type: number;
       }>;
       for (const change of changes) since.set(change.object, isDeletion(change.type) ? deleted : change.id);
-      return new MomentMembers(members, since);
+      return new MomentMembers(members, since, through);
     } catch {
       return new MomentMembers(streamMembers(reader, stream, time).members, new Map());
     }

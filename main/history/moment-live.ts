@@ -94,14 +94,22 @@ export function liveMoment(
     const objects = states[position].newest;
     const atMoment = members[position];
     const changes: number[] = [];
-    atMoment.forEach((change, object) => {
+    // Only the objects changed since the moment can be members then otherwise than now, unless a
+    // reset came between (see touchedSince): then every member of either is compared.
+    const through = atMoment.through;
+    const touched = through === undefined ? undefined : states[position].touchedSince(reader, through);
+    const compare = (object: number, change: number | undefined) => {
       const now = objects.get(object);
       if (now?.change === change) return;
-      changes.push(change);
+      if (change !== undefined) changes.push(change);
       if (now !== undefined && inScope(now.namespace)) differing.add(now.key);
-    });
-    for (const [object, now] of objects)
-      if (!atMoment.has(object) && inScope(now.namespace)) differing.add(now.key);
+    };
+    if (touched !== undefined) for (const object of touched) compare(object, atMoment.get(object));
+    else {
+      atMoment.forEach((change, object) => compare(object, change));
+      for (const [object, now] of objects)
+        if (!atMoment.has(object) && inScope(now.namespace)) differing.add(now.key);
+    }
     // A change row that cannot be read (reported) leaves its object out of the moment, as a full
     // rebuild leaves out a version it cannot read.
     for (const changeRow of changeRows(reader, stream, changes)) {

@@ -24,6 +24,12 @@ export interface NewestObject extends MomentRow {
   readonly resourceVersion: string;
 }
 
+/**
+ * Keyframes this small may be empty (a reset's): the objects touched since one are not all that may
+ * have changed (see touchedSince). Larger ones hold members, which a reset's never does.
+ */
+const smallKeyframeBytes = 64;
+
 /** Keys logged beyond twice the keys held before the change log is let go (small streams). */
 const spareLogKeys = 20_000;
 
@@ -139,6 +145,34 @@ export class NewestState {
       // Read whole, as any moment is (streamMembers reports what it cannot read).
       this.members = undefined;
       return { members: streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members };
+    }
+  }
+
+  /**
+   * The objects the changes after change `after` touched, up to those this state holds; undefined
+   * when they may not be all the objects whose member changed since: the members were read without a
+   * keyframe, or a keyframe since may be a reset's (a reset writes an empty keyframe, and drops the
+   * objects the relist after it misses without a change; any other keyframe is the members the
+   * changes before it make).
+   */
+  touchedSince(reader: RecordingReader, after: number): ReadonlySet<number> | undefined {
+    const kept = this.members;
+    if (kept === undefined || after > kept.through) return undefined;
+    try {
+      const database = reader.database;
+      const reset = database
+        .prepare(
+          'SELECT 1 FROM keyframes WHERE stream = ? AND last_change >= ? AND length(members) < ? LIMIT 1',
+        )
+        .get(this.stream.id, after, smallKeyframeBytes);
+      if (reset !== undefined) return undefined;
+      const objects = database
+        .prepare('SELECT object FROM changes WHERE id > ? AND id <= ? AND stream = ?')
+        .pluck()
+        .all(after, kept.through, this.stream.id) as number[];
+      return new Set(objects);
+    } catch {
+      return undefined;
     }
   }
 

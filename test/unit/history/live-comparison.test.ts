@@ -2,10 +2,12 @@
 // journal in LiveListings): while the recording grows and the live rows change batch by batch (with
 // versions the recording lacks and keys it never knew), each travel ends exactly at its moment, a
 // moment asked against one sent from live too, and a travel after the first reads no unchanged live
-// row's identity (the worker walked every live row at every travel).
+// row's identity (the worker walked every live row at every travel), nor any travel every member at
+// its moment (only the objects changed since).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { MomentMembers } from '../../../main/history/keyframe-members';
 import { LiveListings } from '../../../main/history/live-identities';
 import type { AppliedListing } from '../../../main/history/live-identities';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -141,8 +143,11 @@ describe('the keys a travel from live compares', () => {
       const walks = (['keys', 'entries', 'values', 'forEach', Symbol.iterator] as const).map((name) =>
         vi.spyOn(identities, name as 'keys'),
       );
+      // Nor every member at the moment: only the objects changed since (no reset came between).
+      const membersWalked = vi.spyOn(MomentMembers.prototype, 'forEach');
       const query = { gvr: 'pods.v1', time: times[times.length - 1 - random.integer(30)] };
       const moment = moments.moment(reader, query, now, undefined, listing);
+      expect(membersWalked).not.toHaveBeenCalled();
       const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
       expect(moment.againstLive).toBe(true);
       const reached = after(liveRows, sent, moment.ended().deletes);
@@ -166,6 +171,52 @@ describe('the keys a travel from live compares', () => {
     // Each travel after the first read the identities of what changed, not of the 300 live rows.
     expect(identitiesRead).toBeLessThan(5 * pods * 0.5);
     expect(reader.problems).toEqual([]);
+    reader.close();
+    database.close();
+  });
+
+  it('compares every member when a reset came after the moment (it drops objects without a change)', () => {
+    directory = tempDirectory();
+    const file = directory.file('reset.kubetide');
+    const database = openForWriting(file, 'test-context', start);
+    const writer = new RecordingWriter(database, { rowFrames: { everyObjects: 40, intervalMs: 600_000 } });
+    const stream = writer.stream({ gvr: 'pods.v1', scope: '' });
+    let time = start;
+    const live: (KubeObject | undefined)[] = [];
+    const write = (object: KubeObject, type: 'Added' | 'Updated') => {
+      const key = `${object.metadata.namespace}/${object.metadata.name}`;
+      writer.writeChange({ time: ++time, stream, type, finalStateUnknown: false, object, key });
+    };
+    const session = () =>
+      writer.transaction(() => {
+        writer.resetStream(stream);
+        writer.writeKeyframe(stream, time);
+        writer.beginList(stream);
+        for (const pod of live) if (pod) write(pod, 'Added');
+        writer.retireUnlisted(stream, time);
+        writer.writeRowFramesDue(time);
+      });
+    for (let index = 0; index < 100; index++) live.push(realisticPod(`app-${index}`, `ns-${index % 3}`));
+    session();
+    const moment = ++time;
+    // A new session whose list misses a pod (deleted while nothing recorded): no change says so.
+    live[7] = undefined;
+    time += 10;
+    session();
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    for (const _ of moments.warming(reader));
+    const liveRows = new Map(rebuilt(reader, { gvr: 'pods.v1', time }).map((row) => [row.key, row]));
+    const listing = [...liveRows.values()].map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`);
+    const query = { gvr: 'pods.v1', time: moment };
+    const travelled = moments.moment(reader, query, now, undefined, listing.join(''));
+    const sent = JSON.parse(joinedRows([...travelled.chunks]).json) as Row[];
+    expect(travelled.againstLive).toBe(true);
+    const rows = new Map(liveRows);
+    for (const key of travelled.ended().deletes) rows.delete(key);
+    for (const row of sent) rows.set(row.key, row);
+    expect(byKey(rows.values())).toEqual(rebuilt(reader, query));
+    expect(rows.has('ns-1/app-7')).toBe(true);
     reader.close();
     database.close();
   });
