@@ -14,6 +14,8 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
+import type { ProjectedMoment } from './projected-moment';
+import { holds } from './projected-moment';
 import { liveMoment } from './moment-live';
 import type { AppliedListing, LiveIdentities } from './live-identities';
 import { identitiesOf } from './live-identities';
@@ -36,34 +38,6 @@ const chunkSize = 1000;
  * its projection: at 150,000 pods, that alone was half the rebuild's time, in garbage collection.
  */
 const rebuildMemoChars = 2 * 1024 * 1024;
-
-interface ProjectedMoment {
-  /** Names this moment once whole, for a later one asked as its difference (see RowsMoment.against). */
-  readonly id: number;
-  /** The file and when it was created: a recording replaced at the same path numbers changes anew. */
-  readonly recording: string;
-  readonly gvr: string;
-  readonly namespace: string | undefined;
-  /** Change id -> the row projected from the version it holds, as JSON text. */
-  readonly rows: Map<number, MomentRow>;
-  /**
-   * Sent against the live rows: the rows they held as they are, never made (no text, ranked nowhere),
-   * which the renderer holds too. Kept as the list liveMoment gave: putting 150,000 of them in `rows`
-   * at every travel from live was a sixth of the worker's travel, and only a moment asked against
-   * this one reads them (see holds).
-   */
-  readonly held: readonly MomentRow[];
-  /** The changes of `held`, once a moment asked against this one needed them. */
-  heldChanges?: Set<number>;
-}
-
-/** Whether `moment` holds the row of change `change` (made, or held as the live rows held it). */
-function holds(moment: ProjectedMoment, change: number): boolean {
-  if (moment.rows.has(change)) return true;
-  if (moment.held.length === 0) return false;
-  moment.heldChanges ??= new Set(moment.held.map((row) => row.change));
-  return moment.heldChanges.has(change);
-}
 
 /** What a moment's rows are made with. */
 interface Made {
