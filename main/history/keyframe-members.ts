@@ -94,6 +94,22 @@ export class KeyframeMembers {
     }
   }
 
+  /**
+   * Decodes `stream`'s newest two keyframes ahead, if not kept (a worker warming: a moment of the
+   * last keyframe interval or two is then read without decoding one), never failing.
+   */
+  warm(reader: RecordingReader, stream: ReaderStream): void {
+    try {
+      const ids = reader.database
+        .prepare('SELECT id FROM keyframes WHERE stream = ? ORDER BY time DESC, id DESC LIMIT 2')
+        .pluck()
+        .all(stream.id) as number[];
+      for (const id of ids.reverse()) this.keyframe(reader, id);
+    } catch {
+      // Read when a travel asks, which reports what it cannot read.
+    }
+  }
+
   private keyframe(reader: RecordingReader, id: number): ReadonlyMap<number, number> {
     let members = this.kept.get(id);
     if (members !== undefined) this.kept.delete(id);

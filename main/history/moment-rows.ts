@@ -171,6 +171,9 @@ export class MomentRows {
       // The newest state a travel from live compares the live rows with (see liveMoment).
       this.newest.of(reader, stream);
       yield;
+      // The keyframes a travel from live to the last seconds reads its moment's members from.
+      this.newest.keyframes.warm(reader, stream);
+      yield;
     }
   }
 

@@ -94,6 +94,12 @@ describe('the members at a moment over a kept keyframe', () => {
       expect(decoded, `round ${round}`).toBeLessThanOrEqual(keyframeCount);
       expect(decoded).toBeLessThan(moments.length / 3);
     }
+    // Warmed, a fresh one decodes the newest two keyframes ahead, and the moments after them none.
+    const warmed = new KeyframeMembers();
+    warmed.warm(reader, readerStream);
+    const beforeWarmed = decodes();
+    for (const moment of times.slice(-50)) warmed.membersAt(reader, readerStream, moment);
+    expect(decodes()).toBe(beforeWarmed);
     // The last three keyframes, read again, are not decoded again.
     vi.mocked(objectCodec.decodeMembers).mockClear();
     keyframes.membersAt(reader, readerStream, time + 5);
