@@ -7,6 +7,7 @@
 // A journal is a sequence of batches, numbered from 0 within its epoch; a batch is triples key, uid,
 // resourceVersion (the row as of that batch; a deleted key's uid is deletedUid). A batch not made of
 // triples drops its epoch (the travel goes as without the live rows: never a misread row).
+import { LiveComparisons } from './live-comparison';
 import type { LiveJournal } from './query-protocol';
 import { deletedUid } from './query-protocol';
 
@@ -30,6 +31,15 @@ interface Listing {
   /** The number of the journal's next batch: those before it are applied. */
   at: number;
   readonly identities: Map<string, LiveIdentity>;
+  /** Its comparisons with the newest states, told of every key a batch changes. */
+  readonly comparisons: LiveComparisons;
+}
+
+/** A listing's identities as of a journal's batch `at`, and their comparisons kept (see apply). */
+export interface AppliedListing {
+  readonly identities: LiveIdentities;
+  readonly comparisons: LiveComparisons;
+  readonly at: number;
 }
 
 export class LiveListings {
@@ -40,12 +50,13 @@ export class LiveListings {
    * The identities of `journal`'s epoch once its batches are applied (those applied already
    * skipped), and the number of its next batch; undefined when the batches do not follow on from
    * what is kept (an epoch this worker never saw from its start, or dropped) or one is not triples.
+   * Its comparisons (see LiveComparison) are kept with it: a travel compares only what changed.
    */
-  apply(journal: LiveJournal): { readonly identities: LiveIdentities; readonly at: number } | undefined {
+  apply(journal: LiveJournal): AppliedListing | undefined {
     let listing = this.listings.get(journal.epoch);
     if (listing === undefined) {
       if (journal.from !== 0) return undefined;
-      listing = { at: 0, identities: new Map() };
+      listing = { at: 0, identities: new Map(), comparisons: new LiveComparisons() };
       this.listings.set(journal.epoch, listing);
       for (const epoch of this.listings.keys()) {
         if (this.listings.size <= keptEpochs) break;
@@ -58,13 +69,13 @@ export class LiveListings {
       return undefined;
     }
     for (let index = listing.at - journal.from; index < journal.batches.length; index++) {
-      if (!applyBatch(listing.identities, journal.batches[index])) {
+      if (!applyBatch(listing, journal.batches[index])) {
         this.listings.delete(journal.epoch);
         return undefined;
       }
     }
     listing.at = end;
-    return { identities: listing.identities, at: end };
+    return { identities: listing.identities, comparisons: listing.comparisons, at: end };
   }
 }
 
@@ -91,11 +102,14 @@ export function identitiesOf(listing: string): LiveIdentities | undefined {
   return identities;
 }
 
-/** Applies a batch's triples to `identities` in order; false when it is not triples. */
-function applyBatch(identities: Map<string, LiveIdentity>, batch: readonly string[]): boolean {
+/** Applies a batch's triples to `listing` in order; false when it is not triples. */
+function applyBatch(listing: Listing, batch: readonly string[]): boolean {
   if (batch.length % 3 !== 0) return false;
+  const { identities, comparisons } = listing;
+  const compared = comparisons.size > 0;
   for (let at = 0; at < batch.length; at += 3) {
     const key = batch[at];
+    if (compared) comparisons.liveChanged(key);
     const uid = batch[at + 1];
     if (uid === deletedUid) identities.delete(key);
     else identities.set(key, { uid, resourceVersion: batch[at + 2] });

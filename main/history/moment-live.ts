@@ -16,6 +16,7 @@ import type { ChangeRow } from './recording-reader';
 import { objectKey } from '../../shared/protocol/row';
 import type { LiveIdentities, LiveIdentity } from './live-identities';
 import { isLive } from './live-identities';
+import { LiveComparisons } from './live-comparison';
 import type { MomentRow } from './moment-order';
 import { momentRow } from './moment-order';
 import type { NewestObject, NewestState, NewestStates } from './moment-newest';
@@ -24,7 +25,8 @@ import type { RecordingReader } from './recording-reader';
 import type { RowFrameReader } from './row-frame-reader';
 import { framedChains } from './row-frame-moment';
 import type { StateQuery } from './state-at';
-import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
+import { changeRows, gapAt, streamsOf } from './state-at';
+import type { MomentMembers } from './keyframe-members';
 
 /**
  * A moment is sent against the live rows only when it holds at least this share of their count: a
@@ -64,8 +66,9 @@ interface AtMoment {
 
 /**
  * `query`'s moment against `identities` (the live rows', see LiveListings), rows `known` by change id
- * reused for their text; undefined when the moment is too small a share of the live rows: then it is
- * sent whole.
+ * reused for their text, the keys that differ from the newest state read from `comparisons` (kept
+ * with the identities, see LiveComparison: a fresh one compares every row once); undefined when the
+ * moment is too small a share of the live rows: then it is sent whole.
  */
 export function liveMoment(
   reader: RecordingReader,
@@ -74,12 +77,13 @@ export function liveMoment(
   query: StateQuery,
   known: ReadonlyMap<number, MomentRow>,
   identities: LiveIdentities,
+  comparisons: LiveComparisons = new LiveComparisons(),
 ): LiveMoment | undefined {
   const streams = streamsOf(reader, query);
-  const members = streams.map((stream) => streamMembers(reader, stream, query.time).members);
+  const states = streams.map((stream) => newest.of(reader, stream));
+  const members = streams.map((stream) => newest.keyframes.membersAt(reader, stream, query.time));
   const size = members.reduce((sum, stream) => sum + stream.size, 0);
   if (size < identities.size * minimumBaseShare) return undefined;
-  const states = streams.map((stream) => newest.of(reader, stream));
   const namespace = query.namespace;
   const inScope = (rowNamespace: string) => namespace === undefined || rowNamespace === namespace;
   /** The keys whose row at the moment may differ from the live rows': the only ones read there. */
@@ -90,14 +94,22 @@ export function liveMoment(
     const objects = states[position].newest;
     const atMoment = members[position];
     const changes: number[] = [];
-    for (const [object, change] of atMoment) {
+    // Only the objects changed since the moment can be members then otherwise than now, unless a
+    // reset came between (see touchedSince): then every member of either is compared.
+    const through = atMoment.through;
+    const touched = through === undefined ? undefined : states[position].touchedSince(reader, through);
+    const compare = (object: number, change: number | undefined) => {
       const now = objects.get(object);
-      if (now?.change === change) continue;
-      changes.push(change);
+      if (now?.change === change) return;
+      if (change !== undefined) changes.push(change);
       if (now !== undefined && inScope(now.namespace)) differing.add(now.key);
+    };
+    if (touched !== undefined) for (const object of touched) compare(object, atMoment.get(object));
+    else {
+      atMoment.forEach((change, object) => compare(object, change));
+      for (const [object, now] of objects)
+        if (!atMoment.has(object) && inScope(now.namespace)) differing.add(now.key);
     }
-    for (const [object, now] of objects)
-      if (!atMoment.has(object) && inScope(now.namespace)) differing.add(now.key);
     // A change row that cannot be read (reported) leaves its object out of the moment, as a full
     // rebuild leaves out a version it cannot read.
     for (const changeRow of changeRows(reader, stream, changes)) {
@@ -108,40 +120,26 @@ export function liveMoment(
       if (before === undefined || before.change < changeRow.id) moved.set(key, atMomentOf(changeRow));
     }
   }
-  // One pass over the live rows: those held as the recording's newest state holds them, and not
-  // moved since the moment, are the moment's as they are; the others (held otherwise: versions the
-  // recording missed or has not committed, keys it never knew) are read at the moment.
-  const held: MomentRow[] = [];
+  // The keys the live rows hold otherwise than the newest state (versions the recording missed or has
+  // not committed, keys it never knew), kept up to date between travels: read at the moment too.
+  for (const key of comparisons.of(identities, states, namespace).update()) differing.add(key);
   /** The live identities of the keys read at the moment. */
   const live = new Map<string, LiveIdentity>();
-  /** Live keys the newest state holds as they are, in scope: all of its keys when as many. */
-  let matched = 0;
-  for (const [key, identity] of identities) {
-    const now = differing.has(key) ? undefined : latest(states, key);
-    if (now !== undefined && isLive(identity, now.uid, now.resourceVersion) && inScope(now.namespace)) {
-      // The newest state's own row: 150,000 rows made anew here were a tenth of the travel.
+  for (const key of differing) {
+    const identity = identities.get(key);
+    if (identity !== undefined) live.set(key, identity);
+  }
+  // Every other key of the newest state in scope is held by the live rows as it is, and did not move
+  // since the moment: its row is the newest state's own (150,000 rows made anew were a tenth of the
+  // travel). A pass over the newest state's keys, but no live row's identity read.
+  const held: MomentRow[] = [];
+  for (const state of states)
+    state.forEachLatest((key, now) => {
+      if (differing.has(key) || !inScope(now.namespace)) return;
+      // Held by several streams: the latest change's (the one the live rows were compared with).
+      if (states.length > 1 && latest(states, key) !== now) return;
       held.push(now);
-      matched++;
-      continue;
-    }
-    differing.add(key);
-    live.set(key, identity);
-  }
-  // The newest state's keys the live rows lack (read at the moment too): none when its keys are
-  // those matched and those read at the moment, else found by a walk of its keys.
-  let others = 1;
-  if (streams.length === 1 && namespace === undefined) {
-    others = states[0].keyCount - matched;
-    for (const key of differing) if (states[0].latest(key) !== undefined) others--;
-  }
-  if (others !== 0) {
-    const matchedKeys = new Set(held.map((row) => row.key));
-    for (const state of states)
-      for (const key of state.heldKeys()) {
-        if (differing.has(key) || matchedKeys.has(key)) continue;
-        if (inScope(latest(states, key)!.namespace)) differing.add(key);
-      }
-  }
+    });
   const changed: MomentRow[] = [];
   const deletes: string[] = [];
   /** Rows to make that no frame or earlier moment holds: their change rows are read. */
@@ -204,7 +202,7 @@ function rowAt(
   key: string,
   moved: AtMoment | undefined,
   states: readonly NewestState[],
-  members: readonly ReadonlyMap<number, number>[],
+  members: readonly MomentMembers[],
   streams: readonly { readonly id: number }[],
 ): AtMoment | undefined {
   let found = moved;

@@ -6,6 +6,7 @@
 // newest change and the changes after it: a reset shows only there) and only the objects whose change
 // moved are read from the changes table.
 import { objectKey } from '../../shared/protocol/row';
+import { KeyframeMembers } from './keyframe-members';
 import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { isDeletion } from './recorded-change';
@@ -23,6 +24,15 @@ export interface NewestObject extends MomentRow {
   readonly resourceVersion: string;
 }
 
+/**
+ * Keyframes this small may be empty (a reset's): the objects touched since one are not all that may
+ * have changed (see touchedSince). Larger ones hold members, which a reset's never does.
+ */
+const smallKeyframeBytes = 64;
+
+/** Keys logged beyond twice the keys held before the change log is let go (small streams). */
+const spareLogKeys = 20_000;
+
 export class NewestState {
   /** The members as of this change id (0: never read). */
   private lastChange = 0;
@@ -33,24 +43,59 @@ export class NewestState {
   /** The members (object -> change) through change `through`, read from keyframe `keyframe` on. */
   private members:
     { members: Map<number, number>; keyframe: number | undefined; through: number } | undefined;
+  /**
+   * The keys whose holders changed, in order, the first at position `logStart` (see changedSince):
+   * what a comparison with the live rows reads again (LiveComparison).
+   */
+  private changeLog: string[] = [];
+  private logStart = 0;
 
   constructor(readonly stream: ReaderStream) {}
 
   /**
    * Reads the changes committed since the last refresh. A member whose change row cannot be read
-   * (reported by changeRows) is left out: a travel then reads its key at the moment as any other
-   * that differs.
+   * (reported by changeRows) is left out, until its object changes again or the members are read
+   * whole (a new keyframe): a travel then reads its key at the moment as any other that differs.
    */
   refresh(reader: RecordingReader): void {
     const newest = reader.lastChangeId();
     if (newest === this.lastChange) return;
-    const members = this.membersNow(reader);
+    const { members, touched } = this.membersNow(reader);
     const moved: number[] = [];
-    for (const [object, change] of members)
-      if (this.objects.get(object)?.change !== change) moved.push(change);
-    for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
+    if (touched !== undefined) {
+      // Only the objects the changes since touched can have moved (under churn, a few thousand of
+      // 150,000: two passes over every member at every refresh were most of a warm refresh).
+      for (const object of touched) {
+        const change = members.get(object);
+        if (change === undefined) this.remove(object);
+        else if (this.objects.get(object)?.change !== change) moved.push(change);
+      }
+    } else {
+      for (const [object, change] of members)
+        if (this.objects.get(object)?.change !== change) moved.push(change);
+      for (const object of [...this.objects.keys()]) if (!members.has(object)) this.remove(object);
+    }
     for (const row of changeRows(reader, this.stream, moved)) this.set(row);
     this.lastChange = newest;
+    // Let go past twice the keys held (a few MB of references): a comparison behind it compares whole.
+    if (this.changeLog.length > 2 * this.keys.size + spareLogKeys) {
+      this.logStart += this.changeLog.length;
+      this.changeLog = [];
+    }
+  }
+
+  /** The position after the last key logged (see changedSince). */
+  get logEnd(): number {
+    return this.logStart + this.changeLog.length;
+  }
+
+  /**
+   * The keys whose holders changed since position `position` (of logEnd), in order, some perhaps
+   * more than once; undefined when they are no longer logged.
+   */
+  changedSince(position: number): readonly string[] | undefined {
+    if (position < this.logStart) return undefined;
+    return this.changeLog.slice(position - this.logStart);
   }
 
   /**
@@ -60,7 +105,11 @@ export class NewestState {
    * anew only with one). Reading them whole at every refresh (150,000 members decoded, and every
    * change since the keyframe) was most of the worker's time while it warmed under churn.
    */
-  private membersNow(reader: RecordingReader): Map<number, number> {
+  private membersNow(reader: RecordingReader): {
+    readonly members: ReadonlyMap<number, number>;
+    /** The objects the changes since the last refresh touched; undefined when read whole. */
+    readonly touched?: ReadonlySet<number>;
+  } {
     const database = reader.database;
     const streamId = this.stream.id;
     try {
@@ -75,7 +124,7 @@ export class NewestState {
         // Through `last` at least (a change committed since is read again next time: applied in
         // order, a change read twice leaves the members as once).
         this.members = { members, keyframe: keyframe?.id, through: last };
-        return members;
+        return { members };
       }
       const changes = database
         .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
@@ -84,16 +133,46 @@ export class NewestState {
         object: number;
         type: number;
       }>;
+      const touched = new Set<number>();
       for (const change of changes) {
         if (isDeletion(change.type)) kept.members.delete(change.object);
         else kept.members.set(change.object, change.id);
+        touched.add(change.object);
       }
       kept.through = last;
-      return kept.members;
+      return { members: kept.members, touched };
     } catch {
       // Read whole, as any moment is (streamMembers reports what it cannot read).
       this.members = undefined;
-      return streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members;
+      return { members: streamMembers(reader, this.stream, Number.MAX_SAFE_INTEGER).members };
+    }
+  }
+
+  /**
+   * The objects the changes after change `after` touched, up to those this state holds; undefined
+   * when they may not be all the objects whose member changed since: the members were read without a
+   * keyframe, or a keyframe since may be a reset's (a reset writes an empty keyframe, and drops the
+   * objects the relist after it misses without a change; any other keyframe is the members the
+   * changes before it make).
+   */
+  touchedSince(reader: RecordingReader, after: number): ReadonlySet<number> | undefined {
+    const kept = this.members;
+    if (kept === undefined || after > kept.through) return undefined;
+    try {
+      const database = reader.database;
+      const reset = database
+        .prepare(
+          'SELECT 1 FROM keyframes WHERE stream = ? AND last_change >= ? AND length(members) < ? LIMIT 1',
+        )
+        .get(this.stream.id, after, smallKeyframeBytes);
+      if (reset !== undefined) return undefined;
+      const objects = database
+        .prepare('SELECT object FROM changes WHERE id > ? AND id <= ? AND stream = ?')
+        .pluck()
+        .all(after, kept.through, this.stream.id) as number[];
+      return new Set(objects);
+    } catch {
+      return undefined;
     }
   }
 
@@ -121,6 +200,16 @@ export class NewestState {
     return this.keys.size;
   }
 
+  /** Calls `visit` with each key held and the object of its latest change (in no order). */
+  forEachLatest(visit: (key: string, latest: NewestObject) => void): void {
+    this.keys.forEach((holders, key) => {
+      let latest = holders[0];
+      for (let index = 1; index < holders.length; index++)
+        if (holders[index].change > latest.change) latest = holders[index];
+      visit(key, latest);
+    });
+  }
+
   /** Every key held (in no order). */
   heldKeys(): IterableIterator<string> {
     return this.keys.keys();
@@ -142,6 +231,7 @@ export class NewestState {
       resourceVersion: row.resource_version,
     };
     this.objects.set(row.object, entry);
+    this.changeLog.push(key);
     const holders = this.keys.get(key);
     if (holders === undefined) this.keys.set(key, [entry]);
     else holders.push(entry);
@@ -151,6 +241,7 @@ export class NewestState {
     const entry = this.objects.get(object);
     if (entry === undefined) return;
     this.objects.delete(object);
+    this.changeLog.push(entry.key);
     const holders = this.keys.get(entry.key)!;
     if (holders.length === 1) this.keys.delete(entry.key);
     else holders.splice(holders.indexOf(entry), 1);
@@ -161,12 +252,15 @@ export class NewestState {
 export class NewestStates {
   private recording: string | undefined;
   private readonly states = new Map<number, NewestState>();
+  /** The keyframes a travel from live read the members at its moment from, kept with the states. */
+  readonly keyframes = new KeyframeMembers();
 
   /** The newest state of `stream` of `reader`, refreshed. */
   of(reader: RecordingReader, stream: ReaderStream): NewestState {
     const recording = `${reader.file} ${reader.metadata.created}`;
     if (recording !== this.recording) {
       this.states.clear();
+      this.keyframes.clear();
       this.recording = recording;
     }
     let state = this.states.get(stream.id);

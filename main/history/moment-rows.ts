@@ -14,8 +14,10 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
+import type { ProjectedMoment } from './projected-moment';
+import { holds } from './projected-moment';
 import { liveMoment } from './moment-live';
-import type { LiveIdentities } from './live-identities';
+import type { AppliedListing, LiveIdentities } from './live-identities';
 import { identitiesOf } from './live-identities';
 import { NewestStates } from './moment-newest';
 import { printerSignature } from './row-frame-codec';
@@ -36,17 +38,6 @@ const chunkSize = 1000;
  * its projection: at 150,000 pods, that alone was half the rebuild's time, in garbage collection.
  */
 const rebuildMemoChars = 2 * 1024 * 1024;
-
-interface ProjectedMoment {
-  /** Names this moment once whole, for a later one asked as its difference (see RowsMoment.against). */
-  readonly id: number;
-  /** The file and when it was created: a recording replaced at the same path numbers changes anew. */
-  readonly recording: string;
-  readonly gvr: string;
-  readonly namespace: string | undefined;
-  /** Change id -> the row projected from the version it holds, as JSON text. */
-  readonly rows: Map<number, MomentRow>;
-}
 
 /** What a moment's rows are made with. */
 interface Made {
@@ -116,15 +107,15 @@ export class MomentRows {
    * whose rows the asker holds whole, only the rows that differ from it are sent (see
    * RowsMoment.against): the rest are the same text, so nothing the size of the moment leaves here.
    * Else with `live` (the live rows' identities the asker holds: a listing, see listIdentities, or
-   * kept here, see LiveListings), only the rows that differ from those (see liveMoment,
-   * RowsMoment.againstLive).
+   * kept here with their comparisons, see LiveListings), only the rows that differ from those (see
+   * liveMoment, RowsMoment.againstLive).
    */
   moment(
     reader: RecordingReader,
     query: StateQuery,
     now: number,
     since?: number,
-    live?: string | LiveIdentities,
+    live?: string | LiveIdentities | AppliedListing,
   ): RowsMoment {
     const recording = `${reader.file} ${reader.metadata.created}`;
     const last = this.last;
@@ -135,10 +126,12 @@ export class MomentRows {
     // Unset until this moment is whole: a rebuild cut short leaves nothing half-kept behind.
     this.last = undefined;
     const made: Made = { reader, query, now, recording, against, previous };
-    const identities = typeof live === 'string' ? identitiesOf(live) : live;
+    const listing = typeof live === 'string' ? identitiesOf(live) : live;
+    const identities = listing && 'comparisons' in listing ? listing.identities : listing;
+    const comparisons = listing && 'comparisons' in listing ? listing.comparisons : undefined;
     const fromLive =
       !against && identities
-        ? liveMoment(reader, this.frames, this.newest, query, previous, identities)
+        ? liveMoment(reader, this.frames, this.newest, query, previous, identities, comparisons)
         : undefined;
     if (fromLive) {
       const { changed, held, deletes, gap } = fromLive;
@@ -177,6 +170,9 @@ export class MomentRows {
       yield* this.frames.warming(reader, stream.id, printerSignature(printer));
       // The newest state a travel from live compares the live rows with (see liveMoment).
       this.newest.of(reader, stream);
+      yield;
+      // The keyframes a travel from live to the last seconds reads its moment's members from.
+      this.newest.keyframes.warm(reader, stream);
       yield;
     }
   }
@@ -254,7 +250,7 @@ export class MomentRows {
         row.rank = kept.size;
         kept.set(row.change, row);
         // Against a moment, a row of a version it held is the renderer's already, text and all.
-        if (against?.rows.has(row.change)) continue;
+        if (against !== undefined && holds(against, row.change)) continue;
         if (against) sentKeys.add(row.key);
         json += sent.length === 0 ? row.text : `,${row.text}`;
         sent.push(row);
@@ -279,19 +275,23 @@ export class MomentRows {
       sentBefore = [];
     }
     if (live) {
-      // Rows the live rows held were never made: kept without text, so that a moment asked against
-      // this one knows the renderer holds them; and ranked nowhere, since rows sent against the live
-      // rows came in no moment's order (see MomentOrder).
-      for (const row of live.held) kept.set(row.change, row);
+      // Rows the live rows held were never made: kept without text (see ProjectedMoment.held), so
+      // that a moment asked against this one knows the renderer holds them; and, as the rows made,
+      // ranked nowhere, since rows sent against the live rows came in no moment's order (see
+      // MomentOrder; a held row's rank is -1 from the start).
       for (const row of kept.values()) row.rank = -1;
       ending.deletes = [...live.deletes, ...unmade];
     }
-    ending.rows = kept.size;
+    const held = live?.held ?? [];
+    ending.rows = kept.size + held.length;
     // Against a moment: its keys whose version this one lacks and did not send (a key sent, with
     // another version, replaces its row).
-    if (against)
-      for (const row of against.rows.values())
-        if (!kept.has(row.change) && !sentKeys.has(row.key)) ending.deletes.push(row.key);
-    this.last = { id, recording: made.recording, gvr: query.gvr, namespace: query.namespace, rows: kept };
+    if (against) {
+      const lacks = (row: MomentRow) => !kept.has(row.change) && !sentKeys.has(row.key);
+      for (const row of against.rows.values()) if (lacks(row)) ending.deletes.push(row.key);
+      for (const row of against.held) if (lacks(row)) ending.deletes.push(row.key);
+    }
+    const { recording } = made;
+    this.last = { id, recording, gvr: query.gvr, namespace: query.namespace, rows: kept, held };
   }
 }

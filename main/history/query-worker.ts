@@ -164,7 +164,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
         const { now, since, live, liveJournal } = request.rows;
         // The live rows as their journal's new texts, applied to those kept from the travels before.
         const listing = liveJournal && liveListings.apply(liveJournal);
-        const liveRows = listing ? listing.identities : live;
+        const liveRows = listing ?? live;
         const moment = momentRows.moment(reader, request.query, now, since, liveRows);
         const { total, gap, against, againstLive, unchanged } = moment;
         reply({

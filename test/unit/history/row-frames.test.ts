@@ -564,10 +564,11 @@ describe('row frames', () => {
     const moments = new MomentRows();
     const steps = [...moments.warming(reader)];
     // A step per frame of the newest chain (a delta frame and the ones it adds to, to a full frame),
-    // and one for the stream's newest state (see NewestState).
+    // one for the stream's newest state (see NewestState), one for its newest keyframes decoded ahead
+    // (see KeyframeMembers.warm).
     const full = reader.database.prepare('SELECT max(id) FROM row_frames WHERE base IS NULL').pluck().get();
     const chain = reader.database.prepare('SELECT count(*) FROM row_frames WHERE id >= ?').pluck().get(full);
-    expect(steps.length).toBe((chain as number) + 1);
+    expect(steps.length).toBe((chain as number) + 2);
     // The newest chain's blobs, and the versions from the first few changes up to the last frame,
     // unreadable: the moment at the last frame still reads whole, from the frames decoded ahead,
     // after a moment at the start (another chain) too.
