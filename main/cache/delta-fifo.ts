@@ -2,8 +2,11 @@
 import type { Clock } from './clock';
 import type { Delta, DeltaType, Deltas } from './delta';
 import { ZeroLengthDeltasObjectError } from './delta';
+import type { FailedReplacement, PreparedReplacement } from './delta-fifo-replacement';
+import { dedupDeltas, isFailedReplacement, replacement } from './delta-fifo-replacement';
 import { DeletedFinalStateUnknown, KeyError, metaNamespaceKeyFunc } from './keys';
 import type { Queue } from './queue';
+import type { Turns } from './turn-budget';
 import { Condition, FIFOClosedError, KeyQueue } from './queue';
 import { ShardedMap } from './sharded-map';
 import type { KeyFunc, KeyListerGetter, TransformFunc, TransformerAware } from './store';
@@ -52,7 +55,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * ShardedMap): pops that fall behind a watch at 150,000 pods grow it one key at a time, and one Map
    * rehashed every queued key in one add past 65,536. Its order is a Go map's: the queue's is pop's.
    */
-  private readonly items = new ShardedMap<Deltas<T>>();
+  private items = new ShardedMap<Deltas<T>>();
   private readonly queue = new KeyQueue();
   private readonly itemQueued = new Condition();
   /** True once the first replace, or any add/update/delete, has happened. */
@@ -60,6 +63,9 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   /** How many keys of the first replace are still to be popped. */
   private initialPopulationCount = 0;
   private closed = false;
+  /** A replaceInTurns is under way: pops wait, and mutators wait in afterReplace. */
+  private replacing = false;
+  private afterReplace: (() => void)[] = [];
   private readonly keyFunction: KeyFunc<T>;
   private readonly knownObjects?: KeyListerGetter<T>;
   private readonly emitDeltaTypeReplaced: boolean;
@@ -94,11 +100,13 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   }
 
   add(obj: T): void {
+    if (this.heldByReplace(() => this.add(obj))) return;
     this.populated = true;
     this.queueAction('Added', obj, true);
   }
 
   update(obj: T): void {
+    if (this.heldByReplace(() => this.update(obj))) return;
     this.populated = true;
     this.queueAction('Updated', obj, true);
   }
@@ -108,6 +116,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * deletion was already reported (by a replace, say) and a second report would be noise.
    */
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    if (this.heldByReplace(() => this.delete(obj))) return;
     const key = this.keyOf(obj);
     this.populated = true;
     if (!this.items.has(key) && (!this.knownObjects || this.knownObjects.getByKey(key) === undefined)) return;
@@ -118,52 +127,108 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * A relist: queues Replaced (or Sync) for every object in `list`, then a Deleted tombstone for every
    * key that is queued, or known with nothing queued, but absent from `list`. The tombstone carries the
    * newest state this queue or the consumer has. The first replace sets how many pops make the queue
-   * synced. `resourceVersion` is not kept.
+   * synced. `resourceVersion` is not kept. If an object cannot be keyed or transformed, the objects
+   * before it stay queued and the error is thrown, as client-go's Replace returns it.
    */
   replace(list: T[], _resourceVersion: string): void {
-    const action: DeltaType = this.emitDeltaTypeReplaced ? 'Replaced' : 'Sync';
-    // Nothing queued before (a relist usually finds the queue drained): every key queued after the
-    // list is one of its keys, so the keys queued are the keys listed, and no set of them is needed.
-    // At 150,000 objects the set and the walk of the queue that reads it were a fifth of a replace
-    // that runs in one call.
-    const listed = this.items.size === 0 ? undefined : new Set<string>();
-    // The whole list arrived at once.
-    const arrivedAt = this.arrivalClock?.now();
-    for (const obj of list) {
-      const key = this.queueAction(action, obj, true, arrivedAt);
-      listed?.add(key);
-    }
-    const listedCount = listed?.size ?? this.items.size;
+    if (this.heldByReplace(() => this.replace(list, _resourceVersion))) return;
+    const steps = this.replacementOf(list);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    this.commit(step.value);
+  }
 
-    let queuedDeletions = 0;
-    if (listed) {
-      for (const [key, deltas] of this.items) {
-        if (listed.has(key)) continue;
-        const newestObject = deltas[deltas.length - 1].object;
-        const lastState = newestObject instanceof DeletedFinalStateUnknown ? newestObject.obj : newestObject;
-        queuedDeletions++;
-        this.queueAction('Deleted', new DeletedFinalStateUnknown<T>(key, lastState), false, arrivedAt);
+  /**
+   * replace in steps (Kubetide's addition, see delta-fifo-replacement.ts): `turn.spend()` is asked
+   * after each object or key, and when it says so the work waits for `turn.nextTurn()`. Until the
+   * replace commits, in one step, pops wait, reads see the queue as it was, and add, update, delete,
+   * resync and replace calls are held, to run after it in their order. Returns undefined when it
+   * committed without waiting, else a promise of true once committed, or false if `signal` aborted
+   * first (nothing replaced). Throws (or rejects) as replace does.
+   */
+  replaceInTurns(
+    list: T[],
+    _resourceVersion: string,
+    turn: Turns,
+    signal: AbortSignal,
+  ): Promise<boolean> | undefined {
+    if (this.replacing) throw new Error('DeltaFIFO: a replace is already under way');
+    const steps = this.replacementOf(list);
+    let step = steps.next();
+    while (!step.done && !turn.spend()) step = steps.next();
+    if (step.done) {
+      this.commit(step.value);
+      return undefined;
+    }
+    this.replacing = true;
+    return (async () => {
+      try {
+        while (!step.done) {
+          await turn.nextTurn();
+          if (signal.aborted) {
+            steps.return(undefined as never);
+            return false;
+          }
+          step = steps.next();
+          while (!step.done && !turn.spend()) step = steps.next();
+        }
+      } finally {
+        this.replacing = false;
       }
-    }
+      this.commit(step.value);
+      return true;
+    })().finally(() => {
+      this.itemQueued.broadcast();
+      const held = this.afterReplace;
+      this.afterReplace = [];
+      for (const call of held) call();
+    });
+  }
 
-    if (this.knownObjects) {
-      for (const key of this.knownObjects.listKeys()) {
-        // Every listed key is queued by now, so a key not queued is not listed either.
-        if (this.items.has(key)) continue;
-        queuedDeletions++;
-        this.queueAction(
-          'Deleted',
-          new DeletedFinalStateUnknown<T>(key, this.knownObjects.getByKey(key)),
-          false,
-          arrivedAt,
-        );
+  /** While a replaceInTurns is under way, keeps `call` for after it (true); else false. */
+  private heldByReplace(call: () => void): boolean {
+    if (this.replacing) this.afterReplace.push(call);
+    return this.replacing;
+  }
+
+  private replacementOf(list: T[]) {
+    return replacement<T>(
+      {
+        items: this.items,
+        queuedKeys: () => this.queue.toArray(),
+        keyOf: (obj) => this.keyOf(obj),
+        transform: this.transform,
+        knownObjects: this.knownObjects,
+        action: this.emitDeltaTypeReplaced ? 'Replaced' : 'Sync',
+        // The whole list arrived at once.
+        arrivedAt: this.arrivalClock?.now(),
+      },
+      list,
+    );
+  }
+
+  /** Swaps the prepared queue in; a failed one queues what was listed before the failure, and throws. */
+  private commit(result: PreparedReplacement<T> | FailedReplacement<T>): void {
+    if (isFailedReplacement(result)) {
+      for (const key of result.order) {
+        const listed = result.listed.get(key)!;
+        const deltas = this.items.get(key);
+        if (deltas) deltas.push(...listed);
+        else {
+          this.items.set(key, listed);
+          this.queue.push(key);
+        }
       }
+      if (result.order.length > 0) this.itemQueued.broadcast();
+      throw result.error;
     }
-
+    this.items = result.items;
+    this.queue.reset(result.keys);
     if (!this.populated) {
       this.populated = true;
-      this.initialPopulationCount = listedCount + queuedDeletions;
+      this.initialPopulationCount = result.listedCount + result.queuedDeletions;
     }
+    if (result.keys.length > 0) this.itemQueued.broadcast();
   }
 
   /**
@@ -171,7 +236,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * state than the consumer's copy, and a Sync behind it would send the consumer back in time.
    */
   resync(): void {
-    if (!this.knownObjects) return;
+    if (!this.knownObjects || this.heldByReplace(() => this.resync())) return;
     for (const key of this.knownObjects.listKeys()) {
       const obj = this.knownObjects.getByKey(key);
       if (obj === undefined) continue;
@@ -182,8 +247,10 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
 
   async pop(process: (item: Deltas<T>, isInInitialList: boolean) => void): Promise<Deltas<T>> {
     for (;;) {
-      while (this.queue.length === 0) {
-        if (this.closed) throw new FIFOClosedError();
+      // A replace under way holds pops as client-go's lock does, closed or not: its commit or
+      // abandonment broadcasts.
+      while (this.replacing || this.queue.length === 0) {
+        if (this.closed && !this.replacing) throw new FIFOClosedError();
         await this.itemQueued.wait();
       }
       const deltas = this.popQueued(process);
@@ -197,7 +264,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * If `process` throws, the error propagates and the item is not requeued, as with pop.
    */
   popQueued(process: (item: Deltas<T>, isInInitialList: boolean) => void): Deltas<T> | undefined {
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && !this.replacing) {
       const isInInitialList = !this.hasSynced();
       const key = this.queue.shift() as string;
       if (this.initialPopulationCount > 0) this.initialPopulationCount--;
@@ -287,20 +354,6 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     this.itemQueued.broadcast();
     return key;
   }
-}
-
-/**
- * Re-listing and watching can report one deletion twice. If the last two deltas are both Deleted,
- * keep one: the newer if the older is a tombstone (the newer knows more), else the older.
- */
-function dedupDeltas<T>(deltas: Deltas<T>): void {
-  const count = deltas.length;
-  if (count < 2) return;
-  const newer = deltas[count - 1];
-  const older = deltas[count - 2];
-  if (newer.type !== 'Deleted' || older.type !== 'Deleted') return;
-  if (older.object instanceof DeletedFinalStateUnknown) deltas[count - 2] = newer;
-  deltas.length = count - 1;
 }
 
 function objectOf<T>(deltas: Deltas<T>): T | undefined {
