@@ -14,7 +14,9 @@
 import type { Delta, DeltaType, Deltas } from './delta';
 import { DeletedFinalStateUnknown } from './keys';
 import type { KeyListerGetter, TransformFunc } from './store';
+import type { KeyQueue } from './queue';
 import { ShardedMap } from './sharded-map';
+import type { Turns } from './turn-budget';
 
 /** What a replacement reads of its queue; `items` and `queuedKeys` must not change until commit. */
 export interface ReplacedQueue<T> {
@@ -124,6 +126,54 @@ export function* replacement<T>(
     }
   }
   return { items: listed, keys, listedCount, queuedDeletions };
+}
+
+/**
+ * Runs `steps` to their end, synchronously while `turn.spend()` allows, then a turn at a time: their
+ * value at once when no turn ended, else a promise of it, or of undefined once `signal` aborted
+ * between turns (the steps abandoned).
+ */
+export function runInTurns<R>(
+  steps: Generator<void, R, void>,
+  turn: Turns,
+  signal: AbortSignal,
+): { value: R } | Promise<{ value: R } | undefined> {
+  let step = steps.next();
+  while (!step.done && !turn.spend()) step = steps.next();
+  if (step.done) return { value: step.value };
+  return (async () => {
+    while (!step.done) {
+      await turn.nextTurn();
+      if (signal.aborted) {
+        steps.return(undefined as never);
+        return undefined;
+      }
+      step = steps.next();
+      while (!step.done && !turn.spend()) step = steps.next();
+    }
+    return { value: step.value };
+  })();
+}
+
+/**
+ * What client-go's Replace leaves when it fails: the objects listed before the failure queued, in
+ * place, nothing else done. True if anything was queued.
+ */
+export function queueListed<T>(
+  failed: FailedReplacement<T>,
+  items: ShardedMap<Deltas<T>>,
+  queue: KeyQueue,
+): boolean {
+  for (const key of failed.order) {
+    const listed = failed.listed.get(key)!;
+    const deltas = items.get(key);
+    if (deltas) deltas.push(...listed);
+    else {
+      items.set(key, listed);
+      queue.push(key);
+    }
+  }
+  return failed.order.length > 0;
 }
 
 export function isFailedReplacement<T>(

@@ -1,38 +1,24 @@
 // client-go's DeltaFIFO (delta_fifo.go), the queue between a Reflector and an informer.
 import type { Clock } from './clock';
 import type { Delta, DeltaType, Deltas } from './delta';
-import { ZeroLengthDeltasObjectError } from './delta';
+import { deltaKeyOf, newestObject } from './delta';
 import type { FailedReplacement, PreparedReplacement } from './delta-fifo-replacement';
-import { dedupDeltas, isFailedReplacement, replacement } from './delta-fifo-replacement';
-import { DeletedFinalStateUnknown, KeyError, metaNamespaceKeyFunc } from './keys';
+import {
+  dedupDeltas,
+  isFailedReplacement,
+  queueListed,
+  replacement,
+  runInTurns,
+} from './delta-fifo-replacement';
+import { DeletedFinalStateUnknown, metaNamespaceKeyFunc } from './keys';
 import type { Queue } from './queue';
-import type { Turns } from './turn-budget';
 import { Condition, FIFOClosedError, KeyQueue } from './queue';
 import { ShardedMap } from './sharded-map';
 import type { KeyFunc, KeyListerGetter, TransformFunc, TransformerAware } from './store';
+import type { Turns } from './turn-budget';
+import type { DeltaFIFOOptions } from './delta-fifo-options';
 
-export interface DeltaFIFOOptions<T> {
-  /** Names objects; the default is metaNamespaceKeyFunc. keyOf adds Deltas and tombstone handling. */
-  keyFunction?: KeyFunc<T>;
-  /**
-   * What the consumer already knows (an informer passes its indexer). Without it, replace cannot
-   * report deletions of objects the consumer has already processed, and resync does nothing.
-   */
-  knownObjects?: KeyListerGetter<T>;
-  /** Emit Replaced (not Sync) for replace() items, so consumers can tell a relist from a resync. */
-  emitDeltaTypeReplaced?: boolean;
-  /**
-   * Runs once on every object as it is enqueued by add, update, delete or replace, never on tombstones
-   * or on resync's Sync deltas (those objects were transformed when they first came in). It may mutate
-   * in place. It runs on the hot path of every event, so it must be cheap.
-   */
-  transformer?: TransformFunc;
-  /**
-   * Kubetide's addition: stamps each delta with when it was queued (Delta.arrivedAt), so that an
-   * observer of the popped deltas can tell when each change arrived, however long it waited.
-   */
-  arrivalClock?: Clock;
-}
+export type { DeltaFIFOOptions } from './delta-fifo-options';
 
 /**
  * DeltaFIFO solves this use case:
@@ -65,7 +51,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   private closed = false;
   /** A replaceInTurns is under way: pops wait, and mutators wait in afterReplace. */
   private replacing = false;
-  private afterReplace: (() => void)[] = [];
+  private readonly afterReplace: (() => void)[] = [];
   private readonly keyFunction: KeyFunc<T>;
   private readonly knownObjects?: KeyListerGetter<T>;
   private readonly emitDeltaTypeReplaced: boolean;
@@ -85,18 +71,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * Throws a KeyError, whose cause is a ZeroLengthDeltasObjectError for an empty Deltas.
    */
   keyOf(obj: T | DeletedFinalStateUnknown<T> | Deltas<T>): string {
-    let target: unknown = obj;
-    if (Array.isArray(obj)) {
-      if (obj.length === 0) throw new KeyError(obj, new ZeroLengthDeltasObjectError());
-      target = (obj[obj.length - 1] as Delta<T>).object;
-    }
-    if (target instanceof DeletedFinalStateUnknown) return target.key;
-    try {
-      return this.keyFunction(target as T);
-    } catch (error) {
-      if (error instanceof KeyError) throw error;
-      throw new KeyError(target, error);
-    }
+    return deltaKeyOf(this.keyFunction, obj);
   }
 
   add(obj: T): void {
@@ -133,17 +108,13 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   replace(list: T[], _resourceVersion: string): void {
     if (this.heldByReplace(() => this.replace(list, _resourceVersion))) return;
     const steps = this.replacementOf(list);
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    this.commit(step.value);
+    for (let step = steps.next(); ; step = steps.next()) if (step.done) return this.commit(step.value);
   }
 
   /**
-   * replace in steps (Kubetide's addition, see delta-fifo-replacement.ts): `turn.spend()` is asked
-   * after each object or key, and when it says so the work waits for `turn.nextTurn()`. Until the
-   * replace commits, in one step, pops wait, reads see the queue as it was, and add, update, delete,
-   * resync and replace calls are held, to run after it in their order. Returns undefined when it
-   * committed without waiting, else a promise of true once committed, or false if `signal` aborted
+   * replace in steps (Kubetide's addition, see delta-fifo-replacement.ts), a turn's worth at a time.
+   * Until its one-step commit, pops wait, reads see the old queue and mutators are held for after it.
+   * Undefined if it committed at once, else a promise: true once committed, false if `signal` aborted
    * first (nothing replaced). Throws (or rejects) as replace does.
    */
   replaceInTurns(
@@ -153,35 +124,18 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     signal: AbortSignal,
   ): Promise<boolean> | undefined {
     if (this.replacing) throw new Error('DeltaFIFO: a replace is already under way');
-    const steps = this.replacementOf(list);
-    let step = steps.next();
-    while (!step.done && !turn.spend()) step = steps.next();
-    if (step.done) {
-      this.commit(step.value);
+    const run = runInTurns(this.replacementOf(list), turn, signal);
+    if (!(run instanceof Promise)) {
+      this.commit(run.value);
       return undefined;
     }
     this.replacing = true;
-    return (async () => {
-      try {
-        while (!step.done) {
-          await turn.nextTurn();
-          if (signal.aborted) {
-            steps.return(undefined as never);
-            return false;
-          }
-          step = steps.next();
-          while (!step.done && !turn.spend()) step = steps.next();
-        }
-      } finally {
-        this.replacing = false;
-      }
-      this.commit(step.value);
-      return true;
-    })().finally(() => {
+    const committed = run
+      .finally(() => (this.replacing = false))
+      .then((done) => (done && this.commit(done.value), done !== undefined));
+    return committed.finally(() => {
       this.itemQueued.broadcast();
-      const held = this.afterReplace;
-      this.afterReplace = [];
-      for (const call of held) call();
+      for (const call of this.afterReplace.splice(0)) call();
     });
   }
 
@@ -210,16 +164,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   /** Swaps the prepared queue in; a failed one queues what was listed before the failure, and throws. */
   private commit(result: PreparedReplacement<T> | FailedReplacement<T>): void {
     if (isFailedReplacement(result)) {
-      for (const key of result.order) {
-        const listed = result.listed.get(key)!;
-        const deltas = this.items.get(key);
-        if (deltas) deltas.push(...listed);
-        else {
-          this.items.set(key, listed);
-          this.queue.push(key);
-        }
-      }
-      if (result.order.length > 0) this.itemQueued.broadcast();
+      if (queueListed(result, this.items, this.queue)) this.itemQueued.broadcast();
       throw result.error;
     }
     this.items = result.items;
@@ -294,7 +239,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   list(): T[] {
     const result: T[] = [];
     for (const deltas of this.items.values()) {
-      const obj = objectOf(deltas);
+      const obj = newestObject(deltas);
       if (obj !== undefined) result.push(obj);
     }
     return result;
@@ -311,7 +256,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
 
   getByKey(key: string): T | undefined {
     const deltas = this.items.get(key);
-    return deltas ? objectOf(deltas) : undefined;
+    return deltas ? newestObject(deltas) : undefined;
   }
 
   /** A copy of the Deltas queued for `obj`'s key (client-go's DeltaFIFO.Get). */
@@ -354,9 +299,4 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     this.itemQueued.broadcast();
     return key;
   }
-}
-
-function objectOf<T>(deltas: Deltas<T>): T | undefined {
-  const object = deltas[deltas.length - 1].object;
-  return object instanceof DeletedFinalStateUnknown ? object.obj : object;
 }

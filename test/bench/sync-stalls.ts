@@ -16,6 +16,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type * as SharedInformerModule from '../../main/cache/shared-informer';
+import type * as RealClockModule from '../../main/cache/real-clock';
+import type * as CompactingListerWatcherModule from '../../main/bridge/compacting-lister-watcher';
+import type * as ObjectCompactorModule from '../../main/bridge/object-compactor';
+import type * as ListingProgressModule from '../../main/bridge/listing-progress';
+import type * as ListPreviewModule from '../../main/bridge/list-preview';
+import type * as RowProjectionModule from '../../main/bridge/row-projection';
+import type * as ListerWatcherModule from '../../main/kube/lister-watcher';
+import type * as KubeconfigModule from '../../main/kube/kubeconfig';
+import type * as RestClientModule from '../../main/kube/rest-client';
+import type * as ThreadCpuTimeModule from '../../main/history/thread-cpu-time';
 import { CpuStallMonitor } from './cpu-stall-monitor';
 import { startClusterProcess } from './ui-cluster';
 
@@ -52,33 +63,21 @@ async function child(): Promise<void> {
   const root = resolve(values.root!);
   const load = async <Module>(path: string): Promise<Module> =>
     (await import(pathToFileURL(join(root, path)).href)) as Module;
-  const { SharedIndexInformer } = await load<typeof import('../../main/cache/shared-informer')>(
-    'main/cache/shared-informer.ts',
+  const { SharedIndexInformer } = await load<typeof SharedInformerModule>('main/cache/shared-informer.ts');
+  const { realClock } = await load<typeof RealClockModule>('main/cache/real-clock.ts');
+  const { compactingListerWatcher } = await load<typeof CompactingListerWatcherModule>(
+    'main/bridge/compacting-lister-watcher.ts',
   );
-  const { realClock } = await load<typeof import('../../main/cache/real-clock')>('main/cache/real-clock.ts');
-  const { compactingListerWatcher } = await load<
-    typeof import('../../main/bridge/compacting-lister-watcher')
-  >('main/bridge/compacting-lister-watcher.ts');
-  const { createObjectCompactor } = await load<typeof import('../../main/bridge/object-compactor')>(
+  const { createObjectCompactor } = await load<typeof ObjectCompactorModule>(
     'main/bridge/object-compactor.ts',
   );
-  const { trackListing } = await load<typeof import('../../main/bridge/listing-progress')>(
-    'main/bridge/listing-progress.ts',
-  );
-  const { ListPreview } = await load<typeof import('../../main/bridge/list-preview')>(
-    'main/bridge/list-preview.ts',
-  );
-  const { RowProjector } = await load<typeof import('../../main/bridge/row-projection')>(
-    'main/bridge/row-projection.ts',
-  );
-  const { httpListerWatcher } = await load<typeof import('../../main/kube/lister-watcher')>(
-    'main/kube/lister-watcher.ts',
-  );
-  const { Kubeconfig } = await load<typeof import('../../main/kube/kubeconfig')>('main/kube/kubeconfig.ts');
-  const { RestClient } = await load<typeof import('../../main/kube/rest-client')>('main/kube/rest-client.ts');
-  const { threadCpuMs } = await load<typeof import('../../main/history/thread-cpu-time')>(
-    'main/history/thread-cpu-time.ts',
-  );
+  const { trackListing } = await load<typeof ListingProgressModule>('main/bridge/listing-progress.ts');
+  const { ListPreview } = await load<typeof ListPreviewModule>('main/bridge/list-preview.ts');
+  const { RowProjector } = await load<typeof RowProjectionModule>('main/bridge/row-projection.ts');
+  const { httpListerWatcher } = await load<typeof ListerWatcherModule>('main/kube/lister-watcher.ts');
+  const { Kubeconfig } = await load<typeof KubeconfigModule>('main/kube/kubeconfig.ts');
+  const { RestClient } = await load<typeof RestClientModule>('main/kube/rest-client.ts');
+  const { threadCpuMs } = await load<typeof ThreadCpuTimeModule>('main/history/thread-cpu-time.ts');
 
   const { readFileSync } = await import('node:fs');
   const connection = Kubeconfig.fromString(readFileSync(values.kubeconfig!, 'utf8')).connect();
@@ -91,14 +90,11 @@ async function child(): Promise<void> {
     () => void previewed++,
   );
   let listed = { listed: 0 };
-  const tracked = trackListing(
-    httpListerWatcher(client, { group: '', version: 'v1', resource: 'pods' }),
-    {
-      preview: () => preview,
-      progress: () => listed,
-      pageListed: (progress) => (listed = progress),
-    },
-  );
+  const tracked = trackListing(httpListerWatcher(client, { group: '', version: 'v1', resource: 'pods' }), {
+    preview: () => preview,
+    progress: () => listed,
+    pageListed: (progress) => (listed = progress),
+  });
   const informer = new SharedIndexInformer({
     name: 'stalls pods',
     listerWatcher: compactingListerWatcher(tracked, compactor, realClock),

@@ -250,7 +250,10 @@ describe('DeltaFIFO.replaceInTurns', () => {
     const fifo = new DeltaFIFO<Obj>({ keyFunction: (object) => object.name });
     fifo.add({ name: 'a', val: 1 });
     const list = Array.from({ length: 50 }, (_, index) => ({ name: `l${index}`, val: 1 }));
-    const everyStep: Turns = { spend: () => true, nextTurn: () => new Promise((resolve) => setImmediate(resolve)) };
+    const everyStep: Turns = {
+      spend: () => true,
+      nextTurn: () => new Promise((resolve) => setImmediate(resolve)),
+    };
 
     const aborted = new AbortController();
     const abandoned = fifo.replaceInTurns(list, '1', everyStep, aborted.signal)!;

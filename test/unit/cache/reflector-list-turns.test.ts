@@ -23,7 +23,11 @@ describe('listIntoStore into a DeltaFIFO', () => {
   it('replaces it in turns, between which the queue is the old one until it is the whole new one', async () => {
     let transformed = 0;
     const fifo = new DeltaFIFO<KubeObject>({ transformer: (object) => (transformed++, object) });
-    const versions = { lastSyncResourceVersion: '', lastSyncResourceVersionUnavailable: false, paginatedResult: false };
+    const versions = {
+      lastSyncResourceVersion: '',
+      lastSyncResourceVersionUnavailable: false,
+      paginatedResult: false,
+    };
     // What other tasks of the loop see while the list is replaced: [objects transformed, keys queued].
     const seen: [number, number][] = [];
     let listing = true;
@@ -54,7 +58,11 @@ describe('listIntoStore into a DeltaFIFO', () => {
 
   it('leaves the queue untouched when the signal aborts during the replace', async () => {
     const fifo = new DeltaFIFO<KubeObject>({ transformer: (object) => object });
-    const versions = { lastSyncResourceVersion: '', lastSyncResourceVersionUnavailable: false, paginatedResult: false };
+    const versions = {
+      lastSyncResourceVersion: '',
+      lastSyncResourceVersionUnavailable: false,
+      paginatedResult: false,
+    };
     const stop = new AbortController();
     const listing = listIntoStore(
       {
