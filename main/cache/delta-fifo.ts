@@ -124,19 +124,32 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     signal: AbortSignal,
   ): Promise<boolean> | undefined {
     if (this.replacing) throw new Error('DeltaFIFO: a replace is already under way');
-    const run = runInTurns(this.replacementOf(list), turn, signal);
-    if (!(run instanceof Promise)) {
-      this.commit(run.value);
-      return undefined;
-    }
+    // Held from the first step: a turn's end may run other work before the promise is returned.
     this.replacing = true;
+    let run;
+    try {
+      run = runInTurns(this.replacementOf(list), turn, signal);
+    } finally {
+      if (!(run instanceof Promise)) this.replacing = false;
+    }
+    if (!(run instanceof Promise)) {
+      const done = run;
+      return void this.afterCommit(() => this.commit(done.value));
+    }
     const committed = run
       .finally(() => (this.replacing = false))
       .then((done) => (done && this.commit(done.value), done !== undefined));
-    return committed.finally(() => {
+    return committed.finally(() => this.afterCommit());
+  }
+
+  /** Runs `commit`, then, whatever it did, wakes the pops and runs the calls held meanwhile. */
+  private afterCommit(commit?: () => void): void {
+    try {
+      commit?.();
+    } finally {
       this.itemQueued.broadcast();
       for (const call of this.afterReplace.splice(0)) call();
-    });
+    }
   }
 
   /** While a replaceInTurns is under way, keeps `call` for after it (true); else false. */
