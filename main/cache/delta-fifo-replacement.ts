@@ -176,6 +176,62 @@ export function queueListed<T>(
   return failed.order.length > 0;
 }
 
+/**
+ * A DeltaFIFO's lock for a replace in turns, as client-go's Replace holds the queue's lock: shut from
+ * its first step to its commit, while pops wait and mutators are deferred, to run after it in order.
+ */
+export class ReplaceGate {
+  private deferred: (() => void)[] | undefined;
+
+  get shut(): boolean {
+    return this.deferred !== undefined;
+  }
+
+  /** While shut, keeps `call` for after the commit (true); else false. */
+  defer(call: () => void): boolean {
+    this.deferred?.push(call);
+    return this.deferred !== undefined;
+  }
+
+  /**
+   * Runs `steps` (runInTurns) with the gate shut, hands their value to `commit` once it opens, then
+   * calls `wake` and the deferred calls, whatever `commit` did. Undefined when the steps ended without
+   * a turn; else a promise of true once committed, false if `signal` aborted first (no commit).
+   */
+  run<R>(
+    steps: Generator<void, R, void>,
+    turn: Turns,
+    signal: AbortSignal,
+    commit: (value: R) => void,
+    wake: () => void,
+  ): Promise<boolean> | undefined {
+    // Shut from the first step: a turn's end may run other work before the promise is returned.
+    const deferred: (() => void)[] = (this.deferred = []);
+    const open = (done: { value: R } | undefined) => {
+      this.deferred = undefined;
+      try {
+        if (done) commit(done.value);
+      } finally {
+        wake();
+        for (const call of deferred) call();
+      }
+      return done !== undefined;
+    };
+    let run;
+    try {
+      run = runInTurns(steps, turn, signal);
+    } catch (error) {
+      open(undefined);
+      throw error;
+    }
+    if (!(run instanceof Promise)) return void open(run);
+    return run.then(open, (error: unknown) => {
+      open(undefined);
+      throw error;
+    });
+  }
+}
+
 export function isFailedReplacement<T>(
   result: PreparedReplacement<T> | FailedReplacement<T>,
 ): result is FailedReplacement<T> {

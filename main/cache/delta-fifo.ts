@@ -4,11 +4,11 @@ import type { Delta, DeltaType, Deltas } from './delta';
 import { deltaKeyOf, newestObject } from './delta';
 import type { FailedReplacement, PreparedReplacement } from './delta-fifo-replacement';
 import {
+  ReplaceGate,
   dedupDeltas,
   isFailedReplacement,
   queueListed,
   replacement,
-  runInTurns,
 } from './delta-fifo-replacement';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc } from './keys';
 import type { Queue } from './queue';
@@ -49,9 +49,8 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   /** How many keys of the first replace are still to be popped. */
   private initialPopulationCount = 0;
   private closed = false;
-  /** A replaceInTurns is under way: pops wait, and mutators wait in afterReplace. */
-  private replacing = false;
-  private readonly afterReplace: (() => void)[] = [];
+  /** Shut while a replaceInTurns is under way: pops wait, and mutators wait their turn. */
+  private readonly gate = new ReplaceGate();
   private readonly keyFunction: KeyFunc<T>;
   private readonly knownObjects?: KeyListerGetter<T>;
   private readonly emitDeltaTypeReplaced: boolean;
@@ -75,13 +74,13 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
   }
 
   add(obj: T): void {
-    if (this.heldByReplace(() => this.add(obj))) return;
+    if (this.gate.defer(() => this.add(obj))) return;
     this.populated = true;
     this.queueAction('Added', obj, true);
   }
 
   update(obj: T): void {
-    if (this.heldByReplace(() => this.update(obj))) return;
+    if (this.gate.defer(() => this.update(obj))) return;
     this.populated = true;
     this.queueAction('Updated', obj, true);
   }
@@ -91,7 +90,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * deletion was already reported (by a replace, say) and a second report would be noise.
    */
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
-    if (this.heldByReplace(() => this.delete(obj))) return;
+    if (this.gate.defer(() => this.delete(obj))) return;
     const key = this.keyOf(obj);
     this.populated = true;
     if (!this.items.has(key) && (!this.knownObjects || this.knownObjects.getByKey(key) === undefined)) return;
@@ -106,7 +105,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * before it stay queued and the error is thrown, as client-go's Replace returns it.
    */
   replace(list: T[], _resourceVersion: string): void {
-    if (this.heldByReplace(() => this.replace(list, _resourceVersion))) return;
+    if (this.gate.defer(() => this.replace(list, _resourceVersion))) return;
     const steps = this.replacementOf(list);
     for (let step = steps.next(); ; step = steps.next()) if (step.done) return this.commit(step.value);
   }
@@ -123,39 +122,9 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     turn: Turns,
     signal: AbortSignal,
   ): Promise<boolean> | undefined {
-    if (this.replacing) throw new Error('DeltaFIFO: a replace is already under way');
-    // Held from the first step: a turn's end may run other work before the promise is returned.
-    this.replacing = true;
-    let run;
-    try {
-      run = runInTurns(this.replacementOf(list), turn, signal);
-    } finally {
-      if (!(run instanceof Promise)) this.replacing = false;
-    }
-    if (!(run instanceof Promise)) {
-      const done = run;
-      return void this.afterCommit(() => this.commit(done.value));
-    }
-    const committed = run
-      .finally(() => (this.replacing = false))
-      .then((done) => (done && this.commit(done.value), done !== undefined));
-    return committed.finally(() => this.afterCommit());
-  }
-
-  /** Runs `commit`, then, whatever it did, wakes the pops and runs the calls held meanwhile. */
-  private afterCommit(commit?: () => void): void {
-    try {
-      commit?.();
-    } finally {
-      this.itemQueued.broadcast();
-      for (const call of this.afterReplace.splice(0)) call();
-    }
-  }
-
-  /** While a replaceInTurns is under way, keeps `call` for after it (true); else false. */
-  private heldByReplace(call: () => void): boolean {
-    if (this.replacing) this.afterReplace.push(call);
-    return this.replacing;
+    if (this.gate.shut) throw new Error('DeltaFIFO: a replace is already under way');
+    const wake = () => this.itemQueued.broadcast();
+    return this.gate.run(this.replacementOf(list), turn, signal, (done) => this.commit(done), wake);
   }
 
   private replacementOf(list: T[]) {
@@ -194,7 +163,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * state than the consumer's copy, and a Sync behind it would send the consumer back in time.
    */
   resync(): void {
-    if (!this.knownObjects || this.heldByReplace(() => this.resync())) return;
+    if (!this.knownObjects || this.gate.defer(() => this.resync())) return;
     for (const key of this.knownObjects.listKeys()) {
       const obj = this.knownObjects.getByKey(key);
       if (obj === undefined) continue;
@@ -207,8 +176,8 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
     for (;;) {
       // A replace under way holds pops as client-go's lock does, closed or not: its commit or
       // abandonment broadcasts.
-      while (this.replacing || this.queue.length === 0) {
-        if (this.closed && !this.replacing) throw new FIFOClosedError();
+      while (this.gate.shut || this.queue.length === 0) {
+        if (this.closed && !this.gate.shut) throw new FIFOClosedError();
         await this.itemQueued.wait();
       }
       const deltas = this.popQueued(process);
@@ -222,7 +191,7 @@ export class DeltaFIFO<T = unknown> implements Queue<T, Deltas<T>>, TransformerA
    * If `process` throws, the error propagates and the item is not requeued, as with pop.
    */
   popQueued(process: (item: Deltas<T>, isInInitialList: boolean) => void): Deltas<T> | undefined {
-    while (this.queue.length > 0 && !this.replacing) {
+    while (this.queue.length > 0 && !this.gate.shut) {
       const isInInitialList = !this.hasSynced();
       const key = this.queue.shift() as string;
       if (this.initialPopulationCount > 0) this.initialPopulationCount--;
