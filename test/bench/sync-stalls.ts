@@ -47,12 +47,17 @@ interface StallReport {
   root: string;
   pods: number;
   syncMs: number;
+  /** From the start to the LIST decoded, and to the queue replaced. */
+  listedMs: number;
+  replacedMs: number;
   mainCpuMs: number;
   processCpuMs: number;
   longestCpuMs: number;
   /** The longest iterations by CPU: "cpu/wall ms [collections]". */
   longest: string[];
   over50: number;
+  /** The longest iteration on the monotonic clock (profile-summary.ts --window START END). */
+  longestSpan: string;
   load: string;
 }
 
@@ -90,16 +95,27 @@ async function child(): Promise<void> {
     () => void previewed++,
   );
   let listed = { listed: 0 };
+  // When the LIST's items were all decoded, and when the Reflector had replaced its queue with them.
+  let listedAt = Number.NaN;
+  let replacedAt = Number.NaN;
   const tracked = trackListing(httpListerWatcher(client, { group: '', version: 'v1', resource: 'pods' }), {
     preview: () => preview,
     progress: () => listed,
-    pageListed: (progress) => (listed = progress),
+    pageListed: (progress) => {
+      listed = progress;
+      listedAt = performance.now();
+    },
   });
   const informer = new SharedIndexInformer({
     name: 'stalls pods',
     listerWatcher: compactingListerWatcher(tracked, compactor, realClock),
     clock: realClock,
     transform: compactor.transform,
+    reflector: {
+      onStateChange: (state) => {
+        if (state.phase === 'watching' && Number.isNaN(replacedAt)) replacedAt = performance.now();
+      },
+    },
   });
   let added = 0;
   const registration = informer.addEventHandler({
@@ -130,6 +146,8 @@ async function child(): Promise<void> {
     root,
     pods: added,
     syncMs,
+    listedMs: listedAt - start,
+    replacedMs: replacedAt - start,
     mainCpuMs,
     processCpuMs: (cpu.user + cpu.system) / 1000,
     longestCpuMs,
@@ -139,6 +157,7 @@ async function child(): Promise<void> {
         (stall.collections.length ? ` [${stall.collections.join(', ')}]` : ''),
     ),
     over50: 0,
+    longestSpan: stalls[0] ? `${stalls[0].span.startUs} ${stalls[0].span.endUs}` : '',
     load: loadavg()
       .map((value) => value.toFixed(1))
       .join(' '),
@@ -184,10 +203,12 @@ async function parent(): Promise<void> {
       for (const root of order) {
         const report = await runChild(root, cluster.url, kubeconfig, round);
         console.log(
-          `round ${round + 1} ${label(root)}: ${report.pods} pods, synced ${report.syncMs.toFixed(0)} ms, ` +
+          `round ${round + 1} ${label(root)}: ${report.pods} pods, listed ${report.listedMs.toFixed(0)}, ` +
+            `replaced ${report.replacedMs.toFixed(0)}, synced ${report.syncMs.toFixed(0)} ms, ` +
             `main CPU ${report.mainCpuMs.toFixed(0)} ms, process CPU ${report.processCpuMs.toFixed(0)} ms, ` +
             `longest iterations CPU/wall ms ${report.longest.join('; ')}; over ${longTaskMs} ms: ` +
-            `${report.over50}; load ${report.load}`,
+            `${report.over50}; load ${report.load}` +
+            (values.profile ? `; longest at ${report.longestSpan}` : ''),
         );
       }
     }
