@@ -56,7 +56,7 @@ interface StallReport {
   /** The longest iterations by CPU: "cpu/wall ms [collections]". */
   longest: string[];
   over50: number;
-  /** The longest iteration on the monotonic clock (profile-summary.ts --window START END). */
+  /** The longest iterations on the monotonic clock (profile-summary.ts --window START END). */
   longestSpan: string;
   load: string;
 }
@@ -157,7 +157,7 @@ async function child(): Promise<void> {
         (stall.collections.length ? ` [${stall.collections.join(', ')}]` : ''),
     ),
     over50: 0,
-    longestSpan: stalls[0] ? `${stalls[0].span.startUs} ${stalls[0].span.endUs}` : '',
+    longestSpan: stalls.map((stall) => `${stall.span.startUs} ${stall.span.endUs}`).join(', '),
     load: loadavg()
       .map((value) => value.toFixed(1))
       .join(' '),
