@@ -51,6 +51,8 @@ interface StallReport {
   listedMs: number;
   replacedMs: number;
   mainCpuMs: number;
+  /** Main-thread CPU to the LIST decoded, from there to the queue replaced, from there to synced. */
+  phaseCpuMs: [number, number, number];
   processCpuMs: number;
   longestCpuMs: number;
   /** The longest iterations by CPU: "cpu/wall ms [collections]". */
@@ -98,12 +100,16 @@ async function child(): Promise<void> {
   // When the LIST's items were all decoded, and when the Reflector had replaced its queue with them.
   let listedAt = Number.NaN;
   let replacedAt = Number.NaN;
+  // This thread's CPU time at those two moments.
+  let listedCpu = Number.NaN;
+  let replacedCpu = Number.NaN;
   const tracked = trackListing(httpListerWatcher(client, { group: '', version: 'v1', resource: 'pods' }), {
     preview: () => preview,
     progress: () => listed,
     pageListed: (progress) => {
       listed = progress;
       listedAt = performance.now();
+      listedCpu = threadCpuMs() ?? Number.NaN;
     },
   });
   const informer = new SharedIndexInformer({
@@ -113,7 +119,9 @@ async function child(): Promise<void> {
     transform: compactor.transform,
     reflector: {
       onStateChange: (state) => {
-        if (state.phase === 'watching' && Number.isNaN(replacedAt)) replacedAt = performance.now();
+        if (state.phase !== 'watching' || !Number.isNaN(replacedAt)) return;
+        replacedAt = performance.now();
+        replacedCpu = threadCpuMs() ?? Number.NaN;
       },
     },
   });
@@ -149,6 +157,7 @@ async function child(): Promise<void> {
     listedMs: listedAt - start,
     replacedMs: replacedAt - start,
     mainCpuMs,
+    phaseCpuMs: [listedCpu - mainBefore, replacedCpu - listedCpu, mainBefore + mainCpuMs - replacedCpu],
     processCpuMs: (cpu.user + cpu.system) / 1000,
     longestCpuMs,
     longest: stalls.map(
@@ -205,7 +214,7 @@ async function parent(): Promise<void> {
         console.log(
           `round ${round + 1} ${label(root)}: ${report.pods} pods, listed ${report.listedMs.toFixed(0)}, ` +
             `replaced ${report.replacedMs.toFixed(0)}, synced ${report.syncMs.toFixed(0)} ms, ` +
-            `main CPU ${report.mainCpuMs.toFixed(0)} ms, process CPU ${report.processCpuMs.toFixed(0)} ms, ` +
+            `main CPU ${report.mainCpuMs.toFixed(0)} ms (${report.phaseCpuMs.map((ms) => ms.toFixed(0)).join(' + ')}), process CPU ${report.processCpuMs.toFixed(0)} ms, ` +
             `longest iterations CPU/wall ms ${report.longest.join('; ')}; over ${longTaskMs} ms: ` +
             `${report.over50}; load ${report.load}` +
             (values.profile ? `; longest at ${report.longestSpan}` : ''),
