@@ -53,7 +53,7 @@ export interface FailedReplacement<T> {
 }
 
 /**
- * The steps of a Replace of `queue` by `list`: yields after each object or key, returns the prepared
+ * The steps of a Replace of `queue` by `list`: yields after each object or key read, returns the prepared
  * queue (or, when an object could not be keyed or transformed, what was listed before it). Abandoning
  * it (return()) leaves the queue untouched.
  */
@@ -111,17 +111,20 @@ export function* replacement<T>(
     }
     for (const key of order) {
       if (!queue.items.has(key)) keys.push(key);
+      yield;
     }
   }
 
   // Known keys neither listed nor queued: deleted while the watch was down.
   const known = queue.knownObjects;
   if (known) {
+    // A relist of 150,000 known keys reads every one: a step each, listed or not.
     for (const key of known.listKeys()) {
-      if (listed.has(key)) continue;
-      listed.set(key, [delta('Deleted', new DeletedFinalStateUnknown<T>(key, known.getByKey(key)))]);
-      keys.push(key);
-      queuedDeletions++;
+      if (!listed.has(key)) {
+        listed.set(key, [delta('Deleted', new DeletedFinalStateUnknown<T>(key, known.getByKey(key)))]);
+        keys.push(key);
+        queuedDeletions++;
+      }
       yield;
     }
   }
