@@ -12,6 +12,7 @@
 // row is reused and preview subscribers are not told again; when the preview ends (synced, or the
 // informer stopped), rows it showed that the informer never delivered are withdrawn (a LIST that failed
 // and was listed again, a continue token that expired).
+import { ShardedMap } from '../cache/sharded-map';
 import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
 import type { RowChange } from './squash';
@@ -30,7 +31,11 @@ export function showsVersion(row: Row, object: KubeObject): boolean {
 }
 
 export class ListPreview {
-  private readonly rows = new Map<string, Row>();
+  /**
+   * Sharded (ShardedMap): one Map of a 150,000-pod list rehashed its 131,072 rows in one show, 37 ms
+   * of the main thread's CPU (70 ms of wall time at load 13), its longest task while listing.
+   */
+  private readonly rows = new ShardedMap<Row>();
 
   constructor(
     private readonly project: (object: KubeObject) => Row,
@@ -44,6 +49,11 @@ export class ListPreview {
 
   values(): IterableIterator<Row> {
     return this.rows.values();
+  }
+
+  /** The most rows one of its tables holds: what one show may have to rehash. */
+  get largestTable(): number {
+    return this.rows.largestShard;
   }
 
   /** A LIST item, decoded before the informer has it. */

@@ -84,7 +84,7 @@ export class InformerController<T extends KubeObject = KubeObject> {
       ...(options.watchErrorHandler ? { watchErrorHandler: options.watchErrorHandler } : {}),
       onStateChange: (state) => {
         options.reflector?.onStateChange?.(state);
-        this.appliedPhase?.reflectorPhase(state, this.queue.listKeys().length);
+        this.appliedPhase?.reflectorPhase(state, this.queue.queuedCount());
       },
     });
     this.reportError = options.reportError ?? reportToConsole;

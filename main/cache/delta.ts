@@ -1,5 +1,6 @@
 // The unit a DeltaFIFO queues: what happened to one object (client-go delta_fifo.go's Delta/Deltas).
-import type { DeletedFinalStateUnknown } from './keys';
+import { DeletedFinalStateUnknown, KeyError } from './keys';
+import type { KeyFunc } from './store';
 
 /**
  * Why a Delta was queued.
@@ -37,6 +38,12 @@ export function oldest<T>(deltas: Deltas<T>): Delta<T> | undefined {
   return deltas.length === 0 ? undefined : deltas[0];
 }
 
+/** The newest delta's object, a tombstone's carried one (undefined if it carries none). */
+export function newestObject<T>(deltas: Deltas<T>): T | undefined {
+  const object = deltas[deltas.length - 1].object;
+  return object instanceof DeletedFinalStateUnknown ? object.obj : object;
+}
+
 /** Raised when a key is asked of an empty Deltas: it has no newest object to name it by. */
 export class ZeroLengthDeltasObjectError extends Error {
   constructor() {
@@ -47,3 +54,26 @@ export class ZeroLengthDeltasObjectError extends Error {
 
 /** client-go's name for the same error (use with instanceof). */
 export const ErrZeroLengthDeltasObject = ZeroLengthDeltasObjectError;
+
+/**
+ * A DeltaFIFO's KeyOf: the key of an object, of a DeletedFinalStateUnknown (its key) or of a Deltas
+ * (its newest object's). Throws a KeyError, whose cause is a ZeroLengthDeltasObjectError for an empty
+ * Deltas.
+ */
+export function deltaKeyOf<T>(
+  keyFunction: KeyFunc<T>,
+  obj: T | DeletedFinalStateUnknown<T> | Deltas<T>,
+): string {
+  let target: unknown = obj;
+  if (Array.isArray(obj)) {
+    if (obj.length === 0) throw new KeyError(obj, new ZeroLengthDeltasObjectError());
+    target = (obj[obj.length - 1] as Delta<T>).object;
+  }
+  if (target instanceof DeletedFinalStateUnknown) return target.key;
+  try {
+    return keyFunction(target as T);
+  } catch (error) {
+    if (error instanceof KeyError) throw error;
+    throw new KeyError(target, error);
+  }
+}

@@ -5,8 +5,27 @@ import type { KubeObject } from '../../shared/kube/object';
 import { isResourceExpired, isTooLargeResourceVersion } from '../../shared/kube/status';
 import type { ListOptions, ListerWatcher } from './lister-watcher';
 import { ListPager, defaultPageSize } from './pager';
+import type { Clock } from './clock';
 import type { Store } from './store';
+import type { Turns } from './turn-budget';
+import { TurnBudget } from './turn-budget';
 import { untilAborted } from './until-aborted';
+
+/** Objects a store's replace takes back to back before yielding (the turn also ends at turnBudgetMs). */
+const replacedPerTurn = 1000;
+
+/**
+ * A store that can replace in turns (DeltaFIFO.replaceInTurns): undefined once replaced at once,
+ * else a promise of true once replaced, false if aborted first (the store untouched).
+ */
+interface TurnedReplace<T> {
+  replaceInTurns(
+    list: T[],
+    resourceVersion: string,
+    turn: Turns,
+    signal: AbortSignal,
+  ): Promise<boolean> | undefined;
+}
 
 /** What a Reflector remembers between lists and watches about resourceVersions. */
 export interface ResourceVersionBookkeeping {
@@ -47,6 +66,11 @@ export interface ListParameters<T extends KubeObject> {
   typeDescription: string;
   watchListPageSize: number;
   versions: ResourceVersionBookkeeping;
+  /**
+   * With a clock, a store that can replace in turns does (a DeltaFIFO): at 150,000 objects one
+   * Replace held the thread for 0.3 s of CPU. Its commit is one step, as client-go's Replace is.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -56,7 +80,7 @@ export interface ListParameters<T extends KubeObject> {
  * "failed to list <type>: ..." (the cause is the server's error) or "unable to sync list result".
  */
 export async function listIntoStore<T extends KubeObject>(
-  { listerWatcher, store, typeDescription, watchListPageSize, versions }: ListParameters<T>,
+  { listerWatcher, store, typeDescription, watchListPageSize, versions, clock }: ListParameters<T>,
   signal: AbortSignal,
 ): Promise<number | undefined> {
   const options: ListOptions = { resourceVersion: relistResourceVersion(versions) };
@@ -87,8 +111,14 @@ export async function listIntoStore<T extends KubeObject>(
   versions.lastSyncResourceVersionUnavailable = false;
   const resourceVersion = list.metadata?.resourceVersion ?? '';
   const items = list.items ?? [];
+  const turned = (store as Partial<TurnedReplace<T>>).replaceInTurns;
   try {
-    store.replace(items, resourceVersion);
+    if (!clock || !turned) store.replace(items, resourceVersion);
+    else {
+      const turn = new TurnBudget(clock, replacedPerTurn);
+      const replacing = turned.call(store, items, resourceVersion, turn, signal);
+      if (replacing && !(await replacing)) return undefined;
+    }
   } catch (error) {
     throw new Error(`unable to sync list result: ${messageOf(error)}`, { cause: error });
   }

@@ -165,6 +165,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
             typeDescription: this.typeDescription,
             watchListPageSize: this.watchListPageSize,
             versions: this.versions,
+            clock: this.clock,
           },
           signal,
         );

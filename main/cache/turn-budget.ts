@@ -24,7 +24,14 @@ export const turnBudgetMs = 8;
  */
 export const turnsAfterWorkMs = 2;
 
-export class TurnBudget {
+/** What work split into turns asks of its budget (TurnBudget, or a test's). */
+export interface Turns {
+  /** Counts one item; true when the turn is over (then await nextTurn()). */
+  spend(): boolean;
+  nextTurn(): Promise<void>;
+}
+
+export class TurnBudget implements Turns {
   private count = 0;
   private start = 0;
   private readonly loop: LoopTurn;
