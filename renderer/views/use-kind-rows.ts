@@ -66,12 +66,13 @@ const rowsPerGapMs = 500;
 /**
  * Rows per millisecond of the least gap between re-queries while a kind's first list streams in. Each
  * re-query then places the rows that arrived since the last one in the name order, a new copy of every
- * key, name and rank (at 150,000 pods the page's name order was 11% of its busy time to "synced", most
- * of it these copies, one every few batches): one a second at 150,000 rows, three at 50,000. The
- * visible rows change little while a list streams in, and its end is answered at once (see
- * useSettledRevision's `settlesAtOnce`).
+ * key, name and rank: at 150,000 pods the page's name order was 11% of its busy time to "synced", most
+ * of it these copies, one every 4 query-durations (~200 ms). One every rows/150 ms (1 s at 150,000)
+ * still left 9% in a loaded run, which a listing stretched to 45 s; one every 3 s at 150,000 rows (1 s
+ * at 50,000) makes it a few dozen copies however long the list takes. The visible rows change little
+ * while a list streams in, and its end is answered at once (see RevisionSettler).
  */
-const listingRowsPerGapMs = 150;
+const listingRowsPerGapMs = 50;
 
 /**
  * - live: the kind's rows are listed and churn: re-queries are spaced by their cost and the rows.

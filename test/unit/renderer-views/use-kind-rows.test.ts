@@ -14,16 +14,16 @@ describe('requeryGapMs', () => {
     expect(requeryGapMs(0.5, 'replay', 150_000)).toBe(2);
   });
 
-  it('spaces re-queries of a first listing by its rows: a second apart at 150,000, however cheap', () => {
-    expect(requeryGapMs(0.5, 'listing', 150_000)).toBe(1_000);
-    expect(requeryGapMs(0.5, 'listing', 45_000)).toBe(300);
+  it('spaces re-queries of a first listing by its rows: 3 s apart at 150,000, however cheap', () => {
+    expect(requeryGapMs(0.5, 'listing', 150_000)).toBe(3_000);
+    expect(requeryGapMs(0.5, 'listing', 50_000)).toBe(1_000);
     expect(requeryGapMs(0.5, 'listing', 2_000)).toBe(liveRequeryGapMs);
   });
 
   it('keeps a query that costs more than a quarter of that gap to a quarter of the busy time', () => {
     expect(requeryGapMs(40, 'live')).toBe(160);
     expect(requeryGapMs(40, 'replay')).toBe(160);
-    expect(requeryGapMs(400, 'listing', 150_000)).toBe(1_600);
+    expect(requeryGapMs(1_000, 'listing', 150_000)).toBe(4_000);
   });
 
   it('follows a replay as closely as the query cost allows', () => {
