@@ -17,6 +17,9 @@
 // not one per turn): the A of an A/B pair on the same tree. `--open-after-synced` opens the page only
 // once the backend's pods feed has synced, so the page is sent every row at once (as after a
 // reconnect, or a kind opened late) and its "synced" times the page taking them in, the backend idle.
+// `--window N` lets the renderer's streams hold N unacknowledged batches (BatchStream's
+// maxUnacknowledgedBatches, 8 by default; and N MiB unsent): is the page's intake bound by its CPU or
+// by a batch's round trip?
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     // The renderer's batches as before session 12: all that may go in one task (the A of an A/B pair).
     'batches-at-once': { type: 'boolean', default: false },
     'open-after-synced': { type: 'boolean', default: false },
+    window: { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -65,6 +69,15 @@ try {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const mode = await session.startBackend();
+  if (values.window !== undefined) {
+    const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
+    const window = Number(values.window);
+    options.batch = {
+      ...options.batch,
+      maxUnacknowledgedBatches: window,
+      maxBufferedBytes: window * 1024 * 1024,
+    };
+  }
   if (values['batches-at-once']) {
     const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
     options.batch = { ...options.batch, oneBatchPerTurn: false };
