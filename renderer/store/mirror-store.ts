@@ -151,8 +151,10 @@ export class MirrorStore {
     }
     if (Object.keys(syncStates).length > 0) next.syncStates = { ...current.syncStates, ...syncStates };
     if (Object.keys(replays).length > 0) next.replays = { ...current.replays, ...replays };
-    if (Object.keys(next).length > 0) this.state.setState(next);
+    // Acknowledged before the state's subscribers hear of it: main sends the next batches while the
+    // views follow this frame's (their renders, queries and the paint come after, in this frame).
     for (const [subscriptionId, seq] of applied) this.options.onApplied?.(subscriptionId, seq);
+    if (Object.keys(next).length > 0) this.state.setState(next);
   }
 
   /** Applies `batch` to its mirror; returns the rows that cost (see apply). */

@@ -55,7 +55,14 @@ export class SubscriptionMirror {
   /** False until the first snapshot has ended: the table can show "listing" rather than an empty kind. */
   hasSnapshot = false;
   private awaitingSnapshot = false;
-  /** Keys the snapshot under way has mentioned; undefined outside a snapshot. */
+  /** True while a snapshot's batches are being applied (from its first batch to its end). */
+  private snapshotUnderWay = false;
+  /**
+   * Keys the snapshot under way has mentioned, when rows it may leave unmentioned (to be removed at
+   * its end) were in the mirror at its start; undefined otherwise. A first listing into an empty
+   * mirror keeps no such set: every row in the mirror at its end came from it (at 150,000 rows, a
+   * Set of every key, and a pass over every row to sweep none).
+   */
   private snapshotKeys: Set<string> | undefined;
   private readonly wholeSnapshots: boolean;
   /** With wholeSnapshots: the batches of the snapshot under way, in order, until its end. */
@@ -104,7 +111,7 @@ export class SubscriptionMirror {
       this.lastSeq === seq &&
       this.hasSnapshot &&
       !this.awaitingSnapshot &&
-      this.snapshotKeys === undefined &&
+      !this.snapshotUnderWay &&
       this.heldBatches === undefined
     );
   }
@@ -123,6 +130,7 @@ export class SubscriptionMirror {
       // A base not exactly as main sent it would leave rows main never compared: only a whole
       // snapshot (which a resnapshot is) can repair that.
       this.awaitingSnapshot = true;
+      this.snapshotUnderWay = false;
       this.snapshotKeys = undefined;
       // A snapshot cut by the gap is never applied: the resnapshot replaces it.
       this.heldBatches = undefined;
@@ -188,23 +196,29 @@ export class SubscriptionMirror {
       // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
       // no set of the keys it mentions, and no sweep (nor when the rows it holds are the base's).
       const sweep = this.rows.size > 0 && !heldBase?.written;
+      this.snapshotUnderWay = true;
       this.snapshotKeys = sweep ? new Set() : undefined;
       // A snapshot against a base: the base's rows it leaves as they are, then what differs (rows,
       // and deletes at the end), so each of the moment's rows is written once.
       if (heldBase && !heldBase.written)
         this.upsertAll(heldBase.rows.filter((row) => !heldBase.changed.has(row.key)));
       for (const chunk of held) this.applyChanges(chunk);
-      if (!sweep) this.hasSnapshot = true;
     } else {
-      if (startsSnapshot) this.snapshotKeys = new Set();
+      if (startsSnapshot) {
+        this.snapshotUnderWay = true;
+        this.snapshotKeys = this.rows.size > 0 ? new Set() : undefined;
+      }
       this.applyChanges(batch);
     }
-    if (batch.snapshotEnd && this.snapshotKeys) {
+    if (batch.snapshotEnd && this.snapshotUnderWay) {
       const mentioned = this.snapshotKeys;
-      const unmentioned: string[] = [];
-      for (const key of this.rows.keys()) if (!mentioned.has(key)) unmentioned.push(key);
-      this.removeAll(unmentioned);
+      if (mentioned) {
+        const unmentioned: string[] = [];
+        for (const key of this.rows.keys()) if (!mentioned.has(key)) unmentioned.push(key);
+        this.removeAll(unmentioned);
+      }
       this.snapshotKeys = undefined;
+      this.snapshotUnderWay = false;
       this.hasSnapshot = true;
     }
     this.revision += 1;

@@ -64,13 +64,30 @@ export const liveRequeryGapMs = 100;
 const rowsPerGapMs = 500;
 
 /**
- * How long after a query the next churn-driven one may run, given the last one's cost and the rows
- * it read: a replay's rows (a travel's snapshot, a playback) and a first listing are followed as
- * closely as the cost allows, since what they bring is what the user waits for.
+ * Rows per millisecond of the least gap between re-queries while a kind's first list streams in. Each
+ * re-query then places the rows that arrived since the last one in the name order, a new copy of every
+ * key, name and rank: at 150,000 pods the page's name order was 11% of its busy time to "synced", most
+ * of it these copies, one every 4 query-durations (~200 ms). One every rows/150 ms (1 s at 150,000)
+ * still left 9% in a loaded run, which a listing stretched to 45 s; one every 3 s at 150,000 rows (1 s
+ * at 50,000) makes it a few dozen copies however long the list takes. The visible rows change little
+ * while a list streams in, and its end is answered at once (see RevisionSettler).
  */
-export function requeryGapMs(lastCostMs: number, liveAndListed: boolean, rows = 0): number {
+const listingRowsPerGapMs = 50;
+
+/**
+ * - live: the kind's rows are listed and churn: re-queries are spaced by their cost and the rows.
+ * - listing: its first list is streaming in: spaced further by the rows (listingRowsPerGapMs).
+ * - replay: a travel's snapshot or a playback, followed as closely as the cost allows, since what it
+ *   brings is what the user waits for.
+ */
+export type RequeryMode = 'live' | 'listing' | 'replay';
+
+/** How long after a query the next one the rows' changes ask for may run, given the last one's cost. */
+export function requeryGapMs(lastCostMs: number, mode: RequeryMode, rows = 0): number {
   const byCost = lastCostMs * quietFactor;
-  return liveAndListed ? Math.max(liveRequeryGapMs, rows / rowsPerGapMs, byCost) : byCost;
+  if (mode === 'replay') return byCost;
+  const perRow = mode === 'live' ? rowsPerGapMs : listingRowsPerGapMs;
+  return Math.max(liveRequeryGapMs, rows / perRow, byCost);
 }
 
 /** A query whose last run took at most this long runs before the frame is painted, not in a task. */
@@ -158,11 +175,13 @@ export function useKindRows(
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
   );
   const live = !replayed && (mirror?.hasSnapshot ?? false);
+  const mode: RequeryMode = replayed ? 'replay' : live ? 'live' : 'listing';
   const revision = useSettledRevision(
     bridge.store.state,
     subscriptionId,
-    requeryGapMs(cost.current ?? 0, live, mirror?.rows.size),
+    requeryGapMs(cost.current ?? 0, mode, mirror?.rows.size),
     live,
+    () => mirror?.hasSnapshot ?? false,
   );
   // Nor while the first list streams in: the change log outruns a read a second, and each read built
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   });
   scheduler.runFrame();
   (globalThis as { gc?: () => void }).gc?.();
-  const gapFrames = Math.max(1, Math.round(requeryGapMs(0, true, count) / (1000 / 60)));
+  const gapFrames = Math.max(1, Math.round(requeryGapMs(0, 'live', count) / (1000 / 60)));
   const started = process.cpuUsage();
   const cost = await churnWithTable(subscriptionId, store, scheduler, mirror, rows, random, {
     frames: seconds * 60,

@@ -14,7 +14,12 @@
 // the pods' rows are and each side's CPU so far (startup-timeline.ts): which side waits for which.
 // It also prints the backend main loop's longest stall (monitorEventLoopDelay) to "synced";
 // `--batches-at-once` sends the renderer's batches as before session 12 (all that may go in one task,
-// not one per turn): the A of an A/B pair on the same tree.
+// not one per turn): the A of an A/B pair on the same tree. `--open-after-synced` opens the page only
+// once the backend's pods feed has synced, so the page is sent every row at once (as after a
+// reconnect, or a kind opened late) and its "synced" times the page taking them in, the backend idle.
+// `--window N` lets the renderer's streams hold N unacknowledged batches (BatchStream's
+// maxUnacknowledgedBatches, 8 by default; and N MiB unsent): is the page's intake bound by its CPU or
+// by a batch's round trip?
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +44,8 @@ const { values } = parseArgs({
     'backend-profile': { type: 'boolean', default: false },
     // The renderer's batches as before session 12: all that may go in one task (the A of an A/B pair).
     'batches-at-once': { type: 'boolean', default: false },
+    'open-after-synced': { type: 'boolean', default: false },
+    window: { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -62,6 +69,15 @@ try {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const mode = await session.startBackend();
+  if (values.window !== undefined) {
+    const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
+    const window = Number(values.window);
+    options.batch = {
+      ...options.batch,
+      maxUnacknowledgedBatches: window,
+      maxBufferedBytes: window * 1024 * 1024,
+    };
+  }
   if (values['batches-at-once']) {
     const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
     options.batch = { ...options.batch, oneBatchPerTurn: false };
@@ -88,6 +104,8 @@ try {
   };
   sample();
   const watch = setInterval(sample, 50);
+  if (values['open-after-synced'])
+    while (Number.isNaN(backendSynced)) await new Promise((resolve) => setTimeout(resolve, 100));
   const timeline = new StartupTimeline(clusterSession, backendStart);
   const { browser, context } = await session.openBrowser();
   const page = await context.newPage();

@@ -35,6 +35,17 @@ describe('MirrorStore', () => {
     expect(acks).toEqual([['s', 5]]);
   });
 
+  it("acknowledges a frame's batches before the views hear of them", () => {
+    const { scheduler, mirror, acks } = store();
+    mirror.open('s');
+    const acksWhenNotified: number[] = [];
+    // A view following the revision (its render, its query) runs after the acknowledgement is sent.
+    mirror.state.subscribe(() => acksWhenNotified.push(acks.length));
+    mirror.receive({ type: 'batch', subscriptionId: 's', seq: 1, upserts: [row('a')], deletes: [] });
+    scheduler.runFrame();
+    expect(acksWhenNotified).toEqual([1]);
+  });
+
   it('applies a large backlog over several frames, in order, acknowledging only what each frame applied', () => {
     const scheduler = new ManualFrameScheduler();
     const acks: number[] = [];
