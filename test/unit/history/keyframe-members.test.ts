@@ -11,6 +11,7 @@ import { membersAt } from '../../../main/history/stream-state';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { TempDirectory } from './fixtures';
 import { realisticPod, seededRandom, tempDirectory } from './fixtures';
+import { changeOnePod } from './pod-churn';
 
 vi.mock('../../../main/history/object-codec', { spy: true });
 
@@ -54,21 +55,7 @@ describe('the members at a moment over a kept keyframe', () => {
           live[3] = undefined;
           relist();
         }
-        const which = random.integer(live.length);
-        const pod = live[which];
-        const roll = random.integer(10);
-        if (pod === undefined)
-          write((live[which] = realisticPod(`app-${which}`, `ns-${which % 3}`)), 'Added');
-        else if (roll === 0) {
-          write(pod, 'Deleted');
-          live[which] = undefined;
-        } else if (roll === 1)
-          write((live[which] = realisticPod(pod.metadata.name!, pod.metadata.namespace)), 'Added');
-        else
-          write(
-            (live[which] = { ...pod, metadata: { ...pod.metadata, resourceVersion: String(step) } }),
-            'Updated',
-          );
+        changeOnePod(live, random, write, String(step));
         if (step % 40 === 39) writer.writeKeyframe(stream, time);
       });
     const reader = openRecording(file);

@@ -23,6 +23,7 @@ import type { KubeObject } from '../../../shared/kube/object';
 import type { Row } from '../../../shared/protocol/row';
 import type { TempDirectory } from './fixtures';
 import { realisticPod, seededRandom, tempDirectory } from './fixtures';
+import { changeOnePod } from './pod-churn';
 
 let directory: TempDirectory | undefined;
 afterEach(() => {
@@ -79,20 +80,7 @@ describe('the keys a travel from live compares', () => {
     const churn = (changes: number) => {
       for (let change = 0; change < changes; change++, step++)
         writer.transaction(() => {
-          const which = random.integer(pods);
-          const pod = live[which];
-          const roll = random.integer(20);
-          if (pod === undefined)
-            write((live[which] = realisticPod(`app-${which}`, `ns-${which % 3}`)), 'Added');
-          else if (roll === 0) {
-            write(pod, 'Deleted');
-            live[which] = undefined;
-          } else if (roll === 1)
-            write((live[which] = realisticPod(pod.metadata.name!, pod.metadata.namespace)), 'Added');
-          else {
-            const metadata = { ...pod.metadata, resourceVersion: String(1_000_000 + step) };
-            write((live[which] = { ...pod, metadata }), 'Updated');
-          }
+          changeOnePod(live, random, write, String(1_000_000 + step), 20);
           if (step % 50 === 49) writer.writeKeyframe(stream, time);
           writer.writeRowFramesDue(time);
         });

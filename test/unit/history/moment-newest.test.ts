@@ -13,6 +13,7 @@ import { membersAt } from '../../../main/history/stream-state';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { TempDirectory } from './fixtures';
 import { realisticPod, seededRandom, tempDirectory } from './fixtures';
+import { changeOnePod } from './pod-churn';
 
 vi.mock('../../../main/history/object-codec', { spy: true });
 
@@ -56,20 +57,7 @@ describe('the newest state', () => {
       writer.transaction(() => {
         if (round === 15) relist();
         for (let change = 0; change < 5; change++) {
-          const which = random.integer(live.length);
-          const pod = live[which];
-          const roll = random.integer(10);
-          if (pod === undefined)
-            write((live[which] = realisticPod(`app-${which}`, `ns-${which % 3}`)), 'Added');
-          else if (roll === 0) {
-            write(pod, 'Deleted');
-            live[which] = undefined;
-          } else if (roll === 1)
-            write((live[which] = realisticPod(pod.metadata.name!, pod.metadata.namespace)), 'Added');
-          else {
-            const next = { ...pod, metadata: { ...pod.metadata, resourceVersion: String(++version) } };
-            write((live[which] = next), 'Updated');
-          }
+          changeOnePod(live, random, write, String(++version));
         }
         if (keyframed) writer.writeKeyframe(stream, time);
       });
