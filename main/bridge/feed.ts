@@ -9,6 +9,7 @@
 import type { Timer } from '../cache/clock';
 import { resourceDescription } from '../cache/informer-factory';
 import { DeletedFinalStateUnknown } from '../cache/keys';
+import { ShardedMap } from '../cache/sharded-map';
 import type { ReflectorState, WatchErrorHandler } from '../cache/reflector';
 import type { ResourceEventHandlerRegistration } from '../cache/resource-event-handler';
 import { SharedIndexInformer } from '../cache/shared-informer';
@@ -35,7 +36,11 @@ export { stripManagedFields } from '../kube/managed-fields';
 export class Feed {
   readonly gvr: GroupVersionResource;
   readonly namespace: string;
-  private readonly rowsByKey = new Map<string, Row>();
+  /**
+   * Sharded (ShardedMap), as the informer's own store: one Map of 150,000 rows grew past 131,072 by
+   * rehashing them all in one delivery on the main thread.
+   */
+  private readonly rowsByKey = new ShardedMap<Row>();
   /** Objects delivered while no subscriber wanted rows, projected when rows are next read. */
   private readonly unread = new UnreadRows();
   private readonly subscribers = new Set<FeedSubscriber>();
@@ -210,10 +215,15 @@ export class Feed {
     return this.informer?.getIndexer().getByKey(objectKey(namespace, name));
   }
 
+  /** The most rows one of its tables holds: what one delivery may have to rehash. */
+  get largestTable(): number {
+    return this.rowsByKey.largestShard;
+  }
+
   /** The rows the informer has delivered, and with `preview` those of the LIST under way too. */
   rows(options: { preview?: boolean } = {}): Row[] {
     this.projectWaiting();
-    const rows = [...this.rowsByKey.values()];
+    const rows = this.rowsByKey.valuesArray();
     if (options.preview && this.preview) for (const row of this.preview.values()) rows.push(row);
     return rows;
   }
