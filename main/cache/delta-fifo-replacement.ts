@@ -12,6 +12,7 @@
 // waits for client-go's lock, a mutator runs after the commit), so the queue's state and the known
 // keys read at any step are those at the commit, when client-go's Replace would have read them.
 import type { Delta, DeltaType, Deltas } from './delta';
+import { newestObject } from './delta';
 import { DeletedFinalStateUnknown } from './keys';
 import type { KeyListerGetter, TransformFunc } from './store';
 import type { KeyQueue } from './queue';
@@ -99,10 +100,8 @@ export function* replacement<T>(
       const fromList = listed.get(key);
       if (fromList) listed.set(key, queued.concat(fromList));
       else {
-        const newestObject = queued[queued.length - 1].object;
-        const lastState = newestObject instanceof DeletedFinalStateUnknown ? newestObject.obj : newestObject;
         const deltas = queued.slice();
-        deltas.push(delta('Deleted', new DeletedFinalStateUnknown<T>(key, lastState)));
+        deltas.push(delta('Deleted', new DeletedFinalStateUnknown<T>(key, newestObject(queued))));
         dedupDeltas(deltas);
         listed.set(key, deltas);
         queuedDeletions++;

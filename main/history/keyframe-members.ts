@@ -7,7 +7,7 @@ import type { ReaderStream, RecordingReader } from './recording-reader';
 import { decodeMembers } from './object-codec';
 import { isDeletion } from './recorded-change';
 import { streamMembers } from './state-at';
-import { lastChangeAt } from './stream-state';
+import { changesBetween, lastChangeAt } from './stream-state';
 
 /** Decoded keyframes kept: the newest two of a stream under churn, and one more. */
 const keptKeyframes = 3;
@@ -80,13 +80,7 @@ export class KeyframeMembers {
       const members = keyframe === undefined ? new Map<number, number>() : this.keyframe(reader, keyframe.id);
       const since = new Map<number, number>();
       const through = lastChangeAt(database, time);
-      const changes = database
-        .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
-        .iterate(keyframe?.last_change ?? 0, through, stream.id) as IterableIterator<{
-        id: number;
-        object: number;
-        type: number;
-      }>;
+      const changes = changesBetween(database, stream.id, keyframe?.last_change ?? 0, through);
       for (const change of changes) since.set(change.object, isDeletion(change.type) ? deleted : change.id);
       return new MomentMembers(members, since, through);
     } catch {

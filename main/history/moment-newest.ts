@@ -11,7 +11,7 @@ import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { isDeletion } from './recorded-change';
 import { changeRows, streamMembers } from './state-at';
-import { lastChangeAt } from './stream-state';
+import { changesBetween, lastChangeAt } from './stream-state';
 
 /**
  * One object of the newest state: the change holding its version and that version's identity. It is
@@ -126,13 +126,7 @@ export class NewestState {
         this.members = { members, keyframe: keyframe?.id, through: last };
         return { members };
       }
-      const changes = database
-        .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
-        .iterate(kept.through, last, streamId) as IterableIterator<{
-        id: number;
-        object: number;
-        type: number;
-      }>;
+      const changes = changesBetween(database, streamId, kept.through, last);
       const touched = new Set<number>();
       for (const change of changes) {
         if (isDeletion(change.type)) kept.members.delete(change.object);

@@ -20,18 +20,30 @@ export function membersAt(database: SqliteDatabase, stream: number, time: number
     .get(stream, time) as { time: number; last_change: number; members: Uint8Array } | undefined;
   const members = keyframe ? decodeMembers(keyframe.members) : new Map<number, number>();
   const last = lastChangeAt(database, time);
-  const changes = database
-    .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
-    .iterate(keyframe?.last_change ?? 0, last, stream) as IterableIterator<{
-    id: number;
-    object: number;
-    type: number;
-  }>;
-  for (const change of changes) {
+  for (const change of changesBetween(database, stream, keyframe?.last_change ?? 0, last)) {
     if (isDeletion(change.type)) members.delete(change.object);
     else members.set(change.object, change.id);
   }
   return { members, keyframeTime: keyframe?.time };
+}
+
+/** A change as it lies over a keyframe: which object it holds, and whether it deleted it. */
+export interface MemberChange {
+  readonly id: number;
+  readonly object: number;
+  readonly type: number;
+}
+
+/** `stream`'s changes with ids after `after` up to `through`, in id order (those over a keyframe). */
+export function changesBetween(
+  database: SqliteDatabase,
+  stream: number,
+  after: number,
+  through: number,
+): IterableIterator<MemberChange> {
+  return database
+    .prepare('SELECT id, object, type FROM changes WHERE id > ? AND id <= ? AND stream = ? ORDER BY id')
+    .iterate(after, through, stream) as IterableIterator<MemberChange>;
 }
 
 /**
