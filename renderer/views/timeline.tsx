@@ -96,21 +96,32 @@ export const Timeline = memo(function Timeline(props: TimelineProps): ReactNode 
   const to = timeline?.to ?? 1;
   const span = Math.max(1, to - from);
   const fraction = (time: number) => Math.min(1, Math.max(0, (time - from) / span));
+  // The scale a press started on, kept until the pointer is released: a live timeline's refresh
+  // (every refreshMs) moves `to`, and a pixel would otherwise mean a later moment at release than at
+  // press (up to refreshMs later near the end), so the moment reached would not be the one pointed at.
+  const pressScale = useRef<{ readonly from: number; readonly span: number } | undefined>(undefined);
   const timeAt = (clientX: number) => {
     const box = chart.current!.getBoundingClientRect();
-    return Math.round(from + Math.min(1, Math.max(0, (clientX - box.left) / box.width)) * span);
+    const scale = pressScale.current ?? { from, span };
+    return Math.round(scale.from + Math.min(1, Math.max(0, (clientX - box.left) / box.width)) * scale.span);
   };
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (!timeline || event.button !== 0) return;
     event.currentTarget.setPointerCapture(event.pointerId);
+    pressScale.current = { from, span };
     setDragTime(timeAt(event.clientX));
   };
   const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
     if (dragTime !== undefined) setDragTime(timeAt(event.clientX));
   };
+  const onPointerCancel = () => {
+    pressScale.current = undefined;
+    setDragTime(undefined);
+  };
   const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
     if (dragTime === undefined) return;
     const time = timeAt(event.clientX);
+    pressScale.current = undefined;
     setDragTime(undefined);
     view.setState({ travel: { time, playing: false } });
   };
@@ -187,6 +198,7 @@ export const Timeline = memo(function Timeline(props: TimelineProps): ReactNode 
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
+        onPointerCancel={onPointerCancel}
       >
         <TimelineBars density={density} buckets={buckets} />
         {(timeline?.marks ?? []).map((mark, index) =>

@@ -26,6 +26,8 @@ const pageErrors: string[] = [];
 let victim: PodSummary;
 let beforeDeletion: number;
 let relabelled: PodSummary;
+/** Labelled while the timeline is pressed, so the recording (and the timeline's span) grows. */
+let rescaled: PodSummary;
 
 /**
  * Set while the Cancel step runs: its export, written by the real worker, is held from replying until
@@ -212,6 +214,7 @@ beforeAll(async () => {
   await page.locator('[role="row"][data-key]').first().waitFor({ timeout: 30_000 });
   victim = pods[4]!;
   relabelled = pods[7]!;
+  rescaled = pods[9]!;
 }, 180_000);
 
 afterAll(async () => {
@@ -272,6 +275,36 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await page.locator('.kind-item[data-kind="pods"]').click();
     await setFilter(page, victim.name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(victim));
+  });
+
+  it('travels to the moment pressed, though the live timeline rescales before the release', async () => {
+    const timeline = page.getByTestId('timeline');
+    const chart = page.getByTestId('timeline-chart');
+    const shown = async () => Number(await chart.getAttribute('aria-valuenow'));
+    // The timeline has been read (before, its span is a placeholder and a press does nothing).
+    await expect.poll(async () => Number(await timeline.getAttribute('data-from'))).toBeGreaterThan(0);
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    await page.mouse.down();
+    const from = Number(await timeline.getAttribute('data-from'));
+    const span = Number(await timeline.getAttribute('data-to')) - from;
+    await expect.poll(shown).toBeCloseTo(from + 0.9 * span, -2);
+    const pressed = await shown();
+    const toAtPress = Number(await timeline.getAttribute('data-to'));
+    // A change recorded now ends the span later at the timeline's next refresh (every 2 s while the
+    // recording is live): 0.9 of that growth would be added to the moment were the release read on
+    // the new scale.
+    await api.labelPod(rescaled.namespace, rescaled.name, { e2e: 'rescale' });
+    await expect
+      .poll(async () => Number(await timeline.getAttribute('data-to')), { timeout: 10_000 })
+      .toBeGreaterThan(toAtPress + 1_000);
+    await page.mouse.up();
+    // The release's render is committed by the next painted frame.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    expect(await page.getByTestId('travel-banner').count()).toBe(1);
+    expect(await shown()).toBe(pressed);
   });
 
   it('plays at 1x in real time within 10%, the cursor moving steadily', async () => {
