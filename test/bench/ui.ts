@@ -237,6 +237,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         kind_switch_max_ms: round(Math.max(...switches)),
         detail_open_ms: round(detailOpen),
         travel_complete_ms: round(travel),
+        // Each of the two travels travel_complete_ms is the slower of: 10 s back, then the start.
+        travel_back_10s_ms: round(travels[0]!),
+        travel_to_start_ms: round(travels[1]!),
         playback_speed_error_pct: round(speedError),
         playback_churn_error_pct: round(underChurn.errorPct),
         // Space to the first move (the error above is measured from it): reading the first changes,
