@@ -16,7 +16,7 @@ import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import type { ProjectedMoment } from './projected-moment';
 import { holds } from './projected-moment';
-import { liveMoment } from './moment-live';
+import { compareLive, liveMoment } from './moment-live';
 import type { AppliedListing, LiveIdentities } from './live-identities';
 import { identitiesOf } from './live-identities';
 import { NewestStates } from './moment-newest';
@@ -152,6 +152,11 @@ export class MomentRows {
         ),
     );
     return this.rowsMoment(made, rows, moment.gap);
+  }
+
+  /** Compares `listing` with the newest state of `query`'s streams ahead of a travel (compareLive). */
+  compareLive(reader: RecordingReader, query: Omit<StateQuery, 'time'>, listing: AppliedListing): void {
+    compareLive(reader, this.newest, query, listing.identities, listing.comparisons);
   }
 
   /**

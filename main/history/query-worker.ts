@@ -153,6 +153,13 @@ function answer(port: MessagePort, request: QueryRequest): void {
       );
       return;
     }
+    case 'live-journal': {
+      const { journal, compare } = request;
+      const listing = liveListings.apply(journal);
+      if (listing && compare) momentRows.compareLive(readerFor(compare.file), compare.query, listing);
+      reply({ id: request.id, type: 'journal-read', at: listing?.at });
+      return;
+    }
     case 'play-close':
       closePlayback(request.playback);
       reply({ id: request.id, type: 'released' });
