@@ -16,7 +16,7 @@ import type { MomentRow } from './moment-order';
 import { momentRow, withText } from './moment-order';
 import type { ProjectedMoment } from './projected-moment';
 import { holds } from './projected-moment';
-import { compareLive, liveMoment } from './moment-live';
+import { liveMoment } from './moment-live';
 import type { AppliedListing, LiveIdentities } from './live-identities';
 import { identitiesOf } from './live-identities';
 import { NewestStates } from './moment-newest';
@@ -93,7 +93,7 @@ export class MomentRows {
   private last: ProjectedMoment | undefined;
   private readonly frames = new RowFrameReader();
   /** The recording's newest state per stream, which a travel from live compares the live rows with. */
-  private readonly newest = new NewestStates();
+  readonly newest = new NewestStates();
   private lastId = 0;
 
   /**
@@ -152,11 +152,6 @@ export class MomentRows {
         ),
     );
     return this.rowsMoment(made, rows, moment.gap);
-  }
-
-  /** Compares `listing` with the newest state of `query`'s streams ahead of a travel (compareLive). */
-  compareLive(reader: RecordingReader, query: Omit<StateQuery, 'time'>, listing: AppliedListing): void {
-    compareLive(reader, this.newest, query, listing.identities, listing.comparisons);
   }
 
   /**
