@@ -9,6 +9,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
 import { SnapshotRows } from './snapshot-rows';
 import { SentRows } from './sent-rows';
+import type { IdentityJournal } from './identity-journal';
 import type { BaseRows } from './sent-rows';
 import { PendingChanges } from './squash';
 import type { RowChange } from './squash';
@@ -65,6 +66,11 @@ export class BatchStream {
   baseRows(): BaseRows | undefined {
     if (this.closed || this.snapshotRows !== undefined) return undefined;
     return this.sentRows?.base(this.sentSeq);
+  }
+
+  /** The identity journal of the rows sent, when kept (see SentRows.journal). */
+  get identityJournal(): IdentityJournal | undefined {
+    return this.closed ? undefined : this.sentRows?.journal;
   }
 
   /** The seq of the last batch sent. */

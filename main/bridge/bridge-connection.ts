@@ -295,6 +295,7 @@ export class BridgeConnection {
       clock: this.host.session.clock,
       liveRows: (subscriptionId, gvr, namespace) =>
         this.sessionConnection?.baseRows(subscriptionId, gvr, namespace),
+      liveJournal: (subscriptionId) => this.sessionConnection?.liveJournal(subscriptionId),
       ...(this.host.pickFile ? { pickFile: this.host.pickFile } : {}),
       ...(this.host.transfers ? { transfers: this.host.transfers } : {}),
       ...(transport.bufferedAmount ? { bufferedBytes: () => transport.bufferedAmount!() } : {}),

@@ -30,6 +30,9 @@ import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
 import { ReplaySubscription } from './history-replay';
 import type { BaseRows } from './sent-rows';
+import type { JournalSource } from './journal-feed';
+import { LiveJournalFeed } from './journal-feed';
+import { printerFor } from '../../shared/kinds/columns';
 
 export type { FilePicker } from './recording-files';
 
@@ -54,6 +57,8 @@ export interface HistoryServiceOptions {
     gvr: GroupVersionResource,
     namespace: string,
   ) => BaseRows | undefined;
+  /** The identity journal of the renderer's live subscription `subscriptionId` (see LiveJournalFeed). */
+  readonly liveJournal?: (subscriptionId: string) => JournalSource | undefined;
 }
 
 /** Often enough to move a progress line on a big export, rare enough to cost nothing (1,000 per 1M changes). */
@@ -74,9 +79,16 @@ export class HistoryService {
   /** Rebuilds moments off the main thread, for every replay subscription. */
   private readonly queries: HistoryQueries;
 
+  /** Has the travel path's worker read the live rows' journal ahead of a travel from them. */
+  private readonly journalFeed: LiveJournalFeed;
+
   constructor(private readonly options: HistoryServiceOptions) {
     // The travel path's worker and its prewarm wait while the session's start lists (see spareCores).
     this.queries = new HistoryQueries({ spareCores: () => !options.session().starting });
+    this.journalFeed = new LiveJournalFeed({
+      read: (journal, compare) => this.queries.readLiveJournal(journal, compare),
+      nextTask: () => options.clock.sleep(0),
+    });
   }
 
   /** How many replay subscriptions this renderer holds (they count towards its subscription limit). */
@@ -266,12 +278,14 @@ export class HistoryService {
   /** The timeline's figures come from the query worker: density over a long recording is a long scan. */
   private async timeline(message: HistoryTimelineMessage): Promise<HistoryTimeline> {
     const source = this.source();
-    const figures = await this.queries.timeline(source.file, {
+    const asked = this.queries.timeline(source.file, {
       ...(message.from !== undefined ? { from: message.from } : {}),
       ...(message.to !== undefined ? { to: message.to } : {}),
       buckets: message.buckets,
       now: this.options.clock.now(),
     });
+    if (message.base !== undefined) this.feedJournal(message.base, source);
+    const figures = await asked;
     const marks = figures.marks.map((mark) => ({
       kind: mark.kind,
       reason: mark.reason,
@@ -294,6 +308,24 @@ export class HistoryService {
       density,
       marks,
     };
+  }
+
+  /**
+   * Has the travel path's worker read the journal of the live subscription `subscriptionId` (the one
+   * the page may travel from, named with its timeline question) ahead of the travel, when a travel
+   * from it would read it: a kind the worker projects, from the live recording, with the worker
+   * started (not while the session's start lists: see HistoryQueries' spareCores).
+   */
+  private feedJournal(subscriptionId: string, source: HistorySource): void {
+    const journal = this.options.liveJournal?.(subscriptionId);
+    if (!journal || this.imported || !source.live || !this.queries.travelPathStarted) return;
+    if (this.options.session().projectorFor(journal.gvr).printer !== printerFor(journal.gvr)) return;
+    const query = {
+      gvr: gvrKey(journal.gvr),
+      ...(journal.namespace ? { namespace: journal.namespace } : {}),
+    };
+    // A feed that fails leaves the journal to the travel, which reads what is left of it.
+    this.journalFeed.feed(journal, { file: source.file, query }).catch(() => {});
   }
 
   /** The object's versions, read by the query worker (see HistoryQueries). */

@@ -61,10 +61,23 @@ export class IdentityJournal {
     if (this.lines > 2 * rowCount + spareLines) this.drop();
   }
 
-  /** The batches not yet read by the worker, up to now; undefined when there is no journal. */
-  unread(): LiveJournal | undefined {
+  /**
+   * The batches not yet read by the worker, up to now, or with `maxLines` the first of them up to
+   * that many lines (at least one batch: a piece fed ahead of a travel, see LiveJournalFeed);
+   * undefined when there is no journal.
+   */
+  unread(maxLines = Infinity): LiveJournal | undefined {
     if (this.epoch === 0) return undefined;
-    return { epoch: this.epoch, from: this.start, batches: this.batches.slice() };
+    let count = 0;
+    let lines = 0;
+    while (count < this.batches.length && (count === 0 || lines + this.batches[count].length / 3 <= maxLines))
+      lines += this.batches[count++].length / 3;
+    return { epoch: this.epoch, from: this.start, batches: this.batches.slice(0, count) };
+  }
+
+  /** The number of the batch after the last recorded (of the current epoch). */
+  get end(): number {
+    return this.start + this.batches.length;
   }
 
   /** The worker read epoch `epoch`'s batches before number `at`: they need not be kept. */

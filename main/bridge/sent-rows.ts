@@ -46,8 +46,11 @@ export class SentRows {
   private incoming: Map<string, Row> | undefined;
   /** Open bases over `rows`, each with the rows as of its batch of every key changed since. */
   private readonly bases = new Set<{ rows: Map<string, Row>; before: Map<string, Row | undefined> }>();
-  /** The identities of the rows sent, for the query worker (see IdentityJournal). */
-  private readonly journal = new IdentityJournal();
+  /**
+   * The identities of the rows sent, for the query worker (see IdentityJournal): read at a travel, and
+   * ahead of one (LiveJournalFeed).
+   */
+  readonly journal = new IdentityJournal();
 
   /** Records a sent batch (its rows as objects: a live subscription's). */
   sent(batch: {

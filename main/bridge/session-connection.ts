@@ -3,6 +3,7 @@
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { BaseRows } from './sent-rows';
+import type { JournalSource } from './journal-feed';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { SyncState } from '../../shared/protocol/sync-state';
 import { BatchStream } from './batch-stream';
@@ -124,6 +125,17 @@ export class SessionConnection {
     if (!subscription || subscription.namespace !== namespace) return undefined;
     if (gvrKey(subscription.gvr) !== gvrKey(gvr)) return undefined;
     return subscription.stream.baseRows();
+  }
+
+  /**
+   * The identity journal of `subscriptionId`'s rows and what they mirror, for the query worker to read
+   * ahead of a travel from them (see LiveJournalFeed).
+   */
+  liveJournal(subscriptionId: string): JournalSource | undefined {
+    const subscription = this.subscriptions.get(subscriptionId);
+    const journal = subscription?.stream.identityJournal;
+    if (!subscription || !journal) return undefined;
+    return { gvr: subscription.gvr, namespace: subscription.namespace, journal };
   }
 
   /**

@@ -85,6 +85,7 @@ const travelPath = new Set<QueryRequest['type']>([
   'play-next',
   'play-close',
   'prewarm',
+  'live-journal',
 ]);
 
 export interface HistoryQueriesOptions {
@@ -285,6 +286,21 @@ export class HistoryQueries {
     return this.ask({ type: 'prewarm', file }).then((reply) => {
       replyOf(reply, 'warmed');
     });
+  }
+
+  /**
+   * Has the travel path's worker read `journal` of live rows ahead of a travel from them (see
+   * LiveJournalFeed), and with `compare` compare them with the newest state of `compare.query`'s
+   * kind in `compare.file`: resolves with the number of the journal's next batch once read, or
+   * undefined when it could not be (see LiveListings.apply).
+   */
+  readLiveJournal(
+    journal: LiveJournal,
+    compare?: { readonly file: string; readonly query: Omit<StateQuery, 'time'> },
+  ): Promise<number | undefined> {
+    return this.ask({ type: 'live-journal', journal, ...(compare ? { compare } : {}) }).then(
+      (reply) => replyOf(reply, 'journal-read').at,
+    );
   }
 
   /** Closes the workers' readers of `file`, if open: a file given up may then be deleted. */

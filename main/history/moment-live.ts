@@ -173,6 +173,22 @@ export function liveMoment(
   return { changed: made, held, deletes, gap, live: new Set(live.keys()) };
 }
 
+/**
+ * Brings `comparisons`' comparison of `identities` with the newest state of `query`'s streams up to
+ * date (made, one pass, if none is kept): what liveMoment reads, done ahead of a travel (see
+ * LiveJournalFeed), so that the travel compares only the keys either side changed since.
+ */
+export function compareLive(
+  reader: RecordingReader,
+  newest: NewestStates,
+  query: Omit<StateQuery, 'time'>,
+  identities: LiveIdentities,
+  comparisons: LiveComparisons,
+): void {
+  const states = streamsOf(reader, { ...query, time: 0 }).map((stream) => newest.of(reader, stream));
+  comparisons.of(identities, states, query.namespace).update();
+}
+
 function atMomentOf(changeRow: ChangeRow): AtMoment {
   return {
     change: changeRow.id,

@@ -93,7 +93,7 @@ export class MomentRows {
   private last: ProjectedMoment | undefined;
   private readonly frames = new RowFrameReader();
   /** The recording's newest state per stream, which a travel from live compares the live rows with. */
-  private readonly newest = new NewestStates();
+  readonly newest = new NewestStates();
   private lastId = 0;
 
   /**

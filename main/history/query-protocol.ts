@@ -125,7 +125,17 @@ export type QueryRequest =
    * Decodes the newest row frames of `file` while nothing else is asked (see FrameWarmer): answered
    * "warmed" once done (or given up), each question asked meanwhile answered between its steps.
    */
-  | { readonly id: number; readonly type: 'prewarm'; readonly file: string };
+  | { readonly id: number; readonly type: 'prewarm'; readonly file: string }
+  /**
+   * Reads `journal` ahead of a travel from its live rows (see LiveJournalFeed), and with `compare`
+   * brings their comparison with `file`'s newest state for `query` up to date: answered "journal-read".
+   */
+  | {
+      readonly id: number;
+      readonly type: 'live-journal';
+      readonly journal: LiveJournal;
+      readonly compare?: { readonly file: string; readonly query: Omit<StateQuery, 'time'> };
+    };
 
 /** A timeline's figures: the range covered, change density per kind, and the gaps and relists. */
 export interface TimelineFigures {
@@ -151,6 +161,8 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
   | { readonly id: number; readonly type: 'released' }
   | { readonly id: number; readonly type: 'warmed' }
+  /** A live journal read (see "live-journal"): its next batch's number, or undefined if it could not be. */
+  | { readonly id: number; readonly type: 'journal-read'; readonly at: number | undefined }
   | { readonly id: number; readonly type: 'play-opened'; readonly span: PlaybackSpan }
   /** The playback's next changes; `done` once the last has been sent. */
   | {

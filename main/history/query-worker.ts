@@ -20,6 +20,7 @@ import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import { MomentRows } from './moment-rows';
+import { compareLive } from './moment-live';
 import { adjacentChange, objectVersions } from './object-history';
 import type { RecordedChange } from './recorded-change';
 import { RecordingError, messageOf } from './recording-error';
@@ -151,6 +152,16 @@ function answer(port: MessagePort, request: QueryRequest): void {
         () => momentRows.warming(reader),
         () => reply({ id: request.id, type: 'warmed' }),
       );
+      return;
+    }
+    case 'live-journal': {
+      const { journal, compare } = request;
+      const listing = liveListings.apply(journal);
+      if (listing && compare) {
+        const { identities, comparisons } = listing;
+        compareLive(readerFor(compare.file), momentRows.newest, compare.query, identities, comparisons);
+      }
+      reply({ id: request.id, type: 'journal-read', at: listing?.at });
       return;
     }
     case 'play-close':

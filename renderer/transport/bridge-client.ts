@@ -181,8 +181,11 @@ export class BridgeClient {
     return this.request(body) as Promise<T>;
   }
 
-  /** A live subscription mirroring (gvr, namespace) whose first snapshot has ended, if any. */
-  private liveMirrorOf(gvr: GroupVersionResource, namespace: string | undefined): string | undefined {
+  /**
+   * A live subscription mirroring (gvr, namespace) whose first snapshot has ended, if any: what a
+   * travel of that kind is sent against (see history), named ahead with the timeline's questions.
+   */
+  liveMirrorOf(gvr: GroupVersionResource, namespace: string | undefined): string | undefined {
     for (const [subscriptionId, subscribed] of this.subscriptions) {
       if ((subscribed.namespace ?? '') !== (namespace ?? '')) continue;
       const { group, version, resource } = subscribed.gvr;

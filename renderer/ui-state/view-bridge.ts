@@ -43,6 +43,11 @@ export interface ViewBridge {
   /** One history request; resolves with its reply value. */
   history<T>(body: HistoryRequest): Promise<T>;
   /**
+   * The live subscription of (gvr, namespace) a travel of that kind would be sent against, if any
+   * (see HistoryTimelineMessage.base).
+   */
+  liveMirrorOf?(gvr: GroupVersionResource, namespace: string | undefined): string | undefined;
+  /**
    * A history export: `onProgress` is told how many changes it has written so far; cancel() stops it
    * (the reply then rejects saying so, and main leaves no file of it).
    */

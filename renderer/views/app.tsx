@@ -407,6 +407,7 @@ export function App(): ReactNode {
         onExport={exportTimeline}
         onImport={importRecording}
         onLive={goLive}
+        travelFrom={kind.gvr}
       />
       <Footer kind={kind} />
       {transfer?.type === 'export' && (

@@ -3,6 +3,7 @@
 // cursor. Click or drag to travel back; play, pause and pick a speed; LIVE (or Esc) comes back.
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import type { GroupVersionResource } from '../../shared/kube/object';
 import type { HistoryTimeline } from '../../shared/protocol';
 import { playbackSpeeds } from '../ui-state/view-store';
 import { useServices } from './app-context';
@@ -22,11 +23,22 @@ export interface TimelineProps {
   readonly onImport: () => void;
   /** Leaves time travel (and closes an imported recording). */
   readonly onLive: () => void;
+  /** The table's kind, whose live rows a travel is sent against (see useTimeline). */
+  readonly travelFrom?: GroupVersionResource;
 }
 
-/** The recording's timeline, refreshed while it is the live one. */
-function useTimeline(): { timeline: HistoryTimeline | undefined; error: string | undefined } {
+/**
+ * The recording's timeline, refreshed while it is the live one. Each question names the live
+ * subscription of `travelFrom` (the table's kind), which a travel is sent against: main has its rows'
+ * versions read ahead meanwhile, so the first travel costs what a later one does.
+ */
+function useTimeline(travelFrom: GroupVersionResource | undefined): {
+  timeline: HistoryTimeline | undefined;
+  error: string | undefined;
+} {
   const { bridge, view } = useServices();
+  const travelKind = useRef(travelFrom);
+  travelKind.current = travelFrom;
   const imported = useStore(view, (state) => state.importedRecording);
   const connected = useStore(bridge.store.state, (state) => state.connection.phase === 'open');
   const [timeline, setTimeline] = useState<HistoryTimeline | undefined>(undefined);
@@ -34,15 +46,19 @@ function useTimeline(): { timeline: HistoryTimeline | undefined; error: string |
   useEffect(() => {
     if (!connected) return;
     let cancelled = false;
-    const load = () =>
-      bridge.history<HistoryTimeline>({ type: 'historyTimeline', buckets }).then(
-        (value) => {
-          if (cancelled) return;
-          setTimeline(value);
-          setError(undefined);
-        },
-        (failure: unknown) => !cancelled && setError(messageOf(failure)),
-      );
+    const load = () => {
+      const base = travelKind.current && bridge.liveMirrorOf?.(travelKind.current, undefined);
+      return bridge
+        .history<HistoryTimeline>({ type: 'historyTimeline', buckets, ...(base ? { base } : {}) })
+        .then(
+          (value) => {
+            if (cancelled) return;
+            setTimeline(value);
+            setError(undefined);
+          },
+          (failure: unknown) => !cancelled && setError(messageOf(failure)),
+        );
+    };
     void load();
     const timer = imported ? undefined : setInterval(load, refreshMs);
     return () => {
@@ -88,7 +104,7 @@ export const Timeline = memo(function Timeline(props: TimelineProps): ReactNode 
   const travel = useStore(view, (state) => state.travel);
   const speed = useStore(view, (state) => state.playbackSpeed);
   const imported = useStore(view, (state) => state.importedRecording);
-  const { timeline, error } = useTimeline();
+  const { timeline, error } = useTimeline(props.travelFrom);
   const chart = useRef<HTMLDivElement>(null);
   const [dragTime, setDragTime] = useState<number | undefined>(undefined);
 

@@ -20,6 +20,12 @@ export interface HistoryTimelineMessage {
   from?: number;
   /** Default: the recording's last write. */
   to?: number;
+  /**
+   * The live subscription the page may travel from next (the one a historyState would name as its
+   * base): main has the history worker read its rows' versions meanwhile, so that the first travel
+   * costs what a later one does.
+   */
+  base?: string;
 }
 
 /**

@@ -77,7 +77,7 @@ function list<T>(value: unknown, where: string, check: (item: unknown, where: st
 export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
   switch (fields.type) {
     case 'historyTimeline': {
-      onlyFields(fields, ['type', 'requestId', 'buckets', 'from', 'to'], 'historyTimeline');
+      onlyFields(fields, ['type', 'requestId', 'buckets', 'from', 'to', 'base'], 'historyTimeline');
       const buckets = counter(fields.buckets, 'buckets', 1);
       if (buckets > messageLimits.timelineBuckets)
         reject(`buckets must be at most ${messageLimits.timelineBuckets}`);
@@ -86,6 +86,7 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         {
           from: optional(fields.from, (present) => moment(present, 'from')),
           to: optional(fields.to, (present) => moment(present, 'to')),
+          base: optional(fields.base, (present) => subscriptionId(present)),
         },
       );
     }

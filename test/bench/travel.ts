@@ -98,9 +98,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
     const fromLive = await travelFromLive(file, end - 10_000, live, 'worker');
     const fromLiveOnMain = await travelFromLive(file, end - 10_000, live, 'main');
     const fromJournal = await travelFromLiveJournal(file, end - 10_000, live);
+    const fed = await travelFromLiveJournal(file, end - 10_000, live, true);
+    const warmFeed = fed.feed!;
     log(
       `  travel: from live to 10 s ago ${round(fromLive.ms)} ms (wall), ${round(fromLiveOnMain.ms)} ms compared on main, ` +
-        `by journal ${round(fromJournal.first.ms)} ms first, ${round(fromJournal.again.ms)} ms again`,
+        `by journal ${round(fromJournal.first.ms)} ms first, ${round(fromJournal.again.ms)} ms again, ` +
+        `${round(fed.first.ms)} ms first after the journal was fed ahead (${round(warmFeed.ms)} ms)`,
     );
     const exportFile = join(directory, 'export.kubetide');
     const exported = await timeRangeExport(file, exportFile, start, end);
@@ -135,6 +138,12 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         travel_from_live_journal_again_ms: round(fromJournal.again.ms),
         travel_from_live_journal_again_cpu_ms: round(fromJournal.again.cpuMs),
         travel_from_live_journal_again_main_cpu_ms: round(fromJournal.again.mainCpuMs),
+        travel_from_live_fed_ms: round(fed.first.ms),
+        travel_from_live_fed_cpu_ms: round(fed.first.cpuMs),
+        travel_from_live_fed_main_cpu_ms: round(fed.first.mainCpuMs),
+        journal_feed_ms: round(warmFeed.ms),
+        journal_feed_cpu_ms: round(warmFeed.cpuMs),
+        journal_feed_main_cpu_ms: round(warmFeed.mainCpuMs),
         export_range_ms: round(exported.ms),
         export_range_cpu_ms: round(exported.cpuMs),
         export_range_changes: exported.changes,
@@ -153,6 +162,7 @@ export async function runTravel(options: BenchOptions): Promise<BenchResult> {
         'travel_warmed: the cold moment asked of another worker, after its timeline had it decode the newest row frames (prewarm, awaited); travel_cold has nothing decoded ahead',
         "travel_from_live: 10 s before the end, against the rows of the end (a page watching live holds them), in a prewarmed worker: the worker compares (main lists the live rows' versions as text, session 11's way, which the app no longer takes: the worker now reads it into a map; *_main_cpu_ms is this thread's own CPU) or, on_main, main compares every row (the way before)",
         "travel_from_live_journal: the same, the live rows' identities read by the worker from their journal (SentRows' batches): first every row's line, again (a second travel) only what it has not read",
+        "travel_from_live_fed: the journal's first travel after LiveJournalFeed fed it to the worker ahead (as each timeline question does), a piece per task, the last compared with the newest state (journal_feed_*: that feed, off the click's path)",
         'travel: *_cpu_ms is the CPU this process used (query worker and main thread), steadier than wall time on a shared machine',
         'export_range: the recording from 80% to 90% of its span, exported by exportInWorker; every pod live at the start stands alone in the file',
         'travel_export_cold: the first travel in that exported file, to the middle of its range (as an imported recording travels)',
