@@ -177,6 +177,43 @@ function payloadBytes(file: string, from: number, to: number): number {
   }
 }
 
+/**
+ * How the versions recorded from `from` to `to` were stored, by encoding (see VersionEncoding: "full",
+ * "delta" a text delta, "deflated" a text deflated against its base, "same" a repeat), with their bytes.
+ */
+function encodingsOf(
+  file: string,
+  from: number,
+  to: number,
+): Record<string, { count: number; bytes: number }> {
+  const database = new Database(file, { readonly: true });
+  try {
+    const rows = database
+      .prepare(
+        'SELECT encoding, payload IS NULL AS same, count(*) AS count, coalesce(sum(length(payload)), 0) AS bytes FROM changes WHERE time BETWEEN ? AND ? GROUP BY 1, 2',
+      )
+      .all(from, to) as { encoding: number; same: number; count: number; bytes: number }[];
+    const kinds: Record<string, { count: number; bytes: number }> = {};
+    for (const row of rows) {
+      const kind = row.same
+        ? 'same'
+        : row.encoding === 0
+          ? 'full'
+          : (row.encoding & 16) !== 0
+            ? 'delta'
+            : row.encoding === 1
+              ? 'deflated'
+              : `encoding ${row.encoding}`;
+      const counted = (kinds[kind] ??= { count: 0, bytes: 0 });
+      counted.count += row.count;
+      counted.bytes += row.bytes;
+    }
+    return kinds;
+  } finally {
+    database.close();
+  }
+}
+
 /** The bytes of the recording's row frames. */
 function frameBytes(file: string): number {
   const database = new Database(file, { readonly: true });
@@ -335,6 +372,7 @@ async function main(): Promise<void> {
       list_us_per_object: Math.round((listMs * 1000) / listed),
       list_frames_us_per_object: Math.round((listStages.frames * 1000) / listed),
       list_payload_bytes_per_object: Math.round(payloadBytes(file, listTime, listTime) / listed),
+      list_encodings: encodingsOf(file, listTime, listTime),
       events: options.events,
       changes,
       events_cpu_ms: Math.round(eventsMs),
@@ -344,6 +382,7 @@ async function main(): Promise<void> {
       events_keyframes_us_per_change: perChange(stageCpuMs.keyframes - listStages.keyframes),
       events_payload_bytes_per_change:
         Math.round((payloadBytes(file, eventsStart, Number.MAX_SAFE_INTEGER) / changes) * 10) / 10,
+      events_encodings: encodingsOf(file, eventsStart, Number.MAX_SAFE_INTEGER),
       row_frames: options.frames,
       frame_interval_ms: options.frameInterval ?? null,
       frame_bytes: frameBytes(file),
