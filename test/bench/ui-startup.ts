@@ -46,6 +46,8 @@ const { values } = parseArgs({
     'batches-at-once': { type: 'boolean', default: false },
     'open-after-synced': { type: 'boolean', default: false },
     window: { type: 'string' },
+    // Experiments (issue 15's synced): the backend without its recording.
+    'no-record': { type: 'boolean', default: false },
   },
 });
 const pods = Number(values.pods);
@@ -68,7 +70,7 @@ try {
   // The backend's main thread's longest stall from its start to "synced" (this process's event loop).
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  const mode = await session.startBackend();
+  const mode = await session.startBackend(!values['no-record']);
   if (values.window !== undefined) {
     const options = mode.backend.host.session.options as { batch?: Record<string, unknown> };
     const window = Number(values.window);
@@ -106,7 +108,7 @@ try {
   const watch = setInterval(sample, 50);
   if (values['open-after-synced'])
     while (Number.isNaN(backendSynced)) await new Promise((resolve) => setTimeout(resolve, 100));
-  const timeline = new StartupTimeline(clusterSession, backendStart);
+  const timeline = new StartupTimeline(clusterSession, backendStart, session.cluster.pid);
   const { browser, context } = await session.openBrowser();
   const page = await context.newPage();
   if (values.trace) {
