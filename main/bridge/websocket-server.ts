@@ -17,15 +17,15 @@
 //
 // Once accepted, a connection's socket errors (a bad frame, a reset) close that connection only.
 //
-// Messages go as text, uncompressed: the server listens on 127.0.0.1 only, so a batch never crosses a
-// network, and RFC 7692's permessage-deflate (ws's `perMessageDeflate`, level 1, on zlib's thread
-// pool) only added work on the machine both ends share. With it, a listing's ~1.1 MB batches went
-// ~7x smaller but each passed through zlib round trips on the backend (ten 16 KiB output chunks, a
-// main-thread callback each) and an inflate in Chromium's network stack. Session 14's ui-startup
-// pairs (test/bench/README.md), 50,000 pods, load 12-19, deflated / as text: the page's "synced" 27.4 /
-// 21.8, 34.8 / 21.8, 29.3 / 20.8, 22.7 / 19.8 s from navigation (the backend's listing itself 37-38 s
-// / 24-28 s, on the same main-thread CPU). Session 10's bare-page test, which chose deflate, timed 8
-// messages without the listing beside them.
+// Large messages go compressed (RFC 7692 permessage-deflate, negotiated by ws and the browser): a
+// listing's batches are ~1.1 MB of JSON text (2,000 rows), and in browser mode every byte crosses
+// Chromium's network service and a data pipe into the page. Row JSON repeats field names, labels and
+// values, so level-1 deflate makes a batch ~7x smaller; ws deflates on zlib's thread pool, in order,
+// and counts what waits for it in bufferedAmount (which the batch streams' backpressure reads); the
+// browser inflates in its network stack, off the page's main thread. A bare page took 8 listing
+// batches (4.9 MiB) in 3.1-4.0 s as text and 1.7-3.1 s deflated, with less of main's CPU
+// (test/bench/README.md). Small messages (sync states, replies) go as they are: deflating them would
+// cost more than it saves.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
@@ -74,6 +74,9 @@ export interface ListeningWebSocketBridge extends WebSocketBridge {
 export function createLaunchSecret(): string {
   return randomBytes(32).toString('base64url');
 }
+
+/** Messages of at least this many bytes are deflated. */
+export const compressAboveBytes = 64 * 1024;
 
 const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -160,7 +163,7 @@ function webSocketTransport(
         listener(`closed (${code}${reason.length ? ` ${reason}` : ''})`),
       );
     },
-    // What the socket has not yet written: the batch streams' backpressure reads it.
+    // Includes messages still waiting for deflate: the batch streams' backpressure reads it.
     bufferedAmount: () => socket.bufferedAmount,
     close(reason = 'closed by main') {
       // Frames still arriving are not even parsed: a flood the bridge gave up on costs nothing more.
@@ -176,10 +179,19 @@ export function attachWebSocketBridge(server: Server, options: WebSocketBridgeOp
     noServer: true,
     // The largest legitimate message is a hello resuming every subscription (a few KiB); 1 MiB leaves
     // room for any future request while bounding what one frame can make main buffer and parse.
+    // With compression it bounds the inflated size too: ws stops inflating past it (1009).
     maxPayload: options.maxPayloadBytes ?? 1024 * 1024,
-    // No permessage-deflate (see the top of this file): a peer's offer of it is declined, and a
-    // compressed frame from the peer is a protocol error (RSV1 set without the extension).
-    perMessageDeflate: false,
+    perMessageDeflate: {
+      threshold: compressAboveBytes,
+      zlibDeflateOptions: { level: 1 },
+      // Each message deflated alone: ws applies the threshold only then (with a shared window it
+      // deflates every message, so each small reply would wait for a zlib thread-pool round trip), and
+      // a 1 MB batch holds enough repetition of its own.
+      serverNoContextTakeover: true,
+      // The renderer's messages are small requests: no inflate window is kept between them, so a
+      // peer cannot make main hold compression state across messages.
+      clientNoContextTakeover: true,
+    },
     handleProtocols: (offered) => (offered.has(bridgeSubprotocol) ? bridgeSubprotocol : false),
   });
   const ownPort = () => (server.address() as AddressInfo | null)?.port;

@@ -41,8 +41,8 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
     let messageListener: ((message: ServerMessage) => void) | undefined;
     let closeListener: ((reason: string) => void) | undefined;
     let closedReason: string | undefined;
-    // Main sends text frames only, uncompressed (main/bridge/websocket-server.ts); anything else is
-    // not a message of the bridge.
+    // Main sends text frames only (large ones compressed by permessage-deflate, which the browser
+    // inflates before this event); anything else is not a message of the bridge.
     socket.addEventListener('message', (event) => {
       if (typeof event.data !== 'string') return;
       let message: ServerMessage;

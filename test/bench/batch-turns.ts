@@ -2,7 +2,7 @@
 // batches sent all at once (before) or one per turn of the event loop (BatchStream's oneBatchPerTurn,
 // what SessionConnection now asks for), in this process's CPU time so a loaded machine does not
 // stretch it. Each send is what the WebSocket transport does on main: the batch's JSON text and a
-// Buffer of it (sent as text since session 14; ws deflated it on libuv's threads before).
+// Buffer of it (ws's deflate then runs on libuv's threads).
 //
 //   npx tsx test/bench/batch-turns.ts [--rows 16000] [--rounds 4]
 import { parseArgs } from 'node:util';

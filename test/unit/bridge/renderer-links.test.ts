@@ -50,7 +50,7 @@ describe('renderer links', () => {
     const clock = new FakeClock();
     const api = new FakeApi();
     api.apply(pod('default', 'a'));
-    // Enough rows that the snapshot's batch is large (~300 KB of text).
+    // Enough rows that the snapshot's batch is over compressAboveBytes: it crosses deflated.
     for (let index = 0; index < 600; index++) api.apply(pod('many', `pod-${index}`));
     const host = new BridgeHost({
       session: new ClusterSession({ context: 'sim', clock, newListerWatcher: () => api.listerWatcher() }),
