@@ -4,7 +4,7 @@
 // the session's insides (a bench's look, not an API): its connections' subscription streams.
 import type { CDPSession } from 'playwright-core';
 import type { ClusterSession } from '../../main/bridge/cluster-session';
-import { threadCpu } from './thread-cpu';
+import { mainThreadWaitMs, processCpuMs, threadCpu } from './thread-cpu';
 
 interface StreamInsides {
   lastSeq: number;
@@ -24,6 +24,9 @@ interface Sample {
   backendMainMs: number;
   backendAllMs: number;
   pageMs: number;
+  /** The backend main thread's time runnable but waiting for a core, and the cluster process's CPU. */
+  backendMainWaitMs: number;
+  clusterMs: number;
 }
 
 export class StartupTimeline {
@@ -34,6 +37,7 @@ export class StartupTimeline {
   constructor(
     private readonly session: ClusterSession,
     private readonly backendStart: number,
+    private readonly clusterPid?: number,
   ) {}
 
   start(cdp: CDPSession): void {
@@ -53,19 +57,21 @@ export class StartupTimeline {
   describe(): string {
     const lines = [
       `timeline (s from navigation; backend started ${((this.opened - this.backendStart) / 1000).toFixed(1)} s before): ` +
-        'phase listed | batches sent/acked, rows pending | later kinds | CPU s: backend main, backend all, page',
+        'phase listed | batches sent/acked, rows pending | later kinds | CPU s: backend main, backend all, page, cluster | backend main waiting for a core s',
     ];
     for (const sample of this.samples) {
       lines.push(
         `${(sample.at / 1000).toFixed(1).padStart(6)} ${sample.phase.padEnd(8)} ${String(sample.listed).padStart(7)} | ` +
           `${sample.sentSeq}/${sample.acknowledgedSeq}, ${sample.pending} | ${sample.laterKinds ? 'started' : 'waiting'} | ` +
-          `${(sample.backendMainMs / 1000).toFixed(2)} ${(sample.backendAllMs / 1000).toFixed(2)} ${(sample.pageMs / 1000).toFixed(2)}`,
+          `${(sample.backendMainMs / 1000).toFixed(2)} ${(sample.backendAllMs / 1000).toFixed(2)} ${(sample.pageMs / 1000).toFixed(2)} ${(sample.clusterMs / 1000).toFixed(2)} | ` +
+          `${(sample.backendMainWaitMs / 1000).toFixed(2)}`,
       );
     }
     return lines.join('\n');
   }
 
   private backend(): Omit<Sample, 'pageMs'> {
+    const clusterMs = this.clusterPid === undefined ? Number.NaN : processCpuMs(this.clusterPid);
     const insides = this.session as unknown as {
       connections: Set<{ subscriptions: Map<string, { gvr: { resource: string }; stream: StreamInsides }> }>;
       recordedKindsPending: boolean;
@@ -88,6 +94,8 @@ export class StartupTimeline {
       laterKinds: !insides.recordedKindsPending,
       backendMainMs: threads.find((thread) => thread.id === process.pid)?.ms ?? 0,
       backendAllMs: threads.reduce((sum, thread) => sum + thread.ms, 0),
+      backendMainWaitMs: mainThreadWaitMs(),
+      clusterMs,
     };
   }
 }

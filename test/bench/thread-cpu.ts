@@ -52,3 +52,31 @@ export function describeThreadCpu(spent: readonly ThreadCpu[]): string {
   const others = [...byName].map(([name, times]) => `${name} ${times.map(seconds).join(', ')} s`);
   return [`main ${seconds(main?.ms ?? 0)} s`, ...others].join('; ');
 }
+
+/**
+ * Another process's CPU time so far (user + system, all its threads), in ms, from /proc/PID/stat;
+ * NaN where it cannot be read.
+ */
+export function processCpuMs(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Linux's USER_HZ (sysconf(_SC_CLK_TCK)): 100 on every architecture it runs node on. */
+const clockTicksPerSecond = 100;
+
+/** The time this process's main thread spent runnable but waiting for a core, in ms (schedstat). */
+export function mainThreadWaitMs(): number {
+  try {
+    const text = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1');
+    return Number(text.split(' ')[1]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}

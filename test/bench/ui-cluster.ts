@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export interface ClusterProcess {
   readonly url: string;
   readonly kubeconfigPath: string;
+  /** Its process id: benches read its CPU time from /proc (processCpuMs). */
+  readonly pid: number;
   /** Sets the background change rate (the simulator's POST /_sim/churn). */
   setChurn(changesPerSecond: number): Promise<void>;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export function startClusterProcess(options: {
       const cluster = {
         url,
         kubeconfigPath: options.kubeconfigPath,
+        pid: child.pid!,
         setChurn: (rate: number) => setChurn(url, rate),
         close,
       };

@@ -51,8 +51,9 @@ export class UiBenchSession {
    * Kubetide in browser mode on the cluster in this process, for a bench that reads the backend's
    * insides (ui-startup); what it measures of the backend includes this process's playwright.
    */
-  async startBackend(): Promise<BrowserMode> {
+  async startBackend(record = true): Promise<BrowserMode> {
     const mode = await startBrowserMode({
+      record,
       port: 0,
       embedded: false,
       pods: this.pods,
