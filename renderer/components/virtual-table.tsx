@@ -4,7 +4,7 @@
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when another row takes its position, when its selection changes, or when the column set changes.
-import { memo, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
 import { cellFits, leastContentWidth, type CellText } from './cell-fit';
 
@@ -71,6 +71,14 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     overscan: 12,
   });
 
+  // The header's buttons take one callback for the table's life: a new onSort each render (the window's
+  // inline arrow) re-rendered every heading at every revision, and React sets a clicked element's
+  // `onclick` again whenever its onClick changes, which Blink keeps as a new listener object until
+  // its collector sweeps (~100 a second under churn at 5,000 pods, swept in tasks of 50-77 ms).
+  const onSortRef = useRef(onSort);
+  onSortRef.current = onSort;
+  const sortBy = useCallback((column: string) => onSortRef.current?.(column), []);
+
   const { scrollToIndex } = rowWindow;
   useEffect(() => {
     if (selectedIndex !== undefined && selectedIndex >= 0) scrollToIndex(selectedIndex);
@@ -110,26 +118,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   return (
     <div className="table" role="grid" aria-label={props.label} aria-rowcount={keys.length + 1}>
       <div className="table-body" ref={scrollRef} tabIndex={-1} data-testid="table-body">
-        <div className="table-header" role="row" style={{ gridTemplateColumns: template, minWidth }}>
-          {columns.map((column) => {
-            const sorted = sort?.column === column.id;
-            return (
-              <button
-                key={column.id}
-                type="button"
-                role="columnheader"
-                className={`table-heading${column.align === 'right' ? ' align-right' : ''}${sorted ? ' sorted' : ''}`}
-                aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-                title={column.description ?? `Sort by ${column.title.toLowerCase()}`}
-                onClick={() => onSort?.(column.id)}
-              >
-                {sorted && column.align === 'right' && <SortArrow descending={sort.descending} />}
-                <span>{column.title}</span>
-                {sorted && column.align !== 'right' && <SortArrow descending={sort.descending} />}
-              </button>
-            );
-          })}
-        </div>
+        <TableHeader columns={columns} sort={sort} template={template} minWidth={minWidth} onSort={sortBy} />
         {keys.length === 0 ? (
           <div className="table-empty">{props.emptyMessage}</div>
         ) : (
@@ -141,6 +130,41 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     </div>
   );
 }
+
+interface TableHeaderProps {
+  readonly columns: readonly TableColumn[];
+  readonly sort: TableSort | undefined;
+  readonly template: string;
+  readonly minWidth: number;
+  readonly onSort: (column: string) => void;
+}
+
+/** The column headings: rendered again only when the columns, the sort or the widths change. */
+const TableHeader = memo(function TableHeader(props: TableHeaderProps): ReactNode {
+  const { columns, sort, template, minWidth, onSort } = props;
+  return (
+    <div className="table-header" role="row" style={{ gridTemplateColumns: template, minWidth }}>
+      {columns.map((column) => {
+        const sorted = sort?.column === column.id;
+        return (
+          <button
+            key={column.id}
+            type="button"
+            role="columnheader"
+            className={`table-heading${column.align === 'right' ? ' align-right' : ''}${sorted ? ' sorted' : ''}`}
+            aria-sort={sorted ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+            title={column.description ?? `Sort by ${column.title.toLowerCase()}`}
+            onClick={() => onSort(column.id)}
+          >
+            {sorted && column.align === 'right' && <SortArrow descending={sort.descending} />}
+            <span>{column.title}</span>
+            {sorted && column.align !== 'right' && <SortArrow descending={sort.descending} />}
+          </button>
+        );
+      })}
+    </div>
+  );
+});
 
 function SortArrow(props: { readonly descending: boolean }): ReactNode {
   return (

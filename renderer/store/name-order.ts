@@ -14,7 +14,7 @@
 // or walking 150,000 keys in name order (a cache miss a key: 40-70 ms of CPU at that size).
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
-import { sortRowsByName, takeArrivals } from './named-keys';
+import { compareNamed, sortRowsByName, takeArrivals } from './named-keys';
 import { maxRank, placeArrivals } from './ranked-placement';
 import type { SpareOrder } from './ranked-placement';
 import type { NamedKeys } from './named-keys';
@@ -157,6 +157,19 @@ export class NameOrder {
     return positions.length === 0 ? this.keys : cut(this.keys, positions);
   }
 
+  /** The index of the key `key` named `name` in the order (which holds it). */
+  private positionOfName(name: string, key: string): number {
+    const { keys, names } = this;
+    let low = 0;
+    let high = keys.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (compareNamed(names[middle], keys[middle], name, key) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** The index of `rank` in `ranks` (which holds it). */
   private positionOf(rank: number): number {
     const ranks = this.ranks;
@@ -178,13 +191,14 @@ export class NameOrder {
    */
   private replay(): void {
     const arrived = new Set<string>();
-    const left = new Set<string>();
+    /** Each key that left, with its name (a key's name never changes: any of its rows gives it). */
+    const left = new Map<string, string>();
     this.changes.forEachRunSince(this.cursor.position, ({ oldRows, newRows, keys }, from) => {
       for (let slot = from; slot < oldRows.length; slot++) {
         if (newRows === undefined) {
           const key = keys![slot];
           // Added and deleted since the last read: it was never in the order.
-          if (!arrived.delete(key)) left.add(key);
+          if (!arrived.delete(key)) left.set(key, oldRows[slot]!.name);
         } else if (oldRows[slot] === undefined) {
           // A key deleted and added again is both left and arrived: dropped, then placed again.
           arrived.add(newRows[slot].key);
@@ -192,13 +206,15 @@ export class NameOrder {
       }
     });
     if (arrived.size === 0 && left.size === 0) return;
+    // Found by name among the kept names, not by rank: under churn keys leave at every read, and
+    // finding them by rank needed the key -> rank Map, which is dropped whenever the ranks run out
+    // (renumber) and cost 150,000 Map writes to build again: at 150,000 pods an 80 ms task of the
+    // idle page (its CPU) for a table that asked for no rank at all.
     const positions: number[] = [];
-    if (left.size > 0) {
-      const rankOf = this.ranksByKey();
-      for (const key of left) {
-        positions.push(this.positionOf(rankOf.get(key)!));
-        rankOf.delete(key);
-      }
+    const rankOf = this.rankOf;
+    for (const [key, name] of left) {
+      positions.push(this.positionOfName(name, key));
+      rankOf?.delete(key);
     }
     positions.sort((first, second) => first - second);
     this.place(

@@ -16,7 +16,7 @@
 // even when it recurses, so a recursive render is not counted twice.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 
 interface CallFrame {
@@ -32,7 +32,7 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;
@@ -49,7 +49,7 @@ interface Line {
 /** Source maps by script file name, read once; null when the script has none. */
 type SourceMaps = (file: string) => TraceMap | null;
 
-function sourceMapsIn(folder: string): SourceMaps {
+export function sourceMapsIn(folder: string): SourceMaps {
   const maps = new Map<string, TraceMap | null>();
   return (file) => {
     if (!maps.has(file)) {
@@ -194,7 +194,7 @@ function main(): void {
 }
 
 /** The lines by self time, then by total time, `top` of each, with their share of `busyMs`. */
-function printTables(lines: Line[], busyMs: number, top: number): void {
+export function printTables(lines: Line[], busyMs: number, top: number): void {
   const table = (title: string, key: 'selfMs' | 'totalMs') => {
     console.log(`\n  by ${title}:`);
     const sorted = lines
@@ -210,4 +210,5 @@ function printTables(lines: Line[], busyMs: number, top: number): void {
   console.log('');
 }
 
-main();
+// Run as a script (not when ui-churn.ts imports its summaries).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -5,6 +5,8 @@
 //   npx tsx test/bench/ui-churn.ts [--pods 50000] [--churn 2000] [--seconds 30] [--depth 3]
 //   npx tsx test/bench/ui-churn.ts --summarize test-artifacts/ui-bench/churn-trace-50000.json
 //   npx tsx test/bench/ui-churn.ts --scroll   # the ui bench's wheel scroll under churn, traced instead
+//   npx tsx test/bench/ui-churn.ts --profile  # also the page's V8 CPU profile: each long task's functions
+//   npx tsx test/bench/ui-churn.ts --switch   # the ui bench's kind switches under churn, traced instead
 //
 // The same cluster process, browser mode and Chromium as `--only ui`. Once the pods are synced the
 // cluster churns for a warm-up, then the page is traced for --seconds; the script prints the long
@@ -17,8 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
 import { round } from './harness';
+import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
+import type { CpuProfile } from './profile-summary';
 import { UiBenchSession } from './ui-session';
-import { longTasksBetween, pageNow, scrollTable } from './ui-scenario';
+import { longTasksBetween, pageNow, scrollTable, switchKind } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +32,9 @@ const { values } = parseArgs({
     depth: { type: 'string', default: '3' },
     summarize: { type: 'string' },
     scroll: { type: 'boolean', default: false },
+    switch: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'profile-file': { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -60,6 +67,12 @@ const categories = [
   'blink',
   'cc',
 ].join(',');
+
+/** The page's main-thread CPU time so far (Chromium's ThreadTime). */
+async function pageThreadCpuMs(cdp: CDPSession): Promise<number> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+}
 
 /** Every trace event recorded while `during` runs. */
 async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<TraceEvent[]> {
@@ -137,7 +150,17 @@ function tasksOf(complete: readonly TraceEvent[]): Task[] {
  * Each long task with the events inside it summed by name (to `depth` levels), then every frame's
  * (BeginMainFrame) contents summed the same way, and the thread's time by top-level task.
  */
-function summarize(events: readonly TraceEvent[], depth: number): void {
+function summarize(events: readonly TraceEvent[], depth: number, profile?: CpuProfile): void {
+  const sourceMaps = sourceMapsIn(fileURLToPath(new URL('../../out/renderer/assets', import.meta.url)));
+  /** The profile's samples inside `event` (the profile and the trace share Chromium's clock, us). */
+  const functionsIn = (event: TraceEvent, top: number): void => {
+    if (!profile) return;
+    const range = samplesBetween(profile, event.ts, event.ts + (event.dur ?? 0));
+    const { lines } = summarise(profile, sourceMaps, range);
+    const sampled = lines.find((entry) => entry.name === '(root)')?.totalMs ?? 0;
+    console.log(`  profile: ${range.end - range.first} samples, ${round(sampled)} ms`);
+    printTables(lines, sampled, top);
+  };
   const thread = rendererMain(events);
   const complete = events
     .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
@@ -158,6 +181,7 @@ function summarize(events: readonly TraceEvent[], depth: number): void {
       inside,
       14,
     );
+    functionsIn(task.event, 12);
   }
   const frames = new Map<string, Summary>();
   const threadTimes: number[] = [];
@@ -173,10 +197,22 @@ function summarize(events: readonly TraceEvent[], depth: number): void {
       .join(', ')}`,
   );
   print(`whole window, events to depth ${depth} inside tasks:`, frames, 40);
+  if (profile) {
+    const { lines } = summarise(profile, sourceMaps);
+    const idle = lines.find((entry) => entry.name === '(idle)')?.selfMs ?? 0;
+    const wallMs = (profile.endTime - profile.startTime) / 1000;
+    console.log(`whole profile: ${round(wallMs)} ms, ${round(wallMs - idle)} ms busy`);
+    printTables(lines, wallMs - idle, 40);
+  }
 }
 
 if (values.summarize !== undefined) {
-  summarize(JSON.parse(readFileSync(values.summarize, 'utf8')) as TraceEvent[], Number(values.depth));
+  const profileFile = values['profile-file'];
+  summarize(
+    JSON.parse(readFileSync(values.summarize, 'utf8')) as TraceEvent[],
+    Number(values.depth),
+    profileFile === undefined ? undefined : (JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile),
+  );
   process.exit(0);
 }
 
@@ -186,11 +222,28 @@ try {
   const { page, cdp } = await session.openSyncedPage(backend, log);
   await session.cluster.setChurn(Number(values.churn));
   await page.waitForTimeout(warmupMs);
-  log(
-    `churning at ${values.churn}/s; tracing ${values.scroll ? "the ui bench's scroll" : `${values.seconds} s`}...`,
-  );
+  const phase = values.scroll ? 'scroll' : values.switch ? 'switch' : 'churn';
+  log(`churning at ${values.churn}/s; tracing ${phase === 'churn' ? `${values.seconds} s` : phase}...`);
   const from = await pageNow(page);
+  if (values.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const cpuBefore = await pageThreadCpuMs(cdp);
+  const wallBefore = performance.now();
   const events = await traced(cdp, async () => {
+    if (values.switch) {
+      // The ui bench's: Pods -> Deployments -> Pods, twice.
+      const switches: number[] = [];
+      for (let pass = 0; pass < 2; pass++) {
+        switches.push(await switchKind(page, 'deployments', 'Deployments'));
+        switches.push(await switchKind(page, 'pods', 'Pods'));
+      }
+      log(`kind switches (ms): ${switches.map((ms) => round(ms)).join(', ')}`);
+      return;
+    }
     if (!values.scroll) return page.waitForTimeout(Number(values.seconds) * 1000);
     const intervals = await scrollTable(page, '[data-testid="table-body"]');
     log(
@@ -202,15 +255,27 @@ try {
       }`,
     );
   });
+  const pageCpuMs = (await pageThreadCpuMs(cdp)) - cpuBefore;
+  const windowSeconds = (performance.now() - wallBefore) / 1000;
+  const profile = values.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
   const longTasks = await longTasksBetween(page, from, await pageNow(page));
+  log(
+    `page main thread: ${round(pageCpuMs)} ms of CPU in ${round(windowSeconds)} s (${round(pageCpuMs / windowSeconds)} ms per second of churn)`,
+  );
   log(
     `long tasks (the page's PerformanceObserver): ${longTasks.map((duration) => round(duration)).join(', ') || 'none'}`,
   );
   mkdirSync(traceFolder, { recursive: true });
-  const saved = join(traceFolder, `${values.scroll ? 'scroll' : 'churn'}-trace-${pods}.json`);
+  const saved = join(traceFolder, `${phase}-trace-${pods}.json`);
   writeFileSync(saved, JSON.stringify(events));
-  log(`trace in ${saved} (--summarize FILE reads it again)`);
-  summarize(events, Number(values.depth));
+  let profileNote = '';
+  if (profile) {
+    const profileFile = saved.replace(/\.json$/, '.cpuprofile');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    profileNote = ` and ${profileFile} (--profile-file)`;
+  }
+  log(`trace in ${saved}${profileNote} (--summarize FILE reads it again)`);
+  summarize(events, Number(values.depth), profile);
 } finally {
   await session.close();
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NameOrder } from '../../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
@@ -219,5 +219,39 @@ describe('NameOrder', () => {
       expect(keys).toEqual(copy[0]);
       expect(names).toEqual(copy[1]);
     }
+  });
+});
+
+describe('NameOrder under churn with no rank asked for', () => {
+  it('cuts departed keys by name, writing no key -> rank entry for the keys that stayed', () => {
+    const random = seededRandom(31);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    for (let index = 0; index < 5_000; index++) {
+      const key = `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db', 'Web', 'web-1'])}-${index}`;
+      live.set(key, row(key));
+    }
+    mirror.apply(deltaBatch(1, { upserts: [...live.values()], replace: true, snapshotEnd: true }));
+    order.read();
+    const set = vi.spyOn(Map.prototype, 'set');
+    try {
+      for (let seq = 2; seq < 12; seq++) {
+        const deletes = [...live.keys()].filter(() => random() < 0.004);
+        for (const key of deletes) live.delete(key);
+        const upserts = [`a/web-${seq}x`, `b/db-${seq}y`].map((key) => row(key));
+        for (const added of upserts) live.set(added.key, added);
+        mirror.apply(deltaBatch(seq, { upserts, deletes }));
+        expect(order.read()).toEqual(keysByName(live.values()));
+      }
+      // A Map of every key's rank would be 5,000 writes per build; the departures alone are ~20 a read.
+      expect(set.mock.calls.length).toBeLessThan(1_000);
+    } finally {
+      set.mockRestore();
+    }
+    // Ranks, asked for afterwards, still order any subset as names do.
+    const subset = [...live.keys()].filter(() => random() < 0.1);
+    const chosen = new Set(subset);
+    expect(order.sorted(subset)).toEqual(order.read().filter((key) => chosen.has(key)));
   });
 });
