@@ -12,6 +12,8 @@ import {
 import type { ListeningWebSocketBridge } from '../../../main/bridge/websocket-server';
 import type { Transport } from '../../../main/bridge/transport';
 import { bridgeSubprotocol, sessionCookieName } from '../../../shared/protocol/websocket-handshake';
+import type { DeltaBatch } from '../../../shared/protocol/server-messages';
+import { row } from './fixtures';
 
 /** The session cookie a browser opened by main would send. */
 const cookie = (port: number, secret: string) => ({ Cookie: `${sessionCookieName(port)}=${secret}` });
@@ -205,6 +207,27 @@ describe('WebSocket bridge server', () => {
     });
     expect(JSON.parse(inflated.toString())).toEqual(large);
     expect(JSON.parse(frames[2].payload.toString())).toEqual(small);
+  });
+
+  it('sends a batch of rows as a text frame of its JSON, compressed when large', async () => {
+    const secret = createLaunchSecret();
+    const { server, connections } = await bridge(secret);
+    const upserts = Array.from({ length: 400 }, (_, index) =>
+      row(`ns/pod-${index}`, String(index), { labels: { app: 'caf\u00e9 \u2638' } }),
+    );
+    const large: DeltaBatch = { type: 'batch', subscriptionId: 's1', seq: 1, upserts, deletes: [] };
+    const small: DeltaBatch = { ...large, seq: 2, upserts: upserts.slice(0, 1), deletes: ['ns/gone'] };
+    const { frames } = await rawFrames(server.port, secret, 2, () => {
+      connections[0].send(large);
+      connections[0].send(small);
+    });
+    // Text frames (opcode 1), never binary ones: the page parses text.
+    expect(frames.map((frame) => frame.first)).toEqual([0xc1, 0x81]);
+    const inflated = inflateRawSync(Buffer.concat([frames[0].payload, Buffer.from([0, 0, 0xff, 0xff])]), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+    expect(JSON.parse(inflated.toString())).toEqual(large);
+    expect(JSON.parse(frames[1].payload.toString())).toEqual(small);
   });
 
   it('closes a connection whose compressed message inflates past the payload limit (1009)', async () => {
