@@ -20,7 +20,10 @@ describe('a batch as the bytes of its JSON (what the WebSocket sends)', () => {
     for (let round = 0; round < 60; round++) {
       const rows: Row[] = Array.from({ length: Math.floor(random() * 6) }, (_, index) =>
         row(`ns/p${index}`, String(round), {
-          labels: pick(random, [{ app: 'a' }, { quote: 'say "hi"\n', emoji: '☸ 😀', accent: 'é' }]),
+          labels: pick<Record<string, string>>(random, [
+            { app: 'a' },
+            { quote: 'say "hi"\n', emoji: '☸ 😀', accent: 'é' },
+          ]),
           node: pick(random, [undefined, 'node-1']),
           cells: [pick(random, [null, 1.5, 'x', true, '\u2028', 'lone \ud800'])],
         }),
