@@ -6,7 +6,7 @@
 // backend's CPU from its start to the page's synced (its process, its main thread, each thread, its
 // collections) and the page's main-thread CPU.
 //
-//   npx tsx test/bench/ui-synced.ts [--pods 50000] [--runs 1]
+//   npx tsx test/bench/ui-synced.ts [--pods 50000] [--runs 1] [--backend-flag=--max-semi-space-size=64]
 import { parseArgs } from 'node:util';
 import { UiBenchSession } from './ui-session';
 import { startupTimes } from './ui-scenario';
@@ -15,6 +15,8 @@ const { values } = parseArgs({
   options: {
     pods: { type: 'string', default: '50000' },
     runs: { type: 'string', default: '1' },
+    // Node or V8 flags for the backend's process (e.g. --max-semi-space-size=64), repeatable.
+    'backend-flag': { type: 'string', multiple: true, default: [] },
   },
 });
 const pods = Number(values.pods);
@@ -26,7 +28,7 @@ const seconds = (ms: number | undefined) => `${((ms ?? Number.NaN) / 1000).toFix
 for (let run = 0; run < Number(values.runs); run++) {
   const session = await UiBenchSession.start(pods, log);
   try {
-    const backend = await session.startBackendProcess();
+    const backend = await session.startBackendProcess(values['backend-flag']);
     await backend.startMeasuring();
     const { context } = await session.openBrowser();
     const page = await context.newPage();
