@@ -59,10 +59,16 @@ export class MomentMembers {
 export class KeyframeMembers {
   /** Keyframe id -> its members decoded, the one used last at the end. */
   private readonly kept = new Map<number, ReadonlyMap<number, number>>();
+  /**
+   * The members read last, by stream, keyframe and last change: a travel from live reads them twice,
+   * once to size the moment (see NewestStates.sizeAt) and once to compare it with the live rows.
+   */
+  private last: { stream: number; keyframe: number; through: number; members: MomentMembers } | undefined;
 
   /** Forgets every keyframe (another recording: ids start anew). */
   clear(): void {
     this.kept.clear();
+    this.last = undefined;
   }
 
   /**
@@ -77,12 +83,18 @@ export class KeyframeMembers {
           'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
         )
         .get(stream.id, time) as { id: number; last_change: number } | undefined;
+      const through = lastChangeAt(database, time);
+      const last = this.last;
+      const keyframeId = keyframe?.id ?? 0;
+      if (last?.stream === stream.id && last.keyframe === keyframeId && last.through === through)
+        return last.members;
       const members = keyframe === undefined ? new Map<number, number>() : this.keyframe(reader, keyframe.id);
       const since = new Map<number, number>();
-      const through = lastChangeAt(database, time);
       const changes = changesBetween(database, stream.id, keyframe?.last_change ?? 0, through);
       for (const change of changes) since.set(change.object, isDeletion(change.type) ? deleted : change.id);
-      return new MomentMembers(members, since, through);
+      const read = new MomentMembers(members, since, through);
+      this.last = { stream: stream.id, keyframe: keyframeId, through, members: read };
+      return read;
     } catch {
       return new MomentMembers(streamMembers(reader, stream, time).members, new Map());
     }
