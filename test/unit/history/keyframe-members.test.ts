@@ -62,7 +62,7 @@ describe('the members at a moment over a kept keyframe', () => {
     const readerStream = reader.streams()[0];
     const keyframes = new KeyframeMembers();
     const moments = [start - 1, ...times.filter((_, index) => index % 7 === 0), time + 5];
-    const decodes = () => vi.mocked(objectCodec.decodeMembers).mock.calls.length;
+    const decodes = () => vi.mocked(objectCodec.decodeMemberColumns).mock.calls.length;
     const keyframeCount = reader.database.prepare('SELECT count(*) FROM keyframes').pluck().get() as number;
     for (const round of [0, 1]) {
       let decoded = 0;
@@ -88,9 +88,14 @@ describe('the members at a moment over a kept keyframe', () => {
     for (const moment of times.slice(-50)) warmed.membersAt(reader, readerStream, moment);
     expect(decodes()).toBe(beforeWarmed);
     // The last three keyframes, read again, are not decoded again.
-    vi.mocked(objectCodec.decodeMembers).mockClear();
+    vi.mocked(objectCodec.decodeMemberColumns).mockClear();
     keyframes.membersAt(reader, readerStream, time + 5);
     keyframes.membersAt(reader, readerStream, times[times.length - 45]);
+    expect(objectCodec.decodeMemberColumns).not.toHaveBeenCalled();
+    // A keyframe is read into sorted columns, never into a Map of its members.
+    vi.mocked(objectCodec.decodeMembers).mockClear();
+    new KeyframeMembers().membersAt(reader, readerStream, time + 5);
+    expect(objectCodec.decodeMemberColumns).toHaveBeenCalledTimes(1);
     expect(objectCodec.decodeMembers).not.toHaveBeenCalled();
     expect(reader.problems).toEqual([]);
     reader.close();
