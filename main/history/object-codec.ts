@@ -279,8 +279,9 @@ export function decodeMembers(blob: Uint8Array): Map<number, number> {
 /**
  * A keyframe's members as two columns in object order (encodeMembers writes them sorted): no Map of
  * 150,000 entries made (the decode's hashing, and a table the collector then copies and promotes), for
- * readers that only look members up (see KeyframeMembers). Undefined when the objects are not in
- * ascending order (never written so): then read them with decodeMembers.
+ * readers that only look members up (see KeyframeMembers). The objects are written as steps from
+ * the one before, so they ascend; undefined if one repeats (a step of 0, never written so): then read
+ * them with decodeMembers, whose Map keeps the last.
  */
 export function decodeMemberColumns(
   blob: Uint8Array,
