@@ -9,7 +9,8 @@
 // fed to the travel path's worker ahead (LiveJournalFeed, as a timeline question feeds it). Each travel
 // goes from live, as a replay's MomentSending asks it: the journal's unread batches (none), and the
 // worker answers against the live rows or whole. Figures: wall time, the process's CPU (worker and
-// this thread), the rows the moment holds, those that crossed, and the deletes.
+// this thread) and its part beside this thread, the rows the moment holds, those that crossed, and
+// the deletes.
 //
 // --listing: the ui bench's travels at 150,000 pods instead. The live rows are every pod, but the
 // recording is still writing its first list inside a listing gap (as the recorder records the cache
@@ -24,6 +25,7 @@ import { LiveJournalFeed } from '../../main/bridge/journal-feed';
 import { SentRows } from '../../main/bridge/sent-rows';
 import { RowProjector } from '../../main/bridge/row-projection';
 import { HistoryQueries } from '../../main/history/history-queries';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { RecordingWriter } from '../../main/history/recording-writer';
 import { openForWriting } from '../../main/history/schema';
 import type { KubeObject } from '../../shared/kube/object';
@@ -78,6 +80,7 @@ async function feedJournal(queries: HistoryQueries, sent: SentRows, file: string
 async function travel(queries: HistoryQueries, sent: SentRows, file: string, name: string, time: number) {
   const begun = performance.now();
   const cpuBefore = process.cpuUsage();
+  const mainBefore = threadCpuMs() ?? 0;
   let crossed = 0;
   let againstLive = false;
   const base = sent.base(1)!;
@@ -96,8 +99,12 @@ async function travel(queries: HistoryQueries, sent: SentRows, file: string, nam
     journal,
   );
   const cpu = process.cpuUsage(cpuBefore);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  // The process less this thread: the worker's, and the collector's helper threads.
+  const besideMain = cpuMs - ((threadCpuMs() ?? 0) - mainBefore);
   console.log(
-    `${name}: ${round(performance.now() - begun)} ms wall, ${round((cpu.user + cpu.system) / 1000)} ms CPU, ` +
+    `${name}: ${round(performance.now() - begun)} ms wall, ${round(cpuMs)} ms CPU ` +
+      `(${round(besideMain)} ms beside main), ` +
       `${state.rows ?? crossed} rows (${crossed} crossed, ${state.deletes?.length ?? 0} deletes, ` +
       `${againstLive ? 'against live' : 'whole'})`,
   );
