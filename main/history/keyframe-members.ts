@@ -4,7 +4,9 @@
 // 150,000 members was a third of a travel from live's worker time, and travels from live land near
 // the same keyframes (a keyframe every 20,000 changes: 10 s at 2,000 changes a second).
 import type { ReaderStream, RecordingReader } from './recording-reader';
-import { decodeMemberColumns, decodeMembers } from './object-codec';
+import { decodeMembers } from './object-codec';
+import type { KeyframeSet } from './member-columns';
+import { SortedMembers, decodeMemberColumns } from './member-columns';
 import { isDeletion } from './recorded-change';
 import { streamMembers } from './state-at';
 import { changesBetween, lastChangeAt } from './stream-state';
@@ -14,54 +16,6 @@ const keptKeyframes = 3;
 
 /** Marks an object the changes over the keyframe deleted (change ids start at 1). */
 const deleted = 0;
-
-/** A keyframe's members, read only: object -> the change holding its version. */
-export interface KeyframeSet {
-  readonly size: number;
-  get(object: number): number | undefined;
-  has(object: number): boolean;
-  /** Calls `visit` with each member's change and object. */
-  forEach(visit: (change: number, object: number) => void): void;
-}
-
-/**
- * A keyframe's members as columns in object order (see decodeMemberColumns), looked up by binary
- * search: decoded at a travel's critical path (a keyframe not kept), a Map of 150,000 members was
- * seconds of decoding and collection at 150,000 pods under load.
- */
-export class SortedMembers implements KeyframeSet {
-  readonly size: number;
-
-  constructor(
-    private readonly objects: Float64Array,
-    private readonly changes: Float64Array,
-  ) {
-    this.size = objects.length;
-  }
-
-  get(object: number): number | undefined {
-    const objects = this.objects;
-    let low = 0;
-    let high = objects.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const found = objects[middle];
-      if (found === object) return this.changes[middle];
-      if (found < object) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
-  }
-
-  has(object: number): boolean {
-    return this.get(object) !== undefined;
-  }
-
-  forEach(visit: (change: number, object: number) => void): void {
-    const { objects, changes } = this;
-    for (let index = 0; index < objects.length; index++) visit(changes[index], objects[index]);
-  }
-}
 
 /** A stream's members at a moment: a keyframe's, with the changes after it up to the moment over them. */
 export class MomentMembers {

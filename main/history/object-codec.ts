@@ -276,47 +276,6 @@ export function decodeMembers(blob: Uint8Array): Map<number, number> {
   return members;
 }
 
-/**
- * A keyframe's members as two columns in object order (encodeMembers writes them sorted): no Map of
- * 150,000 entries made (the decode's hashing, and a table the collector then copies and promotes), for
- * readers that only look members up (see KeyframeMembers). The objects are written as steps from
- * the one before, so they ascend; undefined if one repeats (a step of 0, never written so): then read
- * them with decodeMembers, whose Map keeps the last.
- */
-export function decodeMemberColumns(
-  blob: Uint8Array,
-): { readonly objects: Float64Array; readonly changes: Float64Array } | undefined {
-  const bytes = inflateRawSync(blob);
-  // Each member takes two bytes at least: this many at most.
-  let objects = new Float64Array(bytes.length >> 1);
-  let changes = new Float64Array(bytes.length >> 1);
-  let count = 0;
-  let offset = 0;
-  let object = 0;
-  const read = (): number => {
-    let value = 0;
-    let factor = 1;
-    for (;;) {
-      if (offset >= bytes.length) throw new Error('keyframe members end mid-number');
-      const byte = bytes[offset++];
-      value += (byte & 0x7f) * factor;
-      if (byte < 0x80) return value;
-      factor *= 128;
-    }
-  };
-  while (offset < bytes.length) {
-    const step = read();
-    // A repeated object (a step of 0 after the first) would not be a lookup's one answer.
-    if (step === 0 && count > 0) return undefined;
-    object += step;
-    objects[count] = object;
-    changes[count++] = read();
-  }
-  objects = objects.slice(0, count);
-  changes = changes.slice(0, count);
-  return { objects, changes };
-}
-
 function writeVarint(bytes: number[], value: number): void {
   let rest = value;
   while (rest >= 0x80) {
