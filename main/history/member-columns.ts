@@ -1,7 +1,7 @@
 // A keyframe's members as two sorted columns (object ids ascending, the change holding each one's
 // version beside it), looked up by binary search: what KeyframeMembers keeps of a keyframe, where a
 // Map of 150,000 members cost 88-101 ms of CPU to decode (its hashing) and left a table the collector
-// copied and promoted, at a travel's critical path; the columns cost 5-36 ms decoded and looked up.
+// copied and promoted, at a travel's critical path; the columns cost 5-53 ms decoded and looked up.
 import { inflateRawSync } from 'node:zlib';
 
 /** A keyframe's members, read only: object -> the change holding its version. */
