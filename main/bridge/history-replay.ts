@@ -18,7 +18,7 @@ import type { LiveJournal } from '../history/query-protocol';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import { MomentSending } from './moment-sending';
+import { MomentSending, fitsBase } from './moment-sending';
 import type { NamedMoment, ReplayBase } from './moment-sending';
 export type { ReplayBase };
 import { HeldKeys } from './held-keys';
@@ -174,9 +174,15 @@ export class ReplaySubscription {
     const projectedThere = projector.printer === printerFor(this.gvr);
     // A travel from live (no moment held): the live rows' versions are listed for the worker, which
     // sends only the rows of the moment that differ (see MomentSending.openLive). Its snapshot opens
-    // now: from its first batch on, the renderer holds no moment whole.
+    // now: from its first batch on, the renderer holds no moment whole. Only for a moment about as
+    // large as the live rows (see fitsBase): a much smaller one is sent whole.
+    const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
+    const fromLive =
+      since === undefined && base && projectedThere && (await fitsBase(queries, file, query, base));
+    // Superseded while sized: the later travel sends its own moment.
+    if (!current()) return { time, count: 0, complete: false };
     let live: LiveJournal | undefined;
-    if (since === undefined && base && projectedThere) {
+    if (fromLive) {
       if (this.sendingRows !== sending) this.sendingRows?.release();
       this.sendingRows = sending;
       this.held = undefined;
@@ -186,7 +192,6 @@ export class ReplaySubscription {
     }
     let state: Awaited<ReturnType<HistoryQueries['stateAt']>>;
     try {
-      const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
       state = await (projectedThere
         ? queries.stateRows(file, query, now, add, begin, since, live)
         : queries.stateAt(

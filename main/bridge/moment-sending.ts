@@ -244,3 +244,27 @@ export class MomentSending {
     this.listed = undefined;
   }
 }
+
+/**
+ * Whether `query`'s moment may be sent against `base`'s live rows: unless it holds much fewer rows
+ * than they do (the recorder's first list still being written, a recording's start, before a
+ * scale-up), asked of the worker before the live rows are listed for it. Opened against them, such a
+ * moment had the renderer copy every live row into the replay's table, then drop all but the
+ * moment's, and the worker read the live rows' comparison for nothing: sent whole, the renderer's
+ * table is replaced by the moment's few rows. Yes when it cannot be told (the worker answers the
+ * rebuild's question as before).
+ */
+export async function fitsBase(
+  queries: MomentReads,
+  file: string,
+  query: { readonly gvr: string; readonly time: number; readonly namespace?: string },
+  base: ReplayBase,
+): Promise<boolean> {
+  if (!queries.momentSize) return true;
+  const total = await queries.momentSize(file, query).catch(() => undefined);
+  if (total === undefined) return true;
+  const rows = base.rows();
+  if (rows === undefined) return true;
+  rows.release();
+  return total >= rows.size * minimumBaseShare;
+}

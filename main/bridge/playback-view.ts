@@ -6,7 +6,8 @@ import type { HistoryQueries, PlaybackChange, PlaybackQuery } from '../history/h
 import type { PlaybackReads } from './playback-read-ahead';
 
 /** What rebuilding a moment asks of the query worker. */
-export type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'>;
+export type MomentReads = Pick<HistoryQueries, 'stateRows' | 'stateAt'> &
+  Partial<Pick<HistoryQueries, 'momentSize'>>;
 /** What playback asks of the query worker: its pages of changes, and the moments it jumps to. */
 export type PlayerReads = PlaybackReads & MomentReads;
 

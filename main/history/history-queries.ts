@@ -86,6 +86,7 @@ const travelPath = new Set<QueryRequest['type']>([
   'play-close',
   'prewarm',
   'live-journal',
+  'moment-size',
 ]);
 
 export interface HistoryQueriesOptions {
@@ -163,6 +164,16 @@ export class HistoryQueries {
       { type: 'state', file, query, rows: asked },
       { onRows, ...(onMoment ? { onMoment } : {}) },
     ).then(rebuiltState);
+  }
+
+  /**
+   * How many objects `query`'s moment of `file` holds (its members in any namespace, nothing decoded),
+   * asked of the travel path's worker, which keeps them for the moment's rebuild.
+   */
+  momentSize(file: string, query: StateQuery): Promise<number> {
+    return this.ask({ type: 'moment-size', file, query }).then(
+      (reply) => replyOf(reply, 'moment-size').total,
+    );
   }
 
   /** The span `query` asks for of the recording `file`: its range, density per kind, gaps and relists. */

@@ -5,6 +5,8 @@
 // the same keyframes (a keyframe every 20,000 changes: 10 s at 2,000 changes a second).
 import type { ReaderStream, RecordingReader } from './recording-reader';
 import { decodeMembers } from './object-codec';
+import type { KeyframeSet } from './member-columns';
+import { SortedMembers, decodeMemberColumns } from './member-columns';
 import { isDeletion } from './recorded-change';
 import { streamMembers } from './state-at';
 import { changesBetween, lastChangeAt } from './stream-state';
@@ -21,7 +23,7 @@ export class MomentMembers {
   readonly size: number;
 
   constructor(
-    private readonly keyframe: ReadonlyMap<number, number>,
+    private readonly keyframe: KeyframeSet,
     /** object -> its change after the keyframe (deleted: gone). */
     private readonly since: ReadonlyMap<number, number>,
     /** The last change included (undefined when read otherwise: see KeyframeMembers.membersAt). */
@@ -58,11 +60,17 @@ export class MomentMembers {
 
 export class KeyframeMembers {
   /** Keyframe id -> its members decoded, the one used last at the end. */
-  private readonly kept = new Map<number, ReadonlyMap<number, number>>();
+  private readonly kept = new Map<number, KeyframeSet>();
+  /**
+   * The members read last, by stream, keyframe and last change: a travel from live reads them twice,
+   * once to size the moment (see NewestStates.sizeAt) and once to compare it with the live rows.
+   */
+  private last: { stream: number; keyframe: number; through: number; members: MomentMembers } | undefined;
 
   /** Forgets every keyframe (another recording: ids start anew). */
   clear(): void {
     this.kept.clear();
+    this.last = undefined;
   }
 
   /**
@@ -77,12 +85,18 @@ export class KeyframeMembers {
           'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
         )
         .get(stream.id, time) as { id: number; last_change: number } | undefined;
+      const through = lastChangeAt(database, time);
+      const last = this.last;
+      const keyframeId = keyframe?.id ?? 0;
+      if (last?.stream === stream.id && last.keyframe === keyframeId && last.through === through)
+        return last.members;
       const members = keyframe === undefined ? new Map<number, number>() : this.keyframe(reader, keyframe.id);
       const since = new Map<number, number>();
-      const through = lastChangeAt(database, time);
       const changes = changesBetween(database, stream.id, keyframe?.last_change ?? 0, through);
       for (const change of changes) since.set(change.object, isDeletion(change.type) ? deleted : change.id);
-      return new MomentMembers(members, since, through);
+      const read = new MomentMembers(members, since, through);
+      this.last = { stream: stream.id, keyframe: keyframeId, through, members: read };
+      return read;
     } catch {
       return new MomentMembers(streamMembers(reader, stream, time).members, new Map());
     }
@@ -104,12 +118,15 @@ export class KeyframeMembers {
     }
   }
 
-  private keyframe(reader: RecordingReader, id: number): ReadonlyMap<number, number> {
+  private keyframe(reader: RecordingReader, id: number): KeyframeSet {
     let members = this.kept.get(id);
     if (members !== undefined) this.kept.delete(id);
     else {
       const blob = reader.database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(id);
-      members = decodeMembers(blob as Uint8Array);
+      const columns = decodeMemberColumns(blob as Uint8Array);
+      members = columns
+        ? new SortedMembers(columns.objects, columns.changes)
+        : decodeMembers(blob as Uint8Array);
     }
     this.kept.set(id, members);
     for (const old of this.kept.keys()) {

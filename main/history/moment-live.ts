@@ -80,10 +80,14 @@ export function liveMoment(
   comparisons: LiveComparisons = new LiveComparisons(),
 ): LiveMoment | undefined {
   const streams = streamsOf(reader, query);
-  const states = streams.map((stream) => newest.of(reader, stream));
-  const members = streams.map((stream) => newest.keyframes.membersAt(reader, stream, query.time));
+  // The moment's size first: a moment too small for the live rows (the recorder's first list still
+  // being written, a recording's start) reads nothing of the newest state. Refreshed before it, that
+  // state read every change the listing committed since the last travel (their change rows, and the
+  // members whole at each of its keyframes): most of a travel into the listing gap, for nothing.
+  const members = streams.map((stream) => newest.membersAt(reader, stream, query.time));
   const size = members.reduce((sum, stream) => sum + stream.size, 0);
   if (size < identities.size * minimumBaseShare) return undefined;
+  const states = streams.map((stream) => newest.of(reader, stream));
   const namespace = query.namespace;
   const inScope = (rowNamespace: string) => namespace === undefined || rowNamespace === namespace;
   /** The keys whose row at the moment may differ from the live rows': the only ones read there. */

@@ -7,10 +7,12 @@
 // moved are read from the changes table.
 import { objectKey } from '../../shared/protocol/row';
 import { KeyframeMembers } from './keyframe-members';
+import type { MomentMembers } from './keyframe-members';
 import type { MomentRow } from './moment-order';
 import type { ChangeRow, ReaderStream, RecordingReader } from './recording-reader';
 import { isDeletion } from './recorded-change';
-import { changeRows, streamMembers } from './state-at';
+import type { StateQuery } from './state-at';
+import { changeRows, streamMembers, streamsOf } from './state-at';
 import { changesBetween, lastChangeAt } from './stream-state';
 
 /**
@@ -251,15 +253,39 @@ export class NewestStates {
 
   /** The newest state of `stream` of `reader`, refreshed. */
   of(reader: RecordingReader, stream: ReaderStream): NewestState {
-    const recording = `${reader.file} ${reader.metadata.created}`;
-    if (recording !== this.recording) {
-      this.states.clear();
-      this.keyframes.clear();
-      this.recording = recording;
-    }
+    this.readingOf(reader);
     let state = this.states.get(stream.id);
     if (state === undefined) this.states.set(stream.id, (state = new NewestState(stream)));
     state.refresh(reader);
     return state;
+  }
+
+  /**
+   * `stream`'s members at `time` (see KeyframeMembers.membersAt), without refreshing its newest state:
+   * a travel reads them first, to know whether the moment is large enough to be sent against the live
+   * rows at all.
+   */
+  membersAt(reader: RecordingReader, stream: ReaderStream, time: number): MomentMembers {
+    this.readingOf(reader);
+    return this.keyframes.membersAt(reader, stream, time);
+  }
+
+  /**
+   * How many objects `query`'s streams hold at its moment (their members, in any namespace): what a
+   * travel from live is sized by (see liveMoment), asked before the live rows are listed for it.
+   */
+  sizeAt(reader: RecordingReader, query: StateQuery): number {
+    let size = 0;
+    for (const stream of streamsOf(reader, query)) size += this.membersAt(reader, stream, query.time).size;
+    return size;
+  }
+
+  /** Forgets what was kept of another recording (its ids mean nothing in this one). */
+  private readingOf(reader: RecordingReader): void {
+    const recording = `${reader.file} ${reader.metadata.created}`;
+    if (recording === this.recording) return;
+    this.states.clear();
+    this.keyframes.clear();
+    this.recording = recording;
   }
 }

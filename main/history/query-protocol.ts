@@ -127,6 +127,12 @@ export type QueryRequest =
    */
   | { readonly id: number; readonly type: 'prewarm'; readonly file: string }
   /**
+   * How many objects `query`'s moment holds, from its members alone (nothing decoded): answered
+   * "moment-size". A travel from live asks it first, to list the live rows only for a moment large
+   * enough to be sent against them (see MomentSending.openLive).
+   */
+  | { readonly id: number; readonly type: 'moment-size'; readonly file: string; readonly query: StateQuery }
+  /**
    * Reads `journal` ahead of a travel from its live rows (see LiveJournalFeed), and with `compare`
    * brings their comparison with `file`'s newest state for `query` up to date: answered "journal-read".
    */
@@ -161,6 +167,7 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
   | { readonly id: number; readonly type: 'released' }
   | { readonly id: number; readonly type: 'warmed' }
+  | { readonly id: number; readonly type: 'moment-size'; readonly total: number }
   /** A live journal read (see "live-journal"): its next batch's number, or undefined if it could not be. */
   | { readonly id: number; readonly type: 'journal-read'; readonly at: number | undefined }
   | { readonly id: number; readonly type: 'play-opened'; readonly span: PlaybackSpan }

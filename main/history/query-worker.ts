@@ -164,6 +164,13 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'journal-read', at: listing?.at });
       return;
     }
+    case 'moment-size':
+      reply({
+        id: request.id,
+        type: 'moment-size',
+        total: momentRows.newest.sizeAt(readerFor(request.file), request.query),
+      });
+      return;
     case 'play-close':
       closePlayback(request.playback);
       reply({ id: request.id, type: 'released' });

@@ -3,6 +3,7 @@
 // read again is not decoded again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as objectCodec from '../../../main/history/object-codec';
+import * as memberColumns from '../../../main/history/member-columns';
 import { KeyframeMembers } from '../../../main/history/keyframe-members';
 import { openRecording } from '../../../main/history/recording-reader';
 import { RecordingWriter } from '../../../main/history/recording-writer';
@@ -14,6 +15,7 @@ import { realisticPod, seededRandom, tempDirectory } from './fixtures';
 import { changeOnePod } from './pod-churn';
 
 vi.mock('../../../main/history/object-codec', { spy: true });
+vi.mock('../../../main/history/member-columns', { spy: true });
 
 let directory: TempDirectory | undefined;
 afterEach(() => {
@@ -62,7 +64,7 @@ describe('the members at a moment over a kept keyframe', () => {
     const readerStream = reader.streams()[0];
     const keyframes = new KeyframeMembers();
     const moments = [start - 1, ...times.filter((_, index) => index % 7 === 0), time + 5];
-    const decodes = () => vi.mocked(objectCodec.decodeMembers).mock.calls.length;
+    const decodes = () => vi.mocked(memberColumns.decodeMemberColumns).mock.calls.length;
     const keyframeCount = reader.database.prepare('SELECT count(*) FROM keyframes').pluck().get() as number;
     for (const round of [0, 1]) {
       let decoded = 0;
@@ -88,9 +90,14 @@ describe('the members at a moment over a kept keyframe', () => {
     for (const moment of times.slice(-50)) warmed.membersAt(reader, readerStream, moment);
     expect(decodes()).toBe(beforeWarmed);
     // The last three keyframes, read again, are not decoded again.
-    vi.mocked(objectCodec.decodeMembers).mockClear();
+    vi.mocked(memberColumns.decodeMemberColumns).mockClear();
     keyframes.membersAt(reader, readerStream, time + 5);
     keyframes.membersAt(reader, readerStream, times[times.length - 45]);
+    expect(memberColumns.decodeMemberColumns).not.toHaveBeenCalled();
+    // A keyframe is read into sorted columns, never into a Map of its members.
+    vi.mocked(objectCodec.decodeMembers).mockClear();
+    new KeyframeMembers().membersAt(reader, readerStream, time + 5);
+    expect(memberColumns.decodeMemberColumns).toHaveBeenCalledTimes(1);
     expect(objectCodec.decodeMembers).not.toHaveBeenCalled();
     expect(reader.problems).toEqual([]);
     reader.close();

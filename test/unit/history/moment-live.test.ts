@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { NewestState } from '../../../main/history/moment-newest';
 import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
@@ -208,6 +209,37 @@ describe('a travel from live', () => {
     // Rows changed since the moment and rows the frames after it hold were sent, none decoded.
     expect(sent).toBeGreaterThan(100);
     expect(decoded.mock.calls.length).toBeLessThan(20);
+    expect(reader.problems).toEqual([]);
+    reader.close();
+  });
+
+  it('reads nothing of the newest state for a moment much smaller than the live rows, and sends it whole', () => {
+    directory = tempDirectory();
+    const file = directory.file('live.kubetide');
+    const random = seededRandom(11);
+    const live: (KubeObject | undefined)[] = [];
+    for (let index = 0; index < 300; index++) live.push(realisticPod(`app-${index}`, `ns-${index % 3}`));
+    const clock = { time: start, step: 0 };
+    const times = writeSession(file, live, clock, 100, random);
+    const reader = openRecording(file);
+    const moments = new MomentRows();
+    for (const _ of moments.warming(reader));
+    // The recorder goes on after the worker read the newest state: a travel from live would read it
+    // again (every change since, the members whole at a new keyframe).
+    times.push(...writeSession(file, live, clock, 100, random));
+    const newest = times[times.length - 1];
+    const liveRows = new Map(rebuilt(reader, { gvr: 'pods.v1', time: newest }).map((row) => [row.key, row]));
+    // 30 pods into the first list: a tenth of the live rows.
+    const refreshed = vi.spyOn(NewestState.prototype, 'refresh');
+    const listing = [...liveRows.values()]
+      .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
+      .join('');
+    const moment = moments.moment(reader, { gvr: 'pods.v1', time: times[29] }, now, undefined, listing);
+    expect(moment.againstLive).toBe(false);
+    expect(moment.total).toBe(30);
+    expect(refreshed).not.toHaveBeenCalled();
+    const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
+    expect(sent).toEqual(rebuilt(reader, { gvr: 'pods.v1', time: times[29] }));
     expect(reader.problems).toEqual([]);
     reader.close();
   });
