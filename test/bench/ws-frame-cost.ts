@@ -11,7 +11,8 @@
 // the same Chromium headless with a debugging port and asks only Performance and Runtime of it, as a
 // user's browser or Electron window runs with no devtools open. With the Network domain enabled,
 // Chromium's inspector copies every WebSocket message's payload into a protocol event on the page's
-// main thread (and the browser process and playwright then pass it on and parse it).
+// main thread (and the browser process and playwright then pass it on and parse it: this process's
+// CPU, printed too, holds playwright's share beside the server's).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -167,16 +168,21 @@ async function viaBareCdp(): Promise<number> {
     socket.close();
     return spent;
   } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill();
-    rmSync(profile, { recursive: true, force: true });
+    await exited;
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
+const processBefore = process.cpuUsage();
 const spentMs = values.via === 'bare' ? await viaBareCdp() : await viaPlaywright();
+const processUsage = process.cpuUsage(processBefore);
 const megabytes = texts.reduce((total, text) => total + text.length, 0) / 1e6;
 console.log(
   `${values.via}, ${values.transport}: ${batches} batches of 2,000 rows (${megabytes.toFixed(1)} MB): ` +
-    `page main thread CPU ${spentMs.toFixed(0)} ms (${((spentMs * 1000) / (batches * 2_000)).toFixed(1)} us a row)`,
+    `page main thread CPU ${spentMs.toFixed(0)} ms (${((spentMs * 1000) / (batches * 2_000)).toFixed(1)} us a row); ` +
+    `this process (the server, and playwright when it drives) ${((processUsage.user + processUsage.system) / 1000).toFixed(0)} ms`,
 );
 await sockets.close();
 server.close();
