@@ -11,9 +11,9 @@ import { followSettledRevision } from './settled-revision';
  * `minimumGapMs` after the last query, and, when `yieldsToInput`, not while the user scrolls (see
  * InputQuiet: a live re-query landing between two wheel notches was a skipped frame; at most
  * maxHoldMs). The revision that ends the mirror's first list (its snapshot ended and its feed no
- * longer lists: see followSettledRevision) is followed at once. The mirror's state is watched outside React, so the revisions it skips render
- * nothing: under churn the caller (the whole window) renders at the query's pace, while the table
- * follows every revision on its own (ResourceView).
+ * longer lists: see followSettledRevision) is followed at once. The mirror's state is watched outside
+ * React, so the revisions it skips render nothing: under churn the caller (the whole window) renders
+ * at the query's pace, while the table follows every revision on its own (ResourceView).
  */
 export function useSettledRevision(
   store: MirrorStateStore,
