@@ -53,7 +53,6 @@ export function App(): ReactNode {
     kinds.find((candidate) => candidate.gvr.resource === 'pods') ??
     kinds[0]!;
   const subscriptionId = useSubscription(kind.gvr);
-  const sync = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
 
   const namespaceSubscription = useNamespacesAt(state.travel?.time);
   const namespaceRevision = useMirrorState((mirror) =>
@@ -304,11 +303,11 @@ export function App(): ReactNode {
       <TopBar
         contexts={contexts}
         connection={connection}
-        sync={sync}
+        syncSubscription={subscriptionId}
         {...(past ? { replay: { status: past.status, holds: past.holds } } : {})}
         {...(state.importedRecording !== undefined ? { importedRecording: state.importedRecording } : {})}
         namespaces={namespaces}
-        namespaceCounts={rows.mirror?.indexes.byNamespace ?? new Map()}
+        namespaceCounts={() => rows.mirror?.indexes.byNamespace ?? new Map()}
         selectedNamespaces={state.namespaces}
         filterText={state.filterText}
         filterError={typedExpression.error}
@@ -371,7 +370,7 @@ export function App(): ReactNode {
           kind={kind}
           columns={columns}
           rows={rows}
-          sync={past ? undefined : sync}
+          syncSubscription={past ? undefined : subscriptionId}
           sort={sort}
           filtered={filtered}
           {...(past?.pending ? { pending: past.pending } : {})}

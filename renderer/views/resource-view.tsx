@@ -10,6 +10,7 @@ import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
 import { formatCount } from './format';
 import { useMirrorState } from './app-context';
+import type { MirrorState } from '../store/mirror-state';
 import { MetricsNote, TableMetrics } from './metric-cell';
 import { metricsResourceOfKind } from './use-metrics';
 
@@ -17,7 +18,11 @@ export interface ResourceViewProps {
   readonly kind: CatalogKind;
   readonly columns: readonly KindColumn[];
   readonly rows: KindRows;
-  readonly sync: SyncState | undefined;
+  /**
+   * The live subscription whose sync state the empty table and the access note tell (none while the
+   * past is shown); selected here, not by the window (see TopBarProps.syncSubscription).
+   */
+  readonly syncSubscription: string | undefined;
   readonly sort: ViewSort;
   readonly filtered: boolean;
   /**
@@ -34,16 +39,15 @@ export interface ResourceViewProps {
   readonly onOpen: (key: string) => void;
 }
 
-function emptyMessage(props: ResourceViewProps): ReactNode {
+function emptyMessage(props: ResourceViewProps, sync: SyncState | undefined): string {
   if (props.pending) return props.pending;
   const title = props.kind.title.toLowerCase();
-  if (props.sync?.phase === 'error' && props.sync.error?.code === 403)
-    return `No access to ${title}: ${props.sync.error.message}`;
-  if (props.sync?.phase === 'error')
-    return `Cannot list ${title}: ${props.sync.error?.message ?? 'unknown error'}`;
+  if (sync?.phase === 'error' && sync.error?.code === 403)
+    return `No access to ${title}: ${sync.error.message}`;
+  if (sync?.phase === 'error') return `Cannot list ${title}: ${sync.error?.message ?? 'unknown error'}`;
   if (!props.rows.hasSnapshot) {
-    if (props.sync?.phase === 'listing' && props.sync.total) {
-      return `Listing ${title}: ${formatCount(props.sync.listed ?? 0)} of ${formatCount(props.sync.total)}…`;
+    if (sync?.phase === 'listing' && sync.total) {
+      return `Listing ${title}: ${formatCount(sync.listed ?? 0)} of ${formatCount(sync.total)}…`;
     }
     return `Listing ${title}…`;
   }
@@ -65,6 +69,11 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const revision = useMirrorState((state) =>
     rows.subscriptionId ? (state.revisions[rows.subscriptionId] ?? 0) : 0,
   );
+  // Strings, so that a listing's progress (4 a second) renders this view only while a count shows.
+  const { syncSubscription } = props;
+  const syncOf = (state: MirrorState) => (syncSubscription ? state.syncStates[syncSubscription] : undefined);
+  const empty = useMirrorState((state) => emptyMessage(props, syncOf(state)));
+  const accessNamespaces = useMirrorState((state) => syncOf(state)?.namespaces?.join('\n'))?.split('\n');
   return (
     <main
       className="content"
@@ -88,15 +97,15 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.namespaced ? '' : ' · cluster-scoped'}
         </span>
         {metricsResource && <MetricsNote resource={metricsResource} />}
-        {props.sync?.namespaces && (
+        {accessNamespaces && (
           <span
             className="content-subtitle muted"
             data-testid="access-scope"
-            title={`Listing ${kind.title.toLowerCase()} across all namespaces is not allowed for your user; shown from ${props.sync.namespaces.join(', ')}. Add namespaces in the namespace picker.`}
+            title={`Listing ${kind.title.toLowerCase()} across all namespaces is not allowed for your user; shown from ${accessNamespaces.join(', ')}. Add namespaces in the namespace picker.`}
           >
-            {props.sync.namespaces.length === 1
-              ? `only ${props.sync.namespaces[0]} (your access)`
-              : `only ${props.sync.namespaces.length} namespaces (your access)`}
+            {accessNamespaces.length === 1
+              ? `only ${accessNamespaces[0]} (your access)`
+              : `only ${accessNamespaces.length} namespaces (your access)`}
           </span>
         )}
       </div>
@@ -115,7 +124,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           selectedIndex={props.selectedIndex}
           onSelect={props.onSelect}
           onOpen={props.onOpen}
-          emptyMessage={emptyMessage(props)}
+          emptyMessage={empty}
         />
       </TableMetrics>
     </main>

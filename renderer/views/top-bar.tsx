@@ -1,7 +1,7 @@
 // The top bar: brand, context picker, sync state at a glance with manual resync, namespace pick, the
 // filter bar, and the palette, theme and help buttons.
 import type { ReactNode, Ref } from 'react';
-import type { ContextList, SyncState } from '../../shared/protocol';
+import type { ContextList } from '../../shared/protocol';
 import type { ConnectionState, ReplayStatus } from '../store/mirror-state';
 import type { Completion } from '../ui-state/completion';
 import type { FilterError } from '../ui-state/filter-expression';
@@ -11,17 +11,24 @@ import { ReplayBadge } from './replay-badge';
 import { NamespacePicker } from './namespace-picker';
 import { FilterBar } from './filter-bar';
 import { ThemeToggle } from './theme-toggle';
+import { useMirrorState } from './app-context';
 
 export interface TopBarProps {
   readonly contexts: ContextList | undefined;
   readonly connection: ConnectionState;
-  readonly sync: SyncState | undefined;
+  /**
+   * The live subscription whose sync state the badge shows. The badge selects that state itself: main
+   * sends a listing's progress 4 times a second, and selected by the window, each one rendered the
+   * whole window (and read what its render reads) for a count in the badge.
+   */
+  readonly syncSubscription: string | undefined;
   /** Set while the view shows the past: the badge then says what the recording held, never "synced". */
   readonly replay?: { readonly status: ReplayStatus | undefined; readonly holds: boolean };
   /** The imported recording's file name, while one (not the cluster) is shown. */
   readonly importedRecording?: string;
   readonly namespaces: readonly string[];
-  readonly namespaceCounts: ReadonlyMap<string, { size: number }>;
+  /** Rows of the current kind per namespace, read when the namespace picker is open (see NamespacePicker). */
+  readonly namespaceCounts: () => ReadonlyMap<string, { size: number }>;
   readonly selectedNamespaces: readonly string[];
   readonly filterText: string;
   readonly filterError: FilterError | undefined;
@@ -65,7 +72,11 @@ export function TopBar(props: TopBarProps): ReactNode {
       {props.replay ? (
         <ReplayBadge status={props.replay.status} holds={props.replay.holds} />
       ) : (
-        <SyncBadge state={props.sync} connection={props.connection} onResync={props.onResync} />
+        <FeedSyncBadge
+          subscriptionId={props.syncSubscription}
+          connection={props.connection}
+          onResync={props.onResync}
+        />
       )}
       <NamespacePicker
         namespaces={props.namespaces}
@@ -107,4 +118,15 @@ export function TopBar(props: TopBarProps): ReactNode {
       </button>
     </header>
   );
+}
+
+/** The badge of `subscriptionId`'s sync state, selected here so that its changes render the badge alone. */
+function FeedSyncBadge(props: {
+  readonly subscriptionId: string | undefined;
+  readonly connection: ConnectionState;
+  readonly onResync: () => void;
+}): ReactNode {
+  const { subscriptionId } = props;
+  const state = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
+  return <SyncBadge state={state} connection={props.connection} onResync={props.onResync} />;
 }

@@ -26,6 +26,7 @@ import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
 import { useSettledRevision } from './use-settled-revision';
+import { feedLists } from './settled-revision';
 
 export interface KindRows {
   readonly keys: readonly string[];
@@ -81,6 +82,19 @@ const listingRowsPerGapMs = 50;
  *   brings is what the user waits for.
  */
 export type RequeryMode = 'live' | 'listing' | 'replay';
+
+/**
+ * A replay's mode, else listing until the mirror's snapshot has ended and its feed no longer lists. A
+ * page opened while main lists the kind gets a snapshot of the rows listed so far (often none) and the
+ * rest as live batches: spaced as live churn (100 ms at 50,000 rows), its re-queries placed each
+ * frame's arrivals in a new copy of the name order and re-rendered the window, the name order alone
+ * 7% of the page's busy time to "synced" at 50,000 pods. The listing's end is followed at once
+ * (followSettledRevision).
+ */
+export function requeryMode(replayed: boolean, hasSnapshot: boolean, listing: boolean): RequeryMode {
+  if (replayed) return 'replay';
+  return hasSnapshot && !listing ? 'live' : 'listing';
+}
 
 /** How long after a query the next one the rows' changes ask for may run, given the last one's cost. */
 export function requeryGapMs(lastCostMs: number, mode: RequeryMode, rows = 0): number {
@@ -174,8 +188,9 @@ export function useKindRows(
   const replayed = useMirrorState((state) =>
     subscriptionId ? state.replays[subscriptionId] !== undefined : false,
   );
+  const listing = useMirrorState((state) => feedLists(state, subscriptionId));
   const live = !replayed && (mirror?.hasSnapshot ?? false);
-  const mode: RequeryMode = replayed ? 'replay' : live ? 'live' : 'listing';
+  const mode = requeryMode(replayed, live, listing);
   const revision = useSettledRevision(
     bridge.store.state,
     subscriptionId,
@@ -185,9 +200,6 @@ export function useKindRows(
   );
   // Nor while the first list streams in: the change log outruns a read a second, and each read built
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).
-  const listing = useMirrorState((state) =>
-    subscriptionId ? state.syncStates[subscriptionId]?.phase === 'listing' : false,
-  );
   useWarmLabelIndexes(replayed || listing ? undefined : mirror, mirror?.hasSnapshot ?? false);
 
   const filter = useMemo<RowFilter>(() => {

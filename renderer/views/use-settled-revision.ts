@@ -4,16 +4,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MirrorStateStore } from '../store/mirror-state';
 import { watchWindowInput } from '../ui-state/input-quiet';
-import { RevisionSettler } from './revision-settler';
+import { followSettledRevision } from './settled-revision';
 
 /**
  * The revision of `subscriptionId` to query at: follows the mirror's revision, but no sooner than
  * `minimumGapMs` after the last query, and, when `yieldsToInput`, not while the user scrolls (see
  * InputQuiet: a live re-query landing between two wheel notches was a skipped frame; at most
- * maxHoldMs). The revision that ends the mirror's first snapshot (`hasSnapshot` turns true) is
- * followed at once. The mirror's state is watched outside React, so the revisions it skips render
- * nothing: under churn the caller (the whole window) renders at the query's pace, while the table
- * follows every revision on its own (ResourceView).
+ * maxHoldMs). The revision that ends the mirror's first list (its snapshot ended and its feed no
+ * longer lists: see followSettledRevision) is followed at once. The mirror's state is watched outside
+ * React, so the revisions it skips render nothing: under churn the caller (the whole window) renders
+ * at the query's pace, while the table follows every revision on its own (ResourceView).
  */
 export function useSettledRevision(
   store: MirrorStateStore,
@@ -32,8 +32,7 @@ export function useSettledRevision(
   snapshotEnded.current = hasSnapshot;
   useEffect(() => {
     const input = watchWindowInput();
-    const settler = new RevisionSettler({
-      revision: read,
+    return followSettledRevision(store, subscriptionId, {
       settle: setSettled,
       gapMs: () => gap.current,
       holdFor: (dueAt) => (yields.current ? input.delayFor(dueAt) : 0),
@@ -42,19 +41,6 @@ export function useSettledRevision(
       setTimer: (callback, delayMs) => setTimeout(callback, delayMs),
       clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
     });
-    // A change between the render and this effect (another subscription's revision, too) is not missed.
-    settler.changed();
-    const unsubscribe = store.subscribe((state, previous) => {
-      if (
-        subscriptionId !== undefined &&
-        state.revisions[subscriptionId] !== previous.revisions[subscriptionId]
-      )
-        settler.changed();
-    });
-    return () => {
-      unsubscribe();
-      settler.dispose();
-    };
   }, [store, subscriptionId]);
   return settled;
 }

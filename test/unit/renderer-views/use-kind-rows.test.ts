@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveRequeryGapMs, requeryGapMs } from '../../../renderer/views/use-kind-rows';
+import { liveRequeryGapMs, requeryGapMs, requeryMode } from '../../../renderer/views/use-kind-rows';
 
 describe('requeryGapMs', () => {
   it('re-queries live churn at most every liveRequeryGapMs, however cheap the query', () => {
@@ -29,5 +29,15 @@ describe('requeryGapMs', () => {
   it('follows a replay as closely as the query cost allows', () => {
     expect(requeryGapMs(0.5, 'replay')).toBe(2);
     expect(requeryGapMs(0, 'replay')).toBe(0);
+  });
+});
+
+describe('requeryMode', () => {
+  it("spaces re-queries as a listing while the feed lists, though the mirror's snapshot has ended", () => {
+    // A page opened while main lists: a snapshot of the rows listed so far, the rest as live batches.
+    expect(requeryMode(false, true, true)).toBe('listing');
+    expect(requeryMode(false, false, false)).toBe('listing');
+    expect(requeryMode(false, true, false)).toBe('live');
+    expect(requeryMode(true, true, true)).toBe('replay');
   });
 });

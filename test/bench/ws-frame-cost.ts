@@ -1,0 +1,189 @@
+// By hand (issue 15, session 15): what taking in the page's row batches costs Chromium's main thread
+// with and without a devtools client's Network domain, which playwright always enables and which the
+// ui benches therefore always run under. A page receives --batches JSON batches of 2,000 pod rows
+// (BatchStream's, as page-ingest.ts makes them; ~0.97 MB each) and parses each, over a WebSocket
+// (permessage-deflate level 1 over 64 KiB, as main's bridge server sends) or by fetch; the page
+// thread's CPU time (CDP Performance ThreadTime) from the first request to the last parse.
+//
+//   npx tsx test/bench/ws-frame-cost.ts [--via playwright|bare] [--transport ws|fetch] [--batches 25]
+//
+// `playwright` opens the page as the ui benches do (playwright-core's chromium.launch); `bare` starts
+// the same Chromium headless with a debugging port and asks only Performance and Runtime of it, as a
+// user's browser or Electron window runs with no devtools open. With the Network domain enabled,
+// Chromium's inspector copies every WebSocket message's payload into a protocol event on the page's
+// main thread (and the browser process and playwright then pass it on and parse it: this process's
+// CPU, printed too, holds playwright's share beside the server's).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { WebSocket, WebSocketServer } from 'ws';
+import { chromiumExecutable } from '../e2e/chromium';
+import { podRows } from './pod-rows';
+
+const { values } = parseArgs({
+  options: {
+    via: { type: 'string', default: 'playwright' },
+    transport: { type: 'string', default: 'ws' },
+    batches: { type: 'string', default: '25' },
+  },
+});
+const batches = Number(values.batches);
+const rows = podRows(batches * 2_000);
+const texts: string[] = [];
+for (let index = 0; index < batches; index++)
+  texts.push(
+    JSON.stringify({
+      type: 'batch',
+      subscriptionId: 's',
+      seq: index + 1,
+      upserts: rows.slice(index * 2_000, (index + 1) * 2_000),
+      deletes: [],
+    }),
+  );
+
+const page = `<!doctype html><script>
+window.done = false;
+let taken = 0;
+function take(text) { JSON.parse(text); if (++taken === ${batches}) window.done = true; }
+window.go = async (transport) => {
+  if (transport === 'ws') new WebSocket('ws://' + location.host + '/ws').onmessage = (event) => take(event.data);
+  else for (let index = 0; index < ${batches}; index++) take(await (await fetch('/batch/' + index)).text());
+};
+</script>`;
+const server = createServer((request, response) => {
+  if (request.url === '/') {
+    response.setHeader('content-type', 'text/html');
+    response.end(page);
+    return;
+  }
+  const batch = /^\/batch\/(\d+)$/.exec(request.url ?? '');
+  response.setHeader('content-type', 'application/json');
+  if (batch) response.end(texts[Number(batch[1])]);
+  else response.writeHead(404).end();
+});
+const sockets = new WebSocketServer({
+  server,
+  path: '/ws',
+  perMessageDeflate: { threshold: 64 * 1024, zlibDeflateOptions: { level: 1 } },
+});
+sockets.on('connection', (socket) => texts.forEach((text) => socket.send(text)));
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+const go = `window.go(${JSON.stringify(values.transport)})`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The page thread's CPU ms to take every batch, opened through playwright. */
+async function viaPlaywright(): Promise<number> {
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(url);
+    const cdp = await tab.context().newCDPSession(tab);
+    await cdp.send('Performance.enable');
+    const cpuMs = async () =>
+      (await cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'ThreadTime')!
+        .value * 1000;
+    const before = await cpuMs();
+    await tab.evaluate(go);
+    await tab.waitForFunction('window.done', undefined, { timeout: 300_000, polling: 200 });
+    return (await cpuMs()) - before;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The same with no devtools client but a bare CDP socket asking Performance and Runtime only. */
+async function viaBareCdp(): Promise<number> {
+  const profile = mkdtempSync(join(tmpdir(), 'ws-frame-cost-'));
+  const child = spawn(
+    chromiumExecutable(),
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  try {
+    const browserUrl = await new Promise<string>((resolve) => {
+      let text = '';
+      child.stderr.on('data', (data: Buffer) => {
+        text += data.toString();
+        const found = /DevTools listening on (ws:\S+)/.exec(text);
+        if (found) resolve(found[1]);
+      });
+    });
+    const port = new URL(browserUrl).port;
+    let target: { webSocketDebuggerUrl: string } | undefined;
+    while (!target) {
+      const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+        type: string;
+        url: string;
+        webSocketDebuggerUrl: string;
+      }[];
+      target = targets.find((entry) => entry.type === 'page' && entry.url === url);
+      if (!target) await sleep(200);
+    }
+    const socket = new WebSocket(target.webSocketDebuggerUrl, { perMessageDeflate: false });
+    await new Promise((resolve) => socket.once('open', resolve));
+    let id = 0;
+    const pending = new Map<number, (result: unknown) => void>();
+    socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+      if (message.id !== undefined) pending.get(message.id)?.(message.result);
+    });
+    const send = <T>(method: string, params: object = {}) =>
+      new Promise<T>((resolve) => {
+        pending.set(++id, resolve as (result: unknown) => void);
+        socket.send(JSON.stringify({ id, method, params }));
+      });
+    await send('Performance.enable');
+    const cpuMs = async () =>
+      (await send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics')).metrics.find(
+        (metric) => metric.name === 'ThreadTime',
+      )!.value * 1000;
+    await sleep(500);
+    const before = await cpuMs();
+    await send('Runtime.evaluate', { expression: go });
+    for (;;) {
+      const done = await send<{ result: { value: boolean } }>('Runtime.evaluate', {
+        expression: 'window.done',
+        returnByValue: true,
+      });
+      if (done.result.value) break;
+      await sleep(200);
+    }
+    const spent = (await cpuMs()) - before;
+    socket.close();
+    return spent;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill();
+    await exited;
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+const processBefore = process.cpuUsage();
+const spentMs = values.via === 'bare' ? await viaBareCdp() : await viaPlaywright();
+const processUsage = process.cpuUsage(processBefore);
+const megabytes = texts.reduce((total, text) => total + text.length, 0) / 1e6;
+console.log(
+  `${values.via}, ${values.transport}: ${batches} batches of 2,000 rows (${megabytes.toFixed(1)} MB): ` +
+    `page main thread CPU ${spentMs.toFixed(0)} ms (${((spentMs * 1000) / (batches * 2_000)).toFixed(1)} us a row); ` +
+    `this process (the server, and playwright when it drives) ${((processUsage.user + processUsage.system) / 1000).toFixed(0)} ms`,
+);
+await sockets.close();
+server.close();
+process.exit(0);
