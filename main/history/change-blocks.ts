@@ -99,7 +99,11 @@ export class ChangeBlockWriter {
   /** Writes the block being filled, if it holds anything. */
   flush(): void {
     if (this.texts.length === 0) return;
-    this.insert.run(this.nextId, this.lastChange, deflateRawSync(Buffer.concat(this.texts, this.bytes), blockZlib));
+    this.insert.run(
+      this.nextId,
+      this.lastChange,
+      deflateRawSync(Buffer.concat(this.texts, this.bytes), blockZlib),
+    );
     this.nextId++;
     this.texts = [];
     this.bytes = 0;

@@ -305,9 +305,14 @@ export class RecordingWriter {
    * one its object's last version decodes to (a relist or resync of an object that did not change),
    * which encodeNextVersion stores as a repeat; undefined then, and outside transaction().
    */
-  private listedVersion(state: ObjectState, object: CapturedObject | undefined, id: number): Encoded | undefined {
+  private listedVersion(
+    state: ObjectState,
+    object: CapturedObject | undefined,
+    id: number,
+  ): Encoded | undefined {
     if (object === undefined || this.transactionDepth === 0) return undefined;
-    const repeat = state.lastChange !== 0 && state.chain < this.fullVersionEvery && state.lastText?.equals(object.text);
+    const repeat =
+      state.lastChange !== 0 && state.chain < this.fullVersionEvery && state.lastText?.equals(object.text);
     if (repeat) return undefined;
     state.chain = 0;
     return { base: null, encoding: VersionEncoding.block, payload: this.blocks.add(object.text, id) };
