@@ -315,7 +315,11 @@ export class RecordingWriter {
       state.lastChange !== 0 && state.chain < this.fullVersionEvery && state.lastText?.equals(object.text);
     if (repeat) return undefined;
     state.chain = 0;
-    return { base: null, encoding: VersionEncoding.block, payload: this.blocks.add(object.text, id) };
+    return {
+      base: null,
+      encoding: VersionEncoding.block,
+      payload: this.blocks.add(object.text, id, object.namespace),
+    };
   }
 
   /**

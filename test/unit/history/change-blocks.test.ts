@@ -5,7 +5,7 @@
 // old uid.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
-import { blockTextBytes } from '../../../main/history/change-blocks';
+import { blockTextBytes, decodeBlockReference } from '../../../main/history/change-blocks';
 import { exportRecording } from '../../../main/history/export-recording';
 import { objectVersions } from '../../../main/history/object-history';
 import { VersionEncoding } from '../../../main/history/object-codec';
@@ -151,6 +151,23 @@ describe('a list recorded in blocks', () => {
     );
     exported.close();
     reader.close();
+  });
+
+  it('keeps each namespace in blocks of its own, though the list interleaves them', () => {
+    const { database, writer, stream } = open('namespaces.kubetide');
+    // pods() cycles through three namespaces: key order (a moment's) reads one of them at a time.
+    list(writer, stream, pods(300), listTime);
+    const rows = database
+      .prepare('SELECT c.payload, o.namespace FROM changes c JOIN objects o ON o.id = c.object')
+      .all() as { payload: Buffer; namespace: string }[];
+    const namespacesByBlock = new Map<number, Set<string>>();
+    for (const { payload, namespace } of rows) {
+      const { block } = decodeBlockReference(payload);
+      namespacesByBlock.set(block, (namespacesByBlock.get(block) ?? new Set()).add(namespace));
+    }
+    expect(namespacesByBlock.size).toBeGreaterThan(3);
+    for (const namespaces of namespacesByBlock.values()) expect(namespaces.size).toBe(1);
+    database.close();
   });
 
   it('stores a relisted object that did not change as a repeat, and one that did in the new block', () => {
