@@ -20,9 +20,10 @@ export interface OrphanWatch {
 
 /**
  * Notes each change copied into `database` (an export, empty so far) whose base or hint is not in it
- * yet, or that is stored in a block. The rows are copied in id order and a version's base and hint always precede it, so those are
- * the versions encoded against a change the export leaves out; a row out of order is at worst
- * rewritten for nothing. Checking each row as it lands costs far less than a scan of the copy after.
+ * yet, or that is stored in a block. The rows are copied in id order and a version's base and hint
+ * always precede it, so those are the versions encoded against a change the export leaves out; a row
+ * out of order is at worst rewritten for nothing. Checking each row as it lands costs far less than a
+ * scan of the copy after.
  */
 export function watchForOrphans(database: Database): OrphanWatch {
   database.exec(`
