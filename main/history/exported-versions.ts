@@ -2,6 +2,8 @@
 // range of each object live at its start, a new object stored against a sibling outside the range or
 // in a namespace not exported, a version hinted by such a sibling. Each is rewritten whole, and the
 // versions chained on it are re-encoded (see chainedDependents); every other row stays as copied.
+// A version stored in a list's block (VersionEncoding.block) is rewritten whole too: an export copies
+// no blocks, which hold the versions of objects its filters leave out beside those it keeps.
 // A range starting mid-recording of a big cluster has one such version per live object (150,000
 // pods), so they are read, decoded, rewritten and written a chunk at a time, never one query each.
 import type { Database } from 'better-sqlite3';
@@ -18,15 +20,17 @@ export interface OrphanWatch {
 
 /**
  * Notes each change copied into `database` (an export, empty so far) whose base or hint is not in it
- * yet. The rows are copied in id order and a version's base and hint always precede it, so those are
- * the versions encoded against a change the export leaves out; a row out of order is at worst
- * rewritten for nothing. Checking each row as it lands costs far less than a scan of the copy after.
+ * yet, or that is stored in a block. The rows are copied in id order and a version's base and hint
+ * always precede it, so those are the versions encoded against a change the export leaves out; a row
+ * out of order is at worst rewritten for nothing. Checking each row as it lands costs far less than a
+ * scan of the copy after.
  */
 export function watchForOrphans(database: Database): OrphanWatch {
   database.exec(`
     CREATE TEMP TABLE orphans (id INTEGER PRIMARY KEY);
     CREATE TEMP TRIGGER orphan_change AFTER INSERT ON main.changes
-    WHEN (NEW.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM main.changes WHERE id = NEW.base))
+    WHEN NEW.encoding = ${VersionEncoding.block}
+      OR (NEW.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM main.changes WHERE id = NEW.base))
       OR (NEW.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM main.changes WHERE id = NEW.hint))
     BEGIN INSERT OR IGNORE INTO temp.orphans (id) VALUES (NEW.id); END;`);
   return {
@@ -49,7 +53,7 @@ export function makeExportStandAlone(reader: RecordingReader, database: Database
   const decoder = reader.decoder();
   const scan = database
     .prepare(
-      `SELECT id FROM changes c WHERE
+      `SELECT id FROM changes c WHERE c.encoding = ${VersionEncoding.block} OR
          (c.base IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes b WHERE b.id = c.base)) OR
          (c.hint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes h WHERE h.id = c.hint))
        ORDER BY id`,

@@ -19,12 +19,15 @@ import { decodeTextDelta, encodeTextDelta } from './text-delta';
  * - chainedPatch (read only, but for the re-encoding of an export's standalone versions): the merge
  *   patch from the base's version, compressed against the text the base's own payload held (its
  *   patch, or its JSON when it is whole).
+ * - block (format 7 on): the JSON text, in a block of a list's versions deflated as one stream; the
+ *   payload says where (see change-blocks.ts), base and hint are NULL. Read by VersionDecoder, which
+ *   holds the blocks, never by decodeVersion.
  * A NULL payload, whatever the encoding, means "the same version as the base". With storedRaw set in
  * the encoding (format 2 on) the payload is the text itself, not deflated: for a short patch, zlib's
  * set-up costs more time than its few bytes save. With storedDelta set (format 5 on) the payload is a
  * text delta (text-delta.ts) against the very dictionary it would have been deflated against.
  */
-export const VersionEncoding = { full: 0, text: 1, patch: 2, chainedPatch: 3 } as const;
+export const VersionEncoding = { full: 0, text: 1, patch: 2, chainedPatch: 3, block: 4 } as const;
 export type VersionEncoding = (typeof VersionEncoding)[keyof typeof VersionEncoding];
 
 /** Flag in the stored encoding: the payload is the UTF-8 text, not deflated. */

@@ -6,8 +6,9 @@
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
 import type { CapturedObject } from './captured-object';
+import { ChangeBlockWriter } from './change-blocks';
 import { captureObject } from './captured-object';
-import { encodeMembers } from './object-codec';
+import { VersionEncoding, encodeMembers } from './object-codec';
 import type { RecordingMark, StreamIdentity } from './recorded-change';
 import { encodeDeltaType } from './recorded-change';
 import type { RowFrameOptions } from './row-frame-writer';
@@ -15,7 +16,7 @@ import { RowFrameWriter } from './row-frame-writer';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
 import { VersionDecoder } from './version-decoder';
-import type { ObjectVersions, Sibling } from './version-encoder';
+import type { Encoded, ObjectVersions, Sibling } from './version-encoder';
 import { encodeNextVersion } from './version-encoder';
 
 /** One delta to write; `object` undefined only for a DeletedFinalStateUnknown with no known state. */
@@ -101,6 +102,10 @@ export class RecordingWriter {
   /** Reads back a version whose text is no longer kept (see currentObject); opened when first needed. */
   private decoder: VersionDecoder | undefined;
   private readonly rowFrames: RowFrameWriter | undefined;
+  /** Where a list's versions go (see change-blocks.ts); only inside transaction(), which writes them. */
+  private readonly blocks: ChangeBlockWriter;
+  /** transaction() calls running: a block is only begun inside one, which writes it before its commit. */
+  private transactionDepth = 0;
 
   constructor(
     readonly database: SqliteDatabase,
@@ -122,6 +127,7 @@ export class RecordingWriter {
     );
     this.findObject = database.prepare('SELECT id FROM objects WHERE uid = ? AND stream = ?');
     if (options.rowFrames !== false) this.rowFrames = new RowFrameWriter(database, options.rowFrames);
+    this.blocks = new ChangeBlockWriter(database);
   }
 
   /**
@@ -157,6 +163,7 @@ export class RecordingWriter {
     }
     this.textBytes = 0;
     this.decoder = undefined;
+    this.blocks.discard();
     // Its live objects may name changes a rolled-back batch took away.
     this.rowFrames?.resetAll();
   }
@@ -213,7 +220,22 @@ export class RecordingWriter {
 
   /** Runs `work` in one transaction: all of it reaches the disk, or none. */
   transaction(work: () => void): void {
-    this.database.transaction(work)();
+    try {
+      this.database.transaction(() => {
+        this.transactionDepth++;
+        try {
+          work();
+          // Before the commit: the changes written point into it.
+          if (this.transactionDepth === 1) this.blocks.flush();
+        } finally {
+          this.transactionDepth--;
+        }
+      })();
+    } catch (error) {
+      // Rolled back: the block being filled belongs to changes that are not on disk.
+      if (this.transactionDepth === 0) this.blocks.discard();
+      throw error;
+    }
   }
 
   /** Writes a change of an object held in memory (an import's, a test's): see writeCapturedChange. */
@@ -230,11 +252,17 @@ export class RecordingWriter {
     const object = change.object;
     const uid = change.uid || object?.uid || stream.uidByKey.get(change.key) || change.key;
     const state = this.objectState(stream, uid, change.key, object);
-    const sibling = object && state.lastChange === 0 ? stream.siblings.get(object.template) : undefined;
-    const { base, encoding, payload } = encodeNextVersion(state, object, sibling, this.fullVersionEvery);
+    const id = this.lastChangeId + 1;
+    const { base, encoding, payload } =
+      (change.type === 'Replaced' && stream.listed !== undefined && this.listedVersion(state, object, id)) ||
+      encodeNextVersion(
+        state,
+        object,
+        object && state.lastChange === 0 ? stream.siblings.get(object.template) : undefined,
+        this.fullVersionEvery,
+      );
     const deleted = change.type === 'Deleted';
     if (object !== undefined) state.resourceVersion = object.resourceVersion;
-    const id = this.lastChangeId + 1;
     this.insertChange.run(
       id,
       change.time,
@@ -273,6 +301,28 @@ export class RecordingWriter {
   }
 
   /**
+   * How change `id`, a list's Replaced `object`, is stored: in the list's block, unless its text is the
+   * one its object's last version decodes to (a relist or resync of an object that did not change),
+   * which encodeNextVersion stores as a repeat; undefined then, and outside transaction().
+   */
+  private listedVersion(
+    state: ObjectState,
+    object: CapturedObject | undefined,
+    id: number,
+  ): Encoded | undefined {
+    if (object === undefined || this.transactionDepth === 0) return undefined;
+    const repeat =
+      state.lastChange !== 0 && state.chain < this.fullVersionEvery && state.lastText?.equals(object.text);
+    if (repeat) return undefined;
+    state.chain = 0;
+    return {
+      base: null,
+      encoding: VersionEncoding.block,
+      payload: this.blocks.add(object.text, id, object.namespace),
+    };
+  }
+
+  /**
    * The object `uid` of `stream` as last written, parsed from its text (or, when memory dropped it,
    * read back from the recording); undefined when the stream holds no such live object. For what
    * needs an object's tree now and then: the writer itself keeps texts only.
@@ -280,6 +330,8 @@ export class RecordingWriter {
   currentObject(stream: number, uid: string): KubeObject | undefined {
     const state = this.requireStream(stream).objects.get(uid);
     if (state === undefined || state.lastChange === 0) return undefined;
+    // Its version may be in the block being filled: on disk from here, like the changes before it.
+    if (state.lastText === undefined && this.transactionDepth > 0) this.blocks.flush();
     const text =
       state.lastText?.toString() ??
       (this.decoder ??= new VersionDecoder(this.database, decoderMemoChars)).json(state.lastChange);

@@ -128,6 +128,9 @@ function dropBefore(database: SqliteDatabase, start: number): void {
   database
     .prepare('DELETE FROM changes WHERE id < ? AND id NOT IN (SELECT id FROM temp.kept)')
     .run(firstKept);
+  // Every change before firstKept is gone or kept as a full version: a block none after it points
+  // into goes too.
+  database.prepare('DELETE FROM change_blocks WHERE last_change < ?').run(firstKept);
   database.prepare('DELETE FROM keyframes WHERE time < ?').run(start);
   // A frame after `start` may add to one before it: it stays, a cache of the rows it holds.
   database.prepare('DELETE FROM row_frames WHERE time < ?').run(start);

@@ -7,6 +7,9 @@
 // changes   every delta: time, stream, object, delta type, resourceVersion, and the version itself
 //           (see VersionEncoding): deflated alone, or against the version of the change named by base
 //           (and of the one named by hint: a sibling's), or as a patch against what base stored
+// change_blocks the texts of a list's versions, one after another, deflated as one stream: a change
+//           stored as VersionEncoding.block points into one (see change-blocks.ts); last_change is the
+//           last change that does
 // keyframes the state of a stream at a time: which change holds each object's current version
 // row_frames the table rows of a stream's printed kind at a change (see row-frame-writer.ts): a cache
 //           of what its versions project to, read instead of decoding them
@@ -30,9 +33,11 @@ export type { SqliteDatabase };
  * as no crash logs). 4: the metric_series and metric_samples tables (likewise: absent, no metrics).
  * 5: versions may be stored as text deltas (storedDelta, see VersionEncoding). 6: the row_frames
  * table (an older file gains it, empty, when opened for writing; readers take its absence as no
- * frames, and rebuild a moment's rows from its versions).
+ * frames, and rebuild a moment's rows from its versions). 7: the change_blocks table, and versions
+ * stored in a block (VersionEncoding.block): a list's (an older file gains the table, empty, when
+ * opened for writing; its versions read as before).
  */
-export const recordingFormatVersion = 6;
+export const recordingFormatVersion = 7;
 
 const statements = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -49,6 +54,8 @@ CREATE TABLE IF NOT EXISTS changes (
   encoding INTEGER NOT NULL, payload BLOB);
 CREATE INDEX IF NOT EXISTS changes_by_time ON changes (time);
 CREATE INDEX IF NOT EXISTS changes_by_object ON changes (object, id);
+CREATE TABLE IF NOT EXISTS change_blocks (
+  id INTEGER PRIMARY KEY, last_change INTEGER NOT NULL, payload BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS keyframes (
   id INTEGER PRIMARY KEY, time INTEGER NOT NULL, stream INTEGER NOT NULL,
   last_change INTEGER NOT NULL, members BLOB NOT NULL);

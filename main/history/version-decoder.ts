@@ -1,9 +1,10 @@
 // Reads stored versions back: a change's payload inflates against its base's JSON, recursively down
 // to a full version. A decoder memoizes what it has inflated, so rebuilding a whole stream, walking an
 // object's history, or scrubbing back and forth over nearby moments inflates each version once.
+import { ChangeBlockReader } from './change-blocks';
 import type { Json } from './merge-patch';
 import type { DecodedVersion } from './object-codec';
-import { decodeVersion } from './object-codec';
+import { VersionEncoding, decodeVersion, encodingKind, wholeVersion } from './object-codec';
 import type { SqliteDatabase } from './schema';
 
 interface StoredVersion {
@@ -26,6 +27,8 @@ export class VersionDecoder {
   private readonly selectMany;
   /** Rows read ahead by prefetch(), by change id: what version() reads instead of a query of its own. */
   private readonly prefetched = new Map<number, StoredVersion>();
+  /** The blocks of versions stored in one (a list's). */
+  private readonly blocks: ChangeBlockReader;
 
   constructor(
     database: SqliteDatabase,
@@ -39,6 +42,7 @@ export class VersionDecoder {
      */
     private readonly forgetsBases = false,
   ) {
+    this.blocks = new ChangeBlockReader(database);
     // A version's base chain in one query, newest first (a chain has one row per depth, so the
     // recursion's queue yields them in order): the writer bounds its length (a full version every
     // fullVersionEvery changes), and the depth guard stops a cycle a damaged file could hold. Each
@@ -138,6 +142,9 @@ export class VersionDecoder {
       if (version.payload === null) {
         if (baseVersion === undefined) throw new Error(`change ${changeId} repeats a base it does not name`);
         decoded = baseVersion;
+      } else if (encodingKind(version.encoding) === VersionEncoding.block) {
+        // Like a full version, it stands alone (its base is NULL): its text is in its block.
+        decoded = wholeVersion(this.blocks.text(version.payload));
       } else {
         // Hints are bounded in depth by the writer, like base chains, so this recursion is shallow.
         const hintJson = version.hint === null ? undefined : this.json(version.hint);

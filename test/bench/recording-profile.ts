@@ -164,14 +164,29 @@ function bytesOf(replies: readonly RecordingReply[]): number {
   return 0;
 }
 
-/** The payload bytes of the recording's changes recorded from `from` to `to`. */
+/**
+ * The payload bytes of the recording's changes recorded from `from` to `to`, with the blocks they
+ * point into (format 7: a list's versions, see change-blocks.ts), each counted with its last change.
+ */
 function payloadBytes(file: string, from: number, to: number): number {
   const database = new Database(file, { readonly: true });
   try {
-    return database
+    const changes = database
       .prepare('SELECT coalesce(sum(length(payload)), 0) FROM changes WHERE time BETWEEN ? AND ?')
       .pluck()
       .get(from, to) as number;
+    const hasBlocks = database
+      .prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'change_blocks'")
+      .pluck()
+      .get() as number;
+    if (hasBlocks === 0) return changes;
+    const blocks = database
+      .prepare(
+        'SELECT coalesce(sum(length(b.payload)), 0) FROM change_blocks b JOIN changes c ON c.id = b.last_change WHERE c.time BETWEEN ? AND ?',
+      )
+      .pluck()
+      .get(from, to) as number;
+    return changes + blocks;
   } finally {
     database.close();
   }
@@ -199,11 +214,13 @@ function encodingsOf(
         ? 'same'
         : row.encoding === 0
           ? 'full'
-          : (row.encoding & 16) !== 0
-            ? 'delta'
-            : row.encoding === 1
-              ? 'deflated'
-              : `encoding ${row.encoding}`;
+          : row.encoding === 4
+            ? 'block'
+            : (row.encoding & 16) !== 0
+              ? 'delta'
+              : row.encoding === 1
+                ? 'deflated'
+                : `encoding ${row.encoding}`;
       const counted = (kinds[kind] ??= { count: 0, bytes: 0 });
       counted.count += row.count;
       counted.bytes += row.bytes;
