@@ -17,6 +17,7 @@
 // rewrites the versions it copies whole (see exported-versions.ts).
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SqliteDatabase } from './schema';
+import { VarintCursor, writeVarint } from './varint';
 
 /**
  * Texts a block holds before it is written: a pod's JSON is 2-3 KB, so about 25 of them. Deflate's
@@ -49,33 +50,13 @@ export interface BlockReference {
 /** A block reference as a change's payload: three varints. */
 export function encodeBlockReference({ block, offset, length }: BlockReference): Buffer {
   const bytes: number[] = [];
-  for (const value of [block, offset, length]) {
-    let rest = value;
-    while (rest >= 0x80) {
-      bytes.push((rest % 128) | 0x80);
-      rest = Math.floor(rest / 128);
-    }
-    bytes.push(rest);
-  }
+  for (const value of [block, offset, length]) writeVarint(bytes, value);
   return Buffer.from(bytes);
 }
 
 export function decodeBlockReference(payload: Uint8Array): BlockReference {
-  const values: number[] = [];
-  let offset = 0;
-  while (values.length < 3) {
-    let value = 0;
-    let factor = 1;
-    for (;;) {
-      if (offset >= payload.length) throw new Error('a block reference ends mid-number');
-      const byte = payload[offset++];
-      value += (byte & 0x7f) * factor;
-      if (byte < 0x80) break;
-      factor *= 128;
-    }
-    values.push(value);
-  }
-  return { block: values[0], offset: values[1], length: values[2] };
+  const cursor = new VarintCursor(payload, 'a block reference');
+  return { block: cursor.read(), offset: cursor.read(), length: cursor.read() };
 }
 
 /** A block being filled: its id is given out with its first text. */

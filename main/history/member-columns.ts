@@ -3,6 +3,7 @@
 // Map of 150,000 members cost 88-101 ms of CPU to decode (its hashing) and left a table the collector
 // copied and promoted, at a travel's critical path; the columns cost 5-53 ms decoded and looked up.
 import { inflateRawSync } from 'node:zlib';
+import { VarintCursor } from './varint';
 
 /** A keyframe's members, read only: object -> the change holding its version. */
 export interface KeyframeSet {
@@ -67,26 +68,15 @@ export function decodeMemberColumns(
   let objects = new Float64Array(bytes.length >> 1);
   let changes = new Float64Array(bytes.length >> 1);
   let count = 0;
-  let offset = 0;
+  const cursor = new VarintCursor(bytes, 'keyframe members');
   let object = 0;
-  const read = (): number => {
-    let value = 0;
-    let factor = 1;
-    for (;;) {
-      if (offset >= bytes.length) throw new Error('keyframe members end mid-number');
-      const byte = bytes[offset++];
-      value += (byte & 0x7f) * factor;
-      if (byte < 0x80) return value;
-      factor *= 128;
-    }
-  };
-  while (offset < bytes.length) {
-    const step = read();
+  while (!cursor.atEnd) {
+    const step = cursor.read();
     // A repeated object (a step of 0 after the first) would not be a lookup's one answer.
     if (step === 0 && count > 0) return undefined;
     object += step;
     objects[count] = object;
-    changes[count++] = read();
+    changes[count++] = cursor.read();
   }
   objects = objects.slice(0, count);
   changes = changes.slice(0, count);

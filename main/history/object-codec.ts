@@ -9,6 +9,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Json } from './merge-patch';
 import { applyMergePatch } from './merge-patch';
 import { decodeTextDelta, encodeTextDelta } from './text-delta';
+import { VarintCursor, writeVarint } from './varint';
 
 /**
  * - full: the JSON text, deflated alone (base is NULL);
@@ -259,31 +260,11 @@ export function encodeMembers(members: ReadonlyMap<number, number>): Buffer {
 export function decodeMembers(blob: Uint8Array): Map<number, number> {
   const bytes = inflateRawSync(blob);
   const members = new Map<number, number>();
-  let offset = 0;
+  const cursor = new VarintCursor(bytes, 'keyframe members');
   let object = 0;
-  const read = (): number => {
-    let value = 0;
-    let factor = 1;
-    for (;;) {
-      if (offset >= bytes.length) throw new Error('keyframe members end mid-number');
-      const byte = bytes[offset++];
-      value += (byte & 0x7f) * factor;
-      if (byte < 0x80) return value;
-      factor *= 128;
-    }
-  };
-  while (offset < bytes.length) {
-    object += read();
-    members.set(object, read());
+  while (!cursor.atEnd) {
+    object += cursor.read();
+    members.set(object, cursor.read());
   }
   return members;
-}
-
-function writeVarint(bytes: number[], value: number): void {
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 128) | 0x80);
-    rest = Math.floor(rest / 128);
-  }
-  bytes.push(rest);
 }
