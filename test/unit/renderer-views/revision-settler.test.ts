@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RevisionSettler } from '../../../renderer/views/revision-settler';
+import { manualTimers } from '../../support/manual-timers';
 
 /** A settler on a hand-driven clock and timers, over a mirror whose revision and snapshot the test sets. */
 function setup(options: { gapMs: number; hasSnapshot?: boolean; holdMs?: number }) {
-  let time = 1_000;
-  let timers: { at: number; callback: () => void }[] = [];
+  const clock = manualTimers();
   const mirror = { revision: 0, hasSnapshot: options.hasSnapshot ?? false };
   const settled: number[] = [];
   const settler = new RevisionSettler({
@@ -13,33 +13,17 @@ function setup(options: { gapMs: number; hasSnapshot?: boolean; holdMs?: number 
     gapMs: () => options.gapMs,
     holdFor: () => options.holdMs ?? 0,
     hasSnapshot: () => mirror.hasSnapshot,
-    now: () => time,
-    setTimer: (callback, delayMs) => {
-      const timer = { at: time + delayMs, callback };
-      timers.push(timer);
-      return timer;
-    },
-    clearTimer: (timer) => (timers = timers.filter((entry) => entry !== timer)),
+    now: clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
   });
-  /** Moves the clock on by `ms`, running the timers that come due on the way. */
-  const advance = (ms: number): void => {
-    const end = time + ms;
-    for (;;) {
-      const due = timers.filter((timer) => timer.at <= end).sort((left, right) => left.at - right.at)[0];
-      if (due === undefined) break;
-      timers = timers.filter((timer) => timer !== due);
-      time = due.at;
-      due.callback();
-    }
-    time = end;
-  };
   /** The mirror applied a batch: its revision moves and the settler hears of it. */
   const apply = (snapshotEnds = false): void => {
     mirror.revision += 1;
     if (snapshotEnds) mirror.hasSnapshot = true;
     settler.changed();
   };
-  return { settler, settled, advance, apply };
+  return { settler, settled, advance: clock.advance, apply };
 }
 
 describe('RevisionSettler', () => {

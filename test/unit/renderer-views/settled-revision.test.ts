@@ -1,43 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { createMirrorState } from '../../../renderer/store/mirror-state';
 import { followSettledRevision } from '../../../renderer/views/settled-revision';
+import { manualTimers } from '../../support/manual-timers';
 
 /** A store whose subscription `s` has a snapshot and is listing, followed on a hand-driven clock. */
 function setup() {
   const store = createMirrorState();
   store.setState({ syncStates: { s: { phase: 'listing', listed: 0 } } });
-  let time = 1_000;
-  let timers: { at: number; callback: () => void }[] = [];
+  const clock = manualTimers();
   const settled: number[] = [];
   const stop = followSettledRevision(store, 's', {
     settle: (revision) => settled.push(revision),
     gapMs: () => 1_000,
     holdFor: () => 0,
     hasSnapshot: () => true,
-    now: () => time,
-    setTimer: (callback, delayMs) => {
-      const timer = { at: time + delayMs, callback };
-      timers.push(timer);
-      return timer;
-    },
-    clearTimer: (timer) => (timers = timers.filter((entry) => entry !== timer)),
+    now: clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
   });
-  const advance = (ms: number): void => {
-    const end = time + ms;
-    for (;;) {
-      const due = timers.filter((timer) => timer.at <= end).sort((left, right) => left.at - right.at)[0];
-      if (due === undefined) break;
-      timers = timers.filter((timer) => timer !== due);
-      time = due.at;
-      due.callback();
-    }
-    time = end;
-  };
   const apply = (): void => {
     const revisions = store.getState().revisions;
     store.setState({ revisions: { ...revisions, s: (revisions.s ?? 0) + 1 } });
   };
-  return { store, settled, advance, apply, stop };
+  return { store, settled, advance: clock.advance, apply, stop };
 }
 
 describe('followSettledRevision', () => {
