@@ -46,6 +46,11 @@ interface Listed {
 /** A moment is sent against a base only when it has at least this share of the base's count of rows. */
 const minimumBaseShare = 0.5;
 
+/** Whether a moment of `total` rows may be sent against a base of `baseSize` rows (see minimumBaseShare). */
+function momentFitsBase(total: number, baseSize: number): boolean {
+  return total >= baseSize * minimumBaseShare;
+}
+
 export interface MomentSendingOptions {
   /** Where the moment is read: with the worker's name for it, the moment held once sent whole. */
   readonly queries: MomentReads;
@@ -170,7 +175,7 @@ export class MomentSending {
     let baseRows = base?.rows();
     // A moment much smaller than the live rows (before a scale-up, or a recording's first seconds)
     // would be sent as more deletes than rows, and the renderer would copy rows only to drop them.
-    if (baseRows && moment.total < baseRows.size * minimumBaseShare) {
+    if (baseRows && !momentFitsBase(moment.total, baseRows.size)) {
       baseRows.release();
       baseRows = undefined;
     }
@@ -266,5 +271,5 @@ export async function fitsBase(
   const rows = base.rows();
   if (rows === undefined) return true;
   rows.release();
-  return total >= rows.size * minimumBaseShare;
+  return momentFitsBase(total, rows.size);
 }
