@@ -1,8 +1,7 @@
-// Writes changes, keyframes and marks into a recording, one transaction per batch. Holds, per stream,
-// what the next write needs: each object's id, its last change and the text that version decodes to
-// (the next one is stored against it), and which change is current for every live object (what a
-// keyframe stores). It never parses an object: versions are texts, filed by the few metadata fields
-// a CapturedObject carries.
+// Writes changes, keyframes and marks into a recording, one transaction per batch. What the next write
+// needs of each object (its id, its last change and text, whether it is live) is kept by
+// WrittenObjects. It never parses an object: versions are texts, filed by the few metadata fields a
+// CapturedObject carries.
 import type { DeltaType } from '../cache/delta';
 import type { KubeObject } from '../../shared/kube/object';
 import type { CapturedObject } from './captured-object';
@@ -16,8 +15,10 @@ import { RowFrameWriter } from './row-frame-writer';
 import type { SqliteDatabase } from './schema';
 import { writeMeta } from './schema';
 import { VersionDecoder } from './version-decoder';
-import type { Encoded, ObjectVersions, Sibling } from './version-encoder';
+import type { Encoded } from './version-encoder';
 import { encodeNextVersion } from './version-encoder';
+import type { ObjectState } from './written-objects';
+import { WrittenObjects } from './written-objects';
 
 /** One delta to write; `object` undefined only for a DeletedFinalStateUnknown with no known state. */
 export interface ChangeToWrite {
@@ -37,41 +38,8 @@ export interface CapturedChangeToWrite extends Omit<ChangeToWrite, 'object'> {
   readonly object: CapturedObject | undefined;
 }
 
-/** An object as the writer knows it: its row id, and what encoding its next version needs. */
-interface ObjectState extends ObjectVersions {
-  readonly id: number;
-  /** The key it was last written under (a retired object's deletion names it). */
-  key: string;
-  /** Its last version's resourceVersion (a deletion with no known state repeats it). */
-  resourceVersion: string;
-}
-
-interface StreamState {
-  readonly id: number;
-  readonly objects: Map<string, ObjectState>;
-  /** uid of each live object by key, to place a DeletedFinalStateUnknown that carries no object. */
-  readonly uidByKey: Map<string, string>;
-  /** object id -> change id of its current version, for live objects. */
-  readonly current: Map<number, number>;
-  /** The latest version written of any object from each template (see templateOf). */
-  readonly siblings: Map<string, Sibling>;
-  /** While a list is being applied: the objects it named (see beginList). */
-  listed: Set<number> | undefined;
-}
-
 /** What currentObject's decoder keeps of the versions it read back: a bound on memory. */
 const decoderMemoChars = 4 * 1024 * 1024;
-
-/** Templates remembered per stream before the map is cleared; a bound on memory, not a policy. */
-const maximumSiblings = 10_000;
-
-/**
- * Bytes of texts (ObjectState.lastText) kept for all objects before they are all dropped: a bound on
- * memory, not a policy. A pod's JSON without managedFields is 2-3 KB, so this holds about 200,000
- * pods', outside the JavaScript heap (the parsed tree per object kept before cost several times
- * that, on it). An object without its text writes its next version whole: correct, only larger.
- */
-const maximumTextBytes = 512 * 1024 * 1024;
 
 export interface RecordingWriterOptions {
   /**
@@ -87,18 +55,15 @@ export interface RecordingWriterOptions {
 }
 
 export class RecordingWriter {
-  private readonly streams = new Map<number, StreamState>();
+  /** Per stream, the objects written and what their next versions are encoded against. */
+  private readonly written: WrittenObjects;
   private readonly fullVersionEvery: number;
-  /** Bytes held in every object's lastText: kept under maximumTextBytes. */
-  private textBytes = 0;
   /**
    * The last change id given out. Ids are the writer's, never SQLite's next rowid: once retention
    * has dropped every change, that would start again below the ids its keyframe says it holds.
    */
   private lastChangeId: number;
   private readonly insertChange;
-  private readonly insertObject;
-  private readonly findObject;
   /** Reads back a version whose text is no longer kept (see currentObject); opened when first needed. */
   private decoder: VersionDecoder | undefined;
   private readonly rowFrames: RowFrameWriter | undefined;
@@ -122,10 +87,7 @@ export class RecordingWriter {
     this.insertChange = database.prepare(
       'INSERT INTO changes (id, time, stream, object, type, resource_version, base, hint, encoding, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.insertObject = database.prepare(
-      'INSERT INTO objects (stream, namespace, name, uid) VALUES (?, ?, ?, ?)',
-    );
-    this.findObject = database.prepare('SELECT id FROM objects WHERE uid = ? AND stream = ?');
+    this.written = new WrittenObjects(database);
     if (options.rowFrames !== false) this.rowFrames = new RowFrameWriter(database, options.rowFrames);
     this.blocks = new ChangeBlockWriter(database);
   }
@@ -142,26 +104,14 @@ export class RecordingWriter {
     const { id } = this.database
       .prepare('SELECT id FROM streams WHERE gvr = ? AND scope = ?')
       .get(identity.gvr, identity.scope) as { id: number };
-    if (!this.streams.has(id))
-      this.streams.set(id, {
-        id,
-        objects: new Map(),
-        uidByKey: new Map(),
-        current: new Map(),
-        siblings: new Map(),
-        listed: undefined,
-      });
+    this.written.open(id);
     this.rowFrames?.stream(id, identity.gvr);
     return id;
   }
 
   /** Forgets every version held in memory: the next version of each object is written whole. */
   forgetVersions(): void {
-    for (const stream of this.streams.values()) {
-      stream.objects.clear();
-      stream.siblings.clear();
-    }
-    this.textBytes = 0;
+    this.written.forgetVersions();
     this.decoder = undefined;
     this.blocks.discard();
     // Its live objects may name changes a rolled-back batch took away.
@@ -173,12 +123,12 @@ export class RecordingWriter {
    * (An object's own last change is always kept: it is current, or later than what was dropped.)
    */
   forgetSiblings(): void {
-    for (const stream of this.streams.values()) stream.siblings.clear();
+    this.written.forgetSiblings();
   }
 
   /** Forgets which objects `stream` holds (they are unknown until the next list). */
   resetStream(stream: number): void {
-    const state = this.requireStream(stream);
+    const state = this.written.stream(stream);
     state.current.clear();
     state.uidByKey.clear();
     this.rowFrames?.reset(stream);
@@ -186,7 +136,7 @@ export class RecordingWriter {
 
   /** A list starts replacing `stream`'s cache: remembers which objects it names until retireUnlisted. */
   beginList(stream: number): void {
-    this.requireStream(stream).listed = new Set();
+    this.written.stream(stream).listed = new Set();
   }
 
   /**
@@ -196,7 +146,7 @@ export class RecordingWriter {
    * the list that revealed it, as a deletion whose final state is unknown. Returns how many retired.
    */
   retireUnlisted(stream: number, time: number): number {
-    const state = this.requireStream(stream);
+    const state = this.written.stream(stream);
     const listed = state.listed;
     state.listed = undefined;
     if (!listed) return 0;
@@ -248,10 +198,10 @@ export class RecordingWriter {
 
   /** Writes one change; returns its id. */
   writeCapturedChange(change: CapturedChangeToWrite): number {
-    const stream = this.requireStream(change.stream);
+    const stream = this.written.stream(change.stream);
     const object = change.object;
     const uid = change.uid || object?.uid || stream.uidByKey.get(change.key) || change.key;
-    const state = this.objectState(stream, uid, change.key, object);
+    const state = this.written.object(stream, uid, change.key, object);
     const id = this.lastChangeId + 1;
     const { base, encoding, payload } =
       (change.type === 'Replaced' && stream.listed !== undefined && this.listedVersion(state, object, id)) ||
@@ -285,17 +235,20 @@ export class RecordingWriter {
       // The key may already name the object's successor (a uid retired after a relist).
       if (stream.uidByKey.get(change.key) === uid) stream.uidByKey.delete(change.key);
       stream.objects.delete(uid);
-      this.keepText(state, undefined);
+      this.written.keepText(state, undefined);
       return id;
     }
-    if (object !== undefined) this.keepText(state, object.text);
+    if (object !== undefined) this.written.keepText(state, object.text);
     stream.current.set(state.id, id);
     stream.listed?.add(state.id);
     stream.uidByKey.set(change.key, uid);
     // Only shallow versions serve as siblings: objects built on them start with room to grow.
     if (object !== undefined && state.lastText !== undefined && state.chain <= this.fullVersionEvery / 4) {
-      if (stream.siblings.size >= maximumSiblings) stream.siblings.clear();
-      stream.siblings.set(object.template, { change: id, text: state.lastText, chain: state.chain });
+      this.written.keepSibling(stream, object.template, {
+        change: id,
+        text: state.lastText,
+        chain: state.chain,
+      });
     }
     return id;
   }
@@ -328,7 +281,7 @@ export class RecordingWriter {
    * needs an object's tree now and then: the writer itself keeps texts only.
    */
   currentObject(stream: number, uid: string): KubeObject | undefined {
-    const state = this.requireStream(stream).objects.get(uid);
+    const state = this.written.stream(stream).objects.get(uid);
     if (state === undefined || state.lastChange === 0) return undefined;
     // Its version may be in the block being filled: on disk from here, like the changes before it.
     if (state.lastText === undefined && this.transactionDepth > 0) this.blocks.flush();
@@ -338,21 +291,9 @@ export class RecordingWriter {
     return (JSON.parse(text) ?? undefined) as KubeObject | undefined;
   }
 
-  /** Sets `state`'s text, dropping every object's (and every sibling) when they would exceed the bound. */
-  private keepText(state: ObjectState, text: Buffer | undefined): void {
-    this.textBytes += (text?.length ?? 0) - (state.lastText?.length ?? 0);
-    state.lastText = text;
-    if (this.textBytes <= maximumTextBytes) return;
-    for (const stream of this.streams.values()) {
-      for (const other of stream.objects.values()) other.lastText = undefined;
-      stream.siblings.clear();
-    }
-    this.textBytes = 0;
-  }
-
   /** Records the current state of `stream` at `time` (the changes written so far). */
   writeKeyframe(stream: number, time: number): void {
-    const state = this.requireStream(stream);
+    const state = this.written.stream(stream);
     this.database
       .prepare('INSERT INTO keyframes (time, stream, last_change, members) VALUES (?, ?, ?, ?)')
       .run(time, stream, this.lastChangeId, encodeMembers(state.current));
@@ -386,30 +327,6 @@ export class RecordingWriter {
   }
 
   liveObjectCount(stream: number): number {
-    return this.requireStream(stream).current.size;
-  }
-
-  private objectState(
-    stream: StreamState,
-    uid: string,
-    key: string,
-    object: CapturedObject | undefined,
-  ): ObjectState {
-    const known = stream.objects.get(uid);
-    if (known) return known;
-    const slash = key.indexOf('/');
-    const namespace = object?.namespace || (slash === -1 ? '' : key.slice(0, slash));
-    const name = object?.name || key.slice(slash + 1);
-    const found = this.findObject.get(uid, stream.id) as { id: number } | undefined;
-    const id = found?.id ?? Number(this.insertObject.run(stream.id, namespace, name, uid).lastInsertRowid);
-    const state: ObjectState = { id, lastChange: 0, lastText: undefined, chain: 0, key, resourceVersion: '' };
-    stream.objects.set(uid, state);
-    return state;
-  }
-
-  private requireStream(stream: number): StreamState {
-    const state = this.streams.get(stream);
-    if (!state) throw new Error(`stream ${stream} was not opened with stream()`);
-    return state;
+    return this.written.stream(stream).current.size;
   }
 }
