@@ -7,8 +7,6 @@ import { gvrKey } from '../../shared/kube/object';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import type {
   HistoryClientMessage,
-  HistoryExportMessage,
-  HistoryExportReply,
   HistoryImportMessage,
   HistoryObjectReference,
   HistoryTimeline,
@@ -21,10 +19,11 @@ import { StatusError, newStatus } from '../../shared/kube/status';
 import type { ObjectReference } from '../history/object-history';
 import type { RecordedChange } from '../history/recorded-change';
 import { diffObjects } from '../history/object-diff';
-import { exportRecordingFile, recordingToImport } from './recording-files';
+import { recordingToImport } from './recording-files';
+import { RecordingExports } from './recording-exports';
+import { timelineReply } from './timeline-reply';
 import type { FilePicker, RecordingFileAccess } from './recording-files';
 import type { HistoryTransfers } from './history-transfers';
-import { exportInWorker } from '../history/export-in-worker';
 import { HistoryQueries } from '../history/history-queries';
 import type { ClusterSession } from './cluster-session';
 import { HistorySource } from './history-source';
@@ -61,9 +60,6 @@ export interface HistoryServiceOptions {
   readonly liveJournal?: (subscriptionId: string) => JournalSource | undefined;
 }
 
-/** Often enough to move a progress line on a big export, rare enough to cost nothing (1,000 per 1M changes). */
-const defaultExportProgressEvery = 1_000;
-
 function notFound(message: string): StatusError {
   return new StatusError(newStatus(404, 'NotFound', message));
 }
@@ -74,8 +70,8 @@ export class HistoryService {
   private removeImported: (() => void) | undefined;
   private live: HistorySource | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
-  /** The exports running, by their request's id, to stop them on historyExportCancel or close. */
-  private readonly exports = new Map<number, AbortController>();
+  /** The exports running, to stop them on historyExportCancel or close. */
+  private readonly exports: RecordingExports;
   /** Rebuilds moments off the main thread, for every replay subscription. */
   private readonly queries: HistoryQueries;
 
@@ -85,6 +81,7 @@ export class HistoryService {
   constructor(private readonly options: HistoryServiceOptions) {
     // The travel path's worker and its prewarm wait while the session's start lists (see spareCores).
     this.queries = new HistoryQueries({ spareCores: () => !options.session().starting });
+    this.exports = new RecordingExports(options.send, options.exportProgressEvery);
     this.journalFeed = new LiveJournalFeed({
       read: (journal, compare) => this.queries.readLiveJournal(journal, compare),
       nextTask: () => options.clock.sleep(0),
@@ -198,12 +195,9 @@ export class HistoryService {
       case 'historyCounts':
         return this.queries.counts(this.source().file, message.time);
       case 'historyExport':
-        return this.export(message);
-      case 'historyExportCancel': {
-        const running = this.exports.get(message.exportRequestId);
-        running?.abort(new Error('the export was cancelled: no file was written'));
-        return running !== undefined;
-      }
+        return this.exports.start(message, this.source(), this.fileAccess());
+      case 'historyExportCancel':
+        return this.exports.cancel(message.exportRequestId);
       case 'historyImport':
         return this.import(message.source);
       case 'historyLive': {
@@ -217,7 +211,7 @@ export class HistoryService {
 
   /** Closes every replay and reader. */
   close(): void {
-    for (const running of this.exports.values()) running.abort(new Error('the connection closed'));
+    this.exports.cancelAll('the connection closed');
     this.stopReplays();
     this.live = undefined;
     // The worker closes the imported file (removing any salvage copy) before it ends.
@@ -286,28 +280,9 @@ export class HistoryService {
     });
     if (message.base !== undefined) this.feedJournal(message.base, source);
     const figures = await asked;
-    const marks = figures.marks.map((mark) => ({
-      kind: mark.kind,
-      reason: mark.reason,
-      start: mark.start,
-      detail: mark.detail,
-      ...(mark.end !== undefined ? { end: mark.end } : {}),
-      ...(mark.stream ? { gvr: mark.stream.gvr } : {}),
-    }));
-    const { range, from, to, density } = figures;
     // Only the live recording is bounded by retention; an imported file's span is all there is.
     const retention = source.live ? this.options.session().recording?.retention : undefined;
-    return {
-      source: source.describe(),
-      ...(range ? { range } : {}),
-      ...(retention && (retention.maxAgeMs !== undefined || retention.maxBytes !== undefined)
-        ? { retention: { ...retention } }
-        : {}),
-      from,
-      to,
-      density,
-      marks,
-    };
+    return timelineReply(figures, source.describe(), retention);
   }
 
   /**
@@ -345,35 +320,6 @@ export class HistoryService {
   }
 
   /**
-   * Exports in a worker thread: the main thread, and the recording, go on meanwhile. Progress goes to
-   * the renderer tied to the request; historyExportCancel aborts it, and the worker's partial file and
-   * any download or staging copy are removed before the reply says it was cancelled.
-   */
-  private async export(message: HistoryExportMessage): Promise<HistoryExportReply | null> {
-    const source = this.source();
-    const name = `${safeName(source.context)}-${new Date(message.from).toISOString().replace(/[:.]/g, '-')}.kubetide`;
-    const { requestId } = message;
-    if (this.exports.has(requestId)) throw new Error(`export request ${requestId} is already running`);
-    const running = new AbortController();
-    this.exports.set(requestId, running);
-    try {
-      return await exportRecordingFile(this.fileAccess(), message.destination, name, (file) =>
-        exportInWorker(source.file, file, {
-          from: message.from,
-          to: message.to,
-          ...(message.namespaces ? { namespaces: message.namespaces } : {}),
-          ...(message.gvrs ? { gvrs: message.gvrs.map(gvrKey) } : {}),
-          progressEvery: this.options.exportProgressEvery ?? defaultExportProgressEvery,
-          onProgress: (changes) => this.options.send({ type: 'historyExportProgress', requestId, changes }),
-          signal: running.signal,
-        }),
-      );
-    } finally {
-      this.exports.delete(requestId);
-    }
-  }
-
-  /**
    * Opens the file to import in the query worker (header, schema, format and integrity checks, seconds
    * for a big file) and answers from it from then on; main only reads its 100-byte header.
    */
@@ -406,8 +352,4 @@ export class HistoryService {
 function reference(object: HistoryObjectReference): ObjectReference {
   if ('uid' in object) return { uid: object.uid };
   return { gvr: gvrKey(object.gvr), namespace: object.namespace ?? '', name: object.name };
-}
-
-function safeName(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-') || 'recording';
 }
