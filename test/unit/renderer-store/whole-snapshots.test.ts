@@ -197,7 +197,7 @@ describe('a mirror that applies snapshots whole (a replay)', () => {
     expect(nameOrder(mirror)).toEqual(['b', 'd']);
   });
 
-  it('in the store, charges a first snapshot\'s chunks their rows as they are written', () => {
+  it("in the store, charges a first snapshot's chunks their rows as they are written", () => {
     const scheduler = new ManualFrameScheduler();
     const acks: number[] = [];
     const store = new MirrorStore({ scheduler, maxRowsPerFrame: 4, onApplied: (_id, seq) => acks.push(seq) });
