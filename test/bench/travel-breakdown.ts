@@ -135,6 +135,14 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
       `  ${at(batches[0].at)} first batch; ${at(batches.at(-1)!.at)} last of ${batches.length} (${round(bytes / 1e6)} MB)`,
     );
   }
+  const lastBatch = batches.at(-1);
+  if (lastBatch) {
+    // What the user waits for once the moment's last byte is in: the page alone.
+    const tail = selfTimes(events, lastBatch.at, end);
+    console.log(
+      `  after the last batch: ${round((end - lastBatch.at) / 1000)} ms to painted, page thread busy ${round(tail.busy / 1000)} ms (CPU ${round(tail.busyCpu / 1000)} ms)`,
+    );
+  }
   for (const each of cursors.slice(0, 3).concat(cursors.slice(-2)))
     console.log(`  ${at(each.at)} cursor ${each.head.slice(0, 160)}`);
   const { self, selfCpu, busy, busyCpu } = selfTimes(events, click, end);
