@@ -126,7 +126,9 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
   for (const each of within.filter((frame) => frame.sent))
     console.log(`  ${at(each.at)} sent ${each.bytes} B ${each.head.slice(0, 100)}`);
   const received = within.filter((frame) => !frame.sent);
-  const batches = received.filter((frame) => frame.head.startsWith('{"type":"batch"'));
+  const batches = received.filter((frame) =>
+    frame.head.startsWith('{"type":"batch","subscriptionId":"replay'),
+  );
   const cursors = received.filter((frame) => frame.head.includes('"historyCursor"'));
   if (received[0]) console.log(`  ${at(received[0].at)} first frame back: ${received[0].head.slice(0, 100)}`);
   if (batches[0]) {
