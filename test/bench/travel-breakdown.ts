@@ -72,7 +72,7 @@ try {
   cdp.on('Network.webSocketFrameSent', frame(true));
   await cdp.send('Network.enable');
   const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as TraceEvent[])));
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
   const traced = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.start', {
     transferMode: 'ReportEvents',
