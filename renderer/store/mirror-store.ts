@@ -165,9 +165,10 @@ export class MirrorStore {
     const base = batch.base && this.mirrors.get(batch.base.subscriptionId);
     const outcome = mirror.apply(batch, base);
     if (outcome === 'held') {
-      // Taken: acknowledged, so main sends the rest of the snapshot, though no row changed yet.
+      // Taken: acknowledged, so main sends the rest of the snapshot, though no row shows yet. A chunk
+      // only held costs a push; one written as it comes (see writesHeld) costs its rows.
       applied.set(batch.subscriptionId, mirror.lastSeq);
-      return 0;
+      return mirror.writesHeld ? batch.upserts.length + batch.deletes.length : 0;
     }
     if (outcome === 'applied') {
       touched.add(batch.subscriptionId);

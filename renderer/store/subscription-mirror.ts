@@ -9,7 +9,9 @@
 // its time on what nobody saw: a revision per chunk, the table's query merging each chunk's arrivals
 // into the name order, and the renders that followed. Each held chunk is put in name order as it
 // arrives (NameRuns), and the name order takes the snapshot's keys from there rather than sorting
-// them all once the last chunk is in.
+// them all once the last chunk is in. Into a mirror that never showed a moment (a travel's first:
+// nobody reads it before its snapshot ends) the chunks are written as they arrive, still applied
+// whole as far as any reader can tell: the revision moves once, at the end.
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { RowChangeLog } from './row-change-log';
@@ -78,6 +80,11 @@ export class SubscriptionMirror {
     { rows: Row[]; mirror: SubscriptionMirror; changed: Set<string>; written: boolean } | undefined;
   /** The last whole snapshot's upserts in name order, until the name order takes them. */
   private snapshotOrder: NameRuns | undefined;
+  /**
+   * With wholeSnapshots, for a snapshot into a mirror that never showed one (empty: a travel's first
+   * moment): each chunk is written as it arrives (see writesHeld), not held to the end.
+   */
+  private writingEarly = false;
 
   /** `pendingLimit`: see RowChangeLog (tests lower it to exercise rebuilds). */
   constructor(lastSeq = 0, pendingLimit?: number, options: SubscriptionMirrorOptions = {}) {
@@ -100,6 +107,17 @@ export class SubscriptionMirror {
   /** Rows (upserts plus deletes) in the held batches of a snapshot under way (see wholeSnapshots). */
   get heldRows(): number {
     return this.heldRowCount;
+  }
+
+  /**
+   * True while the snapshot under way is written chunk by chunk though applied whole: the mirror never
+   * showed a moment, so nobody reads its rows until the snapshot's end bumps the revision (the table
+   * says "rebuilding N of M" meanwhile). Its chunks then cost their rows as they come, and its end
+   * costs only its own: at 150,000 rows the page wrote the whole moment after its last byte, 150-215
+   * ms of the travel's tail (page-ingest.ts) in which nothing else could run.
+   */
+  get writesHeld(): boolean {
+    return this.writingEarly;
   }
 
   /**
@@ -137,13 +155,15 @@ export class SubscriptionMirror {
       this.heldOrder = undefined;
       this.heldBase = undefined;
       this.heldRowCount = 0;
+      // Its chunks written so far stay: the mirror is no longer empty, so the resnapshot is held
+      // whole and its end sweeps whatever it does not mention.
+      this.writingEarly = false;
       return 'gap';
     }
     this.awaitingSnapshot = false;
     this.lastSeq = batch.seq;
     if (this.wholeSnapshots && (startsSnapshot || this.heldBatches !== undefined)) {
       const held = startsSnapshot ? [] : this.heldBatches!;
-      held.push(batch);
       const order = startsSnapshot ? new NameRuns() : this.heldOrder!;
       if (startsSnapshot) {
         // The base's rows as they are now, when the base is exactly at the batch main compared with
@@ -156,8 +176,12 @@ export class SubscriptionMirror {
         // page's tail). The snapshot's batches then apply on top of them.
         // A snapshot against this mirror's own rows (a replay's moment sent as its difference from
         // the moment it holds) has them written already: only what differs is applied at the end.
+        // Into a mirror that never showed a moment the snapshot's own chunks are written as they
+        // come too (see writesHeld).
         const own = base === this;
-        const written = base !== undefined && ((this.rows.size === 0 && !this.hasSnapshot) || own);
+        const neverShown = this.rows.size === 0 && !this.hasSnapshot;
+        this.writingEarly = neverShown;
+        const written = base !== undefined && (neverShown || own);
         this.heldBase = base && {
           rows: own ? [] : [...base.rows.values()],
           mirror: base,
@@ -182,7 +206,12 @@ export class SubscriptionMirror {
         for (const key of batch.deletes) heldBase.changed.add(key);
         order.add(added);
       } else order.add(batch.upserts);
-      this.heldRowCount += batch.upserts.length + batch.deletes.length;
+      // Written now in the order the end would apply it: on top of the base's rows written at the start.
+      if (this.writingEarly) this.applyChanges(batch);
+      else {
+        held.push(batch);
+        this.heldRowCount += batch.upserts.length + batch.deletes.length;
+      }
       if (!batch.snapshotEnd) {
         this.heldOrder = order;
         this.heldBatches = held;
@@ -195,7 +224,8 @@ export class SubscriptionMirror {
       this.snapshotOrder = order;
       // An empty mirror (a travel's first moment) holds no row the snapshot could leave unmentioned:
       // no set of the keys it mentions, and no sweep (nor when the rows it holds are the base's).
-      const sweep = this.rows.size > 0 && !heldBase?.written;
+      const sweep = this.rows.size > 0 && !heldBase?.written && !this.writingEarly;
+      this.writingEarly = false;
       this.snapshotUnderWay = true;
       this.snapshotKeys = sweep ? new Set() : undefined;
       // A snapshot against a base: the base's rows it leaves as they are, then what differs (rows,
