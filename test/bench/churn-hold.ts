@@ -19,7 +19,9 @@ export interface ChurnHoldCluster {
  */
 export async function clusterRevision(clusterUrl: string): Promise<number> {
   try {
-    const response = await fetch(`${clusterUrl}/api/v1/pods?limit=1`, { signal: AbortSignal.timeout(20_000) });
+    const response = await fetch(`${clusterUrl}/api/v1/pods?limit=1`, {
+      signal: AbortSignal.timeout(20_000),
+    });
     const list = (await response.json()) as { metadata: { resourceVersion: string } };
     return Number(list.metadata.resourceVersion);
   } catch {
