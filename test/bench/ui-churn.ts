@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CDPSession } from 'playwright-core';
-import { round } from './harness';
+import { percentile, round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
 import { ChurnHold } from './churn-hold';
@@ -235,8 +235,11 @@ try {
     // The page as the ui bench leaves it for its churn window: a filter typed and cleared, the
     // table scrolled, Deployments subscribed (pooled for 60 s), a row selected.
     log('as the bench: typing, scrolling, switching kinds, opening details...');
-    await typeFilters(page, ['app=api-0', '!canary', 'api-0-']);
-    await scrollTable(page, '[data-testid="table-body"]');
+    const typing = await typeFilters(page, ['app=api-0', '!canary', 'api-0-']);
+    const frames = await scrollTable(page, '[data-testid="table-body"]');
+    log(
+      `keystroke p50 / p95 ${round(percentile(typing.latencies, 50))} / ${round(percentile(typing.latencies, 95))} ms (${typing.latencies.length} keys); scroll frame p95 / max ${round(percentile(frames, 95))} / ${round(Math.max(...frames))} ms`,
+    );
     for (let pass = 0; pass < 2; pass++) {
       await switchKind(page, 'deployments', 'Deployments');
       await switchKind(page, 'pods', 'Pods');
