@@ -1,7 +1,8 @@
 // The visible, ordered key list of the active kind: the mirror queried with the filter bar's
-// expression, the namespace pick and the sort. React subscribes to the subscription's revision, never
-// to rows; the query reruns when the revision, filter or sort changes, and under churn at most once per
-// a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
+// expression, the namespace pick and the sort. The subscription's revision is followed outside React,
+// never its rows; the query reruns when the revision, filter or sort changes, and under churn at most
+// once per a few query-durations, so 150k rows changing every frame cost a bounded share of the main
+// thread.
 //
 // The query runs in a task of its own, never inside a render. Run in a deferred render, as it was, a
 // query of 150,000 rows was thrown away whenever a churn batch (every frame) or a key interrupted that
