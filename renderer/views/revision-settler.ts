@@ -2,7 +2,7 @@
 // for live rows, not while the user scrolls (InputQuiet). The end of a kind's first list is followed
 // at once, whatever the gap: that revision is the one that turns the table from "listing" to every
 // row, and a listing's gap is long (a second at 150,000 rows: see useKindRows' requeryGapMs).
-// Plain TypeScript on an injected clock and timers (useSettledRevision binds it to React).
+// Plain TypeScript on an injected clock and timers (useKindRows binds it to React).
 
 export interface RevisionSettlerOptions {
   /** The mirror's revision now. */

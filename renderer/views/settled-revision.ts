@@ -4,7 +4,8 @@
 // far (often none) and then the rest of the list as live batches, so the mirror's snapshot ends long
 // before its list does: the feed's phase ("listing" until main has sent every listed row, then
 // "synced") is what tells the listing's end, and it may arrive in a frame of its own, after the last
-// batch, with no revision to go with it. Plain TypeScript (useSettledRevision binds it to React).
+// batch, with no revision to go with it. Plain TypeScript (useKindRows binds it to React, through
+// followSettledRequeries).
 import type { MirrorState, MirrorStateStore } from '../store/mirror-state';
 import { RevisionSettler } from './revision-settler';
 import type { RevisionSettlerOptions } from './revision-settler';

@@ -1,7 +1,8 @@
 // The visible, ordered key list of the active kind: the mirror queried with the filter bar's
-// expression, the namespace pick and the sort. React subscribes to the subscription's revision, never
-// to rows; the query reruns when the revision, filter or sort changes, and under churn at most once per
-// a few query-durations, so 150k rows changing every frame cost a bounded share of the main thread.
+// expression, the namespace pick and the sort. The subscription's revision is followed outside React,
+// never its rows; the query reruns when the revision, filter or sort changes, and under churn at most
+// once per a few query-durations, so 150k rows changing every frame cost a bounded share of the main
+// thread.
 //
 // The query runs in a task of its own, never inside a render. Run in a deferred render, as it was, a
 // query of 150,000 rows was thrown away whenever a churn batch (every frame) or a key interrupted that
@@ -14,7 +15,9 @@
 // a layout effect of the render that changed its inputs, so the key and its table paint in the same
 // frame: a task waits behind the next animation frame (its churn batch, its render, its paint), and
 // the render of the task's answer behind one more.
-// A live re-query because rows churned waits while the user scrolls (useSettledRevision).
+// A live re-query because rows churned waits while the user scrolls (RevisionSettler), and runs in a
+// task of its own, never in the frame that applied the rows (followSettledRequeries), and the window
+// renders once, for its answer.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
@@ -25,8 +28,9 @@ import { queryKindRows } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
-import { useSettledRevision } from './use-settled-revision';
 import { feedLists } from './settled-revision';
+import { followSettledRequeries } from './settled-requery';
+import { watchWindowInput } from '../ui-state/input-quiet';
 
 export interface KindRows {
   readonly keys: readonly string[];
@@ -191,13 +195,6 @@ export function useKindRows(
   const listing = useMirrorState((state) => feedLists(state, subscriptionId));
   const live = !replayed && (mirror?.hasSnapshot ?? false);
   const mode = requeryMode(replayed, live, listing);
-  const revision = useSettledRevision(
-    bridge.store.state,
-    subscriptionId,
-    requeryGapMs(cost.current ?? 0, mode, mirror?.rows.size),
-    live,
-    () => mirror?.hasSnapshot ?? false,
-  );
   // Nor while the first list streams in: the change log outruns a read a second, and each read built
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).
   useWarmLabelIndexes(replayed || listing ? undefined : mirror, mirror?.hasSnapshot ?? false);
@@ -222,24 +219,53 @@ export function useKindRows(
   const firstAnswer = useMemo(() => answer(inputs, order.current, narrowing.current), [mirror]);
   const shown = latest !== undefined && latest.mirror === mirror ? latest : firstAnswer;
 
+  // What the settled revision's task reads: the committed render's inputs and answer, and how the
+  // gap between re-queries is set now.
+  const committed = useRef({ inputs, shown, mode, live, rows: mirror?.rows.size ?? 0 });
   useLayoutEffect(() => {
-    const run = (): void => {
-      const started = performance.now();
-      const next = answer(inputs, order.current, narrowing.current);
-      cost.current = performance.now() - started;
-      setLatest(next);
-    };
+    committed.current = { inputs, shown, mode, live, rows: mirror?.rows.size ?? 0 };
+  });
+  const timedAnswer = (current: QueryInputs): Answer => {
+    const started = performance.now();
+    const next = answer(current, order.current, narrowing.current);
+    cost.current = performance.now() - started;
+    return next;
+  };
+
+  // The rows changed: re-query in a task once the revision settles (see followSettledRequeries).
+  useEffect(() => {
+    const input = watchWindowInput();
+    return followSettledRequeries(bridge.store.state, subscriptionId, {
+      requery: () => {
+        const { inputs: current, shown: answered } = committed.current;
+        if (sameQuestion(answered.asked, askedOf(current))) return;
+        // Rendered even when the keys are the same: the window reads the selected row (the detail
+        // pane) at its render.
+        setLatest(timedAnswer(current));
+      },
+      gapMs: () => requeryGapMs(cost.current ?? 0, committed.current.mode, committed.current.rows),
+      // Live rows wait while the user scrolls (InputQuiet); a replay's do not.
+      holdFor: (dueAt) => (committed.current.live ? input.delayFor(dueAt) : 0),
+      hasSnapshot: () => committed.current.inputs.mirror?.hasSnapshot ?? false,
+      now: () => performance.now(),
+      setTimer: (callback, delayMs) => setTimeout(callback, delayMs),
+      clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+    });
+  }, [bridge, subscriptionId]);
+
+  // The inputs changed (a key typed, the sort, the namespaces, the owners' rows).
+  useLayoutEffect(() => {
     // The render that switched mirrors answered it already (firstAnswer): no second query of a new kind.
     if (sameQuestion(shown.asked, askedOf(inputs))) return;
     if (cost.current !== undefined && cost.current <= beforePaintBudgetMs) {
-      run();
+      setLatest(timedAnswer(inputs));
       return;
     }
     // Inputs that change again before the task runs cancel it: the task always answers the newest.
-    const timer = setTimeout(run, 0);
+    const timer = setTimeout(() => setLatest(timedAnswer(inputs)), 0);
     return () => clearTimeout(timer);
-    // The revisions are the mirrors' change signals: the rows behind them changed when they moved.
-  }, [mirror, through, revision, throughRevision, filterText, expression, filter, sort]);
+    // throughRevision: the owners' mirror's change signal (only while the filter has owner=).
+  }, [mirror, through, throughRevision, filterText, expression, filter, sort]);
 
   return {
     keys: shown.keys,
