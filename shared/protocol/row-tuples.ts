@@ -136,6 +136,8 @@ function rowFromTuple(
     typeof createdAt !== 'number'
   )
     return undefined;
+  // A slot left out holds 0, and nothing else: what main writes.
+  if (keysFromNames && tuple[keySlot] !== 0) return undefined;
   const key: unknown = keysFromNames ? objectKey(namespace, name) : tuple[keySlot];
   const labels = labelsOf(tuple[labelsSlot]);
   const owners = ownersOf(tuple[ownersSlot]);
@@ -157,8 +159,9 @@ function rowFromTuple(
   };
   for (let cell = 0; cell < cellCount; cell++) {
     const field = cell < cellFields.length ? cellFields[cell] : null;
-    const value: unknown = field === null ? tuple[firstCellSlot + cell] : row[field];
-    if (!isCellValue(value)) return undefined;
+    const written: unknown = tuple[firstCellSlot + cell];
+    const value: unknown = field === null ? written : row[field];
+    if (!isCellValue(value) || (field !== null && written !== 0)) return undefined;
     row.cells[cell] = value;
   }
   return row;
@@ -192,7 +195,9 @@ function ownersOf(value: unknown): OwnerSummary[] | undefined {
 }
 
 function isCellValue(value: unknown): value is CellValue {
-  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  return (
+    value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+  );
 }
 
 function isLayout(value: unknown): value is RowLayout {

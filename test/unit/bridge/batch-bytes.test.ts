@@ -75,7 +75,10 @@ describe('a batch as the bytes of its JSON, rows as tuples (what the WebSocket s
     const text = bytes.toString('utf8');
     expect(serverMessageOf(text)).toEqual(batch);
     expect(JSON.parse(text)).toMatchObject({
-      rowLayout: { keysFromNames: true, cellFields: ['name', null, 'status', null, 'createdAt', null, 'node', null] },
+      rowLayout: {
+        keysFromNames: true,
+        cellFields: ['name', null, 'status', null, 'createdAt', null, 'node', null],
+      },
     });
     // The same batch as objects (what the WebSocket carried before) is more than twice as long.
     expect(bytes.length).toBeLessThan(Buffer.byteLength(messageText(batch)) / 2);

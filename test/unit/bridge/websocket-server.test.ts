@@ -213,7 +213,8 @@ describe('WebSocket bridge server', () => {
   it('sends a batch of rows as a text frame of its JSON (rows as tuples), compressed when large', async () => {
     const secret = createLaunchSecret();
     const { server, connections } = await bridge(secret);
-    const upserts = Array.from({ length: 400 }, (_, index) =>
+    // Over compressAboveBytes as tuples (~90 bytes a row here).
+    const upserts = Array.from({ length: 1_000 }, (_, index) =>
       row(`ns/pod-${index}`, String(index), { labels: { app: 'caf\u00e9 \u2638' } }),
     );
     const large: DeltaBatch = { type: 'batch', subscriptionId: 's1', seq: 1, upserts, deletes: [] };
