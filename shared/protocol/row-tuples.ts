@@ -1,14 +1,18 @@
 // A batch's rows as the WebSocket carries them: each row an array of values in fixed slots (a tuple)
-// rather than an object, and the values a row holds twice (a pod's name, status, node and age are also
-// its cells; its key is namespace/name) written once. As objects a pod row was ~480 bytes of JSON, ~40%
-// of it member names and repeated values; as a tuple ~210. The page's intake pays for every byte
-// (inflate, the socket's receive, JSON.parse) and the backend for every character it stringifies and
-// deflates.
+// rather than an object, and a cell that repeats one of the row's fields (a pod's name, status, node
+// and age are also its cells) written as 0. As objects a pod row was ~480 bytes of JSON, ~40% of it
+// member names and repeated values; as a tuple ~290. The page's intake pays for every byte (inflate,
+// the socket's receive, JSON.parse) and the backend for every character it stringifies and deflates.
+//
+// The page keeps what JSON.parse made of a tuple wherever it can, so decoding makes little garbage
+// (the rows are kept, and every object made beside them is collected while they are copied): the
+// labels object, the owners' objects and the cells array (its left-out cells filled in place) become
+// the row's own; only the tuple's array is dropped. The key is written although namespace and name
+// are too: a key joined on the page is a cons string, which every Map it keys flattens into a copy.
 //
 // What may be left out is decided per batch and only when it holds for every row of the batch (see
 // RowLayout), so decoding gives back rows equal to the ones encoded, whatever they hold. The renderer
 // validates every tuple as it decodes it (rowsFromTuples): a message from main is still input.
-import { objectKey } from './row';
 import type { CellValue, OwnerSummary, Row } from './row';
 import type { DeltaBatch } from './server-messages';
 
@@ -19,8 +23,6 @@ const repeatedFields: readonly RepeatedField[] = ['name', 'node', 'status', 'cre
 
 /** How one batch's tuples are written. */
 export interface RowLayout {
-  /** Every row's key is objectKey(namespace, name): the tuples' key slot holds 0. */
-  readonly keysFromNames: boolean;
   /**
    * One entry per cell when every row of the batch has that many cells (else empty): the field each
    * row holds in that cell, whose slot there then holds 0, or null when the cell is written.
@@ -35,9 +37,8 @@ export interface TupleBatch extends Omit<DeltaBatch, 'upserts'> {
 }
 
 /**
- * A row's slots: key (0 when derived), uid, name, namespace, resourceVersion, labels, owners (kind,
- * name, uid, controller of each, one after another), node (null: none), status (null: none),
- * createdAt, then its cells (0 where the layout names a field).
+ * A row's slots: key, uid, name, namespace, resourceVersion, labels, owners (as Row has them), node
+ * (null: none), status (null: none), createdAt, cells (0 where the layout names a field).
  */
 const keySlot = 0;
 const uidSlot = 1;
@@ -49,22 +50,16 @@ const ownersSlot = 6;
 const nodeSlot = 7;
 const statusSlot = 8;
 const createdAtSlot = 9;
-const firstCellSlot = 10;
-const ownerSlots = 4;
+const cellsSlot = 10;
+const tupleSlots = 11;
 
 /** The layout that leaves out of `rows` every value that is repeated in all of them. */
 export function rowLayoutOf(rows: readonly Row[]): RowLayout {
-  let keysFromNames = true;
-  for (const row of rows)
-    if (row.key !== objectKey(row.namespace, row.name)) {
-      keysFromNames = false;
-      break;
-    }
   const cellCount = rows.length > 0 ? rows[0].cells.length : 0;
-  for (const row of rows) if (row.cells.length !== cellCount) return { keysFromNames, cellFields: [] };
+  for (const row of rows) if (row.cells.length !== cellCount) return { cellFields: [] };
   const cellFields: (RepeatedField | null)[] = [];
   for (let cell = 0; cell < cellCount; cell++) cellFields.push(repeatedFieldOf(rows, cell));
-  return { keysFromNames, cellFields };
+  return { cellFields };
 }
 
 /** The first field every row holds in `cell` (strictly equal), or null. */
@@ -76,26 +71,34 @@ function repeatedFieldOf(rows: readonly Row[], cell: number): RepeatedField | nu
 
 /** `row` as its tuple under `layout` (which rowLayoutOf chose for rows that include it). */
 export function rowTuple(row: Row, layout: RowLayout): unknown[] {
-  const owners: unknown[] = [];
-  for (const owner of row.owners) owners.push(owner.kind, owner.name, owner.uid, owner.controller);
-  const tuple: unknown[] = [
-    layout.keysFromNames ? 0 : row.key,
+  const cellFields = layout.cellFields;
+  let cells: unknown[] = row.cells;
+  if (cellFields.length > 0) {
+    cells = [...cells];
+    for (let cell = 0; cell < cellFields.length; cell++) if (cellFields[cell] !== null) cells[cell] = 0;
+  }
+  return [
+    row.key,
     row.uid,
     row.name,
     row.namespace,
     row.resourceVersion,
     row.labels,
-    owners,
+    row.owners,
     row.node ?? null,
     row.status ?? null,
     row.createdAt,
+    cells,
   ];
-  const cellFields = layout.cellFields;
-  const cells = row.cells;
-  for (let cell = 0; cell < cells.length; cell++)
-    tuple.push(cell < cellFields.length && cellFields[cell] !== null ? 0 : cells[cell]);
-  return tuple;
 }
+
+/** The tuple slot of each field a cell may repeat. */
+const fieldSlots: Readonly<Record<RepeatedField, number>> = {
+  name: nameSlot,
+  node: nodeSlot,
+  status: statusSlot,
+  createdAt: createdAtSlot,
+};
 
 /**
  * The rows `tuples` stand for under `layout`, or undefined when any of them (or the layout) is not
@@ -103,22 +106,22 @@ export function rowTuple(row: Row, layout: RowLayout): unknown[] {
  */
 export function rowsFromTuples(tuples: unknown, layout: unknown): Row[] | undefined {
   if (!Array.isArray(tuples) || !isLayout(layout)) return undefined;
-  const cellFields = layout.cellFields;
+  // Per cell, the slot its value is read from: its own, or the field's it repeats (read by index, not
+  // by the field's name: a keyed read of four names is a megamorphic load per cell).
+  const sources = layout.cellFields.map((field) => (field === null ? -1 : fieldSlots[field]));
   const rows = new Array<Row>(tuples.length);
   for (let index = 0; index < tuples.length; index++) {
-    const row = rowFromTuple(tuples[index], layout.keysFromNames, cellFields);
+    const row = rowFromTuple(tuples[index], sources);
     if (row === undefined) return undefined;
     rows[index] = row;
   }
   return rows;
 }
 
-function rowFromTuple(
-  tuple: unknown,
-  keysFromNames: boolean,
-  cellFields: readonly (RepeatedField | null)[],
-): Row | undefined {
-  if (!Array.isArray(tuple) || tuple.length < firstCellSlot) return undefined;
+/** `sources`: see rowsFromTuples (empty: every cell is written, as many as there are). */
+function rowFromTuple(tuple: unknown, sources: readonly number[]): Row | undefined {
+  if (!Array.isArray(tuple) || tuple.length !== tupleSlots) return undefined;
+  const key: unknown = tuple[keySlot];
   const uid: unknown = tuple[uidSlot];
   const name: unknown = tuple[nameSlot];
   const namespace: unknown = tuple[namespaceSlot];
@@ -126,25 +129,37 @@ function rowFromTuple(
   const node: unknown = tuple[nodeSlot];
   const status: unknown = tuple[statusSlot];
   const createdAt: unknown = tuple[createdAtSlot];
+  const cells: unknown = tuple[cellsSlot];
   if (
+    typeof key !== 'string' ||
     typeof uid !== 'string' ||
     typeof name !== 'string' ||
     typeof namespace !== 'string' ||
     typeof resourceVersion !== 'string' ||
     (node !== null && typeof node !== 'string') ||
     (status !== null && typeof status !== 'string') ||
-    typeof createdAt !== 'number'
+    typeof createdAt !== 'number' ||
+    !Array.isArray(cells) ||
+    (sources.length > 0 && cells.length !== sources.length)
   )
     return undefined;
-  // A slot left out holds 0, and nothing else: what main writes.
-  if (keysFromNames && tuple[keySlot] !== 0) return undefined;
-  const key: unknown = keysFromNames ? objectKey(namespace, name) : tuple[keySlot];
   const labels = labelsOf(tuple[labelsSlot]);
   const owners = ownersOf(tuple[ownersSlot]);
-  if (typeof key !== 'string' || labels === undefined || owners === undefined) return undefined;
-  const cellCount = tuple.length - firstCellSlot;
-  if (cellFields.length > 0 && cellCount !== cellFields.length) return undefined;
-  const row: Row = {
+  if (labels === undefined || owners === undefined) return undefined;
+  for (let cell = 0; cell < cells.length; cell++) {
+    const source = cell < sources.length ? sources[cell] : -1;
+    const written: unknown = cells[cell];
+    if (source < 0) {
+      if (!isCellValue(written)) return undefined;
+    } else {
+      // A cell left out holds 0, and repeats a field the row has: what main writes. Filled in place:
+      // the array JSON.parse made becomes the row's.
+      const value: unknown = tuple[source];
+      if (written !== 0 || value === null) return undefined;
+      cells[cell] = value;
+    }
+  }
+  return {
     key,
     uid,
     name,
@@ -155,16 +170,8 @@ function rowFromTuple(
     node: node ?? undefined,
     status: status ?? undefined,
     createdAt,
-    cells: new Array<CellValue>(cellCount),
+    cells: cells as CellValue[],
   };
-  for (let cell = 0; cell < cellCount; cell++) {
-    const field = cell < cellFields.length ? cellFields[cell] : null;
-    const written: unknown = tuple[firstCellSlot + cell];
-    const value: unknown = field === null ? written : row[field];
-    if (!isCellValue(value) || (field !== null && written !== 0)) return undefined;
-    row.cells[cell] = value;
-  }
-  return row;
 }
 
 function labelsOf(value: unknown): Record<string, string> | undefined {
@@ -174,14 +181,12 @@ function labelsOf(value: unknown): Record<string, string> | undefined {
   return labels as Record<string, string>;
 }
 
+/** The owners JSON.parse made, kept as they are when each is exactly an OwnerSummary. */
 function ownersOf(value: unknown): OwnerSummary[] | undefined {
-  if (!Array.isArray(value) || value.length % ownerSlots !== 0) return undefined;
-  const owners: OwnerSummary[] = [];
-  for (let slot = 0; slot < value.length; slot += ownerSlots) {
-    const kind: unknown = value[slot];
-    const name: unknown = value[slot + 1];
-    const uid: unknown = value[slot + 2];
-    const controller: unknown = value[slot + 3];
+  if (!Array.isArray(value)) return undefined;
+  for (const owner of value as unknown[]) {
+    if (typeof owner !== 'object' || owner === null) return undefined;
+    const { kind, name, uid, controller } = owner as Partial<Record<keyof OwnerSummary, unknown>>;
     if (
       typeof kind !== 'string' ||
       typeof name !== 'string' ||
@@ -189,9 +194,8 @@ function ownersOf(value: unknown): OwnerSummary[] | undefined {
       typeof controller !== 'boolean'
     )
       return undefined;
-    owners.push({ kind, name, uid, controller });
   }
-  return owners;
+  return value as OwnerSummary[];
 }
 
 function isCellValue(value: unknown): value is CellValue {
@@ -202,9 +206,8 @@ function isCellValue(value: unknown): value is CellValue {
 
 function isLayout(value: unknown): value is RowLayout {
   if (typeof value !== 'object' || value === null) return false;
-  const { keysFromNames, cellFields } = value as Partial<Record<keyof RowLayout, unknown>>;
+  const { cellFields } = value as Partial<Record<keyof RowLayout, unknown>>;
   return (
-    typeof keysFromNames === 'boolean' &&
     Array.isArray(cellFields) &&
     cellFields.every((field) => field === null || repeatedFields.includes(field as RepeatedField))
   );
