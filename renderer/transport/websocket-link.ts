@@ -76,8 +76,9 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
 
 /**
  * The ServerMessage `text` stands for: a batch of row tuples (batch-bytes.ts) as its DeltaBatch.
- * Undefined when it is not JSON or its rows are not what main writes (a batch dropped so is a gap in
- * the subscription's seqs, which a resnapshot repairs).
+ * Undefined when it is not JSON or its rows are not what main writes: dropped, as a frame that is not
+ * JSON always was (the subscription's next batch then finds a gap in its seqs and asks for a
+ * resnapshot).
  */
 export function serverMessageOf(text: string): ServerMessage | undefined {
   let message: unknown;

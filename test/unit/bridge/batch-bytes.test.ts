@@ -83,6 +83,16 @@ describe('a batch as the bytes of its JSON, rows as tuples (what the WebSocket s
     expect(bytes.length).toBeLessThan(Buffer.byteLength(messageText(batch)) * 0.7);
   });
 
+  it('is dropped by the page when a tuple is not what main writes; other messages pass as they are', () => {
+    const text = batchBytes(batchOf([podRow(1), podRow(2)])).toString('utf8');
+    expect(serverMessageOf(text.replace('"Running"', '7'))).toBeUndefined();
+    expect(serverMessageOf(text.slice(0, -2))).toBeUndefined();
+    expect(serverMessageOf('{"type":"rejected","reason":"r"}')).toEqual({ type: 'rejected', reason: 'r' });
+    // A travel's encoded rows still come as objects (messageText).
+    const objects = batchOf([podRow(3)]);
+    expect(serverMessageOf(messageText(objects))).toEqual(objects);
+  });
+
   it('grows past its first guess when rows are mostly characters of several bytes', () => {
     // 64 KiB of slack would hold a few such rows; 200 rows of 1,000 three-byte characters need 600 KB.
     const wide = '☸'.repeat(1_000);
