@@ -5,9 +5,10 @@
 // 7-9 ms here (test/bench/batch-bytes.ts). Here each row is stringified alone (a short string that
 // stays in the CPU's cache) and written straight into the batch's buffer.
 //
-// The bytes are JSON.parse-equal to messageText's: the same members with the same values, the rows in
-// order; only the upserts member comes last (the renderer reads members by name).
+// The rows go as tuples (shared/protocol/row-tuples.ts): the bytes are the JSON of a TupleBatch, the
+// batch's other members as they are, then its rowLayout and, last, its tuples in order.
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import { rowLayoutOf, rowTuple } from '../../shared/protocol/row-tuples';
 
 /** Room left at the end of the first guess, so rows with a few multi-byte characters need no copy. */
 const slackBytes = 64 * 1024;
@@ -18,16 +19,15 @@ const closeBrace = 0x7d;
 
 export function batchBytes(batch: DeltaBatch): Buffer {
   const { upserts, ...envelope } = batch;
+  const layout = rowLayoutOf(upserts);
   // The envelope's JSON always has members (type, subscriptionId, seq): the rows join them.
-  const head = `${JSON.stringify(envelope).slice(0, -1)},"upserts":[`;
+  const head = `${JSON.stringify(envelope).slice(0, -1)},"rowLayout":${JSON.stringify(layout)},"tuples":[`;
   const texts = new Array<string>(upserts.length);
   // One byte a character holds for ASCII, what rows almost always are; a row with other characters
   // makes room for itself below.
   let guess = Buffer.byteLength(head) + upserts.length + 2 + slackBytes;
   for (let index = 0; index < upserts.length; index++) {
-    // JSON.stringify of an array writes a missing element as null; a row is never one, but the text
-    // must stay the array's.
-    const text = JSON.stringify(upserts[index]) ?? 'null';
+    const text = JSON.stringify(rowTuple(upserts[index], layout));
     texts[index] = text;
     guess += text.length;
   }

@@ -2,6 +2,7 @@
 // session secret: the browser sends main's HttpOnly session cookie with the upgrade, as with any
 // same-origin request (see shared/protocol/websocket-handshake.ts).
 import type { ServerMessage } from '../../shared/protocol/server-messages';
+import { batchFromTuples } from '../../shared/protocol/row-tuples';
 import { bridgeSubprotocol, bridgeWebSocketPath } from '../../shared/protocol/websocket-handshake';
 import type { BridgeLink, LinkOpener } from './bridge-link';
 
@@ -45,13 +46,8 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
     // inflates before this event); anything else is not a message of the bridge.
     socket.addEventListener('message', (event) => {
       if (typeof event.data !== 'string') return;
-      let message: ServerMessage;
-      try {
-        message = JSON.parse(event.data) as ServerMessage;
-      } catch {
-        return;
-      }
-      messageListener?.(message);
+      const message = serverMessageOf(event.data);
+      if (message !== undefined) messageListener?.(message);
     });
     socket.addEventListener('close', (event) => {
       closedReason ??= `connection closed (${event.code ?? 'no code'}${event.reason ? ` ${event.reason}` : ''})`;
@@ -76,4 +72,23 @@ export function openWebSocketLink(options: WebSocketLinkOptions): Promise<Bridge
       });
     });
   });
+}
+
+/**
+ * The ServerMessage `text` stands for: a batch of row tuples (batch-bytes.ts) as its DeltaBatch.
+ * Undefined when it is not JSON or its rows are not what main writes: dropped, as a frame that is not
+ * JSON always was (the subscription's next batch then finds a gap in its seqs and asks for a
+ * resnapshot).
+ */
+export function serverMessageOf(text: string): ServerMessage | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null) return undefined;
+  const record = message as Record<string, unknown>;
+  if (record.type === 'batch' && 'tuples' in record) return batchFromTuples(record);
+  return message as ServerMessage;
 }

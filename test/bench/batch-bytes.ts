@@ -1,7 +1,7 @@
 // By hand (issue 15, session 15): main's CPU to turn one batch of rows into what the WebSocket sends,
 // the batch's text as before (messageText, then what ws and zlib do with a string: its UTF-8 length,
 // which flattens V8's rope, and its bytes) against batchBytes (each row stringified and written into
-// one buffer). Rows from a real listing when --rows-file names a batch's JSON (one the backend sent),
+// one buffer; since session 16 each row as a tuple, shared/protocol/row-tuples.ts). Rows from a real listing when --rows-file names a batch's JSON (one the backend sent),
 // else pod-rows.ts's. CPU time of this process, medians of --rounds, the two alternated.
 //
 //   npx tsx test/bench/batch-bytes.ts [--rows 2000] [--rounds 7] [--rows-file batch.json]

@@ -3,13 +3,15 @@
 // stretch them.
 //
 //   node --expose-gc --import tsx test/bench/page-ingest.ts [--pods 150000] [--rounds 3] [--changed 0.13]
+//     [--listing-rows tuples|objects]
 //
 // A travel's moment: --pods rows arrive as JSON messages of 2,000 rows (BatchStream's batches) into a
 // replay mirror, which holds them until the last; then the snapshot is applied whole and the table's
 // default query (every row by name) runs. Reported apart: the work while chunks arrive (parse, hold)
 // and the tail the user waits for after the last byte (its parse, the whole apply, the name order,
 // the query). A first listing: the same rows as live batches, a frame of up to 8,000 rows each, with
-// the table's query after every frame (the fastest the table follows a listing). Pod rows are made
+// the table's query after every frame (the fastest the table follows a listing), each batch as main's
+// WebSocket sends it (rows as tuples, batch-bytes.ts) taken through the page's decoder (its "parse"). Pod rows are made
 // up with the shape main projects (labels, an owner, kubectl's pod columns), named as Deployments'
 // pods are, and listed in key order as an API server lists them. Medians of --rounds.
 //
@@ -24,6 +26,8 @@ import type { EncodedRows } from '../../main/bridge/encoded-rows';
 import { encodeRows, joinedRows } from '../../main/bridge/encoded-rows';
 import { MomentDifference } from '../../main/bridge/moment-difference';
 import { messageText } from '../../main/bridge/outgoing-message';
+import { batchBytes } from '../../main/bridge/batch-bytes';
+import { serverMessageOf } from '../../renderer/transport/websocket-link';
 import { SentRows } from '../../main/bridge/sent-rows';
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
@@ -36,6 +40,7 @@ const { values } = parseArgs({
     pods: { type: 'string', default: '150000' },
     rounds: { type: 'string', default: '3' },
     changed: { type: 'string', default: '0.13' },
+    'listing-rows': { type: 'string', default: 'tuples' },
   },
 });
 const pods = Number(values.pods);
@@ -58,6 +63,11 @@ function messages(rows: readonly Row[], snapshot: boolean): string[] {
     texts.push(JSON.stringify(batch));
   }
   return texts;
+}
+
+/** The same batches as the WebSocket carries them (rows as tuples). */
+function wireMessages(rows: readonly Row[]): string[] {
+  return messages(rows, false).map((text) => batchBytes(JSON.parse(text) as DeltaBatch).toString('utf8'));
 }
 
 /** This process's CPU time in ms (user + system). */
@@ -98,7 +108,7 @@ function listing(texts: readonly string[]): Map<string, number> {
   const mirror = new SubscriptionMirror();
   let inFrame = 0;
   for (const text of texts) {
-    const batch = timed(stages, 'parse', () => JSON.parse(text) as DeltaBatch);
+    const batch = timed(stages, 'parse', () => serverMessageOf(text) as DeltaBatch);
     timed(stages, 'apply', () => mirror.apply(batch));
     inFrame += batch.upserts.length;
     if (inFrame >= frameRows) {
@@ -228,7 +238,8 @@ function report(title: string, runs: Map<string, number>[]): void {
 
 const rows = podRows(pods);
 const snapshot = messages(rows, true);
-const live = messages(rows, false);
+// `--listing-rows objects`: the listing's batches as the WebSocket carried them before (JSON.parse).
+const live = values['listing-rows'] === 'objects' ? messages(rows, false) : wireMessages(rows);
 const travels: Map<string, number>[] = [];
 const listings: Map<string, number>[] = [];
 const againstLive: Map<string, number>[] = [];

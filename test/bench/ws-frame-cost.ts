@@ -6,6 +6,12 @@
 // thread's CPU time (CDP Performance ThreadTime) from the first request to the last parse.
 //
 //   npx tsx test/bench/ws-frame-cost.ts [--via playwright|bare] [--transport ws|fetch] [--batches 25]
+//     [--rows objects|tuples]
+//
+// `--rows tuples` sends the batches as main's bridge writes them (batch-bytes.ts: rows as tuples,
+// shared/protocol/row-tuples.ts) and `objects` as before; either way the page takes each through the
+// renderer's own decoder (websocket-link.ts's serverMessageOf, bundled into the page), which parses,
+// and for tuples builds and validates the rows.
 //
 // `playwright` opens the page as the ui benches do (playwright-core's chromium.launch); `bare` starts
 // the same Chromium headless with a debugging port and asks only Performance and Runtime of it, as a
@@ -18,10 +24,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildSync } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { chromiumExecutable } from '../e2e/chromium';
+import { batchBytes } from '../../main/bridge/batch-bytes';
+import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { podRows } from './pod-rows';
 
 const { values } = parseArgs({
@@ -29,26 +39,38 @@ const { values } = parseArgs({
     via: { type: 'string', default: 'playwright' },
     transport: { type: 'string', default: 'ws' },
     batches: { type: 'string', default: '25' },
+    rows: { type: 'string', default: 'tuples' },
   },
 });
 const batches = Number(values.batches);
 const rows = podRows(batches * 2_000);
 const texts: string[] = [];
-for (let index = 0; index < batches; index++)
-  texts.push(
-    JSON.stringify({
-      type: 'batch',
-      subscriptionId: 's',
-      seq: index + 1,
-      upserts: rows.slice(index * 2_000, (index + 1) * 2_000),
-      deletes: [],
-    }),
-  );
+for (let index = 0; index < batches; index++) {
+  const batch: DeltaBatch = {
+    type: 'batch',
+    subscriptionId: 's',
+    seq: index + 1,
+    upserts: rows.slice(index * 2_000, (index + 1) * 2_000),
+    deletes: [],
+  };
+  texts.push(values.rows === 'tuples' ? batchBytes(batch).toString('utf8') : JSON.stringify(batch));
+}
+// The renderer's decoder, as the page's bundle holds it.
+const decoder = buildSync({
+  entryPoints: [fileURLToPath(new URL('../../renderer/transport/websocket-link.ts', import.meta.url))],
+  bundle: true,
+  format: 'iife',
+  globalName: 'link',
+  write: false,
+}).outputFiles[0].text;
 
-const page = `<!doctype html><script>
+const page = `<!doctype html><script>${decoder}</script><script>
 window.done = false;
 let taken = 0;
-function take(text) { JSON.parse(text); if (++taken === ${batches}) window.done = true; }
+function take(text) {
+  if (link.serverMessageOf(text)?.upserts.length !== 2000) throw new Error('not a batch');
+  if (++taken === ${batches}) window.done = true;
+}
 window.go = async (transport) => {
   if (transport === 'ws') new WebSocket('ws://' + location.host + '/ws').onmessage = (event) => take(event.data);
   else for (let index = 0; index < ${batches}; index++) take(await (await fetch('/batch/' + index)).text());
@@ -180,7 +202,7 @@ const spentMs = values.via === 'bare' ? await viaBareCdp() : await viaPlaywright
 const processUsage = process.cpuUsage(processBefore);
 const megabytes = texts.reduce((total, text) => total + text.length, 0) / 1e6;
 console.log(
-  `${values.via}, ${values.transport}: ${batches} batches of 2,000 rows (${megabytes.toFixed(1)} MB): ` +
+  `${values.via}, ${values.transport}, ${values.rows}: ${batches} batches of 2,000 rows (${megabytes.toFixed(1)} MB): ` +
     `page main thread CPU ${spentMs.toFixed(0)} ms (${((spentMs * 1000) / (batches * 2_000)).toFixed(1)} us a row); ` +
     `this process (the server, and playwright when it drives) ${((processUsage.user + processUsage.system) / 1000).toFixed(0)} ms`,
 );

@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import type { BrowserServer } from '../../main/app/browser-server';
 import type { ReplyMessage, ServerMessage } from '../../shared/protocol/server-messages';
 import { bridgeSubprotocol, bridgeWebSocketPath } from '../../shared/protocol/websocket-handshake';
+import { serverMessageOf } from '../../renderer/transport/websocket-link';
 
 /** Redeems a launch code as a browser would and returns the Cookie header it was given. */
 export async function sessionCookie(server: BrowserServer): Promise<string> {
@@ -19,7 +20,8 @@ export class BridgeClientSocket {
   private nextRequestId = 1;
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => this.received.push(JSON.parse(String(data)) as ServerMessage));
+    // Batches come with their rows as tuples: decoded as the page decodes them.
+    socket.on('message', (data) => this.received.push(serverMessageOf(String(data))!));
     socket.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
     socket.on('error', () => undefined);
   }

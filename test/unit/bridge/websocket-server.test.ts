@@ -14,6 +14,7 @@ import type { Transport } from '../../../main/bridge/transport';
 import { bridgeSubprotocol, sessionCookieName } from '../../../shared/protocol/websocket-handshake';
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { row } from './fixtures';
+import { serverMessageOf } from '../../../renderer/transport/websocket-link';
 
 /** The session cookie a browser opened by main would send. */
 const cookie = (port: number, secret: string) => ({ Cookie: `${sessionCookieName(port)}=${secret}` });
@@ -209,10 +210,11 @@ describe('WebSocket bridge server', () => {
     expect(JSON.parse(frames[2].payload.toString())).toEqual(small);
   });
 
-  it('sends a batch of rows as a text frame of its JSON, compressed when large', async () => {
+  it('sends a batch of rows as a text frame of its JSON (rows as tuples), compressed when large', async () => {
     const secret = createLaunchSecret();
     const { server, connections } = await bridge(secret);
-    const upserts = Array.from({ length: 400 }, (_, index) =>
+    // Over compressAboveBytes as tuples (~90 bytes a row here).
+    const upserts = Array.from({ length: 1_000 }, (_, index) =>
       row(`ns/pod-${index}`, String(index), { labels: { app: 'caf\u00e9 \u2638' } }),
     );
     const large: DeltaBatch = { type: 'batch', subscriptionId: 's1', seq: 1, upserts, deletes: [] };
@@ -226,8 +228,8 @@ describe('WebSocket bridge server', () => {
     const inflated = inflateRawSync(Buffer.concat([frames[0].payload, Buffer.from([0, 0, 0xff, 0xff])]), {
       finishFlush: constants.Z_SYNC_FLUSH,
     });
-    expect(JSON.parse(inflated.toString())).toEqual(large);
-    expect(JSON.parse(frames[1].payload.toString())).toEqual(small);
+    expect(serverMessageOf(inflated.toString())).toEqual(large);
+    expect(serverMessageOf(frames[1].payload.toString())).toEqual(small);
   });
 
   it('closes a connection whose compressed message inflates past the payload limit (1009)', async () => {
