@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { CDPSession } from 'playwright-core';
+import type { CdpSession as CDPSession } from './cdp-connection';
 import { round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';

@@ -10,7 +10,8 @@
 // - scroll: the ui bench's wheel flick down and back: frame interval p50/p95/max, the same split.
 // Thread time (CPU) is what to compare on a shared machine; the wall figures move with its load.
 import { parseArgs } from 'node:util';
-import type { CDPSession, Page } from 'playwright-core';
+import type { BenchPage as Page } from './bench-page';
+import type { CdpSession as CDPSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import { getBody, percentile, round } from './harness';
 import { UiBenchSession } from './ui-session';

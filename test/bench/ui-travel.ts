@@ -58,7 +58,12 @@ try {
   const travelsFrom = clock();
   // What the table holds once complete: a travel is only as slow as its moment is large.
   const shown = async () =>
-    `${await page.getByTestId('row-count').textContent()} rows; ${await page.getByTestId('travel-banner').textContent()}`;
+    // No function named inside the page's code: tsx would wrap it in a helper the page lacks.
+    page.evaluate(() =>
+      ['row-count', 'travel-banner']
+        .map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '')
+        .join(' rows; '),
+    );
   const recent = await travelTo(page, span.to - 10_000);
   log(`travel to 10 s ago: ${round(recent)} ms (${await shown()})`);
   await goLive(page);
