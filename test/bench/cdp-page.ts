@@ -52,6 +52,13 @@ export class CdpPage implements BenchPage {
       flatten: true,
     });
     const cdp = connection.session(sessionId);
+    // The window at the viewport's size too (a headless window is 800x600 otherwise, and the page
+    // then paints an emulated 1440x900 view into it: frames at half rate in the ui bench's scroll).
+    const { windowId } = await browser.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId });
+    await browser.send('Browser.setWindowBounds', {
+      windowId,
+      bounds: { width: setup.width, height: setup.height },
+    });
     await cdp.send('Page.enable');
     await cdp.send('Emulation.setDeviceMetricsOverride', {
       width: setup.width,
