@@ -98,7 +98,10 @@ export class CdpBrowser implements BenchBrowser {
 function devtoolsAddress(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools address: ${text}`)), launchTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`Chromium printed no DevTools address: ${text}`)),
+      launchTimeoutMs,
+    );
     // Read to the end: a full stderr pipe would block Chromium.
     child.stderr!.on('data', (data: Buffer) => {
       if (text.length > 10_000) return;
@@ -121,7 +124,12 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<boolean>((resolve) => child.once('exit', () => resolve(true)));
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  if (!(await Promise.race([exited, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))])))
+  if (
+    !(await Promise.race([
+      exited,
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+    ]))
+  )
     child.kill();
   await exited;
   clearTimeout(timer);

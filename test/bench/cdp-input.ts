@@ -91,7 +91,13 @@ export class CdpMouse {
 
   /** A wheel notch where the mouse is (the page scrolls what is under it). */
   async wheel(deltaX: number, deltaY: number): Promise<void> {
-    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: this.x, y: this.y, deltaX, deltaY });
+    await this.cdp.send('Input.dispatchMouseEvent', {
+      type: 'mouseWheel',
+      x: this.x,
+      y: this.y,
+      deltaX,
+      deltaY,
+    });
   }
 
   /** Moves there, then presses and releases the left button. */

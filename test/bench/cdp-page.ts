@@ -28,7 +28,9 @@ function parsed<R>(text: string | undefined): R {
 
 /** A call of `fn` (its source text) with the argument, as page-side text. */
 const call = (fn: string | ((argument: never) => unknown), argument: unknown) =>
-  typeof fn === 'string' ? `(${fn})` : `(${fn.toString()})(${argument === undefined ? '' : JSON.stringify(argument)})`;
+  typeof fn === 'string'
+    ? `(${fn})`
+    : `(${fn.toString()})(${argument === undefined ? '' : JSON.stringify(argument)})`;
 
 export class CdpPage implements BenchPage {
   readonly keyboard: CdpKeyboard;
@@ -46,7 +48,9 @@ export class CdpPage implements BenchPage {
   /** A new tab, attached and set up before anything loads in it. */
   static async open(connection: CdpConnection, setup: PageSetup): Promise<CdpPage> {
     const browser = connection.session();
-    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
+    const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
+      url: 'about:blank',
+    });
     const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
       targetId,
       flatten: true,
@@ -90,7 +94,9 @@ export class CdpPage implements BenchPage {
   evaluate<R>(expression: string): Promise<R>;
   evaluate<R, A>(fn: (argument: A) => R | Promise<R>, argument?: A): Promise<R>;
   evaluate<R, A>(fn: string | ((argument: A) => R | Promise<R>), argument?: A): Promise<R> {
-    return this.run<R>(`(async () => ${serialised(`await ${call(fn as (argument: never) => unknown, argument)}`)})()`);
+    return this.run<R>(
+      `(async () => ${serialised(`await ${call(fn as (argument: never) => unknown, argument)}`)})()`,
+    );
   }
 
   waitForFunction<R, A>(fn: (argument: A) => R, argument?: A, options: WaitOptions = {}): Promise<R> {
@@ -150,7 +156,9 @@ export class CdpPage implements BenchPage {
       const element = document.querySelector(chosen);
       if (!element) return null;
       const box = element.getBoundingClientRect();
-      return box.width > 0 || box.height > 0 ? { x: box.x, y: box.y, width: box.width, height: box.height } : null;
+      return box.width > 0 || box.height > 0
+        ? { x: box.x, y: box.y, width: box.width, height: box.height }
+        : null;
     }, selector);
   }
 

@@ -116,8 +116,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       if (!(benchDrivers as readonly string[]).includes(driver))
         throw new Error(`--driver takes ${benchDrivers.join(' or ')}; got "${driver}"`);
       options.uiDriver = driver as BenchDriver;
-    }
-    else if (argument === '--only') {
+    } else if (argument === '--only') {
       const names = value().split(',');
       for (const name of names)
         if (!(benchNames as readonly string[]).includes(name))

@@ -82,7 +82,10 @@ export function editDistance(left: string, right: string): number {
 export async function typeFilters(page: Page, texts: readonly string[]): Promise<TypingResult> {
   const input = byTestId('filter-input');
   const inputValue = () =>
-    page.evaluate((selector) => (document.querySelector(selector) as HTMLInputElement | null)?.value ?? '', input);
+    page.evaluate(
+      (selector) => (document.querySelector(selector) as HTMLInputElement | null)?.value ?? '',
+      input,
+    );
   const result: TypingResult = { latencies: [], byText: [], droppedKeys: 0, unanswered: 0 };
   for (const text of texts) {
     await page.click(input);
@@ -143,7 +146,8 @@ export async function openDetail(page: Page, rowIndex: number): Promise<number> 
   // Under churn the row at an index may hold another object by the time the click lands: the key is
   // read from the row the click selected (selection is by key), not from the row before the click.
   const key = await page.evaluate(
-    () => document.querySelector('[role="row"][data-key][aria-selected="true"]')?.getAttribute('data-key') ?? '',
+    () =>
+      document.querySelector('[role="row"][data-key][aria-selected="true"]')?.getAttribute('data-key') ?? '',
   );
   await probe(page).arm('detail', key.split('/').pop() ?? key, 'keydown');
   await page.keyboard.press('Enter');
@@ -158,7 +162,10 @@ async function timelineSpan(page: Page): Promise<{ from: number; to: number }> {
   );
   return page.evaluate(() => {
     const timeline = document.querySelector('[data-testid="timeline"]');
-    return { from: Number(timeline?.getAttribute('data-from')), to: Number(timeline?.getAttribute('data-to')) };
+    return {
+      from: Number(timeline?.getAttribute('data-from')),
+      to: Number(timeline?.getAttribute('data-to')),
+    };
   });
 }
 

@@ -85,7 +85,8 @@ export class UiBenchSession {
   /** Chromium, driven by `driver`, whose pages are at the bench's window size and carry the probe. */
   async openBrowser(driver: BenchDriver = 'cdp'): Promise<BenchBrowser> {
     const setup = { width: 1440, height: 900, colorScheme: 'dark', initScriptPath: probeScript } as const;
-    const browser = driver === 'playwright' ? await PlaywrightBrowser.launch(setup) : await CdpBrowser.launch(setup);
+    const browser =
+      driver === 'playwright' ? await PlaywrightBrowser.launch(setup) : await CdpBrowser.launch(setup);
     this.closers.unshift(() => browser.close());
     return browser;
   }

@@ -82,7 +82,9 @@ function skippedFrames(intervals: readonly number[]): number {
  * far less than wall time: what the page's own work costs, apart from waiting for a core.
  */
 async function pageThreadCpuMs(cdp: CdpSession): Promise<number> {
-  const { metrics } = await cdp.send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics');
+  const { metrics } = await cdp.send<{ metrics: { name: string; value: number }[] }>(
+    'Performance.getMetrics',
+  );
   return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
 }
 
