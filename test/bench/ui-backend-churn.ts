@@ -17,10 +17,12 @@ import { parseArgs } from 'node:util';
 import type { BenchPage } from './bench-page';
 import { median, round } from './harness';
 import { switchKind } from './ui-scenario';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 
 const { values } = parseArgs({
   options: {
+    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 16).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -45,7 +47,7 @@ try {
   const backend = await session.startBackendProcess(
     backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
   );
-  const { page } = await session.openSyncedPage(backend, log);
+  const { page } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await session.cluster.setChurn(churn);
   await page.waitForTimeout(warmupMs);
   const from = profileClock();

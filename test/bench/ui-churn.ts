@@ -21,11 +21,13 @@ import type { CdpSession as CDPSession } from './cdp-connection';
 import { round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, pageNow, scrollTable, switchKind } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 16).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -219,7 +221,7 @@ if (values.summarize !== undefined) {
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await session.cluster.setChurn(Number(values.churn));
   await page.waitForTimeout(warmupMs);
   const phase = values.scroll ? 'scroll' : values.switch ? 'switch' : 'churn';

@@ -14,11 +14,13 @@ import type { BenchPage as Page } from './bench-page';
 import type { CdpSession as CDPSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import { getBody, percentile, round } from './harness';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, pageNow, scrollTable, typeFilters } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 16).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '20' },
@@ -158,7 +160,7 @@ const pods = Number(values.pods);
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const texts = await filterTexts(session.cluster.url);
   await session.cluster.setChurn(Number(values.churn));

@@ -16,12 +16,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { goLive, playbackError, playbackWindow, recordingSpan, travelTo } from './ui-scenario';
 import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 16).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -43,7 +45,7 @@ try {
   const backend = await session.startBackendProcess(
     backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
   );
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await cluster.setChurn(Number(values.churn));
   log(`churning at ${values.churn}/s for ${values.seconds} s...`);
   await page.waitForTimeout(Number(values.seconds) * 1000);
