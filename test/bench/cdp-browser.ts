@@ -66,9 +66,13 @@ export class CdpBrowser implements BenchBrowser {
     const profile = mkdtempSync(join(tmpdir(), 'kubetide-cdp-'));
     const child = spawn(
       chromiumExecutable(),
-      [...chromiumSwitches, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+      [...chromiumSwitches, '--no-startup-window', '--remote-debugging-port=0', `--user-data-dir=${profile}`],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    // A bench that dies without closing (an exception, Ctrl+C) takes its browser with it.
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
     try {
       const url = await devtoolsAddress(child);
       return new CdpBrowser(child, profile, await CdpConnection.open(url), setup);

@@ -48,8 +48,17 @@ export class CdpPage implements BenchPage {
   /** A new tab, attached and set up before anything loads in it. */
   static async open(connection: CdpConnection, setup: PageSetup): Promise<CdpPage> {
     const browser = connection.session();
+    // A browser context of its own, whose tab opens in a window of its own, as playwright-core opens
+    // each page.
+    const { browserContextId } = await browser.send<{ browserContextId: string }>(
+      'Target.createBrowserContext',
+      {
+        disposeOnDetach: true,
+      },
+    );
     const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', {
       url: 'about:blank',
+      browserContextId,
     });
     const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', {
       targetId,
