@@ -86,6 +86,9 @@ export class CdpPage implements BenchPage {
     });
     // The page reads as focused (document.hasFocus, focus events), as a window in front does.
     await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+    // An experiment's switch: the devtools copy of every WebSocket frame back on, with nothing else of
+    // playwright-core's, to tell which of a difference between the drivers is the copy's.
+    if (process.env.KUBETIDE_BENCH_CDP_NETWORK === '1') await cdp.send('Network.enable');
     if (setup.initScriptPath !== undefined)
       await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
         source: `${readFileSync(setup.initScriptPath, 'utf8')}\n//# sourceURL=${setup.initScriptPath}`,
