@@ -32,7 +32,8 @@ export const chromiumSwitches = [
   '--disable-default-apps',
   '--disable-dev-shm-usage',
   '--disable-extensions',
-  '--disable-features=PaintHolding,MediaRouter,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,LensOverlay,ThirdPartyStoragePartitioning',
+  '--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch',
+  '--enable-features=CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
   '--allow-pre-commit-input',
   '--disable-hang-monitor',
   '--disable-ipc-flooding-protection',
@@ -47,6 +48,10 @@ export const chromiumSwitches = [
   '--use-mock-keychain',
   '--no-service-autorun',
   '--disable-search-engine-choice-screen',
+  '--enable-unsafe-swiftshader',
+  '--disable-stack-profiler',
+  '--disable-infobars',
+  '--unsafely-disable-devtools-self-xss-warnings',
 ];
 
 /** How long Chromium may take to print its DevTools address (a loaded machine starts it slowly). */
