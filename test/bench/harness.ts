@@ -15,6 +15,8 @@ import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { httpListerWatcher } from '../../main/kube/lister-watcher';
 import { RestClient } from '../../main/kube/rest-client';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import { benchDrivers } from './bench-page';
+import type { BenchDriver } from './bench-page';
 
 export interface BenchOptions {
   /** Pods seeded in the embedded cluster (default 50,000). */
@@ -37,6 +39,12 @@ export interface BenchOptions {
   uiSeconds: number;
   /** A short ui run for smoke tests: one text per selector form, a short scroll. */
   uiBrief: boolean;
+  /**
+   * How the ui benchmark drives Chromium: `playwright` (playwright-core, the default; its Network
+   * domain copies every WebSocket frame on the page's main thread), or `cdp`, its own bare DevTools
+   * connection (no such copy; see bench-page.ts for why it is not the default).
+   */
+  uiDriver: BenchDriver;
   /** Write the ui benchmark's page CPU profiles to test-artifacts/ui-bench. */
   profile: boolean;
   /** Run only the benchmarks of these names (`--only sync,watch`). */
@@ -67,7 +75,7 @@ export const podsResource: GroupVersionResource = { group: '', version: 'v1', re
 
 /**
  * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief
- * --profile --only NAME[,NAME] --json`; throws on anything else.
+ * --driver cdp|playwright --profile --only NAME[,NAME] --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = {
@@ -81,6 +89,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     uiChurn: 2_000,
     uiSeconds: 60,
     uiBrief: false,
+    uiDriver: 'playwright',
     profile: false,
     json: false,
   };
@@ -102,7 +111,12 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
     else if (argument === '--profile') options.profile = true;
     else if (argument === '--ui-brief') options.uiBrief = true;
-    else if (argument === '--only') {
+    else if (argument === '--driver') {
+      const driver = value();
+      if (!(benchDrivers as readonly string[]).includes(driver))
+        throw new Error(`--driver takes ${benchDrivers.join(' or ')}; got "${driver}"`);
+      options.uiDriver = driver as BenchDriver;
+    } else if (argument === '--only') {
       const names = value().split(',');
       for (const name of names)
         if (!(benchNames as readonly string[]).includes(name))
@@ -112,7 +126,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --profile --only NAME[,NAME] --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --driver cdp|playwright --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;

@@ -2,7 +2,7 @@
 // rows are (listed by the backend's feed, sent in batches, acknowledged by the page as applied, waiting
 // in the stream) beside each side's CPU time so far, to tell which side the other waits for. It reads
 // the session's insides (a bench's look, not an API): its connections' subscription streams.
-import type { CDPSession } from 'playwright-core';
+import type { CdpSession } from './cdp-connection';
 import type { ClusterSession } from '../../main/bridge/cluster-session';
 import { mainThreadWaitMs, processCpuMs, threadCpu } from './thread-cpu';
 
@@ -40,10 +40,12 @@ export class StartupTimeline {
     private readonly clusterPid?: number,
   ) {}
 
-  start(cdp: CDPSession): void {
+  start(cdp: CdpSession): void {
     this.opened = performance.now();
     const tick = async () => {
-      const { metrics } = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
+      const { metrics } = await cdp
+        .send<{ metrics: { name: string; value: number }[] }>('Performance.getMetrics')
+        .catch(() => ({ metrics: [] }));
       const pageMs = (metrics.find((entry) => entry.name === 'ThreadTime')?.value ?? 0) * 1000;
       this.samples.push({ ...this.backend(), pageMs });
     };

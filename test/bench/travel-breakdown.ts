@@ -113,7 +113,11 @@ try {
   });
 
   async function shown(): Promise<string> {
-    return `${await page.getByTestId('row-count').textContent()} rows; ${await page.getByTestId('travel-banner').textContent()}`;
+    // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
+    return page.evaluate(
+      () =>
+        `${document.querySelector('[data-testid="row-count"]')?.textContent ?? ''} rows; ${document.querySelector('[data-testid="travel-banner"]')?.textContent ?? ''}`,
+    );
   }
 } finally {
   await session.close();

@@ -14,13 +14,15 @@
 // the simulator drop every watch and compact its event window (as when it cut watchers that fell
 // too far behind: every kind relists), so the switches are timed while the informers relist.
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { BenchPage } from './bench-page';
 import { median, round } from './harness';
 import { switchKind } from './ui-scenario';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 
 const { values } = parseArgs({
   options: {
+    // playwright (the default) or cdp (the bare DevTools driver: no devtools copy of each frame).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -45,7 +47,7 @@ try {
   const backend = await session.startBackendProcess(
     backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
   );
-  const { page } = await session.openSyncedPage(backend, log);
+  const { page } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await session.cluster.setChurn(churn);
   await page.waitForTimeout(warmupMs);
   const from = profileClock();
@@ -144,7 +146,7 @@ async function clusterRevision(url: string): Promise<number | undefined> {
  * What the table shows now, for the log: its title, count, rows in the DOM, busy state and sync badge.
  * (Text, not a function: tsx would name a function's inner arrows with a helper the page lacks.)
  */
-function shownTable(page: Page): Promise<string> {
+function shownTable(page: BenchPage): Promise<string> {
   return page.evaluate(`(() => {
     const text = (selector) => document.querySelector(selector)?.textContent ?? '-';
     const busy = document.querySelector('[data-filter]')?.getAttribute('aria-busy');

@@ -20,16 +20,18 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { CDPSession } from 'playwright-core';
+import type { CdpSession as CDPSession } from './cdp-connection';
 import { percentile, round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
 import { ChurnHold } from './churn-hold';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, openDetail, pageNow, scrollTable, switchKind, typeFilters } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // playwright (the default) or cdp (the bare DevTools driver: no devtools copy of each frame).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -229,7 +231,7 @@ if (values.summarize !== undefined) {
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   // --hold: the delivered rate (every kind's changes) held at a target rather than the actions asked.
   const hold = values.hold === undefined ? undefined : new ChurnHold(session.cluster, Number(values.hold));
   if (hold) await hold.start();

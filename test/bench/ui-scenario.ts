@@ -1,7 +1,9 @@
 // What the ui bench does in the page, as a person would: real key presses into the filter bar, mouse
 // wheel over the table, clicks in the sidebar, Enter on a row, the timeline. Every figure comes from
-// the page's clocks (ui-page-probe.js); this side only acts and collects.
-import type { Page } from 'playwright-core';
+// the page's clocks (ui-page-probe.js); this side only acts and collects, through either driver
+// (bench-page.ts). Page-side functions name no inner function: tsx would wrap it in a helper the page lacks.
+import type { BenchPage as Page } from './bench-page';
+import { byTestId } from './bench-page';
 
 /** Pause between key presses: a fast typist (~150 words a minute). */
 const keyDelayMs = 60;
@@ -78,17 +80,22 @@ export function editDistance(left: string, right: string): number {
  * recording every keystroke's latency to the painted table.
  */
 export async function typeFilters(page: Page, texts: readonly string[]): Promise<TypingResult> {
-  const input = page.getByTestId('filter-input');
+  const input = byTestId('filter-input');
+  const inputValue = () =>
+    page.evaluate(
+      (selector) => (document.querySelector(selector) as HTMLInputElement | null)?.value ?? '',
+      input,
+    );
   const result: TypingResult = { latencies: [], byText: [], droppedKeys: 0, unanswered: 0 };
   for (const text of texts) {
-    await input.click();
+    await page.click(input);
     await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startKeystrokes());
     await page.keyboard.type(text, { delay: keyDelayMs });
     const typed = await page.evaluate(
       (timeoutMs) => (window as unknown as ProbeWindow).kubetideProbe.stopKeystrokes(timeoutMs),
       answerTimeoutMs,
     );
-    result.droppedKeys += editDistance(text, await input.inputValue());
+    result.droppedKeys += editDistance(text, await inputValue());
     await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startKeystrokes());
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.press('Backspace');
@@ -96,13 +103,13 @@ export async function typeFilters(page: Page, texts: readonly string[]): Promise
       (timeoutMs) => (window as unknown as ProbeWindow).kubetideProbe.stopKeystrokes(timeoutMs),
       answerTimeoutMs,
     );
-    result.droppedKeys += editDistance('', await input.inputValue());
+    result.droppedKeys += editDistance('', await inputValue());
     const latencies = [...typed.latencies, ...cleared.latencies];
     result.latencies.push(...latencies);
     result.byText.push({ text, latencies });
     result.unanswered += typed.unanswered + cleared.unanswered;
   }
-  await input.blur();
+  await page.evaluate((selector) => (document.querySelector(selector) as HTMLElement | null)?.blur(), input);
   return result;
 }
 
@@ -112,7 +119,7 @@ export async function scrollTable(
   bodySelector: string,
   notches = wheelNotches,
 ): Promise<number[]> {
-  const box = await page.locator(bodySelector).boundingBox();
+  const box = await page.boundingBox(bodySelector);
   if (!box) throw new Error(`no ${bodySelector} to scroll`);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.startFrames());
@@ -129,17 +136,19 @@ export async function scrollTable(
 export async function switchKind(page: Page, resource: string, title: string): Promise<number> {
   await probe(page).arm('kind', title, 'click');
   // A switch that relists may block the page for long: the bound is the armed measurement's, not the click's.
-  await page.locator(`[data-testid="sidebar"] [data-kind="${resource}"]`).first().click({ timeout: 120_000 });
+  await page.click(`[data-testid="sidebar"] [data-kind="${resource}"]`, { timeout: 120_000 });
   return probe(page).measured();
 }
 
 /** Enter on a selected row to the painted detail pane naming it; closes the pane after. */
 export async function openDetail(page: Page, rowIndex: number): Promise<number> {
-  await page.locator('[role="row"][data-key]').nth(rowIndex).click();
+  await page.click('[role="row"][data-key]', { nth: rowIndex });
   // Under churn the row at an index may hold another object by the time the click lands: the key is
   // read from the row the click selected (selection is by key), not from the row before the click.
-  const selected = page.locator('[role="row"][data-key][aria-selected="true"]').first();
-  const key = (await selected.getAttribute('data-key')) ?? '';
+  const key = await page.evaluate(
+    () =>
+      document.querySelector('[role="row"][data-key][aria-selected="true"]')?.getAttribute('data-key') ?? '',
+  );
   await probe(page).arm('detail', key.split('/').pop() ?? key, 'keydown');
   await page.keyboard.press('Enter');
   const measured = await probe(page).measured();
@@ -148,14 +157,16 @@ export async function openDetail(page: Page, rowIndex: number): Promise<number> 
 }
 
 async function timelineSpan(page: Page): Promise<{ from: number; to: number }> {
-  const timeline = page.getByTestId('timeline');
   await page.waitForFunction(
     () => Number(document.querySelector('[data-testid="timeline"]')?.getAttribute('data-to') ?? 0) > 1,
   );
-  return {
-    from: Number(await timeline.getAttribute('data-from')),
-    to: Number(await timeline.getAttribute('data-to')),
-  };
+  return page.evaluate(() => {
+    const timeline = document.querySelector('[data-testid="timeline"]');
+    return {
+      from: Number(timeline?.getAttribute('data-from')),
+      to: Number(timeline?.getAttribute('data-to')),
+    };
+  });
 }
 
 /**
@@ -164,7 +175,7 @@ async function timelineSpan(page: Page): Promise<{ from: number; to: number }> {
  */
 export async function travelTo(page: Page, time: number): Promise<number> {
   const { from, to } = await timelineSpan(page);
-  const box = (await page.getByTestId('timeline-chart').boundingBox())!;
+  const box = (await page.boundingBox(byTestId('timeline-chart')))!;
   const fraction = Math.min(1, Math.max(0, (time - from) / (to - from)));
   await probe(page).arm('travel', '', 'pointerup', 120_000);
   await page.mouse.click(box.x + fraction * (box.width - 1), box.y + box.height / 2);
@@ -172,8 +183,8 @@ export async function travelTo(page: Page, time: number): Promise<number> {
 }
 
 export async function goLive(page: Page): Promise<void> {
-  await page.getByTestId('timeline-live').click();
-  await page.getByTestId('travel-banner').waitFor({ state: 'detached' });
+  await page.click(byTestId('timeline-live'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid="travel-banner"]'));
 }
 
 /** The recording's first and last moments, as the timeline shows them. */
@@ -227,9 +238,8 @@ export interface PlaybackMeasure {
  * how long it stood still, and how far it strayed either side of the steady line.
  */
 export async function playbackError(page: Page, speed: number, durationMs: number): Promise<PlaybackMeasure> {
-  await page.getByTestId('timeline-speed').selectOption(String(speed));
+  await page.selectOption(byTestId('timeline-speed'), String(speed));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  const chart = page.getByTestId('timeline-chart');
   const pressedAt = await page.evaluate(() => performance.now());
   await page.keyboard.press(' ');
   // The first move starts the measure: main's playback clock runs from then (see startMs).
@@ -240,11 +250,13 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
       );
       return value !== initial ? { value, at: performance.now() } : false;
     },
-    Number(await chart.getAttribute('aria-valuenow')),
+    await page.evaluate(() =>
+      Number(document.querySelector('[data-testid="timeline-chart"]')?.getAttribute('aria-valuenow')),
+    ),
     // A loaded machine (load average 20-30) took over Playwright's default 30 s to start playing.
     { timeout: 120_000 },
   );
-  const first = (await start.jsonValue()) as { value: number; at: number };
+  const first = start as { value: number; at: number };
   // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
   const samples = await page.evaluate(async (until) => {
     const taken: { value: number; at: number; banner: string }[] = [];

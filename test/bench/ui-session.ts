@@ -1,18 +1,20 @@
 // What the ui benches set up before they measure, shared by `--only ui` (ui.ts) and the by-hand runs
 // (ui-travel.ts, ui-startup.ts): the cluster in its own process, Kubetide in browser mode (recording on,
 // its data in the session's folder) in a process of its own or, for a bench that reads its insides,
-// in this one, and a Chromium context whose pages get
-// ui-page-probe.js before their own scripts. Each is a step of its own, so a caller can time one
+// in this one, and a Chromium whose pages get ui-page-probe.js before their own scripts, driven by
+// playwright-core (the default) or bare over DevTools (cdp-browser.ts, `--driver cdp`). Each is a step of its own, so a caller can time one
 // (ui-startup times the backend's start). close() undoes what was started, newest first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode } from '../../main/app/serve';
 import type { BrowserMode } from '../../main/app/serve';
-import { launchChromium } from '../e2e/chromium';
+import type { BenchBrowser, BenchDriver, BenchPage } from './bench-page';
+import { benchDrivers } from './bench-page';
+import { CdpBrowser } from './cdp-browser';
+import { PlaywrightBrowser } from './playwright-page';
 import { BackendProcess } from './ui-backend-process';
 import { startClusterProcess } from './ui-cluster';
 import { round } from './harness';
@@ -49,7 +51,7 @@ export class UiBenchSession {
 
   /**
    * Kubetide in browser mode on the cluster in this process, for a bench that reads the backend's
-   * insides (ui-startup); what it measures of the backend includes this process's playwright.
+   * insides (ui-startup); what it measures of the backend includes this process's driver.
    */
   async startBackend(record = true): Promise<BrowserMode> {
     const mode = await startBrowserMode({
@@ -80,30 +82,30 @@ export class UiBenchSession {
     return backend;
   }
 
-  /** Chromium, and a context at the bench's window size whose pages carry the probe. */
-  async openBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
-    const browser = await launchChromium();
+  /** Chromium, driven by `driver`, whose pages are at the bench's window size and carry the probe. */
+  async openBrowser(driver: BenchDriver = 'playwright'): Promise<BenchBrowser> {
+    const setup = { width: 1440, height: 900, colorScheme: 'dark', initScriptPath: probeScript } as const;
+    const browser =
+      driver === 'playwright' ? await PlaywrightBrowser.launch(setup) : await CdpBrowser.launch(setup);
     this.closers.unshift(() => browser.close());
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-    await context.addInitScript({ path: probeScript });
-    return { browser, context };
+    return browser;
   }
 
   /**
-   * The by-hand benches' start: a page (and its CDP session) opened on the backend, waited on until
-   * its pods are synced, first rows and synced logged.
+   * The by-hand benches' start: a page opened on the backend, waited on until its pods are synced,
+   * first rows and synced logged. `page.cdp` is its DevTools session.
    */
   async openSyncedPage(
     backend: BackendProcess,
     log: (message: string) => void,
-  ): Promise<{ page: Page; cdp: CDPSession }> {
-    const { context } = await this.openBrowser();
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
+    driver: BenchDriver = 'playwright',
+  ): Promise<{ page: BenchPage; cdp: BenchPage['cdp'] }> {
+    const browser = await this.openBrowser(driver);
+    const page = await browser.newPage();
     await page.goto(await backend.launchUrl());
     const startup = await startupTimes(page);
-    log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
-    return { page, cdp };
+    log(`first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms (${driver} driver)`);
+    return { page, cdp: page.cdp };
   }
 
   /** Something else to close with the session (before what was started earlier). */
@@ -115,4 +117,12 @@ export class UiBenchSession {
     for (const close of this.closers.splice(0)) await close().catch(() => undefined);
     rmSync(this.workFolder, { recursive: true, force: true });
   }
+}
+
+/** A by-hand bench's `--driver` value, checked. */
+export function parseDriver(value: string | undefined): BenchDriver {
+  const driver = value ?? 'playwright';
+  if (!(benchDrivers as readonly string[]).includes(driver))
+    throw new Error(`--driver takes ${benchDrivers.join(' or ')}; got "${driver}"`);
+  return driver as BenchDriver;
 }

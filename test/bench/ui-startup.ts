@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
 import type { ThreadCpu } from './thread-cpu';
 import { startupTimes } from './ui-scenario';
@@ -54,6 +54,8 @@ const { values } = parseArgs({
     // --open-after-synced times is then the page's intake alone, not beside the recording's start.
     'open-after-recorded': { type: 'boolean', default: false },
     window: { type: 'string' },
+    // cdp (the bare DevTools driver) or playwright (the figures before session 16).
+    driver: { type: 'string' },
     // Experiments (issue 15's synced): the backend without its recording.
     'no-record': { type: 'boolean', default: false },
   },
@@ -128,14 +130,17 @@ try {
     log(`recorded before the page opened: ${written} changes`);
   }
   const timeline = new StartupTimeline(clusterSession, backendStart, session.cluster.pid);
-  const { browser, context } = await session.openBrowser();
-  const page = await context.newPage();
+  const browser = await session.openBrowser(parseDriver(values.driver));
+  const page = await browser.newPage();
+  const { cdp } = page;
+  const traceEvents: unknown[] = [];
   if (values.trace) {
-    await browser.startTracing(page, {
-      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute'],
+    cdp.on('Tracing.dataCollected', (data: { value: unknown[] }) => traceEvents.push(...data.value));
+    await cdp.send('Tracing.start', {
+      categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,v8.execute',
+      transferMode: 'ReportEvents',
     });
   }
-  const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
   if (values.profile) {
     await cdp.send('Profiler.enable');
@@ -157,7 +162,10 @@ try {
   const { metrics } = await cdp.send('Performance.getMetrics');
   if (values.trace) {
     mkdirSync(profileFolder, { recursive: true });
-    writeFileSync(join(profileFolder, `startup-${pods}.trace.json`), await browser.stopTracing());
+    const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+    await cdp.send('Tracing.end');
+    await complete;
+    writeFileSync(join(profileFolder, `startup-${pods}.trace.json`), JSON.stringify({ traceEvents }));
   }
   const metric = (name: string) => (metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000;
   if (values.profile) {

@@ -6,9 +6,9 @@
 // backend's CPU from its start to the page's synced (its process, its main thread, each thread, its
 // collections) and the page's main-thread CPU.
 //
-//   npx tsx test/bench/ui-synced.ts [--pods 50000] [--runs 1] [--backend-flag=--max-semi-space-size=64]
+//   npx tsx test/bench/ui-synced.ts [--pods 50000] [--runs 1] [--backend-flag=--max-semi-space-size=64] [--driver playwright]
 import { parseArgs } from 'node:util';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { startupTimes } from './ui-scenario';
 
 const { values } = parseArgs({
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     // Node or V8 flags for the backend's process (e.g. --max-semi-space-size=64), repeatable.
     'backend-flag': { type: 'string', multiple: true, default: [] },
+    // cdp (the bare DevTools driver) or playwright (the figures before session 16).
+    driver: { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -30,9 +32,9 @@ for (let run = 0; run < Number(values.runs); run++) {
   try {
     const backend = await session.startBackendProcess(values['backend-flag']);
     await backend.startMeasuring();
-    const { context } = await session.openBrowser();
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
+    const browser = await session.openBrowser(parseDriver(values.driver));
+    const page = await browser.newPage();
+    const { cdp } = page;
     await cdp.send('Performance.enable');
     await page.goto(await backend.launchUrl());
     const startup = await startupTimes(page);

@@ -10,14 +10,17 @@
 // - scroll: the ui bench's wheel flick down and back: frame interval p50/p95/max, the same split.
 // Thread time (CPU) is what to compare on a shared machine; the wall figures move with its load.
 import { parseArgs } from 'node:util';
-import type { CDPSession, Page } from 'playwright-core';
+import type { BenchPage as Page } from './bench-page';
+import type { CdpSession as CDPSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import { getBody, percentile, round } from './harness';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, pageNow, scrollTable, typeFilters } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // playwright (the default) or cdp (the bare DevTools driver: no devtools copy of each frame).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '20' },
@@ -157,7 +160,7 @@ const pods = Number(values.pods);
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const texts = await filterTexts(session.cluster.url);
   await session.cluster.setChurn(Number(values.churn));

@@ -16,12 +16,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
-import { UiBenchSession } from './ui-session';
+import { parseDriver, UiBenchSession } from './ui-session';
 import { goLive, playbackError, playbackWindow, recordingSpan, travelTo } from './ui-scenario';
 import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
+    // playwright (the default) or cdp (the bare DevTools driver: no devtools copy of each frame).
+    driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
@@ -43,7 +45,7 @@ try {
   const backend = await session.startBackendProcess(
     backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
   );
-  const { page, cdp } = await session.openSyncedPage(backend, log);
+  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await cluster.setChurn(Number(values.churn));
   log(`churning at ${values.churn}/s for ${values.seconds} s...`);
   await page.waitForTimeout(Number(values.seconds) * 1000);
@@ -58,7 +60,12 @@ try {
   const travelsFrom = clock();
   // What the table holds once complete: a travel is only as slow as its moment is large.
   const shown = async () =>
-    `${await page.getByTestId('row-count').textContent()} rows; ${await page.getByTestId('travel-banner').textContent()}`;
+    // No function named inside the page's code: tsx would wrap it in a helper the page lacks.
+    page.evaluate(() =>
+      ['row-count', 'travel-banner']
+        .map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '')
+        .join(' rows; '),
+    );
   const recent = await travelTo(page, span.to - 10_000);
   log(`travel to 10 s ago: ${round(recent)} ms (${await shown()})`);
   await goLive(page);

@@ -1,14 +1,16 @@
 // Benchmark 6 (issue 15): what a user feels, in a real browser. The embedded cluster (its own process)
 // holds N pods under 2,000 changes a second; Kubetide runs in browser mode in another (ui-backend-child.ts,
-// so what the bench measures of it excludes this process's playwright); headless
-// Chromium opens it and ui-scenario.ts types, scrolls, clicks and travels as a person would, while
+// so what the bench measures of it excludes this process's browser driver); headless
+// Chromium, driven over a bare DevTools connection (cdp-browser.ts; `--driver playwright` for
+// playwright-core, the figures before session 16, whose Network domain the page pays for), opens it and ui-scenario.ts types, scrolls, clicks and travels as a person would, while
 // ui-page-probe.js times each action in the page, from the input event to the painted answer. The same
 // browser then opens the floor (ui-floor.html: the same rows in a plain table, no engine), so the
 // figures say what Kubetide costs over what showing these rows costs at all.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BenchBrowser, BenchPage } from './bench-page';
+import type { CdpSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import type { BenchOptions, BenchResult } from './harness';
 import { atMost, getBody, median, percentile, round } from './harness';
@@ -79,14 +81,16 @@ function skippedFrames(intervals: readonly number[]): number {
  * The page's main-thread CPU time (Chromium's ThreadTime metric), which a loaded machine stretches
  * far less than wall time: what the page's own work costs, apart from waiting for a core.
  */
-async function pageThreadCpuMs(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
+async function pageThreadCpuMs(cdp: CdpSession): Promise<number> {
+  const { metrics } = await cdp.send<{ metrics: { name: string; value: number }[] }>(
+    'Performance.getMetrics',
+  );
   return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
 }
 
 /** A CPU profile of `action` in the page, written to test-artifacts/ui-bench when --profile is given. */
 async function profiled<T>(
-  cdp: CDPSession,
+  cdp: CdpSession,
   options: BenchOptions,
   name: string,
   action: () => Promise<T>,
@@ -98,14 +102,14 @@ async function profiled<T>(
   try {
     return await action();
   } finally {
-    const { profile } = await cdp.send('Profiler.stop');
+    const { profile } = await cdp.send<{ profile: unknown }>('Profiler.stop');
     mkdirSync(profileFolder, { recursive: true });
     writeFileSync(join(profileFolder, `${name}-${options.uiPods}.cpuprofile`), JSON.stringify(profile));
   }
 }
 
-async function openPage(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
+async function openPage(browser: BenchBrowser, url: string): Promise<BenchPage> {
+  const page = await browser.newPage();
   await page.goto(url);
   return page;
 }
@@ -119,13 +123,13 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
   const { cluster } = session;
   try {
     const backend = await session.startBackendProcess();
-    const { context } = await session.openBrowser();
+    const browser = await session.openBrowser(options.uiDriver);
     const texts = await filterTexts(cluster.url, options.uiBrief);
     const notches = options.uiBrief ? briefWheelNotches : wheelNotches;
 
-    log('ui: opening Kubetide...');
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
+    log(`ui: opening Kubetide (${browser.driver} driver)...`);
+    const page = await browser.newPage();
+    const { cdp } = page;
     const startup = await profiled(cdp, options, 'startup', async () => {
       await page.goto(await backend.launchUrl());
       return startupTimes(page);
@@ -170,7 +174,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const longTasks = await longTasksBetween(page, churnStart, await pageNow(page));
     const longTasksPerMinute = (longTasks.length / options.uiSeconds) * 60;
     await cdp.send('HeapProfiler.collectGarbage');
-    const heapMb = (await cdp.send('Runtime.getHeapUsage')).usedSize / 2 ** 20;
+    const heapMb = (await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize / 2 ** 20;
 
     log('ui: travelling...');
     const span = await recordingSpan(page);
@@ -202,7 +206,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await cluster.setChurn(0);
     const floor = await startFloorServer(cluster.url);
     session.onClose(() => floor.close());
-    const floorPage = await openPage(context, floor.url);
+    const floorPage = await openPage(browser, floor.url);
     const floorStartup = await startupTimes(floorPage, false);
     const floorTyping = await typeFilters(floorPage, texts);
     const floorFrames = await scrollTable(floorPage, '#table', notches);
@@ -221,6 +225,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
       fields: {
         pods,
         churn_per_s: options.uiChurn,
+        driver: options.uiDriver,
         first_rows_ms: round(startup.firstRows),
         synced_ms: round(startup.synced),
         keystroke_p50_ms: round(percentile(typing.latencies, 50)),
@@ -287,7 +292,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
-        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the driver and its playwright run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
+        `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the bench and its browser driver run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
     };

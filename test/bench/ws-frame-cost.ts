@@ -5,7 +5,7 @@
 // (permessage-deflate level 1 over 64 KiB, as main's bridge server sends) or by fetch; the page
 // thread's CPU time (CDP Performance ThreadTime) from the first request to the last parse.
 //
-//   npx tsx test/bench/ws-frame-cost.ts [--via playwright|bare] [--transport ws|fetch] [--batches 25]
+//   npx tsx test/bench/ws-frame-cost.ts [--via playwright|bare|driver] [--transport ws|fetch] [--batches 25]
 //     [--rows objects|tuples]
 //
 // `--rows tuples` sends the batches as main's bridge writes them (batch-bytes.ts: rows as tuples,
@@ -15,7 +15,9 @@
 //
 // `playwright` opens the page as the ui benches do (playwright-core's chromium.launch); `bare` starts
 // the same Chromium headless with a debugging port and asks only Performance and Runtime of it, as a
-// user's browser or Electron window runs with no devtools open. With the Network domain enabled,
+// user's browser or Electron window runs with no devtools open. `driver` opens the page with the ui
+// benches' own DevTools driver (cdp-browser.ts, their default since session 16): its figure should be
+// bare's, since it enables no Network domain either. With the Network domain enabled,
 // Chromium's inspector copies every WebSocket message's payload into a protocol event on the page's
 // main thread (and the browser process and playwright then pass it on and parse it: this process's
 // CPU, printed too, holds playwright's share beside the server's).
@@ -32,6 +34,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { chromiumExecutable } from '../e2e/chromium';
 import { batchBytes } from '../../main/bridge/batch-bytes';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
+import { CdpBrowser } from './cdp-browser';
 import { podRows } from './pod-rows';
 
 const { values } = parseArgs({
@@ -197,8 +200,35 @@ async function viaBareCdp(): Promise<number> {
   }
 }
 
+/** The same through the ui benches' driver, as `npm run bench -- --only ui` opens its pages. */
+async function viaDriver(): Promise<number> {
+  const browser = await CdpBrowser.launch({ width: 1440, height: 900, colorScheme: 'dark' });
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(url);
+    await tab.cdp.send('Performance.enable');
+    const cpuMs = async () =>
+      (await tab.cdp.send('Performance.getMetrics')).metrics.find((metric) => metric.name === 'ThreadTime')!
+        .value * 1000;
+    const before = await cpuMs();
+    await tab.evaluate(go);
+    await tab.waitForFunction(() => (window as unknown as { done: boolean }).done, undefined, {
+      timeout: 300_000,
+      polling: 200,
+    });
+    return (await cpuMs()) - before;
+  } finally {
+    await browser.close();
+  }
+}
+
 const processBefore = process.cpuUsage();
-const spentMs = values.via === 'bare' ? await viaBareCdp() : await viaPlaywright();
+const spentMs =
+  values.via === 'bare'
+    ? await viaBareCdp()
+    : values.via === 'driver'
+      ? await viaDriver()
+      : await viaPlaywright();
 const processUsage = process.cpuUsage(processBefore);
 const megabytes = texts.reduce((total, text) => total + text.length, 0) / 1e6;
 console.log(
