@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
+import { rendererMain, selfTimes } from './trace-events';
+import type { SelfTimes, TraceEvent } from './trace-events';
 import { UiBenchSession } from './ui-session';
 import { goLive, recordingSpan, travelTo } from './ui-scenario';
 
@@ -30,17 +32,6 @@ const folder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.met
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { type?: string } };
-}
 
 /** A WebSocket frame on the browser's clock (us), with the start of its text. */
 interface Frame {
@@ -144,14 +135,14 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
   const lastBatch = batches.at(-1);
   if (lastBatch) {
     // What the user waits for once the moment's last byte is in: the page alone.
-    const tail = selfTimes(events, lastBatch.at, end);
+    const tail = selfTimesBetween(events, lastBatch.at, end);
     console.log(
       `  after the last batch: ${round((end - lastBatch.at) / 1000)} ms to painted, page thread busy ${round(tail.busy / 1000)} ms (CPU ${round(tail.busyCpu / 1000)} ms)`,
     );
   }
   for (const each of cursors.slice(0, 3).concat(cursors.slice(-2)))
     console.log(`  ${at(each.at)} cursor ${each.head.slice(0, 160)}`);
-  const { self, selfCpu, busy, busyCpu } = selfTimes(events, click, end);
+  const { self, selfCpu, busy, busyCpu } = selfTimesBetween(events, click, end);
   console.log(
     `  ${at(end)} painted; page thread busy ${round(busy / 1000)} ms (CPU ${round(busyCpu / 1000)} ms)`,
   );
@@ -166,59 +157,24 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
 }
 
 /** Self time by event name on the renderer's main thread, for events that start in [from, to]. */
-function selfTimes(events: TraceEvent[], from: number, to: number) {
-  const mainThread = events.find(
-    (event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
+function selfTimesBetween(events: readonly TraceEvent[], from: number, to: number): SelfTimes {
+  const thread = rendererMain(events);
+  return selfTimes(
+    events
+      .filter(
+        (event) =>
+          event.ph === 'X' &&
+          event.dur !== undefined &&
+          event.pid === thread?.pid &&
+          event.tid === thread.tid &&
+          event.ts >= from &&
+          event.ts <= to,
+      )
+      .map((event) => ({
+        name: event.name,
+        start: event.ts,
+        end: event.ts + event.dur!,
+        cpu: event.tdur ?? event.dur!,
+      })),
   );
-  const complete = events
-    .filter(
-      (event) =>
-        event.ph === 'X' &&
-        event.dur !== undefined &&
-        event.pid === mainThread?.pid &&
-        event.tid === mainThread.tid &&
-        event.ts >= from &&
-        event.ts <= to,
-    )
-    .map((event) => ({
-      name: event.name,
-      start: event.ts,
-      end: event.ts + event.dur!,
-      cpu: event.tdur ?? event.dur!,
-    }))
-    .sort((left, right) => left.start - right.start || right.end - left.end);
-  const self = new Map<string, number>();
-  const selfCpu = new Map<string, number>();
-  const stack: {
-    name: string;
-    end: number;
-    duration: number;
-    cpu: number;
-    children: number;
-    childCpu: number;
-  }[] = [];
-  let busy = 0;
-  let busyCpu = 0;
-  const close = (until: number) => {
-    while (stack.length > 0 && stack.at(-1)!.end <= until) {
-      const done = stack.pop()!;
-      self.set(done.name, (self.get(done.name) ?? 0) + done.duration - done.children);
-      selfCpu.set(done.name, (selfCpu.get(done.name) ?? 0) + done.cpu - done.childCpu);
-    }
-  };
-  for (const event of complete) {
-    close(event.start);
-    const duration = event.end - event.start;
-    const parent = stack.at(-1);
-    if (parent) {
-      parent.children += duration;
-      parent.childCpu += event.cpu;
-    } else {
-      busy += duration;
-      busyCpu += event.cpu;
-    }
-    stack.push({ name: event.name, end: event.end, duration, cpu: event.cpu, children: 0, childCpu: 0 });
-  }
-  close(Number.POSITIVE_INFINITY);
-  return { self, selfCpu, busy, busyCpu };
 }

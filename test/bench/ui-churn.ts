@@ -25,6 +25,8 @@ import { percentile, round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
 import { ChurnHold } from './churn-hold';
+import { rendererMain } from './trace-events';
+import type { TraceEvent } from './trace-events';
 import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, openDetail, pageNow, scrollTable, switchKind, typeFilters } from './ui-scenario';
 
@@ -54,17 +56,6 @@ const busyTaskMs = 20;
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
-
-interface TraceEvent {
-  readonly name: string;
-  readonly ph: string;
-  readonly pid: number;
-  readonly tid: number;
-  readonly ts: number;
-  readonly dur?: number;
-  readonly tdur?: number;
-  readonly args?: { readonly name?: string };
-}
 
 const categories = [
   'toplevel',
@@ -96,18 +87,6 @@ async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<Tra
   await cdp.send('Tracing.end');
   await complete;
   return events;
-}
-
-/** The renderer's main thread: the thread named CrRendererMain with the most complete events. */
-function rendererMain(events: readonly TraceEvent[]): { pid: number; tid: number } {
-  const named = events.filter((event) => event.ph === 'M' && event.args?.name === 'CrRendererMain');
-  let best = named[0]!;
-  let bestCount = -1;
-  for (const thread of named) {
-    const count = events.filter((event) => event.pid === thread.pid && event.tid === thread.tid).length;
-    if (count > bestCount) [best, bestCount] = [thread, count];
-  }
-  return { pid: best.pid, tid: best.tid };
 }
 
 interface Summary {
@@ -174,6 +153,7 @@ function summarize(events: readonly TraceEvent[], depth: number, profile?: CpuPr
     printTables(lines, sampled, top);
   };
   const thread = rendererMain(events);
+  if (thread === undefined) throw new Error('no CrRendererMain thread in the trace');
   const complete = events
     .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
     .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
