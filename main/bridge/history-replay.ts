@@ -18,7 +18,7 @@ import type { LiveJournal } from '../history/query-protocol';
 import { BatchStream } from './batch-stream';
 import type { BatchStreamOptions } from './batch-stream';
 import type { RowProjector } from './row-projection';
-import { MomentSending, fitsBase } from './moment-sending';
+import { MomentSending, fitsBase, heldFitsBase } from './moment-sending';
 import type { NamedMoment, ReplayBase } from './moment-sending';
 export type { ReplayBase };
 import { HeldKeys } from './held-keys';
@@ -61,6 +61,11 @@ export class ReplaySubscription {
   /** The moment being sent (see MomentSending), until the next. */
   private sendingRows: MomentSending | undefined;
 
+  /**
+   * The live rows the last travel could be sent against (see ReplayBase), as of whenever asked: a
+   * playback's jumps may be sent against them too (see rebuild).
+   */
+  private liveBase: ReplayBase | undefined;
   /** How long the last showState's rebuild took, for a playback's first jump (see JumpEstimate). */
   private lastRebuildMs: number | undefined;
   /** Bumped by each play and stop, so a playback still opening when superseded never starts. */
@@ -109,6 +114,7 @@ export class ReplaySubscription {
     base?: ReplayBase,
   ): Promise<HistoryStateReply> {
     this.stop(false);
+    this.liveBase = base;
     const began = this.options.clock.now();
     const rebuilding = this.rebuild(queries, file, time, base);
     this.options.holdRecording?.(rebuilding);
@@ -129,10 +135,10 @@ export class ReplaySubscription {
     const generation = ++this.generation;
     // A rebuild superseded while sent against a base lets it go now (its rows are no longer counted).
     this.endSending();
-    // A moment held whole is the base of choice: the worker sends only what differs from it, where
-    // against live rows every row crosses to main to be compared.
+    // A moment held whole is the base of choice: the worker sends only what differs from it, and
+    // the renderer applies that over its own rows (no copy of the live rows, no deletes read).
     const held = this.held;
-    const since = held?.queries === queries && held.file === file ? held.id : undefined;
+    let since = held?.queries === queries && held.file === file ? held.id : undefined;
     const shown = { moment: this.cursor.moment, gap: this.cursor.gap, rebuilding: this.cursor.rebuilding };
     // Said first: the renderer knows its moment is being read, not merely asked for.
     this.cursor.moment = time;
@@ -172,15 +178,22 @@ export class ReplaySubscription {
     // The worker projects with shared/'s printers; a kind printed otherwise (a CRD's columns) is
     // projected here, from its objects.
     const projectedThere = projector.printer === printerFor(this.gvr);
-    // A travel from live (no moment held): the live rows' versions are listed for the worker, which
-    // sends only the rows of the moment that differ (see MomentSending.openLive). Its snapshot opens
-    // now: from its first batch on, the renderer holds no moment whole. Only for a moment about as
-    // large as the live rows (see fitsBase): a much smaller one is sent whole.
+    // A travel from live (no moment held), or a moment held far smaller than the live rows (see
+    // heldFitsBase: a playback from a recording's start jumping to its list's end): the live rows'
+    // versions are listed for the worker, which sends only the rows of the moment that differ (see
+    // MomentSending.openLive). Its snapshot opens now: from its first batch on, the renderer holds no
+    // moment whole. Only for a moment about as large as the live rows (see fitsBase): a much smaller
+    // one is sent whole, or against the moment held.
     const query = { gvr: gvrKey(this.gvr), time, ...(this.namespace ? { namespace: this.namespace } : {}) };
     const fromLive =
-      since === undefined && base && projectedThere && (await fitsBase(queries, file, query, base));
+      base &&
+      projectedThere &&
+      (since === undefined || !heldFitsBase(this.keys.size, base)) &&
+      (await fitsBase(queries, file, query, base));
     // Superseded while sized: the later travel sends its own moment.
     if (!current()) return { time, count: 0, complete: false };
+    // Not asked against the moment held: the renderer's keys become the live rows' (see openLive).
+    if (fromLive) since = undefined;
     let live: LiveJournal | undefined;
     if (fromLive) {
       if (this.sendingRows !== sending) this.sendingRows?.release();
@@ -300,7 +313,7 @@ export class ReplaySubscription {
       clock: this.options.clock,
       closed: () => this.closed,
       movedOn: () => (this.held = undefined),
-      rebuild: (reads, file, time) => this.rebuild(reads, file, time),
+      rebuild: (reads, file, time) => this.rebuild(reads, file, time, this.liveBase),
       stop: () => this.stop(),
     });
   }

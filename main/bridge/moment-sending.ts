@@ -1,7 +1,8 @@
 // One moment's rows on their way to a replay's renderer, as the query worker rebuilds them, in one of
 // four ways: whole (a snapshot of every row); against the live rows the renderer holds, compared by the
-// worker (a travel from live: main lists which version each live row is, see base-identities.ts, and
-// the worker sends only the rows that differ and the keys the moment lacks); against them compared
+// worker (a travel from live, or a playback's jump from a moment far smaller than they are: main
+// lists which version each live row is, see base-identities.ts, and the worker sends only the rows
+// that differ and the keys the moment lacks); against them compared
 // here (each chunk, see MomentDifference: a kind projected here); or against the moment the renderer
 // holds (the worker sends only the rows whose version that moment did not have, and the keys it
 // lacks: nothing the size of the moment crosses threads or reaches the renderer). Each way keeps
@@ -248,6 +249,20 @@ export class MomentSending {
     this.listed?.rows.release();
     this.listed = undefined;
   }
+}
+
+/**
+ * Whether a moment held of `heldSize` rows is a fair base beside `base`'s live rows: not when it holds
+ * much fewer rows than they do (a recording's start, its first list still to come). Against such a
+ * moment, a later one as large as the live rows (the list's end, which a playback from the start
+ * jumps to first) would have every row cross from the worker, be sent and be parsed by the page,
+ * where against the live rows only those changed since do. Yes when the live rows cannot serve.
+ */
+export function heldFitsBase(heldSize: number, base: ReplayBase): boolean {
+  const rows = base.rows();
+  if (rows === undefined) return true;
+  rows.release();
+  return momentFitsBase(heldSize, rows.size);
 }
 
 /**

@@ -1,6 +1,8 @@
 // A replay's rows as a player moves them (PlaybackView): each recorded change applied to them is an
 // add, an update or a delete of the renderer's rows, by the keys it holds (HeldKeys); a jump rebuilds
-// them as a travel does, whole (a playback's changes moved them off any moment held whole).
+// them as a travel does: against the live rows the travel could use, else whole (a playback's
+// changes moved them off any moment held whole), or against the moment held (a jump before the
+// first move) when that is the fairer base (see ReplaySubscription.rebuild).
 import type { Clock } from '../cache/clock';
 import type { RecordedChange } from '../history/recorded-change';
 import { objectKey } from '../../shared/protocol/row';

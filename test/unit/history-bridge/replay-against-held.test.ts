@@ -175,7 +175,9 @@ describe('a travel between past moments sent against the moment the renderer hol
     const from = sent.length;
     await settle(replay.showState(queries, file, start + 900, live));
     expect(batchesOf(sent.slice(from))[0].base).toMatchObject({ subscriptionId: 'travel' });
-    expect(asked).toBe(0);
+    // The live rows are only asked for their count (is the moment held far smaller? see
+    // heldFitsBase), never listed for the worker.
+    expect(asked).toBeLessThanOrEqual(1);
     await expectHolds(store, file, start + 900);
   });
 });
