@@ -103,9 +103,11 @@ export class Player {
   /** Starts the view clock: the moment advances at the speed played from now, whatever each frame costs. */
   play(): void {
     this.clock.start();
-    // Reading ahead goes on from now, not from the first frame: the clock runs once the changes of
-    // its first stretch are read (resumeAheadMs), and the first page alone may not hold them.
-    this.changes?.fill();
+    // The first frame, now, asks for the pages after the first (it reads ahead at its end): the clock
+    // runs once the changes of its first stretch are read (resumeAheadMs), and the first page alone
+    // may not hold them. Not before it: a frame that jumps at once (a list due within preRollMs)
+    // drops these changes, and pages asked for them would be read by the worker ahead of the jump's
+    // rebuild (at 150,000 pods, two pages of the list's burst read change by change).
     this.frame();
   }
 

@@ -4,7 +4,7 @@
 // 150,000 pods, seconds of the page's parse before the first move); sent against the live rows the
 // page holds, only the rows changed since do. Through the real query worker and the page's store: the
 // page must end with exactly the rows of the list's moment.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import { messageValue } from '../../../main/bridge/outgoing-message';
@@ -106,7 +106,7 @@ async function wholeMoment(file: string, time: number): Promise<Map<string, Row>
 }
 
 describe('a playback from inside the listing gap', () => {
-  it("sends its jump to the list's end against the live rows, not the nearly empty moment played from, and the page holds exactly the list's moment", async () => {
+  it("sends its jump to the list's end against the live rows, not the nearly empty moment played from, reading no page of that moment beyond the first, and the page holds exactly the list's moment", async () => {
     const { file, end } = recordListing();
     const clock = new FakeClock(end + 60_000);
     const link: OutgoingMessage[] = [];
@@ -151,6 +151,23 @@ describe('a playback from inside the listing gap', () => {
     await settle(replay.showState(queries, file, start + 500, base));
     expect(store.mirror('travel')!.rows.size).toBe(20);
     const fromPlay = sent.length;
+    // The worker's pages, by playback: the first opened reads from the moment played from.
+    const opened: number[] = [];
+    const pages = new Map<number, number>();
+    const openPlayback = queries.openPlayback.bind(queries);
+    const playbackChanges = queries.playbackChanges.bind(queries);
+    const spies = [
+      vi.spyOn(queries, 'openPlayback').mockImplementation(async (...args) => {
+        const span = await openPlayback(...args);
+        opened.push(span.id);
+        return span;
+      }),
+      vi.spyOn(queries, 'playbackChanges').mockImplementation((id, ...rest) => {
+        pages.set(id, (pages.get(id) ?? 0) + 1);
+        return playbackChanges(id, ...rest);
+      }),
+    ];
+    cleanups.push(() => spies.forEach((spy) => spy.mockRestore()));
     void replay.play(queries, file, 10);
     // The page applies what comes, acknowledging it, until the jump's snapshot has ended on it; the
     // player lands it at its next frame, so the rows are then exactly the jump's moment.
@@ -176,5 +193,9 @@ describe('a playback from inside the listing gap', () => {
     const upserts = jump.reduce((count, batch) => count + batch.upserts.length, 0);
     expect(upserts).toBeLessThan(listed / 4);
     expect(landed!.rows).toEqual(await wholeMoment(file, landed!.time));
+    // The moment played from was left for the list's at the first frame: only the page play() waits
+    // for was read of it (before, two more were asked, which the worker read ahead of the rebuild).
+    expect(opened.length).toBeGreaterThanOrEqual(2);
+    expect(pages.get(opened[0])).toBe(1);
   }, 60_000);
 });
