@@ -1,6 +1,6 @@
 // Playback at production settings on the real clock, run by hand (not part of npm test or npm run
 // bench): `npx tsx test/bench/replay-playback.ts [--pods 1000] [--rate 100] [--seconds 120]
-// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100] [--page-rows 8000]`.
+// [--list-seconds 0] [--from-seconds 0] [--speeds 10,100] [--page-rows 8000] [--live-base]`.
 // Writes a recording of --pods realistic pods (managedFields included) changing --rate times a second
 // for --seconds, then plays it through a ReplaySubscription at each speed with the default frame
 // (100 ms), budget (50 ms) and jump lag, acknowledging batches as a renderer would (one frame every
@@ -11,14 +11,21 @@
 // rebuilding (a jump), the longest timer callback (a frame of the player's work, or a flush) and the
 // longest event-loop stall (perf_hooks) while playing. With --list-seconds the pods are listed over
 // the recording's first seconds (a burst, as the initial list is, inside a listing gap as the recorder
-// marks it) and played from the recording's start, before the list (or --from-seconds after it). Goals (issue 12): N x within 10%, no stall
-// over 250 ms.
+// marks it) and played from the recording's start, before the list (or --from-seconds after it).
+// --live-base: the page also mirrors the pods live (the recording's last moment, as a live subscription
+// sent it) and the travel names them as its base, as the app's page does; the script then also prints
+// how many rows (and bytes of batches) went out before the first move. Goals (issue 12): N x within
+// 10%, no stall over 250 ms.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Clock, Timer } from '../../main/cache/clock';
 import { realClock } from '../../main/cache/real-clock';
 import { HistorySource } from '../../main/bridge/history-source';
 import { ReplaySubscription } from '../../main/bridge/history-replay';
+import type { ReplayBase } from '../../main/bridge/history-replay';
+import { BatchStream } from '../../main/bridge/batch-stream';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
+import type { Row } from '../../shared/protocol/row';
 import { HistoryQueries } from '../../main/history/history-queries';
 import { RowProjector } from '../../main/bridge/row-projection';
 import { messageValue } from '../../main/bridge/outgoing-message';
@@ -39,6 +46,7 @@ const { values } = parseArgs({
     'from-seconds': { type: 'string', default: '0' },
     speeds: { type: 'string', default: '10,100' },
     'page-rows': { type: 'string', default: '8000' },
+    'live-base': { type: 'boolean', default: false },
   },
 });
 const podCount = Number(values.pods);
@@ -182,6 +190,8 @@ function pageOf(acknowledge: (seq: number) => void) {
 
 async function play(source: HistorySource, start: number, end: number, speed: number): Promise<void> {
   const cursors: { wall: number; cursor: HistoryCursorMessage }[] = [];
+  /** Rows and bytes of the batches sent since play, until the first move. */
+  const sentSincePlay = { rows: 0, bytes: 0, counting: false };
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => (done = resolve));
   const clock = new TimedClock();
@@ -195,20 +205,40 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
     clock,
     send: (outgoing) => {
       const message = messageValue(outgoing);
-      if (message.type === 'batch') page.receive(message);
+      if (message.type === 'batch') {
+        page.receive(message);
+        if (sentSincePlay.counting) {
+          sentSincePlay.rows += message.upserts.length + message.deletes.length;
+          sentSincePlay.bytes += JSON.stringify(message).length;
+        }
+      }
       if (message.type !== 'historyCursor') return;
       cursors.push({ wall: performance.now(), cursor: message });
       if (!message.playing && cursors.length > 1 && message.time >= end) done();
     },
   });
   const queries = new HistoryQueries();
-  await replay.showState(queries, source.file, start);
+  const base = values['live-base'] ? await liveBase(queries, source.file, end, clock) : undefined;
+  await replay.showState(queries, source.file, start, base);
   await new Promise((resolve) => setTimeout(resolve, 500));
   cursors.length = 0;
   clock.longest = 0;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const began = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const mainBefore = threadCpuMs() ?? NaN;
+  let firstMoveMainMs: number | undefined;
+  sentSincePlay.counting = true;
+  let firstMoveCpuMs: number | undefined;
+  const watchFirstMove = setInterval(() => {
+    if (!cursors.some((entry) => entry.cursor.playing && entry.cursor.time !== start)) return;
+    sentSincePlay.counting = false;
+    const used = process.cpuUsage(cpuBefore);
+    firstMoveCpuMs = (used.user + used.system) / 1000;
+    firstMoveMainMs = (threadCpuMs() ?? NaN) - mainBefore;
+    clearInterval(watchFirstMove);
+  }, 5);
   await replay.play(queries, source.file, speed);
   const starting = performance.now() - began;
   await finished;
@@ -256,8 +286,45 @@ async function play(source: HistorySource, start: number, end: number, speed: nu
       `longest event-loop stall ${Math.round(delay.max / 1e6)} ms, ` +
       `${moving.length} cursors (${moving.filter((entry) => entry.cursor.catchingUp).length} catching up, ` +
       `${rebuilding} rebuilding), ${jumps.length} jumps (${jumps.map(Math.round).join(', ')} ms), ` +
-      `play() itself ${Math.round(starting)} ms`,
+      `play() itself ${Math.round(starting)} ms; before the first move ${sentSincePlay.rows} rows sent ` +
+      `(${(sentSincePlay.bytes / 1e6).toFixed(1)} MB of batches), this process's CPU ${Math.round(firstMoveCpuMs ?? NaN)} ms ` +
+      `(this thread's ${Math.round(firstMoveMainMs ?? NaN)} ms: the batches parsed as a page would)`,
   );
+}
+
+/**
+ * The pods mirrored live, as the page holds them: the recording's last moment, sent by a live
+ * subscription's stream (acknowledged at once), named as the travel's base.
+ */
+async function liveBase(
+  queries: HistoryQueries,
+  file: string,
+  end: number,
+  clock: Clock,
+): Promise<ReplayBase> {
+  const rows: Row[] = [];
+  await queries.stateRows(file, { gvr: 'pods.v1', time: end }, end, (chunk) => {
+    for (const row of JSON.parse(chunk.json) as Row[]) rows.push(row);
+  });
+  const live: BatchStream = new BatchStream({
+    subscriptionId: 'live',
+    clock,
+    send: (outgoing) => {
+      const message = messageValue(outgoing);
+      if (message.type === 'batch') queueMicrotask(() => live.acknowledge(message.seq));
+    },
+  });
+  live.snapshot(rows);
+  // Its rows serve as a base once the snapshot has ended (every batch sent).
+  for (;;) {
+    const base = live.baseRows();
+    if (base !== undefined) {
+      base.release();
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { subscriptionId: 'live', rows: () => live.baseRows() };
 }
 
 const directory = tempDirectory();
