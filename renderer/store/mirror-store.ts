@@ -94,7 +94,7 @@ export class MirrorStore {
     this.options.scheduler.requestFrame(() => {
       this.frameRequested = false;
       this.apply(this.maxRowsPerFrame);
-      if (this.queue.length > 0) this.requestFrame();
+      if (this.queue.length > 0 || this.rowsAhead()) this.requestFrame();
     });
   }
 
@@ -106,14 +106,18 @@ export class MirrorStore {
    */
   private apply(maxRows: number): void {
     const queue = this.queue;
-    if (queue.length === 0) return;
+    if (queue.length === 0) {
+      this.writeAhead(maxRows);
+      return;
+    }
     const touched = new Set<string>();
     const applied = new Map<string, number>();
     const syncStates: Record<string, SyncState> = {};
     const replays: Record<string, ReplayStatus> = {};
     const next: Partial<MirrorState> = {};
     let end = 0;
-    for (let rows = 0; end < queue.length && rows < maxRows; end++) {
+    let rows = 0;
+    for (; end < queue.length && rows < maxRows; end++) {
       const message = queue[end];
       switch (message.type) {
         case 'batch':
@@ -142,6 +146,7 @@ export class MirrorStore {
     }
     // What is left is at most what main sends ahead of its acknowledgements: a short copy.
     this.queue = end === queue.length ? [] : queue.slice(end);
+    if (rows < maxRows) this.writeAhead(maxRows - rows);
     const current = this.state.getState();
     if (touched.size > 0) {
       const revisions = { ...current.revisions };
@@ -157,11 +162,31 @@ export class MirrorStore {
     if (Object.keys(next).length > 0) this.state.setState(next);
   }
 
+  /**
+   * Spends up to `maxRows` on the base rows a travel's first moment starts from (see
+   * SubscriptionMirror.writeAhead): written a slice a frame while the moment's chunks are still on
+   * their way, so its end does not write them all in one task. Nothing shows until that end.
+   */
+  private writeAhead(maxRows: number): void {
+    let left = maxRows;
+    for (const mirror of this.mirrors.values()) {
+      if (left <= 0) return;
+      left -= mirror.writeAhead(left);
+    }
+  }
+
+  /** True while some mirror has base rows still to write ahead. */
+  private rowsAhead(): boolean {
+    for (const mirror of this.mirrors.values()) if (mirror.rowsAhead > 0) return true;
+    return false;
+  }
+
   /** Applies `batch` to its mirror; returns the rows that cost (see apply). */
   private applyBatch(batch: DeltaBatch, touched: Set<string>, applied: Map<string, number>): number {
     const mirror = this.mirrors.get(batch.subscriptionId);
     if (!mirror) return batch.upserts.length + batch.deletes.length;
-    const held = mirror.heldRows;
+    // The base rows not written ahead yet are written by the snapshot's end: they cost then.
+    const held = mirror.heldRows + mirror.rowsAhead;
     const base = batch.base && this.mirrors.get(batch.base.subscriptionId);
     const outcome = mirror.apply(batch, base);
     if (outcome === 'held') {

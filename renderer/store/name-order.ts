@@ -14,9 +14,11 @@
 // or walking 150,000 keys in name order (a cache miss a key: 40-70 ms of CPU at that size).
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
-import { compareNamed, sortRowsByName, takeArrivals } from './named-keys';
-import { maxRank, placeArrivals } from './ranked-placement';
-import type { SpareOrder } from './ranked-placement';
+import { positionByName, sortRowsByName, takeArrivals } from './named-keys';
+import { cut, maxRank, placeArrivals } from './ranked-placement';
+import type { RankedKeys, SpareOrder } from './ranked-placement';
+import { carriedChanges } from './carried-order';
+import type { CarriedOrder } from './carried-order';
 import type { NamedKeys } from './named-keys';
 import type { SubscriptionMirror } from './subscription-mirror';
 
@@ -60,12 +62,14 @@ export class NameOrder {
   /**
    * `presorted` hands over (once) keys already in name order, such as a whole snapshot's (see
    * SubscriptionMirror.takeSnapshotOrder): the next read with arrivals takes those among them in that
-   * order and sorts only the rest.
+   * order and sorts only the rest. `carried` hands over (once) an order to start from rather than
+   * the rows (see CarriedOrder): taken by the first read.
    */
   constructor(
     private readonly rows: ReadonlyMap<string, Row>,
     private readonly changes: RowChangeLog,
     private readonly presorted: () => NamedKeys | undefined = () => undefined,
+    private readonly carried: () => CarriedOrder | undefined = () => undefined,
   ) {
     this.cursor = changes.follow(0);
   }
@@ -79,21 +83,61 @@ export class NameOrder {
     return { keys: this.keys, names: this.names.slice() };
   }
 
+  /** Every key in name order with their ranks as of now (names and ranks copies, readers may hold them). */
+  ranked(): RankedKeys {
+    this.read();
+    return { keys: this.keys, names: this.names.slice(), ranks: this.ranks.slice() };
+  }
+
   /** Every key in name order as of now: the same array as the last read while no key came or went. */
   read(): readonly string[] {
     const end = this.changes.end;
-    if (!this.built) {
-      const rows = this.rows;
-      ({ keys: this.keys, names: this.names } = this.sortArrivals([...rows.keys()], (key) => rows.has(key)));
-      this.spare = undefined;
-      this.renumber();
-      this.built = true;
-    } else if (this.cursor.position < end) {
+    // An order still empty (the table read a replay's mirror before its first moment) takes a
+    // carried order too: it describes the rows as of its position, whatever was read before.
+    if (!this.built || (this.keys.length === 0 && this.cursor.position < end)) {
+      const carried = this.carried();
+      if (carried !== undefined) this.startFrom(carried);
+      else if (!this.built) {
+        this.built = true;
+        const rows = this.rows;
+        ({ keys: this.keys, names: this.names } = this.sortArrivals([...rows.keys()], (key) =>
+          rows.has(key),
+        ));
+        this.spare = undefined;
+        this.renumber();
+        this.cursor.position = end;
+        return this.keys;
+      }
+    }
+    if (this.cursor.position < end) {
       if (this.changes.covers(this.cursor)) this.replay();
       else this.rescan();
     }
     this.cursor.position = end;
     return this.keys;
+  }
+
+  /**
+   * Starts from a carried order (its names and ranks this order's own): the base's keys that left are
+   * cut and the keys that arrived placed, as of the carried position; the changes after it are
+   * replayed by the read.
+   */
+  private startFrom(carried: CarriedOrder): void {
+    const { leftPositions, arrived } = carriedChanges(carried, this.rows);
+    const { keys, names, ranks } = carried.base;
+    this.keys = keys;
+    this.names = names as string[];
+    this.ranks = ranks;
+    this.rankBuffer = ranks;
+    this.spare = undefined;
+    this.rankOf = undefined;
+    const arrivals = new Set(arrived);
+    this.place(
+      this.sortArrivals(arrived, (key) => arrivals.has(key)),
+      leftPositions,
+    );
+    this.cursor.position = carried.position;
+    this.built = true;
   }
 
   /**
@@ -157,19 +201,6 @@ export class NameOrder {
     return positions.length === 0 ? this.keys : cut(this.keys, positions);
   }
 
-  /** The index of the key `key` named `name` in the order (which holds it). */
-  private positionOfName(name: string, key: string): number {
-    const { keys, names } = this;
-    let low = 0;
-    let high = keys.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (compareNamed(names[middle], keys[middle], name, key) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
   /** The index of `rank` in `ranks` (which holds it). */
   private positionOf(rank: number): number {
     const ranks = this.ranks;
@@ -213,7 +244,7 @@ export class NameOrder {
     const positions: number[] = [];
     const rankOf = this.rankOf;
     for (const [key, name] of left) {
-      positions.push(this.positionOfName(name, key));
+      positions.push(positionByName(this.keys, this.names, name, key));
       rankOf?.delete(key);
     }
     positions.sort((first, second) => first - second);
@@ -302,23 +333,6 @@ export class NameOrder {
   }
 }
 
-/**
- * `order` without the elements at `positions` (sorted; repeats allowed): the spans between them are
- * copied by slice, which moves the elements in bulk rather than one push at a time.
- */
-function cut(order: readonly string[], positions: number[]): string[] {
-  if (positions.length === 0) return order.slice();
-  positions.sort((first, second) => first - second);
-  const spans: string[][] = [];
-  let from = 0;
-  for (const position of positions) {
-    if (position > from) spans.push(order.slice(from, position));
-    from = Math.max(from, position + 1);
-  }
-  spans.push(order.slice(from));
-  return spans.length === 1 ? spans[0] : ([] as string[]).concat(...spans);
-}
-
 const nameOrders = new WeakMap<SubscriptionMirror, NameOrder>();
 
 /** The mirror's NameOrder, brought up to date. */
@@ -327,7 +341,12 @@ function currentOrder(mirror: SubscriptionMirror): NameOrder {
   if (!order)
     nameOrders.set(
       mirror,
-      (order = new NameOrder(mirror.rows, mirror.changes, () => mirror.takeSnapshotOrder())),
+      (order = new NameOrder(
+        mirror.rows,
+        mirror.changes,
+        () => mirror.takeSnapshotOrder(),
+        () => mirror.takeCarriedOrder(),
+      )),
     );
   order.read();
   return order;
@@ -346,6 +365,14 @@ export function namedOrder(mirror: SubscriptionMirror): NamedKeys {
   const { keys, names } = currentOrder(mirror).named();
   // Never mutated by the order (it replaces them) nor by NameRuns (it merges into new arrays).
   return { keys: keys as string[], names: names as string[] };
+}
+
+/**
+ * Every key of `mirror` in name order with their names and ranks, kept from its change log: a replay
+ * whose first moment starts from `mirror`'s rows carries their order from here (see CarriedOrder).
+ */
+export function rankedOrder(mirror: SubscriptionMirror): RankedKeys {
+  return currentOrder(mirror).ranked();
 }
 
 /** Keys of `mirror` (distinct, all present) in name order, sorted by their ranks. */

@@ -22,6 +22,23 @@ export function compareNamed(leftName: string, leftKey: string, rightName: strin
   return leftKey < rightKey ? -1 : leftKey > rightKey ? 1 : 0;
 }
 
+/** The index of `key` (named `name`) in name-ordered `keys` and `names` (which hold it): a binary search. */
+export function positionByName(
+  keys: readonly string[],
+  names: readonly string[],
+  name: string,
+  key: string,
+): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (compareNamed(names[middle], keys[middle], name, key) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** `rows` in name order, as keys and names. */
 export function sortRowsByName(rows: readonly Row[]): NamedKeys {
   const decorated = rows.map((row) => ({ key: row.key, name: row.name }));

@@ -12,6 +12,12 @@
 // them all once the last chunk is in. Into a mirror that never showed a moment (a travel's first:
 // nobody reads it before its snapshot ends) the chunks are written as they arrive, still applied
 // whole as far as any reader can tell: the revision moves once, at the end.
+//
+// Such a mirror's snapshot sent against a base (a travel from live) starts from the base's rows: they
+// are copied at the first batch (an array, a few ms at 150,000 rows) but written into the mirror a
+// slice a frame (writeAhead) while the query worker still rebuilds the moment; writing 150,000 rows
+// at once was a 234-262 ms task of the page. Its name order is carried from the base's rather than
+// built from the moment's rows (see CarriedOrder).
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { RowChangeLog } from './row-change-log';
@@ -19,6 +25,8 @@ import { RowIndexes } from './row-indexes';
 import { NameRuns } from './named-keys';
 import type { NamedKeys } from './named-keys';
 import { namedOrder } from './name-order';
+import type { CarriedOrder } from './carried-order';
+import { HeldBase } from './held-base';
 
 /**
  * - applied: the batch changed the mirror (revision bumped).
@@ -72,14 +80,12 @@ export class SubscriptionMirror {
   private heldRowCount = 0;
   /** With wholeSnapshots: the held chunks' upserts in name order, from the snapshot's start. */
   private heldOrder: NameRuns | undefined;
-  /**
-   * With wholeSnapshots, for a snapshot against a base (DeltaBatch.base): the base's rows copied at
-   * its start, the base itself, and the keys the snapshot's batches so far upsert or delete.
-   */
-  private heldBase:
-    { rows: Row[]; mirror: SubscriptionMirror; changed: Set<string>; written: boolean } | undefined;
+  /** With wholeSnapshots, for a snapshot against a base (DeltaBatch.base): see HeldBase. */
+  private heldBase: HeldBase | undefined;
   /** The last whole snapshot's upserts in name order, until the name order takes them. */
   private snapshotOrder: NameRuns | undefined;
+  /** The last whole snapshot's order carried from its base, until the name order takes it. */
+  private carriedOrder: CarriedOrder | undefined;
   /**
    * With wholeSnapshots, for a snapshot into a mirror that never showed one (empty: a travel's first
    * moment): each chunk is written as it arrives (see writesHeld), not held to the end.
@@ -104,9 +110,38 @@ export class SubscriptionMirror {
     return order?.merged();
   }
 
+  /**
+   * The name order of the last whole snapshot carried from its base's (see CarriedOrder), once: the
+   * name order starts from it rather than from the rows.
+   */
+  takeCarriedOrder(): CarriedOrder | undefined {
+    const carried = this.carriedOrder;
+    this.carriedOrder = undefined;
+    return carried;
+  }
+
   /** Rows (upserts plus deletes) in the held batches of a snapshot under way (see wholeSnapshots). */
   get heldRows(): number {
     return this.heldRowCount;
+  }
+
+  /** The base's rows a snapshot under way has still to write into this mirror (see writeAhead). */
+  get rowsAhead(): number {
+    return this.heldBase?.ahead ?? 0;
+  }
+
+  /**
+   * Writes up to `maxRows` more of the base's rows a snapshot under way starts from (see rowsAhead),
+   * skipping those whose key the snapshot changed; returns how many it looked at. Nobody reads the
+   * mirror before the snapshot's end, which writes whatever is left: rows written here only save the
+   * end their cost.
+   */
+  writeAhead(maxRows: number): number {
+    const heldBase = this.heldBase;
+    if (heldBase === undefined || heldBase.ahead === 0) return 0;
+    const { rows, looked } = heldBase.slice(maxRows);
+    this.upsertAll(rows);
+    return looked;
   }
 
   /**
@@ -171,25 +206,22 @@ export class SubscriptionMirror {
         // not this copy. Its name order comes with them, so they need no sort.
         // (An array: a Map copy of 50,000 rows cost the page 60 ms, the array 3.)
         // An empty mirror that never showed a moment (a travel's first) is read by nobody until the
-        // snapshot ends: the base's rows are written into it now, while the query worker still
-        // rebuilds the moment, rather than after its last byte (at 150,000 rows 0.2-0.4 s of the
-        // page's tail). The snapshot's batches then apply on top of them.
+        // snapshot ends: the base's rows are written into it while the query worker still rebuilds
+        // the moment, a slice a frame (writeAhead; all at once here was a 234-262 ms task at
+        // 150,000 rows), rather than after its last byte (0.2-0.4 s of the page's tail then). The
+        // snapshot's own chunks are written as they come too (see writesHeld), and a base row whose
+        // key they changed is never written. Its name order is carried from the base's with their
+        // ranks rather than merged with the snapshot's chunks (see CarriedOrder).
         // A snapshot against this mirror's own rows (a replay's moment sent as its difference from
         // the moment it holds) has them written already: only what differs is applied at the end.
-        // Into a mirror that never showed a moment the snapshot's own chunks are written as they
-        // come too (see writesHeld).
         const own = base === this;
         const neverShown = this.rows.size === 0 && !this.hasSnapshot;
         this.writingEarly = neverShown;
         const written = base !== undefined && (neverShown || own);
-        this.heldBase = base && {
-          rows: own ? [] : [...base.rows.values()],
-          mirror: base,
-          changed: new Set(),
-          written,
-        };
-        if (base) order.addOrdered(namedOrder(base));
-        if (written && !own) this.upsertAll(this.heldBase!.rows);
+        const carried = base !== undefined && neverShown && !own;
+        this.carriedOrder = undefined;
+        this.heldBase = base && new HeldBase(base, written, own, carried);
+        if (base && !carried) order.addOrdered(namedOrder(base));
         this.heldRowCount = written ? 0 : (this.heldBase?.rows.length ?? 0);
       }
       const heldBase = this.heldBase;
@@ -198,15 +230,9 @@ export class SubscriptionMirror {
         // (most of a recent moment's rows that differ are updates). The base has moved on since the
         // copy, but the order only gains from this: a key taken for the base's that is not in its
         // order is sorted at the end, and one placed twice is taken once (see takeArrivals).
-        const added: Row[] = [];
-        for (const row of batch.upserts) {
-          heldBase.changed.add(row.key);
-          if (!heldBase.mirror.rows.has(row.key)) added.push(row);
-        }
-        for (const key of batch.deletes) heldBase.changed.add(key);
-        order.add(added);
+        order.add(heldBase.note(batch, this.rows));
       } else order.add(batch.upserts);
-      // Written now in the order the end would apply it: on top of the base's rows written at the start.
+      // Written now in the order the end would apply it: over the base's rows (those written ahead).
       if (this.writingEarly) this.applyChanges(batch);
       else {
         held.push(batch);
@@ -217,6 +243,8 @@ export class SubscriptionMirror {
         this.heldBatches = held;
         return 'held';
       }
+      // The base's rows not written ahead yet, before anyone can read the mirror.
+      if (heldBase?.written) this.writeAhead(heldBase.ahead);
       this.heldBatches = undefined;
       this.heldOrder = undefined;
       this.heldBase = undefined;
@@ -230,9 +258,9 @@ export class SubscriptionMirror {
       this.snapshotKeys = sweep ? new Set() : undefined;
       // A snapshot against a base: the base's rows it leaves as they are, then what differs (rows,
       // and deletes at the end), so each of the moment's rows is written once.
-      if (heldBase && !heldBase.written)
-        this.upsertAll(heldBase.rows.filter((row) => !heldBase.changed.has(row.key)));
+      if (heldBase && !heldBase.written) this.upsertAll(heldBase.unchanged());
       for (const chunk of held) this.applyChanges(chunk);
+      this.carriedOrder = heldBase?.carriedOrder(this.changes.end);
     } else {
       if (startsSnapshot) {
         this.snapshotUnderWay = true;

@@ -140,6 +140,31 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
       `  after the last batch: ${round((end - lastBatch.at) / 1000)} ms to painted, page thread busy ${round(tail.busy / 1000)} ms (CPU ${round(tail.busyCpu / 1000)} ms)`,
     );
   }
+  // The page's long tasks (50 ms or more): a frame the user cannot scroll or type in.
+  const thread = rendererMain(events);
+  let taskEnd = 0;
+  const tasks = events
+    .filter(
+      (event) =>
+        (event.name === 'RunTask' || event.name === 'ThreadControllerImpl::RunTask') &&
+        event.ph === 'X' &&
+        event.pid === thread?.pid &&
+        event.tid === thread.tid &&
+        event.ts >= click &&
+        event.ts <= end &&
+        (event.dur ?? 0) >= 50_000,
+    )
+    .sort((left, right) => left.ts - right.ts || right.dur! - left.dur!)
+    // A wrapper inside another (RunTask inside ThreadControllerImpl::RunTask) is the same task.
+    .filter((event) => {
+      if (event.ts < taskEnd) return false;
+      taskEnd = event.ts + event.dur!;
+      return true;
+    });
+  for (const task of tasks)
+    console.log(
+      `  ${at(task.ts)} long task ${round(task.dur! / 1000)} ms (CPU ${round((task.tdur ?? task.dur!) / 1000)} ms)`,
+    );
   for (const each of cursors.slice(0, 3).concat(cursors.slice(-2)))
     console.log(`  ${at(each.at)} cursor ${each.head.slice(0, 160)}`);
   const { self, selfCpu, busy, busyCpu } = selfTimesBetween(events, click, end);
