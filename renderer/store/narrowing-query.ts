@@ -11,6 +11,7 @@
 import { requirementToString } from '../../shared/selectors/label-selector';
 import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { mergedByName } from './few-by-name';
+import { leaseKeys, returnKeys } from './key-leases';
 import type { LogCursor } from './row-change-log';
 import type { RowFilter, RowSort } from './row-query';
 import { answersByExclusion, candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
@@ -64,15 +65,25 @@ export class NarrowingQuery {
 
   /** Stops following the mirror's change log (the view that asked is gone). */
   release(): void {
-    if (this.last) this.last.mirror.changes.release(this.last.cursor);
+    if (this.last) {
+      this.last.mirror.changes.release(this.last.cursor);
+      returnKeys(this.last.keys);
+    }
     this.last = undefined;
   }
 
+  /**
+   * Keeps `keys` as the last answer: leased (see key-leases.ts), since the next query may read it
+   * after the name order has changed, and the lease on the answer before it returned.
+   */
   private remember(mirror: SubscriptionMirror, filter: RowFilter, keys: readonly string[]): void {
+    leaseKeys(keys);
     const end = mirror.changes.end;
     let cursor = this.last?.mirror === mirror ? this.last.cursor : undefined;
-    if (cursor) cursor.position = end;
-    else {
+    if (cursor) {
+      cursor.position = end;
+      returnKeys(this.last!.keys);
+    } else {
       this.release();
       cursor = mirror.changes.follow(end);
     }

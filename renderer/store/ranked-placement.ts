@@ -46,8 +46,10 @@ function rankCapacity(total: number): number {
  * comparisons, a copy of the order and m rank writes. `exhausted`: some gap had no room for its arrivals, so the ranks are
  * not strictly increasing and every key must be ranked again.
  *
- * The keys are always a new array (readers hold them); names and ranks are written into `spare`
- * when given (never `kept`'s own arrays), and `rankBuffer` is the whole buffer behind the new ranks.
+ * The keys are written into `spareKeys` when given (a replaced order's keys that no reader holds any
+ * more: see key-leases.ts), else into a new array (readers hold the kept ones); names and ranks are
+ * written into `spare` when given (never `kept`'s own arrays), and `rankBuffer` is the whole buffer
+ * behind the new ranks.
  */
 export function placeArrivals(
   kept: RankedKeys,
@@ -55,10 +57,11 @@ export function placeArrivals(
   added: NamedKeys,
   rankOf: Map<string, number> | undefined,
   spare?: SpareOrder,
+  spareKeys?: string[],
 ): { order: RankedKeys; exhausted: boolean; rankBuffer: Int32Array } {
   const { keys: keptKeys, names: keptNames, ranks: keptRanks } = kept;
   const total = keptKeys.length - positions.length + added.keys.length;
-  const keys = new Array<string>(total);
+  const keys = spareKeys ?? new Array<string>(total);
   const names = spare?.names ?? new Array<string>(total);
   const rankBuffer =
     spare !== undefined && spare.ranks.length >= total ? spare.ranks : new Int32Array(rankCapacity(total));
@@ -123,7 +126,8 @@ export function placeArrivals(
     first = end;
   }
   copyTo(keptKeys.length);
-  // A reused array longer than this order keeps no stale names past its end.
+  // A reused array longer than this order keeps no stale keys or names past its end.
+  if (keys.length !== total) keys.length = total;
   if (names.length !== total) names.length = total;
   return { order: { keys, names, ranks }, exhausted, rankBuffer };
 }

@@ -19,6 +19,7 @@
 // task of its own, never in the frame that applied the rows (followSettledRequeries), and the window
 // renders once, for its answer.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { leaseKeys, returnKeys } from '../store/key-leases';
 import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
 import { SortedOrder } from './sorted-order';
@@ -165,6 +166,18 @@ function sameQuestion(answered: Asked, asked: Asked): boolean {
 }
 
 /**
+ * Leases `keys` from the render that commits them until a render drops them (see key-leases.ts): the
+ * name order never writes into an array the table may render again.
+ */
+function useLeasedKeys(keys: readonly string[] | undefined): void {
+  useLayoutEffect(() => {
+    if (keys === undefined) return;
+    leaseKeys(keys);
+    return () => returnKeys(keys);
+  }, [keys]);
+}
+
+/**
  * `filterText` is the filter bar's text and `expression` its parse. `ownersThrough`: the subscription
  * of the kind between these rows and the owners owner= names (ReplicaSets, for pods under a
  * Deployment), while the filter has owner=; see ownerQuery.
@@ -218,6 +231,10 @@ export function useKindRows(
   // Keyed on the mirror alone: within one mirror, the query task below answers every change.
   const firstAnswer = useMemo(() => answer(inputs, order.current, narrowing.current), [mirror]);
   const shown = latest !== undefined && latest.mirror === mirror ? latest : firstAnswer;
+  // Both may be shown at a later render (the first answer until a query answers the mirror, the last
+  // again when the view comes back to its mirror): their keys are leased while this hook keeps them.
+  useLeasedKeys(latest?.keys);
+  useLeasedKeys(firstAnswer.keys);
 
   // What the settled revision's task reads: the committed render's inputs and answer, and how the
   // gap between re-queries is set now.

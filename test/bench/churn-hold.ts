@@ -19,7 +19,9 @@ export interface ChurnHoldCluster {
  */
 export async function clusterRevision(clusterUrl: string): Promise<number> {
   try {
-    const response = await fetch(`${clusterUrl}/api/v1/pods?limit=1`, {
+    // Namespaces, not pods: the resourceVersion is the same (the store's), and a list of 150,000 pods,
+    // even limited to one, timed out under load (the delivered rate came back NaN).
+    const response = await fetch(`${clusterUrl}/api/v1/namespaces?limit=1`, {
       signal: AbortSignal.timeout(20_000),
     });
     const list = (await response.json()) as { metadata: { resourceVersion: string } };
@@ -89,7 +91,9 @@ export class ChurnHold {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.cluster.setChurn(0);
+    // Once more if the first request fails: under load a kept-alive connection the cluster had just
+    // closed failed it ("other side closed"), and the run's figures were lost with it.
+    await this.cluster.setChurn(0).catch(() => this.cluster.setChurn(0));
   }
 
   private async adjust(): Promise<void> {

@@ -1,11 +1,14 @@
 // The page's kept name order under the ui bench's churn, alone in Node (issue 15): a mirror of --rows
 // pods, then --reads re-queries, each after --changes row changes (a share of them pods deleted and
 // created, as the simulator's churn does), each read timed in this thread's CPU time. What one live
-// re-query of the unfiltered table pays to bring the order up to date:
+// re-query of the unfiltered table pays to bring the order up to date. Each answer is leased until the
+// next replaces it, as the table's view does (key-leases.ts), so the order writes into its replaced
+// arrays as on the page; the distinct key arrays the reads returned are printed with the times:
 //
 //   npx tsx test/bench/name-order-churn.ts [--rows 150000] [--changes 600] [--reads 200]
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { leaseKeys, returnKeys } from '../../renderer/store/key-leases';
 import { nameOrder, nameOrderWithout } from '../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
 import type { Row } from '../../shared/protocol/row';
@@ -72,6 +75,8 @@ nameOrder(mirror);
 const changes = Number(values.changes);
 const replaced = Number(values.replaced);
 const times: number[] = [];
+const answers = new Set<readonly string[]>();
+let shown: readonly string[] | undefined;
 for (let read = 0; read < Number(values.reads); read++) {
   const upserts: Row[] = [];
   const deletes: string[] = [];
@@ -92,8 +97,12 @@ for (let read = 0; read < Number(values.reads); read++) {
   const started = performance.now();
   const cpu = process.cpuUsage();
   // What the unfiltered table's query asks for (queryRows -> nameOrderExcluding).
-  nameOrderWithout(mirror, []);
+  const answer = nameOrderWithout(mirror, []);
   const used = process.cpuUsage(cpu);
+  leaseKeys(answer);
+  if (shown) returnKeys(shown);
+  shown = answer;
+  answers.add(answer);
   times.push((used.user + used.system) / 1000);
   void started;
 }
@@ -101,5 +110,5 @@ times.sort((left, right) => left - right);
 const sum = times.reduce((total, time) => total + time, 0);
 const at = (share: number) => times[Math.min(times.length - 1, Math.floor(share * times.length))].toFixed(2);
 console.log(
-  `${rowCount} rows, ${times.length} reads of ${changes} changes: CPU per read mean ${(sum / times.length).toFixed(2)} ms, p50 ${at(0.5)}, p95 ${at(0.95)}, max ${times.at(-1)!.toFixed(2)} ms`,
+  `${rowCount} rows, ${times.length} reads of ${changes} changes: CPU per read mean ${(sum / times.length).toFixed(2)} ms, p50 ${at(0.5)}, p95 ${at(0.95)}, max ${times.at(-1)!.toFixed(2)} ms; ${answers.size} distinct key arrays`,
 );

@@ -19,7 +19,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
 
-interface CallFrame {
+export interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
@@ -47,7 +47,7 @@ interface Line {
 }
 
 /** Source maps by script file name, read once; null when the script has none. */
-type SourceMaps = (file: string) => TraceMap | null;
+export type SourceMaps = (file: string) => TraceMap | null;
 
 export function sourceMapsIn(folder: string): SourceMaps {
   const maps = new Map<string, TraceMap | null>();
@@ -60,7 +60,7 @@ export function sourceMapsIn(folder: string): SourceMaps {
   };
 }
 
-function frameName(frame: CallFrame, sourceMaps: SourceMaps): string {
+export function frameName(frame: CallFrame, sourceMaps: SourceMaps): string {
   const name = frame.functionName || '(anonymous)';
   if (!frame.url) return name;
   const file = basename(frame.url.split('?')[0]!);

@@ -8,6 +8,9 @@
 //   npx tsx test/bench/ui-churn.ts --profile  # also the page's V8 CPU profile: each long task's functions
 //   npx tsx test/bench/ui-churn.ts --switch   # the ui bench's kind switches under churn, traced instead
 //   npx tsx test/bench/ui-churn.ts --hold 4000  # the cluster's changes a second held at 4,000 (churn-hold.ts)
+//   npx tsx test/bench/ui-churn.ts --heap     # also a sampling heap profile: what the page allocated
+//   npx tsx test/bench/ui-churn.ts --heap-survivors  # the same, less what scavenges collected: what
+//                                                    # reached the old generation (feeds mark-compacts)
 //   npx tsx test/bench/ui-churn.ts --as-bench   # first what `--only ui` does before its churn window
 //                                               # (three texts typed, the scroll, kind switches, details)
 //
@@ -25,6 +28,8 @@ import { percentile, round } from './harness';
 import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
 import { ChurnHold } from './churn-hold';
+import { printHeapTables } from './heap-sample-summary';
+import type { SamplingHeapProfile } from './heap-sample-summary';
 import { rendererMain } from './trace-events';
 import type { TraceEvent } from './trace-events';
 import { parseDriver, UiBenchSession } from './ui-session';
@@ -42,6 +47,8 @@ const { values } = parseArgs({
     scroll: { type: 'boolean', default: false },
     switch: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    heap: { type: 'boolean', default: false },
+    'heap-survivors': { type: 'boolean', default: false },
     'profile-file': { type: 'string' },
     hold: { type: 'string' },
     'as-bench': { type: 'boolean', default: false },
@@ -241,6 +248,18 @@ try {
     await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
     await cdp.send('Profiler.start');
   }
+  const heapSampled = values.heap || values['heap-survivors'];
+  if (heapSampled) {
+    // Collected objects kept: the window's allocations, garbage included (what feeds the collector);
+    // with --heap-survivors less what scavenges collected, so what is left reached the old generation
+    // (large objects straight away): the garbage of the mark-compacts, and what is still alive.
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.startSampling', {
+      samplingInterval: 32_768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: !values['heap-survivors'],
+    });
+  }
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const cpuBefore = await pageThreadCpuMs(cdp);
   const wallBefore = performance.now();
@@ -269,9 +288,14 @@ try {
   const pageCpuMs = (await pageThreadCpuMs(cdp)) - cpuBefore;
   const windowSeconds = (performance.now() - wallBefore) / 1000;
   const profile = values.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
+  const heap = heapSampled
+    ? ((await cdp.send('HeapProfiler.stopSampling')).profile as unknown as SamplingHeapProfile)
+    : undefined;
   const longTasks = await longTasksBetween(page, from, await pageNow(page));
   const delivered = await hold?.delivered();
-  await hold?.stop();
+  // The churn stopped without waiting on it: a cluster starved of a core answered the stop minutes
+  // late (or not at all), and the figures below were lost with the run.
+  void hold?.stop().catch((error: unknown) => log(`the churn did not stop: ${String(error)}`));
   if (delivered)
     log(
       `delivered ${round(delivered.changesPerSecond)} changes/s (held at ${values.hold}; asked ${round(delivered.asked)} actions/s at the end)`,
@@ -291,8 +315,19 @@ try {
     writeFileSync(profileFile, JSON.stringify(profile));
     profileNote = ` and ${profileFile} (--profile-file)`;
   }
+  if (heap) {
+    const heapFile = saved.replace(/\.json$/, '.heapprofile');
+    writeFileSync(heapFile, JSON.stringify(heap));
+    profileNote += ` and ${heapFile} (heap-sample-summary.ts)`;
+  }
   log(`trace in ${saved}${profileNote} (--summarize FILE reads it again)`);
   summarize(events, Number(values.depth), profile);
+  if (heap)
+    printHeapTables(
+      heap,
+      sourceMapsIn(fileURLToPath(new URL('../../out/renderer/assets', import.meta.url))),
+      30,
+    );
 } finally {
   await session.close();
 }

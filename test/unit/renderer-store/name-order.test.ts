@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { keysReturned, leaseKeys, returnKeys } from '../../../renderer/store/key-leases';
 import { NameOrder } from '../../../renderer/store/name-order';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import type { Row } from '../../../shared/protocol/row';
@@ -219,6 +220,73 @@ describe('NameOrder', () => {
       expect(keys).toEqual(copy[0]);
       expect(names).toEqual(copy[1]);
     }
+  });
+});
+
+describe("NameOrder's key arrays under leases", () => {
+  it('writes its next keys into a replaced array once its leases are returned, never before', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    mirror.apply(deltaBatch(1, { upserts: [row('a/x-1'), row('a/x-3')], replace: true, snapshotEnd: true }));
+    const unleased = order.read();
+    mirror.apply(deltaBatch(2, { upserts: [row('a/x-2')] }));
+    const leased = order.read();
+    leaseKeys(leased);
+    mirror.apply(deltaBatch(3, { upserts: [row('a/x-4')] }));
+    const third = order.read();
+    mirror.apply(deltaBatch(4, { deletes: ['a/x-1'] }));
+    const fourth = order.read();
+    // Neither the array nobody leased nor the one still leased was written into.
+    expect(new Set([unleased, leased, third, fourth]).size).toBe(4);
+    expect(unleased).toEqual(['a/x-1', 'a/x-3']);
+    expect(leased).toEqual(['a/x-1', 'a/x-2', 'a/x-3']);
+    returnKeys(leased);
+    mirror.apply(deltaBatch(5, { upserts: [row('a/x-5')] }));
+    const fifth = order.read();
+    expect(fifth).toBe(leased);
+    expect(fifth).toEqual(['a/x-2', 'a/x-3', 'a/x-4', 'a/x-5']);
+    expect(third).toEqual(['a/x-1', 'a/x-2', 'a/x-3', 'a/x-4']);
+    expect(fourth).toEqual(['a/x-2', 'a/x-3', 'a/x-4']);
+  });
+
+  it('follows churn with two arrays in turn while its reader leases each answer until the next', () => {
+    const random = seededRandom(23);
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const live = new Map<string, Row>();
+    const arrays = new Set<readonly string[]>();
+    let shown: { keys: readonly string[]; copy: string[] } | undefined;
+    for (let seq = 1; seq <= 60; seq++) {
+      const round = churnRound(random, live, {
+        changes: 10,
+        deleteChance: 0.5,
+        newKey: () =>
+          `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db'])}-${Math.floor(random() * 80)}`,
+        make: (key) => row(key, String(seq)),
+      });
+      applyRound(mirror, seq, round);
+      const keys = order.read();
+      expect(keys).toEqual(keysByName(live.values()));
+      // The table's answer is read until the next one replaces it: it never moved meanwhile.
+      if (shown) expect(shown.keys).toEqual(shown.copy);
+      leaseKeys(keys);
+      if (shown) returnKeys(shown.keys);
+      shown = { keys, copy: [...keys] };
+      arrays.add(keys);
+    }
+    // The first read's array, the one shown, and the one being written: a new array per read before.
+    expect(arrays.size).toBeLessThanOrEqual(3);
+    expect(keysReturned(shown!.keys)).toBe(false);
+  });
+
+  it('hands a travel its keys as a copy, which a later change cannot write into', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    mirror.apply(deltaBatch(1, { upserts: [row('a/x-1')], replace: true, snapshotEnd: true }));
+    const read = order.read();
+    const { keys } = order.named();
+    expect(keys).not.toBe(read);
+    expect(keys).toEqual(['a/x-1']);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { keysReturned, leaseKeys, returnKeys } from '../../../renderer/store/key-leases';
 import { NarrowingQuery, narrows } from '../../../renderer/store/narrowing-query';
 import { compareCells, matchesFilter, queryRows } from '../../../renderer/store/row-query';
 import type { RowFilter } from '../../../renderer/store/row-query';
@@ -173,5 +174,30 @@ describe('NarrowingQuery', () => {
     const narrowing = new NarrowingQuery();
     expect(narrowing.query(mirror, {}, { column: 'status' })).toEqual(['a/y', 'a/x']);
     expect(narrowing.query(mirror, {}, { column: 'name', descending: true })).toEqual(['a/y', 'a/x']);
+  });
+
+  it('leases its last answer, the kept name order itself, until the next answer replaces it', () => {
+    const mirror = new SubscriptionMirror();
+    const rows = ['a/x-1', 'a/x-2', 'a/x-3'].map((key) => row(key));
+    mirror.apply(deltaBatch(1, { upserts: rows, replace: true, snapshotEnd: true }));
+    const narrowing = new NarrowingQuery();
+    const last = narrowing.query(mirror, {});
+    expect(last).toBe(queryRows(mirror, {}));
+    // The table lets go of the same answer; the name order changes twice beneath the narrowing query.
+    leaseKeys(last);
+    returnKeys(last);
+    for (const [seq, key] of [
+      [2, 'a/x-4'],
+      [3, 'a/x-5'],
+    ] as const) {
+      mirror.apply(deltaBatch(seq, { upserts: [row(key)], deletes: ['a/x-1'] }));
+      queryRows(mirror, {});
+    }
+    expect(last).toEqual(['a/x-1', 'a/x-2', 'a/x-3']);
+    expect(keysReturned(last)).toBe(false);
+    expect(narrowing.query(mirror, {})).toEqual(['a/x-2', 'a/x-3', 'a/x-4', 'a/x-5']);
+    expect(keysReturned(last)).toBe(true);
+    narrowing.release();
+    expect(keysReturned(queryRows(mirror, {}))).toBe(true);
   });
 });
