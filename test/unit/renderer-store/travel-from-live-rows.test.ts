@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../../renderer/store/mirror-store';
+import { leaseKeys, returnKeys } from '../../../renderer/store/key-leases';
 import { nameOrder } from '../../../renderer/store/name-order';
 import { sortRowsByName } from '../../../renderer/store/named-keys';
 import { queryRows } from '../../../renderer/store/row-query';
@@ -102,5 +103,31 @@ describe("a travel's first moment sent against the live rows", () => {
     moment.set('ns/extra-c', row('ns/extra-c'));
     moment.delete('ns/pod-3');
     expect(nameOrder(replay)).toEqual(sortRowsByName([...moment.values()]).keys);
+  });
+
+  it("never writes into the live order's keys once the view that leased them has let them go", () => {
+    const { scheduler, live, replay, receive } = withLiveRows(1_000);
+    // The live table leased its shown answer and returned it when the view went to the past.
+    const liveKeys = nameOrder(live);
+    const liveBefore = [...liveKeys];
+    leaseKeys(liveKeys);
+    returnKeys(liveKeys);
+    receive(1, { replace: true, base: { subscriptionId: 's', seq: 1 } });
+    receive(2, { upserts: [row('ns/extra-a')], snapshotEnd: true });
+    while (scheduler.pendingFrames > 0) scheduler.runFrame();
+    // The replay's table leases and returns each answer; keys come and go in the past it plays.
+    for (let change = 0; change < 4; change++) {
+      const shown = nameOrder(replay);
+      leaseKeys(shown);
+      returnKeys(shown);
+      replay.apply({
+        ...batch(3 + change, { upserts: [row(`ns/played-${change}`)], deletes: [`ns/pod-${change}`] }),
+        subscriptionId: 'r',
+      });
+    }
+    nameOrder(replay);
+    // The replay's order wrote its changes into arrays of its own, never the live order's.
+    expect(liveKeys).toEqual(liveBefore);
+    expect(nameOrder(live)).toEqual(liveBefore);
   });
 });
