@@ -36,3 +36,32 @@ export function returnKeys(keys: readonly string[]): void {
 export function keysReturned(keys: readonly string[]): boolean {
   return leases.get(keys) === 0;
 }
+
+/**
+ * How many replaced key arrays an order keeps to write into once their leases are returned: the shown
+ * answer's and the one before it, with room for a first answer a view keeps while it shows the kind.
+ */
+const maxRetired = 3;
+
+/**
+ * Key arrays an order handed out and has since replaced, oldest first: its next change writes its keys
+ * into one whose leases were all returned (keysReturned) rather than into a new array. At 150,000 rows
+ * a new array at each live re-query was most of the bytes the page allocated under churn, and the one
+ * alive at each scavenge went to the old generation.
+ */
+export class RetiredKeys {
+  private readonly arrays: string[][] = [];
+
+  /** A retired array nobody holds any more, taken out of the pool; undefined when none is free. */
+  takeReturned(): string[] | undefined {
+    const index = this.arrays.findIndex(keysReturned);
+    return index < 0 ? undefined : this.arrays.splice(index, 1)[0];
+  }
+
+  /** Keeps `keys`, just replaced, to write into once its leases are returned; forgets the oldest. */
+  retire(keys: string[]): void {
+    if (keys.length === 0) return;
+    this.arrays.push(keys);
+    if (this.arrays.length > maxRetired) this.arrays.shift();
+  }
+}

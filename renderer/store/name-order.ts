@@ -14,7 +14,7 @@
 // or walking 150,000 keys in name order (a cache miss a key: 40-70 ms of CPU at that size).
 import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
-import { keysReturned } from './key-leases';
+import { RetiredKeys } from './key-leases';
 import { positionByName, sortRowsByName, takeArrivals } from './named-keys';
 import { cut, maxRank, placeArrivals } from './ranked-placement';
 import type { RankedKeys, SpareOrder } from './ranked-placement';
@@ -28,12 +28,6 @@ function sortByName(rows: ReadonlyMap<string, Row>, keys: readonly string[]): Na
   return sortRowsByName(keys.map((key) => rows.get(key)!));
 }
 
-/**
- * How many replaced key arrays an order keeps to write into once their leases are returned: the shown
- * answer's and the one before it, with room for a first answer a view keeps while it shows the kind.
- */
-const maxRetired = 3;
-
 export class NameOrder {
   /**
    * The order; replaced (never mutated) when keys come or go, so readers may hold it. A reader that
@@ -41,13 +35,8 @@ export class NameOrder {
    * returned is written over by a later change.
    */
   private keys: readonly string[] = [];
-  /**
-   * Key arrays this order handed out and has since replaced, oldest first: the next change writes its
-   * keys into one whose leases were all returned (keysReturned) rather than into a new array. At
-   * 150,000 rows a new array at each live re-query was most of the bytes the page allocated under
-   * churn, and the one alive at each scavenge went to the old generation.
-   */
-  private retired: string[][] = [];
+  /** Key arrays this order replaced, to write its next keys into once nobody holds them. */
+  private readonly retired = new RetiredKeys();
   /**
    * names[i] is keys[i]'s name: placing arrivals compares them with kept keys' names, read here in
    * order rather than through a Map lookup each (a cache miss at 150,000 rows). Never handed out
@@ -327,28 +316,15 @@ export class NameOrder {
       added,
       this.rankOf,
       this.spare,
-      this.takeReturnedKeys(),
+      this.retired.takeReturned(),
     );
-    this.retire(this.keys as string[]);
+    this.retired.retire(this.keys as string[]);
     this.keys = order.keys;
     this.names = order.names as string[];
     this.ranks = order.ranks;
     this.rankBuffer = rankBuffer;
     this.spare = previous;
     if (exhausted) this.renumber();
-  }
-
-  /** A replaced key array nobody holds any more (see key-leases.ts), taken out of `retired`. */
-  private takeReturnedKeys(): string[] | undefined {
-    const index = this.retired.findIndex(keysReturned);
-    return index < 0 ? undefined : this.retired.splice(index, 1)[0];
-  }
-
-  /** Keeps `keys`, just replaced, to write into once its leases are returned; forgets the oldest. */
-  private retire(keys: string[]): void {
-    if (keys.length === 0) return;
-    this.retired.push(keys);
-    if (this.retired.length > maxRetired) this.retired.shift();
   }
 
   /** Ranks every key of the order afresh, evenly spaced (rankOf is built again when next used). */
