@@ -1,9 +1,9 @@
-// What the ui benches ask of a browser page, whichever driver opens it: playwright-core
-// (playwright-page.ts, the default, as every figure before session 16) or the bare DevTools driver
-// (cdp-page.ts, `--driver cdp`: it enables no Network domain, so the page pays no copy of its
-// WebSocket frames, as a user's browser or Electron window with no devtools open; under load its page
-// drew frames at half rate, not yet explained, so it is not the default). Input is real input
-// either way: key and mouse events dispatched through the browser, which the page sees as a person's.
+// What the ui benches ask of a browser page, whichever driver opens it: the bare DevTools driver
+// (cdp-page.ts, the default since session 17: it enables no Network domain, so the page pays no copy
+// of its WebSocket frames, as a user's browser or Electron window with no devtools open) or
+// playwright-core (playwright-page.ts, `--driver playwright`, as every figure before session 17).
+// Input is real input either way: key and mouse events dispatched through the browser, which the page
+// sees as a person's.
 import type { CdpSession } from './cdp-connection';
 
 export const benchDrivers = ['cdp', 'playwright'] as const;

@@ -54,6 +54,9 @@ export const chromiumSwitches = [
   '--unsafely-disable-devtools-self-xss-warnings',
 ];
 
+/** The experiment's switch: `shared` starts the browser in the bench's session (see launch). */
+const sharedSessionSwitch = 'KUBETIDE_BENCH_CDP_SESSION';
+
 /** How long Chromium may take to print its DevTools address (a loaded machine starts it slowly). */
 const launchTimeoutMs = 60_000;
 
@@ -72,10 +75,16 @@ export class CdpBrowser implements BenchBrowser {
     const child = spawn(
       chromiumExecutable(),
       [...chromiumSwitches, '--no-startup-window', '--remote-debugging-port=0', `--user-data-dir=${profile}`],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      // Detached: the browser leads a session of its own, as playwright-core starts it. With the
+      // kernel's autogroup scheduling (sched_autogroup_enabled) a session is a CPU group of its own,
+      // shared fairly with every other session's; left in the bench's session, the page's renderer
+      // shared one group's CPU with the bench, its cluster and Kubetide's backend, and under load drew
+      // frames at half rate and answered keys 2-4x later than playwright's browser at the same load.
+      // KUBETIDE_BENCH_CDP_SESSION=shared keeps it in the bench's session, to show that difference.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: process.env[sharedSessionSwitch] !== 'shared' },
     );
     // A bench that dies without closing (an exception, Ctrl+C) takes its browser with it.
-    const killOnExit = () => child.kill('SIGKILL');
+    const killOnExit = () => kill(child, 'SIGKILL');
     process.once('exit', killOnExit);
     child.once('exit', () => process.off('exit', killOnExit));
     try {
@@ -128,18 +137,31 @@ function devtoolsAddress(child: ChildProcess): Promise<string> {
   });
 }
 
-/** Waits for the browser to exit, killing it (this process's child, by its pid) after 5 s. */
+/** Waits for the browser to exit, killing it (this process's child and its group) after 5 s. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<boolean>((resolve) => child.once('exit', () => resolve(true)));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  const timer = setTimeout(() => kill(child, 'SIGKILL'), 5_000);
   if (
     !(await Promise.race([
       exited,
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
     ]))
   )
-    child.kill();
+    kill(child, 'SIGTERM');
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * Signals the browser's process group (its own, led by this child, when detached), so its renderers
+ * and helpers go with it as when the terminal's Ctrl+C reached them all; the child alone otherwise.
+ */
+function kill(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(process.env[sharedSessionSwitch] === 'shared' ? child.pid : -child.pid, signal);
+  } catch {
+    // Gone already.
+  }
 }
