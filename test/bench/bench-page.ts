@@ -1,9 +1,11 @@
-// What the ui benches ask of a browser page, whichever driver opens it: the bare DevTools driver
-// (cdp-page.ts, the default since session 17: it enables no Network domain, so the page pays no copy
-// of its WebSocket frames, as a user's browser or Electron window with no devtools open) or
-// playwright-core (playwright-page.ts, `--driver playwright`, as every figure before session 17).
-// Input is real input either way: key and mouse events dispatched through the browser, which the page
-// sees as a person's.
+// What the ui benches ask of a browser page, whichever driver opens it: playwright-core
+// (playwright-page.ts, the default, as every figure before) or the bare DevTools driver (cdp-page.ts,
+// `--driver cdp`: it enables no Network domain, so the page pays no copy of its WebSocket frames, as
+// a user's browser or Electron window with no devtools open). Its half-rate frames under load were
+// the browser sharing the bench's CPU group (fixed in cdp-browser.ts, session 17); it is still not the
+// default: at 150,000 pods its scroll frames read p95 33-50 ms on the floor page too, against 16.8
+// under playwright the same hour, a difference of the drivers' input, not of the page. Input is real
+// input either way: key and mouse events dispatched through the browser, seen as a person's.
 import type { CdpSession } from './cdp-connection';
 
 export const benchDrivers = ['cdp', 'playwright'] as const;

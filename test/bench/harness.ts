@@ -40,9 +40,9 @@ export interface BenchOptions {
   /** A short ui run for smoke tests: one text per selector form, a short scroll. */
   uiBrief: boolean;
   /**
-   * How the ui benchmark drives Chromium: `cdp`, its own bare DevTools connection (the default since
-   * session 17), or `playwright` (playwright-core, the figures before it; its Network domain copies
-   * every WebSocket frame on the page's main thread, a cost no user pays).
+   * How the ui benchmark drives Chromium: `playwright` (playwright-core, the default; its Network
+   * domain copies every WebSocket frame on the page's main thread), or `cdp`, its own bare DevTools
+   * connection (no such copy; see bench-page.ts for why it is not the default).
    */
   uiDriver: BenchDriver;
   /** Write the ui benchmark's page CPU profiles to test-artifacts/ui-bench. */
@@ -89,7 +89,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     uiChurn: 2_000,
     uiSeconds: 60,
     uiBrief: false,
-    uiDriver: 'cdp',
+    uiDriver: 'playwright',
     profile: false,
     json: false,
   };

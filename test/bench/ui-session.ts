@@ -2,8 +2,7 @@
 // (ui-travel.ts, ui-startup.ts): the cluster in its own process, Kubetide in browser mode (recording on,
 // its data in the session's folder) in a process of its own or, for a bench that reads its insides,
 // in this one, and a Chromium whose pages get ui-page-probe.js before their own scripts, driven by
-// bare over DevTools (cdp-browser.ts, the default) or by playwright-core (`--driver playwright`). Each
-// is a step of its own, so a caller can time one
+// playwright-core (the default) or bare over DevTools (cdp-browser.ts, `--driver cdp`). Each is a step of its own, so a caller can time one
 // (ui-startup times the backend's start). close() undoes what was started, newest first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +83,7 @@ export class UiBenchSession {
   }
 
   /** Chromium, driven by `driver`, whose pages are at the bench's window size and carry the probe. */
-  async openBrowser(driver: BenchDriver = 'cdp'): Promise<BenchBrowser> {
+  async openBrowser(driver: BenchDriver = 'playwright'): Promise<BenchBrowser> {
     const setup = { width: 1440, height: 900, colorScheme: 'dark', initScriptPath: probeScript } as const;
     const browser =
       driver === 'playwright' ? await PlaywrightBrowser.launch(setup) : await CdpBrowser.launch(setup);
@@ -99,7 +98,7 @@ export class UiBenchSession {
   async openSyncedPage(
     backend: BackendProcess,
     log: (message: string) => void,
-    driver: BenchDriver = 'cdp',
+    driver: BenchDriver = 'playwright',
   ): Promise<{ page: BenchPage; cdp: BenchPage['cdp'] }> {
     const browser = await this.openBrowser(driver);
     const page = await browser.newPage();
@@ -122,7 +121,7 @@ export class UiBenchSession {
 
 /** A by-hand bench's `--driver` value, checked. */
 export function parseDriver(value: string | undefined): BenchDriver {
-  const driver = value ?? 'cdp';
+  const driver = value ?? 'playwright';
   if (!(benchDrivers as readonly string[]).includes(driver))
     throw new Error(`--driver takes ${benchDrivers.join(' or ')}; got "${driver}"`);
   return driver as BenchDriver;

@@ -54,7 +54,7 @@ const { values } = parseArgs({
     // --open-after-synced times is then the page's intake alone, not beside the recording's start.
     'open-after-recorded': { type: 'boolean', default: false },
     window: { type: 'string' },
-    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 17).
+    // cdp (the bare DevTools driver) or playwright (the figures before session 16).
     driver: { type: 'string' },
     // Experiments (issue 15's synced): the backend without its recording.
     'no-record': { type: 'boolean', default: false },

@@ -17,7 +17,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     // Node or V8 flags for the backend's process (e.g. --max-semi-space-size=64), repeatable.
     'backend-flag': { type: 'string', multiple: true, default: [] },
-    // cdp (the bare DevTools driver, the default) or playwright (the figures before session 17).
+    // cdp (the bare DevTools driver) or playwright (the figures before session 16).
     driver: { type: 'string' },
   },
 });

@@ -19,7 +19,7 @@ import { longTasksBetween, pageNow, scrollTable, typeFilters } from './ui-scenar
 
 const { values } = parseArgs({
   options: {
-    // cdp (the default: the bare DevTools driver, no devtools copy of each frame) or playwright.
+    // playwright (the default) or cdp (the bare DevTools driver: no devtools copy of each frame).
     driver: { type: 'string' },
     pods: { type: 'string', default: '50000' },
     churn: { type: 'string', default: '2000' },

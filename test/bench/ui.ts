@@ -1,9 +1,9 @@
 // Benchmark 6 (issue 15): what a user feels, in a real browser. The embedded cluster (its own process)
 // holds N pods under 2,000 changes a second; Kubetide runs in browser mode in another (ui-backend-child.ts,
-// so what the bench measures of it excludes this process's browser driver); headless
-// Chromium, driven over a bare DevTools connection (cdp-browser.ts; `--driver playwright` for
-// playwright-core, the figures before session 17, whose Network domain the page pays for), opens it
-// and ui-scenario.ts types, scrolls, clicks and travels as a person would, while
+// so what the bench measures of it excludes this process's browser driver); headless Chromium, driven
+// by playwright-core (whose Network domain the page pays for; `--driver cdp` for a bare DevTools
+// connection, cdp-browser.ts, without it), opens it and ui-scenario.ts types, scrolls, clicks and
+// travels as a person would, while
 // ui-page-probe.js times each action in the page, from the input event to the painted answer. The same
 // browser then opens the floor (ui-floor.html: the same rows in a plain table, no engine), so the
 // figures say what Kubetide costs over what showing these rows costs at all.
@@ -288,8 +288,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
       ],
       notes: [
         options.uiDriver === 'cdp'
-          ? 'driver: cdp (a bare DevTools connection, no Network domain: the page pays no devtools copy of its WebSocket frames; --driver playwright for the figures before session 17)'
-          : 'driver: playwright (playwright-core enables the Network domain: the page pays a devtools copy of every WebSocket frame, ~23 us a row; the figures before session 17)',
+          ? "driver: cdp (a bare DevTools connection, no Network domain: the page pays no devtools copy of its WebSocket frames; its wheel input paces otherwise than playwright's: compare scroll figures within one driver)"
+          : 'driver: playwright (playwright-core enables the Network domain: the page pays a devtools copy of every WebSocket frame, ~23 us a row; --driver cdp runs without it)',
         `typed: ${texts.map((text) => `"${text}"`).join(', ')}, each cleared after; ${typing.latencies.length} keystrokes`,
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,
