@@ -17,11 +17,11 @@ import { openForWriting } from '../../../main/history/schema';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../../renderer/store/mirror-store';
 import { printerFor } from '../../../shared/kinds/columns';
-import type { KubeObject } from '../../../shared/kube/object';
 import type { Row } from '../../../shared/protocol/row';
 import type { DeltaBatch, ServerMessage } from '../../../shared/protocol/server-messages';
 import { tempDirectory } from '../history/fixtures';
 import { pageLink } from './page-link';
+import { pod } from './replay-recording';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 const queries = new HistoryQueries();
@@ -41,15 +41,6 @@ const start = Date.UTC(2026, 11, 3, 12);
 const listed = 600;
 const listAt = start + 2_000;
 const recordedMs = 8_000;
-
-function pod(name: string, resourceVersion: number): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'shop', uid: `uid-${name}`, resourceVersion: String(resourceVersion) },
-    status: { phase: 'Running' },
-  };
-}
 
 /**
  * 20 pods at the start, in a listing gap that ends once `listed` pods are listed (listAt to listAt +

@@ -7,7 +7,8 @@ import { tempDirectory } from '../history/fixtures';
 export const recordingStart = Date.UTC(2026, 10, 30, 12);
 const start = recordingStart;
 
-function pod(name: string, resourceVersion: number, uid = `uid-${name}`): KubeObject {
+/** A running pod of namespace shop. */
+export function pod(name: string, resourceVersion: number, uid = `uid-${name}`): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
