@@ -1,7 +1,7 @@
 // What the benches read from a Chromium trace of the page: its events, the renderer's main thread,
 // and each event's self time (its duration less its direct children's), so style, layout, paint,
-// script and the tasks around them read apart. Shared by trace-summary.ts, travel-breakdown.ts and
-// ui-churn.ts.
+// script and the tasks around them read apart. Shared by trace-summary.ts, travel-breakdown.ts,
+// ui-churn.ts and ui-table.ts.
 
 export interface TraceEvent {
   readonly name: string;
@@ -11,7 +11,11 @@ export interface TraceEvent {
   readonly ts: number;
   readonly dur?: number;
   readonly tdur?: number;
-  readonly args?: { readonly name?: string; readonly data?: { readonly type?: string } };
+  readonly args?: {
+    readonly name?: string;
+    /** type: a message's; nodeName and reason: an invalidation's (ui-table.ts --invalidations). */
+    readonly data?: { readonly type?: string; readonly nodeName?: string; readonly reason?: string };
+  };
 }
 
 /** An event with a start and an end on one thread (us); `cpu` its thread time where the trace gives it. */

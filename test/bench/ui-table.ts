@@ -16,6 +16,8 @@ import type { KubeList } from '../../shared/kube/object';
 import { getBody, percentile, round } from './harness';
 import { parseDriver, UiBenchSession } from './ui-session';
 import { longTasksBetween, pageNow, scrollTable, typeFilters } from './ui-scenario';
+import { rendererMain } from './trace-events';
+import type { TraceEvent } from './trace-events';
 
 const { values } = parseArgs({
   options: {
@@ -32,20 +34,6 @@ const { values } = parseArgs({
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
-
-interface TraceEvent {
-  readonly name: string;
-  readonly ph: string;
-  readonly pid: number;
-  readonly tid: number;
-  readonly ts: number;
-  readonly dur?: number;
-  readonly tdur?: number;
-  readonly args?: {
-    readonly name?: string;
-    readonly data?: { readonly nodeName?: string; readonly reason?: string };
-  };
-}
 
 const categories = [
   'toplevel',
@@ -85,13 +73,8 @@ const stages: Record<string, readonly string[]> = {
 };
 
 function summarize(events: readonly TraceEvent[]): string {
-  const named = events.filter((event) => event.ph === 'M' && event.args?.name === 'CrRendererMain');
-  let thread = named[0]!;
-  let most = -1;
-  for (const candidate of named) {
-    const count = events.filter((event) => event.pid === candidate.pid && event.tid === candidate.tid).length;
-    if (count > most) [thread, most] = [candidate, count];
-  }
+  const thread = rendererMain(events);
+  if (thread === undefined) return 'no renderer main thread in the trace';
   const mine = events.filter(
     (event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X',
   );
