@@ -5,6 +5,7 @@
 import type { CdpSession } from './cdp-connection';
 import type { ClusterSession } from '../../main/bridge/cluster-session';
 import { mainThreadWaitMs, processCpuMs, threadCpu } from './thread-cpu';
+import type { PodsProgress } from './ui-backend-process';
 
 interface StreamInsides {
   lastSeq: number;
@@ -74,25 +75,11 @@ export class StartupTimeline {
 
   private backend(): Omit<Sample, 'pageMs'> {
     const clusterMs = this.clusterPid === undefined ? Number.NaN : processCpuMs(this.clusterPid);
-    const insides = this.session as unknown as {
-      connections: Set<{ subscriptions: Map<string, { gvr: { resource: string }; stream: StreamInsides }> }>;
-      recordedKindsPending: boolean;
-    };
-    const state = this.session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState();
-    let stream: StreamInsides | undefined;
-    for (const connection of insides.connections) {
-      for (const subscription of connection.subscriptions.values()) {
-        if (subscription.gvr.resource === 'pods') stream = subscription.stream;
-      }
-    }
+    const insides = this.session as unknown as { recordedKindsPending: boolean };
     const threads = threadCpu();
     return {
       at: performance.now() - this.opened,
-      phase: state?.phase ?? '-',
-      listed: state?.phase === 'listing' ? (state.listed ?? 0) : 0,
-      sentSeq: stream?.lastSeq ?? 0,
-      acknowledgedSeq: stream?.acknowledgedSeq ?? 0,
-      pending: (stream?.pendingCount ?? 0) + (stream?.snapshotRows?.size ?? 0),
+      ...podsProgress(this.session),
       laterKinds: !insides.recordedKindsPending,
       backendMainMs: threads.find((thread) => thread.id === process.pid)?.ms ?? 0,
       backendAllMs: threads.reduce((sum, thread) => sum + thread.ms, 0),
@@ -100,4 +87,25 @@ export class StartupTimeline {
       clusterMs,
     };
   }
+}
+
+/** The pods feed's phase and count, and the (last) page's pods stream: batches sent, acked, rows waiting. */
+export function podsProgress(session: ClusterSession): PodsProgress {
+  const insides = session as unknown as {
+    connections: Set<{ subscriptions: Map<string, { gvr: { resource: string }; stream: StreamInsides }> }>;
+  };
+  const state = session.feeds.find({ group: '', version: 'v1', resource: 'pods' }, '')?.syncState();
+  let stream: StreamInsides | undefined;
+  for (const connection of insides.connections) {
+    for (const subscription of connection.subscriptions.values()) {
+      if (subscription.gvr.resource === 'pods') stream = subscription.stream;
+    }
+  }
+  return {
+    phase: state?.phase ?? '-',
+    listed: state?.phase === 'listing' ? (state.listed ?? 0) : 0,
+    sentSeq: stream?.lastSeq ?? 0,
+    acknowledgedSeq: stream?.acknowledgedSeq ?? 0,
+    pending: (stream?.pendingCount ?? 0) + (stream?.snapshotRows?.size ?? 0),
+  };
 }

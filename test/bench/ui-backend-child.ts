@@ -13,6 +13,7 @@ import { startLoopStallMonitor } from './harness';
 import { CpuStallMonitor, describeWallStall } from './cpu-stall-monitor';
 import type { BackendChildOptions, BackendFigures, BackendReply, BackendRequest } from './ui-backend-process';
 import { describeThreadCpu, threadCpu, threadCpuSpent } from './thread-cpu';
+import { podsProgress } from './startup-timeline';
 
 const options = JSON.parse(process.argv[2]!) as BackendChildOptions;
 const send = (reply: BackendReply) => process.send!(reply);
@@ -82,6 +83,9 @@ process.on('message', (request: BackendRequest) => {
   switch (request.type) {
     case 'launch-url':
       send({ type: 'launch-url', id: request.id, url: mode.launchUrl() });
+      return;
+    case 'progress':
+      send({ type: 'progress', id: request.id, progress: podsProgress(mode.backend.host.session) });
       return;
     case 'measure-start':
       measuring = startMeasuring();

@@ -31,14 +31,24 @@ export interface BackendFigures {
   threads?: string;
 }
 
+/** Where the pods' rows are: the backend's pods feed and the page's pods stream (startup-timeline.ts). */
+export interface PodsProgress {
+  phase: string;
+  listed: number;
+  sentSeq: number;
+  acknowledgedSeq: number;
+  pending: number;
+}
+
 export type BackendRequest =
-  { type: 'launch-url' | 'measure-start' | 'measure-stop'; id: number } | { type: 'close' };
+  { type: 'launch-url' | 'measure-start' | 'measure-stop' | 'progress'; id: number } | { type: 'close' };
 
 export type BackendReply =
   | { type: 'ready' }
   | { type: 'launch-url'; id: number; url: string }
   | { type: 'measure-started'; id: number }
   | { type: 'figures'; id: number; figures: BackendFigures }
+  | { type: 'progress'; id: number; progress: PodsProgress }
   | { type: 'error'; id: number; message: string };
 
 const childEntry = fileURLToPath(new URL('./ui-backend-child.ts', import.meta.url));
@@ -84,6 +94,17 @@ export class BackendProcess {
     });
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** The pods feed's phase and the pods stream's batches (a bench's look at the backend's insides). */
+  async progress(): Promise<PodsProgress> {
+    const reply = await this.request('progress');
+    if (reply.type !== 'progress') throw new Error(`the backend answered ${reply.type} to progress`);
+    return reply.progress;
+  }
+
   /** A fresh one-time address of the app. */
   async launchUrl(): Promise<string> {
     const reply = await this.request('launch-url');
@@ -110,7 +131,7 @@ export class BackendProcess {
     clearTimeout(timer);
   }
 
-  private request(type: 'launch-url' | 'measure-start' | 'measure-stop'): Promise<BackendReply> {
+  private request(type: 'launch-url' | 'measure-start' | 'measure-stop' | 'progress'): Promise<BackendReply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onExit = () => reject(new Error(`the backend exited while asked for ${type}`));
