@@ -2,6 +2,11 @@
 // frames (MomentRows.warming) ahead of the first travel, a step at a time. Each step is its own task,
 // so a question that comes meanwhile is answered after at most one step (a frame's decode: a few ms
 // for a delta frame, a few hundred for a full frame of 150,000 rows), with whatever was decoded.
+//
+// A travel asks the worker twice, its moment's size and then its rows, main answering in between: a
+// step run in that gap (a full frame's decode, the newest state's refresh) came ahead of the rows the
+// user waits for. Held (hold, from the size's question until the rows are answered: release), the
+// warming takes no step; it goes on where it was once released.
 
 interface Warming {
   readonly file: string;
@@ -12,6 +17,22 @@ interface Warming {
 
 export class FrameWarmer {
   private running: Warming | undefined;
+  private held = false;
+  /** The warming whose next step waits for release (it was due while held). */
+  private waitingStep: Warming | undefined;
+
+  /** Takes no step until release (see above); a warming asked meanwhile waits too. */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Lets the warming go on, a step per task, if one waits. */
+  release(): void {
+    this.held = false;
+    const waiting = this.waitingStep;
+    this.waitingStep = undefined;
+    if (waiting !== undefined) setImmediate(() => this.step(waiting));
+  }
 
   /**
    * Runs `steps` (of the recording `file`) between questions, then calls `done`. Asked again for the
@@ -32,6 +53,10 @@ export class FrameWarmer {
 
   private step(warming: Warming): void {
     if (this.running !== warming) return;
+    if (this.held) {
+      this.waitingStep = warming;
+      return;
+    }
     let more: boolean;
     try {
       more = warming.steps.next().done !== true;
@@ -45,6 +70,7 @@ export class FrameWarmer {
 
   private finish(warming: Warming): void {
     if (this.running === warming) this.running = undefined;
+    if (this.waitingStep === warming) this.waitingStep = undefined;
     warming.steps.return();
     for (const done of warming.waiting.splice(0)) done();
   }

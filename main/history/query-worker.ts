@@ -165,6 +165,8 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     }
     case 'moment-size':
+      // A travel's first question: its rows are asked next (see FrameWarmer.hold).
+      warmer.hold();
       reply({
         id: request.id,
         type: 'moment-size',
@@ -176,6 +178,8 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'released' });
       return;
     case 'state': {
+      // Answered in this task: the warming goes on after it (see FrameWarmer.hold).
+      setImmediate(() => warmer.release());
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {
