@@ -7,6 +7,10 @@
 // step run in that gap (a full frame's decode, the newest state's refresh) came ahead of the rows the
 // user waits for. Held (hold, from the size's question until the rows are answered: release), the
 // warming takes no step; it goes on where it was once released.
+//
+// A task given to `soon` (the live rows' comparison with the newest state, asked with a journal's
+// last piece every 2 s under churn: up to a second of the worker on a loaded machine) runs the same
+// way, after the question that asked it is answered, so a travel asked meanwhile goes first.
 
 interface Warming {
   readonly file: string;
@@ -20,6 +24,19 @@ export class FrameWarmer {
   private held = false;
   /** The warming whose next step waits for release (it was due while held). */
   private waitingStep: Warming | undefined;
+  /** The task given to soon, until it runs. */
+  private task: (() => void) | undefined;
+  private taskDue = false;
+
+  /**
+   * Runs `task` in a task of its own once no question is being answered and none holds (see hold); a
+   * task given before that one ran is replaced by it (it brings the same thing up to date). A task
+   * that fails is dropped: it only saved a travel work that the travel then does.
+   */
+  soon(task: () => void): void {
+    this.task = task;
+    this.runTaskSoon();
+  }
 
   /** Takes no step until release (see above); a warming asked meanwhile waits too. */
   hold(): void {
@@ -32,6 +49,24 @@ export class FrameWarmer {
     const waiting = this.waitingStep;
     this.waitingStep = undefined;
     if (waiting !== undefined) setImmediate(() => this.step(waiting));
+    this.runTaskSoon();
+  }
+
+  private runTaskSoon(): void {
+    if (this.taskDue || this.held || this.task === undefined) return;
+    this.taskDue = true;
+    setImmediate(() => {
+      this.taskDue = false;
+      // Held meanwhile: release runs it.
+      if (this.held) return;
+      const task = this.task;
+      this.task = undefined;
+      try {
+        task?.();
+      } catch {
+        // See soon.
+      }
+    });
   }
 
   /**

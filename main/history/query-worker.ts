@@ -157,11 +157,14 @@ function answer(port: MessagePort, request: QueryRequest): void {
     case 'live-journal': {
       const { journal, compare } = request;
       const listing = liveListings.apply(journal);
-      if (listing && compare) {
-        const { identities, comparisons } = listing;
-        compareLive(readerFor(compare.file), momentRows.newest, compare.query, identities, comparisons);
-      }
       reply({ id: request.id, type: 'journal-read', at: listing?.at });
+      if (listing && compare) {
+        // After the reply and between questions (see FrameWarmer.soon): a travel asked meanwhile
+        // goes first, and compares what the comparison has not brought up to date yet.
+        const { identities, comparisons } = listing;
+        const reader = readerFor(compare.file);
+        warmer.soon(() => compareLive(reader, momentRows.newest, compare.query, identities, comparisons));
+      }
       return;
     }
     case 'moment-size':

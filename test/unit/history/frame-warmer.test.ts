@@ -103,6 +103,27 @@ describe('FrameWarmer', () => {
     expect(log).toEqual(['a0', 'a1']);
   });
 
+  it('runs a task given to soon in a task of its own, the last given only, not while held', async () => {
+    const log: string[] = [];
+    const warmer = new FrameWarmer();
+    warmer.hold();
+    warmer.soon(() => log.push('first comparison'));
+    warmer.soon(() => log.push('second comparison'));
+    await afterTasks(3);
+    expect(log).toEqual([]);
+    warmer.release();
+    log.push('released');
+    await afterTasks(2);
+    expect(log).toEqual(['released', 'second comparison']);
+    warmer.soon(() => {
+      throw new Error('the reader was closed');
+    });
+    await afterTasks(2);
+    warmer.soon(() => log.push('after a failure'));
+    await afterTasks(2);
+    expect(log.at(-1)).toBe('after a failure');
+  });
+
   it('ends a warming whose step fails, and says it is done', async () => {
     const warmer = new FrameWarmer();
     const failing = function* (): Generator<void, void> {
