@@ -6,7 +6,8 @@
 // A travel asks the worker twice, its moment's size and then its rows, main answering in between: a
 // step run in that gap (a full frame's decode, the newest state's refresh) came ahead of the rows the
 // user waits for. Held (hold, from the size's question until the rows are answered: release), the
-// warming takes no step; it goes on where it was once released.
+// warming takes no step; it goes on where it was once released (a travel superseded between its two
+// questions leaves it held until the next travel's rows: warming only saves travels work).
 //
 // A task given to `soon` (the live rows' comparison with the newest state, asked with a journal's
 // last piece every 2 s under churn: up to a second of the worker on a loaded machine) runs the same
