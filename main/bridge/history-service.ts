@@ -85,6 +85,7 @@ export class HistoryService {
     this.journalFeed = new LiveJournalFeed({
       read: (journal, compare) => this.queries.readLiveJournal(journal, compare),
       nextTask: () => options.clock.sleep(0),
+      idle: () => this.queries.travelPathIdle(),
     });
   }
 

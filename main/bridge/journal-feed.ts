@@ -47,6 +47,12 @@ export interface JournalFeedOptions {
   ) => Promise<number | undefined>;
   /** Resolves in a later task (main's other work goes between two pieces). */
   readonly nextTask: () => Promise<void>;
+  /**
+   * Resolves once the worker has no travel to answer (see HistoryQueries.travelPathIdle): a piece
+   * waits for it before it is taken, since the worker answers in the order asked and a travel's
+   * moment must not wait behind a piece and its comparison.
+   */
+  readonly idle?: () => Promise<void>;
 }
 
 export class LiveJournalFeed {
@@ -65,6 +71,8 @@ export class LiveJournalFeed {
     this.feeding = journal;
     try {
       for (;;) {
+        // Before the piece is taken, so the invariant above holds.
+        await this.options.idle?.();
         const piece = journal.unread(linesPerPiece);
         if (piece === undefined || piece.batches.length === 0) return;
         const last = piece.from + piece.batches.length === journal.end;

@@ -106,6 +106,12 @@ export interface HistoryQueriesOptions {
   readonly spareCores?: () => boolean;
 }
 
+/**
+ * A travel's questions (a moment's size, then its rows): while one is unanswered the travel path's
+ * worker does nothing else that can wait (see travelPathIdle).
+ */
+const travelQuestions = new Set<QueryRequest['type']>(['state', 'moment-size']);
+
 export class HistoryQueries {
   /** Rebuilds moments and reads playbacks (travelPath), without quick_check (see QueryWorkerData). */
   private readonly moments = new QueryThread({ checkIntegrity: false });
@@ -114,6 +120,10 @@ export class HistoryQueries {
   private nextId = 0;
   private readonly warmOnTimeline: boolean;
   private readonly spareCores: () => boolean;
+  /** A travel's questions not yet answered (see travelQuestions). */
+  private travelling = 0;
+  /** Called once no travel's question is left unanswered (see travelPathIdle). */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(options: HistoryQueriesOptions = {}) {
     this.warmOnTimeline = options.prewarm !== false;
@@ -123,6 +133,17 @@ export class HistoryQueries {
   /** Whether the travel path's worker runs (a travel started it, or a timeline asked with cores to spare). */
   get travelPathStarted(): boolean {
     return this.moments.started;
+  }
+
+  /**
+   * Resolves once no travel's question (a moment's size or rows) is left unanswered: at once when none
+   * is. Work for the travel path's worker that can wait (the live journal read ahead, see
+   * LiveJournalFeed) waits for it: the worker answers in the order asked, and under churn a journal
+   * piece and its comparison with the newest state came ahead of the moment the user waits for.
+   */
+  travelPathIdle(): Promise<void> {
+    if (this.travelling === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /**
@@ -333,16 +354,27 @@ export class HistoryQueries {
   ): { id: number; answer: Promise<QueryReply> } {
     const id = ++this.nextId;
     const thread = travelPath.has(request.type) ? this.moments : this.side;
-    const answer = thread.ask({ ...request, id } as QueryRequest, chunks);
+    let answer = thread.ask({ ...request, id } as QueryRequest, chunks);
+    if (travelQuestions.has(request.type)) {
+      this.travelling += 1;
+      answer = answer.finally(() => this.travelAnswered());
+    }
     // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
     // since a worker takes a second or two to start on a loaded machine, which the first travel
     // should not wait for. Not while the app needs the cores (see HistoryQueriesOptions.spareCores):
-    // a travel then starts it itself.
+    // a travel then starts it itself. Nor does it prewarm while a travel is asked: its steps would
+    // come between the travel's questions (the page asks a timeline every 2 s, so the next one warms).
     if (request.type === 'timeline' && this.spareCores()) {
       this.moments.start();
-      if (this.warmOnTimeline) this.prewarm(request.file).catch(() => {});
+      if (this.warmOnTimeline && this.travelling === 0) this.prewarm(request.file).catch(() => {});
     }
     return { id, answer };
+  }
+
+  private travelAnswered(): void {
+    this.travelling -= 1;
+    if (this.travelling > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Ends the workers; questions still pending reject. */

@@ -157,14 +157,19 @@ function answer(port: MessagePort, request: QueryRequest): void {
     case 'live-journal': {
       const { journal, compare } = request;
       const listing = liveListings.apply(journal);
-      if (listing && compare) {
-        const { identities, comparisons } = listing;
-        compareLive(readerFor(compare.file), momentRows.newest, compare.query, identities, comparisons);
-      }
       reply({ id: request.id, type: 'journal-read', at: listing?.at });
+      if (listing && compare) {
+        // After the reply and between questions (see FrameWarmer.soon): a travel asked meanwhile
+        // goes first, and compares what the comparison has not brought up to date yet.
+        const { identities, comparisons } = listing;
+        const reader = readerFor(compare.file);
+        warmer.soon(() => compareLive(reader, momentRows.newest, compare.query, identities, comparisons));
+      }
       return;
     }
     case 'moment-size':
+      // A travel's first question: its rows are asked next (see FrameWarmer.hold).
+      warmer.hold();
       reply({
         id: request.id,
         type: 'moment-size',
@@ -176,6 +181,8 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({ id: request.id, type: 'released' });
       return;
     case 'state': {
+      // Answered in this task: the warming goes on after it (see FrameWarmer.hold).
+      setImmediate(() => warmer.release());
       const reader = readerFor(request.file);
       const problemsBefore = reader.problems.length;
       if (request.rows) {

@@ -25,6 +25,8 @@ const { values } = parseArgs({
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
     top: { type: 'string', default: '12' },
+    // Runs the backend under `node --cpu-prof` into this folder (see ui-travel.ts).
+    'backend-profile': { type: 'string' },
   },
 });
 const pods = Number(values.pods);
@@ -44,7 +46,10 @@ interface Frame {
 const session = await UiBenchSession.start(pods, log);
 const { cluster } = session;
 try {
-  const backend = await session.startBackendProcess();
+  const backendProfile = values['backend-profile'];
+  const backend = await session.startBackendProcess(
+    backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
+  );
   const { page, cdp } = await session.openSyncedPage(backend, log);
   await cluster.setChurn(Number(values.churn));
   log(`churning at ${values.churn}/s for ${values.seconds} s...`);
@@ -77,6 +82,9 @@ try {
       ],
     },
   });
+  // The backend's profile clock (node --cpu-prof's timestamps are the monotonic clock in us).
+  const clock = () => Math.round(Number(process.hrtime.bigint() / 1000n));
+  log(`travels start on the profile clock at ${clock()} us`);
   const recent = await travelTo(page, span.to - 10_000);
   const recentShown = await shown();
   await goLive(page);
@@ -131,6 +139,12 @@ function breakDown(click: number, end: number, frames: readonly Frame[], events:
     console.log(
       `  ${at(batches[0].at)} first batch; ${at(batches.at(-1)!.at)} last of ${batches.length} (${round(bytes / 1e6)} MB)`,
     );
+    // Each batch as it came (subscription, seq, kB): the pace the page was sent them at.
+    const each = batches.map((frame) => {
+      const [, subscription, seq] = /"subscriptionId":"([^"]+)","seq":(\d+)/.exec(frame.head) ?? [];
+      return `${round((frame.at - click) / 1000)} ${subscription}#${seq} ${round(frame.bytes / 1e3)} kB`;
+    });
+    console.log(`  batches (ms from the click): ${each.join(', ')}`);
   }
   const lastBatch = batches.at(-1);
   if (lastBatch) {

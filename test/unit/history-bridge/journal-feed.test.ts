@@ -68,6 +68,34 @@ describe('the live journal read ahead of a travel', () => {
     expect(journal.unread()!.from).toBe(6);
   });
 
+  it('takes no piece while a travel is answered: the worker reads the journal after it', async () => {
+    const journal = new IdentityJournal();
+    journal.begin();
+    journal.record([row(1)], [], 1);
+    let idle: () => void = () => {};
+    const travelling = new Promise<void>((resolve) => (idle = resolve));
+    const read: LiveJournal[] = [];
+    const feed = new LiveJournalFeed({
+      read: (piece) => {
+        read.push(piece);
+        return Promise.resolve(piece.from + piece.batches.length);
+      },
+      nextTask: () => Promise.resolve(),
+      idle: () => travelling,
+    });
+    const fed = feed.feed(
+      { gvr: pods, namespace: '', journal },
+      { file: 'recording', query: { gvr: 'pods.v1' } },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(read).toEqual([]);
+    // Not taken either: a travel meanwhile posts it with its own journal.
+    expect(journal.unread()!.batches.length).toBe(1);
+    idle();
+    await fed;
+    expect(read.map((piece) => piece.from)).toEqual([0]);
+  });
+
   it('drops a journal the worker could not read, so the next travel lists the rows whole', async () => {
     const journal = new IdentityJournal();
     journal.begin();

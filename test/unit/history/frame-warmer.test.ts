@@ -1,5 +1,6 @@
 // FrameWarmer runs a warming a step per task: what is asked meanwhile runs between two steps, a
-// warming asked again for the same file is joined, and one for another file gives the first up.
+// warming asked again for the same file is joined, and one for another file gives the first up. Held
+// (a travel's questions under way), it takes no step until released.
 import { describe, expect, it } from 'vitest';
 import { FrameWarmer } from '../../../main/history/frame-warmer';
 
@@ -64,6 +65,63 @@ describe('FrameWarmer', () => {
     await afterTasks(5);
     expect(log.filter((entry) => entry.startsWith('again'))).toEqual([]);
     expect(log.slice(started)).toEqual(['a done', 'a done again', 'b0', 'b1', 'b done']);
+  });
+
+  it("takes no step while held (between a travel's two questions), and goes on where it was once released", async () => {
+    const log: string[] = [];
+    const warmer = new FrameWarmer();
+    const done = new Promise<void>((resolve) =>
+      warmer.warm(
+        'a',
+        () => steps(log, 'a', 4),
+        () => {
+          log.push('done');
+          resolve();
+        },
+      ),
+    );
+    await afterTasks(2);
+    const before = log.length;
+    expect(before).toBeGreaterThan(0);
+    warmer.hold();
+    await afterTasks(6);
+    expect(log.length).toBe(before);
+    warmer.release();
+    await done;
+    expect(log).toEqual(['a0', 'a1', 'a2', 'a3', 'done']);
+  });
+
+  it('has a warming asked while held wait for the release', async () => {
+    const log: string[] = [];
+    const warmer = new FrameWarmer();
+    warmer.hold();
+    const done = new Promise<void>((resolve) => warmer.warm('a', () => steps(log, 'a', 2), resolve));
+    await afterTasks(4);
+    expect(log).toEqual([]);
+    warmer.release();
+    await done;
+    expect(log).toEqual(['a0', 'a1']);
+  });
+
+  it('runs a task given to soon in a task of its own, the last given only, not while held', async () => {
+    const log: string[] = [];
+    const warmer = new FrameWarmer();
+    warmer.hold();
+    warmer.soon(() => log.push('first comparison'));
+    warmer.soon(() => log.push('second comparison'));
+    await afterTasks(3);
+    expect(log).toEqual([]);
+    warmer.release();
+    log.push('released');
+    await afterTasks(2);
+    expect(log).toEqual(['released', 'second comparison']);
+    warmer.soon(() => {
+      throw new Error('the reader was closed');
+    });
+    await afterTasks(2);
+    warmer.soon(() => log.push('after a failure'));
+    await afterTasks(2);
+    expect(log.at(-1)).toBe('after a failure');
   });
 
   it('ends a warming whose step fails, and says it is done', async () => {

@@ -169,6 +169,46 @@ describe('HistoryQueries', () => {
     }
   });
 
+  it("holds what can wait while a travel's questions are unanswered: no prewarm, the journal feed idle", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 5);
+    const asking = new HistoryQueries();
+    try {
+      const prewarms: string[] = [];
+      const prewarm = asking.prewarm.bind(asking);
+      asking.prewarm = (file) => {
+        prewarms.push(file);
+        return prewarm(file);
+      };
+      const query = { buckets: 10, now: run.moments[4].time };
+      await asking.timeline(run.file, query);
+      expect(prewarms).toEqual([run.file]);
+      await asking.travelPathIdle();
+      const events: string[] = [];
+      const size = asking.momentSize(run.file, { gvr: 'pods.v1', time: run.moments[2].time });
+      const rows = asking.stateRows(
+        run.file,
+        { gvr: 'pods.v1', time: run.moments[2].time },
+        query.now,
+        () => {},
+      );
+      const idle = asking.travelPathIdle().then(() => events.push('idle'));
+      // A timeline asked meanwhile (the page asks one every 2 s) is answered, without a prewarm.
+      await asking.timeline(run.file, query);
+      expect(prewarms).toEqual([run.file]);
+      await size;
+      // The size is in, the rows are not: still travelling.
+      expect(events).toEqual([]);
+      await rows;
+      await idle;
+      expect(events).toEqual(['idle']);
+      await asking.timeline(run.file, query);
+      expect(prewarms).toEqual([run.file, run.file]);
+    } finally {
+      asking.close();
+    }
+  });
+
   it("projects a moment's objects in the worker into the rows main would project from stateAt", async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 40);
