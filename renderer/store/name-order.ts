@@ -16,7 +16,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { RetiredKeys } from './key-leases';
 import { positionByName, sortRowsByName, takeArrivals } from './named-keys';
-import { cut, maxRank, placeArrivals } from './ranked-placement';
+import { cut, maxRank, placeArrivals, respaceCrowded } from './ranked-placement';
 import type { RankedKeys, SpareOrder } from './ranked-placement';
 import { carriedChanges } from './carried-order';
 import type { CarriedOrder } from './carried-order';
@@ -324,7 +324,9 @@ export class NameOrder {
     this.ranks = order.ranks;
     this.rankBuffer = rankBuffer;
     this.spare = previous;
-    if (exhausted) this.renumber();
+    // Only the crowded gaps are ranked again (their keys' rankOf entries rewritten), so rankOf stays
+    // built; every key only when the whole order is crowded.
+    if (exhausted && !respaceCrowded(this.keys, this.ranks, this.rankOf)) this.renumber();
   }
 
   /** Ranks every key of the order afresh, evenly spaced (rankOf is built again when next used). */

@@ -67,6 +67,8 @@ export interface PageSetup {
   colorScheme: 'dark' | 'light';
   /** A script run in every page before its own (ui-page-probe.js). */
   initScriptPath?: string;
+  /** Chromium switches of the browser the pages open in (ui-churn.ts --js-flags), beside the driver's. */
+  browserArguments?: readonly string[];
 }
 
 /** A browser the benches open pages in, at their window size and with the probe installed. */

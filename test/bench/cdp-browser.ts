@@ -74,7 +74,13 @@ export class CdpBrowser implements BenchBrowser {
     const profile = mkdtempSync(join(tmpdir(), 'kubetide-cdp-'));
     const child = spawn(
       chromiumExecutable(),
-      [...chromiumSwitches, '--no-startup-window', '--remote-debugging-port=0', `--user-data-dir=${profile}`],
+      [
+        ...chromiumSwitches,
+        ...(setup.browserArguments ?? []),
+        '--no-startup-window',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${profile}`,
+      ],
       // Detached: the browser leads a session of its own, as playwright-core starts it. With the
       // kernel's autogroup scheduling (sched_autogroup_enabled) a session is a CPU group of its own,
       // shared fairly with every other session's; left in the bench's session, the page's renderer

@@ -16,7 +16,7 @@ export class PlaywrightBrowser implements BenchBrowser {
   ) {}
 
   static async launch(setup: PageSetup): Promise<PlaywrightBrowser> {
-    const browser = await launchChromium();
+    const browser = await launchChromium(setup.browserArguments);
     const context = await browser.newContext({
       viewport: { width: setup.width, height: setup.height },
       colorScheme: setup.colorScheme,

@@ -13,8 +13,16 @@ export interface TraceEvent {
   readonly tdur?: number;
   readonly args?: {
     readonly name?: string;
-    /** type: a message's; nodeName and reason: an invalidation's (ui-table.ts --invalidations). */
-    readonly data?: { readonly type?: string; readonly nodeName?: string; readonly reason?: string };
+    /**
+     * type: a message's; nodeName and reason: an invalidation's (ui-table.ts --invalidations);
+     * message: a TimeStamp's (console.timeStamp), ui-churn.ts's clock mark.
+     */
+    readonly data?: {
+      readonly type?: string;
+      readonly nodeName?: string;
+      readonly reason?: string;
+      readonly message?: string;
+    };
   };
 }
 

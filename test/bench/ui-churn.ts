@@ -11,8 +11,17 @@
 //   npx tsx test/bench/ui-churn.ts --heap     # also a sampling heap profile: what the page allocated
 //   npx tsx test/bench/ui-churn.ts --heap-survivors  # the same, less what scavenges collected: what
 //                                                    # reached the old generation (feeds mark-compacts)
-//   npx tsx test/bench/ui-churn.ts --as-bench   # first what `--only ui` does before its churn window
-//                                               # (three texts typed, the scroll, kind switches, details)
+//   npx tsx test/bench/ui-churn.ts --as-bench   # first what `--only ui` does before its churn window, by
+//                                               # its own steps (ui-before-churn.ts), and the backend's
+//                                               # measuring during the window, as the bench
+//   npx tsx test/bench/ui-churn.ts --typing     # the bench's typing (its five texts) traced instead
+//   npx tsx test/bench/ui-churn.ts --no-trace   # the window untraced: its long-task count alone
+//   npx tsx test/bench/ui-churn.ts --js-flags=--no-memory-reducer  # V8 flags of the page's renderer
+//
+// Each of the page's long-task entries (the bench's count) is put beside the traced tasks it spans (a
+// console.timeStamp puts the page's clock on the trace's), and the traced tasks over 50 ms that no
+// entry reports are listed: Chromium's long-task entries leave out tasks that run none of the page's
+// script (collections, Oilpan's sweep, frames without a rAF callback), session 18.
 //
 // The same cluster process, browser mode and Chromium as `--only ui`. Once the pods are synced the
 // cluster churns for a warm-up, then the page is traced for --seconds; the script prints the long
@@ -25,15 +34,24 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CdpSession as CDPSession } from './cdp-connection';
 import { percentile, round } from './harness';
-import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-summary';
+import { sourceMapsIn } from './profile-summary';
 import type { CpuProfile } from './profile-summary';
-import { ChurnHold } from './churn-hold';
+import { ChurnHold, clusterRevision } from './churn-hold';
 import { printHeapTables } from './heap-sample-summary';
 import type { SamplingHeapProfile } from './heap-sample-summary';
-import { rendererMain } from './trace-events';
 import type { TraceEvent } from './trace-events';
+import { printLongTaskCulprits, summarize } from './trace-tasks';
+import type { LongTaskEntry } from './trace-tasks';
 import { parseDriver, UiBenchSession } from './ui-session';
-import { longTasksBetween, openDetail, pageNow, scrollTable, switchKind, typeFilters } from './ui-scenario';
+import { beforeChurnWindow, churnWarmupMs, filterTexts, pageThreadCpuMs } from './ui-before-churn';
+import {
+  longTaskEntriesBetween,
+  markPageClock,
+  pageNow,
+  scrollTable,
+  switchKind,
+  typeFilters,
+} from './ui-scenario';
 
 const { values } = parseArgs({
   options: {
@@ -52,17 +70,24 @@ const { values } = parseArgs({
     'profile-file': { type: 'string' },
     hold: { type: 'string' },
     'as-bench': { type: 'boolean', default: false },
+    // The window untraced (the ui bench records no trace): its long-task count alone.
+    'no-trace': { type: 'boolean', default: false },
+    // V8 flags of the browser's renderers (Chromium's --js-flags), e.g. --no-memory-reducer.
+    'js-flags': { type: 'string' },
+    // The bench's typing (its five texts, typed and cleared) traced instead of the idle window.
+    typing: { type: 'boolean', default: false },
   },
 });
 const pods = Number(values.pods);
 const traceFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
-const warmupMs = 5_000;
-const longTaskMs = 50;
-/** A task this long in the thread's own time is work, whatever the machine's load did to its wall time. */
-const busyTaskMs = 20;
+/** --as-bench and --typing warm up as the bench does before its typing (churnWarmupMs). */
+const warmupMs = values['as-bench'] || values.typing ? churnWarmupMs : 5_000;
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
+
+/** The TimeStamp event that puts the page's clock on the trace's. */
+const clockLabel = 'kubetide-page-clock';
 
 const categories = [
   'toplevel',
@@ -78,15 +103,13 @@ const categories = [
   'cc',
 ].join(',');
 
-/** The page's main-thread CPU time so far (Chromium's ThreadTime). */
-async function pageThreadCpuMs(cdp: CDPSession): Promise<number> {
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
-}
-
 /** Every trace event recorded while `during` runs. */
 async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<TraceEvent[]> {
   const events: TraceEvent[] = [];
+  if (values['no-trace']) {
+    await during();
+    return events;
+  }
   cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
   await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   await during();
@@ -96,113 +119,41 @@ async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<Tra
   return events;
 }
 
-interface Summary {
-  wallMs: number;
-  threadMs: number;
-  count: number;
-}
-
-function add(into: Map<string, Summary>, event: TraceEvent): void {
-  const summary = into.get(event.name) ?? { wallMs: 0, threadMs: 0, count: 0 };
-  summary.wallMs += (event.dur ?? 0) / 1000;
-  summary.threadMs += (event.tdur ?? 0) / 1000;
-  summary.count++;
-  into.set(event.name, summary);
-}
-
-function print(title: string, summaries: Map<string, Summary>, top: number): void {
-  console.log(title);
-  const sorted = [...summaries].sort((left, right) => right[1].wallMs - left[1].wallMs).slice(0, top);
-  for (const [name, summary] of sorted)
-    console.log(
-      `  ${round(summary.wallMs).toString().padStart(8)} ms wall ${round(summary.threadMs).toString().padStart(8)} ms thread  ${summary.count}x ${name}`,
-    );
-}
-
-/** Scheduler wrappers: a task's work is what runs inside them. */
-const wrappers = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
-
-interface Task {
-  readonly event: TraceEvent;
-  /** Events inside the task, wrappers left out, each with its depth below the task (1: directly). */
-  readonly inside: { readonly event: TraceEvent; readonly depth: number }[];
-}
-
-/** The thread's top-level tasks, each with the events nested in it (nesting by time). */
-function tasksOf(complete: readonly TraceEvent[]): Task[] {
-  const tasks: Task[] = [];
-  const stack: { event: TraceEvent; depth: number }[] = [];
-  for (const event of complete) {
-    while (stack.length > 0 && event.ts >= stack.at(-1)!.event.ts + (stack.at(-1)!.event.dur ?? 0))
-      stack.pop();
-    const parentDepth = stack.at(-1)?.depth ?? -1;
-    const depth = wrappers.has(event.name) && stack.length > 0 ? parentDepth : parentDepth + 1;
-    if (stack.length === 0) tasks.push({ event, inside: [] });
-    else if (!wrappers.has(event.name)) tasks.at(-1)!.inside.push({ event, depth });
-    stack.push({ event, depth });
-  }
-  return tasks;
-}
-
-/**
- * Each long task with the events inside it summed by name (to `depth` levels), then every frame's
- * (BeginMainFrame) contents summed the same way, and the thread's time by top-level task.
- */
-function summarize(events: readonly TraceEvent[], depth: number, profile?: CpuProfile): void {
-  const sourceMaps = sourceMapsIn(fileURLToPath(new URL('../../out/renderer/assets', import.meta.url)));
-  /** The profile's samples inside `event` (the profile and the trace share Chromium's clock, us). */
-  const functionsIn = (event: TraceEvent, top: number): void => {
-    if (!profile) return;
-    const range = samplesBetween(profile, event.ts, event.ts + (event.dur ?? 0));
-    const { lines } = summarise(profile, sourceMaps, range);
-    const sampled = lines.find((entry) => entry.name === '(root)')?.totalMs ?? 0;
-    console.log(`  profile: ${range.end - range.first} samples, ${round(sampled)} ms`);
-    printTables(lines, sampled, top);
-  };
-  const thread = rendererMain(events);
-  if (thread === undefined) throw new Error('no CrRendererMain thread in the trace');
-  const complete = events
-    .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
-    .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
-  const tasks = tasksOf(complete);
-  const long = tasks.filter(
-    (task) => (task.event.dur ?? 0) / 1000 > longTaskMs || (task.event.tdur ?? 0) / 1000 > busyTaskMs,
-  );
-  const busy = tasks.filter((task) => (task.event.tdur ?? 0) / 1000 > busyTaskMs).length;
-  console.log(
-    `${long.length} top-level tasks over ${longTaskMs} ms of wall time or ${busyTaskMs} ms of thread time on the renderer main thread (${busy} over ${busyTaskMs} ms of thread time)`,
-  );
-  for (const task of long) {
-    const inside = new Map<string, Summary>();
-    for (const child of task.inside) if (child.depth <= depth) add(inside, child.event);
-    print(
-      `task at ${round(task.event.ts / 1000)} ms: ${round((task.event.dur ?? 0) / 1000)} ms wall, ${round((task.event.tdur ?? 0) / 1000)} ms thread`,
-      inside,
-      14,
-    );
-    functionsIn(task.event, 12);
-  }
-  const frames = new Map<string, Summary>();
-  const threadTimes: number[] = [];
-  for (const task of tasks) {
-    threadTimes.push((task.event.tdur ?? 0) / 1000);
-    for (const child of task.inside) if (child.depth <= depth) add(frames, child.event);
-  }
-  threadTimes.sort((left, right) => right - left);
-  console.log(
-    `${tasks.length} tasks; thread ms of the 20 costliest: ${threadTimes
-      .slice(0, 20)
-      .map((ms) => round(ms))
-      .join(', ')}`,
-  );
-  print(`whole window, events to depth ${depth} inside tasks:`, frames, 40);
+/** Saves the window's trace (and profiles) and prints what its long tasks held. */
+function reportTrace(
+  phase: string,
+  events: TraceEvent[],
+  entries: readonly LongTaskEntry[],
+  clock: number | undefined,
+  profile: CpuProfile | undefined,
+  heap: SamplingHeapProfile | undefined,
+): void {
+  mkdirSync(traceFolder, { recursive: true });
+  const saved = join(traceFolder, `${phase}-trace-${pods}.json`);
+  writeFileSync(saved, JSON.stringify(events));
+  let profileNote = '';
   if (profile) {
-    const { lines } = summarise(profile, sourceMaps);
-    const idle = lines.find((entry) => entry.name === '(idle)')?.selfMs ?? 0;
-    const wallMs = (profile.endTime - profile.startTime) / 1000;
-    console.log(`whole profile: ${round(wallMs)} ms, ${round(wallMs - idle)} ms busy`);
-    printTables(lines, wallMs - idle, 40);
+    const profileFile = saved.replace(/\.json$/, '.cpuprofile');
+    writeFileSync(profileFile, JSON.stringify(profile));
+    profileNote = ` and ${profileFile} (--profile-file)`;
   }
+  if (heap) {
+    const heapFile = saved.replace(/\.json$/, '.heapprofile');
+    writeFileSync(heapFile, JSON.stringify(heap));
+    profileNote += ` and ${heapFile} (heap-sample-summary.ts)`;
+  }
+  log(`trace in ${saved}${profileNote} (--summarize FILE reads it again)`);
+  summarize(events, Number(values.depth), profile);
+  const mark = events.find((event) => event.name === 'TimeStamp' && event.args?.data?.message === clockLabel);
+  if (mark && clock !== undefined)
+    printLongTaskCulprits(events, entries, mark.ts / 1000 - clock, Number(values.depth));
+  else console.log('no clock mark in the trace: the long-task entries are not matched to traced tasks');
+  if (heap)
+    printHeapTables(
+      heap,
+      sourceMapsIn(fileURLToPath(new URL('../../out/renderer/assets', import.meta.url))),
+      30,
+    );
 }
 
 if (values.summarize !== undefined) {
@@ -218,29 +169,32 @@ if (values.summarize !== undefined) {
 const session = await UiBenchSession.start(pods, log);
 try {
   const backend = await session.startBackendProcess();
-  const { page, cdp } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
+  const { page, cdp } = await session.openSyncedPage(
+    backend,
+    log,
+    parseDriver(values.driver),
+    values['js-flags'] === undefined ? [] : [`--js-flags=${values['js-flags']}`],
+  );
   // --hold: the delivered rate (every kind's changes) held at a target rather than the actions asked.
   const hold = values.hold === undefined ? undefined : new ChurnHold(session.cluster, Number(values.hold));
   if (hold) await hold.start();
   else await session.cluster.setChurn(Number(values.churn));
   await page.waitForTimeout(warmupMs);
   if (values['as-bench']) {
-    // The page as the ui bench leaves it for its churn window: a filter typed and cleared, the
-    // table scrolled, Deployments subscribed (pooled for 60 s), a row selected.
+    // The page as the ui bench leaves it for its churn window, by the bench's own steps (its texts,
+    // typed and cleared; the table scrolled; Deployments subscribed, pooled for 60 s; a row selected).
     log('as the bench: typing, scrolling, switching kinds, opening details...');
-    const typing = await typeFilters(page, ['app=api-0', '!canary', 'api-0-']);
-    const frames = await scrollTable(page, '[data-testid="table-body"]');
-    log(
-      `keystroke p50 / p95 ${round(percentile(typing.latencies, 50))} / ${round(percentile(typing.latencies, 95))} ms (${typing.latencies.length} keys); scroll frame p95 / max ${round(percentile(frames, 95))} / ${round(Math.max(...frames))} ms`,
+    const { typing, frames } = await beforeChurnWindow(
+      page,
+      await filterTexts(session.cluster.url, false),
+      log,
     );
-    for (let pass = 0; pass < 2; pass++) {
-      await switchKind(page, 'deployments', 'Deployments');
-      await switchKind(page, 'pods', 'Pods');
-    }
-    for (const index of [2, 5, 8]) await openDetail(page, index);
+    log(
+      `keystroke p50 / p95 ${round(percentile(typing.latencies, 50))} / ${round(percentile(typing.latencies, 95))} ms (${typing.latencies.length} keys; by text ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 95))}`).join(', ')}); scroll frame p95 / max ${round(percentile(frames, 95))} / ${round(Math.max(...frames))} ms`,
+    );
   }
   await hold?.markWindow();
-  const phase = values.scroll ? 'scroll' : values.switch ? 'switch' : 'churn';
+  const phase = values.scroll ? 'scroll' : values.switch ? 'switch' : values.typing ? 'typing' : 'churn';
   log(`churning at ${values.churn}/s; tracing ${phase === 'churn' ? `${values.seconds} s` : phase}...`);
   const from = await pageNow(page);
   if (values.profile) {
@@ -260,10 +214,17 @@ try {
       includeObjectsCollectedByMinorGC: !values['heap-survivors'],
     });
   }
-  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  // --as-bench: the Performance domain is on since the typing, as in the bench.
+  if (!values['as-bench']) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const revisionBefore = await clusterRevision(session.cluster.url);
+  // --as-bench: the backend measures its window as in the bench (a 1 ms timer reading the main
+  // thread's schedstat, and its event-loop delay histogram).
+  if (values['as-bench']) await backend.startMeasuring();
   const cpuBefore = await pageThreadCpuMs(cdp);
   const wallBefore = performance.now();
+  let clock: number | undefined;
   const events = await traced(cdp, async () => {
+    if (!values['no-trace']) clock = await markPageClock(page, clockLabel);
     if (values.switch) {
       // The ui bench's: Pods -> Deployments -> Pods, twice.
       const switches: number[] = [];
@@ -272,6 +233,18 @@ try {
         switches.push(await switchKind(page, 'pods', 'Pods'));
       }
       log(`kind switches (ms): ${switches.map((ms) => round(ms)).join(', ')}`);
+      return;
+    }
+    if (values.typing) {
+      const typing = await typeFilters(page, await filterTexts(session.cluster.url, false));
+      log(
+        `keystroke p50 / p95 ${round(percentile(typing.latencies, 50))} / ${round(percentile(typing.latencies, 95))} ms (${typing.latencies.length} keys); over 50 ms: ${
+          typing.latencies
+            .filter((latency) => latency > 50)
+            .map((latency) => round(latency))
+            .join(', ') || 'none'
+        }`,
+      );
       return;
     }
     if (!values.scroll) return page.waitForTimeout(Number(values.seconds) * 1000);
@@ -287,11 +260,21 @@ try {
   });
   const pageCpuMs = (await pageThreadCpuMs(cdp)) - cpuBefore;
   const windowSeconds = (performance.now() - wallBefore) / 1000;
+  const backendFigures = values['as-bench'] ? await backend.stopMeasuring() : undefined;
+  const changesPerSecond = ((await clusterRevision(session.cluster.url)) - revisionBefore) / windowSeconds;
   const profile = values.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
   const heap = heapSampled
     ? ((await cdp.send('HeapProfiler.stopSampling')).profile as unknown as SamplingHeapProfile)
     : undefined;
-  const longTasks = await longTasksBetween(page, from, await pageNow(page));
+  // The churn window's entries are counted over --seconds from its start, as the bench counts them
+  // (the trace's end, which the page also pays for, comes after).
+  const countedSeconds = phase === 'churn' ? Number(values.seconds) : windowSeconds;
+  const entries = await longTaskEntriesBetween(
+    page,
+    from,
+    phase === 'churn' ? from + countedSeconds * 1000 : await pageNow(page),
+  );
+  const longTasks = entries.map((entry) => entry.duration);
   const delivered = await hold?.delivered();
   // The churn stopped without waiting on it: a cluster starved of a core answered the stop minutes
   // late (or not at all), and the figures below were lost with the run.
@@ -300,34 +283,18 @@ try {
     log(
       `delivered ${round(delivered.changesPerSecond)} changes/s (held at ${values.hold}; asked ${round(delivered.asked)} actions/s at the end)`,
     );
+  log(`the cluster's changes (resourceVersion growth, every kind): ${round(changesPerSecond)} a second`);
+  if (backendFigures)
+    log(
+      `backend: main thread ${round((backendFigures.mainThreadCpuMs ?? Number.NaN) / windowSeconds)} ms a second, process ${round(backendFigures.processCpuMs / windowSeconds)} ms a second, longest loop stall ${round(backendFigures.loopStallMs)} ms`,
+    );
   log(
     `page main thread: ${round(pageCpuMs)} ms of CPU in ${round(windowSeconds)} s (${round(pageCpuMs / windowSeconds)} ms per second of churn)`,
   );
   log(
-    `long tasks (the page's PerformanceObserver): ${longTasks.map((duration) => round(duration)).join(', ') || 'none'} (${round((longTasks.length / windowSeconds) * 60)} per min)`,
+    `long tasks (the page's PerformanceObserver): ${longTasks.map((duration) => round(duration)).join(', ') || 'none'} (${round((longTasks.length / countedSeconds) * 60)} per min over ${round(countedSeconds)} s)`,
   );
-  mkdirSync(traceFolder, { recursive: true });
-  const saved = join(traceFolder, `${phase}-trace-${pods}.json`);
-  writeFileSync(saved, JSON.stringify(events));
-  let profileNote = '';
-  if (profile) {
-    const profileFile = saved.replace(/\.json$/, '.cpuprofile');
-    writeFileSync(profileFile, JSON.stringify(profile));
-    profileNote = ` and ${profileFile} (--profile-file)`;
-  }
-  if (heap) {
-    const heapFile = saved.replace(/\.json$/, '.heapprofile');
-    writeFileSync(heapFile, JSON.stringify(heap));
-    profileNote += ` and ${heapFile} (heap-sample-summary.ts)`;
-  }
-  log(`trace in ${saved}${profileNote} (--summarize FILE reads it again)`);
-  summarize(events, Number(values.depth), profile);
-  if (heap)
-    printHeapTables(
-      heap,
-      sourceMapsIn(fileURLToPath(new URL('../../out/renderer/assets', import.meta.url))),
-      30,
-    );
+  if (!values['no-trace']) reportTrace(phase, events, entries, clock, profile, heap);
 } finally {
   await session.close();
 }

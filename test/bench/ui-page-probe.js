@@ -4,7 +4,7 @@
 // just before its frame is painted, so a condition seen there is on screen once that frame ends; a
 // message posted from it is delivered after the paint, which is the moment taken.
 // Plain JavaScript on purpose: Playwright ships this file to the page as it is, untranspiled.
-/* global window, document, performance, requestAnimationFrame, MessageChannel, MutationObserver, PerformanceObserver */
+/* global window, document, console, performance, requestAnimationFrame, MessageChannel, MutationObserver, PerformanceObserver */
 (() => {
   const longTasks = [];
   try {
@@ -194,6 +194,16 @@
     /** The durations (ms) of the long tasks that started between two of the page's moments. */
     longTasksBetween: (from, to) =>
       longTasks.filter((task) => task.start >= from && task.start < to).map((task) => task.duration),
+    /** The same entries with their start times (ms, page clock), to find each in a trace. */
+    longTaskEntriesBetween: (from, to) => longTasks.filter((task) => task.start >= from && task.start < to),
+    /**
+     * Now on the page's clock, marked in a trace being recorded (a TimeStamp event named by `label`):
+     * the offset between the page's clock and the trace's.
+     */
+    markClock(label) {
+      console.timeStamp(label);
+      return performance.now();
+    },
     now: () => performance.now(),
   };
 })();

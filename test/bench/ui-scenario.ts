@@ -35,6 +35,8 @@ interface ProbeWindow {
     startFrames(): void;
     stopFrames(): number[];
     longTasksBetween(from: number, to: number): number[];
+    longTaskEntriesBetween(from: number, to: number): { start: number; duration: number }[];
+    markClock(label: string): number;
     now(): number;
   };
 }
@@ -317,4 +319,21 @@ export function longTasksBetween(page: Page, from: number, to: number): Promise<
     (span) => (window as unknown as ProbeWindow).kubetideProbe.longTasksBetween(span.from, span.to),
     { from, to },
   );
+}
+
+/** The long-task entries the page saw between two of its own moments, with their start times. */
+export function longTaskEntriesBetween(
+  page: Page,
+  from: number,
+  to: number,
+): Promise<{ start: number; duration: number }[]> {
+  return page.evaluate(
+    (span) => (window as unknown as ProbeWindow).kubetideProbe.longTaskEntriesBetween(span.from, span.to),
+    { from, to },
+  );
+}
+
+/** The page's clock now, marked in the trace being recorded as a TimeStamp event named `label`. */
+export function markPageClock(page: Page, label: string): Promise<number> {
+  return page.evaluate((name) => (window as unknown as ProbeWindow).kubetideProbe.markClock(name), label);
 }

@@ -83,8 +83,17 @@ export class UiBenchSession {
   }
 
   /** Chromium, driven by `driver`, whose pages are at the bench's window size and carry the probe. */
-  async openBrowser(driver: BenchDriver = 'playwright'): Promise<BenchBrowser> {
-    const setup = { width: 1440, height: 900, colorScheme: 'dark', initScriptPath: probeScript } as const;
+  async openBrowser(
+    driver: BenchDriver = 'playwright',
+    browserArguments: readonly string[] = [],
+  ): Promise<BenchBrowser> {
+    const setup = {
+      width: 1440,
+      height: 900,
+      colorScheme: 'dark',
+      initScriptPath: probeScript,
+      browserArguments,
+    } as const;
     const browser =
       driver === 'playwright' ? await PlaywrightBrowser.launch(setup) : await CdpBrowser.launch(setup);
     this.closers.unshift(() => browser.close());
@@ -99,8 +108,9 @@ export class UiBenchSession {
     backend: BackendProcess,
     log: (message: string) => void,
     driver: BenchDriver = 'playwright',
+    browserArguments: readonly string[] = [],
   ): Promise<{ page: BenchPage; cdp: BenchPage['cdp'] }> {
-    const browser = await this.openBrowser(driver);
+    const browser = await this.openBrowser(driver, browserArguments);
     const page = await browser.newPage();
     await page.goto(await backend.launchUrl());
     const startup = await startupTimes(page);

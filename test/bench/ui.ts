@@ -17,17 +17,16 @@ import type { BenchOptions, BenchResult } from './harness';
 import { atMost, getBody, median, percentile, round } from './harness';
 import { UiBenchSession } from './ui-session';
 import { startFloorServer } from './ui-floor';
+import { beforeChurnWindow, churnWarmupMs, filterTexts, pageThreadCpuMs } from './ui-before-churn';
 import {
   goLive,
   longTasksBetween,
-  openDetail,
   pageNow,
   playbackError,
   playbackWindow,
   recordingSpan,
   scrollTable,
   startupTimes,
-  switchKind,
   travelTo,
   typeFilters,
   wheelNotches,
@@ -36,26 +35,11 @@ import {
 const profileFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 const playbackSpeed = 10;
 const briefWheelNotches = 15;
-/** Time for churn's changes to reach the page before the first measurement under it. */
-const churnWarmupMs = 3_000;
 
 /** The cluster's resourceVersion: one counter over every kind, so its growth counts the changes made. */
 async function clusterRevision(clusterUrl: string): Promise<number> {
   const list = JSON.parse((await getBody(`${clusterUrl}/api/v1/pods?limit=1`)).toString()) as KubeList;
   return Number(list.metadata.resourceVersion);
-}
-
-/**
- * The filter texts typed, from a real pod: index-narrowed selectors, scans, and free text (a brief
- * run types one of each).
- */
-async function filterTexts(clusterUrl: string, brief: boolean): Promise<string[]> {
-  const sample = JSON.parse((await getBody(`${clusterUrl}/api/v1/pods?limit=50`)).toString()) as KubeList;
-  const pod = sample.items.find((item) => item.metadata.labels?.app) ?? sample.items[0]!;
-  const app = pod.metadata.labels?.app ?? 'web';
-  const freeText = (pod.metadata.name ?? 'web').slice(0, 8);
-  if (brief) return [`app=${app}`, '!canary', freeText];
-  return [`app=${app}`, `app in (${app}),pod-template-hash!=none`, '!canary', `app!=${app}`, freeText];
 }
 
 /** Headless Chromium paints at 60 Hz (the scroll's median frame interval reads 16.7 ms). */
@@ -76,17 +60,6 @@ function skippedFrames(intervals: readonly number[]): number {
   let skipped = 0;
   for (const interval of intervals) skipped += Math.round(inFramePeriods(interval) / framePeriodMs) - 1;
   return skipped;
-}
-
-/**
- * The page's main-thread CPU time (Chromium's ThreadTime metric), which a loaded machine stretches
- * far less than wall time: what the page's own work costs, apart from waiting for a core.
- */
-async function pageThreadCpuMs(cdp: CdpSession): Promise<number> {
-  const { metrics } = await cdp.send<{ metrics: { name: string; value: number }[] }>(
-    'Performance.getMetrics',
-  );
-  return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
 }
 
 /** A CPU profile of `action` in the page, written to test-artifacts/ui-bench when --profile is given. */
@@ -139,24 +112,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await cluster.setChurn(options.uiChurn);
     await page.waitForTimeout(churnWarmupMs);
     log(`ui: churning at ${options.uiChurn}/s; typing...`);
-    await cdp.send('Performance.enable');
-    const typingCpuStart = await pageThreadCpuMs(cdp);
-    const typing = await profiled(cdp, options, 'typing', () => typeFilters(page, texts));
-    const typingCpuMs = (await pageThreadCpuMs(cdp)) - typingCpuStart;
-    log('ui: scrolling...');
-    const scrollCpuStart = await pageThreadCpuMs(cdp);
-    const frames = await profiled(cdp, options, 'scroll', () =>
-      scrollTable(page, '[data-testid="table-body"]'),
+    const { typing, typingCpuMs, frames, scrollCpuMs, switches, details } = await beforeChurnWindow(
+      page,
+      texts,
+      log,
+      (name, action) => profiled(cdp, options, name, action),
     );
-    const scrollCpuMs = (await pageThreadCpuMs(cdp)) - scrollCpuStart;
-    log('ui: switching kinds, opening details...');
-    const switches: number[] = [];
-    for (let round = 0; round < 2; round++) {
-      switches.push(await switchKind(page, 'deployments', 'Deployments'));
-      switches.push(await switchKind(page, 'pods', 'Pods'));
-    }
-    const details: number[] = [];
-    for (const index of [2, 5, 8]) details.push(await openDetail(page, index));
 
     log(`ui: watching churn for ${options.uiSeconds} s...`);
     const churnStart = await pageNow(page);

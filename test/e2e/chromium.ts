@@ -23,7 +23,8 @@ export function chromiumExecutable(): string {
   }
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArguments`: switches beside these (a bench's experiment, e.g. --js-flags). */
+export async function launchChromium(extraArguments: readonly string[] = []): Promise<Browser> {
   mkdirSync(screenshotFolder, { recursive: true });
   return chromium.launch({
     executablePath: chromiumExecutable(),
@@ -34,6 +35,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArguments,
     ],
   });
 }

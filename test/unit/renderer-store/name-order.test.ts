@@ -192,6 +192,32 @@ describe('NameOrder', () => {
     expect(order.sorted([...all].reverse())).toEqual(all);
   });
 
+  it('ranks again only the crowded gap when arrivals use it up, keeping its key -> rank Map', () => {
+    const mirror = new SubscriptionMirror();
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const kept = Array.from({ length: 5_000 }, (_, index) => `a/x-${String(index).padStart(5, '0')}`);
+    mirror.apply(deltaBatch(1, { upserts: kept.map((key) => row(key)), replace: true, snapshotEnd: true }));
+    order.read();
+    // A ranked query builds the key -> rank Map (5,000 writes), as a typed filter does.
+    expect(order.sorted([kept[3], kept[1]])).toEqual([kept[1], kept[3]]);
+    // A new ReplicaSet's pods, one a read, all in the gap after a/x-02500: halved at each, it runs out.
+    const arrivals = Array.from({ length: 40 }, (_, index) => `a/x-02500-${String(index).padStart(2, '0')}`);
+    const set = vi.spyOn(Map.prototype, 'set');
+    try {
+      arrivals.forEach((key, index) => {
+        mirror.apply(deltaBatch(index + 2, { upserts: [row(key)] }));
+        order.read();
+      });
+      const all = order.read();
+      expect(all).toEqual([...kept.slice(0, 2_501), ...arrivals, ...kept.slice(2_501)]);
+      expect(order.sorted([...all].reverse())).toEqual(all);
+      // Ranking every key again dropped the Map, and the sort above built it again: 5,000 writes.
+      expect(set.mock.calls.length).toBeLessThan(1_000);
+    } finally {
+      set.mockRestore();
+    }
+  });
+
   it('reuses its names and ranks between reads, yet what it handed out never changes', () => {
     const random = seededRandom(17);
     const mirror = new SubscriptionMirror();
