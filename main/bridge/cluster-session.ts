@@ -159,6 +159,7 @@ export class ClusterSession {
         for (const gvr of later) this.feeds.acquire(gvr, '');
       },
       ...(releaseRecording ? { releaseRecording } : {}),
+      recordingWritten: () => this.options.recording?.recorder?.stats().changesWritten ?? 0,
     });
   }
 

@@ -9,6 +9,11 @@
 // kind's initial list, recorded from the cache once it is watched, cost the recording worker ~80 us
 // of CPU per object and the main thread a serialization per object, both taken from the first view's
 // sync on a 2-core machine. Held, the stream stays in its listing gap a little longer.
+// Released, the first kind's cache is recorded before the later kinds start: started together, their
+// LISTs, decodes and whole-cache records were queued beside it, slice for slice, and the recording
+// worker wrote them in that order, so the first kind's listing gap (what a travel into the first
+// minutes shows) stayed open until all of them were written: at 50,000 pods under the ui bench's
+// churn, 40 s after the page's "synced" (7.2 s of the worker's CPU, 86,300 changes ahead of it).
 import type { Clock, Timer } from '../cache/clock';
 import type { SyncState } from '../../shared/protocol/sync-state';
 
@@ -42,17 +47,26 @@ export interface RecordedKindsStartOptions {
   /** Starts the later kinds' feeds; called once, unless stopped first. */
   startLaterKinds(): void;
   /**
-   * Releases the recorder's hold on whole-cache records; called once, just before startLaterKinds.
+   * Releases the recorder's hold on whole-cache records; called once, before startLaterKinds, which
+   * waits for the returned promise (the released caches written, see Recorder.holdWholeCaches) while
+   * the recording writes (see recordingWritten), at most recordedKindsMaxWaitMs from the release.
    * (Not when stopped: the session's recorder closes with it.)
    */
-  releaseRecording?(): void;
+  releaseRecording?(): Promise<void> | void;
+  /**
+   * Changes the recording has written so far: while it grows, the later kinds wait for the released
+   * caches past recordedKindsStallMs (at 150,000 pods on a loaded machine the pods' record took the
+   * worker minutes); when it stops (a first kind whose record cannot finish: its watch down, the
+   * worker gone), they start recordedKindsStallMs after its last growth, in their own gap meanwhile.
+   */
+  recordingWritten?(): number;
 }
 
 /**
  * Waits for every running feed to be synced (or refused: an "error" state is not retried, so it
  * will not sync) and its renderers to hold its rows, while some list grows or a renderer takes rows,
- * or for recordedKindsStallMs, at most recordedKindsMaxWaitMs, then releases the recording and starts
- * the later kinds.
+ * or for recordedKindsStallMs, at most recordedKindsMaxWaitMs, then releases the recording and, once
+ * what it held is written (while the recording writes, see recordingWritten), starts the later kinds.
  */
 export class RecordedKindsStart {
   private timer: Timer | undefined;
@@ -62,7 +76,12 @@ export class RecordedKindsStart {
   private listed = 0;
   /** Batches renderers had acknowledged at the last look (see delivery). */
   private acknowledged = 0;
+  /** The recording's changes written at the last look, once released (see recordingWritten). */
+  private written = 0;
+  /** The feeds settled (or the wait ended): no more looks. */
   private done = false;
+  /** startLaterKinds was called, or the session closed: it never is (again). */
+  private finished = false;
 
   constructor(private readonly options: RecordedKindsStartOptions) {
     this.lastProgress = options.clock.now();
@@ -73,6 +92,7 @@ export class RecordedKindsStart {
   /** The session closed: the later kinds never start. */
   stop(): void {
     this.done = true;
+    this.finished = true;
     this.timer?.stop();
     this.timer = undefined;
   }
@@ -91,10 +111,40 @@ export class RecordedKindsStart {
     this.acknowledged = delivery.acknowledged;
     if (settled || now - this.lastProgress >= recordedKindsStallMs || now >= this.deadline) {
       this.done = true;
-      this.options.releaseRecording?.();
-      this.options.startLaterKinds();
+      const written = this.options.releaseRecording?.();
+      if (!written) {
+        this.startLaterKinds();
+        return;
+      }
+      const start = () => this.startLaterKinds();
+      written.then(start, start);
+      this.lastProgress = now;
+      this.written = this.options.recordingWritten?.() ?? 0;
+      this.timer = this.options.clock.setTimeout(() => this.checkRecording(now), recordedKindsPollMs);
       return;
     }
     this.timer = this.options.clock.setTimeout(() => this.check(), recordedKindsPollMs);
+  }
+
+  /** Released at `releasedAt`: waits for the recording while it writes (see recordingWritten). */
+  private checkRecording(releasedAt: number): void {
+    if (this.finished) return;
+    const now = this.options.clock.now();
+    const written = this.options.recordingWritten?.() ?? 0;
+    if (written !== this.written) this.lastProgress = now;
+    this.written = written;
+    if (now - this.lastProgress >= recordedKindsStallMs || now - releasedAt >= recordedKindsMaxWaitMs) {
+      this.startLaterKinds();
+      return;
+    }
+    this.timer = this.options.clock.setTimeout(() => this.checkRecording(releasedAt), recordedKindsPollMs);
+  }
+
+  private startLaterKinds(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.timer?.stop();
+    this.timer = undefined;
+    this.options.startLaterKinds();
   }
 }

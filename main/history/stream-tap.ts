@@ -78,6 +78,8 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   private resync: { readonly work: CacheResync; readonly reason: RelistReason } | undefined;
   /** Told once this stream no longer needs the Recorder's queue-overflow gap (see resynchronize). */
   private overflowSettled: (() => void) | undefined;
+  /** Told once no whole cache of the stream is due or being recorded (see whenCacheRecorded). */
+  private cacheRecordedWaiters: (() => void)[] = [];
 
   constructor(
     readonly stream: number,
@@ -177,6 +179,16 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   }
 
   /**
+   * Calls `done` once the stream's whole cache is queued, to the last of it (its gap-close follows in
+   * the same turn): at once when none is due or being recorded, else when the record under way, or
+   * the one due at the next "watching", is done, or the tap stops (detached, the recorder closing).
+   */
+  whenCacheRecorded(done: () => void): void {
+    if (this.wholeCacheDue === undefined && this.resync === undefined) done();
+    else this.cacheRecordedWaiters.push(done);
+  }
+
+  /**
    * After a queue overflow dropped changes: records the cache whole again, as a list replacing what
    * the stream held. `settled` is called once the stream no longer needs the overflow gap: when the
    * last of the cache is queued, or at once when the stream is inside its own gap (listing, watch
@@ -204,6 +216,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     this.resync = undefined;
     this.settleOverflow();
     this.open('not-recording', 'no longer recorded', this.host.stamp());
+    this.cacheRecorded();
     const gap = this.openGap!;
     this.openGap = undefined;
     this.openReason = undefined;
@@ -214,6 +227,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
   stop(): void {
     this.resync?.work.cancel();
     this.resync = undefined;
+    this.cacheRecorded();
   }
 
   /** The informer watches and its cache is due: it is recorded whole, in slices, from now. */
@@ -247,6 +261,7 @@ export class StreamTap implements DeltaObserver<KubeObject> {
         // down since the resync began keeps its gap open until the next "watching").
         if (this.watching) this.close(time);
         this.settleOverflow();
+        this.cacheRecorded();
       },
     });
     this.resync = { work, reason };
@@ -260,6 +275,13 @@ export class StreamTap implements DeltaObserver<KubeObject> {
     this.listing = false;
     this.wholeCacheDue = reason;
     this.settleOverflow();
+  }
+
+  /** Tells whenCacheRecorded's callers (the cache is recorded, or will not be by this tap). */
+  private cacheRecorded(): void {
+    const waiters = this.cacheRecordedWaiters;
+    this.cacheRecordedWaiters = [];
+    for (const done of waiters) done();
   }
 
   private settleOverflow(): void {

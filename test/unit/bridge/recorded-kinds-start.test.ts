@@ -18,6 +18,8 @@ import { metricsListingRecheckMs } from '../../../main/bridge/metrics-poller';
 import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { Recorder } from '../../../main/history/recorder';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
+import type { RecordingProcessFactory } from '../../../main/history/recording-process';
+import type { RecordingReply } from '../../../main/history/recording-protocol';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
@@ -157,7 +159,75 @@ describe('RecordedKindsStart', () => {
     clock.step(recordedKindsPollMs * 10);
     expect(calls).toEqual(['release recording', 'start later kinds']);
   });
+
+  it('starts them only once what the release let go is written, while the recording writes', async () => {
+    for (const writes of ['in time', 'never', 'too slowly'] as const) {
+      const clock = new FakeClock();
+      const calls: string[] = [];
+      let written = () => {};
+      let changesWritten = 0;
+      new RecordedKindsStart({
+        clock,
+        runningStates: () => [{ phase: 'synced' }],
+        startLaterKinds: () => void calls.push('start later kinds'),
+        releaseRecording: () => {
+          calls.push('release recording');
+          return new Promise<void>((resolve) => (written = resolve));
+        },
+        recordingWritten: () => changesWritten,
+      });
+      // Past the stall limit while the recording writes a change a second.
+      for (let second = 1; second <= recordedKindsStallMs / 1000 + 30; second++) {
+        changesWritten++;
+        await clock.stepAsync(1000);
+      }
+      expect(calls, writes).toEqual(['release recording']);
+      if (writes === 'in time') written();
+      else if (writes === 'never') {
+        // The recording stops writing: the stall limit after its last change.
+        await clock.stepAsync(recordedKindsStallMs - 1000);
+        expect(calls, writes).toEqual(['release recording']);
+        await clock.stepAsync(1000);
+      } else {
+        for (let second = 0; second < recordedKindsMaxWaitMs / 1000; second++) {
+          changesWritten++;
+          await clock.stepAsync(1000);
+        }
+      }
+      await clock.stepAsync(0);
+      expect(calls, writes).toEqual(['release recording', 'start later kinds']);
+      // Once: whichever of the written promise and the limits comes second starts nothing.
+      written();
+      await clock.stepAsync(recordedKindsMaxWaitMs);
+      expect(calls, writes).toEqual(['release recording', 'start later kinds']);
+    }
+  });
 });
+
+/**
+ * The inline recording process, whose "written" replies wait while `gate.closed` (a recording worker
+ * behind): flushed() waits with them.
+ */
+function gatedRecordingProcess(): { factory: RecordingProcessFactory; open: () => void } {
+  let closed = true;
+  const waiting: (() => void)[] = [];
+  const factory: RecordingProcessFactory = () => {
+    const inner = inlineRecordingProcess();
+    return {
+      ...inner,
+      onReply: (listener) =>
+        inner.onReply((reply: RecordingReply) => {
+          if (reply.type === 'written' && closed) waiting.push(() => listener(reply));
+          else listener(reply);
+        }),
+    };
+  };
+  const open = () => {
+    closed = false;
+    for (const reply of waiting.splice(0)) reply();
+  };
+  return { factory, open };
+}
 
 describe('a session recording several kinds', () => {
   it("starts the first kind's feed with the session, and records it and starts the others once it has synced", async () => {
@@ -204,6 +274,45 @@ describe('a session recording several kinds', () => {
     await clock.stepAsync(recordedKindsPollMs);
     await recorder.flushed();
     expect(recorder.stats().changesWritten).toBe(1);
+  });
+
+  it("starts the others only once the first kind's record is written, never queued ahead of it", async () => {
+    const clock = new FakeClock();
+    const folder = mkdtempSync(join(tmpdir(), 'kubetide-recorded-kinds-'));
+    const worker = gatedRecordingProcess();
+    const recorder = await Recorder.open({
+      file: join(folder, 'test.kubetide'),
+      context: 'test',
+      clock,
+      recordingProcess: worker.factory,
+    });
+    cleanups.push(
+      () => rmSync(folder, { recursive: true, force: true }),
+      () => recorder.close(),
+    );
+    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+    for (const name of ['web-1', 'web-2', 'web-3']) apis.get('pods')!.apply(pod('default', name));
+    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
+    const session = new ClusterSession({
+      context: 'test',
+      newListerWatcher,
+      clock,
+      recording: { recorder, file: recorder.file, kinds: [pods, deployments] },
+    });
+    cleanups.push(() => session.close());
+    answerPodsList();
+    // The pods synced and their cache was released to the recording, which has not written it yet.
+    for (let step = 0; step < 20 && recorder.stats().buffered < 3; step++)
+      await clock.stepAsync(recordedKindsPollMs);
+    expect(session.feeds.find(pods, '')?.syncState().phase).toBe('synced');
+    expect(recorder.stats().buffered).toBe(3);
+    await clock.stepAsync(recordedKindsPollMs * 8);
+    expect(session.feeds.find(deployments, '')).toBeUndefined();
+
+    worker.open();
+    await clock.stepAsync(recordedKindsPollMs);
+    expect(recorder.stats().changesWritten).toBe(3);
+    expect(session.feeds.find(deployments, '')).toBeDefined();
   });
 
   it('starts the others only once a renderer has acknowledged the rows its "synced" came after', async () => {

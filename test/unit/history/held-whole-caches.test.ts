@@ -61,9 +61,14 @@ describe('whole caches held by the recorder', () => {
     expect(recorder.stats().changesWritten).toBe(0);
 
     await clock.stepAsync(100);
-    releaseSecond();
+    // The last release settles once what it let go is written: every object of the cache then.
+    let writtenAtSettle: number | undefined;
+    const written = releaseSecond().then(() => (writtenAtSettle = recorder.stats().changesWritten));
+    expect(writtenAtSettle).toBeUndefined();
     await settle();
     await clock.stepAsync(100);
+    await written;
+    expect(writtenAtSettle).toBe(6);
     await recorder.flushed();
     const after = { time: clock.now(), objects: cacheSnapshot(informer) };
     controller.abort();
