@@ -160,6 +160,10 @@ export class ClusterSession {
       },
       ...(releaseRecording ? { releaseRecording } : {}),
       recordingWritten: () => this.options.recording?.recorder?.stats().changesWritten ?? 0,
+      holdLaterRecording: () => {
+        const release = this.options.recording?.recorder?.holdWholeCaches();
+        return () => void release?.();
+      },
     });
   }
 

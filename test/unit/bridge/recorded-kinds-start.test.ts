@@ -11,7 +11,7 @@ import {
 } from '../../../main/bridge/recorded-kinds-start';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { ListerWatcher } from '../../../main/cache/lister-watcher';
-import type { GroupVersionResource } from '../../../shared/kube/object';
+import type { GroupVersionResource, KubeObject } from '../../../shared/kube/object';
 import type { SyncState } from '../../../shared/protocol/sync-state';
 import { FakeApi, pod } from './fake-api';
 import { metricsListingRecheckMs } from '../../../main/bridge/metrics-poller';
@@ -27,6 +27,13 @@ const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resour
 const services: GroupVersionResource = { group: '', version: 'v1', resource: 'services' };
 
 const cleanups: (() => Promise<void> | void)[] = [];
+
+const service = (namespace: string, name: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { namespace, name },
+  spec: { ports: [{ port: 80 }] },
+});
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -160,7 +167,7 @@ describe('RecordedKindsStart', () => {
     expect(calls).toEqual(['release recording', 'start later kinds']);
   });
 
-  it('starts them only once what the release let go is written, while the recording writes', async () => {
+  it('starts them at the release, and lets their records go once what it let go is written, while the recording writes', async () => {
     for (const writes of ['in time', 'never', 'too slowly'] as const) {
       const clock = new FakeClock();
       const calls: string[] = [];
@@ -175,18 +182,24 @@ describe('RecordedKindsStart', () => {
           return new Promise<void>((resolve) => (written = resolve));
         },
         recordingWritten: () => changesWritten,
+        holdLaterRecording: () => {
+          calls.push('hold later records');
+          return () => void calls.push('release later records');
+        },
       });
+      const atRelease = ['release recording', 'hold later records', 'start later kinds'];
+      expect(calls, writes).toEqual(atRelease);
       // Past the stall limit while the recording writes a change a second.
       for (let second = 1; second <= recordedKindsStallMs / 1000 + 30; second++) {
         changesWritten++;
         await clock.stepAsync(1000);
       }
-      expect(calls, writes).toEqual(['release recording']);
+      expect(calls, writes).toEqual(atRelease);
       if (writes === 'in time') written();
       else if (writes === 'never') {
         // The recording stops writing: the stall limit after its last change.
         await clock.stepAsync(recordedKindsStallMs - 1000);
-        expect(calls, writes).toEqual(['release recording']);
+        expect(calls, writes).toEqual(atRelease);
         await clock.stepAsync(1000);
       } else {
         for (let second = 0; second < recordedKindsMaxWaitMs / 1000; second++) {
@@ -195,11 +208,11 @@ describe('RecordedKindsStart', () => {
         }
       }
       await clock.stepAsync(0);
-      expect(calls, writes).toEqual(['release recording', 'start later kinds']);
-      // Once: whichever of the written promise and the limits comes second starts nothing.
+      expect(calls, writes).toEqual([...atRelease, 'release later records']);
+      // Once: whichever of the written promise and the limits comes second lets nothing go again.
       written();
       await clock.stepAsync(recordedKindsMaxWaitMs);
-      expect(calls, writes).toEqual(['release recording', 'start later kinds']);
+      expect(calls, writes).toEqual([...atRelease, 'release later records']);
     }
   });
 });
@@ -276,7 +289,7 @@ describe('a session recording several kinds', () => {
     expect(recorder.stats().changesWritten).toBe(1);
   });
 
-  it("starts the others only once the first kind's record is written, never queued ahead of it", async () => {
+  it("starts the others with the first kind's record, and records them only once it is written, never queued ahead of it", async () => {
     const clock = new FakeClock();
     const folder = mkdtempSync(join(tmpdir(), 'kubetide-recorded-kinds-'));
     const worker = gatedRecordingProcess();
@@ -290,29 +303,33 @@ describe('a session recording several kinds', () => {
       () => rmSync(folder, { recursive: true, force: true }),
       () => recorder.close(),
     );
-    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+    const apis = new Map([pods, services].map((gvr) => [gvr.resource, new FakeApi()]));
     for (const name of ['web-1', 'web-2', 'web-3']) apis.get('pods')!.apply(pod('default', name));
+    apis.get('services')!.apply(service('default', 'web'));
     const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const session = new ClusterSession({
       context: 'test',
       newListerWatcher,
       clock,
-      recording: { recorder, file: recorder.file, kinds: [pods, deployments] },
+      recording: { recorder, file: recorder.file, kinds: [pods, services] },
     });
     cleanups.push(() => session.close());
     answerPodsList();
-    // The pods synced and their cache was released to the recording, which has not written it yet.
+    // The pods synced and their cache was released to the recording, which has not written it yet;
+    // the services' feed started then (a view of them needs no wait) and synced, its cache held.
     for (let step = 0; step < 20 && recorder.stats().buffered < 3; step++)
       await clock.stepAsync(recordedKindsPollMs);
     expect(session.feeds.find(pods, '')?.syncState().phase).toBe('synced');
-    expect(recorder.stats().buffered).toBe(3);
     await clock.stepAsync(recordedKindsPollMs * 8);
-    expect(session.feeds.find(deployments, '')).toBeUndefined();
+    expect(session.feeds.find(services, '')?.syncState().phase).toBe('synced');
+    expect(recorder.stats().buffered).toBe(3);
+    expect(recorder.stats().changesWritten).toBe(0);
 
+    // Written, the pods' record lets the services' go.
     worker.open();
     await clock.stepAsync(recordedKindsPollMs);
-    expect(recorder.stats().changesWritten).toBe(3);
-    expect(session.feeds.find(deployments, '')).toBeDefined();
+    await recorder.flushed();
+    expect(recorder.stats().changesWritten).toBe(4);
   });
 
   it('starts the others only once a renderer has acknowledged the rows its "synced" came after', async () => {
