@@ -77,12 +77,7 @@ export function summarize(events: readonly TraceEvent[], depth: number, profile?
     console.log(`  profile: ${range.end - range.first} samples, ${round(sampled)} ms`);
     printTables(lines, sampled, top);
   };
-  const thread = rendererMain(events);
-  if (thread === undefined) throw new Error('no CrRendererMain thread in the trace');
-  const complete = events
-    .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
-    .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
-  const tasks = tasksOf(complete);
+  const tasks = rendererTasks(events);
   const long = tasks.filter(
     (task) => (task.event.dur ?? 0) / 1000 > longTaskMs || (task.event.tdur ?? 0) / 1000 > busyTaskMs,
   );
@@ -140,12 +135,7 @@ export function printLongTaskCulprits(
   clockOffsetMs: number,
   depth: number,
 ): void {
-  const thread = rendererMain(events);
-  if (thread === undefined) throw new Error('no CrRendererMain thread in the trace');
-  const complete = events
-    .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
-    .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
-  const tasks = tasksOf(complete);
+  const tasks = rendererTasks(events);
   console.log(`the page's ${entries.length} long-task entries, each with the traced tasks it spans:`);
   const reported = new Set<Task>();
   for (const entry of entries) {
@@ -182,4 +172,14 @@ export function printLongTaskCulprits(
       `  at ${round(task.event.ts / 1000 - clockOffsetMs)} ms (page clock): ${round((task.event.dur ?? 0) / 1000)} ms wall, ${round((task.event.tdur ?? 0) / 1000)} ms thread: ${[...new Set(top)].slice(0, 4).join(', ') || task.event.name}`,
     );
   }
+}
+
+/** The page's main-thread tasks of a trace, in order (a task's events are nested inside it). */
+function rendererTasks(events: readonly TraceEvent[]) {
+  const thread = rendererMain(events);
+  if (thread === undefined) throw new Error('no CrRendererMain thread in the trace');
+  const complete = events
+    .filter((event) => event.pid === thread.pid && event.tid === thread.tid && event.ph === 'X')
+    .sort((left, right) => left.ts - right.ts || (right.dur ?? 0) - (left.dur ?? 0));
+  return tasksOf(complete);
 }
