@@ -91,9 +91,7 @@ export class RecordedKindsStart {
   private written = 0;
   /** The feeds settled (or the wait ended): no more looks. */
   private done = false;
-  /** The later kinds' records were let go, or the session closed: never (again). */
-  private finished = false;
-  /** Releases the later kinds' records (see holdLaterRecording). */
+  /** Releases the later kinds' records (see holdLaterRecording) while they wait; then undefined. */
   private releaseLater: (() => void) | undefined;
 
   constructor(private readonly options: RecordedKindsStartOptions) {
@@ -105,7 +103,7 @@ export class RecordedKindsStart {
   /** The session closed: the later kinds never start. */
   stop(): void {
     this.done = true;
-    this.finished = true;
+    this.releaseLater = undefined;
     this.timer?.stop();
     this.timer = undefined;
   }
@@ -128,10 +126,7 @@ export class RecordedKindsStart {
       // Taken after the release (the first kind's records began) and before the later feeds start.
       if (written) this.releaseLater = this.options.holdLaterRecording?.();
       this.options.startLaterKinds();
-      if (!written || !this.releaseLater) {
-        this.finished = true;
-        return;
-      }
+      if (!written || !this.releaseLater) return;
       const letGo = () => this.letLaterRecordingGo();
       written.then(letGo, letGo);
       this.lastProgress = now;
@@ -144,7 +139,7 @@ export class RecordedKindsStart {
 
   /** Released at `releasedAt`: waits for the recording while it writes (see recordingWritten). */
   private checkRecording(releasedAt: number): void {
-    if (this.finished) return;
+    if (!this.releaseLater) return;
     const now = this.options.clock.now();
     const written = this.options.recordingWritten?.() ?? 0;
     if (written !== this.written) this.lastProgress = now;
@@ -157,11 +152,11 @@ export class RecordedKindsStart {
   }
 
   private letLaterRecordingGo(): void {
-    if (this.finished) return;
-    this.finished = true;
+    const release = this.releaseLater;
+    if (!release) return;
+    this.releaseLater = undefined;
     this.timer?.stop();
     this.timer = undefined;
-    this.releaseLater?.();
-    this.releaseLater = undefined;
+    release();
   }
 }
