@@ -177,18 +177,18 @@ export function respaceCrowded(
       index += 1;
       continue;
     }
-    let low = index - 1;
-    let high = index;
+    let low: number;
+    let high: number;
+    let below: number;
+    let above: number;
     for (let half = 1; ; half *= 2) {
       low = Math.max(0, index - half);
       high = Math.min(count - 1, index + half);
-      const below = low > 0 ? ranks[low - 1] : 0;
-      const above = high < count - 1 ? ranks[high + 1] : maxRank + 1;
+      below = low > 0 ? ranks[low - 1] : 0;
+      above = high < count - 1 ? ranks[high + 1] : maxRank + 1;
       if (above - below >= respacedGap * (high - low + 2)) break;
       if (low === 0 && high === count - 1) return false;
     }
-    const below = low > 0 ? ranks[low - 1] : 0;
-    const above = high < count - 1 ? ranks[high + 1] : maxRank + 1;
     const step = (above - below) / (high - low + 2);
     for (let position = low; position <= high; position++) {
       const rank = below + Math.floor(step * (position - low + 1));
