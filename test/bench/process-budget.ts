@@ -5,6 +5,7 @@
 // Chromium's processes are told apart by their --type switch; a renderer's main thread is the one whose
 // id is the process's (the page's main thread, CDP's ThreadTime).
 import { readdirSync, readFileSync } from 'node:fs';
+import { threadCpu } from './thread-cpu';
 
 /** One process's threads' CPU so far, in ms, by thread id. */
 interface ProcessReading {
@@ -80,20 +81,10 @@ function roles(processes: BudgetProcesses): Map<number, string> {
 export function readBudget(processes: BudgetProcesses): BudgetReading {
   const reading: BudgetReading = new Map();
   for (const [pid, role] of roles(processes)) {
-    const threads = new Map<number, { name: string; ms: number }>();
-    let ids: string[] = [];
-    try {
-      ids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const id of ids) {
-      const schedstat = readText(`/proc/${pid}/task/${id}/schedstat`);
-      const name = readText(`/proc/${pid}/task/${id}/comm`)?.trim() ?? '?';
-      if (schedstat === undefined) continue;
-      threads.set(Number(id), { name, ms: Number(schedstat.slice(0, schedstat.indexOf(' '))) / 1e6 });
-    }
-    reading.set(pid, { role, threads });
+    const threads = threadCpu(pid);
+    // Gone since it was found.
+    if (threads.length === 0) continue;
+    reading.set(pid, { role, threads: new Map(threads.map(({ id, name, ms }) => [id, { name, ms }])) });
   }
   return reading;
 }

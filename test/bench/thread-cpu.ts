@@ -10,19 +10,22 @@ export interface ThreadCpu {
   ms: number;
 }
 
-/** Each live thread of this process and its CPU time so far; empty where /proc is not Linux's. */
-export function threadCpu(): ThreadCpu[] {
+/**
+ * Each live thread of process `pid` (this one by default) and its CPU time so far; empty where /proc
+ * is not Linux's, or the process is gone.
+ */
+export function threadCpu(pid: number | 'self' = 'self'): ThreadCpu[] {
   let ids: string[];
   try {
-    ids = readdirSync('/proc/self/task');
+    ids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
   const threads: ThreadCpu[] = [];
   for (const id of ids) {
     try {
-      const text = readFileSync(`/proc/self/task/${id}/schedstat`, 'latin1');
-      const name = readFileSync(`/proc/self/task/${id}/comm`, 'latin1').trim();
+      const text = readFileSync(`/proc/${pid}/task/${id}/schedstat`, 'latin1');
+      const name = readFileSync(`/proc/${pid}/task/${id}/comm`, 'latin1').trim();
       threads.push({ id: Number(id), name, ms: Number(text.slice(0, text.indexOf(' '))) / 1e6 });
     } catch {
       // The thread ended between the listing and the read.
