@@ -102,6 +102,13 @@ export class ClusterApi {
     return list.items.map((set) => ({ uid: set.metadata.uid, owners: set.metadata.ownerReferences ?? [] }));
   }
 
+  /** kubectl get events -A: how many there are. */
+  async eventCount(): Promise<number> {
+    const response = await this.request('/api/v1/events');
+    if (!response.ok) throw new Error(`GET events: ${response.status} ${response.text}`);
+    return (JSON.parse(response.text) as { items: unknown[] }).items.length;
+  }
+
   /** kubectl label pod NAME key=value --overwrite */
   async labelPod(namespace: string, name: string, labels: Record<string, string>): Promise<void> {
     const response = await this.request(`/api/v1/namespaces/${namespace}/pods/${name}`, {
