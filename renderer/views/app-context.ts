@@ -1,9 +1,9 @@
 // The bridge and the view store, handed to every view through React context (one of each per window).
 import { createContext, useContext } from 'react';
-import { useStore } from 'zustand';
 import type { ViewBridge } from '../ui-state/view-bridge';
 import type { ViewState, ViewStore } from '../ui-state/view-store';
 import type { MirrorState } from '../store/mirror-state';
+import { useStoreSlice } from './use-store-slice';
 
 export interface AppServices {
   readonly bridge: ViewBridge;
@@ -20,10 +20,10 @@ export function useServices(): AppServices {
 
 /** Selects from the view state; the selector should return a primitive or a stable reference. */
 export function useView<T>(selector: (state: ViewState) => T): T {
-  return useStore(useServices().view, selector);
+  return useStoreSlice(useServices().view, selector);
 }
 
 /** Selects from the mirror's small state (revisions, sync states, kinds, contexts, connection). */
 export function useMirrorState<T>(selector: (state: MirrorState) => T): T {
-  return useStore(useServices().bridge.store.state, selector);
+  return useStoreSlice(useServices().bridge.store.state, selector);
 }

@@ -4,7 +4,7 @@
 // costs a subscription per level, not a scan. While travelling, each level's mirror is a replay of its
 // kind at the travel moment (owned levels only in the parent's namespace, where owned objects live).
 import { useMemo, type ReactNode } from 'react';
-import { useStore } from 'zustand';
+import { useStoreSlice } from './use-store-slice';
 import type { Row } from '../../shared/protocol';
 import type { CatalogKind } from './kind-catalog';
 import { useServices } from './app-context';
@@ -50,7 +50,7 @@ export function ChildrenTab(props: {
   const pastSecond = useReplayAt(past ? levelKinds[1]?.gvr : undefined, props.travelTime, scope(1));
   const first = past ? pastFirst.replayId : liveFirst;
   const second = past ? pastSecond.replayId : liveSecond;
-  const revisions = useStore(bridge.store.state, (state) =>
+  const revisions = useStoreSlice(bridge.store.state, (state) =>
     [first, second].map((id) => (id ? (state.revisions[id] ?? 0) : 0)).join(':'),
   );
 

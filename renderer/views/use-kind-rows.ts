@@ -18,7 +18,13 @@
 // A live re-query because rows churned waits while the user scrolls (RevisionSettler), and runs in a
 // task of its own, never in the frame that applied the rows (followSettledRequeries), and the window
 // renders once, for its answer.
+//
+// A task's answer renders in that task (flushSync), not in a task of React's scheduler after it: set
+// from a timer, the answer's state update was scheduled as a MessageChannel message, and its passive
+// effects as another, so a re-query under churn was two or three script tasks, each one the load can
+// stretch into a long-task entry (issue 15, session 19). The typed key's task saves the same hop.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { leaseKeys, returnKeys } from '../store/key-leases';
 import { NarrowingQuery } from '../store/narrowing-query';
 import type { RowFilter, RowSort } from '../store/row-query';
@@ -257,8 +263,9 @@ export function useKindRows(
         const { inputs: current, shown: answered } = committed.current;
         if (sameQuestion(answered.asked, askedOf(current))) return;
         // Rendered even when the keys are the same: the window reads the selected row (the detail
-        // pane) at its render.
-        setLatest(timedAnswer(current));
+        // pane) at its render. In this task (see the head of this file).
+        const next = timedAnswer(current);
+        flushSync(() => setLatest(next));
       },
       gapMs: () => requeryGapMs(cost.current ?? 0, committed.current.mode, committed.current.rows),
       // Live rows wait while the user scrolls (InputQuiet); a replay's do not.
@@ -279,7 +286,10 @@ export function useKindRows(
       return;
     }
     // Inputs that change again before the task runs cancel it: the task always answers the newest.
-    const timer = setTimeout(() => setLatest(timedAnswer(inputs)), 0);
+    const timer = setTimeout(() => {
+      const next = timedAnswer(inputs);
+      flushSync(() => setLatest(next));
+    }, 0);
     return () => clearTimeout(timer);
     // throughRevision: the owners' mirror's change signal (only while the filter has owner=).
   }, [mirror, through, throughRevision, filterText, expression, filter, sort]);

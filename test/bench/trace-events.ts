@@ -22,6 +22,11 @@ export interface TraceEvent {
       readonly nodeName?: string;
       readonly reason?: string;
       readonly message?: string;
+      /** A FunctionCall's: the page's function a task ran (script-tasks.ts). */
+      readonly functionName?: string;
+      readonly url?: string;
+      readonly lineNumber?: number;
+      readonly columnNumber?: number;
     };
   };
 }

@@ -9,6 +9,7 @@ import { printTables, samplesBetween, sourceMapsIn, summarise } from './profile-
 import type { CpuProfile } from './profile-summary';
 import { rendererMain } from './trace-events';
 import type { TraceEvent } from './trace-events';
+import { printScriptTasks } from './script-tasks';
 
 const longTaskMs = 50;
 /** A task this long in the thread's own time is work, whatever the machine's load did to its wall time. */
@@ -109,6 +110,12 @@ export function summarize(events: readonly TraceEvent[], depth: number, profile?
       .join(', ')}`,
   );
   print(`whole window, events to depth ${depth} inside tasks:`, frames, 40);
+  const seconds =
+    tasks.length > 0
+      ? (tasks.at(-1)!.event.ts + (tasks.at(-1)!.event.dur ?? 0) - tasks[0]!.event.ts) / 1e6
+      : 0;
+  printScriptTasks(tasks, seconds, sourceMaps);
+  printOilpanSweeps(tasks);
   if (profile) {
     const { lines } = summarise(profile, sourceMaps);
     const idle = lines.find((entry) => entry.name === '(idle)')?.selfMs ?? 0;
@@ -116,6 +123,20 @@ export function summarize(events: readonly TraceEvent[], depth: number, profile?
     console.log(`whole profile: ${round(wallMs)} ms, ${round(wallMs - idle)} ms busy`);
     printTables(lines, wallMs - idle, 40);
   }
+}
+
+/**
+ * Blink's collector (Oilpan) sweeping its heap: the tasks holding a CppGC sweep event, with their thread
+ * time. Not in the page's long-task entries (they run none of its script) but they hold the thread.
+ */
+function printOilpanSweeps(tasks: readonly Task[]): void {
+  const sweeps = tasks.filter((task) =>
+    task.inside.some(({ event }) => event.name.startsWith('CppGC.Sweep')),
+  );
+  const threadMs = sweeps.map((task) => (task.event.tdur ?? 0) / 1000);
+  console.log(
+    `Oilpan sweep tasks: ${sweeps.length}, ${round(threadMs.reduce((sum, ms) => sum + ms, 0))} ms of thread time, the longest ${round(Math.max(0, ...threadMs))} ms (${round(Math.max(0, ...sweeps.map((task) => (task.event.dur ?? 0) / 1000)))} ms wall)`,
+  );
 }
 
 /** A long-task entry of the page's PerformanceObserver, on the page's clock (ms). */

@@ -221,6 +221,9 @@ try {
   // thread's schedstat, and its event-loop delay histogram).
   if (values['as-bench']) await backend.startMeasuring();
   const cpuBefore = await pageThreadCpuMs(cdp);
+  // Blink's DOM counters (nodes, JS event listeners: Oilpan objects) at the window's start and end:
+  // nodes created and not yet swept show as growth.
+  const domBefore = await cdp.send('Memory.getDOMCounters');
   const wallBefore = performance.now();
   let clock: number | undefined;
   const events = await traced(cdp, async () => {
@@ -259,6 +262,7 @@ try {
     );
   });
   const pageCpuMs = (await pageThreadCpuMs(cdp)) - cpuBefore;
+  const domAfter = await cdp.send('Memory.getDOMCounters');
   const windowSeconds = (performance.now() - wallBefore) / 1000;
   const backendFigures = values['as-bench'] ? await backend.stopMeasuring() : undefined;
   const changesPerSecond = ((await clusterRevision(session.cluster.url)) - revisionBefore) / windowSeconds;
@@ -290,6 +294,9 @@ try {
     );
   log(
     `page main thread: ${round(pageCpuMs)} ms of CPU in ${round(windowSeconds)} s (${round(pageCpuMs / windowSeconds)} ms per second of churn)`,
+  );
+  log(
+    `DOM counters (Memory.getDOMCounters) at the window's start / end: nodes ${domBefore.nodes} / ${domAfter.nodes}, JS event listeners ${domBefore.jsEventListeners} / ${domAfter.jsEventListeners}, documents ${domBefore.documents} / ${domAfter.documents}`,
   );
   log(
     `long tasks (the page's PerformanceObserver): ${longTasks.map((duration) => round(duration)).join(', ') || 'none'} (${round((longTasks.length / countedSeconds) * 60)} per min over ${round(countedSeconds)} s)`,
