@@ -37,6 +37,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { seededRandom } from '../support/seeded-random';
 import { podRows } from './pod-rows';
+import { rowLayoutOf } from '../../shared/protocol/row-tuples';
 import { median, round } from './harness';
 
 const { values } = parseArgs({
@@ -153,10 +154,12 @@ async function againstLiveOnMain(
 ): Promise<string[]> {
   const sentRows = new SentRows();
   sentRows.sent({ upserts: live, deletes: [], replace: true, snapshotEnd: true });
-  // What the worker sends: the moment as JSON text, a chunk of 1,000 rows at a time.
+  // What the worker sends: the moment as text (tuples under one layout for the kind, see
+  // replay-layout.ts), a chunk of 1,000 rows at a time.
   const chunks: EncodedRows[] = [];
+  const layout = rowLayoutOf(moment);
   for (let from = 0; from < moment.length; from += 1_000)
-    chunks.push(encodeRows(moment.slice(from, from + 1_000)));
+    chunks.push(encodeRows(moment.slice(from, from + 1_000), layout));
   const texts: string[] = [];
   // The worker's text arrives flat (structured clone); JSON.stringify's is flattened on first read,
   // a cost of making the bench's chunks. Their garbage is not the comparison's either (--expose-gc).
@@ -178,7 +181,7 @@ async function againstLiveOnMain(
     let parts: EncodedRows[] = [];
     let size = 0;
     const send = (last: boolean) => {
-      const upserts = joinedRows(parts.length > 0 ? parts : [{ json: '[]', keys: [] }]);
+      const upserts = joinedRows(parts.length > 0 ? parts : [encodeRows([], layout)]);
       texts.push(
         messageText({
           ...envelope,
