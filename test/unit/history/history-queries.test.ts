@@ -171,6 +171,30 @@ describe('HistoryQueries', () => {
     }
   });
 
+  it('starts the travel path without its prewarm from a timeline question when only the worker may start', async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 5);
+    let starts = false;
+    // The first recorded kind has listed, the later ones still list (see ClusterSession.firstListing).
+    const asking = new HistoryQueries({ spareCores: () => false, startsWorker: () => starts });
+    const prewarms: string[] = [];
+    asking.prewarm = (file) => {
+      prewarms.push(file);
+      return Promise.resolve();
+    };
+    try {
+      const query = { buckets: 10, now: run.moments[4].time };
+      await asking.timeline(run.file, query);
+      expect(asking.travelPathStarted).toBe(false);
+      starts = true;
+      await asking.timeline(run.file, query);
+      expect(asking.travelPathStarted).toBe(true);
+      expect(prewarms).toEqual([]);
+    } finally {
+      asking.close();
+    }
+  });
+
   it("holds what can wait while a travel's questions are unanswered: no prewarm, the journal feed idle", async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 5);
