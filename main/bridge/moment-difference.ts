@@ -11,7 +11,8 @@
 // resourceVersion are read, at known places before any nested value: no row is parsed on main. A
 // string's text holds no unescaped quote, and a tuple's only arrays are the owners (of objects), the
 // cells (whose first is the name, written 0 or boxed, see replay-layout.ts) and boxed cells (one
-// value, then "]"): so "," "[" key "," inside a row is the next row's start.
+// value, then "]"): so "," "[" key "," inside a row is the next row's start. A key with escapes is
+// not found as raw text: its chunk is sent whole.
 import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
 import type { BaseRows } from './sent-rows';
@@ -73,20 +74,18 @@ export class MomentDifference {
   }
 
   /**
-   * Whether the base holds the row of `key` whose text starts at json[start] (with "[", then `quoted`,
-   * its key's JSON) as it is: its uid and version are compared where they stand in the text, without
-   * cutting them out (no string made per row).
+   * Whether the base holds the row of `key` whose uid's text starts at json[at] as it is: its uid and
+   * version are compared where they stand in the text, without cutting them out (no string made per
+   * row).
    */
-  private holdsText(key: string, quoted: string, json: string, start: number): boolean {
+  private holdsText(key: string, json: string, at: number): boolean {
     const row = this.base.get(key);
     if (row === undefined) return false;
     // [key,"uid","name","namespace","resourceVersion",...
-    let at = start + 1 + quoted.length + 1;
     if (!quotedIs(json, at, row.uid)) return false;
-    at += row.uid.length + 3;
-    at = afterString(json, at);
-    at = afterString(json, at + 1);
-    return at > 0 && quotedIs(json, at + 1, row.resourceVersion);
+    const name = afterRawString(json, at + row.uid.length + 3);
+    const namespace = afterRawString(json, name + 1);
+    return name > 0 && namespace > 0 && quotedIs(json, namespace + 1, row.resourceVersion);
   }
 
   private changedEncoded(rows: EncodedRows): EncodedRows {
@@ -97,24 +96,43 @@ export class MomentDifference {
     for (const key of keys) momentKeys.add(key);
     // Row i's text is json[start, next): it starts after "[" or ",", and ends where the next row starts.
     let start = 1;
-    let quoted = keys.length > 0 ? JSON.stringify(keys[0]) : '';
     for (let index = 0; index < keys.length; index++) {
-      const nextQuoted = index + 1 < keys.length ? JSON.stringify(keys[index + 1]) : '';
-      const next = nextQuoted !== '' ? json.indexOf(`,[${nextQuoted},`, start) : json.length - 1;
-      // Text not as projected here: the whole chunk is sent, which is always right (a row the base
-      // holds as it is changes nothing when sent again).
-      if (next < 0 || !json.startsWith(`[${quoted},`, start)) return rows;
-      if (!this.holdsText(keys[index], quoted, json, start)) {
+      const key = keys[index];
+      // Where the row's uid starts, after "[", its key and ",".
+      const uid = start + key.length + 4;
+      const next = index + 1 < keys.length ? rowStart(json, keys[index + 1], uid) : json.length - 1;
+      // Text not as projected here, or a key with escapes: the whole chunk is sent, which is always
+      // right (a row the base holds as it is changes nothing when sent again).
+      if (next < 0 || json.charCodeAt(start) !== openBracket || !quotedIs(json, start + 1, key)) return rows;
+      if (!this.holdsText(key, json, uid)) {
         texts.push(json.slice(start, next));
-        changedKeys.push(keys[index]);
+        changedKeys.push(key);
       }
       start = next + 1;
-      quoted = nextQuoted;
     }
     this.unchanged += keys.length - changedKeys.length;
     if (changedKeys.length === keys.length) return rows;
     return { json: `[${texts.join(',')}]`, layout: rows.layout, keys: changedKeys };
   }
+}
+
+/**
+ * Where the row of `key` starts in `json` from `from` on: the "," before `[` and its key as raw text
+ * (then ","); -1 when it is not found. Found with the key alone, so no string is made per row.
+ */
+function rowStart(json: string, key: string, from: number): number {
+  for (let at = json.indexOf(key, from); at >= 0; at = json.indexOf(key, at + 1)) {
+    const end = at + key.length;
+    if (
+      json.charCodeAt(at - 1) === quote &&
+      json.charCodeAt(at - 2) === openBracket &&
+      json.charCodeAt(at - 3) === comma &&
+      json.charCodeAt(end) === quote &&
+      json.charCodeAt(end + 1) === comma
+    )
+      return at - 3;
+  }
+  return -1;
 }
 
 /**
@@ -131,17 +149,18 @@ function quotedIs(json: string, at: number, value: string): boolean {
   );
 }
 
-/** Where the JSON string starting at json[at] ends (the index after its closing quote), or -1. */
-function afterString(json: string, at: number): number {
+/**
+ * Where the JSON string starting at json[at] ends (the index after its closing quote), or -1 when it
+ * is not there or holds an escape before its end (its row is then sent).
+ */
+function afterRawString(json: string, at: number): number {
   if (at < 0 || json.charCodeAt(at) !== quote) return -1;
-  for (let index = at + 1; index < json.length; index++) {
-    const code = json.charCodeAt(index);
-    if (code === backslash) index += 1;
-    else if (code === quote) return index + 1;
-  }
-  return -1;
+  const end = json.indexOf('"', at + 1);
+  if (end < 0 || json.charCodeAt(end - 1) === backslash) return -1;
+  return end + 1;
 }
 
 const quote = 0x22;
 const comma = 0x2c;
+const openBracket = 0x5b;
 const backslash = 0x5c;
