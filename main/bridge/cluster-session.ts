@@ -53,6 +53,8 @@ export class ClusterSession {
   private recordedKindsStart: RecordedKindsStart | undefined;
   /** The recorded kinds after the first have not started yet (their feeds will list when they do). */
   private recordedKindsPending: boolean;
+  /** The recorded kind listed first (the pods), before the others (see RecordedKindsStart). */
+  private firstRecordedKind: GroupVersionResource | undefined;
   private closed = false;
 
   constructor(readonly options: ClusterSessionOptions) {
@@ -140,6 +142,7 @@ export class ClusterSession {
     }
     // The first at once, the others once the feeds running then have synced (see RecordedKindsStart).
     const [first, ...later] = allowed;
+    this.firstRecordedKind = first;
     if (first) this.feeds.acquire(first, '');
     this.recordedKindsStart = new RecordedKindsStart({
       clock: this.clock,
@@ -198,6 +201,20 @@ export class ClusterSession {
     return (
       this.recordedKindsPending || this.feeds.feeds().some((feed) => feed.syncState().phase === 'listing')
     );
+  }
+
+  /**
+   * True while the session's first listing runs: the first recorded kind's (the pods', which a first
+   * travel is asked of), or with none recorded any running feed's (as `starting`). Unlike `starting`,
+   * false while the later recorded kinds list: what needs only the first one listed (the travel
+   * path's worker loading its modules) need not wait through theirs.
+   */
+  get firstListing(): boolean {
+    if ((this.options.recording?.kinds ?? []).length === 0) return this.starting;
+    if (!this.recordedKindsPending) return false;
+    const first = this.firstRecordedKind;
+    const phase = first && this.feeds.find(first, '')?.syncState().phase;
+    return phase === undefined || phase === 'listing';
   }
 
   /** The recording this session writes, if any (history queries read it). */

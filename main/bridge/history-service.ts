@@ -79,8 +79,12 @@ export class HistoryService {
   private readonly journalFeed: LiveJournalFeed;
 
   constructor(private readonly options: HistoryServiceOptions) {
-    // The travel path's worker and its prewarm wait while the session's start lists (see spareCores).
-    this.queries = new HistoryQueries({ spareCores: () => !options.session().starting });
+    // The travel path's prewarm waits while the session's start lists (see spareCores), its worker
+    // only while the first recorded kind lists (see startsWorker).
+    this.queries = new HistoryQueries({
+      spareCores: () => !options.session().starting,
+      startsWorker: () => !options.session().firstListing,
+    });
     this.exports = new RecordingExports(options.send, options.exportProgressEvery);
     this.journalFeed = new LiveJournalFeed({
       read: (journal, compare) => this.queries.readLiveJournal(journal, compare),

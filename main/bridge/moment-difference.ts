@@ -5,17 +5,17 @@
 // of its object's version, save for a cell read off the clock (a running Job's duration), which a live
 // row shows as of its last change too.
 //
-// The worker sends rows as JSON text (EncodedRows) that main passes on unparsed. Here each row's text
-// is found by its start (every row is an object whose first member is "key", and no member of a row
-// holds an object in an array whose first member is "key") and only its uid and resourceVersion are
-// read, at known places before any nested value: no row is parsed on main.
+// The worker sends rows as JSON text (EncodedRows) that main passes on unparsed: tuples, each
+// [key, uid, name, namespace, resourceVersion, ...] (row-tuples.ts). Here each row's text is found by
+// its start, "[" and its key's JSON (known: the chunk lists its keys), and only its uid and
+// resourceVersion are read, at known places before any nested value: no row is parsed on main. A
+// string's text holds no unescaped quote, and a tuple's only arrays are the owners (of objects), the
+// cells (whose first is the name, written 0 or boxed, see replay-layout.ts) and boxed cells (one
+// value, then "]"): so "," "[" key "," inside a row is the next row's start. A key with escapes is
+// not found as raw text: its chunk is sent whole.
 import type { Row } from '../../shared/protocol/row';
 import type { EncodedRows } from './encoded-rows';
 import type { BaseRows } from './sent-rows';
-
-const rowStart = ',{"key":';
-const uidMember = ',"uid":"';
-const versionMember = ',"resourceVersion":"';
 
 export class MomentDifference {
   /** Rows of the moment the base already holds as they are (not sent). */
@@ -74,16 +74,18 @@ export class MomentDifference {
   }
 
   /**
-   * Whether the base holds the row whose text is json[start, end) as it is: its uid and version are
-   * compared where they stand in the text, without cutting them out (no string made per row).
+   * Whether the base holds the row of `key` whose uid's text starts at json[at] as it is: its uid and
+   * version are compared where they stand in the text, without cutting them out (no string made per
+   * row).
    */
-  private holdsText(key: string, json: string, start: number, end: number): boolean {
+  private holdsText(key: string, json: string, at: number): boolean {
     const row = this.base.get(key);
-    return (
-      row !== undefined &&
-      quotedIs(json, start, uidMember, end, row.uid) &&
-      quotedIs(json, start, versionMember, end, row.resourceVersion)
-    );
+    if (row === undefined) return false;
+    // [key,"uid","name","namespace","resourceVersion",...
+    if (!quotedIs(json, at, row.uid)) return false;
+    const name = afterRawString(json, at + row.uid.length + 3);
+    const namespace = afterRawString(json, name + 1);
+    return name > 0 && namespace > 0 && quotedIs(json, namespace + 1, row.resourceVersion);
   }
 
   private changedEncoded(rows: EncodedRows): EncodedRows {
@@ -91,37 +93,74 @@ export class MomentDifference {
     const texts: string[] = [];
     const changedKeys: string[] = [];
     const momentKeys = this.momentKeys;
-    // Row i's text is json[start, end): it starts after "[" or ",", and ends where the next row starts.
     for (const key of keys) momentKeys.add(key);
+    // Row i's text is json[start, next): it starts after "[" or ",", and ends where the next row starts.
     let start = 1;
     for (let index = 0; index < keys.length; index++) {
-      const next = index + 1 < keys.length ? json.indexOf(rowStart, start) : json.length - 1;
-      // Text not as projected here: the whole chunk is sent, which is always right (a row the base
-      // holds as it is changes nothing when sent again).
-      if (next < 0) return rows;
-      if (!this.holdsText(keys[index], json, start, next)) {
+      const key = keys[index];
+      // Where the row's uid starts, after "[", its key and ",".
+      const uid = start + key.length + 4;
+      const next = index + 1 < keys.length ? rowStart(json, keys[index + 1], uid) : json.length - 1;
+      // Text not as projected here, or a key with escapes: the whole chunk is sent, which is always
+      // right (a row the base holds as it is changes nothing when sent again).
+      if (next < 0 || json.charCodeAt(start) !== openBracket || !quotedIs(json, start + 1, key)) return rows;
+      if (!this.holdsText(key, json, uid)) {
         texts.push(json.slice(start, next));
-        changedKeys.push(keys[index]);
+        changedKeys.push(key);
       }
       start = next + 1;
     }
     this.unchanged += keys.length - changedKeys.length;
     if (changedKeys.length === keys.length) return rows;
-    return { json: `[${texts.join(',')}]`, keys: changedKeys };
+    return { json: `[${texts.join(',')}]`, layout: rows.layout, keys: changedKeys };
   }
 }
 
 /**
- * Whether the string member that `member` (its name, quotes and opening quote) opens after `from`
- * and before `before` is `value`, as raw text: a value with escapes never is, and its row is then
- * sent, which is always safe.
+ * Where the row of `key` starts in `json` from `from` on: the "," before `[` and its key as raw text
+ * (then ","); -1 when it is not found. Found with the key alone, so no string is made per row.
  */
-function quotedIs(json: string, from: number, member: string, before: number, value: string): boolean {
-  const at = json.indexOf(member, from);
-  if (at < 0) return false;
-  const valueStart = at + member.length;
-  const valueEnd = valueStart + value.length;
-  return valueEnd < before && json.charCodeAt(valueEnd) === quote && json.startsWith(value, valueStart);
+function rowStart(json: string, key: string, from: number): number {
+  for (let at = json.indexOf(key, from); at >= 0; at = json.indexOf(key, at + 1)) {
+    const end = at + key.length;
+    if (
+      json.charCodeAt(at - 1) === quote &&
+      json.charCodeAt(at - 2) === openBracket &&
+      json.charCodeAt(at - 3) === comma &&
+      json.charCodeAt(end) === quote &&
+      json.charCodeAt(end + 1) === comma
+    )
+      return at - 3;
+  }
+  return -1;
+}
+
+/**
+ * Whether the JSON string at json[at] is `value` followed by ",", as raw text: a value with escapes
+ * never is, and its row is then sent, which is always safe.
+ */
+function quotedIs(json: string, at: number, value: string): boolean {
+  const end = at + value.length + 1;
+  return (
+    json.charCodeAt(at) === quote &&
+    json.startsWith(value, at + 1) &&
+    json.charCodeAt(end) === quote &&
+    json.charCodeAt(end + 1) === comma
+  );
+}
+
+/**
+ * Where the JSON string starting at json[at] ends (the index after its closing quote), or -1 when it
+ * is not there or holds an escape before its end (its row is then sent).
+ */
+function afterRawString(json: string, at: number): number {
+  if (at < 0 || json.charCodeAt(at) !== quote) return -1;
+  const end = json.indexOf('"', at + 1);
+  if (end < 0 || json.charCodeAt(end - 1) === backslash) return -1;
+  return end + 1;
 }
 
 const quote = 0x22;
+const comma = 0x2c;
+const openBracket = 0x5b;
+const backslash = 0x5c;

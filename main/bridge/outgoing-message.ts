@@ -1,7 +1,8 @@
 // What main sends a renderer: a ServerMessage, or a DeltaBatch whose upserts are still text (a travel's
 // rows, see EncodedRows). A transport that carries text (the WebSocket) writes the rows into the
-// message as they are; one that carries values (Electron's MessagePort, the in-memory pair) parses
-// them first. Either way the renderer receives an ordinary DeltaBatch.
+// message as they are, a TupleBatch as the live stream's batches are (batch-bytes.ts); one that
+// carries values (Electron's MessagePort, the in-memory pair) decodes them first. Either way the
+// renderer ends with an ordinary DeltaBatch.
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import type { EncodedRows } from './encoded-rows';
 import type { Row } from '../../shared/protocol/row';
@@ -32,9 +33,10 @@ export function upsertCountOf(upserts: readonly Row[] | EncodedRows): number {
 export function messageText(message: OutgoingMessage): string {
   if (!isEncoded(message)) return JSON.stringify(message);
   const { upserts, ...envelope } = message;
-  // The envelope's JSON always has members (type, subscriptionId, seq...): the rows join them.
+  // The envelope's JSON always has members (type, subscriptionId, seq...): the rows join them, their
+  // tuples last (see TupleBatch).
   const text = JSON.stringify(envelope);
-  return `${text.slice(0, -1)},"upserts":${upserts.json}}`;
+  return `${text.slice(0, -1)},"rowLayout":${JSON.stringify(upserts.layout)},"tuples":${upserts.json}}`;
 }
 
 /** `message` as the ServerMessage it stands for. */

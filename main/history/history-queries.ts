@@ -104,6 +104,13 @@ export interface HistoryQueriesOptions {
    * CPU that listing needed. The next timeline question once it says yes starts both.
    */
   readonly spareCores?: () => boolean;
+  /**
+   * Whether a timeline question may start the travel path's worker, without its prewarm, while
+   * spareCores still says no (default: as spareCores): once the kind a first travel is asked of has
+   * listed, the later recorded kinds' listing kept the worker unstarted through a whole churn window,
+   * and the first travel then waited 1.5-6.6 s for its modules to load.
+   */
+  readonly startsWorker?: () => boolean;
 }
 
 /**
@@ -120,6 +127,7 @@ export class HistoryQueries {
   private nextId = 0;
   private readonly warmOnTimeline: boolean;
   private readonly spareCores: () => boolean;
+  private readonly startsWorker: () => boolean;
   /** A travel's questions not yet answered (see travelQuestions). */
   private travelling = 0;
   /** Called once no travel's question is left unanswered (see travelPathIdle). */
@@ -128,6 +136,7 @@ export class HistoryQueries {
   constructor(options: HistoryQueriesOptions = {}) {
     this.warmOnTimeline = options.prewarm !== false;
     this.spareCores = options.spareCores ?? (() => true);
+    this.startsWorker = options.startsWorker ?? this.spareCores;
   }
 
   /** Whether the travel path's worker runs (a travel started it, or a timeline asked with cores to spare). */
@@ -362,12 +371,13 @@ export class HistoryQueries {
     // A timeline is asked when a window opens, to travel with: the travel path's worker starts then,
     // since a worker takes a second or two to start on a loaded machine, which the first travel
     // should not wait for. Not while the app needs the cores (see HistoryQueriesOptions.spareCores):
-    // a travel then starts it itself. Nor does it prewarm while a travel is asked: its steps would
-    // come between the travel's questions (the page asks a timeline every 2 s, so the next one warms).
+    // a travel then starts it itself, unless the worker alone may start (see startsWorker). Nor does
+    // it prewarm while a travel is asked: its steps would come between the travel's questions (the
+    // page asks a timeline every 2 s, so the next one warms).
     if (request.type === 'timeline' && this.spareCores()) {
       this.moments.start();
       if (this.warmOnTimeline && this.travelling === 0) this.prewarm(request.file).catch(() => {});
-    }
+    } else if (request.type === 'timeline' && this.startsWorker()) this.moments.start();
     return { id, answer };
   }
 

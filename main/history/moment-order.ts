@@ -10,7 +10,7 @@
 import type { ChangeRow } from './recording-reader';
 
 /**
- * One row of a moment: its key, the change holding its version and, once made, its JSON text (from
+ * One row of a moment: its key, the change holding its version and, once made, its text (from
  * a frame, or from the version its change row names). Kept for the moment asked next (see
  * MomentRows), it is that moment's row too wherever it holds the same change (a change id names one
  * version of one object, for good).
@@ -19,7 +19,10 @@ export interface MomentRow {
   readonly key: string;
   readonly namespace: string;
   readonly change: number;
-  /** JSON.stringify of the Row: one string, or a slice of a text holding it; undefined until made. */
+  /**
+   * The row's tuple as JSON (see replay-layout.ts): one string, or a slice of a text holding it;
+   * undefined until made.
+   */
   text: string | undefined;
   /** Its place in the moment that sent it (-1 until sent): that moment's rows in order, by rank. */
   rank: number;

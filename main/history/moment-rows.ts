@@ -1,5 +1,5 @@
 // A moment's table rows, projected where the moment is rebuilt (the history query worker) and sent as
-// JSON text (EncodedRows). Rows come from the recording's row frames where it has them (see
+// text (EncodedRows: tuples under the kind's layout, see replay-layout.ts). Rows come from the recording's row frames where it has them (see
 // row-frame-moment.ts), else from the versions of the moment's changes, decoded and projected. Each
 // row's text is kept by the change holding its version, for the last moment asked: travelling to
 // another moment, forward or back, makes only the rows that differ from it (a change id names one
@@ -24,6 +24,7 @@ import { printerSignature } from './row-frame-codec';
 import { framedMoment } from './row-frame-moment';
 import { RowFrameReader } from './row-frame-reader';
 import { printerKeepsRows } from './row-frame-writer';
+import { replayLayout, rowText } from './replay-layout';
 import type { StateQuery } from './state-at';
 import { momentAt, versionsOf } from './state-at';
 import { VersionDecoder } from './version-decoder';
@@ -202,7 +203,10 @@ export class MomentRows {
     const { reader, query, now, against, previous, live } = made;
     /** Against the live rows: keys of theirs whose row of the moment could not be made. */
     const unmade: string[] = [];
-    const projector = new RowProjector(printerFor(parseGvrKey(query.gvr)));
+    const printer = printerFor(parseGvrKey(query.gvr));
+    const projector = new RowProjector(printer);
+    // The kind's layout, as the rows kept from the moment before and those made from frames have it.
+    const layout = replayLayout(printer);
     const decoder = new VersionDecoder(reader.database, rebuildMemoChars);
     const kept = new Map<number, MomentRow>();
     /** Against a moment: the keys of the rows sent (those it did not hold as they are). */
@@ -231,7 +235,7 @@ export class MomentRows {
         const changeRows = [...missing.values()].map((row) => row.changeRow!);
         for (const { row, version } of versionsOf(reader, changeRows, decoder)) {
           const missed = missing.get(row.id)!;
-          missed.text = JSON.stringify(projector.project(version as unknown as KubeObject, now));
+          missed.text = rowText(projector.project(version as unknown as KubeObject, now), layout);
           missed.changeRow = undefined;
         }
       }
@@ -259,7 +263,7 @@ export class MomentRows {
       if (sent.length < chunkSize && end < rows.length) continue;
       if (sent.length === 0) continue;
       json += ']';
-      yield { json, keys: sent.map((row) => row.key) };
+      yield { json, layout, keys: sent.map((row) => row.key) };
       // A row kept from an earlier moment is kept again as a slice of this chunk's text: else it
       // would keep alive the whole text it was cut from, and scrubbing would pile up dead text. A
       // row made for this moment is a slice of text this moment's rows hold whole. (Against a

@@ -17,6 +17,8 @@ import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
 import { lastChangeAt } from './stream-state';
 import type { MomentRow } from './moment-order';
 import { MomentOrder, momentRow, withText } from './moment-order';
+import type { RowLayout } from '../../shared/protocol/row-tuples';
+import { replayLayout, rowText } from './replay-layout';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
@@ -40,12 +42,13 @@ export function framedMoment(
   if (chains === undefined) return undefined;
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   const namespace = query.namespace;
+  const layout = replayLayout(printerFor(parseGvrKey(query.gvr)));
   const order = new MomentOrder(known.size);
   for (const [position, stream] of streams.entries()) {
     const members = streamMembers(reader, stream, query.time).members;
     // Each frame row whose change is still its object's at the moment is the object's row; taken
     // once (the object leaves `members`), whichever frame of the chain holds it.
-    for (const frame of chains[position]) takeRows(frame, members, known, namespace, order);
+    for (const frame of chains[position]) takeRows(frame, members, known, namespace, layout, order);
     // The changes since the chain's last frame, and rows a frame could not keep.
     const missing: number[] = [];
     for (const change of members.values()) {
@@ -64,7 +67,7 @@ export function framedMoment(
 
 /**
  * Adds to `order` the rows of `frame` that `members` (object -> change) holds, taking them out of
- * `members`: those `known`, and the others made into JSON text here, in the frame's order (made in
+ * `members`: those `known`, and the others made into their text here (tuples under `layout`), in the frame's order (made in
  * the moment's order, each row read the columns of another frame at another place, and cache misses
  * made them three times as slow). The frame's new texts are joined into one string and each row's
  * text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones (80 MB)
@@ -75,6 +78,7 @@ function takeRows(
   members: Map<number, number>,
   known: ReadonlyMap<number, MomentRow>,
   namespace: string | undefined,
+  layout: RowLayout,
   order: MomentOrder,
 ): void {
   const { objects, changes } = frame;
@@ -89,7 +93,7 @@ function takeRows(
     if (kept !== undefined) {
       if (namespace === undefined || kept.namespace === namespace) order.add(kept);
     } else if (namespace === undefined || frame.namespace(at) === namespace) {
-      const text = JSON.stringify(frame.row(at));
+      const text = rowText(frame.row(at), layout);
       made.push({ at, change, start: length });
       texts.push(text);
       length += text.length;

@@ -11,8 +11,12 @@
 // are too: a key joined on the page is a cons string, which every Map it keys flattens into a copy.
 //
 // What may be left out is decided per batch and only when it holds for every row of the batch (see
-// RowLayout), so decoding gives back rows equal to the ones encoded, whatever they hold. The renderer
-// validates every tuple as it decodes it (rowsFromTuples): a message from main is still input.
+// RowLayout), so decoding gives back rows equal to the ones encoded, whatever they hold. A layout may
+// also be fixed ahead of the rows (a travel's rows, made in the history query worker and kept there
+// from one moment to the next, see replay-layout.ts): a row whose cell differs from the field its
+// layout names there writes that cell boxed, as [value] (no cell value is an array, so 0 and a box
+// never mean one another). The renderer validates every tuple as it decodes it (rowsFromTuples): a
+// message from main is still input.
 import type { CellValue, OwnerSummary, Row } from './row';
 import type { DeltaBatch } from './server-messages';
 
@@ -38,7 +42,8 @@ export interface TupleBatch extends Omit<DeltaBatch, 'upserts'> {
 
 /**
  * A row's slots: key, uid, name, namespace, resourceVersion, labels, owners (as Row has them), node
- * (null: none), status (null: none), createdAt, cells (0 where the layout names a field).
+ * (null: none), status (null: none), createdAt, cells (where the layout names a field: 0, or the
+ * cell boxed when it does not repeat it).
  */
 const keySlot = 0;
 const uidSlot = 1;
@@ -69,13 +74,21 @@ function repeatedFieldOf(rows: readonly Row[], cell: number): RepeatedField | nu
   return null;
 }
 
-/** `row` as its tuple under `layout` (which rowLayoutOf chose for rows that include it). */
+/**
+ * `row` as its tuple under `layout`: one rowLayoutOf chose for rows that include it, or one fixed for
+ * the row's kind, whose cell count it has (a cell that does not repeat its field is then boxed).
+ */
 export function rowTuple(row: Row, layout: RowLayout): unknown[] {
   const cellFields = layout.cellFields;
   let cells: unknown[] = row.cells;
   if (cellFields.length > 0) {
     cells = [...cells];
-    for (let cell = 0; cell < cellFields.length; cell++) if (cellFields[cell] !== null) cells[cell] = 0;
+    for (let cell = 0; cell < cellFields.length; cell++) {
+      const field = cellFields[cell];
+      if (field === null) continue;
+      const value = row[field];
+      cells[cell] = value !== undefined && cells[cell] === value ? 0 : [cells[cell]];
+    }
   }
   return [
     row.key,
@@ -151,12 +164,16 @@ function rowFromTuple(tuple: unknown, sources: readonly number[]): Row | undefin
     const written: unknown = cells[cell];
     if (source < 0) {
       if (!isCellValue(written)) return undefined;
-    } else {
+    } else if (written === 0) {
       // A cell left out holds 0, and repeats a field the row has: what main writes. Filled in place:
       // the array JSON.parse made becomes the row's.
       const value: unknown = tuple[source];
-      if (written !== 0 || value === null) return undefined;
+      if (value === null) return undefined;
       cells[cell] = value;
+    } else {
+      // A cell that does not repeat its field, under a layout fixed ahead of the rows: boxed.
+      if (!Array.isArray(written) || written.length !== 1 || !isCellValue(written[0])) return undefined;
+      cells[cell] = written[0];
     }
   }
   return {

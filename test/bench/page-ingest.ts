@@ -3,9 +3,10 @@
 // stretch them.
 //
 //   node --expose-gc --import tsx test/bench/page-ingest.ts [--pods 150000] [--rounds 3] [--changed 0.13]
-//     [--listing-rows tuples|objects]
+//     [--listing-rows tuples|objects] [--replay-rows tuples|objects]
 //
-// A travel's moment: --pods rows arrive as JSON messages of 2,000 rows (BatchStream's batches) into a
+// A travel's moment: --pods rows arrive as JSON messages of 2,000 rows (BatchStream's batches, their
+// rows as tuples as main writes the worker's text; --replay-rows objects as before session 19) into a
 // replay mirror, which holds them until the last; then the snapshot is applied whole and the table's
 // default query (every row by name) runs. Reported apart: the work while chunks arrive (parse, hold)
 // and the tail the user waits for after the last byte (its parse, the whole apply, the name order,
@@ -37,6 +38,7 @@ import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { seededRandom } from '../support/seeded-random';
 import { podRows } from './pod-rows';
+import { rowLayoutOf } from '../../shared/protocol/row-tuples';
 import { median, round } from './harness';
 
 const { values } = parseArgs({
@@ -48,6 +50,9 @@ const { values } = parseArgs({
     // Only the travel from live (its main and page shares): the other two left out.
     'from-live': { type: 'boolean', default: false },
     'listing-rows': { type: 'string', default: 'tuples' },
+    // `objects`: a travel's batches with their rows as JSON objects, as the worker wrote them before
+    // session 19 (now tuples under the kind's layout, replay-layout.ts).
+    'replay-rows': { type: 'string', default: 'tuples' },
   },
 });
 const pods = Number(values.pods);
@@ -77,6 +82,16 @@ function wireMessages(rows: readonly Row[]): string[] {
   return messages(rows, false).map((text) => batchBytes(JSON.parse(text) as DeltaBatch).toString('utf8'));
 }
 
+/** The same batches as main writes a travel's (the worker's text, see EncodedRows; one layout). */
+function replayMessages(rows: readonly Row[], snapshot: boolean): string[] {
+  if (values['replay-rows'] === 'objects') return messages(rows, snapshot);
+  const layout = rowLayoutOf(rows);
+  return messages(rows, snapshot).map((text) => {
+    const { upserts, ...envelope } = JSON.parse(text) as DeltaBatch;
+    return messageText({ ...envelope, upserts: encodeRows(upserts, layout) });
+  });
+}
+
 /** This process's CPU time in ms (user + system). */
 function cpuMs(): number {
   const usage = process.cpuUsage();
@@ -100,7 +115,7 @@ function travel(texts: readonly string[]): Map<string, number> {
     const batch = timed(
       stages,
       last ? 'tail: parse last chunk' : 'arriving: parse',
-      () => JSON.parse(text) as DeltaBatch,
+      () => serverMessageOf(text) as DeltaBatch,
     );
     timed(stages, last ? 'tail: apply whole' : 'arriving: hold', () => mirror.apply(batch));
   });
@@ -153,10 +168,12 @@ async function againstLiveOnMain(
 ): Promise<string[]> {
   const sentRows = new SentRows();
   sentRows.sent({ upserts: live, deletes: [], replace: true, snapshotEnd: true });
-  // What the worker sends: the moment as JSON text, a chunk of 1,000 rows at a time.
+  // What the worker sends: the moment as text (tuples under one layout for the kind, see
+  // replay-layout.ts), a chunk of 1,000 rows at a time.
   const chunks: EncodedRows[] = [];
+  const layout = rowLayoutOf(moment);
   for (let from = 0; from < moment.length; from += 1_000)
-    chunks.push(encodeRows(moment.slice(from, from + 1_000)));
+    chunks.push(encodeRows(moment.slice(from, from + 1_000), layout));
   const texts: string[] = [];
   // The worker's text arrives flat (structured clone); JSON.stringify's is flattened on first read,
   // a cost of making the bench's chunks. Their garbage is not the comparison's either (--expose-gc).
@@ -178,7 +195,7 @@ async function againstLiveOnMain(
     let parts: EncodedRows[] = [];
     let size = 0;
     const send = (last: boolean) => {
-      const upserts = joinedRows(parts.length > 0 ? parts : [{ json: '[]', keys: [] }]);
+      const upserts = joinedRows(parts.length > 0 ? parts : [encodeRows([], layout)]);
       texts.push(
         messageText({
           ...envelope,
@@ -226,7 +243,7 @@ function travelAgainstLive(live: readonly Row[], texts: readonly string[]): Map<
     const batch = timed(
       stages,
       last ? 'tail: parse last chunk' : 'arriving: parse',
-      () => JSON.parse(text) as DeltaBatch,
+      () => serverMessageOf(text) as DeltaBatch,
     );
     timed(
       stages,
@@ -260,14 +277,14 @@ function report(title: string, runs: Map<string, number>[]): void {
 }
 
 const rows = podRows(pods);
-const snapshot = messages(rows, true);
+const snapshot = replayMessages(rows, true);
 // `--listing-rows objects`: the listing's batches as the WebSocket carried them before (JSON.parse).
 const live = values['listing-rows'] === 'objects' ? messages(rows, false) : wireMessages(rows);
 const travels: Map<string, number>[] = [];
 const listings: Map<string, number>[] = [];
 const againstLive: Map<string, number>[] = [];
 const present = momentOf(rows);
-const wholeMoment = messages(present.moment, true);
+const wholeMoment = replayMessages(present.moment, true);
 let sentBytes = 0;
 for (let index = 0; index < Number(values.rounds); index++) {
   if (!values['from-live']) {

@@ -20,6 +20,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Clock, Timer } from '../../main/cache/clock';
 import { realClock } from '../../main/cache/real-clock';
+import { decodeRows } from '../../main/bridge/encoded-rows';
 import { HistorySource } from '../../main/bridge/history-source';
 import { ReplaySubscription } from '../../main/bridge/history-replay';
 import type { ReplayBase } from '../../main/bridge/history-replay';
@@ -304,7 +305,7 @@ async function liveBase(
 ): Promise<ReplayBase> {
   const rows: Row[] = [];
   await queries.stateRows(file, { gvr: 'pods.v1', time: end }, end, (chunk) => {
-    for (const row of JSON.parse(chunk.json) as Row[]) rows.push(row);
+    for (const row of decodeRows(chunk)) rows.push(row);
   });
   const live: BatchStream = new BatchStream({
     subscriptionId: 'live',

@@ -12,6 +12,7 @@
 //                    rows did not change), see IdentityJournal and LiveListings.
 // Wall time, the process's CPU (workers and this thread) and this thread's own CPU (main's share).
 import { listIdentities } from '../../main/bridge/base-identities';
+import { decodeRows } from '../../main/bridge/encoded-rows';
 import { MomentDifference } from '../../main/bridge/moment-difference';
 import type { BaseRows } from '../../main/bridge/sent-rows';
 import { SentRows } from '../../main/bridge/sent-rows';
@@ -39,7 +40,7 @@ export async function liveRowsAt(file: string, time: number): Promise<Map<string
   try {
     const rows = new Map<string, Row>();
     await queries.stateRows(file, { gvr: 'pods.v1', time }, Date.now(), (chunk) => {
-      for (const row of JSON.parse(chunk.json) as Row[]) rows.set(row.key, row);
+      for (const row of decodeRows(chunk)) rows.set(row.key, row);
     });
     return rows;
   } finally {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
 import { decodeRows, encodeRows, joinedRows } from '../../../main/bridge/encoded-rows';
 import { messageText, messageValue } from '../../../main/bridge/outgoing-message';
+import { serverMessageOf } from '../../../renderer/transport/websocket-link';
 import type { OutgoingBatch } from '../../../main/bridge/outgoing-message';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import type { Row } from '../../../shared/protocol/row';
@@ -16,6 +17,31 @@ describe('encoded rows (a travel moment passed through main as text)', () => {
     expect(decodeRows(joined)).toEqual(rowsNamed('a', 'b', 'c'));
     expect(joined.keys).toEqual(['a', 'b', 'c']);
     expect(JSON.parse(joinedRows([encodeRows([]), encodeRows([])]).json)).toEqual([]);
+  });
+
+  it('joins chunks written under other layouts by writing them again under one', () => {
+    const scheduled = [row('ns/a', '1', { node: 'n1', cells: ['n1'] })];
+    const pending = [row('ns/b', '1', { cells: ['<none>'] })];
+    const parts = [encodeRows(scheduled), encodeRows(pending)];
+    expect(parts[0].layout).not.toEqual(parts[1].layout);
+    const joined = joinedRows(parts);
+    expect(decodeRows(joined)).toEqual([...scheduled, ...pending]);
+    expect(joined.keys).toEqual(['ns/a', 'ns/b']);
+  });
+
+  it('writes a cell that does not repeat the field its fixed layout names there boxed', () => {
+    const layout = { cellFields: ['name' as const, 'node' as const] };
+    const rows = [
+      row('ns/a', '1', { name: 'a', node: 'n1', cells: ['a', 'n1'] }),
+      row('ns/b', '1', { name: 'b', cells: ['b', '<none>'] }),
+    ];
+    const encoded = encodeRows(rows, layout);
+    expect(JSON.parse(encoded.json)).toEqual([
+      expect.arrayContaining([[0, 0]]),
+      expect.arrayContaining([[0, ['<none>']]]),
+    ]);
+    expect(decodeRows(encoded)).toEqual(rows);
+    expect(() => decodeRows({ ...encoded, json: encoded.json.replace('["<none>"]', '{}') })).toThrow();
   });
 
   it('is written into a batch message as the very text of the batch it stands for', () => {
@@ -38,9 +64,12 @@ describe('encoded rows (a travel moment passed through main as text)', () => {
         deletes: [],
       };
       const value = messageValue(encoded);
-      // The renderer parses what it is sent: the encoded message reads back as the batch of rows.
-      expect(JSON.parse(messageText(encoded))).toEqual(JSON.parse(JSON.stringify(value)));
-      expect(value).toEqual({ ...encoded, upserts: JSON.parse(JSON.stringify(rows)) });
+      // The page decodes what it is sent (a batch of tuples, validated): the encoded message reads
+      // back as the batch of rows, as does the value a MessagePort carries.
+      const text = messageText(encoded);
+      expect(JSON.parse(text)).toHaveProperty('tuples');
+      expect(serverMessageOf(text)).toEqual(value);
+      expect(value).toEqual({ ...encoded, upserts: rows });
     }
   });
 

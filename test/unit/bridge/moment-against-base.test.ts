@@ -5,7 +5,7 @@
 // replay that already held another moment; and moments sent against the one the replay holds.
 import { describe, expect, it } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
-import { encodeRows } from '../../../main/bridge/encoded-rows';
+import { decodeRows, encodeRows } from '../../../main/bridge/encoded-rows';
 import { MomentDifference } from '../../../main/bridge/moment-difference';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
@@ -240,6 +240,27 @@ describe('a moment sent against the live rows (DeltaBatch.base)', () => {
     expect(difference.unchanged).toBe(1);
     deliver();
     expectHolds(store, 'replay1', [a, changedB, d]);
+  });
+
+  it('finds each row of a chunk of tuples by its key, whatever its strings hold, and reads only its identity', () => {
+    const parts = session();
+    const { live } = parts;
+    // Strings that spell a row's start ("," "[" the next key ","), escapes, a boxed first cell.
+    const tricky = (key: string, version: string) =>
+      row(key, version, {
+        labels: { next: ',["ns/c",', quote: 'say "hi" \\' },
+        cells: ['other-name', ',["ns/c",'],
+      });
+    const rows = [tricky('ns/a', '1'), tricky('ns/b', '1'), tricky('ns/c', '1'), tricky('ns/d', '1')];
+    live.snapshot(rows);
+    parts.deliver();
+    const difference = new MomentDifference(live.baseRows()!, new Set());
+    const moment = [rows[0], tricky('ns/b', '2'), rows[2], { ...rows[3], uid: 'another' }];
+    const layout = { cellFields: ['name' as const, null] };
+    const changed = difference.changed(encodeRows(moment, layout));
+    expect('json' in changed && decodeRows(changed)).toEqual([moment[1], moment[3]]);
+    expect(difference.unchanged).toBe(2);
+    difference.release();
   });
 
   it('treats a base the renderer no longer holds as it was as a gap, to be resnapshotted whole', () => {

@@ -368,6 +368,39 @@ describe('a session recording several kinds', () => {
     expect(session.feeds.find(deployments, '')).toBeDefined();
   });
 
+  it('ends its first listing once the first kind has synced, while the start still waits for the others', async () => {
+    const clock = new FakeClock();
+    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+    apis.get('pods')!.apply(pod('default', 'web-1'));
+    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
+    const session = new ClusterSession({
+      context: 'test',
+      newListerWatcher,
+      clock,
+      recording: {
+        recorder: undefined,
+        readOnly: 'read-only here',
+        file: 'test.kubetide',
+        kinds: [pods, deployments],
+      },
+    });
+    cleanups.push(() => session.close());
+    // A renderer showing pods that acknowledges nothing: the later kinds wait for it.
+    const received: { phase?: string }[] = [];
+    const connection = session.attach({
+      send: (message) => void received.push(messageValue(message) as (typeof received)[number]),
+    });
+    connection.subscribe('s1', pods);
+    await clock.stepAsync(recordedKindsPollMs * 4);
+    expect([session.starting, session.firstListing]).toEqual([true, true]);
+    answerPodsList();
+    for (let step = 0; step < 20 && !received.some((message) => message.phase === 'synced'); step++)
+      await clock.stepAsync(recordedKindsPollMs);
+    await clock.stepAsync(recordedKindsPollMs * 4);
+    expect(session.feeds.find(deployments, '')).toBeUndefined();
+    expect([session.starting, session.firstListing]).toEqual([true, false]);
+  });
+
   it("polls metrics only once the session's start has synced: its first kind, then the later ones", async () => {
     const clock = new FakeClock();
     const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
 import type { ClusterSession } from '../../../main/bridge/cluster-session';
+import { decodeRows } from '../../../main/bridge/encoded-rows';
 import { HistoryService } from '../../../main/bridge/history-service';
 import { IdentityJournal } from '../../../main/bridge/identity-journal';
 import { LiveJournalFeed, linesPerPiece } from '../../../main/bridge/journal-feed';
@@ -33,7 +34,7 @@ async function rowsAt(file: string, time: number): Promise<Row[]> {
   cleanups.push(() => queries.close());
   const rows: Row[] = [];
   await queries.stateRows(file, { gvr: 'pods.v1', time }, time, (chunk) => {
-    rows.push(...(JSON.parse(chunk.json) as Row[]));
+    rows.push(...decodeRows(chunk));
   });
   return rows;
 }

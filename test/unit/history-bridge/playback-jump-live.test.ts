@@ -6,6 +6,7 @@
 // page must end with exactly the rows of the list's moment.
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchStream } from '../../../main/bridge/batch-stream';
+import { decodeRows } from '../../../main/bridge/encoded-rows';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
@@ -91,7 +92,7 @@ function recordListing(): { file: string; end: number } {
 async function wholeMoment(file: string, time: number): Promise<Map<string, Row>> {
   const rows = new Map<string, Row>();
   await reference.stateRows(file, { gvr: 'pods.v1', time }, start + 60_000, (chunk) => {
-    for (const row of JSON.parse(chunk.json) as Row[]) rows.set(row.key, row);
+    for (const row of decodeRows(chunk)) rows.set(row.key, row);
   });
   return rows;
 }

@@ -4,6 +4,7 @@
 // exactly the rows of the whole moment each time, and fall back to whole moments wherever it may not
 // hold the one main thinks (a snapshot superseded mid-way, a resnapshot after a gap, another worker).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { decodeRows } from '../../../main/bridge/encoded-rows';
 import { ReplaySubscription } from '../../../main/bridge/history-replay';
 import { messageValue } from '../../../main/bridge/outgoing-message';
 import type { OutgoingMessage } from '../../../main/bridge/outgoing-message';
@@ -72,7 +73,7 @@ function travel(file: string) {
 async function wholeMoment(file: string, time: number): Promise<Row[]> {
   const rows: Row[] = [];
   await reference.stateRows(file, { gvr: 'pods.v1', time }, start + 60_000, (chunk) => {
-    for (const row of JSON.parse(chunk.json) as Row[]) rows.push(row);
+    for (const row of decodeRows(chunk)) rows.push(row);
   });
   return rows;
 }

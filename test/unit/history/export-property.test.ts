@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { replayLayout } from '../../../main/history/replay-layout';
+import { rowTuple } from '../../../shared/protocol/row-tuples';
 import { MomentRows } from '../../../main/history/moment-rows';
 import { exportRecording } from '../../../main/history/export-recording';
 import { objectVersions } from '../../../main/history/object-history';
@@ -94,7 +96,11 @@ describe('exportRecording, for random ranges and filters', () => {
           const now = to + 60_000;
           const moment = rows.moment(exported, { gvr: 'pods.v1', time }, now);
           expect(joinedRows([...moment.chunks]).json, `${context} rows at ${time}`).toBe(
-            JSON.stringify(actual.objects.map((object) => projector.project(object, now))),
+            JSON.stringify(
+              actual.objects.map((object) =>
+                rowTuple(projector.project(object, now), replayLayout(projector.printer)),
+              ),
+            ),
           );
         }
       }

@@ -11,6 +11,8 @@ import { RecordingError } from '../../../main/history/recording-error';
 import type { RecordedChange } from '../../../main/history/recorded-change';
 import { HistoryQueries } from '../../../main/history/history-queries';
 import { RowProjector } from '../../../main/bridge/row-projection';
+import { replayLayout } from '../../../main/history/replay-layout';
+import { rowTuple } from '../../../shared/protocol/row-tuples';
 import type { EncodedRows } from '../../../main/bridge/encoded-rows';
 import { joinedRows } from '../../../main/bridge/encoded-rows';
 import { printerFor } from '../../../shared/kinds/columns';
@@ -169,6 +171,30 @@ describe('HistoryQueries', () => {
     }
   });
 
+  it('starts the travel path without its prewarm from a timeline question when only the worker may start', async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 5);
+    let starts = false;
+    // The first recorded kind has listed, the later ones still list (see ClusterSession.firstListing).
+    const asking = new HistoryQueries({ spareCores: () => false, startsWorker: () => starts });
+    const prewarms: string[] = [];
+    asking.prewarm = (file) => {
+      prewarms.push(file);
+      return Promise.resolve();
+    };
+    try {
+      const query = { buckets: 10, now: run.moments[4].time };
+      await asking.timeline(run.file, query);
+      expect(asking.travelPathStarted).toBe(false);
+      starts = true;
+      await asking.timeline(run.file, query);
+      expect(asking.travelPathStarted).toBe(true);
+      expect(prewarms).toEqual([]);
+    } finally {
+      asking.close();
+    }
+  });
+
   it("holds what can wait while a travel's questions are unanswered: no prewarm, the journal feed idle", async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 5);
@@ -226,8 +252,9 @@ describe('HistoryQueries', () => {
       const rebuilt = await queries.stateRows(run.file, query, now, (chunk) => chunks.push(chunk));
       const projected = expected.objects.map((object) => projector.project(object, now));
       expect(projected.length).toBeGreaterThan(0);
-      // The very text main would write of its own rows (fields in the same order), and their keys.
-      expect(joinedRows(chunks).json).toBe(JSON.stringify(projected));
+      // The very text of main's own rows as tuples under the kind's layout, and their keys.
+      const layout = replayLayout(projector.printer);
+      expect(joinedRows(chunks).json).toBe(JSON.stringify(projected.map((row) => rowTuple(row, layout))));
       expect(chunks.flatMap((chunk) => chunk.keys)).toEqual(projected.map((row) => row.key));
       expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap, rows: projected.length });
     }

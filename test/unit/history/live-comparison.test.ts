@@ -5,7 +5,7 @@
 // row's identity (the worker walked every live row at every travel), nor any travel every member at
 // its moment (only the objects changed since).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { joinedRows } from '../../../main/bridge/encoded-rows';
+import { decodeRows, joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentMembers } from '../../../main/history/keyframe-members';
 import { LiveListings } from '../../../main/history/live-identities';
@@ -136,7 +136,7 @@ describe('the keys a travel from live compares', () => {
       const query = { gvr: 'pods.v1', time: times[times.length - 1 - random.integer(30)] };
       const moment = moments.moment(reader, query, now, undefined, listing);
       expect(membersWalked).not.toHaveBeenCalled();
-      const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
+      const sent = decodeRows(joinedRows([...moment.chunks]));
       expect(moment.againstLive).toBe(true);
       const reached = after(liveRows, sent, moment.ended().deletes);
       expect(byKey(reached.values()), `travel ${travel}`).toEqual(rebuilt(reader, query));
@@ -150,7 +150,7 @@ describe('the keys a travel from live compares', () => {
       const next = { gvr: 'pods.v1', time: times[times.length - 1 - random.integer(60)] };
       const againstIt = moments.moment(reader, next, now, moment.id);
       expect(againstIt.against).toBe(moment.id);
-      const nextSent = JSON.parse(joinedRows([...againstIt.chunks]).json) as Row[];
+      const nextSent = decodeRows(joinedRows([...againstIt.chunks]));
       const nextRows = after(reached, nextSent, againstIt.ended().deletes);
       expect(byKey(nextRows.values()), `against travel ${travel}`).toEqual(rebuilt(reader, next));
       // The page goes back to live; the recording and the live rows go on changing.
@@ -198,7 +198,7 @@ describe('the keys a travel from live compares', () => {
     const listing = [...liveRows.values()].map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`);
     const query = { gvr: 'pods.v1', time: moment };
     const travelled = moments.moment(reader, query, now, undefined, listing.join(''));
-    const sent = JSON.parse(joinedRows([...travelled.chunks]).json) as Row[];
+    const sent = decodeRows(joinedRows([...travelled.chunks]));
     expect(travelled.againstLive).toBe(true);
     const rows = new Map(liveRows);
     for (const key of travelled.ended().deletes) rows.delete(key);

@@ -4,7 +4,7 @@
 // re-created with a new uid), and whatever the live rows hold that the recording does not: versions it
 // has not committed yet, a key it never knew, a version it missed, a row missing.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { joinedRows } from '../../../main/bridge/encoded-rows';
+import { decodeRows, joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { NewestState } from '../../../main/history/moment-newest';
 import { MomentRows } from '../../../main/history/moment-rows';
@@ -109,7 +109,7 @@ function travel(
   const versionsRead = vi.spyOn(DecodedRowFrame.prototype, 'resourceVersion');
   const identitiesRead = vi.spyOn(DecodedRowFrame.prototype, 'uid');
   const moment = moments.moment(reader, query, now, undefined, listing);
-  const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
+  const sent = decodeRows(joinedRows([...moment.chunks]));
   const ended = moment.ended();
   const expected = rebuilt(reader, query);
   const rows = new Map(liveRows);
@@ -238,7 +238,7 @@ describe('a travel from live', () => {
     expect(moment.againstLive).toBe(false);
     expect(moment.total).toBe(30);
     expect(refreshed).not.toHaveBeenCalled();
-    const sent = JSON.parse(joinedRows([...moment.chunks]).json) as Row[];
+    const sent = decodeRows(joinedRows([...moment.chunks]));
     expect(sent).toEqual(rebuilt(reader, { gvr: 'pods.v1', time: times[29] }));
     expect(reader.problems).toEqual([]);
     reader.close();

@@ -5,7 +5,7 @@
 // another printer's, a file without them): never a wrong table.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { joinedRows } from '../../../main/bridge/encoded-rows';
+import { decodeRows, joinedRows } from '../../../main/bridge/encoded-rows';
 import { RowProjector } from '../../../main/bridge/row-projection';
 import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
@@ -14,6 +14,7 @@ import { RecordingWriter } from '../../../main/history/recording-writer';
 import { enforceRetention } from '../../../main/history/retention';
 import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
+import { replayLayout } from '../../../main/history/replay-layout';
 import { printerSignature } from '../../../main/history/row-frame-codec';
 import { DecodedRowFrame } from '../../../main/history/row-frame-decoder';
 import { openForWriting } from '../../../main/history/schema';
@@ -22,6 +23,7 @@ import type { StateQuery } from '../../../main/history/state-at';
 import { printerFor } from '../../../shared/kinds/columns';
 import type { KubeObject } from '../../../shared/kube/object';
 import type { Row } from '../../../shared/protocol/row';
+import { rowTuple } from '../../../shared/protocol/row-tuples';
 import type { TempDirectory } from './fixtures';
 import { realisticPod, recordChurn, seededRandom, tempDirectory } from './fixtures';
 
@@ -124,21 +126,24 @@ function rebuilt(reader: RecordingReader, query: StateQuery, now: number): Row[]
 }
 
 /**
- * A moment's rows from `moments`, as the worker sends them: JSON text, chunk after chunk, joined
+ * A moment's rows from `moments`, as the worker sends them: text, chunk after chunk, joined
  * (each chunk's keys are its rows' keys).
  */
 function framedText(moments: MomentRows, reader: RecordingReader, query: StateQuery, now: number): string {
   const moment = moments.moment(reader, query, now);
   const chunks = [...moment.chunks];
-  for (const chunk of chunks)
-    expect(chunk.keys).toEqual((JSON.parse(chunk.json) as Row[]).map((row) => row.key));
+  for (const chunk of chunks) expect(chunk.keys).toEqual(decodeRows(chunk).map((row) => row.key));
   const rows = joinedRows(chunks);
   expect(rows.keys.length).toBe(moment.total);
   return rows.json;
 }
 
-/** Rows as text: same values, same fields in the same order, labels' keys included. */
-const text = (rows: readonly Row[]) => JSON.stringify(rows);
+/**
+ * Rows as the worker's text: tuples under the pods' layout, same values, labels' keys in the same
+ * order.
+ */
+const text = (rows: readonly Row[]) =>
+  JSON.stringify(rows.map((row) => rowTuple(row, replayLayout(projector.printer))));
 
 /**
  * Exports the part of a recording between two fractions of its change times (with `filter`), checking
@@ -267,7 +272,7 @@ describe('row frames', () => {
       // Now and then the asker names a moment the worker no longer has last (another's question).
       const since = random.chance(0.1) ? -1 : held?.id;
       const moment = moments.moment(reader, query, now, since);
-      const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
+      const sent = decodeRows(joinedRows([...moment.chunks]));
       const ended = moment.ended();
       let rows: Map<string, Row>;
       if (moment.against !== undefined) {
@@ -333,7 +338,7 @@ describe('row frames', () => {
         .join('');
       const since = fromLive ? undefined : held?.id;
       const moment = moments.moment(reader, query, now, since, fromLive ? listing : undefined);
-      const sent = (JSON.parse(joinedRows([...moment.chunks]).json) as Row[]) ?? [];
+      const sent = decodeRows(joinedRows([...moment.chunks]));
       const ended = moment.ended();
       let rows: Map<string, Row>;
       if (moment.againstLive) {

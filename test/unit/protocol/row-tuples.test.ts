@@ -41,6 +41,35 @@ describe('rows as tuples', () => {
     expect(rowsFromTuples(tuples, layout)).toEqual(rows);
   });
 
+  it('boxes, under a layout fixed ahead of the rows, a cell that does not repeat its field', () => {
+    // A travel's rows are written under their kind's layout whatever they hold (replay-layout.ts).
+    const layout = { cellFields: ['name', 'status', 'createdAt', 'node'] as const };
+    const rows = [
+      pod('a', 'node-1', 'Running'),
+      pod('b', undefined, 'Pending'),
+      { ...pod('c', 'node-2', 'Running'), status: undefined },
+    ];
+    // A cell whose own value is 0 (what a cell left out holds) is boxed too.
+    rows[1].cells[1] = 0;
+    // The decoder fills the cells it is given in place: every read parses tuples of its own.
+    const text = JSON.stringify(rows.map((each) => rowTuple(each, layout)));
+    const tuples = JSON.parse(text) as unknown[][];
+    expect(tuples.map((tuple) => tuple[10])).toEqual([
+      [0, 0, 0, 0],
+      [0, [0], 0, ['<none>']],
+      [0, ['Running'], 0, 0],
+    ]);
+    expect(rowsFromTuples(tuples, layout)).toEqual(rows);
+    const boxed = (value: unknown) => {
+      const copy = (JSON.parse(text) as unknown[][])[1];
+      (copy[10] as unknown[])[3] = value;
+      return copy;
+    };
+    expect(rowsFromTuples([boxed(['n'])], layout)?.[0].cells[3]).toBe('n');
+    for (const bad of [[], ['a', 'b'], [{ x: 1 }], [['n']], 1, 'n'])
+      expect(rowsFromTuples([boxed(bad)], layout), JSON.stringify(bad)).toBeUndefined();
+  });
+
   it('refuses tuples that are not what main writes', () => {
     const { layout, tuples } = carried([pod('a', 'node-1', 'Running')]);
     // The decoder fills the cells it is given in place: every case gets tuples of its own.
