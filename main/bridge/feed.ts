@@ -258,8 +258,10 @@ export class Feed {
       this.checkSyncedSoon();
       return;
     }
-    const waited = this.unread.forget(key, this.rowsByKey.has(key));
+    // One lookup of the key's row serves both (a row is never undefined): each is a hash and a probe
+    // of a table of up to 150,000 rows, once per delivered item.
     const previous = this.rowsByKey.get(key);
+    const waited = this.unread.forget(key, previous !== undefined);
     if (previous && !waited && showsVersion(previous, object)) return;
     const row = previewed?.current ? previewed.row : this.projector.project(object, this.options.clock.now());
     this.rowsByKey.set(key, row);

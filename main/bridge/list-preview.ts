@@ -67,10 +67,8 @@ export class ListPreview {
 
   /** The informer delivered `key`: its preview row, if any, leaves the preview. */
   take(key: string, object: KubeObject): PreviewedRow | undefined {
-    const row = this.rows.get(key);
-    if (!row) return undefined;
-    this.rows.delete(key);
-    return { row, current: showsVersion(row, object) };
+    const row = this.rows.take(key);
+    return row && { row, current: showsVersion(row, object) };
   }
 
   /** The preview is over: rows the informer never delivered are withdrawn. */

@@ -30,15 +30,31 @@ function creationTime(object: KubeObject): number {
   return Number.isNaN(parsed) ? 0 : parsed;
 }
 
+/** No owners: one array for every row without any (rows are never mutated). */
+const noOwners: OwnerSummary[] = [];
+
+/**
+ * Owners by the ownerReferences array they summarize. Cached objects are never mutated, and a
+ * ReplicaSet's pods share one ownerReferences array in the informers' caches (sibling-sharing.ts):
+ * their rows share one owners array too, instead of each row keeping its own copies, an array and
+ * an object a row, kept as long as the row (150,000 of each for a listing's pods).
+ */
+const ownersByReferences = new WeakMap<object, OwnerSummary[]>();
+
 function owners(object: KubeObject): OwnerSummary[] {
   const references = object.metadata.ownerReferences;
-  if (!Array.isArray(references) || references.length === 0) return [];
-  return references.map((reference) => ({
-    kind: reference.kind,
-    name: reference.name,
-    uid: reference.uid,
-    controller: reference.controller === true,
-  }));
+  if (!Array.isArray(references) || references.length === 0) return noOwners;
+  let summaries = ownersByReferences.get(references);
+  if (summaries === undefined) {
+    summaries = references.map((reference) => ({
+      kind: reference.kind,
+      name: reference.name,
+      uid: reference.uid,
+      controller: reference.controller === true,
+    }));
+    ownersByReferences.set(references, summaries);
+  }
+  return summaries;
 }
 
 /** The node an object is bound to: a Pod's spec.nodeName. */

@@ -78,14 +78,14 @@ export class SentRows {
     }
     const rows = this.rows;
     if (rows === undefined) return;
-    for (const key of batch.deletes) {
-      this.keepBefore(rows, key);
-      rows.delete(key);
+    // Rows as of an open base are kept only while one is open (a travel's few seconds): a listing's
+    // batches, row after row, need not look for one.
+    if (this.bases.size > 0) {
+      for (const key of batch.deletes) this.keepBefore(rows, key);
+      for (const row of batch.upserts) this.keepBefore(rows, row.key);
     }
-    for (const row of batch.upserts) {
-      this.keepBefore(rows, row.key);
-      rows.set(row.key, row);
-    }
+    for (const key of batch.deletes) rows.delete(key);
+    for (const row of batch.upserts) rows.set(row.key, row);
     this.journal.record(batch.upserts, batch.deletes, rows.size);
   }
 

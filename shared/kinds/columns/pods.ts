@@ -190,6 +190,31 @@ export function podResourceTotal(
   return total > 0 && !(kind === 'limits' && missing) ? total : null;
 }
 
+/** A pod's CPU requests, CPU limits, memory requests and memory limits (podResourceTotal's). */
+type ResourceTotals = readonly [number | null, number | null, number | null, number | null];
+
+/**
+ * Totals by the containers array they were summed from. Cached objects are never mutated, and a
+ * ReplicaSet's pods share one containers array in the informers' caches (sibling-sharing.ts keeps one
+ * copy of what siblings hold equal): a listing of 150,000 pods parsed the same few quantities in four
+ * walks per pod, about a third of the pods' cells.
+ */
+const totalsByContainers = new WeakMap<object, ResourceTotals>();
+
+function resourceTotals(pod: KubeObject): ResourceTotals {
+  const containers = field(pod, 'spec')['containers'];
+  const known = Array.isArray(containers) ? totalsByContainers.get(containers) : undefined;
+  if (known !== undefined) return known;
+  const totals: ResourceTotals = [
+    podResourceTotal(pod, 'requests', 'cpu'),
+    podResourceTotal(pod, 'limits', 'cpu'),
+    podResourceTotal(pod, 'requests', 'memory'),
+    podResourceTotal(pod, 'limits', 'memory'),
+  ];
+  if (Array.isArray(containers)) totalsByContainers.set(containers, totals);
+  return totals;
+}
+
 export const podPrinter: KindPrinter = {
   columns: podColumns,
   cells(pod): CellValue[] {
@@ -197,6 +222,7 @@ export const podPrinter: KindPrinter = {
     const spec = field(pod, 'spec');
     const status = field(pod, 'status');
     const podIP = text(list(status, 'podIPs')[0]?.['ip']) || text(status['podIP']);
+    const [cpuRequests, cpuLimits, memoryRequests, memoryLimits] = resourceTotals(pod);
     return [
       pod.metadata.name ?? '',
       `${summary.readyContainers}/${summary.totalContainers}`,
@@ -208,10 +234,10 @@ export const podPrinter: KindPrinter = {
       text(status['nominatedNodeName']) || '<none>',
       readinessGates(pod),
       summary.lastRestart,
-      podResourceTotal(pod, 'requests', 'cpu'),
-      podResourceTotal(pod, 'limits', 'cpu'),
-      podResourceTotal(pod, 'requests', 'memory'),
-      podResourceTotal(pod, 'limits', 'memory'),
+      cpuRequests,
+      cpuLimits,
+      memoryRequests,
+      memoryLimits,
     ];
   },
 };

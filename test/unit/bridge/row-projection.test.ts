@@ -45,6 +45,20 @@ describe('RowProjector', () => {
     expect(row.cells).toEqual(podPrinter.cells(crashingPod, now));
   });
 
+  it('gives the rows of pods that share their owner references one owners array', () => {
+    const projector = new RowProjector(podPrinter);
+    const sibling: KubeObject = { ...crashingPod, metadata: { ...crashingPod.metadata, name: 'web-2' } };
+    const first = projector.project(crashingPod, now);
+    expect(projector.project(sibling, now).owners).toBe(first.owners);
+    const alone: KubeObject = {
+      ...crashingPod,
+      metadata: { ...crashingPod.metadata, ownerReferences: [...crashingPod.metadata.ownerReferences!] },
+    };
+    const own = projector.project(alone, now).owners;
+    expect(own).not.toBe(first.owners);
+    expect(own).toEqual(first.owners);
+  });
+
   it("takes the status index's value from the printer's Status column", () => {
     expect(new RowProjector(podPrinter).project(crashingPod, now).status).toBe('CrashLoopBackOff');
   });

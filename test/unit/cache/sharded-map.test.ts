@@ -18,7 +18,7 @@ function sorted(entries: Iterable<[string, number]>): [string, number][] {
 }
 
 describe('ShardedMap', () => {
-  it('answers as a Map does under random sets and deletes and a clear, before and after it splits', () => {
+  it('answers as a Map does under random sets, takes and deletes and a clear, before and after it splits', () => {
     const random = randomFrom(12);
     const map = new ShardedMap<number>();
     const model = new Map<string, number>();
@@ -36,8 +36,12 @@ describe('ShardedMap', () => {
       } else if (roll < 0.6) {
         if (map.exchange(key, step) !== model.get(key)) mismatches.push(`exchange ${key} at ${step}`);
         model.set(key, step);
-      } else if (roll < 0.8) {
+      } else if (roll < 0.7) {
         if (map.delete(key) !== model.delete(key)) mismatches.push(`delete ${key} at ${step}`);
+      } else if (roll < 0.8) {
+        const value = model.get(key);
+        model.delete(key);
+        if (map.take(key) !== value) mismatches.push(`take ${key} at ${step}`);
       } else if (map.get(key) !== model.get(key) || map.has(key) !== model.has(key))
         mismatches.push(`get ${key} at ${step}`);
       if (map.size !== model.size) mismatches.push(`size at ${step}`);

@@ -262,6 +262,36 @@ describe('pod columns', () => {
     expect(cells[3]).toBe(0);
     expect(cells[4]).toBe(now - 3 * day);
   });
+
+  it("sums the containers' requests and limits, once for pods that share their containers", () => {
+    let reads = 0;
+    const container = (name: string, resources: Record<string, unknown>) => ({
+      name,
+      get resources() {
+        reads++;
+        return resources;
+      },
+    });
+    // A ReplicaSet's pods as the informers' caches hold them: one containers array (sibling-sharing).
+    const containers = [
+      container('app', { requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '1', memory: '1Gi' } }),
+      container('sidecar', { requests: { cpu: '50m', memory: '64Mi' } }),
+    ];
+    const status = {
+      phase: 'Running',
+      containerStatuses: [readyContainer('app'), readyContainer('sidecar')],
+    };
+    const totals = (object: KubeObject) => printer('pods').cells(object, now).slice(10, 14);
+    // CPU requests, CPU limits, memory requests, memory limits: a container without a limit leaves
+    // the pod's unbounded (null).
+    const expected = [0.3, null, 192 * 2 ** 20, null];
+    expect(totals(pod({ containers }, status))).toEqual(expected);
+    const afterFirst = reads;
+    expect(totals(pod({ containers }, status, { name: 'web-2' }))).toEqual(expected);
+    expect(reads).toBe(afterFirst);
+    expect(totals(pod({ containers: [...containers] }, status, { name: 'web-3' }))).toEqual(expected);
+    expect(reads).toBeGreaterThan(afterFirst);
+  });
 });
 
 describe('podStatusCategory', () => {
