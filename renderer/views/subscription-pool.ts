@@ -34,6 +34,8 @@ export const defaultLingerMs = 60_000;
 
 export class SubscriptionPool {
   private readonly entries = new Map<string, Entry>();
+  /** Kinds held for the pool's life (see prefetch), by key. */
+  private readonly prefetched = new Set<string>();
 
   constructor(
     private readonly subscriber: Subscriber,
@@ -64,6 +66,18 @@ export class SubscriptionPool {
     entry.release = undefined;
     entry.users += 1;
     return entry.subscription;
+  }
+
+  /**
+   * Mirrors `gvr` for as long as the pool lives, whether or not a view shows it: a first switch to it
+   * then finds its rows here (ready) instead of asking main for a snapshot (see prefetched-kinds.ts).
+   * Holds one use that is never released; a failed subscribe is forgotten, so a later call asks again.
+   */
+  prefetch(gvr: GroupVersionResource): void {
+    const key = gvrKey(gvr);
+    if (this.prefetched.has(key)) return;
+    this.prefetched.add(key);
+    this.acquire(gvr).catch(() => this.prefetched.delete(key));
   }
 
   /**
