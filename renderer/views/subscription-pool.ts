@@ -35,7 +35,7 @@ export const defaultLingerMs = 60_000;
 export class SubscriptionPool {
   private readonly entries = new Map<string, Entry>();
   /** Kinds held for the pool's life (see prefetch), by key. */
-  private readonly prefetched = new Set<string>();
+  private readonly prefetched = new Map<string, Promise<string>>();
 
   constructor(
     private readonly subscriber: Subscriber,
@@ -72,12 +72,20 @@ export class SubscriptionPool {
    * Mirrors `gvr` for as long as the pool lives, whether or not a view shows it: a first switch to it
    * then finds its rows here (ready) instead of asking main for a snapshot (see prefetched-kinds.ts).
    * Holds one use that is never released; a failed subscribe is forgotten, so a later call asks again.
+   * Resolves with the subscription's id, as acquire does.
    */
-  prefetch(gvr: GroupVersionResource): void {
+  prefetch(gvr: GroupVersionResource): Promise<string> {
     const key = gvrKey(gvr);
-    if (this.prefetched.has(key)) return;
-    this.prefetched.add(key);
-    this.acquire(gvr).catch(() => this.prefetched.delete(key));
+    let subscription = this.prefetched.get(key);
+    if (subscription === undefined) {
+      const acquired = this.acquire(gvr);
+      subscription = acquired;
+      this.prefetched.set(key, acquired);
+      acquired.catch(() => {
+        if (this.prefetched.get(key) === acquired) this.prefetched.delete(key);
+      });
+    }
+    return subscription;
   }
 
   /**
