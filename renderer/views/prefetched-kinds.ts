@@ -56,11 +56,15 @@ function keepNameOrderWarm(mirror: SubscriptionMirror): () => void {
  */
 export function usePrefetchedKinds(kinds: readonly CatalogKind[], viewedSynced: boolean): void {
   const { bridge } = useServices();
+  const wanted = kindsToPrefetch(kinds, viewedSynced);
+  // Keyed on the kinds, not on the catalog: main pushes the catalog again with every count, and each
+  // new effect would put the idle read off by another period (it never ran under churn).
+  const key = wanted.map(gvrKey).join(',');
   useEffect(() => {
     const pool = poolOf(bridge);
     const stops: (() => void)[] = [];
     let active = true;
-    for (const gvr of kindsToPrefetch(kinds, viewedSynced)) {
+    for (const gvr of wanted) {
       pool.prefetch(gvr).then(
         (subscriptionId) => {
           const mirror = bridge.store.mirror(subscriptionId);
@@ -73,5 +77,6 @@ export function usePrefetchedKinds(kinds: readonly CatalogKind[], viewedSynced: 
       active = false;
       for (const stop of stops) stop();
     };
-  }, [bridge, kinds, viewedSynced]);
+    // `wanted` is named by `key`.
+  }, [bridge, key]);
 }
