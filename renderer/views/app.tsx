@@ -15,6 +15,7 @@ import { kindColumns } from './table-columns';
 import { kindDefaultColumn, rowSortFor, shownSort } from './kind-sort';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
+import { usePrefetchedKinds } from './prefetched-kinds';
 import { useKindRows } from './use-kind-rows';
 import { useMetricRows } from './use-metric-rows';
 import { metricsResourceOfKind } from './use-metrics';
@@ -53,6 +54,11 @@ export function App(): ReactNode {
     kinds.find((candidate) => candidate.gvr.resource === 'pods') ??
     kinds[0]!;
   const subscriptionId = useSubscription(kind.gvr);
+  // The kinds a first switch would otherwise wait for, once the viewed one is whole (prefetched-kinds.ts).
+  const viewedSynced = useMirrorState((mirror) =>
+    subscriptionId ? mirror.syncStates[subscriptionId]?.phase === 'synced' : false,
+  );
+  usePrefetchedKinds(kinds, viewedSynced);
 
   const namespaceSubscription = useNamespacesAt(state.travel?.time);
   const namespaceRevision = useMirrorState((mirror) =>

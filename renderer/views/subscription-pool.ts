@@ -34,6 +34,8 @@ export const defaultLingerMs = 60_000;
 
 export class SubscriptionPool {
   private readonly entries = new Map<string, Entry>();
+  /** Kinds held for the pool's life (see prefetch), by key. */
+  private readonly prefetched = new Map<string, Promise<string>>();
 
   constructor(
     private readonly subscriber: Subscriber,
@@ -64,6 +66,26 @@ export class SubscriptionPool {
     entry.release = undefined;
     entry.users += 1;
     return entry.subscription;
+  }
+
+  /**
+   * Mirrors `gvr` for as long as the pool lives, whether or not a view shows it: a first switch to it
+   * then finds its rows here (ready) instead of asking main for a snapshot (see prefetched-kinds.ts).
+   * Holds one use that is never released; a failed subscribe is forgotten, so a later call asks again.
+   * Resolves with the subscription's id, as acquire does.
+   */
+  prefetch(gvr: GroupVersionResource): Promise<string> {
+    const key = gvrKey(gvr);
+    let subscription = this.prefetched.get(key);
+    if (subscription === undefined) {
+      const acquired = this.acquire(gvr);
+      subscription = acquired;
+      this.prefetched.set(key, acquired);
+      acquired.catch(() => {
+        if (this.prefetched.get(key) === acquired) this.prefetched.delete(key);
+      });
+    }
+    return subscription;
   }
 
   /**

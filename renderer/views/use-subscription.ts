@@ -11,7 +11,8 @@ import { SubscriptionPool } from './subscription-pool';
 
 const pools = new WeakMap<ViewBridge, SubscriptionPool>();
 
-function poolOf(bridge: ViewBridge): SubscriptionPool {
+/** The window's pool: one per bridge. */
+export function poolOf(bridge: ViewBridge): SubscriptionPool {
   let pool = pools.get(bridge);
   if (!pool) {
     pool = new SubscriptionPool(bridge);

@@ -51,7 +51,8 @@ export function readWhenIdle(read: () => void, timers: IdleTimers, everyMs = rea
   };
 }
 
-const windowTimers: IdleTimers = {
+/** The window's timers and idle callbacks. */
+export const windowTimers: IdleTimers = {
   setTimer: (callback, delayMs) => setTimeout(callback, delayMs),
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
   ...(typeof requestIdleCallback === 'function'

@@ -66,7 +66,7 @@ export interface GoalCheck {
 /** One benchmark's output: `fields` are printed verbatim by --json under the issue's names. */
 export interface BenchResult {
   bench: BenchName;
-  fields: Record<string, number | string | boolean | null>;
+  fields: Record<string, number | string | boolean | null | readonly number[]>;
   goals: GoalCheck[];
   notes?: string[];
 }

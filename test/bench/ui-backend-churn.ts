@@ -16,7 +16,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchPage } from './bench-page';
 import { median, round } from './harness';
-import { switchKind } from './ui-scenario';
+import { lastSwitchParts, pageNow, switchKind } from './ui-scenario';
 import { parseDriver, UiBenchSession } from './ui-session';
 
 const { values } = parseArgs({
@@ -111,8 +111,10 @@ try {
       ['deployments', 'Deployments'],
       ['pods', 'Pods'],
     ] as const) {
+      const before = await pageNow(page);
       const ms = await switchKind(page, resource, title);
-      log(`switch to ${title}: ${round(ms)} ms; the page shows ${await shownTable(page)}`);
+      const parts = await lastSwitchParts(page, before);
+      log(`switch to ${title}: ${round(ms)} ms (${parts}); the page shows ${await shownTable(page)}`);
       switches.push(ms);
     }
   }

@@ -10,7 +10,7 @@ import type { CdpSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import { getBody } from './harness';
 import type { TypingResult } from './ui-scenario';
-import { openDetail, scrollTable, switchKind, typeFilters } from './ui-scenario';
+import { lastSwitchParts, openDetail, pageNow, scrollTable, switchKind, typeFilters } from './ui-scenario';
 
 /** Time for churn's changes to reach the page before the first measurement under it. */
 export const churnWarmupMs = 3_000;
@@ -45,7 +45,15 @@ export interface BeforeChurn {
   frames: number[];
   scrollCpuMs: number;
   switches: number[];
+  /** The same switches with the kind switched to and the round (0-based), in the order made. */
+  kindSwitches: KindSwitch[];
   details: number[];
+}
+
+export interface KindSwitch {
+  kind: string;
+  round: number;
+  ms: number;
 }
 
 /** Runs `action` as is, or wrapped (ui.ts's CPU profile of a step, by name). */
@@ -72,11 +80,21 @@ export async function beforeChurnWindow(
   const scrollCpuMs = (await pageThreadCpuMs(cdp)) - scrollCpuStart;
   log('ui: switching kinds, opening details...');
   const switches: number[] = [];
+  const kindSwitches: KindSwitch[] = [];
   for (let round = 0; round < 2; round++) {
-    switches.push(await switchKind(page, 'deployments', 'Deployments'));
-    switches.push(await switchKind(page, 'pods', 'Pods'));
+    for (const [resource, title] of [
+      ['deployments', 'Deployments'],
+      ['pods', 'Pods'],
+    ] as const) {
+      const before = await pageNow(page);
+      const ms = await switchKind(page, resource, title);
+      switches.push(ms);
+      kindSwitches.push({ kind: title, round, ms });
+      const parts = await lastSwitchParts(page, before);
+      log(`ui: switch to ${title} (round ${round + 1}): ${Math.round(ms)} ms (${parts})`);
+    }
   }
   const details: number[] = [];
   for (const index of [2, 5, 8]) details.push(await openDetail(page, index));
-  return { typing, typingCpuMs, frames, scrollCpuMs, switches, details };
+  return { typing, typingCpuMs, frames, scrollCpuMs, switches, kindSwitches, details };
 }

@@ -91,8 +91,22 @@
   // One armed measurement at a time: from the first `eventType` event after arming to the first
   // painted frame where the named condition holds.
   let armed;
+  /** Notes in `current.parts` the first frame (ms after its event) at which `part` held; returns `holds`. */
+  const noted = (current, part, holds) => {
+    if (holds && current.parts[part] === undefined) current.parts[part] = performance.now() - current.start;
+    return holds;
+  };
+  /** The parts of the last measurement answered (see measuredParts). */
+  let lastParts = {};
   const conditions = {
-    kind: ({ argument }) => text('[data-testid="kind-title"]') === argument && anyRow() && tableIdle(),
+    // Each part's first frame is noted too (parts), to tell a slow title from slow rows or a busy table.
+    // Rows and idle count only under the kind's title (the kind before's rows are not this kind's).
+    kind: (current) => {
+      const titled = noted(current, 'title', text('[data-testid="kind-title"]') === current.argument);
+      const rows = noted(current, 'rows', titled && anyRow());
+      const idle = noted(current, 'idle', titled && tableIdle());
+      return rows && idle;
+    },
     detail: ({ argument }) => text('[data-testid="detail-name"]') === argument,
     travel: ({ sawBusy }) => sawBusy && query('[data-testid="travel-banner"]') !== null && tableIdle(),
   };
@@ -169,6 +183,7 @@
         start: undefined,
         result: undefined,
         sawBusy: false,
+        parts: {},
       };
     },
     /** The armed measurement's result in ms, NaN when its event never came or its condition timed out. */
@@ -177,8 +192,11 @@
       const current = armed;
       const result = current?.result ? await current.result : Number.NaN;
       if (armed === current) armed = undefined;
+      lastParts = current?.parts ?? {};
       return result;
     },
+    /** The last measurement's parts: ms from its event to the first frame each part held in. */
+    measuredParts: () => lastParts,
     startFrames() {
       frames.times = [];
       frames.running = true;

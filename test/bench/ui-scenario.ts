@@ -32,6 +32,7 @@ interface ProbeWindow {
     stopKeystrokes(timeoutMs: number): Promise<{ latencies: number[]; unanswered: number }>;
     arm(condition: string, argument: string, eventType: string, timeoutMs: number): void;
     measured(): Promise<number>;
+    measuredParts(): Record<string, number>;
     startFrames(): void;
     stopFrames(): number[];
     longTasksBetween(from: number, to: number): number[];
@@ -140,6 +141,21 @@ export async function switchKind(page: Page, resource: string, title: string): P
   // A switch that relists may block the page for long: the bound is the armed measurement's, not the click's.
   await page.click(`[data-testid="sidebar"] [data-kind="${resource}"]`, { timeout: 120_000 });
   return probe(page).measured();
+}
+
+/**
+ * The last switch's parts: ms from the click to the first frame showing the kind's title, a row under
+ * it, and the table not busy; and the page's long tasks from the click to now (start ms after the
+ * click: duration ms), to tell which of them a slow switch waited for.
+ */
+export async function lastSwitchParts(page: Page, clickedAt: number): Promise<string> {
+  const parts = await page.evaluate(() => (window as unknown as ProbeWindow).kubetideProbe.measuredParts());
+  const tasks = await longTaskEntriesBetween(page, clickedAt, await pageNow(page));
+  const shown = Object.entries(parts)
+    .map(([part, ms]) => `${part} ${Math.round(ms)}`)
+    .join(', ');
+  const long = tasks.map((task) => `${Math.round(task.start - clickedAt)}:${Math.round(task.duration)}`);
+  return `${shown} ms; long tasks ${long.length ? long.join(' ') : 'none'}`;
 }
 
 /** Enter on a selected row to the painted detail pane naming it; closes the pane after. */

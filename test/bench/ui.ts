@@ -112,12 +112,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await cluster.setChurn(options.uiChurn);
     await page.waitForTimeout(churnWarmupMs);
     log(`ui: churning at ${options.uiChurn}/s; typing...`);
-    const { typing, typingCpuMs, frames, scrollCpuMs, switches, details } = await beforeChurnWindow(
-      page,
-      texts,
-      log,
-      (name, action) => profiled(cdp, options, name, action),
-    );
+    const { typing, typingCpuMs, frames, scrollCpuMs, switches, kindSwitches, details } =
+      await beforeChurnWindow(page, texts, log, (name, action) => profiled(cdp, options, name, action));
 
     log(`ui: watching churn for ${options.uiSeconds} s...`);
     const churnStart = await pageNow(page);
@@ -202,6 +198,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         scroll_frames_skipped: skippedFrames(frames),
         kind_switch_ms: round(kindSwitch),
         kind_switch_max_ms: round(Math.max(...switches)),
+        // Every switch in the order made: Deployments, Pods, Deployments, Pods.
+        kind_switches_ms: switches.map(round),
         detail_open_ms: round(detailOpen),
         travel_complete_ms: round(travel),
         // Each of the two travels travel_complete_ms is the slower of: 10 s back, then the start.
@@ -254,7 +252,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `typed: ${texts.map((text) => `"${text}"`).join(', ')}, each cleared after; ${typing.latencies.length} keystrokes`,
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,
-        `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms); detail: Enter on 3 rows (median)`,
+        `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
         `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the bench and its browser driver run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,

@@ -115,4 +115,40 @@ describe('SubscriptionPool', () => {
     timers.fireAll();
     expect(pool.ready(pods)).toBeUndefined();
   });
+
+  it('keeps a prefetched kind mirrored after its views leave it, and subscribes to it once', async () => {
+    const subscriber = recordingSubscriber();
+    const timers = new ManualTimers();
+    const pool = new SubscriptionPool(subscriber, 60_000, timers);
+    pool.prefetch(deployments);
+    pool.prefetch(deployments);
+    await settle();
+    // A first switch to it finds its rows in the very render that switches.
+    expect(pool.ready(deployments)).toBe('deployments-1');
+    expect(await pool.acquire(deployments)).toBe('deployments-1');
+    pool.release(deployments);
+    timers.fireAll();
+    await settle();
+    expect(pool.ready(deployments)).toBe('deployments-1');
+    expect(subscriber.subscribed).toEqual(['deployments-1']);
+    expect(subscriber.unsubscribed).toEqual([]);
+  });
+
+  it('asks again for a prefetch whose subscribe failed', async () => {
+    let attempts = 0;
+    const pool = new SubscriptionPool(
+      {
+        subscribe: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve('ok')),
+        unsubscribe: () => undefined,
+      },
+      60_000,
+      new ManualTimers(),
+    );
+    pool.prefetch(deployments);
+    await settle();
+    expect(pool.ready(deployments)).toBeUndefined();
+    pool.prefetch(deployments);
+    await settle();
+    expect(pool.ready(deployments)).toBe('ok');
+  });
 });
