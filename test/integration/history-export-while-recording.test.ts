@@ -56,12 +56,32 @@ async function startRecording(file: string): Promise<{ exited: Promise<void> }> 
   return { exited };
 }
 
+/**
+ * Resolves once the recording's start-up gap has closed (the pods' first list is recorded) and no gap
+ * is open: the window checked for gaps below must not overlap the start, however long the list takes.
+ */
+async function listed(file: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const database = new Database(file, { readonly: true, fileMustExist: true });
+    const count = (sql: string) => database.prepare(sql).pluck().get() as number;
+    const closed = count(
+      "SELECT count(*) FROM marks WHERE kind = 'gap' AND reason = 'listing' AND end IS NOT NULL",
+    );
+    const open = count("SELECT count(*) FROM marks WHERE kind = 'gap' AND end IS NULL");
+    database.close();
+    if (closed > 0 && open === 0) return;
+    if (Date.now() > deadline) throw new Error(`the recording's start-up gap did not close in 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('export while recording', () => {
   it('lets the recorder write throughout, opens no gap, and exports what was on disk', async () => {
     directory = mkdtempSync(join(tmpdir(), 'kubetide-export-live-'));
     const file = join(directory, 'live.kubetide');
     const { exited } = await startRecording(file);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await listed(file);
 
     // The highest change id on disk, read every 50 ms by a connection of this thread's own.
     const watcher = new Database(file, { readonly: true });
