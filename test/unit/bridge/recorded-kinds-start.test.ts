@@ -76,6 +76,29 @@ function podsListHeld(apis: ReadonlyMap<string, FakeApi>): {
   return { newListerWatcher, answerPodsList };
 }
 
+/** A session recording pods, then deployments, read-only (no recorder here), its pods LIST held. */
+function readOnlySessionWithPodsListHeld(clock: FakeClock): {
+  session: ClusterSession;
+  answerPodsList: () => void;
+} {
+  const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
+  apis.get('pods')!.apply(pod('default', 'web-1'));
+  const { newListerWatcher, answerPodsList } = podsListHeld(apis);
+  const session = new ClusterSession({
+    context: 'test',
+    newListerWatcher,
+    clock,
+    recording: {
+      recorder: undefined,
+      readOnly: 'read-only here',
+      file: 'test.kubetide',
+      kinds: [pods, deployments],
+    },
+  });
+  cleanups.push(() => session.close());
+  return { session, answerPodsList };
+}
+
 describe('RecordedKindsStart', () => {
   it('starts the later kinds once every running feed has synced, not before', () => {
     const states: SyncState[] = [{ phase: 'synced' }, { phase: 'listing', listed: 10 }];
@@ -334,21 +357,7 @@ describe('a session recording several kinds', () => {
 
   it('starts the others only once a renderer has acknowledged the rows its "synced" came after', async () => {
     const clock = new FakeClock();
-    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
-    apis.get('pods')!.apply(pod('default', 'web-1'));
-    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
-    const session = new ClusterSession({
-      context: 'test',
-      newListerWatcher,
-      clock,
-      recording: {
-        recorder: undefined,
-        readOnly: 'read-only here',
-        file: 'test.kubetide',
-        kinds: [pods, deployments],
-      },
-    });
-    cleanups.push(() => session.close());
+    const { session, answerPodsList } = readOnlySessionWithPodsListHeld(clock);
     // A renderer showing pods that acknowledges nothing until the test says.
     const received: { type: string; seq?: number; phase?: string }[] = [];
     const connection = session.attach({
@@ -370,21 +379,7 @@ describe('a session recording several kinds', () => {
 
   it('ends its first listing once the first kind has synced, while the start still waits for the others', async () => {
     const clock = new FakeClock();
-    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
-    apis.get('pods')!.apply(pod('default', 'web-1'));
-    const { newListerWatcher, answerPodsList } = podsListHeld(apis);
-    const session = new ClusterSession({
-      context: 'test',
-      newListerWatcher,
-      clock,
-      recording: {
-        recorder: undefined,
-        readOnly: 'read-only here',
-        file: 'test.kubetide',
-        kinds: [pods, deployments],
-      },
-    });
-    cleanups.push(() => session.close());
+    const { session, answerPodsList } = readOnlySessionWithPodsListHeld(clock);
     // A renderer showing pods that acknowledges nothing: the later kinds wait for it.
     const received: { phase?: string }[] = [];
     const connection = session.attach({

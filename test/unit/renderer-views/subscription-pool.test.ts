@@ -45,6 +45,15 @@ function recordingSubscriber(): Subscriber & { subscribed: string[]; unsubscribe
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A subscriber whose first subscribe fails ("down") and every later one answers "ok". */
+function failingOnce(): ConstructorParameters<typeof SubscriptionPool>[0] {
+  let attempts = 0;
+  return {
+    subscribe: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve('ok')),
+    unsubscribe: () => undefined,
+  };
+}
+
 describe('SubscriptionPool', () => {
   it('gives views of the same kind one subscription', async () => {
     const subscriber = recordingSubscriber();
@@ -85,15 +94,7 @@ describe('SubscriptionPool', () => {
   });
 
   it('forgets a failed subscribe, so the next acquire asks again', async () => {
-    let attempts = 0;
-    const pool = new SubscriptionPool(
-      {
-        subscribe: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve('ok')),
-        unsubscribe: () => undefined,
-      },
-      60_000,
-      new ManualTimers(),
-    );
+    const pool = new SubscriptionPool(failingOnce(), 60_000, new ManualTimers());
     await expect(pool.acquire(pods)).rejects.toThrow('down');
     expect(await pool.acquire(pods)).toBe('ok');
   });
@@ -135,15 +136,7 @@ describe('SubscriptionPool', () => {
   });
 
   it('asks again for a prefetch whose subscribe failed', async () => {
-    let attempts = 0;
-    const pool = new SubscriptionPool(
-      {
-        subscribe: () => (++attempts === 1 ? Promise.reject(new Error('down')) : Promise.resolve('ok')),
-        unsubscribe: () => undefined,
-      },
-      60_000,
-      new ManualTimers(),
-    );
+    const pool = new SubscriptionPool(failingOnce(), 60_000, new ManualTimers());
     pool.prefetch(deployments);
     await settle();
     expect(pool.ready(deployments)).toBeUndefined();
