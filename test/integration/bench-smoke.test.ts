@@ -49,8 +49,10 @@ const uiFields = [
   'floor_scroll_frame_p95_ms',
 ];
 
+// Generous bounds: these runs share two cores with the rest of the suite; the issue-7 run took 193 s of
+// its former 240 s in a passing CI run (95-102 s alone), and 240 s ran out in one at load 13.
 describe('npm run bench', () => {
-  it('prints one JSON object per benchmark with every field of issue 7', { timeout: 240_000 }, async () => {
+  it('prints one JSON object per benchmark with every field of issue 7', { timeout: 480_000 }, async () => {
     const { stdout } = await run(
       process.execPath,
       [
@@ -85,7 +87,7 @@ describe('npm run bench', () => {
     }
   });
 
-  it('runs the ui bench in Chromium and prints every field of issue 15', { timeout: 180_000 }, async () => {
+  it('runs the ui bench in Chromium and prints every field of issue 15', { timeout: 300_000 }, async () => {
     const { stdout } = await run(
       process.execPath,
       [
