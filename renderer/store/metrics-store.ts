@@ -28,8 +28,15 @@ interface ResourceEntry {
   history: SampleHistory;
 }
 
-/** Keys of a poll kept in one task: about 10 ms at 150,000 pods on a loaded 2-core machine. */
-const keysPerTask = 20_000;
+/**
+ * A poll is kept in tasks of at most about this much of the page's time. Cut by count (20,000 keys a
+ * task), the first polls after synced held the page 65-117 ms a task at 50,000 pods under churn (a
+ * profile: SampleHistory's takeRow allocating and filling new blocks for every key first seen, then
+ * write, 1.5-2 us a key), three long-task entries a poll (session 20).
+ */
+const taskBudgetMs = 8;
+/** Keys written between two looks at the clock. */
+const keysPerStep = 1_024;
 
 export class MetricsStore {
   private readonly entries: Record<MetricsResource, ResourceEntry>;
@@ -48,7 +55,7 @@ export class MetricsStore {
   /**
    * `askPast`: reads a past moment's samples from the recording (absent: the past has none).
    * `schedule` runs the next part of a large poll in a task of its own; `pastSpacing` spaces the
-   * questions about the past (see PastMetrics).
+   * questions about the past (see PastMetrics); `now` is the clock a part's budget is read on.
    */
   constructor(
     private readonly historyCapacity = defaultSampleCapacity,
@@ -58,6 +65,7 @@ export class MetricsStore {
       return () => clearTimeout(timer);
     },
     pastSpacing?: QuestionSpacing,
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.entries = { pods: this.emptyEntry(), nodes: this.emptyEntry() };
     this.past = new PastMetrics(askPast, () => this.notify(), pastSpacing);
@@ -91,9 +99,10 @@ export class MetricsStore {
   }
 
   /**
-   * Keeps a served poll in the history (in place: SampleHistory) in parts of keysPerTask keys, each in
-   * a task of its own, and shows it once every part is in: 150,000 pods in one task held the page
-   * for 80-100 ms (a long task every poll), on top of the message's decode.
+   * Keeps a served poll in the history (in place: SampleHistory) in parts of about taskBudgetMs each,
+   * in a task of its own, and shows it once every part is in: 150,000 pods in one task held the page
+   * for 80-100 ms (a long task every poll), on top of the message's decode. Cut by time, not by count:
+   * a key first seen costs several times one already held.
    */
   private keepPoll(entry: ResourceEntry, message: MetricsMessage): void {
     const { availability, reason, keys } = message;
@@ -114,7 +123,9 @@ export class MetricsStore {
       show();
     };
     const next = (): void => {
-      writePart(Math.min(keys.length, written + keysPerTask));
+      const deadline = this.now() + taskBudgetMs;
+      do writePart(Math.min(keys.length, written + keysPerStep));
+      while (written < keys.length && this.now() < deadline);
       if (written < keys.length) cancel = this.schedule(next);
     };
     let cancel = (): void => undefined;

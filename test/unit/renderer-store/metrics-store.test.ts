@@ -104,6 +104,23 @@ describe('MetricsStore', () => {
 });
 
 describe('MetricsStore with a large poll', () => {
+  /** A store whose parts' tasks go to `tasks`, reading the budget on `now`. */
+  const storeOf = (tasks: (() => void)[], now: () => number) =>
+    new MetricsStore(
+      3,
+      undefined,
+      (task) => {
+        tasks.push(task);
+        return () => tasks.splice(tasks.indexOf(task), 1);
+      },
+      undefined,
+      now,
+    );
+  /** A clock on which every look is 1 ms after the last: a step of keys "takes" 1 ms. */
+  const slowClock = () => {
+    let time = 0;
+    return () => time++;
+  };
   const keys = Array.from({ length: 50_000 }, (_, index) => `ns/pod-${index}`);
   const poll = (time: number, value: number) =>
     served(
@@ -115,10 +132,7 @@ describe('MetricsStore with a large poll', () => {
 
   it('keeps it in parts, one task each, and shows it only once every part is in', () => {
     const tasks: (() => void)[] = [];
-    const store = new MetricsStore(3, undefined, (task) => {
-      tasks.push(task);
-      return () => tasks.splice(tasks.indexOf(task), 1);
-    });
+    const store = storeOf(tasks, slowClock());
     let notified = 0;
     store.subscribe(() => notified++);
     store.receive(poll(1, 1));
@@ -140,12 +154,29 @@ describe('MetricsStore with a large poll', () => {
     expect(store.of('pods').latest.size).toBe(1);
   });
 
+  it('cuts a poll by the time its writes take, not by its count of keys', () => {
+    // Writes that take no time: the whole poll in the message's own task.
+    const fastTasks: (() => void)[] = [];
+    const fast = storeOf(fastTasks, () => 0);
+    fast.receive(poll(1, 1));
+    expect(fastTasks).toHaveLength(0);
+    expect(fast.of('pods').latest.size).toBe(50_000);
+    // Writes of 1 ms a step of keys: each task stops at its budget, a few steps in.
+    const slowTasks: (() => void)[] = [];
+    const slow = storeOf(slowTasks, slowClock());
+    slow.receive(poll(1, 1));
+    let parts = 1;
+    while (slowTasks.length > 0) {
+      slowTasks.shift()!();
+      parts++;
+    }
+    expect(parts).toBeGreaterThanOrEqual(6);
+    expect(slow.of('pods').latest.get('ns/pod-49999')).toEqual({ time: 1, cpu: 1, memory: 1 });
+  });
+
   it("leaves a pods poll's parts to their own tasks when a nodes message comes meanwhile", () => {
     const tasks: (() => void)[] = [];
-    const store = new MetricsStore(3, undefined, (task) => {
-      tasks.push(task);
-      return () => tasks.splice(tasks.indexOf(task), 1);
-    });
+    const store = storeOf(tasks, slowClock());
     store.receive(poll(1, 1));
     store.receive({ ...served(1, ['node-a'], [2], [4]), resource: 'nodes' });
     expect(store.of('nodes').latest.get('node-a')).toEqual({ time: 1, cpu: 2, memory: 4 });
