@@ -26,6 +26,8 @@ export interface LatestSamples {
 
 /** Objects' series per block of storage: 4,096 objects of 60 batches are ~2 MB. */
 const rowsPerBlock = 4_096;
+/** Rows sweep() looks at between two calls of its `more`. */
+const rowsPerSweepStep = 4_096;
 
 export class SampleHistory {
   private readonly times: Float64Array;
@@ -51,6 +53,8 @@ export class SampleHistory {
   private rowCount = 0;
   /** The batch being written (begin .. end), into slot `next`. */
   private staged: { readonly time: number; readonly generation: number } | undefined;
+  /** Where sweep() goes on in the rows, while the batch begun is being swept. */
+  private sweeping: MapIterator<[string, number]> | undefined;
   /** Keys of the newest ended batch. */
   private latestSize = 0;
 
@@ -82,6 +86,7 @@ export class SampleHistory {
     const latest = this.latestTime;
     if (this.staged !== undefined || (latest !== undefined && time <= latest)) return false;
     this.staged = { time, generation: this.generation + 1 };
+    this.sweeping = undefined;
     return true;
   }
 
@@ -125,8 +130,39 @@ export class SampleHistory {
     return row;
   }
 
+  /**
+   * Forgets the objects the batch begun does not hold (call once every key of it is written), a step
+   * of keys at a time while `more()` says to go on; true once done. The rows are looked at through one
+   * iterator kept between calls (a Map's iterator outlives the deletions made through it), so a big
+   * cluster's sweep (every row's generation read) can be spread over tasks like its writes.
+   */
+  sweep(size: number, more: () => boolean): boolean {
+    const { generation } = this.staged!;
+    const { stride, blocks, rows } = this;
+    const sweeping = (this.sweeping ??= rows.entries());
+    for (;;) {
+      for (let step = 0; step < rowsPerSweepStep; step++) {
+        // None left to forget once every key held is in the batch.
+        const next = rows.size <= size ? undefined : sweeping.next();
+        if (next === undefined || next.done) {
+          this.sweeping = undefined;
+          return true;
+        }
+        const [key, row] = next.value;
+        if (
+          blocks[Math.floor(row / rowsPerBlock)]![(row % rowsPerBlock) * stride + stride - 1] === generation
+        )
+          continue;
+        rows.delete(key);
+        this.freeRows.push(row);
+      }
+      if (!more()) return false;
+    }
+  }
+
   /** Ends the batch begun, holding `size` keys: objects missing from it have gone. */
   end(size: number): void {
+    this.sweep(size, () => true);
     const { time, generation } = this.staged!;
     this.staged = undefined;
     const slot = this.next;
@@ -136,15 +172,6 @@ export class SampleHistory {
     // Float32 holds every integer up to 2^24: a generation per 15 s poll lasts years.
     this.generation = generation;
     this.latestSize = size;
-    // None has gone when every key held is in the batch.
-    if (this.rows.size <= size) return;
-    const { stride, blocks } = this;
-    for (const [key, row] of this.rows) {
-      if (blocks[Math.floor(row / rowsPerBlock)]![(row % rowsPerBlock) * stride + stride - 1] === generation)
-        continue;
-      this.rows.delete(key);
-      this.freeRows.push(row);
-    }
   }
 
   /** The object's floats (its block) and where its series starts in them; undefined when not held. */
