@@ -16,7 +16,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchPage } from './bench-page';
 import { median, round } from './harness';
-import { lastSwitchParts, pageNow, switchKind } from './ui-scenario';
+import { switchKindsInRounds } from './ui-scenario';
 import { parseDriver, UiBenchSession } from './ui-session';
 
 const { values } = parseArgs({
@@ -105,19 +105,10 @@ try {
     log('watches dropped, event window compacted: every kind relists');
     await page.waitForTimeout(1_000);
   }
-  const switches: number[] = [];
-  for (let index = 0; index < Number(values.switches); index++) {
-    for (const [resource, title] of [
-      ['deployments', 'Deployments'],
-      ['pods', 'Pods'],
-    ] as const) {
-      const before = await pageNow(page);
-      const ms = await switchKind(page, resource, title);
-      const parts = await lastSwitchParts(page, before);
-      log(`switch to ${title}: ${round(ms)} ms (${parts}); the page shows ${await shownTable(page)}`);
-      switches.push(ms);
-    }
-  }
+  const kindSwitches = await switchKindsInRounds(page, Number(values.switches), async ({ kind, ms }, parts) =>
+    log(`switch to ${kind}: ${round(ms)} ms (${parts}); the page shows ${await shownTable(page)}`),
+  );
+  const switches = kindSwitches.map((kindSwitch) => kindSwitch.ms);
   if (switches.length > 0)
     console.log(
       JSON.stringify({

@@ -9,8 +9,8 @@ import type { BenchPage } from './bench-page';
 import type { CdpSession } from './cdp-connection';
 import type { KubeList } from '../../shared/kube/object';
 import { getBody } from './harness';
-import type { TypingResult } from './ui-scenario';
-import { lastSwitchParts, openDetail, pageNow, scrollTable, switchKind, typeFilters } from './ui-scenario';
+import type { KindSwitch, TypingResult } from './ui-scenario';
+import { openDetail, scrollTable, switchKindsInRounds, typeFilters } from './ui-scenario';
 
 /** Time for churn's changes to reach the page before the first measurement under it. */
 export const churnWarmupMs = 3_000;
@@ -50,12 +50,6 @@ export interface BeforeChurn {
   details: number[];
 }
 
-export interface KindSwitch {
-  kind: string;
-  round: number;
-  ms: number;
-}
-
 /** Runs `action` as is, or wrapped (ui.ts's CPU profile of a step, by name). */
 export type StepWrapper = <T>(name: string, action: () => Promise<T>) => Promise<T>;
 
@@ -79,21 +73,10 @@ export async function beforeChurnWindow(
   const frames = await wrap('scroll', () => scrollTable(page, '[data-testid="table-body"]'));
   const scrollCpuMs = (await pageThreadCpuMs(cdp)) - scrollCpuStart;
   log('ui: switching kinds, opening details...');
-  const switches: number[] = [];
-  const kindSwitches: KindSwitch[] = [];
-  for (let round = 0; round < 2; round++) {
-    for (const [resource, title] of [
-      ['deployments', 'Deployments'],
-      ['pods', 'Pods'],
-    ] as const) {
-      const before = await pageNow(page);
-      const ms = await switchKind(page, resource, title);
-      switches.push(ms);
-      kindSwitches.push({ kind: title, round, ms });
-      const parts = await lastSwitchParts(page, before);
-      log(`ui: switch to ${title} (round ${round + 1}): ${Math.round(ms)} ms (${parts})`);
-    }
-  }
+  const kindSwitches = await switchKindsInRounds(page, 2, ({ kind, round, ms }, parts) =>
+    log(`ui: switch to ${kind} (round ${round + 1}): ${Math.round(ms)} ms (${parts})`),
+  );
+  const switches = kindSwitches.map((made) => made.ms);
   const details: number[] = [];
   for (const index of [2, 5, 8]) details.push(await openDetail(page, index));
   return { typing, typingCpuMs, frames, scrollCpuMs, switches, kindSwitches, details };

@@ -158,6 +158,38 @@ export async function lastSwitchParts(page: Page, clickedAt: number): Promise<st
   return `${shown} ms; long tasks ${long.length ? long.join(' ') : 'none'}`;
 }
 
+/** One of the bench's kind switches: the kind switched to, its round (0-based), ms to the painted table. */
+export interface KindSwitch {
+  kind: string;
+  round: number;
+  ms: number;
+}
+
+/**
+ * The bench's kind switches: Deployments, then Pods, `rounds` times, each timed (switchKind). `after`
+ * hears of each with its parts (lastSwitchParts), before the next switch, so what it reads of the page
+ * is that switch's.
+ */
+export async function switchKindsInRounds(
+  page: Page,
+  rounds: number,
+  after: (made: KindSwitch, parts: string) => void | Promise<void>,
+): Promise<KindSwitch[]> {
+  const switches: KindSwitch[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const [resource, title] of [
+      ['deployments', 'Deployments'],
+      ['pods', 'Pods'],
+    ] as const) {
+      const before = await pageNow(page);
+      const made = { kind: title, round, ms: await switchKind(page, resource, title) };
+      switches.push(made);
+      await after(made, await lastSwitchParts(page, before));
+    }
+  }
+  return switches;
+}
+
 /** Enter on a selected row to the painted detail pane naming it; closes the pane after. */
 export async function openDetail(page: Page, rowIndex: number): Promise<number> {
   await page.click('[role="row"][data-key]', { nth: rowIndex });
