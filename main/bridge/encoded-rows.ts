@@ -57,7 +57,7 @@ export function joinedRows(parts: readonly EncodedRows[]): EncodedRows {
   return { json: `[${texts.join(',')}]`, layout, keys };
 }
 
-export function sameLayout(left: RowLayout, right: RowLayout): boolean {
+function sameLayout(left: RowLayout, right: RowLayout): boolean {
   if (left === right) return true;
   const { cellFields } = left;
   return (
