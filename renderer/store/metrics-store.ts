@@ -121,7 +121,8 @@ export class MetricsStore {
         const to = Math.min(keys.length, written + keysPerStep);
         history.write(keys, message.cpu, message.memory, written, to);
         written = to;
-        if (!more()) return false;
+        // Past the last key the sweep goes on at once: it ends at once when no object has gone.
+        if (written < keys.length && !more()) return false;
       }
       return history.sweep(keys.length, more);
     };
