@@ -64,6 +64,7 @@ export function ChildrenTab(props: {
   }, [bridge, first, second, props.parent, revisions, past, pastFirst.holds, pastSecond.holds]);
 
   const topKind = levelKinds[0];
+  const readError = pastFirst.error ?? pastSecond.error;
   if (levels.length === 0 || !topKind) {
     return (
       <div className="detail-message">
@@ -72,6 +73,14 @@ export function ChildrenTab(props: {
     );
   }
   if (!tree || (!tree.ready && (past || tree.roots.length === 0))) {
+    if (past && readError) {
+      return (
+        <div className="detail-message error">
+          Could not read {topKind.title.toLowerCase()} at this moment from the recording: {readError}. Trying
+          again…
+        </div>
+      );
+    }
     return (
       <div className="detail-message">
         {past ? 'Reading' : 'Listing'} {topKind.title.toLowerCase()}

@@ -9,6 +9,7 @@ import { gvrKey } from '../../shared/kube/object';
 import type { ReplayStatus } from '../store/mirror-state';
 import type { TravelState } from '../ui-state/view-store';
 import { useMirrorState, useServices } from './app-context';
+import { SideViewAsks } from './side-view-asks';
 
 /**
  * True when `status` is the whole of the travel moment: every row of it applied. Anything else (another
@@ -98,31 +99,29 @@ export function useReplay(
   return replayId;
 }
 
-/** The least wall time between two moments a side view asks for while the travel moment moves. */
-const sideViewSpacingMs = 500;
-
 /**
  * A replay mirror of `gvr` (in `namespace`, or all) at `time`, for a view beside the table (the
- * Children tab, the namespace picker): undefined while `gvr` or `time` is. It asks for a new moment
- * only once the previous one is complete, and at most every sideViewSpacingMs, so a playing travel
- * costs a rebuild now and then, never a queue or a busy loop of them.
+ * Children tab, the namespace picker): undefined while `gvr` or `time` is. When it asks for a moment,
+ * and again after a failure or a new connection, is SideViewAsks's to say; `error` is why the last ask
+ * failed, while it is asked again.
  */
 export function useReplayAt(
   gvr: GroupVersionResource | undefined,
   time: number | undefined,
   namespace?: string,
-): { replayId: string | undefined; holds: boolean } {
+): { replayId: string | undefined; holds: boolean; error?: string } {
   const { bridge } = useServices();
   const [replayId, setReplayId] = useState<string | undefined>(undefined);
   const active = gvr !== undefined && time !== undefined;
   const kindKey = gvr ? gvrKey(gvr) : undefined;
   const status = useMirrorState((state) => (replayId ? state.replays[replayId] : undefined));
-  const asked = useRef<number | undefined>(undefined);
+  const connected = useMirrorState((state) => state.connection.phase === 'open');
+  const asks = useRef(new SideViewAsks());
 
   useEffect(() => {
     if (!active) return;
     const id = bridge.openReplay();
-    asked.current = undefined;
+    asks.current = new SideViewAsks();
     setReplayId(id);
     return () => {
       bridge.closeReplay(id);
@@ -130,18 +129,22 @@ export function useReplayAt(
     };
   }, [bridge, active, kindKey, namespace]);
 
-  const settled = asked.current === undefined || (status !== undefined && replayComplete(status));
-  const lastAskedAt = useRef(0);
+  useEffect(() => {
+    if (!connected) asks.current.reset();
+  }, [connected]);
+
+  const complete = status !== undefined && replayComplete(status);
   const [wake, setWake] = useState(0);
   useEffect(() => {
-    if (!replayId || !gvr || time === undefined || !settled || asked.current === time) return;
-    const wait = lastAskedAt.current + sideViewSpacingMs - Date.now();
-    if (wait > 0) {
-      const timer = setTimeout(() => setWake((count) => count + 1), wait);
+    if (!replayId || !gvr || time === undefined || !connected) return;
+    const current = asks.current;
+    const step = current.next(time, complete, Date.now());
+    if (step === undefined) return;
+    if (step !== 'ask') {
+      const timer = setTimeout(() => setWake((count) => count + 1), step);
       return () => clearTimeout(timer);
     }
-    lastAskedAt.current = Date.now();
-    asked.current = time;
+    current.asking(time, Date.now());
     bridge
       .history({
         type: 'historyState',
@@ -150,11 +153,18 @@ export function useReplayAt(
         time,
         ...(namespace ? { namespace } : {}),
       })
-      .catch(() => undefined);
-  }, [bridge, replayId, kindKey, namespace, time, settled, wake]);
+      .then(
+        () => current.answered(time) && setWake((count) => count + 1),
+        (error: unknown) => {
+          current.failed(time, messageOf(error));
+          setWake((count) => count + 1);
+        },
+      );
+  }, [bridge, replayId, kindKey, namespace, time, complete, connected, wake]);
 
-  const holds = status !== undefined && replayComplete(status) && status.time === asked.current;
-  return { replayId, holds };
+  const holds = complete && status.time === asks.current.moment;
+  const error = asks.current.error;
+  return { replayId, holds, ...(error !== undefined ? { error } : {}) };
 }
 
 export function messageOf(error: unknown): string {

@@ -105,6 +105,25 @@ async function openHistoryOf(pod: PodSummary): Promise<void> {
   }
 }
 
+/**
+ * Runs `step`; when it fails, prints what the page showed (the detail pane, the badge, the banner) and
+ * keeps a screenshot named `name`, so a failure on a CI machine says which state the page was left in.
+ */
+async function explainingFailure(name: string, step: () => Promise<unknown>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    const text = async (testId: string) =>
+      (await page.getByTestId(testId).allTextContents()).join(' | ') || '(none)';
+    console.log(
+      `${name} failed; detail: ${await text('detail')}; badge: ${await text('sync-state')}; ` +
+        `banner: ${await text('travel-banner')}`,
+    );
+    await page.screenshot({ path: screenshotPath(`failed-${name}`) });
+    throw error;
+  }
+}
+
 /** Starts keeping every text the elements matching `selector` show, in order, under `name`. */
 async function recordTexts(name: string, selector: string): Promise<void> {
   await page.evaluate(
@@ -266,9 +285,20 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
     await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe('Replica Sets');
     await page.getByRole('tab', { name: /Children/ }).click();
     // Live, the pod is gone; at the travel moment it is one of the ReplicaSet's pods.
-    await expect
-      .poll(() => page.getByTestId('children').textContent(), { timeout: 10_000 })
-      .toContain(victim.name);
+    await explainingFailure('children-past', () =>
+      expect
+        .poll(
+          () =>
+            page
+              .getByTestId('children')
+              .textContent({ timeout: 1_000 })
+              .catch(() => ''),
+          {
+            timeout: 15_000,
+          },
+        )
+        .toContain(victim.name),
+    );
     await expect.poll(badgeText).toBe('recorded');
     await page.screenshot({ path: screenshotPath('history-children-past') });
     await page.keyboard.press('Escape');
