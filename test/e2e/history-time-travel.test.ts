@@ -106,8 +106,9 @@ async function openHistoryOf(pod: PodSummary): Promise<void> {
 }
 
 /**
- * Runs `step`; when it fails, prints what the page showed (the detail pane, the badge, the banner) and
- * keeps a screenshot named `name`, so a failure on a CI machine says which state the page was left in.
+ * Runs `step`; when it fails, its error says what the page showed (the detail pane, the badge, the
+ * banner), and a screenshot named `name` is kept: a failure on a CI machine (where only the failures'
+ * summary may be read) says which state the page was left in.
  */
 async function explainingFailure(name: string, step: () => Promise<unknown>): Promise<void> {
   try {
@@ -115,11 +116,11 @@ async function explainingFailure(name: string, step: () => Promise<unknown>): Pr
   } catch (error) {
     const text = async (testId: string) =>
       (await page.getByTestId(testId).allTextContents()).join(' | ') || '(none)';
-    console.log(
-      `${name} failed; detail: ${await text('detail')}; badge: ${await text('sync-state')}; ` +
-        `banner: ${await text('travel-banner')}`,
-    );
+    const shown =
+      `the page showed: detail "${await text('detail')}"; badge "${await text('sync-state')}"; ` +
+      `banner "${await text('travel-banner')}"`;
     await page.screenshot({ path: screenshotPath(`failed-${name}`) });
+    if (error instanceof Error) error.message = `${error.message}\n${shown}`;
     throw error;
   }
 }
