@@ -13,8 +13,6 @@
 // renderer ends exactly at the moment. Walking the moment's whole frame chain instead was 0.9-1.1 s
 // of the worker at 150,000 pods.
 import type { ChangeRow } from './recording-reader';
-import { parseGvrKey } from '../../shared/kube/object';
-import { printerFor } from '../../shared/kinds/columns';
 import { objectKey } from '../../shared/protocol/row';
 import type { LiveIdentities, LiveIdentity } from './live-identities';
 import { isLive } from './live-identities';
@@ -26,7 +24,7 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { RowFrameReader } from './row-frame-reader';
 import { framedChains } from './row-frame-moment';
-import { replayLayout, rowText } from './replay-layout';
+import { replayLayoutOf, rowText } from './replay-layout';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamsOf } from './state-at';
 import type { MomentMembers } from './keyframe-members';
@@ -256,7 +254,7 @@ function textsFromFrames(
       ? (framedChains(reader, frames, { ...query, time: Number.MAX_SAFE_INTEGER }, streams) ?? [])
       : []),
   ];
-  const layout = replayLayout(printerFor(parseGvrKey(query.gvr)));
+  const layout = replayLayoutOf(query.gvr);
   for (const chain of chains)
     for (const frame of chain) {
       if (unread.size === 0) return;

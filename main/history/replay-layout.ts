@@ -10,6 +10,8 @@
 // on a node shows "<none>") writes that cell boxed. Every row of a kind has the printer's cell count
 // (RowProjector falls back to one cell per column), which a fixed layout needs.
 import type { ColumnDefinition, KindPrinter } from '../../shared/kinds/columns/column-definition';
+import { printerFor } from '../../shared/kinds/columns';
+import { parseGvrKey } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
 import type { RepeatedField, RowLayout } from '../../shared/protocol/row-tuples';
 import { rowTuple } from '../../shared/protocol/row-tuples';
@@ -17,6 +19,11 @@ import { rowTuple } from '../../shared/protocol/row-tuples';
 /** The layout of every travel row of `printer`'s kind. */
 export function replayLayout(printer: KindPrinter): RowLayout {
   return { cellFields: printer.columns.map(repeatedField) };
+}
+
+/** The layout of every travel row of the kind `gvr` names (a gvrKey), as its printer prints it. */
+export function replayLayoutOf(gvr: string): RowLayout {
+  return replayLayout(printerFor(parseGvrKey(gvr)));
 }
 
 /** The row field a column's cell shows, as RowProjector fills the fields, or null. */

@@ -18,7 +18,7 @@ import { lastChangeAt } from './stream-state';
 import type { MomentRow } from './moment-order';
 import { MomentOrder, momentRow, withText } from './moment-order';
 import type { RowLayout } from '../../shared/protocol/row-tuples';
-import { replayLayout, rowText } from './replay-layout';
+import { replayLayoutOf, rowText } from './replay-layout';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
@@ -42,7 +42,7 @@ export function framedMoment(
   if (chains === undefined) return undefined;
   const gap = gapAt(reader, new Set(streams.map((stream) => stream.id)), query.time);
   const namespace = query.namespace;
-  const layout = replayLayout(printerFor(parseGvrKey(query.gvr)));
+  const layout = replayLayoutOf(query.gvr);
   const order = new MomentOrder(known.size);
   for (const [position, stream] of streams.entries()) {
     const members = streamMembers(reader, stream, query.time).members;
