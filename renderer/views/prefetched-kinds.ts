@@ -15,7 +15,7 @@ import { gvrKey } from '../../shared/kube/object';
 import { useServices } from './app-context';
 import type { CatalogKind } from './kind-catalog';
 import { poolOf } from './use-subscription';
-import { readWhenIdle, windowTimers } from './use-warm-label-indexes';
+import { windowIdleReads } from './use-warm-label-indexes';
 import { nameOrder } from '../store/name-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 
@@ -45,9 +45,9 @@ export function kindsToPrefetch(
 
 /** Brings `mirror`'s name order up to date in idle moments, once its snapshot has ended; returns the stop. */
 function keepNameOrderWarm(mirror: SubscriptionMirror): () => void {
-  return readWhenIdle(() => {
+  return windowIdleReads.add(() => {
     if (mirror.hasSnapshot) nameOrder(mirror);
-  }, windowTimers);
+  });
 }
 
 /**

@@ -14,42 +14,10 @@
 import { useEffect } from 'react';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import { warmTextSearch } from '../store/text-match';
+import { IdleReads } from './idle-reads';
+import type { IdleTimers } from './idle-reads';
 
 const readEveryMs = 1000;
-
-/** Timers and idle callbacks (the window's; tests drive them by hand). */
-export interface IdleTimers {
-  setTimer(callback: () => void, delayMs: number): unknown;
-  clearTimer(timer: unknown): void;
-  /** Runs `callback` when the page is idle; undefined where there is no such callback (it runs now). */
-  requestIdle?(callback: () => void): unknown;
-  cancelIdle?(handle: unknown): void;
-}
-
-/**
- * Calls `read` in an idle moment `everyMs` after it is asked (the first time too), then `everyMs` after
- * each read, until the returned function stops it. A busy page (a playback applying 20,000 changes a
- * second) is not given more work: its first keystroke reads the indexes as before.
- */
-export function readWhenIdle(read: () => void, timers: IdleTimers, everyMs = readEveryMs): () => void {
-  let timer: unknown;
-  let idle: unknown;
-  const run = (): void => {
-    idle = undefined;
-    read();
-    timer = timers.setTimer(whenIdle, everyMs);
-  };
-  const whenIdle = (): void => {
-    timer = undefined;
-    if (timers.requestIdle) idle = timers.requestIdle(run);
-    else run();
-  };
-  timer = timers.setTimer(whenIdle, everyMs);
-  return () => {
-    if (timer !== undefined) timers.clearTimer(timer);
-    if (idle !== undefined) timers.cancelIdle?.(idle);
-  };
-}
 
 /** The window's timers and idle callbacks. */
 export const windowTimers: IdleTimers = {
@@ -63,12 +31,15 @@ export const windowTimers: IdleTimers = {
     : {}),
 };
 
+/** The window's idle reads, about once a second, one timer and one idle callback for all. */
+export const windowIdleReads = new IdleReads(windowTimers, readEveryMs);
+
 export function useWarmLabelIndexes(mirror: SubscriptionMirror | undefined, hasSnapshot: boolean): void {
   useEffect(() => {
     if (mirror === undefined || !hasSnapshot) return;
-    return readWhenIdle(() => {
+    return windowIdleReads.add(() => {
       void mirror.indexes.byLabel;
       warmTextSearch(mirror);
-    }, windowTimers);
+    });
   }, [mirror, hasSnapshot]);
 }

@@ -14,6 +14,9 @@
 //   npx tsx test/bench/ui-churn.ts --as-bench   # first what `--only ui` does before its churn window, by
 //                                               # its own steps (ui-before-churn.ts), and the backend's
 //                                               # measuring during the window, as the bench
+//   npx tsx test/bench/ui-churn.ts --bench-window  # --as-bench, and the window counted and traced is
+//                                                  # the bench's own (ui-churn-window.ts): from its
+//                                                  # start to the page's clock read after its figures
 //   npx tsx test/bench/ui-churn.ts --typing     # the bench's typing (its five texts) traced instead
 //   npx tsx test/bench/ui-churn.ts --no-trace   # the window untraced: its long-task count alone
 //   npx tsx test/bench/ui-churn.ts --js-flags=--no-memory-reducer  # V8 flags of the page's renderer
@@ -43,6 +46,8 @@ import type { TraceEvent } from './trace-events';
 import { printLongTaskCulprits, summarize } from './trace-tasks';
 import type { LongTaskEntry } from './trace-tasks';
 import { parseDriver, UiBenchSession } from './ui-session';
+import { endChurnWindow, startChurnWindow } from './ui-churn-window';
+import type { ChurnWindowEnd, ChurnWindowStart } from './ui-churn-window';
 import { beforeChurnWindow, churnWarmupMs, filterTexts, pageThreadCpuMs } from './ui-before-churn';
 import {
   longTaskEntriesBetween,
@@ -70,6 +75,9 @@ const { values } = parseArgs({
     'profile-file': { type: 'string' },
     hold: { type: 'string' },
     'as-bench': { type: 'boolean', default: false },
+    // --as-bench, and the bench's window itself: started, ended and counted by ui-churn-window.ts,
+    // traced whole (the figures' reads on either side included, and their entries counted apart).
+    'bench-window': { type: 'boolean', default: false },
     // The window untraced (the ui bench records no trace): its long-task count alone.
     'no-trace': { type: 'boolean', default: false },
     // V8 flags of the browser's renderers (Chromium's --js-flags), e.g. --no-memory-reducer.
@@ -79,9 +87,11 @@ const { values } = parseArgs({
   },
 });
 const pods = Number(values.pods);
+const benchWindow = values['bench-window'];
+const asBench = values['as-bench'] || benchWindow;
 const traceFolder = fileURLToPath(new URL('../../test-artifacts/ui-bench', import.meta.url));
 /** --as-bench and --typing warm up as the bench does before its typing (churnWarmupMs). */
-const warmupMs = values['as-bench'] || values.typing ? churnWarmupMs : 5_000;
+const warmupMs = asBench || values.typing ? churnWarmupMs : 5_000;
 const started = performance.now();
 const log = (message: string) =>
   console.log(`${((performance.now() - started) / 1000).toFixed(1)} s ${message}`);
@@ -180,7 +190,7 @@ try {
   if (hold) await hold.start();
   else await session.cluster.setChurn(Number(values.churn));
   await page.waitForTimeout(warmupMs);
-  if (values['as-bench']) {
+  if (asBench) {
     // The page as the ui bench leaves it for its churn window, by the bench's own steps (its texts,
     // typed and cleared; the table scrolled; Deployments subscribed, pooled for 60 s; a row selected).
     log('as the bench: typing, scrolling, switching kinds, opening details...');
@@ -215,19 +225,27 @@ try {
     });
   }
   // --as-bench: the Performance domain is on since the typing, as in the bench.
-  if (!values['as-bench']) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  if (!asBench) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const revisionBefore = await clusterRevision(session.cluster.url);
   // --as-bench: the backend measures its window as in the bench (a 1 ms timer reading the main
   // thread's schedstat, and its event-loop delay histogram).
-  if (values['as-bench']) await backend.startMeasuring();
+  if (asBench && !benchWindow) await backend.startMeasuring();
   const cpuBefore = await pageThreadCpuMs(cdp);
   // Blink's DOM counters (nodes, JS event listeners: Oilpan objects) at the window's start and end:
   // nodes created and not yet swept show as growth.
   const domBefore = await cdp.send('Memory.getDOMCounters');
   const wallBefore = performance.now();
   let clock: number | undefined;
+  let benchWindowEnd: ChurnWindowEnd | undefined;
+  let benchWindowStart: ChurnWindowStart | undefined;
   const events = await traced(cdp, async () => {
     if (!values['no-trace']) clock = await markPageClock(page, clockLabel);
+    if (benchWindow && phase === 'churn') {
+      benchWindowStart = await startChurnWindow(page, backend, session.cluster.url);
+      await page.waitForTimeout(Number(values.seconds) * 1000);
+      benchWindowEnd = await endChurnWindow(page, backend, session.cluster.url, benchWindowStart);
+      return;
+    }
     if (values.switch) {
       // The ui bench's: Pods -> Deployments -> Pods, twice.
       const switches: number[] = [];
@@ -264,7 +282,11 @@ try {
   const pageCpuMs = (await pageThreadCpuMs(cdp)) - cpuBefore;
   const domAfter = await cdp.send('Memory.getDOMCounters');
   const windowSeconds = (performance.now() - wallBefore) / 1000;
-  const backendFigures = values['as-bench'] ? await backend.stopMeasuring() : undefined;
+  const backendFigures = benchWindowEnd
+    ? benchWindowEnd.backend
+    : asBench
+      ? await backend.stopMeasuring()
+      : undefined;
   const changesPerSecond = ((await clusterRevision(session.cluster.url)) - revisionBefore) / windowSeconds;
   const profile = values.profile ? ((await cdp.send('Profiler.stop')).profile as CpuProfile) : undefined;
   const heap = heapSampled
@@ -273,10 +295,11 @@ try {
   // The churn window's entries are counted over --seconds from its start, as the bench counts them
   // (the trace's end, which the page also pays for, comes after).
   const countedSeconds = phase === 'churn' ? Number(values.seconds) : windowSeconds;
+  // --bench-window: from the bench's start to its end, the wait alone (its reads are counted apart).
   const entries = await longTaskEntriesBetween(
     page,
-    from,
-    phase === 'churn' ? from + countedSeconds * 1000 : await pageNow(page),
+    benchWindowStart?.pageStart ?? from,
+    benchWindowEnd?.pageEnd ?? (phase === 'churn' ? from + countedSeconds * 1000 : await pageNow(page)),
   );
   const longTasks = entries.map((entry) => entry.duration);
   const delivered = await hold?.delivered();
@@ -288,6 +311,14 @@ try {
       `delivered ${round(delivered.changesPerSecond)} changes/s (held at ${values.hold}; asked ${round(delivered.asked)} actions/s at the end)`,
     );
   log(`the cluster's changes (resourceVersion growth, every kind): ${round(changesPerSecond)} a second`);
+  const withReads =
+    benchWindowStart && benchWindowEnd
+      ? await longTaskEntriesBetween(page, benchWindowStart.pageBeforeReads, benchWindowEnd.pageAfterReads)
+      : [];
+  if (benchWindowStart && benchWindowEnd)
+    log(
+      `the bench's window: ${round((benchWindowEnd.pageEnd - benchWindowStart.pageStart) / 1000)} s on the page's clock (${values.seconds} s waited); the reads before it ${round(benchWindowStart.readsMs)} ms, after it: page clock ${round(benchWindowEnd.readsMs.clock)}, page CPU ${round(benchWindowEnd.readsMs.pageCpu)}, backend's figures ${round(benchWindowEnd.readsMs.backend)}, cluster's revision ${round(benchWindowEnd.readsMs.revision)} ms; with the reads (the count until session 21) ${round((benchWindowEnd.pageAfterReads - benchWindowStart.pageBeforeReads) / 1000)} s and ${withReads.length} entries (${withReads.map((entry) => round(entry.duration)).join(', ') || 'none'}); ${round(benchWindowEnd.changes / Number(values.seconds))} of the cluster's changes a second`,
+    );
   if (backendFigures)
     log(
       `backend: main thread ${round((backendFigures.mainThreadCpuMs ?? Number.NaN) / windowSeconds)} ms a second, process ${round(backendFigures.processCpuMs / windowSeconds)} ms a second, longest loop stall ${round(backendFigures.loopStallMs)} ms`,

@@ -48,6 +48,32 @@ describe('MetricsPartJoiner', () => {
     expect(outcomes[2]).toEqual(message);
   });
 
+  it("reads no part's samples before the last part came, then copies each once", () => {
+    // Copied part by part into growing arrays, a 150,000-pod poll's parts took 11-18 ms each of the
+    // page's thread (session 21): the copy is made once, when the message is whole.
+    let reads = 0;
+    const counted = <T>(values: T[]): T[] =>
+      new Proxy(values, {
+        get(target, property, receiver) {
+          if (typeof property === 'string' && /^\d+$/.test(property)) reads++;
+          return Reflect.get(target, property, receiver) as unknown;
+        },
+      });
+    const parts = splitMetricsMessage(served(30), 4, 10).map((part) => ({
+      ...part,
+      keys: counted([...part.keys]),
+      cpu: counted([...part.cpu]),
+      memory: counted([...part.memory]),
+    }));
+    const joiner = new MetricsPartJoiner();
+    expect(joiner.add(parts[0]!)).toBeUndefined();
+    expect(joiner.add(parts[1]!)).toBeUndefined();
+    expect(reads).toBe(0);
+    expect(joiner.add(parts[2]!)).toEqual(served(30));
+    // Each sample read once, by the copy (the whole message's arrays are new: toEqual reads no part's).
+    expect(reads).toBe(90);
+  });
+
   it('passes an undivided message through at once', () => {
     const message = served(3);
     expect(new MetricsPartJoiner().add(message)).toBe(message);
