@@ -55,6 +55,13 @@ function waiting(states: SyncState[], delivery?: { behind: boolean; acknowledged
   return { clock, start, calls, started: () => calls.filter((call) => call === 'start later kinds').length };
 }
 
+/** A FakeApi per kind of `kinds`, the pods' holding the pods `podNames` in "default". */
+function fakeApis(kinds: readonly GroupVersionResource[], podNames = ['web-1']): Map<string, FakeApi> {
+  const apis = new Map(kinds.map((gvr) => [gvr.resource, new FakeApi()]));
+  for (const name of podNames) apis.get('pods')!.apply(pod('default', name));
+  return apis;
+}
+
 /** Lister-watchers of `apis` whose pods LIST answers only once the test calls answerPodsList. */
 function podsListHeld(apis: ReadonlyMap<string, FakeApi>): {
   newListerWatcher: (gvr: GroupVersionResource) => ListerWatcher;
@@ -81,8 +88,7 @@ function readOnlySessionWithPodsListHeld(clock: FakeClock): {
   session: ClusterSession;
   answerPodsList: () => void;
 } {
-  const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
-  apis.get('pods')!.apply(pod('default', 'web-1'));
+  const apis = fakeApis([pods, deployments]);
   const { newListerWatcher, answerPodsList } = podsListHeld(apis);
   const session = new ClusterSession({
     context: 'test',
@@ -279,8 +285,7 @@ describe('a session recording several kinds', () => {
       () => rmSync(folder, { recursive: true, force: true }),
       () => recorder.close(),
     );
-    const apis = new Map([pods, deployments, services].map((gvr) => [gvr.resource, new FakeApi()]));
-    apis.get('pods')!.apply(pod('default', 'web-1'));
+    const apis = fakeApis([pods, deployments, services]);
     // The pods LIST answers when the test says: until then the pods feed is listing.
     const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const session = new ClusterSession({
@@ -326,8 +331,7 @@ describe('a session recording several kinds', () => {
       () => rmSync(folder, { recursive: true, force: true }),
       () => recorder.close(),
     );
-    const apis = new Map([pods, services].map((gvr) => [gvr.resource, new FakeApi()]));
-    for (const name of ['web-1', 'web-2', 'web-3']) apis.get('pods')!.apply(pod('default', name));
+    const apis = fakeApis([pods, services], ['web-1', 'web-2', 'web-3']);
     apis.get('services')!.apply(service('default', 'web'));
     const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const session = new ClusterSession({
@@ -398,8 +402,7 @@ describe('a session recording several kinds', () => {
 
   it("polls metrics only once the session's start has synced: its first kind, then the later ones", async () => {
     const clock = new FakeClock();
-    const apis = new Map([pods, deployments].map((gvr) => [gvr.resource, new FakeApi()]));
-    apis.get('pods')!.apply(pod('default', 'web-1'));
+    const apis = fakeApis([pods, deployments]);
     const { newListerWatcher, answerPodsList } = podsListHeld(apis);
     const polls: MetricsResource[] = [];
     const session = new ClusterSession({
