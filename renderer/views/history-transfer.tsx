@@ -10,7 +10,7 @@ import type { HistoryTimeline, RecordingSource } from '../../shared/protocol';
 import { historyUploadPath } from '../../shared/protocol/history-messages';
 import { preloadGlobalName } from '../../shared/preload-api';
 import { useServices } from './app-context';
-import { messageOf } from './timeline-replay';
+import { messageOf } from './message-of';
 import { formatStamp } from './timeline-format';
 
 /** Under Electron main has the OS file dialogs; in a browser files are downloaded and uploaded. */

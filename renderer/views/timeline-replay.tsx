@@ -9,7 +9,8 @@ import { gvrKey } from '../../shared/kube/object';
 import type { ReplayStatus } from '../store/mirror-state';
 import type { TravelState } from '../ui-state/view-store';
 import { useMirrorState, useServices } from './app-context';
-import { SideViewAsks } from './side-view-asks';
+import { messageOf } from './message-of';
+import { useSideViewAsk } from './use-side-view-ask';
 
 /**
  * True when `status` is the whole of the travel moment: every row of it applied. Anything else (another
@@ -102,8 +103,8 @@ export function useReplay(
 /**
  * A replay mirror of `gvr` (in `namespace`, or all) at `time`, for a view beside the table (the
  * Children tab, the namespace picker): undefined while `gvr` or `time` is. When it asks for a moment,
- * and again after a failure or a new connection, is SideViewAsks's to say; `error` is why the last ask
- * failed, while it is asked again.
+ * and again after a failure or a new connection, is useSideViewAsk's to say; `error` is why the last
+ * ask failed, while it is asked again.
  */
 export function useReplayAt(
   gvr: GroupVersionResource | undefined,
@@ -115,13 +116,10 @@ export function useReplayAt(
   const active = gvr !== undefined && time !== undefined;
   const kindKey = gvr ? gvrKey(gvr) : undefined;
   const status = useMirrorState((state) => (replayId ? state.replays[replayId] : undefined));
-  const connected = useMirrorState((state) => state.connection.phase === 'open');
-  const asks = useRef(new SideViewAsks());
 
   useEffect(() => {
     if (!active) return;
     const id = bridge.openReplay();
-    asks.current = new SideViewAsks();
     setReplayId(id);
     return () => {
       bridge.closeReplay(id);
@@ -129,44 +127,24 @@ export function useReplayAt(
     };
   }, [bridge, active, kindKey, namespace]);
 
-  useEffect(() => {
-    if (!connected) asks.current.reset();
-  }, [connected]);
-
   const complete = status !== undefined && replayComplete(status);
-  const [wake, setWake] = useState(0);
-  useEffect(() => {
-    if (!replayId || !gvr || time === undefined || !connected) return;
-    const current = asks.current;
-    const step = current.next(time, complete, Date.now());
-    if (step === undefined) return;
-    if (step !== 'ask') {
-      const timer = setTimeout(() => setWake((count) => count + 1), step);
-      return () => clearTimeout(timer);
-    }
-    current.asking(time, Date.now());
-    bridge
-      .history({
-        type: 'historyState',
-        subscriptionId: replayId,
-        gvr,
-        time,
-        ...(namespace ? { namespace } : {}),
-      })
-      .then(
-        () => current.answered(time) && setWake((count) => count + 1),
-        (error: unknown) => {
-          current.failed(time, messageOf(error));
-          setWake((count) => count + 1);
-        },
-      );
-  }, [bridge, replayId, kindKey, namespace, time, complete, connected, wake]);
+  const asks = useSideViewAsk(
+    time,
+    replayId && gvr
+      ? (moment) =>
+          bridge.history({
+            type: 'historyState',
+            subscriptionId: replayId,
+            gvr,
+            time: moment,
+            ...(namespace ? { namespace } : {}),
+          })
+      : undefined,
+    replayId,
+    complete,
+  );
 
-  const holds = complete && status.time === asks.current.moment;
-  const error = asks.current.error;
+  const holds = complete && status.time === asks.moment;
+  const error = asks.error;
   return { replayId, holds, ...(error !== undefined ? { error } : {}) };
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,8 @@ import type { GroupVersionResource } from '../../shared/kube/object';
 import { pinNow } from '../ui-state/now';
 import type { TravelState } from '../ui-state/view-store';
 import { useServices } from './app-context';
-import { messageOf, useReplay } from './timeline-replay';
+import { messageOf } from './message-of';
+import { useReplay } from './timeline-replay';
 
 export interface TimeTravel {
   /** The replay subscription the table reads while travelling; undefined while live. */

@@ -8,7 +8,7 @@ import type { GroupVersionResource } from '../../shared/kube/object';
 import type { HistoryTimeline } from '../../shared/protocol';
 import { playbackSpeeds } from '../ui-state/view-store';
 import { useServices } from './app-context';
-import { messageOf } from './timeline-replay';
+import { messageOf } from './message-of';
 import { describeCoverage, formatClock, kindColour } from './timeline-format';
 import { TimelineBars, timelineDensity } from './timeline-bars';
 
