@@ -31,6 +31,7 @@ import { Timeline } from './timeline';
 import { useTimeTravel } from './timeline-travel';
 import { useDetailMoment, useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
+import { describeGapRows } from './replay-badge';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import { LogView } from './logs/log-view';
 import { logSubjectOf, type LogSubject } from './logs/log-subject';
@@ -357,7 +358,7 @@ export function App(): ReactNode {
           {travel.playing ? ` · playing ${state.playbackSpeed}×` : ''}
           {travel.playing && past?.status?.catchingUp ? ' · catching up' : ''}
           {past?.holds && past.status?.gap
-            ? ` · not recorded here: ${kind.title.toLowerCase()} as last seen before the gap`
+            ? ` · not recorded here: ${describeGapRows(past.status.gap, kind.title.toLowerCase())}`
             : ''}
           <button type="button" className="travel-banner-live" onClick={goLive}>
             {state.importedRecording ? 'Close recording' : 'Back to live'} <kbd>Esc</kbd>

@@ -24,6 +24,23 @@ export function describeGap(gap: ReplayGap): string {
 }
 
 /**
+ * What the table shows of `kind` (its title, lower case) at a moment inside `gap`, for the travel
+ * banner. A listing gap's rows are not the state before it: the list is recorded a slice at a time
+ * (CacheResync), each slice stamped when written, so a moment inside it holds the part recorded by
+ * then (9,236 of 150,000 pods, in a ui bench run); a relist's, or a resync's after the recording fell
+ * behind, holds the old rows with the part re-recorded by then. Only a watch down, or no recording,
+ * leaves the rows exactly as they were last seen before the gap.
+ */
+export function describeGapRows(gap: ReplayGap, kind: string): string {
+  if (gap.reason === 'listing')
+    return `${kind} were still being listed: only those recorded by then are shown`;
+  if (gap.reason === 'relisting' || gap.reason === 'queue-overflow') {
+    return `${kind} were being recorded again: rows may be out of date`;
+  }
+  return `${kind} as last seen before the gap`;
+}
+
+/**
  * The badge's words and colour for a replay. `holds` says the status is the whole of the viewed
  * moment (see replayHolds); a status of another moment means that moment is still being read.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { MirrorStore } from '../../../renderer/store/mirror-store';
 import type { ReplayStatus } from '../../../renderer/store/mirror-state';
-import { describeReplay } from '../../../renderer/views/replay-badge';
+import { describeGapRows, describeReplay } from '../../../renderer/views/replay-badge';
 import { replayHolds } from '../../../renderer/views/timeline-replay';
 import { describeCoverage, formatKeepAge, formatKeepSize } from '../../../renderer/views/timeline-format';
 import type { HistoryTimeline } from '../../../shared/protocol';
@@ -109,6 +109,22 @@ describe('the view while it shows the past', () => {
     expect(describeReplay(status({ gap: { ...gap, reason: 'relisting', detail: '' } }), true).text).toBe(
       'gap · relisting',
     );
+  });
+
+  it("says what a gap's rows are: part of a list recorded by then, or the last seen before it", () => {
+    const gap = { reason: 'listing', detail: 'pods.v1: waiting for the first list', start: moment - 5_000 };
+    // The first list is recorded a slice at a time: a moment inside it holds only the part written.
+    expect(describeGapRows(gap, 'pods')).toBe(
+      'pods were still being listed: only those recorded by then are shown',
+    );
+    for (const reason of ['relisting', 'queue-overflow']) {
+      expect(describeGapRows({ ...gap, reason }, 'pods')).toBe(
+        'pods were being recorded again: rows may be out of date',
+      );
+    }
+    for (const reason of ['watch-disconnected', 'not-recording']) {
+      expect(describeGapRows({ ...gap, reason }, 'pods')).toBe('pods as last seen before the gap');
+    }
   });
 
   it('says how far back history reaches and the retention that bounds it', () => {
