@@ -286,8 +286,13 @@ export class HistoryService {
     if (message.base !== undefined) this.feedJournal(message.base, source);
     const figures = await asked;
     // Only the live recording is bounded by retention; an imported file's span is all there is.
-    const retention = source.live ? this.options.session().recording?.retention : undefined;
-    return timelineReply(figures, source.describe(), retention);
+    const recording = source.live ? this.options.session().recording : undefined;
+    return timelineReply(
+      figures,
+      source.describe(),
+      recording?.retention,
+      recording?.recorder?.writingBehindMs() ?? 0,
+    );
   }
 
   /**

@@ -5,10 +5,18 @@ import type { HistoryTimeline, RecordingSource } from '../../shared/protocol/his
 import type { TimelineFigures } from '../history/query-protocol';
 import type { RetentionPolicy } from '../history/retention';
 
+/**
+ * Below this, the recording's end trails now by no more than its batches' flush interval and a
+ * write (about a second or two): not worth a word.
+ */
+export const writingBehindShownMs = 5_000;
+
+/** `writingBehindMs`: how far the live recording's end trails now (see Recorder.writingBehindMs). */
 export function timelineReply(
   figures: TimelineFigures,
   source: RecordingSource,
   retention: RetentionPolicy | undefined,
+  writingBehindMs = 0,
 ): HistoryTimeline {
   const marks = figures.marks.map((mark) => ({
     kind: mark.kind,
@@ -25,6 +33,7 @@ export function timelineReply(
     ...(retention && (retention.maxAgeMs !== undefined || retention.maxBytes !== undefined)
       ? { retention: { ...retention } }
       : {}),
+    ...(writingBehindMs >= writingBehindShownMs ? { writingBehindMs } : {}),
     from,
     to,
     density,

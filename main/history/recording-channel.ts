@@ -98,6 +98,14 @@ export class RecordingChannel {
   private holdGaveUp = false;
   private held: HeldBatch[] = [];
   private heldBytes = 0;
+  /**
+   * The time of the last batch written (its last entry's: every change stamped up to it is on disk);
+   * undefined until one is. With batches sent and unwritten, the recording's end trails the clock
+   * by the time since then (see unwrittenSince).
+   */
+  private writtenThrough: number | undefined;
+  /** Per batch sent and not yet written, oldest first: its sequence and time. */
+  private unwritten: { readonly sequence: number; readonly now: number }[] = [];
 
   constructor(
     readonly process: RecordingProcess,
@@ -132,6 +140,7 @@ export class RecordingChannel {
     const batch = this.queue.take(sequence);
     if (batch === undefined) return undefined;
     this.sequence = sequence;
+    this.unwritten.push({ sequence, now });
     if (this.holds > 0 && !this.holdGaveUp) {
       this.held.push({ sequence, batch, now });
       this.heldBytes += batch.entries.byteLength;
@@ -158,6 +167,18 @@ export class RecordingChannel {
       this.holdGaveUp = false;
       this.postHeld();
     };
+  }
+
+  /**
+   * Since when changes captured are not on disk, when a batch sent is still unwritten: the last
+   * written batch's time (the first unwritten change is later), or the first unwritten batch's when
+   * none was written yet. Undefined when every batch sent is written: the recording is as current as
+   * its flush interval, however long ago its last change was (a quiet cluster).
+   */
+  unwrittenSince(): number | undefined {
+    const oldest = this.unwritten[0];
+    if (oldest === undefined || this.deadWith) return undefined;
+    return this.writtenThrough ?? oldest.now;
   }
 
   /** Batches sent and held, not yet posted (see hold). */
@@ -208,6 +229,10 @@ export class RecordingChannel {
       const { changesWritten, bytes, writeMs, writeCpuMs } = reply;
       this.written = { changesWritten, bytes, writeMs, writeCpuMs };
       this.writtenSequence = reply.sequence;
+      // Replies come in sequence order: what is written is the head of the list.
+      while (this.unwritten.length > 0 && this.unwritten[0]!.sequence <= reply.sequence) {
+        this.writtenThrough = this.unwritten.shift()!.now;
+      }
       this.releaseWaiting(reply.sequence);
       this.events.written();
     } else if (reply.type === 'error') {

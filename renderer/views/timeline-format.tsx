@@ -36,7 +36,8 @@ const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ?
 
 /**
  * How far back history reaches and what bounds it: "history from 14:02 · 7 days / 2 GiB kept" for the
- * live recording, "recording 14:02–15:10" for an imported one (its span is all there is).
+ * live recording (and how far its end trails now, when it does), "recording 14:02–15:10" for an
+ * imported one (its span is all there is).
  */
 export function describeCoverage(timeline: HistoryTimeline): string {
   if (!timeline.range) return 'nothing recorded yet';
@@ -48,7 +49,18 @@ export function describeCoverage(timeline: HistoryTimeline): string {
     timeline.retention?.maxAgeMs !== undefined ? formatKeepAge(timeline.retention.maxAgeMs) : undefined,
     timeline.retention?.maxBytes !== undefined ? formatKeepSize(timeline.retention.maxBytes) : undefined,
   ].filter((bound) => bound !== undefined);
-  return `history from ${from}${bounds.length > 0 ? ` · ${bounds.join(' / ')} kept` : ' · kept without limit'}`;
+  const kept = bounds.length > 0 ? ` · ${bounds.join(' / ')} kept` : ' · kept without limit';
+  const behind = timeline.writingBehindMs === undefined ? '' : ` · ${formatBehind(timeline.writingBehindMs)}`;
+  return `history from ${from}${kept}${behind}`;
+}
+
+/**
+ * "writing 62 s behind", "writing 3 min behind": the recording's end trails now (its process is
+ * still writing what was captured since), so the strip ends in the past for a reason the user sees.
+ */
+export function formatBehind(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 120 ? `writing ${seconds} s behind` : `writing ${Math.round(seconds / 60)} min behind`;
 }
 
 const palette: Record<string, string> = {

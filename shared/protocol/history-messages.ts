@@ -323,6 +323,12 @@ export interface HistoryTimeline {
    * when nothing is ever deleted.
    */
   retention?: RecordingRetention;
+  /**
+   * The live recording's end trails now by this many ms: changes were captured since and wait to be
+   * written (its recording process is behind, as while it writes a big cluster's first list). Absent
+   * when it is not behind, and for an imported file.
+   */
+  writingBehindMs?: number;
   from: number;
   to: number;
   /** Changes per kind (gvrKey) in each of the equal slices of [from, to). */

@@ -115,7 +115,7 @@ try {
     // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
     return page.evaluate(
       () =>
-        `${document.querySelector('[data-testid="row-count"]')?.textContent ?? ''} rows; ${document.querySelector('[data-testid="travel-banner"]')?.textContent ?? ''}`,
+        `${document.querySelector('[data-testid="row-count"]')?.textContent ?? ''} rows; ${document.querySelector('[data-testid="travel-banner"]')?.textContent ?? ''}; ${document.querySelector('[data-testid="history-coverage"]')?.textContent ?? ''}`,
     );
   }
 } finally {

@@ -64,7 +64,7 @@ function service(retention?: RetentionPolicy): HistoryService {
     // A live recording's writer; this one was written above.
     recording: {
       file,
-      recorder: { flushed: async () => {} } as unknown as Recorder,
+      recorder: { flushed: async () => {}, writingBehindMs: () => 0 } as unknown as Recorder,
       kinds: [],
       ...(retention ? { retention } : {}),
     },

@@ -123,7 +123,11 @@ describe('the live journal read ahead of a travel', () => {
     const session = {
       context: 'test',
       starting: false,
-      recording: { file, recorder: { holdWhile: () => {} } as unknown as Recorder, kinds: [] },
+      recording: {
+        file,
+        recorder: { holdWhile: () => {}, writingBehindMs: () => 0 } as unknown as Recorder,
+        kinds: [],
+      },
       projectorFor: () => new RowProjector(printerFor(pods)),
     } as unknown as ClusterSession;
     const history = new HistoryService({

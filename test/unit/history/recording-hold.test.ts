@@ -86,6 +86,8 @@ describe('holding the recording while a moment is rebuilt', () => {
     await recorded.recorder.flushed();
     const written = recorded.recorder.stats().changesWritten;
     const postedBefore = posted.length;
+    // Every batch sent is written: the recording is current.
+    expect(recorded.recorder.writingBehindMs()).toBe(0);
 
     const first = deferred();
     const second = deferred();
@@ -103,6 +105,8 @@ describe('holding the recording while a moment is rebuilt', () => {
     expect(posted.length).toBe(postedBefore);
     expect(recorded.recorder.stats().changesWritten).toBe(written);
     expect(recorded.recorder.stats().buffered).toBe(5);
+    // The recording's end trails the clock by the held stretch: the timeline says so.
+    expect(recorded.recorder.writingBehindMs()).toBeGreaterThanOrEqual(5 * 300);
 
     first.resolve();
     await settle();
@@ -118,6 +122,7 @@ describe('holding the recording while a moment is rebuilt', () => {
     await clock.stepAsync(100);
     await recorded.recorder.flushed();
     expect(recorded.recorder.stats().changesWritten).toBe(written + 5);
+    expect(recorded.recorder.writingBehindMs()).toBe(0);
     const end = clock.now();
     const live = cacheSnapshot(recorded.informer);
     await recorded.stop();
@@ -132,6 +137,49 @@ describe('holding the recording while a moment is rebuilt', () => {
     expect(uncoveredSpans(reader, 'pods.v1', start, end)).toEqual([]);
     expect(reader.problems).toEqual([]);
     reader.close();
+  });
+
+  it('knows since when captured changes wait to be written: the last written batch, or the first sent', () => {
+    const replies: ((reply: RecordingReply) => void)[] = [];
+    const queue = new CaptureQueue(1024 * 1024);
+    const channel = new RecordingChannel(
+      {
+        post: () => {},
+        onReply: (listener) => void replies.push(listener),
+        onExit: () => {},
+        terminate: () => Promise.resolve(),
+      },
+      queue,
+      { written: () => {}, died: () => {}, failed: () => {} },
+    );
+    const written = (sequence: number) => {
+      const reply: RecordingReply = {
+        type: 'written',
+        sequence,
+        changesWritten: sequence,
+        bytes: 0,
+        writeMs: 0,
+        writeCpuMs: 0,
+        entries: new Uint8Array(0),
+      };
+      for (const listener of replies) listener(reply);
+    };
+    const entry = '[1,1,2,"default/web",{}]';
+    expect(channel.unwrittenSince()).toBeUndefined();
+    for (const now of [1_000, 2_000, 3_000]) {
+      queue.appendChange(entry);
+      channel.send(now);
+    }
+    // Nothing written yet: the first batch sent holds the oldest change.
+    expect(channel.unwrittenSince()).toBe(1_000);
+    written(1);
+    // Changes up to the first batch's time are on disk; the rest came after it.
+    expect(channel.unwrittenSince()).toBe(1_000);
+    written(2);
+    expect(channel.unwrittenSince()).toBe(2_000);
+    written(3);
+    // All written: current, however long ago the last change came.
+    expect(channel.unwrittenSince()).toBeUndefined();
   });
 
   it('gives up past its byte bound: what was held goes in order, and later batches as they come', () => {

@@ -4,7 +4,12 @@ import { MirrorStore } from '../../../renderer/store/mirror-store';
 import type { ReplayStatus } from '../../../renderer/store/mirror-state';
 import { describeGapRows, describeReplay } from '../../../renderer/views/replay-badge';
 import { replayHolds } from '../../../renderer/views/timeline-replay';
-import { describeCoverage, formatKeepAge, formatKeepSize } from '../../../renderer/views/timeline-format';
+import {
+  describeCoverage,
+  formatBehind,
+  formatKeepAge,
+  formatKeepSize,
+} from '../../../renderer/views/timeline-format';
 import type { HistoryTimeline } from '../../../shared/protocol';
 import { row } from '../bridge/fixtures';
 
@@ -144,6 +149,11 @@ describe('the view while it shows the past', () => {
     );
     const { retention: _retention, ...unbounded } = timeline;
     expect(describeCoverage(unbounded)).toBe('history from 14:02:00 · kept without limit');
+    // The recording process is still writing what was captured: the strip's end trails now, and says so.
+    expect(describeCoverage({ ...timeline, writingBehindMs: 62_400 })).toBe(
+      'history from 14:02:00 · 7 days / 2 GiB kept · writing 62 s behind',
+    );
+    expect(formatBehind(185_000)).toBe('writing 3 min behind');
     expect(formatKeepAge(36 * 3_600_000)).toBe('36 hours');
     expect(formatKeepAge(24 * 3_600_000)).toBe('1 day');
     expect(formatKeepSize(512 * 1024 ** 2)).toBe('512 MiB');
