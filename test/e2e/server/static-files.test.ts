@@ -61,6 +61,23 @@ describe('staticFileHandler', () => {
     expect(response.headers['content-type']).toMatch(/^text\/javascript/);
   });
 
+  it("sends the page's assets from memory, read when the handler was made, and others from disk", async () => {
+    // Read before any request: the script is sent in one write, never in reads that each wait for a
+    // turn of the informers' busy event loop.
+    rmSync(join(folder, 'assets', 'app.js'));
+    const kept = await get('/assets/app.js');
+    expect(kept.status).toBe(200);
+    expect(kept.body).toBe('export {};');
+    expect(kept.headers['content-length']).toBe('10');
+    expect(kept.headers['cache-control']).toContain('immutable');
+    expect(kept.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await get('/assets/app.js', 'HEAD')).body).toBe('');
+    // A file written after (a rebuild's new name) is read from disk.
+    writeFileSync(join(folder, 'assets', 'later.js'), 'export const later = 1;');
+    expect((await get('/assets/later.js')).body).toBe('export const later = 1;');
+    writeFileSync(join(folder, 'assets', 'app.js'), 'export {};');
+  });
+
   it('never serves a file outside its folder', async () => {
     expect((await get('/../secret.txt')).status).toBe(404);
     expect((await get('/%2e%2e/secret.txt')).status).toBe(404);
