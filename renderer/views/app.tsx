@@ -32,6 +32,7 @@ import { useTimeTravel } from './timeline-travel';
 import { useDetailMoment, useNamespacesAt, useTravelView } from './use-travel-view';
 import { formatClock } from './timeline-format';
 import { describeGapRows } from './replay-badge';
+import { preloadObjectYaml } from '../components/object-yaml';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import { LogView } from './logs/log-view';
 import { logSubjectOf, type LogSubject } from './logs/log-subject';
@@ -163,7 +164,14 @@ export function App(): ReactNode {
     [],
   );
   const importRecording = useCallback(() => setTransfer({ type: 'import' }), []);
-  const select = useCallback((key: string) => update({ selectedKey: key }), [update]);
+  const select = useCallback(
+    (key: string) => {
+      // The detail pane's YAML editor is a chunk of its own: a selected row is the sign it is next.
+      preloadObjectYaml();
+      update({ selectedKey: key });
+    },
+    [update],
+  );
   const open = useCallback((key: string) => update({ selectedKey: key, detailOpen: true }), [update]);
   const chooseKind = useCallback(
     (id: string) =>

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol';
 import { Tabs } from '../components/tabs';
 import { CloseIcon, CopyIcon } from '../components/icons';
-import { YamlView, objectYaml } from '../components/yaml-view';
+import { ObjectYaml } from '../components/object-yaml';
 import type { DetailTab } from '../ui-state/view-store';
 import type { CatalogKind } from './kind-catalog';
 import { useServices } from './app-context';
@@ -167,10 +167,10 @@ export function DetailPane(props: DetailPaneProps): ReactNode {
       ) : isSecret && travelTime === undefined && namespace ? (
         <div className="detail-secret">
           <SecretValues namespace={namespace} name={name} keys={secretKeys(object.value)} />
-          <YamlView text={objectYaml(object.value)} />
+          <ObjectYaml object={object.value} />
         </div>
       ) : (
-        <YamlView text={objectYaml(object.value)} />
+        <ObjectYaml object={object.value} />
       );
   } else if (tab === 'events') {
     body = (

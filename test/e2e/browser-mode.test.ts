@@ -94,6 +94,10 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(80);
     await page.screenshot({ path: screenshotPath('pods-dark') });
+    // The YAML editor (CodeMirror, 40% of the script) is not part of the start: it loads on demand.
+    const scripts = () =>
+      page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+    expect((await scripts()).filter((name) => name.includes('yaml-view'))).toEqual([]);
   });
 
   it('filters by label selector as the API server does', async () => {
@@ -172,6 +176,13 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
     const first = (await visibleKeys())[0]!;
     await page.locator(`[role="row"][data-key="${first}"]`).click();
     await page.keyboard.press('y');
+    // Loaded once a row was selected.
+    const chunks = () =>
+      page.evaluate(
+        () =>
+          performance.getEntriesByType('resource').filter((entry) => entry.name.includes('yaml-view')).length,
+      );
+    await expect.poll(chunks, { timeout: 10_000 }).toBeGreaterThan(0);
     const yaml = page.getByTestId('yaml-view');
     await expect
       .poll(() => yaml.locator('.cm-content').textContent(), { timeout: 10_000 })
