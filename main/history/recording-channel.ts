@@ -3,11 +3,17 @@
 // resolves flushed() callers once their batch is on disk, and closes the recording. A process that
 // dies ends nothing else: every later send is a no-op and every waiter is released.
 //
-// While held (see hold), batches are taken from the queue as ever, numbered and stamped when they
-// would have gone, but kept here instead of posted: the recording process then leaves the CPU to
-// work the user waits for (a travel's moment being rebuilt, on a machine of two cores). The queue
-// counts them as in flight, so its bound and overflow gaps work as before; past holdLimitBytes the
-// hold gives up and everything goes as it would have. A flush or a close posts them first.
+// At most postWindow batches are posted and unwritten at a time; the others wait here, taken from the
+// queue, numbered and stamped when they were sent, and go as the process writes the ones before. The
+// process then never has more than a few batches of work ahead of it: posted all at once, a big
+// cluster's first list (375 MB of pod JSON at 150,000 pods, written at ~100 us a pod) sat in its
+// message queue for a minute, where nothing could hold it back.
+//
+// While held (see hold), nothing more is posted: the recording process finishes the batches it has
+// and then leaves the CPU to work the user waits for (a travel's moment being rebuilt, on a machine
+// of two cores). The queue counts waiting batches as in flight, so its bound and overflow gaps work
+// as before; past holdLimitBytes the hold gives up and batches go as they would have. A flush or a
+// close posts them first.
 import type { CaptureQueue, TakenBatch } from './capture-queue';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
@@ -71,14 +77,21 @@ export interface WrittenSoFar {
 }
 
 /**
- * Bytes of held batches past which a hold gives up (see RecordingChannel.hold): half the Recorder's
+ * Bytes sent while a hold is on past which it gives up (see RecordingChannel.hold): half the Recorder's
  * default queue bound (128 MiB), which counts held batches as in flight, so that holding alone never
  * drops a change into an overflow gap. At 2,000 churn actions a second (~14,000 changes, ~35 MB/s
  * of JSON) a hold lasts about 2 s before it gives up; a travel at 50,000 pods rebuilds in about 1.
  */
 export const defaultHoldLimitBytes = 64 * 1024 * 1024;
 
-/** A batch taken from the queue while held: posted as it would have been, later. */
+/**
+ * Batches posted ahead of the process's writes. At a flood's 1 MiB a batch, about 40 ms of the
+ * process's work each: 8 keep it busy through a main thread's turn of 300 ms (the longest seen while
+ * a 150,000-pod list decodes), and a hold takes effect within that.
+ */
+export const defaultPostWindow = 8;
+
+/** A batch taken from the queue and not posted yet (the window is full, or a hold is on). */
 interface HeldBatch {
   readonly sequence: number;
   readonly batch: TakenBatch;
@@ -96,8 +109,15 @@ export class RecordingChannel {
   private holds = 0;
   /** Set once the held bytes passed the limit: batches go as they come until every hold is released. */
   private holdGaveUp = false;
+  /** Batches sent and not posted, in order. */
   private held: HeldBatch[] = [];
   private heldBytes = 0;
+  /** Bytes sent since the first of the holds on began: past holdLimitBytes, the hold gives up. */
+  private bytesSentWhileHeld = 0;
+  /** Batches posted and not yet written (at most postWindow, but for a close). */
+  private posted = 0;
+  /** Holds are ignored until this batch is written: a flushed() caller is owed what was held. */
+  private flushThrough = 0;
   /**
    * The time of the last batch written (its last entry's: every change stamped up to it is on disk);
    * undefined until one is. With batches sent and unwritten, the recording's end trails the clock
@@ -112,6 +132,7 @@ export class RecordingChannel {
     private readonly queue: CaptureQueue,
     private readonly events: ChannelEvents,
     private readonly holdLimitBytes = defaultHoldLimitBytes,
+    private readonly postWindow = defaultPostWindow,
   ) {
     process.onReply((reply) => this.replied(reply));
     process.onExit((error) => {
@@ -141,24 +162,27 @@ export class RecordingChannel {
     if (batch === undefined) return undefined;
     this.sequence = sequence;
     this.unwritten.push({ sequence, now });
-    if (this.holds > 0 && !this.holdGaveUp) {
-      this.held.push({ sequence, batch, now });
-      this.heldBytes += batch.entries.byteLength;
-      if (this.heldBytes <= this.holdLimitBytes) return sequence;
-      this.holdGaveUp = true;
-      this.postHeld();
-      return sequence;
-    }
-    this.process.post({ type: 'batch', sequence, ...batch, now });
+    this.held.push({ sequence, batch, now });
+    this.heldBytes += batch.entries.byteLength;
+    if (this.holds > 0) this.bytesSentWhileHeld += batch.entries.byteLength;
+    // Counted from the hold's start: batches already waiting for the window wait with or without it.
+    if (this.holding && this.bytesSentWhileHeld > this.holdLimitBytes) this.holdGaveUp = true;
+    this.postHeld();
     return sequence;
   }
 
+  /** A hold is on, and neither gave up nor is overridden by a flush. */
+  private get holding(): boolean {
+    return this.holds > 0 && !this.holdGaveUp && this.writtenSequence >= this.flushThrough;
+  }
+
   /**
-   * Keeps the batches sent from now on from the recording process until the returned release is
-   * called (once; holds nest, and the last release posts them), or until they pass holdLimitBytes.
+   * Posts no more batches to the recording process until the returned release is called (once; holds
+   * nest, and the last release posts what waits), or until what waits passes holdLimitBytes. The
+   * process still writes the batches posted before (at most postWindow).
    */
   hold(): () => void {
-    this.holds++;
+    if (this.holds++ === 0) this.bytesSentWhileHeld = 0;
     let released = false;
     return () => {
       if (released) return;
@@ -181,23 +205,25 @@ export class RecordingChannel {
     return this.writtenThrough ?? oldest.now;
   }
 
-  /** Batches sent and held, not yet posted (see hold). */
+  /** Batches sent and not yet posted (a hold, or the window full). */
   get heldBatches(): number {
     return this.held.length;
   }
 
   /** Resolves once every batch sent so far is written (or the process died). */
   flushed(): Promise<void> {
-    // A caller waiting for the disk is owed what was held.
-    this.postHeld();
+    // A caller waiting for the disk is owed what was held: holds wait until it is written.
     const target = this.sequence;
+    this.flushThrough = Math.max(this.flushThrough, target);
+    this.postHeld();
     if (this.writtenSequence >= target || this.deadWith) return Promise.resolve();
     return new Promise((resolve) => this.waiting.push({ sequence: target, resolve }));
   }
 
   /** Closes the recording at `now` (checkpointing its WAL into the file) and ends the process. */
   async close(now: number): Promise<void> {
-    this.postHeld();
+    // Everything, whatever the window: the close comes after the last batch.
+    this.postHeld(true);
     if (!this.deadWith) {
       const closed = new Promise<void>((resolve) => {
         this.process.onReply((reply) => {
@@ -213,14 +239,22 @@ export class RecordingChannel {
     await this.process.terminate();
   }
 
-  /** Posts the held batches, in order (dropped if the process died: nothing it is sent is written). */
-  private postHeld(): void {
-    const held = this.held;
-    this.held = [];
-    this.heldBytes = 0;
-    if (this.deadWith) return;
-    for (const { sequence, batch, now } of held)
+  /**
+   * Posts the batches waiting, in order, while the window has room and no hold is on (all of them
+   * when `all`); drops them if the process died: nothing it is sent is written.
+   */
+  private postHeld(all = false): void {
+    if (this.deadWith) {
+      this.held = [];
+      this.heldBytes = 0;
+      return;
+    }
+    while (this.held.length > 0 && (all || (!this.holding && this.posted < this.postWindow))) {
+      const { sequence, batch, now } = this.held.shift()!;
+      this.heldBytes -= batch.entries.byteLength;
+      this.posted++;
       this.process.post({ type: 'batch', sequence, ...batch, now });
+    }
   }
 
   private replied(reply: RecordingReply): void {
@@ -229,11 +263,13 @@ export class RecordingChannel {
       const { changesWritten, bytes, writeMs, writeCpuMs } = reply;
       this.written = { changesWritten, bytes, writeMs, writeCpuMs };
       this.writtenSequence = reply.sequence;
+      this.posted = Math.max(0, this.posted - 1);
       // Replies come in sequence order: what is written is the head of the list.
       while (this.unwritten.length > 0 && this.unwritten[0]!.sequence <= reply.sequence) {
         this.writtenThrough = this.unwritten.shift()!.now;
       }
       this.releaseWaiting(reply.sequence);
+      this.postHeld();
       this.events.written();
     } else if (reply.type === 'error') {
       this.events.failed(new Error(reply.message), reply.context);

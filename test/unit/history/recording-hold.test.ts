@@ -233,6 +233,77 @@ describe('holding the recording while a moment is rebuilt', () => {
     expect(posted.at(-1)).toEqual({ sequence: 5, now: 5 });
   });
 
+  it('posts at most its window ahead of the writes, so a hold leaves the process idle within it', async () => {
+    const posted: number[] = [];
+    const replies: ((reply: RecordingReply) => void)[] = [];
+    const queue = new CaptureQueue(64 * 1024 * 1024);
+    const closed: string[] = [];
+    const channel = new RecordingChannel(
+      {
+        post: (request) => {
+          if (request.type === 'batch') posted.push(request.sequence);
+          if (request.type === 'close') {
+            closed.push(`close after ${posted.length}`);
+            for (const listener of replies) listener({ type: 'closed', bytes: 0 });
+          }
+        },
+        onReply: (listener) => void replies.push(listener),
+        onExit: () => {},
+        terminate: () => Promise.resolve(),
+      },
+      queue,
+      { written: () => {}, died: () => {}, failed: () => {} },
+      64 * 1024 * 1024,
+      3,
+    );
+    const written = (sequence: number) => {
+      const reply: RecordingReply = {
+        type: 'written',
+        sequence,
+        changesWritten: sequence,
+        bytes: 0,
+        writeMs: 0,
+        writeCpuMs: 0,
+        entries: new Uint8Array(0),
+      };
+      for (const listener of replies) listener(reply);
+    };
+    const send = (now: number) => {
+      queue.appendChange('[1,1,2,"default/web",{}]');
+      channel.send(now);
+    };
+    // A burst (a big cluster's first list): three posted, the rest wait here, not in the process.
+    for (let now = 1; now <= 6; now++) send(now);
+    expect(posted).toEqual([1, 2, 3]);
+    expect(channel.heldBatches).toBe(3);
+    // Each write lets one more go, in order.
+    written(1);
+    expect(posted).toEqual([1, 2, 3, 4]);
+    // A travel holds: the process finishes what it has (2, 3, 4) and is given nothing more.
+    const release = channel.hold();
+    written(2);
+    written(3);
+    send(7);
+    expect(posted).toEqual([1, 2, 3, 4]);
+    release();
+    expect(posted).toEqual([1, 2, 3, 4, 5, 6]);
+    // A flush is owed everything, a window at a time; a close posts the rest at once, then closes.
+    const flushed = channel.flushed();
+    written(4);
+    written(5);
+    expect(posted).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    written(6);
+    written(7);
+    await flushed;
+    send(8);
+    send(9);
+    channel.hold();
+    send(10);
+    await channel.close(11);
+    expect(posted).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(closed).toEqual(['close after 10']);
+  });
+
   it('writes what it held when the recorder closes before the work settles', async () => {
     directory = tempDirectory();
     const file = directory.file('closed.kubetide');
