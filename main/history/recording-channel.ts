@@ -3,11 +3,11 @@
 // resolves flushed() callers once their batch is on disk, and closes the recording. A process that
 // dies ends nothing else: every later send is a no-op and every waiter is released.
 //
-// At most postWindow batches are posted and unwritten at a time; the others wait here, taken from the
-// queue, numbered and stamped when they were sent, and go as the process writes the ones before. The
-// process then never has more than a few batches of work ahead of it: posted all at once, a big
-// cluster's first list (375 MB of pod JSON at 150,000 pods, written at ~100 us a pod) sat in its
-// message queue for a minute, where nothing could hold it back.
+// At most postWindowBytes of batches are posted and unwritten at a time (one batch at least); the
+// others wait here, taken from the queue, numbered and stamped when they were sent, and go as the
+// process writes the ones before. The process then never has more than a few batches of work ahead
+// of it: posted all at once, a big cluster's first list (375 MB of pod JSON at 150,000 pods, written
+// at ~100 us a pod) sat in its message queue for a minute, where nothing could hold it back.
 //
 // While held (see hold), nothing more is posted: the recording process finishes the batches it has
 // and then leaves the CPU to work the user waits for (a travel's moment being rebuilt, on a machine
@@ -85,11 +85,11 @@ export interface WrittenSoFar {
 export const defaultHoldLimitBytes = 64 * 1024 * 1024;
 
 /**
- * Batches posted ahead of the process's writes. At a flood's 1 MiB a batch, about 40 ms of the
- * process's work each: 8 keep it busy through a main thread's turn of 300 ms (the longest seen while
- * a 150,000-pod list decodes), and a hold takes effect within that.
+ * Bytes of batches posted ahead of the process's writes. A megabyte of pod JSON is about 40 ms of the
+ * process's work: 8 MiB keep it busy through a main thread's turn of 300 ms (the longest seen while a
+ * 150,000-pod list decodes), and a hold takes effect within that.
  */
-export const defaultPostWindow = 8;
+export const defaultPostWindowBytes = 8 * 1024 * 1024;
 
 /** A batch taken from the queue and not posted yet (the window is full, or a hold is on). */
 interface HeldBatch {
@@ -114,8 +114,9 @@ export class RecordingChannel {
   private heldBytes = 0;
   /** Bytes sent since the first of the holds on began: past holdLimitBytes, the hold gives up. */
   private bytesSentWhileHeld = 0;
-  /** Batches posted and not yet written (at most postWindow, but for a close). */
-  private posted = 0;
+  /** Bytes of each batch posted and not yet written, oldest first (see postWindowBytes). */
+  private readonly postedSizes: number[] = [];
+  private postedBytes = 0;
   /** Holds are ignored until this batch is written: a flushed() caller is owed what was held. */
   private flushThrough = 0;
   /**
@@ -132,7 +133,7 @@ export class RecordingChannel {
     private readonly queue: CaptureQueue,
     private readonly events: ChannelEvents,
     private readonly holdLimitBytes = defaultHoldLimitBytes,
-    private readonly postWindow = defaultPostWindow,
+    private readonly postWindowBytes = defaultPostWindowBytes,
   ) {
     process.onReply((reply) => this.replied(reply));
     process.onExit((error) => {
@@ -179,7 +180,7 @@ export class RecordingChannel {
   /**
    * Posts no more batches to the recording process until the returned release is called (once; holds
    * nest, and the last release posts what waits), or until what waits passes holdLimitBytes. The
-   * process still writes the batches posted before (at most postWindow).
+   * process still writes the batches posted before (at most postWindowBytes).
    */
   hold(): () => void {
     if (this.holds++ === 0) this.bytesSentWhileHeld = 0;
@@ -239,6 +240,11 @@ export class RecordingChannel {
     await this.process.terminate();
   }
 
+  /** Whether `next` may be posted now: the window holds it, or nothing is posted (a batch bigger than it). */
+  private windowHasRoom(next: HeldBatch): boolean {
+    return this.postedBytes === 0 || this.postedBytes + next.batch.entries.byteLength <= this.postWindowBytes;
+  }
+
   /**
    * Posts the batches waiting, in order, while the window has room and no hold is on (all of them
    * when `all`); drops them if the process died: nothing it is sent is written.
@@ -249,10 +255,12 @@ export class RecordingChannel {
       this.heldBytes = 0;
       return;
     }
-    while (this.held.length > 0 && (all || (!this.holding && this.posted < this.postWindow))) {
+    while (this.held.length > 0 && (all || (!this.holding && this.windowHasRoom(this.held[0]!)))) {
       const { sequence, batch, now } = this.held.shift()!;
-      this.heldBytes -= batch.entries.byteLength;
-      this.posted++;
+      const bytes = batch.entries.byteLength;
+      this.heldBytes -= bytes;
+      this.postedSizes.push(bytes);
+      this.postedBytes += bytes;
       this.process.post({ type: 'batch', sequence, ...batch, now });
     }
   }
@@ -263,7 +271,7 @@ export class RecordingChannel {
       const { changesWritten, bytes, writeMs, writeCpuMs } = reply;
       this.written = { changesWritten, bytes, writeMs, writeCpuMs };
       this.writtenSequence = reply.sequence;
-      this.posted = Math.max(0, this.posted - 1);
+      this.postedBytes -= this.postedSizes.shift() ?? 0;
       // Replies come in sequence order: what is written is the head of the list.
       while (this.unwritten.length > 0 && this.unwritten[0]!.sequence <= reply.sequence) {
         this.writtenThrough = this.unwritten.shift()!.now;

@@ -233,7 +233,7 @@ describe('holding the recording while a moment is rebuilt', () => {
     expect(posted.at(-1)).toEqual({ sequence: 5, now: 5 });
   });
 
-  it('posts at most its window ahead of the writes, so a hold leaves the process idle within it', async () => {
+  it('posts at most its window of bytes ahead of the writes, so a hold leaves the process idle within it', async () => {
     const posted: number[] = [];
     const replies: ((reply: RecordingReply) => void)[] = [];
     const queue = new CaptureQueue(64 * 1024 * 1024);
@@ -254,7 +254,8 @@ describe('holding the recording while a moment is rebuilt', () => {
       queue,
       { written: () => {}, died: () => {}, failed: () => {} },
       64 * 1024 * 1024,
-      3,
+      // Three of its batches.
+      3 * 1_100,
     );
     const written = (sequence: number) => {
       const reply: RecordingReply = {
@@ -269,7 +270,8 @@ describe('holding the recording while a moment is rebuilt', () => {
       for (const listener of replies) listener(reply);
     };
     const send = (now: number) => {
-      queue.appendChange('[1,1,2,"default/web",{}]');
+      // About 1,030 bytes a batch.
+      queue.appendChange(`[1,1,2,"default/web","${'x'.repeat(1_000)}"]`);
       channel.send(now);
     };
     // A burst (a big cluster's first list): three posted, the rest wait here, not in the process.
