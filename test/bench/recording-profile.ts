@@ -273,7 +273,11 @@ async function hotSource(options: Options): Promise<EntrySource> {
   const replaced = encodeDeltaType('Replaced', false);
   const updated = encodeDeltaType('Updated', false);
   const streamed = pods.slice(0, streamedPods);
-  const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
+  // A loop, not Math.max(...): spreading 150,000 arguments overflows the stack.
+  const resourceVersion = pods.reduce(
+    (highest, pod) => Math.max(highest, Number(pod.metadata.resourceVersion) || 0),
+    0,
+  );
   const transform = kubetideTransform();
   let changes = 0;
   return {
