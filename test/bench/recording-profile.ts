@@ -5,7 +5,7 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--batch-bytes B] [--profile DIR] [--churn broad]
+//     [--batch-bytes B] [--list-batch-bytes B] [--profile DIR] [--churn broad]
 //
 // `--churn broad` records instead what the ui bench's churn makes (its random actions over every
 // listed pod, the Events, Deployments, ReplicaSets, Jobs and ConfigMaps they write): the embedded
@@ -19,7 +19,8 @@
 // `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
-// the Recorder's size (a batch goes at 1 MiB), in a CaptureQueue, from texts as StreamTap writes them.
+// the Recorder's sizes (a batch goes at 1 MiB, a list's, a whole cache recorded, at 4 MiB), in a
+// CaptureQueue, from texts as StreamTap writes them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import Database from 'better-sqlite3';
@@ -30,7 +31,7 @@ import type { MarkEntry, RecordingReply } from '../../main/history/recording-pro
 import { RecordingServer } from '../../main/history/recording-server';
 import type { TakenBatch } from '../../main/history/capture-queue';
 import { CaptureQueue } from '../../main/history/capture-queue';
-import { batchBytes } from '../../main/history/recorder-options';
+import { batchBytes, wholeCacheBatchBytes } from '../../main/history/recorder-options';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
@@ -73,6 +74,8 @@ interface Options {
   frameInterval: number | undefined;
   /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
   batchBytes: number;
+  /** The same for the list, a whole cache recorded (default: the Recorder's wholeCacheBatchBytes). */
+  listBatchBytes: number;
   /** 'hot': MODIFIED over the first 1,000 pods; 'broad': the cluster's own churn over every kind. */
   churn: 'hot' | 'broad';
 }
@@ -86,6 +89,7 @@ function parseOptions(argv: readonly string[]): Options {
     frames: true,
     frameInterval: undefined,
     batchBytes,
+    listBatchBytes: wholeCacheBatchBytes,
     churn: 'hot',
   };
   for (let index = 0; index < argv.length; index++) {
@@ -96,12 +100,13 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
     else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
+    else if (argv[index - 1] === '--list-batch-bytes') options.listBatchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else if (argv[index - 1] === '--churn' && (value === 'hot' || value === 'broad')) options.churn = value;
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR --churn hot|broad)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --list-batch-bytes B --profile DIR --churn hot|broad)`,
       );
   }
   return options;
@@ -373,7 +378,7 @@ async function main(): Promise<void> {
       },
       now: listTime,
     });
-    const listBatches = batchesOf(source.list(listTime), options.batchBytes);
+    const listBatches = batchesOf(source.list(listTime), options.listBatchBytes);
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;
