@@ -155,6 +155,11 @@ export class CaptureQueue {
     return this.queuedBytes;
   }
 
+  /** Of pendingBytes, those of forced changes (a whole cache's records). */
+  get pendingForcedBytes(): number {
+    return this.queuedForcedBytes;
+  }
+
   /** Changes captured and not yet written (queued or in flight). */
   get bufferedChanges(): number {
     return this.queuedChanges + this.inFlightChanges;

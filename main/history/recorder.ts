@@ -17,7 +17,13 @@ import { CrashLogFetches } from './crash-log-fetches';
 import { MetricSamplePosts } from './metric-sample-posts';
 import { OverflowGap } from './overflow-gap';
 import type { AttachOptions, RecorderAttachment, RecorderOptions, RecorderStats } from './recorder-options';
-import { batchBytes, defaultQueueLimitBytes, defaultResyncSliceBytes, settingsOf } from './recorder-options';
+import {
+  batchBytes,
+  defaultQueueLimitBytes,
+  defaultResyncSliceBytes,
+  settingsOf,
+  wholeCacheBatchBytes,
+} from './recorder-options';
 import { RecordingChannel, openRecordingProcess } from './recording-channel';
 import type { RecordingProcess } from './recording-process';
 import type { MarkEntry, MetricSamplesEntry } from './recording-protocol';
@@ -307,7 +313,9 @@ export class Recorder {
       this.overflow.refused();
       return false;
     }
-    if (this.queue.pendingBytes >= batchBytes) this.send();
+    // A whole cache's records go in larger batches: fewer commits for the recording process.
+    const limit = this.queue.pendingForcedBytes > 0 ? wholeCacheBatchBytes : batchBytes;
+    if (this.queue.pendingBytes >= limit) this.send();
     return true;
   }
 

@@ -5,7 +5,7 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--batch-bytes B] [--profile DIR] [--churn broad]
+//     [--batch-bytes B] [--list-batch-bytes B] [--profile DIR] [--churn broad]
 //
 // `--churn broad` records instead what the ui bench's churn makes (its random actions over every
 // listed pod, the Events, Deployments, ReplicaSets, Jobs and ConfigMaps they write): the embedded
@@ -19,19 +19,19 @@
 // `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
-// the Recorder's size (a batch goes at 1 MiB), in a CaptureQueue, from texts as StreamTap writes them.
+// the Recorder's sizes (a batch goes at 1 MiB, a list's, a whole cache recorded, at 4 MiB), in a
+// CaptureQueue, from texts as StreamTap writes them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { encodeDeltaType } from '../../main/history/recorded-change';
 import type { MarkEntry, RecordingReply } from '../../main/history/recording-protocol';
 import { RecordingServer } from '../../main/history/recording-server';
 import type { TakenBatch } from '../../main/history/capture-queue';
 import { CaptureQueue } from '../../main/history/capture-queue';
-import { batchBytes } from '../../main/history/recorder-options';
+import { batchBytes, wholeCacheBatchBytes } from '../../main/history/recorder-options';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
@@ -39,6 +39,7 @@ import { getBody, kubetideTransform } from './harness';
 import { nextVersion } from './history-stream';
 import { RecordingWriter } from '../../main/history/recording-writer';
 import { BroadChurn } from './broad-churn';
+import { startClusterProcess } from './ui-cluster';
 import type { TimedText } from './broad-churn';
 
 /** CPU time of the writer's stages the profile cannot tell apart by function, in ms. */
@@ -73,6 +74,8 @@ interface Options {
   frameInterval: number | undefined;
   /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
   batchBytes: number;
+  /** The same for the list, a whole cache recorded (default: the Recorder's wholeCacheBatchBytes). */
+  listBatchBytes: number;
   /** 'hot': MODIFIED over the first 1,000 pods; 'broad': the cluster's own churn over every kind. */
   churn: 'hot' | 'broad';
 }
@@ -86,6 +89,7 @@ function parseOptions(argv: readonly string[]): Options {
     frames: true,
     frameInterval: undefined,
     batchBytes,
+    listBatchBytes: wholeCacheBatchBytes,
     churn: 'hot',
   };
   for (let index = 0; index < argv.length; index++) {
@@ -96,12 +100,13 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
     else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
+    else if (argv[index - 1] === '--list-batch-bytes') options.listBatchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else if (argv[index - 1] === '--churn' && (value === 'hot' || value === 'broad')) options.churn = value;
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --profile DIR --churn hot|broad)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --list-batch-bytes B --profile DIR --churn hot|broad)`,
       );
   }
   return options;
@@ -259,7 +264,14 @@ interface EntrySource {
 
 /** The hot mode: `--events` MODIFIED over the first 1,000 of `--list` pods, in turn. */
 async function hotSource(options: Options): Promise<EntrySource> {
-  const cluster = await startEmbeddedCluster({ pods: options.list, seed: 7, simulate: false });
+  // In a process of its own: the embedded cluster's store outlives its close() by some 330 MB of heap
+  // at 50,000 pods, which every collection of this thread (the worker's, in production) then marked.
+  const directory = mkdtempSync(join(tmpdir(), 'kubetide-recording-profile-cluster-'));
+  const cluster = await startClusterProcess({
+    pods: options.list,
+    kubeconfigPath: join(directory, 'kubeconfig'),
+    log: () => {},
+  });
   let pods: KubeObject[];
   try {
     const list = JSON.parse(
@@ -269,11 +281,16 @@ async function hotSource(options: Options): Promise<EntrySource> {
     pods = list.items.map((pod) => transform(pod) as KubeObject);
   } finally {
     await cluster.close();
+    rmSync(directory, { recursive: true, force: true });
   }
   const replaced = encodeDeltaType('Replaced', false);
   const updated = encodeDeltaType('Updated', false);
   const streamed = pods.slice(0, streamedPods);
-  const resourceVersion = Math.max(...pods.map((pod) => Number(pod.metadata.resourceVersion) || 0));
+  // A loop, not Math.max(...): spreading 150,000 arguments overflows the stack.
+  const resourceVersion = pods.reduce(
+    (highest, pod) => Math.max(highest, Number(pod.metadata.resourceVersion) || 0),
+    0,
+  );
   const transform = kubetideTransform();
   let changes = 0;
   return {
@@ -286,6 +303,9 @@ async function hotSource(options: Options): Promise<EntrySource> {
       yield [mark({ mark: 'list-start', stream: 1 }), time];
       for (const pod of pods)
         yield [`[${time},1,${replaced},${JSON.stringify(keyOf(pod))},${JSON.stringify(pod)}]`, time];
+      // The listed trees are the bench's, not the worker's: held while the list is written, every
+      // collection in this thread marked them (at 150,000 pods, hundreds of MB the worker never holds).
+      pods = [];
       yield [
         mark({ mark: 'list-applied', stream: 1, time, reason: 'initial-list', detail: 'profile' }),
         time,
@@ -358,7 +378,7 @@ async function main(): Promise<void> {
       },
       now: listTime,
     });
-    const listBatches = batchesOf(source.list(listTime), options.batchBytes);
+    const listBatches = batchesOf(source.list(listTime), options.listBatchBytes);
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;

@@ -7,7 +7,10 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
+import { batchBytes, wholeCacheBatchBytes } from '../../../main/history/recorder-options';
+import type { RecordingProcessFactory } from '../../../main/history/recording-process';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
+import type { RecorderRequest } from '../../../main/history/recording-protocol';
 import { openRecording } from '../../../main/history/recording-reader';
 import { recordingMarks, stateAt } from '../../../main/history/replay';
 import type { KubeObject } from '../../../shared/kube/object';
@@ -110,6 +113,68 @@ describe('Recorder', () => {
       ['relist', 'attached'],
     ]);
     reader.close();
+  });
+
+  it("sends a whole cache's records in batches of up to wholeCacheBatchBytes, live changes at batchBytes", async () => {
+    directory = tempDirectory();
+    const file = directory.file('batches.kubetide');
+    const clock = new FakeClock();
+    const source = new FakeControllerSource();
+    // About 5 MiB of pods: one batch of wholeCacheBatchBytes by size, the tail by the timer.
+    const podBytes = JSON.stringify(realisticPod('web-0000')).length;
+    const count = Math.ceil((5 * 2 ** 20) / podBytes);
+    for (let index = 0; index < count; index++)
+      source.add(realisticPod(`web-${String(index).padStart(4, '0')}`));
+    const informer = new SharedIndexInformer<KubeObject>({ listerWatcher: source, clock });
+    const stop = new AbortController();
+    const done = informer.run(stop.signal);
+    await settle();
+    const posted: number[] = [];
+    const countingProcess: RecordingProcessFactory = () => {
+      const process = inlineRecordingProcess();
+      return {
+        ...process,
+        post: (request: RecorderRequest) => {
+          if (request.type === 'batch') posted.push(request.entries.byteLength);
+          process.post(request);
+        },
+      };
+    };
+    const turns: (() => void)[] = [];
+    const recorder = await Recorder.open({
+      file,
+      context: 'test-context',
+      clock,
+      recordingProcess: countingProcess,
+      nextTurn: (work) => void turns.push(work),
+    });
+    recorder.attach(informer, podsGvr);
+    await settle();
+    while (turns.length > 0) {
+      turns.shift()!();
+      await settle();
+    }
+    // The record's batches went by size, none by the timer (the clock has not moved).
+    const recordBatches = [...posted];
+    expect(recordBatches.length).toBeGreaterThanOrEqual(1);
+    for (const bytes of recordBatches) {
+      expect(bytes).toBeGreaterThanOrEqual(wholeCacheBatchBytes);
+      expect(bytes).toBeLessThan(wholeCacheBatchBytes + 2 * podBytes);
+    }
+    // The record's tail goes with the timer; then live changes alone go at batchBytes, as before.
+    await clock.stepAsync(100);
+    const recorded = posted.length;
+    for (let index = 0; index < count / 2; index++)
+      source.add(realisticPod(`api-${String(index).padStart(4, '0')}`));
+    await settle();
+    const liveBatches = posted.slice(recorded);
+    expect(liveBatches.length).toBeGreaterThanOrEqual(2);
+    for (const bytes of liveBatches) expect(bytes).toBeLessThan(batchBytes + 2 * podBytes);
+    await clock.stepAsync(1000);
+    stop.abort();
+    await done;
+    await recorder.close();
+    expect(changesOnDisk(file)).toBe(count + Math.ceil(count / 2));
   });
 
   it('stops recording an informer once detached', async () => {
