@@ -47,6 +47,19 @@ function deferred(): { promise: Promise<void>; resolve: () => void; reject: (err
   return { promise, resolve, reject };
 }
 
+/** The recording process's reply that batch `sequence` is written. */
+function writtenReply(sequence: number): RecordingReply {
+  return {
+    type: 'written',
+    sequence,
+    changesWritten: sequence,
+    bytes: 0,
+    writeMs: 0,
+    writeCpuMs: 0,
+    entries: new Uint8Array(0),
+  };
+}
+
 describe('holding the recording while a moment is rebuilt', () => {
   it('posts nothing while the work runs (holds nest), then every change, each at its arrival', async () => {
     directory = tempDirectory();
@@ -153,16 +166,7 @@ describe('holding the recording while a moment is rebuilt', () => {
       { written: () => {}, died: () => {}, failed: () => {} },
     );
     const written = (sequence: number) => {
-      const reply: RecordingReply = {
-        type: 'written',
-        sequence,
-        changesWritten: sequence,
-        bytes: 0,
-        writeMs: 0,
-        writeCpuMs: 0,
-        entries: new Uint8Array(0),
-      };
-      for (const listener of replies) listener(reply);
+      for (const listener of replies) listener(writtenReply(sequence));
     };
     const entry = '[1,1,2,"default/web",{}]';
     expect(channel.unwrittenSince()).toBeUndefined();
@@ -258,16 +262,7 @@ describe('holding the recording while a moment is rebuilt', () => {
       3 * 1_100,
     );
     const written = (sequence: number) => {
-      const reply: RecordingReply = {
-        type: 'written',
-        sequence,
-        changesWritten: sequence,
-        bytes: 0,
-        writeMs: 0,
-        writeCpuMs: 0,
-        entries: new Uint8Array(0),
-      };
-      for (const listener of replies) listener(reply);
+      for (const listener of replies) listener(writtenReply(sequence));
     };
     const send = (now: number) => {
       // About 1,030 bytes a batch.
