@@ -107,11 +107,10 @@ export class RecordingChannel {
   private deadWith: Error | undefined;
   /** Holds not yet released (see hold). */
   private holds = 0;
-  /** Set once the held bytes passed the limit: batches go as they come until every hold is released. */
+  /** Set once the bytes sent while held passed the limit: batches go as they come until every hold is released. */
   private holdGaveUp = false;
   /** Batches sent and not posted, in order. */
   private held: HeldBatch[] = [];
-  private heldBytes = 0;
   /** Bytes sent since the first of the holds on began: past holdLimitBytes, the hold gives up. */
   private bytesSentWhileHeld = 0;
   /** Bytes of each batch posted and not yet written, oldest first (see postWindowBytes). */
@@ -164,7 +163,6 @@ export class RecordingChannel {
     this.sequence = sequence;
     this.unwritten.push({ sequence, now });
     this.held.push({ sequence, batch, now });
-    this.heldBytes += batch.entries.byteLength;
     if (this.holds > 0) this.bytesSentWhileHeld += batch.entries.byteLength;
     // Counted from the hold's start: batches already waiting for the window wait with or without it.
     if (this.holding && this.bytesSentWhileHeld > this.holdLimitBytes) this.holdGaveUp = true;
@@ -252,13 +250,11 @@ export class RecordingChannel {
   private postHeld(all = false): void {
     if (this.deadWith) {
       this.held = [];
-      this.heldBytes = 0;
       return;
     }
     while (this.held.length > 0 && (all || (!this.holding && this.windowHasRoom(this.held[0]!)))) {
       const { sequence, batch, now } = this.held.shift()!;
       const bytes = batch.entries.byteLength;
-      this.heldBytes -= bytes;
       this.postedSizes.push(bytes);
       this.postedBytes += bytes;
       this.process.post({ type: 'batch', sequence, ...batch, now });
