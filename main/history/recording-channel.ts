@@ -107,7 +107,10 @@ export class RecordingChannel {
   private deadWith: Error | undefined;
   /** Holds not yet released (see hold). */
   private holds = 0;
-  /** Set once the bytes sent while held passed the limit: batches go as they come until every hold is released. */
+  /**
+   * Set once the bytes sent while held passed the limit: batches go as they come until every hold is
+   * released.
+   */
   private holdGaveUp = false;
   /** Batches sent and not posted, in order. */
   private held: HeldBatch[] = [];
