@@ -116,8 +116,7 @@ export class RecordingChannel {
   private held: HeldBatch[] = [];
   /** Bytes sent since the first of the holds on began: past holdLimitBytes, the hold gives up. */
   private bytesSentWhileHeld = 0;
-  /** Bytes of each batch posted and not yet written, oldest first (see postWindowBytes). */
-  private readonly postedSizes: number[] = [];
+  /** Bytes of the batches posted and not yet written (see postWindowBytes). */
   private postedBytes = 0;
   /** Holds are ignored until this batch is written: a flushed() caller is owed what was held. */
   private flushThrough = 0;
@@ -127,8 +126,11 @@ export class RecordingChannel {
    * by the time since then (see unwrittenSince).
    */
   private writtenThrough: number | undefined;
-  /** Per batch sent and not yet written, oldest first: its sequence and time. */
-  private unwritten: { readonly sequence: number; readonly now: number }[] = [];
+  /**
+   * Per batch sent and not yet written, oldest first: its sequence, time and bytes. Those posted are
+   * its head (batches are posted in order, and only posted ones are written).
+   */
+  private unwritten: { readonly sequence: number; readonly now: number; readonly bytes: number }[] = [];
 
   constructor(
     readonly process: RecordingProcess,
@@ -164,7 +166,7 @@ export class RecordingChannel {
     const batch = this.queue.take(sequence);
     if (batch === undefined) return undefined;
     this.sequence = sequence;
-    this.unwritten.push({ sequence, now });
+    this.unwritten.push({ sequence, now, bytes: batch.entries.byteLength });
     this.held.push({ sequence, batch, now });
     if (this.holds > 0) this.bytesSentWhileHeld += batch.entries.byteLength;
     // Counted from the hold's start: batches already waiting for the window wait with or without it.
@@ -257,9 +259,7 @@ export class RecordingChannel {
     }
     while (this.held.length > 0 && (all || (!this.holding && this.windowHasRoom(this.held[0]!)))) {
       const { sequence, batch, now } = this.held.shift()!;
-      const bytes = batch.entries.byteLength;
-      this.postedSizes.push(bytes);
-      this.postedBytes += bytes;
+      this.postedBytes += batch.entries.byteLength;
       this.process.post({ type: 'batch', sequence, ...batch, now });
     }
   }
@@ -270,10 +270,11 @@ export class RecordingChannel {
       const { changesWritten, bytes, writeMs, writeCpuMs } = reply;
       this.written = { changesWritten, bytes, writeMs, writeCpuMs };
       this.writtenSequence = reply.sequence;
-      this.postedBytes -= this.postedSizes.shift() ?? 0;
       // Replies come in sequence order: what is written is the head of the list.
       while (this.unwritten.length > 0 && this.unwritten[0]!.sequence <= reply.sequence) {
-        this.writtenThrough = this.unwritten.shift()!.now;
+        const done = this.unwritten.shift()!;
+        this.writtenThrough = done.now;
+        this.postedBytes -= done.bytes;
       }
       this.releaseWaiting(reply.sequence);
       this.postHeld();
