@@ -12,8 +12,8 @@
 // While held (see hold), nothing more is posted: the recording process finishes the batches it has
 // and then leaves the CPU to work the user waits for (a travel's moment being rebuilt, on a machine
 // of two cores). The queue counts waiting batches as in flight, so its bound and overflow gaps work
-// as before; past holdLimitBytes the hold gives up and batches go as they would have. A flush or a
-// close posts them first.
+// as before; past holdLimitBytes sent while held, the hold gives up and batches go as they would
+// have. A flush or a close posts them first.
 import type { CaptureQueue, TakenBatch } from './capture-queue';
 import { RecordingError } from './recording-error';
 import type { RecordingProcess, RecordingProcessFactory } from './recording-process';
@@ -182,8 +182,9 @@ export class RecordingChannel {
 
   /**
    * Posts no more batches to the recording process until the returned release is called (once; holds
-   * nest, and the last release posts what waits), or until what waits passes holdLimitBytes. The
-   * process still writes the batches posted before (at most postWindowBytes).
+   * nest, and the last release posts what waits), or until the bytes sent since it began pass
+   * holdLimitBytes (what waited for the window before it does not count). The process still writes
+   * the batches posted before (at most postWindowBytes).
    */
   hold(): () => void {
     if (this.holds++ === 0) this.bytesSentWhileHeld = 0;
