@@ -118,6 +118,18 @@ export class ClusterStorage {
     subresource?: 'status' | 'all',
     dryRun = false,
   ): StoredObject {
+    return this.replace(type, namespace, name, structuredClone(input), subresource, dryRun);
+  }
+
+  /** update() with `input` owned by the store from here on (a private copy nobody else holds). */
+  private replace(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    input: KubeObject,
+    subresource: 'status' | 'all' | undefined,
+    dryRun: boolean,
+  ): StoredObject {
     const current = this.get(type, namespace, name);
     const requestedVersion = input.metadata?.resourceVersion;
     if (requestedVersion && requestedVersion !== String(current.resourceVersion)) throw conflict(type, name);
@@ -128,9 +140,9 @@ export class ClusterStorage {
     const previous = current.object;
     let next: KubeObject;
     if (subresource === 'status') {
-      next = { ...structuredClone(previous), status: structuredClone(input.status) };
+      next = { ...structuredClone(previous), status: input.status };
     } else {
-      next = structuredClone(input);
+      next = input;
       next.metadata = {
         ...next.metadata,
         name,
@@ -169,7 +181,7 @@ export class ClusterStorage {
     if (!current) return undefined;
     const copy = structuredClone(current.object);
     if (change(copy) === false) return current;
-    return this.update(type, namespace, name, copy, subresource);
+    return this.replace(type, namespace, name, copy, subresource, false);
   }
 
   /**

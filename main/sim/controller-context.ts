@@ -130,16 +130,27 @@ export function writeReplicaStatus(
   pods: KubeObject[],
 ): void {
   const ready = pods.filter((pod) => podStageOf(pod) === 'Running').length;
+  const current = context.storage.find(type, owner.metadata.namespace, owner.metadata.name ?? '')?.object;
+  if (!current) return;
+  const fields: Json = {
+    replicas: pods.length,
+    readyReplicas: ready,
+    availableReplicas: ready,
+    observedGeneration: current.metadata.generation,
+    ...(type.kind === 'ReplicaSet'
+      ? { fullyLabeledReplicas: pods.length }
+      : { currentReplicas: pods.length, updatedReplicas: pods.length }),
+  };
+  // Most passes find the status as it was (a pod changed, not how many are ready): the write would be
+  // a no-op, so the object is not copied and compared for nothing.
+  if (holdsAll(current.status as Json | undefined, fields)) return;
   context.storage.mutate(type, owner.metadata.namespace, owner.metadata.name ?? '', (copy) => {
-    copy.status = {
-      ...(copy.status as Json | undefined),
-      replicas: pods.length,
-      readyReplicas: ready,
-      availableReplicas: ready,
-      observedGeneration: copy.metadata.generation,
-      ...(type.kind === 'ReplicaSet'
-        ? { fullyLabeledReplicas: pods.length }
-        : { currentReplicas: pods.length, updatedReplicas: pods.length }),
-    };
+    copy.status = { ...(copy.status as Json | undefined), ...fields };
   });
+}
+
+/** True when `status` already has every one of `fields` at the same value. */
+function holdsAll(status: Json | undefined, fields: Json): boolean {
+  for (const [field, value] of Object.entries(fields)) if (status?.[field] !== value) return false;
+  return true;
 }
