@@ -16,7 +16,8 @@ import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { RetiredKeys } from './key-leases';
 import { positionByName, sortRowsByName, takeArrivals } from './named-keys';
-import { cut, maxRank, placeArrivals, respaceCrowded } from './ranked-placement';
+import { maxRank, placeArrivals, respaceCrowded } from './ranked-placement';
+import { atPositions, withoutPositions } from './position-picks';
 import type { RankedKeys, SpareOrder } from './ranked-placement';
 import { carriedChanges } from './carried-order';
 import type { CarriedOrder } from './carried-order';
@@ -27,6 +28,12 @@ import type { SubscriptionMirror } from './subscription-mirror';
 function sortByName(rows: ReadonlyMap<string, Row>, keys: readonly string[]): NamedKeys {
   return sortRowsByName(keys.map((key) => rows.get(key)!));
 }
+
+/**
+ * Past this share of the order, a subset is put in name order by position (a pass over the order)
+ * rather than by sorting ranks.
+ */
+const pickedShare = 1 / 16;
 
 export class NameOrder {
   /**
@@ -156,15 +163,22 @@ export class NameOrder {
   /**
    * `keys` (distinct, each in the order as of the last read) in name order, sorted by rank: no name
    * is read or compared, which keeps sorting thousands of matches cheaper than walking all 150,000
-   * keys in name order (a cache miss a key).
+   * keys in name order (a cache miss a key). Many keys are found by position and picked from the
+   * order in one pass (see position-picks.ts), which costs no sort.
    */
   sorted(keys: readonly string[]): string[] {
     const count = keys.length;
+    const rankOf = this.ranksByKey();
+    if (count > this.keys.length * pickedShare) {
+      const positions = new Array<number>(count);
+      for (let index = 0; index < count; index++)
+        positions[index] = this.positionOf(rankOf.get(keys[index])!);
+      return atPositions(this.keys, positions);
+    }
     // Rank and index packed in one double (rank * scale + index < 2^53): sorting the doubles sorts
     // by rank, natively, and each index comes back out.
     const scale = 2 ** Math.ceil(Math.log2(count + 1));
     const packed = new Float64Array(count);
-    const rankOf = this.ranksByKey();
     for (let index = 0; index < count; index++) packed[index] = rankOf.get(keys[index])! * scale + index;
     packed.sort();
     const result = new Array<string>(count);
@@ -211,7 +225,7 @@ export class NameOrder {
         const rank = (rankOf ??= this.ranksByKey()).get(key);
         if (rank !== undefined) positions.push(this.positionOf(rank));
       }
-    return positions.length === 0 ? this.keys : cut(this.keys, positions);
+    return positions.length === 0 ? this.keys : withoutPositions(this.keys, positions);
   }
 
   /** The index of `rank` in `ranks` (which holds it). */
@@ -406,10 +420,10 @@ export function mergedInNameOrder(
   return currentOrder(mirror).withAdded(ordered, added);
 }
 
-/** Keys of the name order that none of the `excluded` sets holds, cut out by rank. */
+/** Keys of the name order that none of `excluded` holds, cut out by rank. */
 export function nameOrderWithout(
   mirror: SubscriptionMirror,
-  excluded: readonly ReadonlySet<string>[],
+  excluded: readonly Iterable<string>[],
 ): readonly string[] {
   return currentOrder(mirror).without(excluded);
 }
