@@ -6,11 +6,11 @@
 //
 // Alone, on synthetic pods (renderer-churn-alone.ts's), without the cluster the renderer bench needs:
 //
-//   npx tsx test/bench/renderer-typing.ts [--rows 150000] [--profile FILE.cpuprofile] [--texts a,b]
+//   npx tsx test/bench/renderer-typing.ts [--rows 150000] [--profile FILE.cpuprofile] [--texts 'a|b']
 //
 // prints each text's keys' CPU ms (the cheapest of the rounds) and their max, sum and p95. --profile
 // writes a V8 CPU profile of the typing alone (the mirror's setup left out; profile-summary.ts reads
-// it); --texts types these texts (comma-separated) rather than the ui bench's.
+// it); --texts types these texts (separated by |) rather than the ui bench's.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     await session.post('Profiler.setSamplingInterval', { interval: 200 });
     await session.post('Profiler.start');
   }
-  const texts = argument('--texts')?.split(',') ?? typedTexts(rows);
+  const texts = argument('--texts')?.split('|') ?? typedTexts(rows);
   const costs = typeTexts(subscriptionId, store, scheduler, mirror, rows, texts, random);
   if (profile !== undefined) {
     const { profile: written } = await session.post('Profiler.stop');

@@ -60,7 +60,9 @@ describe('KeyTextSearch', () => {
       const lacking = search.lacking(text, limit);
       if (text.includes('\n') || text === '' || expected.length > limit)
         expect(lacking, text).toBeUndefined();
-      else expect(lacking?.sort(), text).toEqual(expected);
+      // Refused by the estimate (see lacking) only when they are not clearly few.
+      else if (lacking !== undefined || expected.length * 4 <= limit)
+        expect(lacking?.sort(), text).toEqual(expected);
     }
   });
 
