@@ -139,21 +139,30 @@ export function textExclusions(
   lowerText: string,
 ): ReadonlySet<string> | undefined {
   const pairs = pairsOf(mirror, lowerText);
-  if (pairs.labels.size === 0) return keyTextExclusions(mirror, lowerText);
   const missing: ReadonlySet<string>[] = [];
+  /**
+   * Label keys holding the text that many rows lack (`track`, for `a`): a row lacking the common ones
+   * is checked for these on the row itself, so they never send the text to a check of every key.
+   */
+  const uncommon: string[] = [];
   for (const [label, present] of pairs.labels) {
     const keys = missingLabel(mirror, label).read(present);
-    if (keys === undefined) return keyTextExclusions(mirror, lowerText);
-    missing.push(keys);
+    if (keys === undefined) uncommon.push(label);
+    else missing.push(keys);
   }
+  if (missing.length === 0) return keyTextExclusions(mirror, lowerText);
   missing.sort((left, right) => left.size - right.size);
   const limit = mirror.rows.size * maxMergedShare;
   const withValue = pairs.valueRows <= limit ? inAnySet(pairs.valueSets) : withAnyValue(mirror, pairs.values);
   const inKey = keyMatcher(mirror, lowerText);
+  const hasUncommon = (key: string): boolean => {
+    const labels = mirror.rows.get(key)?.labels;
+    return labels !== undefined && uncommon.some((label) => typeof labels[label] === 'string');
+  };
   const excluded = new Set<string>();
   for (const key of missing[0]) {
     if (missing.some((keys) => !keys.has(key))) continue;
-    if (!inKey(key) && !withValue(key)) excluded.add(key);
+    if (!inKey(key) && !withValue(key) && !(uncommon.length > 0 && hasUncommon(key))) excluded.add(key);
   }
   return excluded;
 }

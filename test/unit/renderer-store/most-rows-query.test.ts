@@ -9,7 +9,7 @@ import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror'
 import { warmTextSearch } from '../../../renderer/store/text-match';
 import { parseFilterExpression } from '../../../renderer/ui-state/filter-expression';
 import type { Row } from '../../../shared/protocol/row';
-import { pick, row, seededRandom } from '../bridge/fixtures';
+import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound, keysByName } from './random-churn';
 
 /** Pods as Deployments name them; a tenth are canaries (a label few rows have, `track`, holds `a`). */
@@ -60,11 +60,20 @@ describe('queries whose answer is most rows', () => {
         make: (key) => pod(random, key, 1),
       }),
     );
+    // Keys without `a`: one row holds it in its uncommon label alone (kept), one nowhere (left out).
+    const lone = row('ops/db-1', '2', { labels: { track: 'canary' } });
+    const bare = row('ops/db-2', '2', { labels: { tier: 'db' } });
+    live.set(lone.key, lone).set(bare.key, bare);
+    mirror.apply(deltaBatch(2, { upserts: [lone, bare] }));
     warmTextSearch(mirror);
-    // `a` is in every key; the label keys holding it include `track`, which most rows lack.
+    // `a` is in nearly every key; the label keys holding it include `track`, which most rows lack.
     expect(answersByExclusion(mirror, { text: 'a' })).toBe(true);
     expect(answersByExclusion(mirror, { text: 'api' })).toBe(true);
-    expect(queryRows(mirror, { text: 'a' })).toEqual(expected(live, { text: 'a' }));
+    const answer = queryRows(mirror, { text: 'a' });
+    expect(answer).toEqual(expected(live, { text: 'a' }));
+    expect(answer).toContain(lone.key);
+    expect(answer).not.toContain(bare.key);
+    expect(queryRows(mirror, { text: 'api' })).toEqual(expected(live, { text: 'api' }));
   });
 
   it('fuzz: typed key by key under churn, the same rows, order and count as the plain answer', () => {
