@@ -45,6 +45,12 @@ export class NameOrder {
   /** Key arrays this order replaced, to write its next keys into once nobody holds them. */
   private readonly retired = new RetiredKeys();
   /**
+   * Answers without() handed out, to write the next one into once nobody holds them: under churn the
+   * table's re-query of `!canary` or of text that a few rows lack is a new answer of most rows each
+   * time (see withoutPositions).
+   */
+  private readonly answers = new RetiredKeys();
+  /**
    * names[i] is keys[i]'s name: placing arrivals compares them with kept keys' names, read here in
    * order rather than through a Map lookup each (a cache miss at 150,000 rows). Never handed out
    * (named() copies it): the next change but one writes its names into this same array.
@@ -215,7 +221,8 @@ export class NameOrder {
    * The order as of the last read without the keys of `removed` (those not in it are ignored): each
    * is found by its rank and the spans between them are copied, so no key of the order is read. With
    * nothing to leave out it is the order itself, never mutated (a query under churn with no filter
-   * copies no 150,000-key array).
+   * copies no 150,000-key array). Otherwise it may be written into an answer this method handed out
+   * before, once every lease on that one was returned (see key-leases.ts).
    */
   without(removed: readonly Iterable<string>[]): readonly string[] {
     const positions: number[] = [];
@@ -225,7 +232,10 @@ export class NameOrder {
         const rank = (rankOf ??= this.ranksByKey()).get(key);
         if (rank !== undefined) positions.push(this.positionOf(rank));
       }
-    return positions.length === 0 ? this.keys : withoutPositions(this.keys, positions);
+    if (positions.length === 0) return this.keys;
+    const kept = withoutPositions(this.keys, positions, this.answers.takeReturned());
+    this.answers.retire(kept);
+    return kept;
   }
 
   /** The index of `rank` in `ranks` (which holds it). */
