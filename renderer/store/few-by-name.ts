@@ -78,10 +78,10 @@ export function mergedByName(
   return result;
 }
 
-/** Every key of the kept name order that none of the `excluded` sets holds (see NameOrder.without). */
+/** Every key of the kept name order that none of `excluded` holds (see NameOrder.without). */
 export function nameOrderExcluding(
   mirror: SubscriptionMirror,
-  excluded: readonly ReadonlySet<string>[],
+  excluded: readonly Iterable<string>[],
 ): readonly string[] {
   const kept = nameOrderWithout(mirror, excluded);
   noteOrderRead(mirror);

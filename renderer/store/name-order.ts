@@ -16,7 +16,8 @@ import type { Row } from '../../shared/protocol/row';
 import type { LogCursor, RowChangeLog } from './row-change-log';
 import { RetiredKeys } from './key-leases';
 import { positionByName, sortRowsByName, takeArrivals } from './named-keys';
-import { cut, maxRank, placeArrivals, respaceCrowded } from './ranked-placement';
+import { maxRank, placeArrivals, respaceCrowded } from './ranked-placement';
+import { atPositions, withoutPositions } from './position-picks';
 import type { RankedKeys, SpareOrder } from './ranked-placement';
 import { carriedChanges } from './carried-order';
 import type { CarriedOrder } from './carried-order';
@@ -28,6 +29,12 @@ function sortByName(rows: ReadonlyMap<string, Row>, keys: readonly string[]): Na
   return sortRowsByName(keys.map((key) => rows.get(key)!));
 }
 
+/**
+ * Past this share of the order, a subset is put in name order by position (a pass over the order)
+ * rather than by sorting ranks.
+ */
+const pickedShare = 1 / 16;
+
 export class NameOrder {
   /**
    * The order; replaced (never mutated) when keys come or go, so readers may hold it. A reader that
@@ -37,6 +44,12 @@ export class NameOrder {
   private keys: readonly string[] = [];
   /** Key arrays this order replaced, to write its next keys into once nobody holds them. */
   private readonly retired = new RetiredKeys();
+  /**
+   * Answers without() handed out, to write the next one into once nobody holds them: under churn the
+   * table's re-query of `!canary` or of text that a few rows lack is a new answer of most rows each
+   * time (see withoutPositions).
+   */
+  private readonly answers = new RetiredKeys();
   /**
    * names[i] is keys[i]'s name: placing arrivals compares them with kept keys' names, read here in
    * order rather than through a Map lookup each (a cache miss at 150,000 rows). Never handed out
@@ -156,15 +169,22 @@ export class NameOrder {
   /**
    * `keys` (distinct, each in the order as of the last read) in name order, sorted by rank: no name
    * is read or compared, which keeps sorting thousands of matches cheaper than walking all 150,000
-   * keys in name order (a cache miss a key).
+   * keys in name order (a cache miss a key). Many keys are found by position and picked from the
+   * order in one pass (see position-picks.ts), which costs no sort.
    */
   sorted(keys: readonly string[]): string[] {
     const count = keys.length;
+    const rankOf = this.ranksByKey();
+    if (count > this.keys.length * pickedShare) {
+      const positions = new Array<number>(count);
+      for (let index = 0; index < count; index++)
+        positions[index] = this.positionOf(rankOf.get(keys[index])!);
+      return atPositions(this.keys, positions);
+    }
     // Rank and index packed in one double (rank * scale + index < 2^53): sorting the doubles sorts
     // by rank, natively, and each index comes back out.
     const scale = 2 ** Math.ceil(Math.log2(count + 1));
     const packed = new Float64Array(count);
-    const rankOf = this.ranksByKey();
     for (let index = 0; index < count; index++) packed[index] = rankOf.get(keys[index])! * scale + index;
     packed.sort();
     const result = new Array<string>(count);
@@ -201,7 +221,8 @@ export class NameOrder {
    * The order as of the last read without the keys of `removed` (those not in it are ignored): each
    * is found by its rank and the spans between them are copied, so no key of the order is read. With
    * nothing to leave out it is the order itself, never mutated (a query under churn with no filter
-   * copies no 150,000-key array).
+   * copies no 150,000-key array). Otherwise it may be written into an answer this method handed out
+   * before, once every lease on that one was returned (see key-leases.ts).
    */
   without(removed: readonly Iterable<string>[]): readonly string[] {
     const positions: number[] = [];
@@ -211,7 +232,10 @@ export class NameOrder {
         const rank = (rankOf ??= this.ranksByKey()).get(key);
         if (rank !== undefined) positions.push(this.positionOf(rank));
       }
-    return positions.length === 0 ? this.keys : cut(this.keys, positions);
+    if (positions.length === 0) return this.keys;
+    const kept = withoutPositions(this.keys, positions, this.answers.takeReturned());
+    this.answers.retire(kept);
+    return kept;
   }
 
   /** The index of `rank` in `ranks` (which holds it). */
@@ -406,10 +430,10 @@ export function mergedInNameOrder(
   return currentOrder(mirror).withAdded(ordered, added);
 }
 
-/** Keys of the name order that none of the `excluded` sets holds, cut out by rank. */
+/** Keys of the name order that none of `excluded` holds, cut out by rank. */
 export function nameOrderWithout(
   mirror: SubscriptionMirror,
-  excluded: readonly ReadonlySet<string>[],
+  excluded: readonly Iterable<string>[],
 ): readonly string[] {
   return currentOrder(mirror).without(excluded);
 }

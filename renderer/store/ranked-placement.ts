@@ -133,23 +133,6 @@ export function placeArrivals(
 }
 
 /**
- * `order` without the elements at `positions` (sorted; repeats allowed): the spans between them are
- * copied by slice, which moves the elements in bulk rather than one push at a time.
- */
-export function cut(order: readonly string[], positions: number[]): string[] {
-  if (positions.length === 0) return order.slice();
-  positions.sort((first, second) => first - second);
-  const spans: string[][] = [];
-  let from = 0;
-  for (const position of positions) {
-    if (position > from) spans.push(order.slice(from, position));
-    from = Math.max(from, position + 1);
-  }
-  spans.push(order.slice(from));
-  return spans.length === 1 ? spans[0] : ([] as string[]).concat(...spans);
-}
-
-/**
  * Room a respaced window leaves between neighbours: enough that a few arrivals in the same gap find
  * room before it runs out again, small enough that a window stays a few keys wide.
  */

@@ -139,22 +139,49 @@ export function textExclusions(
   lowerText: string,
 ): ReadonlySet<string> | undefined {
   const pairs = pairsOf(mirror, lowerText);
-  if (pairs.labels.size === 0) return undefined;
   const missing: ReadonlySet<string>[] = [];
+  /**
+   * Label keys holding the text that many rows lack (`track`, for `a`): a row lacking the common ones
+   * is checked for these on the row itself, so they never send the text to a check of every key.
+   */
+  const uncommon: string[] = [];
   for (const [label, present] of pairs.labels) {
     const keys = missingLabel(mirror, label).read(present);
-    if (keys === undefined) return undefined;
-    missing.push(keys);
+    if (keys === undefined) uncommon.push(label);
+    else missing.push(keys);
   }
+  if (missing.length === 0) return keyTextExclusions(mirror, lowerText);
   missing.sort((left, right) => left.size - right.size);
   const limit = mirror.rows.size * maxMergedShare;
   const withValue = pairs.valueRows <= limit ? inAnySet(pairs.valueSets) : withAnyValue(mirror, pairs.values);
   const inKey = keyMatcher(mirror, lowerText);
+  const hasUncommon = (key: string): boolean => {
+    const labels = mirror.rows.get(key)?.labels;
+    return labels !== undefined && uncommon.some((label) => typeof labels[label] === 'string');
+  };
   const excluded = new Set<string>();
   for (const key of missing[0]) {
     if (missing.some((keys) => !keys.has(key))) continue;
-    if (!inKey(key) && !withValue(key)) excluded.add(key);
+    if (!inKey(key) && !withValue(key) && !(uncommon.length > 0 && hasUncommon(key))) excluded.add(key);
   }
+  return excluded;
+}
+
+/**
+ * textExclusions when the text is in nearly every key, whatever the labels: the few keys that lack it
+ * (KeyTextSearch.lacking) whose labels lack it too. `a` is in every key of a namespace named `team-*`
+ * but also in a label key few rows have (`track`), and `api` in most keys and most `app` values: the
+ * label indexes alone leave too many rows to check, and each such key checked every row (20-30 ms
+ * of CPU at 150,000 rows) and then sorted them all by rank (60-100 ms).
+ */
+function keyTextExclusions(mirror: SubscriptionMirror, lowerText: string): ReadonlySet<string> | undefined {
+  // Lower-cased keys are what KeyTextSearch holds: a key that lower-casing changes is held as such.
+  if (lowerText.includes('/')) return undefined;
+  const lacking = keyTextSearch(mirror).lacking(lowerText, mirror.rows.size * maxMergedShare);
+  if (lacking === undefined) return undefined;
+  const inLabels = labelTextMatcher(mirror, lowerText);
+  const excluded = new Set<string>();
+  for (const key of lacking) if (!inLabels(key)) excluded.add(key);
   return excluded;
 }
 

@@ -3,15 +3,27 @@
 // as the table asks it (a NarrowingQuery that keeps the last answer, sorted by name), with the filter
 // bar's own parse. What a key costs here is its query's CPU time, apart from React, the paint and the
 // machine's load: the ui bench's keystroke latency is this plus the page's share of a frame.
+//
+// Alone, on synthetic pods (renderer-churn-alone.ts's), without the cluster the renderer bench needs:
+//
+//   npx tsx test/bench/renderer-typing.ts [--rows 150000] [--profile FILE.cpuprofile] [--texts 'a|b']
+//
+// prints each text's keys' CPU ms (the cheapest of the rounds) and their max, sum and p95. --profile
+// writes a V8 CPU profile of the typing alone (the mirror's setup left out; profile-summary.ts reads
+// it); --texts types these texts (separated by |) rather than the ui bench's.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { pathToFileURL } from 'node:url';
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
-import type { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import type { MirrorStore } from '../../renderer/store/mirror-store';
+import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import { MirrorStore } from '../../renderer/store/mirror-store';
 import { NarrowingQuery } from '../../renderer/store/narrowing-query';
 import type { RowFilter } from '../../renderer/store/row-query';
 import type { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
 import { warmTextSearch } from '../../renderer/store/text-match';
 import { parseFilterExpression } from '../../renderer/ui-state/filter-expression';
+import { syntheticRows } from './renderer-churn-alone';
 
 /** Changes between two keys: 2,000 changes/s over the ui bench's 60 ms between key presses. */
 const changesPerKey = 120;
@@ -142,3 +154,63 @@ export function typeTexts(
   narrowing.release();
   return costs;
 }
+
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const count = Number(argument('--rows') ?? 150_000);
+  const profile = argument('--profile');
+  const random = seededRandom(7);
+  const rows = syntheticRows(count, random);
+  const scheduler = new ManualFrameScheduler();
+  const store = new MirrorStore({ scheduler });
+  const subscriptionId = 'typing';
+  const mirror = store.open(subscriptionId);
+  store.receive({
+    type: 'batch',
+    subscriptionId,
+    seq: 1,
+    replace: true,
+    snapshotEnd: true,
+    upserts: rows,
+    deletes: [],
+  });
+  scheduler.runFrame();
+  const session = new Session();
+  if (profile !== undefined) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  const texts = argument('--texts')?.split('|') ?? typedTexts(rows);
+  const costs = typeTexts(subscriptionId, store, scheduler, mirror, rows, texts, random);
+  if (profile !== undefined) {
+    const { profile: written } = await session.post('Profiler.stop');
+    writeFileSync(profile, JSON.stringify(written));
+    session.disconnect();
+  }
+  const all = costs.flatMap((text) => text.keys).sort((first, second) => first - second);
+  const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+  for (const { text, keys } of costs)
+    console.log(
+      `"${text}" max ${Math.max(...keys).toFixed(1)} sum ${sum(keys).toFixed(1)} [${keys.map((key) => key.toFixed(1)).join(' ')}]`,
+    );
+  const p95 = all[Math.min(all.length - 1, Math.ceil(all.length * 0.95) - 1)];
+  console.log(
+    `${count} rows, ${all.length} keys: p50 ${all[Math.floor(all.length / 2)].toFixed(1)} p95 ${p95.toFixed(1)} max ${all[all.length - 1].toFixed(1)} sum ${sum(all).toFixed(1)} ms of CPU`,
+  );
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -348,4 +348,25 @@ describe('NameOrder under churn with no rank asked for', () => {
     const chosen = new Set(subset);
     expect(order.sorted(subset)).toEqual(order.read().filter((key) => chosen.has(key)));
   });
+
+  it('writes an answer that leaves keys out into an earlier one only once every lease on it is returned', () => {
+    const mirror = new SubscriptionMirror(0);
+    const keys = Array.from({ length: 50 }, (_, index) => `team/web-${index}`);
+    mirror.apply(deltaBatch(1, { upserts: keys.map((key) => row(key)), replace: true, snapshotEnd: true }));
+    const order = new NameOrder(mirror.rows, mirror.changes);
+    const all = order.read();
+    const first = order.without([[keys[1]]]);
+    leaseKeys(first);
+    const second = order.without([[keys[2]]]);
+    // Leased and not returned: a new array.
+    expect(second).not.toBe(first);
+    expect(first).toEqual(all.filter((key) => key !== keys[1]));
+    returnKeys(first);
+    const third = order.without([[keys[3], keys[4]]]);
+    expect(third).toBe(first);
+    expect(third).toEqual(all.filter((key) => key !== keys[3] && key !== keys[4]));
+    // Never leased (a reader that takes no leases may hold it as long as it likes): never written into.
+    expect(order.without([[keys[5]]])).not.toBe(second);
+    expect(second).toEqual(all.filter((key) => key !== keys[2]));
+  });
 });
