@@ -37,6 +37,8 @@ export class Kubelet {
   private readonly parked = new Set<string>();
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly timers = new Set<SimTimer>();
+  /** Nodes failNode took down, until they recover. */
+  private readonly failed = new Set<string>();
   private readonly pods: ResourceType;
   private readonly nodes: ResourceType;
   private readonly unsubscribe: () => void;
@@ -118,12 +120,19 @@ export class Kubelet {
       `Node ${nodeName} status is now: NodeNotReady`,
       'node-controller',
     );
+    this.failed.add(nodeName);
     this.after(this.timing.evictionGraceMs, () => this.evict(nodeName));
     this.after(this.timing.nodeRecoveryMs, () => this.recoverNode(nodeName));
     return true;
   }
 
+  /** Nodes failNode took down that have not recovered yet. */
+  get failedNodes(): number {
+    return this.failed.size;
+  }
+
   recoverNode(nodeName: string): void {
+    this.failed.delete(nodeName);
     const recovered = this.storage.mutate(this.nodes, undefined, nodeName, (copy) => {
       if (isNodeReady(copy)) return false;
       (copy.status as Record<string, unknown>).conditions = nodeConditions(

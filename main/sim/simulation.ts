@@ -90,8 +90,9 @@ export class Simulation {
    * 2,000 mean ~70,000 changes a second at 150,000 pods, which a single-threaded simulator could never
    * make and instead made as fast as its core allowed, taking that core from whatever shares the
    * machine. Changes made since the last interval (follow-ups of earlier actions, timers, other
-   * clients' writes) are counted first: follow-ups of a node failure pause the churn until they are
-   * paid for, so the rate holds on average (nothing is saved up past one interval's share).
+   * clients' writes) are counted first and pause the churn until they are paid for, so the rate holds
+   * on average (a node's evictions, the largest burst, pause it ~1.5 s at 2,000 a second and 150 pods
+   * a node); nothing is saved up past one interval's share.
    */
   private churnFor(intervalMs: number): void {
     const store = this.storage.store;
