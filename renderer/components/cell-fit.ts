@@ -56,9 +56,10 @@ export function cellFits(cell: CellText | undefined, leastWidth: number): boolea
 }
 
 /**
- * The class of text that changes by itself (an age ticking, a metric) in a cell left unclipped: none
- * when it surely fits, else one that clips and ellipsizes just that text (.cell-clip).
+ * The class of a cell whose text changes by itself (an age ticking, a metric), which the cell decides
+ * as it renders: `cell` and `fits` when the text surely fits (no clip), else `cell` alone (the cell
+ * clips and ellipsizes it).
  */
-export function selfClip(text: string, leastWidth: number): string | undefined {
-  return cellFits({ text }, leastWidth) ? undefined : 'cell-clip';
+export function fittedCell(cell: string, text: string, leastWidth: number): string {
+  return cellFits({ text }, leastWidth) ? `${cell} fits` : cell;
 }

@@ -32,6 +32,19 @@ export interface Viewport {
   readonly height: number;
 }
 
+/**
+ * Whether a scroll must render before its frame is drawn: when some row now in view is outside the
+ * rows rendered, [start, end). A scroll within the overscan shows rows already in the DOM, so the window
+ * can follow in a task after the frame.
+ */
+export function mustRenderInFrame(
+  rendered: { start: number; end: number },
+  visible: [number, number],
+): boolean {
+  const [first, last] = visible;
+  return first < last && (first < rendered.start || last > rendered.end);
+}
+
 /** The rows [first, last) any part of which is visible below the sticky header. */
 export function visibleRows(viewport: Viewport, options: RowWindowOptions): [number, number] {
   const { count, rowHeight, headerHeight } = options;
@@ -57,9 +70,20 @@ export function useFixedRowWindow(
           : { scrollTop: element.scrollTop, height: element.clientHeight },
       );
     read();
-    // Scroll events arrive once per animation frame, before it is drawn: rendering the new rows
-    // synchronously here puts them in that same frame instead of showing the overscan's edge first.
-    const onScroll = () => flushSync(read);
+    // Scroll events arrive once per animation frame, before it is drawn. Rows scrolled into view that
+    // are not rendered yet are rendered synchronously here, in that same frame, rather than showing the
+    // overscan's edge first. Rows already rendered (a wheel notch is ~9 rows, the overscan 12) need
+    // nothing in this frame: the window follows in React's next task, and the rows it adds are
+    // styled, laid out and painted in a frame of their own, not in the scroll's (issue 15: a scroll
+    // frame under churn held 12-15 ms of the thread's time, most of it those rows).
+    const onScroll = () => {
+      const visible = visibleRows(
+        { scrollTop: element.scrollTop, height: element.clientHeight },
+        latest.current,
+      );
+      if (mustRenderInFrame(rendered.current, visible)) flushSync(read);
+      else read();
+    };
     element.addEventListener('scroll', onScroll, { passive: true });
     const resizes = new ResizeObserver(read);
     resizes.observe(element);
@@ -72,6 +96,13 @@ export function useFixedRowWindow(
   const [first, last] = visibleRows(viewport, options);
   const latest = useRef(options);
   latest.current = options;
+  const start = Math.max(0, first - options.overscan);
+  const end = Math.min(options.count, last + options.overscan);
+  // The rows in the DOM, as of the last commit (what a scroll's rows are checked against).
+  const rendered = useRef({ start, end });
+  useLayoutEffect(() => {
+    rendered.current = { start, end };
+  }, [start, end]);
 
   const scrollToIndex = useCallback(
     (index: number) => {
@@ -89,9 +120,5 @@ export function useFixedRowWindow(
     [scrollRef],
   );
 
-  return {
-    start: Math.max(0, first - options.overscan),
-    end: Math.min(options.count, last + options.overscan),
-    scrollToIndex,
-  };
+  return { start, end, scrollToIndex };
 }

@@ -4,7 +4,7 @@
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when another row takes its position, when its selection changes, or when the column set changes.
-import { memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { Fragment, memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
 import { cellFits, leastContentWidth, type CellText } from './cell-fit';
 
@@ -27,11 +27,15 @@ export interface VirtualTableProps<Row> {
   readonly keys: readonly string[];
   readonly columns: readonly TableColumn[];
   readonly getRow: (key: string) => Row | undefined;
-  readonly renderCell: (row: Row, column: TableColumn) => ReactNode;
+  /**
+   * One cell of a row: the cell element itself (gridCell), with `cell` as its class (the column's
+   * alignment, and `fits` when `cellText` says its text surely fits), its text directly inside it.
+   */
+  readonly renderCell: (row: Row, column: TableColumn, cell: string) => ReactNode;
   /**
    * The text `renderCell` shows, when it follows from the row alone (undefined otherwise: an age that
-   * ticks, a metric joined at render). A cell whose text surely fits its column is not clipped (see
-   * cell-fit.ts); without this every cell is.
+   * ticks, a metric joined at render, whose cell decides for itself). A cell whose text surely fits its
+   * column is not clipped (see cell-fit.ts); without this every cell is.
    */
   readonly cellText?: (row: Row, column: TableColumn) => CellText | undefined;
   /** Changes whenever rows may have changed; visible rows then re-read `getRow`. */
@@ -105,7 +109,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
         top={index * rowHeight}
         template={template}
         columns={columns}
-        renderCell={props.renderCell as (row: unknown, column: TableColumn) => ReactNode}
+        renderCell={props.renderCell as (row: unknown, column: TableColumn, cell: string) => ReactNode}
         cellText={props.cellText as ((row: unknown, column: TableColumn) => CellText | undefined) | undefined}
         leastWidths={leastWidths}
         selected={key === props.selectedKey}
@@ -181,7 +185,7 @@ interface TableRowProps {
   readonly top: number;
   readonly template: string;
   readonly columns: readonly TableColumn[];
-  readonly renderCell: (row: unknown, column: TableColumn) => ReactNode;
+  readonly renderCell: (row: unknown, column: TableColumn, cell: string) => ReactNode;
   readonly cellText: ((row: unknown, column: TableColumn) => CellText | undefined) | undefined;
   /** Per column, the least content width its cells can get (px). */
   readonly leastWidths: readonly number[];
@@ -204,15 +208,15 @@ const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
       onDoubleClick={() => props.onOpen(rowKey)}
     >
       {columns.map((column, index) => (
-        <div
-          key={column.id}
-          role="gridcell"
-          className={`table-cell${column.align === 'right' ? ' align-right' : ''}${
-            cellText && cellFits(cellText(row, column), leastWidths[index]!) ? ' fits' : ''
-          }`}
-        >
-          {renderCell(row, column)}
-        </div>
+        <Fragment key={column.id}>
+          {renderCell(
+            row,
+            column,
+            `table-cell${column.align === 'right' ? ' align-right' : ''}${
+              cellText && cellFits(cellText(row, column), leastWidths[index]!) ? ' fits' : ''
+            }`,
+          )}
+        </Fragment>
       ))}
     </div>
   );

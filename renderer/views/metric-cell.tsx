@@ -15,7 +15,8 @@ import type { ResourceMetrics } from '../store/metrics-store';
 import { metricValue } from './metric-columns';
 import { useView } from './app-context';
 import { useMetrics, useMetricsOf } from './use-metrics';
-import { selfClip } from '../components/cell-fit';
+import { fittedCell } from '../components/cell-fit';
+import { gridCell } from '../components/grid-cell';
 
 interface ShownMetrics {
   readonly resource: MetricsResource;
@@ -43,25 +44,26 @@ export function TableMetrics(props: {
 }
 
 export function MetricCell(props: {
+  /** The class the table gives the cell (VirtualTable's renderCell). */
+  readonly cell: string;
   readonly row: Row;
   readonly source: MetricColumnSource;
-  /** The least width of the cell's text (px): longer text clips itself (its cell does not). */
+  /** The least width of the cell's text (px): longer text is clipped by the cell (see fittedCell). */
   readonly leastWidth: number;
 }): ReactNode {
-  const { row, source, leastWidth } = props;
+  const { cell, row, source, leastWidth } = props;
   const shown = useContext(ShownMetricsContext);
   const sample = shown?.resource === source.resource ? shown.metrics.latest.get(row.key) : undefined;
-  if (!sample) return null;
+  if (!sample) return gridCell(`${cell} fits`, null);
   const value = metricValue(source, row, sample);
-  if (value === undefined) return <span className="cell-faint">n/a</span>;
+  if (value === undefined)
+    return gridCell(fittedCell(cell, 'n/a', leastWidth), 'n/a', { className: 'cell-faint' });
   if (source.referenceCell !== undefined) {
     const level = value >= 90 ? 'metric-hot' : value >= 70 ? 'metric-warm' : undefined;
-    const clip = selfClip(`${value}%`, leastWidth);
-    return <span className={clip && level ? `${level} ${clip}` : (clip ?? level)}>{value}%</span>;
+    return gridCell(fittedCell(cell, `${value}%`, leastWidth), `${value}%`, { className: level });
   }
   const text = source.unit === 'cpu' ? formatCpu(value) : formatMemory(value);
-  const clip = selfClip(text, leastWidth);
-  return <span className={clip ? `cell-mono ${clip}` : 'cell-mono'}>{text}</span>;
+  return gridCell(fittedCell(cell, text, leastWidth), text, { className: 'cell-mono' });
 }
 
 /** The one line saying why the metrics columns are empty (or stale), beside the kind's title. */

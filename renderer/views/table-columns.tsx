@@ -8,7 +8,8 @@ import type { CellValue, Row } from '../../shared/protocol';
 import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
 import type { SortColumn } from '../store/row-query';
 import type { TableColumn } from '../components/virtual-table';
-import { leastContentWidth, selfClip, type CellText } from '../components/cell-fit';
+import { fittedCell, leastContentWidth, type CellText } from '../components/cell-fit';
+import { gridCell } from '../components/grid-cell';
 import { humanDuration } from '../../shared/kinds/columns/human-duration';
 import { useNow } from '../ui-state/now';
 import { MetricCell } from './metric-cell';
@@ -87,25 +88,40 @@ export function kindColumns(
   return columns;
 }
 
-function AgeText(props: { readonly at: number | null | undefined; readonly leastWidth: number }): ReactNode {
+function AgeText(props: {
+  readonly cell: string;
+  readonly at: number | null | undefined;
+  readonly leastWidth: number;
+}): ReactNode {
   const now = useNow();
-  if (!props.at) return <span className="cell-faint cell-clip">&lt;unknown&gt;</span>;
+  if (!props.at)
+    return gridCell(fittedCell(props.cell, '<unknown>', props.leastWidth), '<unknown>', {
+      className: 'cell-faint',
+    });
   const text = humanDuration(now - props.at);
-  return (
-    <span className={selfClip(text, props.leastWidth)} title={new Date(props.at).toISOString()}>
-      {text}
-    </span>
-  );
+  return gridCell(fittedCell(props.cell, text, props.leastWidth), text, {
+    title: new Date(props.at).toISOString(),
+  });
 }
 
-function plain(value: CellValue | undefined, missing: string | undefined): ReactNode {
+/** A cell of one value as kubectl prints it: faint when missing, its whole text as its title. */
+function plainCell(
+  cell: string,
+  value: CellValue | undefined,
+  missing: string | undefined,
+  className?: string,
+): ReactNode {
   if (value === null || value === undefined || value === '')
-    return <span className="cell-faint">{missing ?? '<none>'}</span>;
-  if (value === '<none>') return <span className="cell-faint">{value}</span>;
-  return <span title={String(value)}>{String(value)}</span>;
+    return gridCell(cell, missing ?? '<none>', {
+      className: className ? `${className} cell-faint` : 'cell-faint',
+    });
+  if (value === '<none>')
+    return gridCell(cell, value, { className: className ? `${className} cell-faint` : 'cell-faint' });
+  return gridCell(cell, String(value), { className, title: String(value) });
 }
 
 function RestartsText(props: {
+  readonly cell: string;
   readonly count: CellValue | undefined;
   readonly last: CellValue | undefined;
   readonly leastWidth: number;
@@ -114,51 +130,44 @@ function RestartsText(props: {
   const count = typeof props.count === 'number' ? props.count : 0;
   const last = typeof props.last === 'number' ? props.last : undefined;
   const ago = last && count > 0 ? ` (${humanDuration(now - last)} ago)` : '';
-  const warning = count > 0 ? 'restarts-warning' : undefined;
-  const clip = selfClip(`${count}${ago}`, props.leastWidth);
-  return (
-    <span className={clip && warning ? `${warning} ${clip}` : (clip ?? warning)} title={`${count}${ago}`}>
+  return gridCell(
+    fittedCell(props.cell, `${count}${ago}`, props.leastWidth),
+    <>
       {count}
       {ago ? <span className="cell-faint">{ago}</span> : null}
-    </span>
+    </>,
+    { className: count > 0 ? 'restarts-warning' : undefined, title: `${count}${ago}` },
   );
 }
 
-/** One cell of a row. */
-export function renderKindCell(row: Row, column: TableColumn): ReactNode {
+/** One cell of a row, the cell element itself (see VirtualTable's renderCell). */
+export function renderKindCell(row: Row, column: TableColumn, cell: string): ReactNode {
   const kindColumn = column as KindColumn;
   if (kindColumn.id === 'namespace')
-    return (
-      <span className="cell-muted" title={row.namespace}>
-        {row.namespace}
-      </span>
-    );
-  if (kindColumn.id === 'name')
-    return (
-      <span className="cell-name" title={row.name}>
-        {row.name}
-      </span>
-    );
+    return gridCell(cell, row.namespace, { className: 'cell-muted', title: row.namespace });
+  if (kindColumn.id === 'name') return gridCell(cell, row.name, { className: 'cell-name', title: row.name });
   const leastWidth = leastContentWidth(column.width);
-  if (kindColumn.id === 'age') return <AgeText at={row.createdAt} leastWidth={leastWidth} />;
-  if (kindColumn.metric) return <MetricCell row={row} source={kindColumn.metric} leastWidth={leastWidth} />;
+  if (kindColumn.id === 'age') return <AgeText cell={cell} at={row.createdAt} leastWidth={leastWidth} />;
+  if (kindColumn.metric)
+    return <MetricCell cell={cell} row={row} source={kindColumn.metric} leastWidth={leastWidth} />;
   const definition = kindColumn.definition;
   const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
-  if (!definition) return plain(value, undefined);
+  if (!definition) return plainCell(cell, value, undefined);
   switch (definition.format) {
     case 'age':
-      return <AgeText at={typeof value === 'number' ? value : null} leastWidth={leastWidth} />;
+      return <AgeText cell={cell} at={typeof value === 'number' ? value : null} leastWidth={leastWidth} />;
     case 'timestamp':
       return typeof value === 'number'
-        ? plain(new Date(value).toISOString().replace('.000Z', 'Z'), undefined)
-        : plain(value, definition.missing);
+        ? plainCell(cell, new Date(value).toISOString().replace('.000Z', 'Z'), undefined)
+        : plainCell(cell, value, definition.missing);
     case 'duration':
       return typeof value === 'number'
-        ? plain(humanDuration(value), undefined)
-        : plain(value, definition.missing);
+        ? plainCell(cell, humanDuration(value), undefined)
+        : plainCell(cell, value, definition.missing);
     case 'restarts':
       return (
         <RestartsText
+          cell={cell}
           leastWidth={leastWidth}
           count={value}
           last={kindColumn.lastRestartCell === undefined ? undefined : row.cells[kindColumn.lastRestartCell]}
@@ -168,19 +177,18 @@ export function renderKindCell(row: Row, column: TableColumn): ReactNode {
       break;
   }
   if (definition.name === 'Status' && typeof value === 'string') {
-    return (
-      <span
-        className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}
-        title={value}
-      >
+    // The dot is the span's ::before, laid out beside the text (inline-flex): the span stays.
+    return gridCell(
+      cell,
+      <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>
         {value}
-      </span>
+      </span>,
+      { title: value },
     );
   }
-  if (definition.name === 'IP' || definition.name === 'Cluster-IP' || definition.name === 'External-IP') {
-    return <span className="cell-mono">{plain(value, definition.missing)}</span>;
-  }
-  return plain(value, definition.missing);
+  if (definition.name === 'IP' || definition.name === 'Cluster-IP' || definition.name === 'External-IP')
+    return plainCell(cell, value, definition.missing, 'cell-mono');
+  return plainCell(cell, value, definition.missing);
 }
 
 /** A status pill's dot and the gap after it (.status::before: 7px, gap 6px). */
@@ -191,26 +199,23 @@ function plainText(value: CellValue | undefined, missing: string | undefined): s
   return String(value);
 }
 
-/** A cell whose text changes by itself and clips itself when it may not fit (see selfClip). */
-const clipsItself: CellText = { text: '' };
-
 /**
  * The text renderKindCell shows in a cell, as the row alone decides it for as long as the row is the
- * same object. Cells whose text changes by itself (ages and restart times tick, metrics come from
- * their own store) clip themselves instead (clipsItself).
+ * same object; undefined for cells whose text changes by itself (ages and restart times tick, metrics
+ * come from their own store), which decide whether they fit as they render (fittedCell).
  */
 export function kindCellText(row: Row, column: TableColumn): CellText | undefined {
   const kindColumn = column as KindColumn;
   if (kindColumn.id === 'namespace') return { text: row.namespace };
   if (kindColumn.id === 'name') return { text: row.name };
-  if (kindColumn.id === 'age' || kindColumn.metric) return clipsItself;
+  if (kindColumn.id === 'age' || kindColumn.metric) return undefined;
   const definition = kindColumn.definition;
   const value = typeof kindColumn.sortBy === 'number' ? row.cells[kindColumn.sortBy] : undefined;
   if (!definition) return { text: plainText(value, undefined) };
   switch (definition.format) {
     case 'age':
     case 'restarts':
-      return clipsItself;
+      return undefined;
     case 'timestamp':
       return typeof value === 'number'
         ? { text: new Date(value).toISOString().replace('.000Z', 'Z') }

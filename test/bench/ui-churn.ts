@@ -24,7 +24,9 @@
 // Each of the page's long-task entries (the bench's count) is put beside the traced tasks it spans (a
 // console.timeStamp puts the page's clock on the trace's), and the traced tasks over 50 ms that no
 // entry reports are listed: Chromium's long-task entries leave out tasks that run none of the page's
-// script (collections, Oilpan's sweep, frames without a rAF callback), session 18.
+// script (collections, Oilpan's sweep, frames without a rAF callback), session 18. Then the frames'
+// thread time, p50 / p95 / max and by stage (trace-frames.ts): those that ran a scroll event (under
+// --scroll, the frames that rendered the rows scrolled in), and every frame that drew.
 //
 // The same cluster process, browser mode and Chromium as `--only ui`. Once the pods are synced the
 // cluster churns for a warm-up, then the page is traced for --seconds; the script prints the long
@@ -44,6 +46,7 @@ import { printHeapTables } from './heap-sample-summary';
 import type { SamplingHeapProfile } from './heap-sample-summary';
 import type { TraceEvent } from './trace-events';
 import { printLongTaskCulprits, summarize } from './trace-tasks';
+import { printScrollFrames } from './trace-frames';
 import type { LongTaskEntry } from './trace-tasks';
 import { parseDriver, UiBenchSession } from './ui-session';
 import { endChurnWindow, startChurnWindow } from './ui-churn-window';
@@ -154,6 +157,8 @@ function reportTrace(
   }
   log(`trace in ${saved}${profileNote} (--summarize FILE reads it again)`);
   summarize(events, Number(values.depth), profile);
+  // The frames split by stage in the thread's own time (what a loaded machine does not stretch).
+  printScrollFrames(events);
   const mark = events.find((event) => event.name === 'TimeStamp' && event.args?.data?.message === clockLabel);
   if (mark && clock !== undefined)
     printLongTaskCulprits(events, entries, mark.ts / 1000 - clock, Number(values.depth));
@@ -168,11 +173,13 @@ function reportTrace(
 
 if (values.summarize !== undefined) {
   const profileFile = values['profile-file'];
+  const saved = JSON.parse(readFileSync(values.summarize, 'utf8')) as TraceEvent[];
   summarize(
-    JSON.parse(readFileSync(values.summarize, 'utf8')) as TraceEvent[],
+    saved,
     Number(values.depth),
     profileFile === undefined ? undefined : (JSON.parse(readFileSync(profileFile, 'utf8')) as CpuProfile),
   );
+  printScrollFrames(saved);
   process.exit(0);
 }
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { cellFits, leastContentWidth, selfClip, textWidthBound } from '../../../renderer/components/cell-fit';
-import { kindCellText, kindColumns, type KindColumn } from '../../../renderer/views/table-columns';
+import { renderToStaticMarkup } from 'react-dom/server';
+import {
+  cellFits,
+  fittedCell,
+  leastContentWidth,
+  textWidthBound,
+} from '../../../renderer/components/cell-fit';
+import {
+  kindCellText,
+  kindColumns,
+  renderKindCell,
+  type KindColumn,
+} from '../../../renderer/views/table-columns';
 import { printerFor } from '../../../shared/kinds/columns';
 import type { Row } from '../../../shared/protocol';
 
@@ -48,18 +59,39 @@ describe('cell fit', () => {
     expect(cellFits({ text: 'api-0-5f7c9d-bcdfg' }, 200)).toBe(true);
     expect(cellFits({ text: 'a-very-long-deployment-name-7d9f8c6b5-x2x4z' }, 200)).toBe(false);
     expect(cellFits(undefined, 1_000)).toBe(false);
-    expect(selfClip('12m', 52)).toBeUndefined();
-    expect(selfClip('123456789Mi', 60)).toBe('cell-clip');
+    expect(fittedCell('table-cell', '12m', 52)).toBe('table-cell fits');
+    expect(fittedCell('table-cell', '123456789Mi', 60)).toBe('table-cell');
   });
 
-  it("gives a pod's cells their shown text, and ticking cells none (they clip themselves)", () => {
+  it("gives a pod's cells their shown text, and ticking cells none (they decide as they render)", () => {
     const row = pod('api-0-5f7c9d-bcdfg', 'Running', 0);
     expect(kindCellText(row, column('Name'))).toEqual({ text: 'api-0-5f7c9d-bcdfg' });
     expect(kindCellText(row, column('Namespace'))).toEqual({ text: 'team-1' });
     expect(kindCellText(row, column('Status'))).toEqual({ text: 'Running', extra: 13 });
-    expect(kindCellText(row, column('Age'))?.text).toBe('');
-    expect(kindCellText(row, column('Restarts'))?.text).toBe('');
-    expect(kindCellText(row, column('CPU'))?.text).toBe('');
+    expect(kindCellText(row, column('Age'))).toBeUndefined();
+    expect(kindCellText(row, column('Restarts'))).toBeUndefined();
+    expect(kindCellText(row, column('CPU'))).toBeUndefined();
     expect(kindCellText(row, column('IP'))).toEqual({ text: '<none>' });
+  });
+
+  it('renders a cell of one value as the cell element holding its text, no element inside it', () => {
+    // Each element a row adds is styled, laid out and painted as it scrolls into view (grid-cell.tsx).
+    const row = pod('api-0-5f7c9d-bcdfg', 'Running', 0);
+    const cell = (title: string) => renderToStaticMarkup(renderKindCell(row, column(title), 'table-cell'));
+    expect(cell('Namespace')).toBe(
+      '<div role="gridcell" class="table-cell cell-muted" title="team-1">team-1</div>',
+    );
+    expect(cell('Name')).toBe(
+      '<div role="gridcell" class="table-cell cell-name" title="api-0-5f7c9d-bcdfg">api-0-5f7c9d-bcdfg</div>',
+    );
+    expect(cell('IP')).toBe(
+      '<div role="gridcell" class="table-cell cell-mono cell-faint">&lt;none&gt;</div>',
+    );
+    // A metric with no sample yet (no metrics context): an empty cell, unclipped.
+    expect(cell('CPU')).toBe('<div role="gridcell" class="table-cell fits"></div>');
+    // The status keeps its span: the dot is the span's ::before.
+    expect(cell('Status')).toBe(
+      '<div role="gridcell" class="table-cell" title="Running"><span class="status status-ok">Running</span></div>',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleRows } from '../../../renderer/components/use-fixed-row-window';
+import { mustRenderInFrame, visibleRows } from '../../../renderer/components/use-fixed-row-window';
 
 // Rows of 28 px under a sticky 29 px header: row i spans [29 + 28i, 29 + 28(i + 1)) of the content.
 const options = { count: 150_000, rowHeight: 28, headerHeight: 29, overscan: 0 };
@@ -25,5 +25,27 @@ describe('visibleRows', () => {
   it('finds the window deep in 150,000 rows from scrollTop alone', () => {
     const top = 28 * 120_000;
     expect(visibleRows({ scrollTop: top, height: 900 }, options)).toEqual([120_000, 120_032]);
+  });
+});
+
+describe('mustRenderInFrame', () => {
+  // Rows 100-160 rendered: 30 in view and an overscan of 12 on either side, then 18 more below.
+  const rendered = { start: 100, end: 160 };
+
+  it('leaves a scroll within the rendered rows to a task after the frame', () => {
+    // A wheel notch of 240 px (~9 rows) from rows 112-142: the rows in view are in the DOM already.
+    expect(mustRenderInFrame(rendered, [121, 151])).toBe(false);
+    expect(mustRenderInFrame(rendered, [100, 160])).toBe(false);
+  });
+
+  it('renders in the frame when a row in view is not rendered, on either side', () => {
+    expect(mustRenderInFrame(rendered, [131, 161])).toBe(true);
+    expect(mustRenderInFrame(rendered, [99, 129])).toBe(true);
+    // A jump far past the window (the scrollbar dragged, End pressed).
+    expect(mustRenderInFrame(rendered, [120_000, 120_030])).toBe(true);
+  });
+
+  it('has nothing to render for an empty view', () => {
+    expect(mustRenderInFrame({ start: 0, end: 0 }, [0, 0])).toBe(false);
   });
 });
