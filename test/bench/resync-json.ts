@@ -7,20 +7,23 @@
 // profile: its times are wall time (the sampler charges the running frame while the thread waits for
 // a core), so on a loaded machine they read several times the CPU time.
 //
-//   npx tsx test/bench/resync-json.ts [--pods 150000] [--rounds 3] [--only queue,writeJson,stringify]
-//     [--profile DIR]
+//   npx tsx --expose-gc test/bench/resync-json.ts [--pods 150000] [--rounds 3]
+//     [--only resync,queue,writeJson,stringify] [--in-flight 0|N|all] [--profile DIR]
 //
 // Candidates: `resync` is the path as it is, CacheResync's slices (its bookkeeping per key) queuing
-// each object as StreamTap does; `queue` is its CaptureQueue.appendObjectChange alone, forced (both
-// take their batches at wholeCacheBatchBytes and give them back at once, as the worker would); `writeJson` is
-// json-bytes' writeJson alone into a reused buffer; `stringify` is JSON.stringify and one
-// Buffer.write into the same buffer. Compare runs as back-to-back pairs, with the load beside them.
+// each object as StreamTap does; `queue` is its CaptureQueue.appendObjectChange alone, forced. Both
+// take a batch at wholeCacheBatchBytes and give it back once `--in-flight` later ones are sent (0, the
+// default: at once, so its buffer is reused; `all`: only when the record is done, as when the worker
+// writes far behind the record, at 150,000 pods). `writeJson` is json-bytes' writeJson alone into a
+// reused buffer; `stringify` is JSON.stringify and one Buffer.write into the same buffer. Compare
+// runs as back-to-back pairs, with the load beside them.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { CaptureQueue } from '../../main/history/capture-queue';
+import type { TakenBatch } from '../../main/history/capture-queue';
 import { CacheResync, keyOf } from '../../main/history/cache-resync';
 import type { ByteSink } from '../../main/history/json-bytes';
 import { writeJson } from '../../main/history/json-bytes';
@@ -38,22 +41,36 @@ interface Options {
   pods: number;
   rounds: number;
   only: Candidate[];
+  /** Batches sent and not yet given back: a worker writing behind the record. */
+  inFlight: number;
   profile: string | undefined;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { pods: 150_000, rounds: 3, only: [...candidates], profile: undefined };
+  const options: Options = {
+    pods: 150_000,
+    rounds: 3,
+    only: [...candidates],
+    inFlight: 0,
+    profile: undefined,
+  };
   for (let index = 0; index < argv.length; index++) {
     const name = argv[index];
     if (name === '--pods') options.pods = Number(argv[++index]);
     else if (name === '--rounds') options.rounds = Number(argv[++index]);
     else if (name === '--profile') options.profile = argv[++index];
-    else if (name === '--only') {
+    else if (name === '--in-flight') {
+      const inFlight = argv[++index];
+      options.inFlight = inFlight === 'all' ? Infinity : Number(inFlight);
+    } else if (name === '--only') {
       const only = argv[++index].split(',');
       for (const candidate of only)
         if (!candidates.includes(candidate as Candidate)) throw new Error(`unknown candidate ${candidate}`);
       options.only = only as Candidate[];
-    } else throw new Error(`unknown argument ${name} (--pods N --rounds N --only a,b --profile DIR)`);
+    } else
+      throw new Error(
+        `unknown argument ${name} (--pods N --rounds N --only a,b --in-flight N|all --profile DIR)`,
+      );
   }
   return options;
 }
@@ -95,19 +112,22 @@ class ReusedSink implements ByteSink {
 }
 
 /** Writes every object by `candidate`; returns the bytes written. */
-function run(candidate: Candidate, objects: readonly KubeObject[]): number {
+function run(candidate: Candidate, objects: readonly KubeObject[], batchesInFlight: number): number {
   let bytes = 0;
   if (candidate === 'queue' || candidate === 'resync') {
     const queue = new CaptureQueue(64 * 1024 * 1024);
     const replaced = encodeDeltaType('Replaced', false);
     let sequence = 0;
+    // The worker writes behind: batches in flight are given back once `batchesInFlight` later ones are sent.
+    const inFlight: [number, Uint8Array][] = [];
+    const send = (batch: TakenBatch | undefined) => {
+      if (batch) inFlight.push([sequence, batch.entries]);
+      while (inFlight.length > (batch ? batchesInFlight : 0)) queue.written(...inFlight.shift()!);
+    };
     const append = (key: string, object: KubeObject): number => {
       const written = queue.appendObjectChange(1_700_000_000_000, 1, replaced, key, object, true);
       bytes += written;
-      if (queue.pendingBytes >= wholeCacheBatchBytes) {
-        const batch = queue.take(++sequence)!;
-        queue.written(sequence, batch.entries);
-      }
+      if (queue.pendingBytes >= wholeCacheBatchBytes) send(queue.take(++sequence));
       return written;
     };
     if (candidate === 'queue') for (const object of objects) append(keyOf(object), object);
@@ -121,8 +141,8 @@ function run(candidate: Candidate, objects: readonly KubeObject[]): number {
       }).start();
       for (let turn = turns.shift(); turn !== undefined; turn = turns.shift()) turn();
     }
-    const last = queue.take(++sequence);
-    if (last) queue.written(sequence, last.entries);
+    send(queue.take(++sequence));
+    send(undefined);
     return bytes;
   }
   const sink = new ReusedSink();
@@ -161,7 +181,7 @@ async function main(): Promise<void> {
   });
   observer.observe({ entryTypes: ['gc'] });
   // One warm-up pass each, so no candidate pays for the others' compilation.
-  for (const candidate of options.only) run(candidate, objects.slice(0, 5_000));
+  for (const candidate of options.only) run(candidate, objects.slice(0, 5_000), options.inFlight);
   const session = new Session();
   if (options.profile) {
     session.connect();
@@ -180,7 +200,7 @@ async function main(): Promise<void> {
       const processStart = process.cpuUsage();
       const threadStart = threadCpuMs()!;
       const wallStart = performance.now();
-      const bytes = run(candidate, objects);
+      const bytes = run(candidate, objects, options.inFlight);
       const wallMs = performance.now() - wallStart;
       const threadMs = threadCpuMs()! - threadStart;
       const processUsage = process.cpuUsage(processStart);
