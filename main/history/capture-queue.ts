@@ -237,7 +237,7 @@ export class CaptureQueue {
   private startEntry(bytes: number): BatchBuffer {
     const batch = this.batch;
     if (!batch.isOpen) {
-      batch.open(Math.max(this.nextBatchBytes, 1 + bytes + 1));
+      batch.open(Math.max(this.nextBatchBytes, 1 + bytes + 1), 1 + bytes + 1);
       batch.bytes[batch.used++] = openBracket;
     } else batch.ensure(1 + bytes + 1);
     if (this.entryCount > 0) batch.bytes[batch.used++] = comma;

@@ -71,6 +71,23 @@ describe('CaptureQueue', () => {
     expect(queue.appendChange(change)).toBe(true);
   });
 
+  it("reuses a given-back buffer a little smaller than the next batch's size", () => {
+    const queue = new CaptureQueue(64 * 1024 * 1024);
+    const entry = (length: number) => JSON.stringify('x'.repeat(length - 2));
+    // 120 KB: its buffer grows to 128 KB, so the next batch asks for 150 KB, a buffer of its own.
+    for (let index = 0; index < 120; index++) queue.appendChange(entry(1024));
+    const first = queue.take(1)!;
+    queue.written(1, first.entries);
+    for (let index = 0; index < 121; index++) queue.appendChange(entry(1024));
+    const second = queue.take(2)!;
+    queue.written(2, second.entries);
+    // The third asks for a quarter more than the second took, ~1 KB more than the second's buffer.
+    queue.appendChange(entry(1024));
+    const third = queue.take(3)!;
+    expect(third.entries.buffer === second.entries.buffer).toBe(true);
+    expect(parsed(third)).toEqual([JSON.parse(entry(1024))]);
+  });
+
   it('keeps forced changes (a cache recorded whole) outside its bound, until they are written', () => {
     const queue = new CaptureQueue(100);
     const change = JSON.stringify([1, 1, 2, 'ns/a', { padding: 'x'.repeat(20) }]);
