@@ -71,16 +71,7 @@ export class KeyTextSearch {
     this.replay();
     if (this.stale > this.entries * rebuildShare) this.rebuild();
     const found: string[] = [];
-    const { departed, entryCounts } = this;
-    const taken = entryCounts.size > 0 ? new Set<string>() : undefined;
-    const take = (key: string): void => {
-      if (departed.has(key)) return;
-      if (taken !== undefined && entryCounts.has(key)) {
-        if (taken.has(key)) return;
-        taken.add(key);
-      }
-      found.push(key);
-    };
+    const take = this.liveTaker(found);
     for (const { keys, text, offsets } of this.chunks) {
       let at = text.indexOf(lowerText);
       while (at >= 0) {
@@ -145,17 +136,8 @@ export class KeyTextSearch {
       if (seen >= estimatedAfter && count > (2 * limit * seen) / this.entries) return undefined;
     }
     const lacking: string[] = [];
-    const { departed, entryCounts } = this;
-    const taken = entryCounts.size > 0 ? new Set<string>() : undefined;
     // An entry of a key that came back holds the same text as its live one: either lacks the text.
-    const take = (key: string): void => {
-      if (departed.has(key)) return;
-      if (taken !== undefined && entryCounts.has(key)) {
-        if (taken.has(key)) return;
-        taken.add(key);
-      }
-      lacking.push(key);
-    };
+    const take = this.liveTaker(lacking);
     for (let span = 0; span < spans.length; span += 3) {
       const keys = chunks[spans[span]].keys;
       for (let entry = spans[span + 1]; entry < spans[span + 2]; entry++) take(keys[entry]);
@@ -164,6 +146,23 @@ export class KeyTextSearch {
     for (let entry = 0; entry < keys.length; entry++)
       if (!lowered[entry].includes(lowerText)) take(keys[entry]);
     return lacking.length > limit ? undefined : lacking;
+  }
+
+  /**
+   * What find() and lacking() push a read entry's key through: a departed key's entries are skipped,
+   * and a key with several entries (it left and came back) is pushed once.
+   */
+  private liveTaker(into: string[]): (key: string) => void {
+    const { departed, entryCounts } = this;
+    const taken = entryCounts.size > 0 ? new Set<string>() : undefined;
+    return (key) => {
+      if (departed.has(key)) return;
+      if (taken !== undefined && entryCounts.has(key)) {
+        if (taken.has(key)) return;
+        taken.add(key);
+      }
+      into.push(key);
+    };
   }
 
   /**

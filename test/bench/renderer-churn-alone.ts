@@ -6,10 +6,9 @@
 //
 //   node --expose-gc --import tsx test/bench/renderer-churn-alone.ts [--rows 150000] [--seconds 30]
 import type { Row } from '../../shared/protocol/row';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { MirrorStore } from '../../renderer/store/mirror-store';
 import { requeryGapMs } from '../../renderer/views/use-kind-rows';
 import { churnWithTable } from './renderer-churn';
+import { loadedMirror } from './loaded-mirror';
 
 function argument(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -60,20 +59,8 @@ async function main(): Promise<void> {
   const seconds = argument('--seconds', 30);
   const random = seededRandom(7);
   const rows = syntheticRows(count, random);
-  const scheduler = new ManualFrameScheduler();
-  const store = new MirrorStore({ scheduler });
   const subscriptionId = 'alone';
-  const mirror = store.open(subscriptionId);
-  store.receive({
-    type: 'batch',
-    subscriptionId,
-    seq: 1,
-    replace: true,
-    snapshotEnd: true,
-    upserts: rows,
-    deletes: [],
-  });
-  scheduler.runFrame();
+  const { scheduler, store, mirror } = loadedMirror(subscriptionId, rows);
   (globalThis as { gc?: () => void }).gc?.();
   const gapFrames = Math.max(1, Math.round(requeryGapMs(0, 'live', count) / (1000 / 60)));
   const started = process.cpuUsage();

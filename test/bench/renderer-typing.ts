@@ -16,13 +16,14 @@ import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { MirrorStore } from '../../renderer/store/mirror-store';
+import type { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import type { MirrorStore } from '../../renderer/store/mirror-store';
 import { NarrowingQuery } from '../../renderer/store/narrowing-query';
 import type { RowFilter } from '../../renderer/store/row-query';
 import type { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
 import { warmTextSearch } from '../../renderer/store/text-match';
 import { parseFilterExpression } from '../../renderer/ui-state/filter-expression';
+import { loadedMirror } from './loaded-mirror';
 import { syntheticRows } from './renderer-churn-alone';
 
 /** Changes between two keys: 2,000 changes/s over the ui bench's 60 ms between key presses. */
@@ -173,20 +174,8 @@ async function main(): Promise<void> {
   const profile = argument('--profile');
   const random = seededRandom(7);
   const rows = syntheticRows(count, random);
-  const scheduler = new ManualFrameScheduler();
-  const store = new MirrorStore({ scheduler });
   const subscriptionId = 'typing';
-  const mirror = store.open(subscriptionId);
-  store.receive({
-    type: 'batch',
-    subscriptionId,
-    seq: 1,
-    replace: true,
-    snapshotEnd: true,
-    upserts: rows,
-    deletes: [],
-  });
-  scheduler.runFrame();
+  const { scheduler, store, mirror } = loadedMirror(subscriptionId, rows);
   const session = new Session();
   if (profile !== undefined) {
     session.connect();

@@ -8,8 +8,6 @@ import type { KubeList } from '../../shared/kube/object';
 import type { Row } from '../../shared/protocol/row';
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { parseLabelSelector } from '../../shared/selectors/label-selector';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { MirrorStore } from '../../renderer/store/mirror-store';
 import { queryRows } from '../../renderer/store/row-query';
 import type { RowFilter } from '../../renderer/store/row-query';
 import type { BenchOptions, BenchResult } from './harness';
@@ -17,6 +15,7 @@ import { atMost, collectGarbage, getBody, median, percentile, podsResource, roun
 import type { SyncTarget } from './sync';
 import { typeTexts, typedTexts } from './renderer-typing';
 import { churnFrames, churnWithTable } from './renderer-churn';
+import { loadedMirror } from './loaded-mirror';
 
 export const rendererRows = 150_000;
 const deltaBatchSize = 5_000;
@@ -90,19 +89,7 @@ function timeAfterBatch(applyBatch: () => void, query: () => unknown): number {
 export async function runRenderer(options: BenchOptions, target: SyncTarget): Promise<BenchResult> {
   const list = JSON.parse((await getBody(`${target.url}/api/v1/pods`)).toString('utf8')) as KubeList;
   const rows = buildRows(list, rendererRows);
-  const scheduler = new ManualFrameScheduler();
-  const store = new MirrorStore({ scheduler });
-  const mirror = store.open(subscriptionId);
-  store.receive({
-    type: 'batch',
-    subscriptionId,
-    seq: 1,
-    replace: true,
-    snapshotEnd: true,
-    upserts: rows,
-    deletes: [],
-  });
-  scheduler.runFrame();
+  const { scheduler, store, mirror } = loadedMirror(subscriptionId, rows);
   collectGarbage();
 
   const random = seededRandom(11);
