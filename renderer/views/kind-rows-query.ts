@@ -41,3 +41,16 @@ export function queryKindRows(
         : orderedQuery(mirror, filter, sort, order);
   return { keys, total: mirror.rows.size };
 }
+
+/** The filter the view asks the store for: the namespaces picked beside the typed text's, and its terms. */
+export function rowFilterOf(expression: FilterExpression, namespaces: Iterable<string> = []): RowFilter {
+  const picked = new Set(namespaces);
+  for (const namespace of expression.namespaces) picked.add(namespace);
+  return {
+    ...(picked.size > 0 ? { namespaces: picked } : {}),
+    ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
+    ...(expression.node !== undefined ? { node: expression.node } : {}),
+    ...(expression.status !== undefined ? { status: expression.status } : {}),
+    ...(expression.text !== undefined ? { text: expression.text } : {}),
+  };
+}

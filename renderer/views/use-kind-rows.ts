@@ -31,7 +31,7 @@ import type { RowFilter, RowSort } from '../store/row-query';
 import { SortedOrder } from './sorted-order';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 import type { FilterExpression } from '../ui-state/filter-expression';
-import { queryKindRows } from './kind-rows-query';
+import { queryKindRows, rowFilterOf } from './kind-rows-query';
 import type { KindRowsSnapshot } from './kind-rows-query';
 import { useMirrorState, useServices } from './app-context';
 import { useWarmLabelIndexes } from './use-warm-label-indexes';
@@ -218,17 +218,7 @@ export function useKindRows(
   // the indexes again from every row (8% of the page's CPU to "synced" at 50,000 pods).
   useWarmLabelIndexes(replayed || listing ? undefined : mirror, mirror?.hasSnapshot ?? false);
 
-  const filter = useMemo<RowFilter>(() => {
-    const picked = new Set(namespaces);
-    for (const namespace of expression.namespaces) picked.add(namespace);
-    return {
-      ...(picked.size > 0 ? { namespaces: picked } : {}),
-      ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
-      ...(expression.node !== undefined ? { node: expression.node } : {}),
-      ...(expression.status !== undefined ? { status: expression.status } : {}),
-      ...(expression.text !== undefined ? { text: expression.text } : {}),
-    };
-  }, [expression, namespaces]);
+  const filter = useMemo<RowFilter>(() => rowFilterOf(expression, namespaces), [expression, namespaces]);
 
   const inputs: QueryInputs = { mirror, through, filterText, expression, filter, sort };
   // A new mirror (another kind, a travel's replay) is answered in the render that shows it, so the

@@ -23,6 +23,7 @@ import type { RowFilter } from '../../renderer/store/row-query';
 import type { SubscriptionMirror } from '../../renderer/store/subscription-mirror';
 import { warmTextSearch } from '../../renderer/store/text-match';
 import { parseFilterExpression } from '../../renderer/ui-state/filter-expression';
+import { rowFilterOf } from '../../renderer/views/kind-rows-query';
 import { loadedMirror } from './loaded-mirror';
 import { syntheticRows } from './renderer-churn-alone';
 
@@ -65,16 +66,9 @@ export function typedTexts(rows: readonly Row[]): string[] {
   ];
 }
 
-/** The filter the view builds from the typed text (use-kind-rows.ts), for the live pods. */
+/** The filter the view builds from the typed text (rowFilterOf, as use-kind-rows.ts asks it). */
 function filterOf(text: string): RowFilter {
-  const expression = parseFilterExpression(text);
-  return {
-    ...(expression.namespaces.length > 0 ? { namespaces: new Set(expression.namespaces) } : {}),
-    ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
-    ...(expression.node !== undefined ? { node: expression.node } : {}),
-    ...(expression.status !== undefined ? { status: expression.status } : {}),
-    ...(expression.text !== undefined ? { text: expression.text } : {}),
-  };
+  return rowFilterOf(parseFilterExpression(text));
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RowFilter } from '../../../renderer/store/row-query';
 import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror';
 import { warmTextSearch } from '../../../renderer/store/text-match';
 import { parseFilterExpression } from '../../../renderer/ui-state/filter-expression';
+import { rowFilterOf } from '../../../renderer/views/kind-rows-query';
 import type { Row } from '../../../shared/protocol/row';
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound, keysByName } from './random-churn';
@@ -27,16 +28,9 @@ function pod(random: () => number, key: string, version: number): Row {
   });
 }
 
-/** The filter the view builds from the typed text (use-kind-rows.ts). */
+/** The filter the view builds from the typed text (rowFilterOf, as use-kind-rows.ts asks it). */
 function filterOf(text: string): RowFilter {
-  const expression = parseFilterExpression(text);
-  return {
-    ...(expression.namespaces.length > 0 ? { namespaces: new Set(expression.namespaces) } : {}),
-    ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
-    ...(expression.node !== undefined ? { node: expression.node } : {}),
-    ...(expression.status !== undefined ? { status: expression.status } : {}),
-    ...(expression.text !== undefined ? { text: expression.text } : {}),
-  };
+  return rowFilterOf(parseFilterExpression(text));
 }
 
 function expected(live: ReadonlyMap<string, Row>, filter: RowFilter): string[] {
