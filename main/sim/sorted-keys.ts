@@ -2,8 +2,8 @@
 // one by its position, so both need positions, not just order. The keys are kept in sorted blocks of
 // at most `blockSize`: adding or removing one key moves at most a block's worth of entries, where one
 // sorted array of 150,000 pods moved up to all of them for every pod created or deleted under churn
-// (a sixth of the embedded cluster's CPU at 2,000 changes/s). Additions are buffered and merged in on
-// the next read, which keeps bulk seeding O(n log n).
+// (a fifth to a quarter of the simulator's main thread under churn). Additions are buffered and
+// merged in on the next read, which keeps bulk seeding O(n log n).
 //
 // Invariants: every block is non-empty and sorted; the last key of each block is below the first of
 // the next; `starts[i]` is the position of blocks[i][0] in the whole order whenever `startsStale` is
