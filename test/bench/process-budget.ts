@@ -42,7 +42,7 @@ function parents(): Map<number, number> {
 }
 
 /** Chromium's role for a process from its command line: browser, renderer, gpu, network, utility. */
-function chromiumRole(pid: number): string | undefined {
+export function chromiumRole(pid: number): string | undefined {
   // Chromium rewrites its children's titles: their arguments are then separated by spaces, not NULs.
   const command = readText(`/proc/${pid}/cmdline`)?.split(/[\0 ]/) ?? [];
   if (!/chrom/i.test(command[0] ?? '')) return undefined;
@@ -79,8 +79,13 @@ function roles(processes: BudgetProcesses): Map<number, string> {
 
 /** Each budget process's threads' CPU now. */
 export function readBudget(processes: BudgetProcesses): BudgetReading {
+  return readRoles(roles(processes));
+}
+
+/** The threads' CPU now of each process of `roles` (role by pid). */
+export function readRoles(roles: ReadonlyMap<number, string>): BudgetReading {
   const reading: BudgetReading = new Map();
-  for (const [pid, role] of roles(processes)) {
+  for (const [pid, role] of roles) {
     const threads = threadCpu(pid);
     // Gone since it was found.
     if (threads.length === 0) continue;

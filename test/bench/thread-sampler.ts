@@ -1,19 +1,25 @@
 // Who holds the machine's cores over a long run, by hand: once a second, every thread of every
 // process whose command line names a part of the ui bench (the embedded cluster, the backend, the
-// bench's own process, Chromium's processes by --type) is read from Linux's per-thread schedstat, and
+// bench's own process, Chromium's processes by role) is read as process-budget.ts reads a window, and
 // the CPU each used since the last reading is appended as one JSON line. Run it beside
 // `npm run bench -- --only ui` and stop it with Ctrl-C; --summary sums a file's lines by part.
 //
 //   npx tsx test/bench/thread-sampler.ts --out samples.jsonl
 //   npx tsx test/bench/thread-sampler.ts --summary samples.jsonl
 import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { budgetSpent, chromiumRole, describeBudget, readRoles } from './process-budget';
 
-/** What a process is to the bench, from its command line; undefined for the rest of the machine. */
-function partOf(commandLine: string): string | undefined {
-  if (commandLine.includes('chromium')) {
-    const type = /--type=([a-z-]+)/.exec(commandLine)?.[1];
-    return `chromium ${type ?? 'browser'}`;
+/** What a process is to the bench; undefined for the rest of the machine. */
+function roleOf(pid: number): string | undefined {
+  const chromium = chromiumRole(pid);
+  if (chromium !== undefined) return chromium;
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+  } catch {
+    return undefined;
   }
   if (commandLine.includes('ui-backend-child')) return 'backend';
   if (commandLine.includes('sim/cli')) return 'cluster';
@@ -21,69 +27,40 @@ function partOf(commandLine: string): string | undefined {
   return undefined;
 }
 
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU ns of every thread of the bench's processes, keyed "part|process|thread" (main: thread = process). */
-function sample(parts: Map<string, string | undefined>): Map<string, number> {
-  const times = new Map<string, number>();
+/** The bench's processes now, by pid; each process's role is looked up once (`known`). */
+function benchRoles(known: Map<number, string | undefined>): Map<number, string> {
+  const roles = new Map<number, string>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    if (!parts.has(entry))
-      parts.set(entry, partOf(read(`/proc/${entry}/cmdline`)?.replaceAll('\0', ' ') ?? ''));
-    const part = parts.get(entry);
-    if (part === undefined) continue;
-    let threads: string[] = [];
-    try {
-      threads = readdirSync(`/proc/${entry}/task`);
-    } catch {
-      continue;
-    }
-    for (const thread of threads) {
-      const schedstat = read(`/proc/${entry}/task/${thread}/schedstat`);
-      if (schedstat !== undefined) times.set(`${part}|${entry}|${thread}`, Number(schedstat.split(' ')[0]));
-    }
+    const pid = Number(entry);
+    if (!known.has(pid)) known.set(pid, roleOf(pid));
+    const role = known.get(pid);
+    if (role !== undefined) roles.set(pid, role);
   }
-  return times;
+  return roles;
 }
 
 function record(out: string): void {
-  const parts = new Map<string, string | undefined>();
-  let last = sample(parts);
+  const known = new Map<number, string | undefined>();
+  let last = readRoles(benchRoles(known));
   setInterval(() => {
-    const now = sample(parts);
+    const now = readRoles(benchRoles(known));
     const used: Record<string, number> = {};
-    for (const [key, nanoseconds] of now) {
-      const spent = (nanoseconds - (last.get(key) ?? nanoseconds)) / 1e6;
-      if (spent >= 1) used[key] = Math.round(spent);
-    }
+    for (const [key, ms] of budgetSpent(last, now)) if (ms >= 1) used[key] = Math.round(ms);
     last = now;
     appendFileSync(out, `${JSON.stringify({ at: Date.now(), cpuMs: used })}\n`);
   }, 1000);
 }
 
-/** Seconds of CPU by part, the main thread of the backend and the cluster apart from their others. */
+/** The CPU of a file's lines summed by "role: thread", as ui-budget.ts prints a window's. */
 function summary(file: string): void {
   const totals = new Map<string, number>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
     const { cpuMs } = JSON.parse(line) as { cpuMs: Record<string, number> };
-    for (const [key, ms] of Object.entries(cpuMs)) {
-      const [part, process, thread] = key.split('|');
-      const name =
-        part === 'backend' || part === 'cluster'
-          ? `${part} ${thread === process ? 'main' : 'other threads'}`
-          : part!;
-      totals.set(name, (totals.get(name) ?? 0) + ms);
-    }
+    for (const [key, ms] of Object.entries(cpuMs)) totals.set(key, (totals.get(key) ?? 0) + ms);
   }
-  for (const [name, ms] of [...totals].sort((first, second) => second[1] - first[1]))
-    console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`);
+  console.log(describeBudget(totals, availableParallelism()));
 }
 
 const { values } = parseArgs({ options: { out: { type: 'string' }, summary: { type: 'string' } } });
