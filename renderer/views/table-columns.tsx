@@ -111,12 +111,15 @@ function plainCell(
   missing: string | undefined,
   className?: string,
 ): ReactNode {
-  if (value === null || value === undefined || value === '')
-    return gridCell(cell, missing ?? '<none>', {
-      className: className ? `${className} cell-faint` : 'cell-faint',
-    });
-  if (value === '<none>')
-    return gridCell(cell, value, { className: className ? `${className} cell-faint` : 'cell-faint' });
+  // Nothing to show, or kubectl's own "<none>": faint.
+  const faint =
+    value === null || value === undefined || value === ''
+      ? (missing ?? '<none>')
+      : value === '<none>'
+        ? value
+        : undefined;
+  if (faint !== undefined)
+    return gridCell(cell, faint, { className: className ? `${className} cell-faint` : 'cell-faint' });
   return gridCell(cell, String(value), { className, title: String(value) });
 }
 
