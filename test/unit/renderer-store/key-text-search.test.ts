@@ -4,28 +4,43 @@ import { SubscriptionMirror } from '../../../renderer/store/subscription-mirror'
 import { deltaBatch, pick, row, seededRandom } from '../bridge/fixtures';
 import { applyRound, churnRound } from './random-churn';
 
+type LiveRows = Map<string, ReturnType<typeof row>>;
+
+/**
+ * 150 rounds of churn over a mirror with a short log (the search also falls behind it and builds
+ * again from the rows), keys made by `newKey`; after each, idle time now and then (compaction steps
+ * between reads), then `check`.
+ */
+function churnSearch(
+  random: () => number,
+  newKey: () => string,
+  check: (seq: number, search: KeyTextSearch, live: LiveRows) => void,
+): void {
+  const mirror = new SubscriptionMirror(0, 300);
+  const search = new KeyTextSearch(mirror.changes);
+  const live: LiveRows = new Map();
+  for (let seq = 1; seq <= 150; seq++) {
+    const round = churnRound(random, live, {
+      changes: seq === 1 ? 2_500 : 40 + Math.floor(random() * 200),
+      deleteChance: 0.5,
+      newKey,
+      make: (key) => row(key, String(seq)),
+    });
+    applyRound(mirror, seq, round);
+    if (random() < 0.5) search.catchUp();
+    check(seq, search, live);
+  }
+}
+
 describe('KeyTextSearch', () => {
   it('fuzz: finds exactly the live keys whose lower case holds the text, as keys leave and come back', () => {
     const random = seededRandom(31);
-    // A short log: the search also falls behind it and builds again from the rows.
-    const mirror = new SubscriptionMirror(0, 300);
-    const search = new KeyTextSearch(mirror.changes);
-    const live = new Map<string, ReturnType<typeof row>>();
     const newKey = () =>
       `${pick(random, ['team-a', 'Team-B'])}/${pick(random, ['api', 'Api', 'web', 'İo'])}-${Math.floor(random() * 1_500)}`;
     const texts = ['api', 'a/', 'b/api-1', '-1', 'i̇o', 'web-14', 'zz', '\n'];
-    for (let seq = 1; seq <= 150; seq++) {
-      const round = churnRound(random, live, {
-        changes: seq === 1 ? 2_500 : 40 + Math.floor(random() * 200),
-        deleteChance: 0.5,
-        newKey,
-        make: (key) => row(key, String(seq)),
-      });
-      applyRound(mirror, seq, round);
-      // Idle time now and then: compaction steps between finds.
-      if (random() < 0.5) search.catchUp();
+    churnSearch(random, newKey, (seq, search, live) => {
       expect(search.size - search.staleEntries).toBe(live.size);
-      if (seq % 4 !== 0) continue;
+      if (seq % 4 !== 0) return;
       const text = texts[(seq / 4) % texts.length];
       const found = search.find(text);
       if (text.includes('\n')) expect(found).toBeUndefined();
@@ -33,27 +48,16 @@ describe('KeyTextSearch', () => {
         expect(found?.sort(), text).toEqual(
           [...live.keys()].filter((key) => key.toLowerCase().includes(text)).sort(),
         );
-    }
+    });
   });
 
   it('fuzz: lists exactly the live keys lacking the text while they are few, as keys leave and come back', () => {
     const random = seededRandom(37);
-    const mirror = new SubscriptionMirror(0, 300);
-    const search = new KeyTextSearch(mirror.changes);
-    const live = new Map<string, ReturnType<typeof row>>();
     // Most keys hold `a`, `api` and `team`; a few (the `ops` namespace, the `db` pods) lack them.
     const newKey = () =>
       `${pick(random, ['team-a', 'Team-B', 'team-c', 'ops'])}/${pick(random, ['api', 'Api', 'api', 'db'])}-${Math.floor(random() * 1_500)}`;
     const texts = ['a', 'api', 'team', 'b/', '-1', 'zz', '\n', ''];
-    for (let seq = 1; seq <= 150; seq++) {
-      const round = churnRound(random, live, {
-        changes: seq === 1 ? 2_500 : 40 + Math.floor(random() * 200),
-        deleteChance: 0.5,
-        newKey,
-        make: (key) => row(key, String(seq)),
-      });
-      applyRound(mirror, seq, round);
-      if (random() < 0.5) search.catchUp();
+    churnSearch(random, newKey, (seq, search, live) => {
       const text = texts[seq % texts.length];
       const expected = [...live.keys()].filter((key) => !key.toLowerCase().includes(text)).sort();
       const limit = pick(random, [0, 10, 400, 5_000]);
@@ -63,7 +67,7 @@ describe('KeyTextSearch', () => {
       // Refused by the estimate (see lacking) only when they are not clearly few.
       else if (lacking !== undefined || expected.length * 4 <= limit)
         expect(lacking?.sort(), text).toEqual(expected);
-    }
+    });
   });
 
   it('drops stale entries a few chunks per idle read, not all at once, and finds the same keys', () => {
