@@ -225,6 +225,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
         resourceVersion: store.resourceVersion,
         openWatches: hub.size,
         churnPerSecond: churn.rate,
+        ...(simulation ? { churnTiming: simulation.churnTiming } : {}),
         objects: Object.fromEntries(store.resources().map((name) => [name, store.count(name)])),
         connections: { ...connections },
         requests: requests.snapshot(),

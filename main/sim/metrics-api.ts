@@ -12,6 +12,7 @@ import { SelectorParseError } from '../../shared/selectors/selector-parse-error'
 import { badRequest, methodNotAllowed } from './api-errors';
 import { formatTime } from './clock';
 import { sendJson } from './http-io';
+import { streamList } from './list-stream';
 import type { MetricsScraper, NodeUsage, PodUsage } from './metrics-usage';
 import type { ResourcePath } from './request-path';
 
@@ -97,7 +98,12 @@ export class MetricsApi {
   ) {}
 
   /** Answers a GET already authorized for `verb` ("get" or "list"); anything else is 405. */
-  handle(path: ResourcePath, verb: string, query: URLSearchParams, response: ServerResponse): void {
+  async handle(
+    path: ResourcePath,
+    verb: string,
+    query: URLSearchParams,
+    response: ServerResponse,
+  ): Promise<void> {
     if (verb !== 'get' && verb !== 'list') throw methodNotAllowed();
     if (path.subresource !== undefined || (path.resource !== 'pods' && path.resource !== 'nodes'))
       throw new StatusError(
@@ -133,16 +139,11 @@ export class MetricsApi {
         return sendJson(response, 200, podMetrics(found));
       }
       const matches = itemFilter(query);
-      const items = [...scrape.pods.values()]
-        .filter(({ pod }) => path.namespace === undefined || pod.metadata.namespace === path.namespace)
-        .filter(({ pod }) => matches(pod))
-        .map(podMetrics);
-      return sendJson(response, 200, {
-        kind: 'PodMetricsList',
-        apiVersion: groupVersion,
-        metadata: {},
-        items,
-      });
+      const items = [...scrape.pods.values()].filter(
+        ({ pod }) =>
+          (path.namespace === undefined || pod.metadata.namespace === path.namespace) && matches(pod),
+      );
+      return streamList(response, { kind: 'PodMetricsList', apiVersion: groupVersion }, items, podMetrics);
     }
     if (path.namespace !== undefined)
       throw new StatusError(

@@ -24,6 +24,9 @@ export interface SimulationOptions {
   maximumEvents?: number;
 }
 
+/** The most time one late tick churns for: a longer stall's changes would come as one burst. */
+const maximumMakeUpMs = 1000;
+
 export class Simulation {
   readonly kubelet: Kubelet;
   readonly churn: Churn;
@@ -37,6 +40,8 @@ export class Simulation {
   private revisionSeen = 0;
   private lastTick?: number;
   private timer?: SimTimer;
+  /** How the loop kept time while churning: see churnTiming. */
+  private readonly timing = { unchurnedMs: 0, longestTickGapMs: 0 };
 
   constructor(
     private readonly storage: ClusterStorage,
@@ -60,6 +65,15 @@ export class Simulation {
     return this.churnPerSecond;
   }
 
+  /**
+   * While churn ran: the time late ticks could not make up (a tick churns for at most the last second,
+   * so a loop blocked 3 s, serving a large LIST say, leaves 2 s unchurned) and the longest gap between
+   * ticks. What tells a rate short of the one asked from a cluster that was starved or blocked.
+   */
+  get churnTiming(): { readonly unchurnedMs: number; readonly longestTickGapMs: number } {
+    return { ...this.timing };
+  }
+
   setChurn(changesPerSecond: number): void {
     this.churnPerSecond = Math.max(0, changesPerSecond);
   }
@@ -78,8 +92,13 @@ export class Simulation {
     this.workloads.reconcile();
     this.kubelet.schedule();
     const now = this.clock.now();
+    const gap = now - (this.lastTick ?? now - this.intervalMs);
+    if (this.churnPerSecond > 0) {
+      this.timing.unchurnedMs += Math.max(0, gap - maximumMakeUpMs);
+      this.timing.longestTickGapMs = Math.max(this.timing.longestTickGapMs, gap);
+    }
     // A late tick (the simulator's thread busy, or waiting for a core) churns for the time that passed.
-    this.churnFor(Math.min(1000, now - (this.lastTick ?? now - this.intervalMs)));
+    this.churnFor(Math.min(maximumMakeUpMs, gap));
     this.lastTick = now;
   }
 

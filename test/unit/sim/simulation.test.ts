@@ -13,7 +13,7 @@ import { seedCluster } from '../../../main/sim/seed';
 import { Simulation } from '../../../main/sim/simulation';
 import type { KubeObject } from '../../../shared/kube/object';
 
-function startCluster(options: { seed?: number; pods?: number; nodes?: number } = {}) {
+function startCluster(options: { seed?: number; pods?: number; nodes?: number; loop?: boolean } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const random = new SeededRandom(options.seed ?? 1);
   const store = new ObjectStore();
@@ -32,7 +32,8 @@ function startCluster(options: { seed?: number; pods?: number; nodes?: number } 
   const simulation = new Simulation(storage, owners, clock, random, {
     timing: { startupMs: 500, jobRunMs: 1000, evictionGraceMs: 2000, nodeRecoveryMs: 10_000 },
   });
-  simulation.start();
+  // loop: false leaves the ticks to the test (tick()), as a blocked event loop would space them.
+  if (options.loop !== false) simulation.start();
   const type = (resource: string, group = '') => storage.catalog.findAnyVersion(group, resource)!;
   const all = (resource: string) => [...store.values(resource)].map((stored) => stored.object);
   return {
@@ -267,5 +268,23 @@ describe('Simulation', () => {
     expect(mostDown).toBe(1);
     expect(changes / 120).toBeGreaterThan(180);
     expect(changes / 120).toBeLessThan(220);
+  });
+
+  it('says how much churn time late ticks could not make up, and makes up at most a second', () => {
+    const cluster = startCluster({ seed: 3, pods: 3_000, nodes: 20, loop: false });
+    cluster.simulation.setChurn(200);
+    for (let tick = 0; tick < 50; tick++) {
+      cluster.simulation.tick();
+      cluster.run(100);
+    }
+    expect(cluster.simulation.churnTiming).toEqual({ unchurnedMs: 0, longestTickGapMs: 100 });
+    // The loop blocked for 3.5 s (a large LIST served, say): the next tick churns for one second at most
+    // (3.5 s of churn at once would be 700 changes in one burst; follow-ups meanwhile count against it).
+    cluster.run(3_400);
+    const before = cluster.store.resourceVersion;
+    cluster.simulation.tick();
+    const made = cluster.store.resourceVersion - before;
+    expect(cluster.simulation.churnTiming).toEqual({ unchurnedMs: 2_500, longestTickGapMs: 3_500 });
+    expect(made).toBeLessThanOrEqual(400);
   });
 });
