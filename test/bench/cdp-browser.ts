@@ -4,7 +4,7 @@
 // runs (timers and renderers never throttled in the background, no hang monitor, no IPC flood guard,
 // paint holding off, the sRGB colour profile, its headless switches) plus launchChromium's, so a
 // figure differs from `--driver playwright`'s only by what the devtools client asks of the page.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { chromiumExecutable } from '../e2e/chromium';
 import type { BenchBrowser, PageSetup } from './bench-page';
 import { CdpConnection } from './cdp-connection';
 import { CdpPage } from './cdp-page';
+import { signalGroup, spawnInOwnSession } from './own-session';
 
 export const chromiumSwitches = [
   '--headless',
@@ -56,6 +57,7 @@ export const chromiumSwitches = [
 
 /** The experiment's switch: `shared` starts the browser in the bench's session (see launch). */
 const sharedSessionSwitch = 'KUBETIDE_BENCH_CDP_SESSION';
+const sharedBrowserSession = () => process.env[sharedSessionSwitch] === 'shared';
 
 /** How long Chromium may take to print its DevTools address (a loaded machine starts it slowly). */
 const launchTimeoutMs = 60_000;
@@ -72,7 +74,7 @@ export class CdpBrowser implements BenchBrowser {
 
   static async launch(setup: PageSetup): Promise<CdpBrowser> {
     const profile = mkdtempSync(join(tmpdir(), 'kubetide-cdp-'));
-    const child = spawn(
+    const child = spawnInOwnSession(
       chromiumExecutable(),
       [
         ...chromiumSwitches,
@@ -81,18 +83,13 @@ export class CdpBrowser implements BenchBrowser {
         '--remote-debugging-port=0',
         `--user-data-dir=${profile}`,
       ],
-      // Detached: the browser leads a session of its own, as playwright-core starts it. With the
-      // kernel's autogroup scheduling (sched_autogroup_enabled) a session is a CPU group of its own,
-      // shared fairly with every other session's; left in the bench's session, the page's renderer
-      // shared one group's CPU with the bench, its cluster and Kubetide's backend, and under load drew
-      // frames at half rate and answered keys 2-4x later than playwright's browser at the same load.
-      // KUBETIDE_BENCH_CDP_SESSION=shared keeps it in the bench's session, to show that difference.
-      { stdio: ['ignore', 'ignore', 'pipe'], detached: process.env[sharedSessionSwitch] !== 'shared' },
+      // A session of its own, as playwright-core starts it (own-session.ts): left in the bench's
+      // session, the page's renderer shared one CPU group with the bench, its cluster and Kubetide's
+      // backend, and under load drew frames at half rate and answered keys 2-4x later than
+      // playwright's browser at the same load. KUBETIDE_BENCH_CDP_SESSION=shared keeps it there.
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+      sharedBrowserSession(),
     );
-    // A bench that dies without closing (an exception, Ctrl+C) takes its browser with it.
-    const killOnExit = () => kill(child, 'SIGKILL');
-    process.once('exit', killOnExit);
-    child.once('exit', () => process.off('exit', killOnExit));
     try {
       const url = await devtoolsAddress(child);
       return new CdpBrowser(child, profile, await CdpConnection.open(url), setup);
@@ -159,15 +156,7 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * Signals the browser's process group (its own, led by this child, when detached), so its renderers
- * and helpers go with it as when the terminal's Ctrl+C reached them all; the child alone otherwise.
- */
+/** Signals the browser's process group (its own, when detached), so its renderers and helpers go too. */
 function kill(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(process.env[sharedSessionSwitch] === 'shared' ? child.pid : -child.pid, signal);
-  } catch {
-    // Gone already.
-  }
+  signalGroup(child, signal, sharedBrowserSession());
 }

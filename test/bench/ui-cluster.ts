@@ -4,9 +4,10 @@
 // the simulator's event window (50,000 events, its etcd compaction) spans a few seconds at 2,000
 // changes a second, less than listing 150,000 pods takes on a loaded machine, so every watch after
 // the list would start 410 Gone and relist forever.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { signalGroup, spawnInOwnSession } from './own-session';
 
 export interface ClusterProcess {
   readonly url: string;
@@ -15,7 +16,15 @@ export interface ClusterProcess {
   readonly pid: number;
   /** Sets the background change rate (the simulator's POST /_sim/churn). */
   setChurn(changesPerSecond: number): Promise<void>;
+  /** How the simulator's loop kept time while churning (GET /_sim/stats' churnTiming). */
+  churnTiming(): Promise<ChurnTiming>;
   close(): Promise<void>;
+}
+
+export interface ChurnTiming {
+  /** Time late ticks could not make up (a tick churns for at most the last second). */
+  readonly unchurnedMs: number;
+  readonly longestTickGapMs: number;
 }
 
 const simEntry = fileURLToPath(new URL('../../main/sim/cli.ts', import.meta.url));
@@ -26,7 +35,9 @@ export function startClusterProcess(options: {
   kubeconfigPath: string;
   log: (message: string) => void;
 }): Promise<ClusterProcess> {
-  const child = spawn(
+  // A session of its own (own-session.ts): the cluster stands for an API server on another machine, so
+  // its churn takes its share of the cores from every process alike, not from the backend's alone.
+  const child = spawnInOwnSession(
     process.execPath,
     [
       '--import',
@@ -68,6 +79,7 @@ export function startClusterProcess(options: {
         kubeconfigPath: options.kubeconfigPath,
         pid: child.pid!,
         setChurn: (rate: number) => setChurn(url, rate),
+        churnTiming: () => churnTiming(url),
         close,
       };
       const warming = performance.now();
@@ -123,10 +135,16 @@ async function setChurn(url: string, changesPerSecond: number): Promise<void> {
   if (!response.ok) throw new Error(`POST /_sim/churn: HTTP ${response.status} ${await response.text()}`);
 }
 
+async function churnTiming(url: string): Promise<ChurnTiming> {
+  const response = await fetch(`${url}/_sim/stats`);
+  if (!response.ok) throw new Error(`GET /_sim/stats: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { churnTiming: ChurnTiming }).churnTiming;
+}
+
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    signalGroup(child, 'SIGTERM');
   });
 }

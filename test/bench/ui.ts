@@ -118,6 +118,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const threadMs = churn.mainThreadCpuMs;
     const churnWallMs = churn.wallMs;
     const { changes } = window;
+    const changesPerSecond = changes / (churnWallMs / 1000);
     const processMs = churn.processCpuMs;
     const mainCpuPct = (processMs / churnWallMs) * 100;
     const longTasks = await longTasksBetween(page, windowStart.pageStart, window.pageEnd);
@@ -156,6 +157,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // The floor shows no live changes, and its paged read of the pods would outlive its continue
     // tokens under churn (410 Gone): the cluster is stilled first.
     await cluster.setChurn(0);
+    const clusterTiming = await cluster.churnTiming();
     const floor = await startFloorServer(cluster.url);
     session.onClose(() => floor.close());
     const floorPage = await openPage(browser, floor.url);
@@ -216,7 +218,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         main_cpu_pct: round(mainCpuPct),
         // The main thread alone (the backend's informers, feeds and bridge; no worker), on Linux.
         ...(threadMs === undefined ? {} : { main_thread_cpu_pct: round((threadMs / churnWallMs) * 100) }),
-        changes_per_s: round(changes / (churnWallMs / 1000)),
+        changes_per_s: round(changesPerSecond),
+        cluster_unchurned_s: round(clusterTiming.unchurnedMs / 1000),
+        cluster_tick_gap_max_ms: round(clusterTiming.longestTickGapMs),
         process_cpu_us_per_change: round((processMs * 1000) / Math.max(1, changes)),
         ...(threadMs === undefined
           ? {}
@@ -254,6 +258,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
+        `the cluster's churn: ${options.uiChurn} changes/s asked, ${round(changesPerSecond)} made in the window; its loop's ticks came up to ${round(clusterTiming.longestTickGapMs)} ms apart, leaving ${round(clusterTiming.unchurnedMs / 1000)} s unchurned over the run (a late tick churns for at most the last second)`,
         `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the bench and its browser driver run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],

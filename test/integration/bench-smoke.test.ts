@@ -44,6 +44,10 @@ const uiFields = [
   'long_tasks_per_min',
   'renderer_heap_mb',
   'main_cpu_pct',
+  // The churn the cluster made, and the time its loop could not make up: what says a run was churned as asked.
+  'changes_per_s',
+  'cluster_unchurned_s',
+  'cluster_tick_gap_max_ms',
   'floor_first_rows_ms',
   'floor_keystroke_p95_ms',
   'floor_scroll_frame_p95_ms',
