@@ -151,6 +151,7 @@ async function route(
     const verb = verbOf(method, path, url.searchParams);
     if (!verb) throw methodNotAllowed();
     authorize(user, path, verb);
+    context.requests.record(verb, `${path.resource}.${metricsGroup}`);
     const fault = context.faults.take(verb, pathname);
     if (fault) return sendStatus(response, fault);
     return context.metrics.handle(path, verb, url.searchParams, response);

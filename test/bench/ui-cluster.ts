@@ -16,8 +16,8 @@ export interface ClusterProcess {
   readonly pid: number;
   /** Sets the background change rate (the simulator's POST /_sim/churn). */
   setChurn(changesPerSecond: number): Promise<void>;
-  /** How the simulator's loop kept time while churning (GET /_sim/stats' churnTiming). */
-  churnTiming(): Promise<ChurnTiming>;
+  /** How the simulator's loop kept time while churning, and what it was asked (GET /_sim/stats). */
+  stats(): Promise<ClusterStats>;
   close(): Promise<void>;
 }
 
@@ -25,6 +25,12 @@ export interface ChurnTiming {
   /** Time late ticks could not make up (a tick churns for at most the last second). */
   readonly unchurnedMs: number;
   readonly longestTickGapMs: number;
+}
+
+export interface ClusterStats {
+  readonly churnTiming: ChurnTiming;
+  /** Requests served by verb and resource ("list pods", "list pods.metrics.k8s.io", "watch pods"...). */
+  readonly requests: Readonly<Record<string, number>>;
 }
 
 const simEntry = fileURLToPath(new URL('../../main/sim/cli.ts', import.meta.url));
@@ -79,7 +85,7 @@ export function startClusterProcess(options: {
         kubeconfigPath: options.kubeconfigPath,
         pid: child.pid!,
         setChurn: (rate: number) => setChurn(url, rate),
-        churnTiming: () => churnTiming(url),
+        stats: () => stats(url),
         close,
       };
       const warming = performance.now();
@@ -135,10 +141,10 @@ async function setChurn(url: string, changesPerSecond: number): Promise<void> {
   if (!response.ok) throw new Error(`POST /_sim/churn: HTTP ${response.status} ${await response.text()}`);
 }
 
-async function churnTiming(url: string): Promise<ChurnTiming> {
+async function stats(url: string): Promise<ClusterStats> {
   const response = await fetch(`${url}/_sim/stats`);
   if (!response.ok) throw new Error(`GET /_sim/stats: HTTP ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { churnTiming: ChurnTiming }).churnTiming;
+  return (await response.json()) as ClusterStats;
 }
 
 function stop(child: ChildProcess): Promise<void> {

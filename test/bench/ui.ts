@@ -157,7 +157,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     // The floor shows no live changes, and its paged read of the pods would outlive its continue
     // tokens under churn (410 Gone): the cluster is stilled first.
     await cluster.setChurn(0);
-    const clusterTiming = await cluster.churnTiming();
+    const clusterStats = await cluster.stats();
+    const clusterTiming = clusterStats.churnTiming;
     const floor = await startFloorServer(cluster.url);
     session.onClose(() => floor.close());
     const floorPage = await openPage(browser, floor.url);
@@ -258,7 +259,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
-        `the cluster's churn: ${options.uiChurn} changes/s asked, ${round(changesPerSecond)} made in the window; its loop's ticks came up to ${round(clusterTiming.longestTickGapMs)} ms apart, leaving ${round(clusterTiming.unchurnedMs / 1000)} s unchurned over the run (a late tick churns for at most the last second)`,
+        `the cluster's churn: ${options.uiChurn} changes/s asked, ${round(changesPerSecond)} made in the window; its loop's ticks came up to ${round(clusterTiming.longestTickGapMs)} ms apart, leaving ${round(clusterTiming.unchurnedMs / 1000)} s unchurned over the run (a late tick churns for at most the last second); it served ${Object.entries(
+          clusterStats.requests,
+        )
+          .filter(([request]) => request.startsWith('list'))
+          .map(([request, count]) => `${count} ${request}`)
+          .join(', ')}`,
         `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the bench and its browser driver run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
