@@ -33,6 +33,10 @@ export interface ClusterStats {
   readonly requests: Readonly<Record<string, number>>;
 }
 
+/** Node or V8 flags for a bench's child process from an environment variable, space-separated. */
+export const nodeArgumentsFrom = (variable: string): string[] =>
+  process.env[variable]?.split(' ').filter(Boolean) ?? [];
+
 const simEntry = fileURLToPath(new URL('../../main/sim/cli.ts', import.meta.url));
 const startTimeoutMs = 600_000;
 
@@ -46,6 +50,9 @@ export function startClusterProcess(options: {
   const child = spawnInOwnSession(
     process.execPath,
     [
+      // By hand, e.g. KUBETIDE_BENCH_SIM_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/sim-profile": the
+      // profile is written when the bench closes the cluster.
+      ...nodeArgumentsFrom('KUBETIDE_BENCH_SIM_NODE_ARGS'),
       '--import',
       'tsx',
       simEntry,

@@ -16,7 +16,7 @@ import { benchDrivers } from './bench-page';
 import { CdpBrowser } from './cdp-browser';
 import { PlaywrightBrowser } from './playwright-page';
 import { BackendProcess } from './ui-backend-process';
-import { startClusterProcess } from './ui-cluster';
+import { nodeArgumentsFrom, startClusterProcess } from './ui-cluster';
 import { round } from './harness';
 import { startupTimes } from './ui-scenario';
 
@@ -69,9 +69,13 @@ export class UiBenchSession {
 
   /**
    * Kubetide in browser mode in a process of its own (ui-backend-child.ts): what the benches measure
-   * of the backend (CPU, stalls), apart from this process's playwright.
+   * of the backend (CPU, stalls), apart from this process's playwright. nodeArguments default to
+   * KUBETIDE_BENCH_BACKEND_NODE_ARGS (by hand, e.g. "--cpu-prof --cpu-prof-dir=/tmp/backend-profile",
+   * written when the bench closes the backend).
    */
-  async startBackendProcess(nodeArguments: readonly string[] = []): Promise<BackendProcess> {
+  async startBackendProcess(
+    nodeArguments: readonly string[] = nodeArgumentsFrom('KUBETIDE_BENCH_BACKEND_NODE_ARGS'),
+  ): Promise<BackendProcess> {
     const options = {
       pods: this.pods,
       kubeconfig: this.cluster.kubeconfigPath,
