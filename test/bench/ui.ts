@@ -265,6 +265,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
           .filter(([request]) => request.startsWith('list'))
           .map(([request, count]) => `${count} ${request}`)
           .join(', ')}`,
+        `the backend's main thread under churn: collections ${churn.collections ?? 'unknown'}; its longest stalls ${churn.wallStalls?.join('; ') ?? 'unknown'}`,
         `long tasks and main_cpu_pct over ${options.uiSeconds} s of churn with the page idle (long tasks: ${longTasks.length ? longTasks.map((duration) => `${round(duration)}`).join(', ') + ' ms' : 'none'}); main_cpu_pct is the backend's process (its main thread, recording and query workers, browser server; the bench and its browser driver run in another process), one core = 100; changes are the cluster's resourceVersion growth (every kind), per change figures divide CPU time by them; the stall is the backend's longest event-loop delay (monitorEventLoopDelay), and in this thread's CPU time (CpuStallMonitor: what a quiet machine would show)`,
         ...(options.profile ? [`CPU profiles in ${profileFolder}`] : []),
       ],
