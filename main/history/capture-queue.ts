@@ -160,6 +160,14 @@ export class CaptureQueue {
     return this.queuedForcedBytes;
   }
 
+  /**
+   * Bytes of forced changes queued or sent and not yet written: a whole cache's record the process
+   * has still to write (see WholeCachePace).
+   */
+  get unwrittenForcedBytes(): number {
+    return this.queuedForcedBytes + this.inFlightForcedBytes;
+  }
+
   /** Changes captured and not yet written (queued or in flight). */
   get bufferedChanges(): number {
     return this.queuedChanges + this.inFlightChanges;
