@@ -84,10 +84,11 @@ export const wholeCacheBatchBytes = 4 * 1024 * 1024;
 
 /**
  * How far a whole cache's record runs ahead of the recording process (see WholeCachePace): three
- * batches, one being written, one posted behind it (the channel's post window holds two) and one being
- * filled. Main fills a batch in ~30 ms of CPU (~1,800 pods) and the process writes it in ~150, so the
- * process always has the next batch at hand, and the buffers of the batches it wrote come back to be
- * filled again (the queue keeps four, see BatchBuffer) instead of fresh ones taken per batch.
+ * batches, one being written, the next sent behind it (posted, or waiting for the channel's post
+ * window) and one being filled. Main fills a batch in ~30 ms of CPU (~1,800 pods) and the process
+ * writes it in ~150, so the process always has the next batch at hand, and the buffers of the
+ * batches it wrote come back to be filled again (the queue keeps four, see BatchBuffer) instead of
+ * fresh ones taken per batch.
  */
 export const defaultWholeCacheBacklogBytes = 3 * wholeCacheBatchBytes;
 

@@ -11,7 +11,7 @@
 //
 // The record's end does not come later in practice: its stream's gap ends, as a reader sees it, when
 // the process writes its gap-close, behind the record's last batch, and the process writes the record
-// at its own pace either way; the bound keeps a batch posted behind the one it writes (and one being
+// at its own pace either way; the bound keeps a batch sent behind the one it writes (and one being
 // filled), so it never waits for this thread. What moves is the gap-close's stamp, from when this
 // thread had queued the last object (seconds before the process wrote it) to when the process is a
 // bound's worth from the end: the recording no longer claims the record whole long before it holds it.
