@@ -353,7 +353,7 @@ export class Recorder {
   private schedule(): void {
     this.timer = this.clock.setTimeout(() => {
       if (this.closing) return;
-      this.send();
+      if (!this.pace.tailWaits()) this.send();
       this.schedule();
     }, this.flushIntervalMs);
   }

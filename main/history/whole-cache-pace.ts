@@ -55,6 +55,23 @@ export class WholeCachePace {
     if (this.queue.unwrittenForcedBytes - this.queue.pendingForcedBytes < this.boundBytes) this.host.send();
   }
 
+  /**
+   * True when what is queued is only the tail of records waiting here, and the batches sent already
+   * keep the process busy until they go on: the flush timer leaves it to fill its batch. Sent, it
+   * would be a batch of a slice's tail (a commit of the process's for a few KB), and the next batch
+   * would start in a buffer sized for it and grow by copies into fresh ones: at 150,000 pods a
+   * record sent ~230 batches instead of ~120, and main's external memory peaked at 45-85 MB.
+   * Anything else queued (a live change, a mark) goes at the timer, as always.
+   */
+  tailWaits(): boolean {
+    const { pendingBytes, pendingForcedBytes, unwrittenForcedBytes } = this.queue;
+    return (
+      this.waiting.length > 0 &&
+      pendingBytes === pendingForcedBytes &&
+      unwrittenForcedBytes - pendingForcedBytes >= this.boundBytes
+    );
+  }
+
   /** A batch is written: records waiting go on if the backlog is under the bound now. */
   written(): void {
     if (this.waiting.length > 0 && this.queue.unwrittenForcedBytes < this.boundBytes) this.release();

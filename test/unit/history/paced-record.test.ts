@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
-import type { CaptureQueue } from '../../../main/history/capture-queue';
+import { CaptureQueue } from '../../../main/history/capture-queue';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
 import type { RecorderOptions } from '../../../main/history/recorder-options';
@@ -14,7 +14,7 @@ import { inlineRecordingProcess } from '../../../main/history/recording-process'
 import type { RecordingReply } from '../../../main/history/recording-protocol';
 import { openRecording } from '../../../main/history/recording-reader';
 import { stateAt } from '../../../main/history/replay';
-import type { WholeCachePace } from '../../../main/history/whole-cache-pace';
+import { WholeCachePace } from '../../../main/history/whole-cache-pace';
 import type { KubeObject } from '../../../shared/kube/object';
 import { FakeControllerSource, sourceKey } from '../../support/fake-controller-source';
 import type { TempDirectory } from './fixtures';
@@ -315,5 +315,56 @@ describe('a whole cache recorded at the recording process pace', () => {
     controller.abort();
     await running;
     await recorder.close();
+  });
+});
+
+describe('the pace of whole caches, alone', () => {
+  /** A forced Replaced of about `bytes` bytes. */
+  const forced = (queue: CaptureQueue, bytes: number) =>
+    queue.appendObjectChange(1, 1, 0, 'default/web', { data: 'x'.repeat(bytes) }, true);
+
+  it("keeps a waiting record's tail from the flush timer while sent batches are unwritten, but not a live change", () => {
+    const queue = new CaptureQueue(1024 * 1024);
+    const sends: number[] = [];
+    const turns: (() => void)[] = [];
+    const pace = new WholeCachePace(queue, 10_000, {
+      send: () => void sends.push(queue.pendingBytes),
+      nextTurn: (work) => void turns.push(work),
+    });
+    forced(queue, 6_000);
+    queue.take(1);
+    forced(queue, 6_000);
+    queue.take(2);
+    // A slice's tail, queued after the batches that passed the bound.
+    forced(queue, 500);
+    let slices = 0;
+    pace.nextTurn(() => slices++);
+    expect(turns).toEqual([]);
+    // The sent batches are over the bound by themselves: a reply will come, nothing is sent early.
+    expect(sends).toEqual([]);
+    expect(pace.tailWaits()).toBe(true);
+    queue.appendChange('[2,1,1,"default/live",{}]');
+    expect(pace.tailWaits()).toBe(false);
+
+    queue.written(1);
+    pace.written();
+    expect(turns.length).toBe(1);
+    turns.shift()!();
+    expect(slices).toBe(1);
+    expect(pace.tailWaits()).toBe(false);
+  });
+
+  it('sends what is queued when a record must wait and what is sent alone is under the bound', () => {
+    const queue = new CaptureQueue(1024 * 1024);
+    const sends: number[] = [];
+    const pace = new WholeCachePace(queue, 10_000, {
+      send: () => void sends.push(queue.pendingForcedBytes),
+      nextTurn: () => {},
+    });
+    forced(queue, 12_000);
+    pace.nextTurn(() => {});
+    expect(pace.waitingRecords).toBe(1);
+    expect(sends.length).toBe(1);
+    expect(sends[0]).toBeGreaterThan(12_000);
   });
 });
