@@ -58,10 +58,10 @@ export class WholeCachePace {
   /**
    * True when what is queued is only the tail of records waiting here, and the batches sent already
    * keep the process busy until they go on: the flush timer leaves it to fill its batch. Sent, it
-   * would be a batch of a slice's tail (a commit of the process's for a few KB), and the next batch
-   * would start in a buffer sized for it and grow by copies into fresh ones: at 150,000 pods a
-   * record sent ~230 batches instead of ~120, and main's external memory peaked at 45-85 MB.
-   * Anything else queued (a live change, a mark) goes at the timer, as always.
+   * would be a batch of a slice's tail, a commit of the process's for a few KB, once per wait. (Under
+   * load the timer still splits a record's batches while it runs: main fills 4 MiB in more than a
+   * flush interval; see test/bench/README.md, session 24.) Anything else queued (a live change, a
+   * mark) goes at the timer, as always.
    */
   tailWaits(): boolean {
     const { pendingBytes, pendingForcedBytes, unwrittenForcedBytes } = this.queue;

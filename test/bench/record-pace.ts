@@ -6,7 +6,7 @@
 // the pace). Per record it prints, per object: main's CPU from the attach to the record written, the
 // other threads' (V8's helpers: the collector's marking) and the recording worker's; the time to
 // finished() (the last slice queued, the stream's gap-close) and to written; the peaks of forced
-// bytes queued or unwritten, of main's external memory and of RSS; and main's GC pauses.
+// bytes queued or unwritten, of main's external memory and of RSS; main's GC pauses; the batches sent.
 //
 //   npx tsx --expose-gc test/bench/record-pace.ts [--pods 150000] [--rounds 4] [--backlogs 0,12]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,6 +36,7 @@ const mebibyte = 1024 * 1024;
 /** The queue's and channel's counts this bench reads (private fields, the same on the base). */
 interface Insides {
   queue: { queuedForcedBytes: number; inFlightForcedBytes: number };
+  channel: { sequence: number };
   attachments: Map<unknown, { tap: StreamTap }>;
 }
 
@@ -87,6 +88,7 @@ async function record(objects: readonly KubeObject[], backlogMiB: number) {
   const load = loadavg()[0];
   const threadsStart = threadCpu();
   const mainStart = threadCpuMs()!;
+  const firstBatch = insides.channel.sequence;
   const start = performance.now();
   recorder.attach(runningInformer(objects), { group: '', version: 'v1', resource: 'pods' }, '');
   const [{ tap }] = insides.attachments.values();
@@ -101,6 +103,7 @@ async function record(objects: readonly KubeObject[], backlogMiB: number) {
   clearInterval(sampler);
   observer.disconnect();
   const stats = recorder.stats();
+  const batches = insides.channel.sequence - firstBatch;
   await recorder.close();
   rmSync(directory, { recursive: true, force: true });
   // Every other thread: V8's helpers (the collector's marking, compiling) and libuv's pool.
@@ -126,6 +129,7 @@ async function record(objects: readonly KubeObject[], backlogMiB: number) {
     peak_rss_mb: megabytes(peaks.rss),
     gc_ms: Math.round(gcMs),
     changes_written: stats.changesWritten,
+    batches,
     load: Math.round(load * 10) / 10,
     load_after: Math.round(loadavg()[0] * 10) / 10,
   };
@@ -139,9 +143,10 @@ async function main(): Promise<void> {
   await record(objects.slice(0, 5_000), backlogs[0]);
   const rounds = [];
   for (let round = 0; round < Number(values.rounds); round++) {
-    // Alternated, each pair reversed: a, b, b, a, a, b, ...
-    const pair = Math.floor(round / 2);
-    const backlog = backlogs[(round + pair) % backlogs.length];
+    // Alternated, every other cycle reversed: a, b, b, a, a, b, ... (a, b, c, c, b, a, ...).
+    const cycle = Math.floor(round / backlogs.length);
+    const index = round % backlogs.length;
+    const backlog = backlogs[cycle % 2 === 0 ? index : backlogs.length - 1 - index];
     (globalThis as { gc?: () => void }).gc?.();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const result = await record(objects, backlog);
