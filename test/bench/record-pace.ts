@@ -9,7 +9,12 @@
 // bytes queued or unwritten, of main's external memory and of RSS; main's GC pauses; the batches sent.
 //
 //   npx tsx --expose-gc test/bench/record-pace.ts [--pods 150000] [--rounds 4] [--backlogs 0,12]
-import { mkdtempSync, rmSync } from 'node:fs';
+//     [--profile DIR]
+//
+// --profile writes a V8 CPU profile of main per round (record-ROUND-BOUND.cpuprofile; read it with
+// profile-summary.ts): wall time, so on a loaded machine a frame is charged while it waits for a core.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     pods: { type: 'string', default: '150000' },
     rounds: { type: 'string', default: '4' },
     backlogs: { type: 'string', default: '0,12' },
+    profile: { type: 'string' },
   },
 });
 const mebibyte = 1024 * 1024;
@@ -54,7 +60,7 @@ function runningInformer(objects: readonly KubeObject[]): SharedIndexInformer<Ku
   return informer as unknown as SharedIndexInformer<KubeObject>;
 }
 
-async function record(objects: readonly KubeObject[], backlogMiB: number) {
+async function record(objects: readonly KubeObject[], backlogMiB: number, profile?: string) {
   const directory = mkdtempSync(join(tmpdir(), 'kubetide-record-pace-'));
   const before = threadCpu();
   const recorder = await Recorder.open({
@@ -88,6 +94,13 @@ async function record(objects: readonly KubeObject[], backlogMiB: number) {
   const load = loadavg()[0];
   const threadsStart = threadCpu();
   const mainStart = threadCpuMs()!;
+  const session = new Session();
+  if (profile) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
   const firstBatch = insides.channel.sequence;
   const start = performance.now();
   recorder.attach(runningInformer(objects), { group: '', version: 'v1', resource: 'pods' }, '');
@@ -99,6 +112,12 @@ async function record(objects: readonly KubeObject[], backlogMiB: number) {
   const writtenMs = performance.now() - start;
   const mainMs = threadCpuMs()! - mainStart;
   const spent = threadCpuSpent(threadsStart, threadCpu());
+  if (profile) {
+    const { profile: taken } = await session.post('Profiler.stop');
+    session.disconnect();
+    mkdirSync(join(profile, '..'), { recursive: true });
+    writeFileSync(profile, JSON.stringify(taken));
+  }
   sample();
   clearInterval(sampler);
   observer.disconnect();
@@ -149,7 +168,8 @@ async function main(): Promise<void> {
     const backlog = backlogs[cycle % 2 === 0 ? index : backlogs.length - 1 - index];
     (globalThis as { gc?: () => void }).gc?.();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const result = await record(objects, backlog);
+    const profile = values.profile && join(values.profile, `record-${round + 1}-${backlog}.cpuprofile`);
+    const result = await record(objects, backlog, profile);
     process.stderr.write(`${JSON.stringify(result)}\n`);
     rounds.push(result);
   }
