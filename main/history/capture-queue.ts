@@ -63,7 +63,8 @@ export class CaptureQueue {
   private entryCount = 0;
   /**
    * What the next batch's buffer starts at: the size the last one took, with a quarter to spare, so a
-   * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers.
+   * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers (a
+   * whole cache's batches never shrink it, see take).
    */
   private nextBatchBytes = minimumBatchBytes;
   private queuedBytes = 0;
@@ -200,7 +201,12 @@ export class CaptureQueue {
     this.inFlightBytes += this.queuedBytes;
     this.inFlightForcedBytes += this.queuedForcedBytes;
     this.inFlightChanges += this.queuedChanges;
-    this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
+    const size = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
+    // A batch of a whole cache's records does not shrink the next: the flush timer cuts a record's
+    // batches short (under load main fills one in more than a flush interval), and the next, started
+    // in a buffer sized for that, grew by doubling into fresh buffers, copying what it held each time
+    // (7-13% of main's time in a record, test/bench/README.md, session 24).
+    this.nextBatchBytes = this.queuedForcedBytes > 0 ? Math.max(this.nextBatchBytes, size) : size;
     this.entryCount = 0;
     this.queuedBytes = 0;
     this.queuedForcedBytes = 0;
