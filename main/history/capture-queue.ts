@@ -63,7 +63,8 @@ export class CaptureQueue {
   private entryCount = 0;
   /**
    * What the next batch's buffer starts at: the size the last one took, with a quarter to spare, so a
-   * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers.
+   * steady stream writes each batch into one buffer, and a quiet one goes back to small buffers (a
+   * whole cache's batches never shrink it, see take).
    */
   private nextBatchBytes = minimumBatchBytes;
   private queuedBytes = 0;
@@ -160,6 +161,14 @@ export class CaptureQueue {
     return this.queuedForcedBytes;
   }
 
+  /**
+   * Bytes of forced changes queued or sent and not yet written: a whole cache's record the process
+   * has still to write (see WholeCachePace).
+   */
+  get unwrittenForcedBytes(): number {
+    return this.queuedForcedBytes + this.inFlightForcedBytes;
+  }
+
   /** Changes captured and not yet written (queued or in flight). */
   get bufferedChanges(): number {
     return this.queuedChanges + this.inFlightChanges;
@@ -192,7 +201,12 @@ export class CaptureQueue {
     this.inFlightBytes += this.queuedBytes;
     this.inFlightForcedBytes += this.queuedForcedBytes;
     this.inFlightChanges += this.queuedChanges;
-    this.nextBatchBytes = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
+    const size = Math.max(minimumBatchBytes, Math.ceil(text.length * 1.25));
+    // A batch of a whole cache's records does not shrink the next: the flush timer cuts a record's
+    // batches short (under load main fills one in more than a flush interval), and the next, started
+    // in a buffer sized for that, grew by doubling into fresh buffers, copying what it held each time
+    // (7-13% of main's time in a record, test/bench/README.md, session 24).
+    this.nextBatchBytes = this.queuedForcedBytes > 0 ? Math.max(this.nextBatchBytes, size) : size;
     this.entryCount = 0;
     this.queuedBytes = 0;
     this.queuedForcedBytes = 0;

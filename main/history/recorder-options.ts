@@ -17,6 +17,11 @@ export interface RecorderOptions extends RecordingSettings {
   queueLimitBytes?: number;
   /** About how much JSON recording a whole cache writes per turn of the event loop (default 512 KiB). */
   resyncSliceBytes?: number;
+  /**
+   * Bytes of whole caches' records queued or sent and not yet written past which a record's next
+   * slice waits for the recording process (default 12 MiB, see WholeCachePace).
+   */
+  wholeCacheBacklogBytes?: number;
   /** Runs a resync's next slice in a later turn (default setImmediate; tests drive it by hand). */
   nextTurn?: (work: () => void) => void;
   /** Where the recording runs (default: a worker thread). */
@@ -76,6 +81,16 @@ export const batchBytes = 1024 * 1024;
  * beside them wait no longer for it: the flush timer still sends every flushIntervalMs.
  */
 export const wholeCacheBatchBytes = 4 * 1024 * 1024;
+
+/**
+ * How far a whole cache's record runs ahead of the recording process (see WholeCachePace): three
+ * batches, one being written, the next sent behind it (posted, or waiting for the channel's post
+ * window) and one being filled. Main fills a batch in ~30 ms of CPU (~1,800 pods) and the process
+ * writes it in ~150, so the process always has the next batch at hand, and the buffers of the
+ * batches it wrote come back to be filled again (the queue keeps four, see BatchBuffer) instead of
+ * fresh ones taken per batch.
+ */
+export const defaultWholeCacheBacklogBytes = 3 * wholeCacheBatchBytes;
 
 /**
  * The default bound on changes captured and not yet written. The recording process writes about

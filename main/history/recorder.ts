@@ -21,6 +21,7 @@ import {
   batchBytes,
   defaultQueueLimitBytes,
   defaultResyncSliceBytes,
+  defaultWholeCacheBacklogBytes,
   settingsOf,
   wholeCacheBatchBytes,
 } from './recorder-options';
@@ -29,6 +30,7 @@ import type { RecordingProcess } from './recording-process';
 import type { MarkEntry, MetricSamplesEntry } from './recording-protocol';
 import type { RetentionPolicy } from './retention';
 import { StreamTap } from './stream-tap';
+import { WholeCachePace } from './whole-cache-pace';
 import { workerRecordingProcess } from './worker-recording-process';
 
 interface Attached {
@@ -46,6 +48,8 @@ export class Recorder {
   private readonly queue: CaptureQueue;
   private readonly channel: RecordingChannel;
   private readonly overflow: OverflowGap;
+  /** Whole caches' records at the recording process's pace. */
+  private readonly pace: WholeCachePace;
   private readonly metricSamples: MetricSamplePosts;
   private readonly attachments = new Map<RecorderAttachment, Attached>();
   /** Streams detached in this session -> their open not-recording gap. */
@@ -99,9 +103,20 @@ export class Recorder {
       appendMark: (entry) => this.appendMark(entry),
       taps: () => [...this.attachments.values()].map((attached) => attached.tap),
     });
+    this.pace = new WholeCachePace(
+      this.queue,
+      options.wholeCacheBacklogBytes ?? defaultWholeCacheBacklogBytes,
+      { send: () => this.send(), nextTurn: this.nextTurn },
+    );
     this.channel = new RecordingChannel(process, this.queue, {
-      written: () => this.overflow.written(),
-      died: (error) => this.reportError(error, `recording ${this.file}`),
+      written: () => {
+        this.overflow.written();
+        this.pace.written();
+      },
+      died: (error) => {
+        this.reportError(error, `recording ${this.file}`);
+        this.pace.unpace();
+      },
       failed: (error, context) => this.reportError(error, context),
     });
     this.metricSamples = new MetricSamplePosts((part) => {
@@ -150,7 +165,7 @@ export class Recorder {
         },
         appendMark: (entry) => this.appendMark(entry),
         nextGap: () => ++this.gaps,
-        nextTurn: this.nextTurn,
+        nextTurn: (work) => this.pace.nextTurn(work),
         resyncSliceBytes: this.resyncSliceBytes,
         wholeCachesHeld: () => this.wholeCacheHolds > 0,
       },
@@ -275,6 +290,8 @@ export class Recorder {
     this.crashLogFetches.stop();
     for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();
+    // Every record was cancelled with its tap: none waits for the process any more.
+    this.pace.stop();
     this.send();
     this.metricSamples.postAll();
     await this.channel.close(this.stamp());
@@ -336,7 +353,7 @@ export class Recorder {
   private schedule(): void {
     this.timer = this.clock.setTimeout(() => {
       if (this.closing) return;
-      this.send();
+      if (!this.pace.tailWaits()) this.send();
       this.schedule();
     }, this.flushIntervalMs);
   }

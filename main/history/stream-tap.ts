@@ -41,7 +41,10 @@ export interface TapHost {
   appendMark(entry: MarkEntry): void;
   /** A number for a new gap, unique within the Recorder. */
   nextGap(): number;
-  /** Runs `work` in a later turn (a resync's next slice). */
+  /**
+   * Runs `work` (a resync's next slice) in a later turn, once the recording process has room for it:
+   * a whole cache's record goes at that process's pace (see WholeCachePace).
+   */
   nextTurn(work: () => void): void;
   /** About how much JSON a resync writes per turn. */
   readonly resyncSliceBytes: number;

@@ -17,9 +17,9 @@
 // writes far behind the record, at 150,000 pods). `writeJson` is json-bytes' writeJson alone into a
 // reused buffer; `stringify` is JSON.stringify and one Buffer.write into the same buffer. Compare
 // runs as back-to-back pairs, with the load beside them.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { CaptureQueue } from '../../main/history/capture-queue';
@@ -31,8 +31,7 @@ import { encodeDeltaType } from '../../main/history/recorded-change';
 import { defaultResyncSliceBytes, wholeCacheBatchBytes } from '../../main/history/recorder-options';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeObject } from '../../shared/kube/object';
-import { syncKubetide } from './sync-contenders';
-import { startClusterProcess } from './ui-cluster';
+import { cachedPods } from './cached-pods';
 
 const candidates = ['resync', 'queue', 'writeJson', 'stringify'] as const;
 type Candidate = (typeof candidates)[number];
@@ -73,26 +72,6 @@ function parseOptions(argv: readonly string[]): Options {
       );
   }
   return options;
-}
-
-/** The pods as a feed's informer holds them once synced; the cluster is gone when this returns. */
-async function cachedPods(pods: number): Promise<readonly KubeObject[]> {
-  const directory = mkdtempSync(join(tmpdir(), 'kubetide-resync-json-'));
-  const cluster = await startClusterProcess({
-    pods,
-    kubeconfigPath: join(directory, 'kubeconfig'),
-    log: () => {},
-  });
-  try {
-    const synced = await syncKubetide(readFileSync(cluster.kubeconfigPath, 'utf8'));
-    const informer = synced.retained as { getIndexer(): { list(): KubeObject[] } };
-    const objects = informer.getIndexer().list();
-    await synced.stop();
-    return objects;
-  } finally {
-    await cluster.close();
-    rmSync(directory, { recursive: true, force: true });
-  }
 }
 
 /** A reused buffer, emptied whenever a batch's worth is written (the worker gives batches back). */

@@ -88,6 +88,29 @@ describe('CaptureQueue', () => {
     expect(parsed(third)).toEqual([JSON.parse(entry(1024))]);
   });
 
+  it("starts a whole cache's next batch in a buffer as large as its last full one, whatever the timer cut short", () => {
+    const queue = new CaptureQueue(64 * 1024 * 1024);
+    const forced = (count: number) => {
+      for (let index = 0; index < count; index++)
+        queue.appendObjectChange(1, 1, 0, `default/web-${index}`, { data: 'x'.repeat(1000) }, true);
+    };
+    forced(120);
+    const full = queue.take(1)!;
+    // Cut short by the flush timer: one object.
+    forced(1);
+    queue.take(2);
+    // No buffer given back: the next is a fresh one, of the full batch's size and a quarter, not
+    // one grown by doubling from the short batch's size.
+    forced(120);
+    const next = queue.take(3)!;
+    expect(next.entries.buffer.byteLength).toBe(Math.ceil(full.entries.length * 1.25));
+    // Live changes alone size the next batch by the last, as ever: a quiet queue goes back to small.
+    queue.appendChange('[2,1,1,"default/live",{}]');
+    queue.take(4);
+    queue.appendChange('[3,1,1,"default/live",{}]');
+    expect(queue.take(5)!.entries.buffer.byteLength).toBe(16 * 1024);
+  });
+
   it('keeps forced changes (a cache recorded whole) outside its bound, until they are written', () => {
     const queue = new CaptureQueue(100);
     const change = JSON.stringify([1, 1, 2, 'ns/a', { padding: 'x'.repeat(20) }]);
