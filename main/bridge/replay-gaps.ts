@@ -51,3 +51,12 @@ export function gapEnd(
   }
   return ends !== undefined && ends <= end ? ends : undefined;
 }
+
+/**
+ * A gap while the kind's cache is recorded whole (its first list, a relist, the resync after an
+ * overflow): its changes are the list's objects one by one, written at the recording process's pace
+ * (tens of recorded seconds for 150,000 pods), and a moment inside it holds only those written by then.
+ */
+export function fillsWithList(gap: ReplayGap | undefined): boolean {
+  return gap?.reason === 'listing' || gap?.reason === 'relisting' || gap?.reason === 'queue-overflow';
+}

@@ -59,7 +59,7 @@ function pod(name: string, resourceVersion: number): KubeObject {
 
 /**
  * `steady` pods (20) at the start, updated in turn `perTick` times every 100 ms for `recorded` ms,
- * and `listed` pods listed over one second from `listAt` (burstAt); written a recorded second a transaction with its row frames, as
+ * and `listed` pods listed over `listMs` (one second) from `listAt` (burstAt); written a recorded second a transaction with its row frames, as
  * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
  * its list is in (the end of the burst), as when recording starts on a cluster.
  */
@@ -70,6 +70,7 @@ function recordBurst(
   listing = false,
   steady = 20,
   listAt = burstAt,
+  listMs = 1_000,
 ): { file: string; end: number } {
   const directory = tempDirectory();
   afterAll(directory.remove);
@@ -88,15 +89,15 @@ function recordBurst(
       key: `shop/${name}`,
     });
   if (listing)
-    writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: listAt + 1_000, detail: '' });
+    writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: listAt + listMs, detail: '' });
   for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
     writer.transaction(() => {
       if (second === 0) for (let index = 0; index < steady; index++) write(start, `steady-${index}`, 'Added');
       for (let tick = from + 100; tick <= from + 1_000 && tick <= start + recorded; tick += 100) {
-        if (tick >= listAt && tick < listAt + 1_000) {
-          const first = Math.round(((tick - listAt) / 1_000) * listed);
-          const last = Math.round(((tick + 100 - listAt) / 1_000) * listed);
+        if (tick >= listAt && tick < listAt + listMs) {
+          const first = Math.round(((tick - listAt) / listMs) * listed);
+          const last = Math.round(((tick + 100 - listAt) / listMs) * listed);
           for (let index = first; index < last; index++) write(tick, `listed-${index}`, 'Added');
         }
         for (let change = 0; change < perTick; change++)
@@ -482,6 +483,27 @@ describe('playback through a burst', () => {
       // following are catching up.)
       expect(compared.length).toBeGreaterThanOrEqual(2);
       for (const { cursor, rows } of compared) expect(rows).toEqual(await stateAt(file, cursor.time));
+    },
+    2 * timeoutMs,
+  );
+
+  it(
+    `plays from inside a list recorded over 40 s at ${speed}x within 10% from the list's moment, never through the list filling in`,
+    async () => {
+      // A list recorded at the recording process's pace: at 150,000 pods its objects are stamped as
+      // they are written, over tens of recorded seconds, not one. Played from inside its listing gap
+      // (as the ui bench plays from a recording's start), its end is further than the pre-roll reaches
+      // (40 s at 10x), yet every change before it is the list filling in: the list's moment is the
+      // first step. Played through, 1,000 changes a recorded second at 10x held the clock back.
+      const listAt = start + 5_000;
+      const listMs = 40_000;
+      const { file, end } = recordBurst(40_000, 1, 60_000, true, 20, listAt, listMs);
+      const played = await playThrough(file, start + 500, end);
+      const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
+      expect(jumpedAt.wall).toBeLessThanOrEqual(played.first.wall);
+      expect(played.first.time).toBeGreaterThanOrEqual(listAt + listMs);
+      expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
+      expect(longestStill(played)).toBeLessThanOrEqual(250);
     },
     2 * timeoutMs,
   );
