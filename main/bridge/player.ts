@@ -16,7 +16,7 @@ import { PlaybackClock } from './playback-clock';
 import { PlaybackLag } from './playback-lag';
 import { openPlayerReadAhead } from './playback-read-ahead';
 import type { PlaybackReadAhead } from './playback-read-ahead';
-import { fillsWithList, gapCovering, gapEnd } from './replay-gaps';
+import { gapCovering, gapEnd, listFillsGapsAt } from './replay-gaps';
 import type { PlaybackStart, PlaybackView, PlayerTiming } from './playback-view';
 
 export type { MomentReads, PlaybackStart, PlaybackView, PlayerReads, PlayerTiming } from './playback-view';
@@ -167,12 +167,13 @@ export class Player {
       // still coming in), a list due within preRollMs of playback is the first step, its moment
       // rebuilt while the clock is held at the moment played from (sent as its difference from the
       // moment the travel there left whole): the clock then runs from the list, never through its
-      // burst of single changes. So is a list however far off when the moment played from is inside
-      // the list's own record (fillsWithList): a list written at the recording process's pace spans
-      // tens of recorded seconds at 150,000 pods, all of it the list filling in, thousands of changes
-      // a recorded second that no playback at speed can apply. A list further off after another
-      // gap (the recorder down, a watch down: nothing recorded in it) is played to, as later.
-      const inList = fillsWithList(gapCovering(this.marks, this.start.query.gvr, view.moment()));
+      // burst of single changes. So is a list however far off when the gaps before it hold the list's
+      // own record (listFillsGapsAt: played from inside it, or from the recorder down just before
+      // it): a list written at the recording process's pace spans tens of recorded seconds at
+      // 150,000 pods, all of it the list filling in, thousands of changes a recorded second that no
+      // playback at speed can apply. A list further off after gaps with nothing recorded in them (a
+      // watch down) is played to, as later in a playback.
+      const inList = listFillsGapsAt(this.marks, this.start.query.gvr, view.moment());
       if (
         !this.clock.ran &&
         (inList || listAt - target <= Math.max(preRollMs, expectedMs) * this.start.speed)

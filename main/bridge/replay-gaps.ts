@@ -60,3 +60,16 @@ export function gapEnd(
 export function fillsWithList(gap: ReplayGap | undefined): boolean {
   return gap?.reason === 'listing' || gap?.reason === 'relisting' || gap?.reason === 'queue-overflow';
 }
+
+/**
+ * Whether the gaps from `time` to where they end (gapEnd's chain: the recorder down, then the kind
+ * listing once it is back) hold a list's own record: all that comes before their end is then nothing
+ * recorded or the list filling in.
+ */
+export function listFillsGapsAt(marks: readonly RecordingMark[], gvr: string, time: number): boolean {
+  for (let gap = gapCovering(marks, gvr, time); gap;) {
+    if (fillsWithList(gap)) return true;
+    gap = gap.end === undefined ? undefined : gapCovering(marks, gvr, gap.end);
+  }
+  return false;
+}

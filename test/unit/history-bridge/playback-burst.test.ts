@@ -61,13 +61,14 @@ function pod(name: string, resourceVersion: number): KubeObject {
  * `steady` pods (20) at the start, updated in turn `perTick` times every 100 ms for `recorded` ms,
  * and `listed` pods listed over `listMs` (one second) from `listAt` (burstAt); written a recorded second a transaction with its row frames, as
  * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
- * its list is in (the end of the burst), as when recording starts on a cluster.
+ * its list is in (the end of the burst), as when recording starts on a cluster; 'after-recorder-down':
+ * not recorded until the list begins, then listing until it is in.
  */
 function recordBurst(
   listed: number,
   perTick: number,
   recorded = recordedMs,
-  listing = false,
+  listing: boolean | 'after-recorder-down' = false,
   steady = 20,
   listAt = burstAt,
   listMs = 1_000,
@@ -88,7 +89,17 @@ function recordBurst(
       object: pod(name, resourceVersion++),
       key: `shop/${name}`,
     });
-  if (listing)
+  if (listing === 'after-recorder-down') {
+    writer.writeMark({ kind: 'gap', reason: 'not-recording', stream, start, end: listAt, detail: '' });
+    writer.writeMark({
+      kind: 'gap',
+      reason: 'listing',
+      stream,
+      start: listAt,
+      end: listAt + listMs,
+      detail: '',
+    });
+  } else if (listing)
     writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: listAt + listMs, detail: '' });
   for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
@@ -497,13 +508,16 @@ describe('playback through a burst', () => {
       // first step. Played through, 1,000 changes a recorded second at 10x held the clock back.
       const listAt = start + 5_000;
       const listMs = 40_000;
-      const { file, end } = recordBurst(40_000, 1, 60_000, true, 20, listAt, listMs);
-      const played = await playThrough(file, start + 500, end);
-      const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
-      expect(jumpedAt.wall).toBeLessThanOrEqual(played.first.wall);
-      expect(played.first.time).toBeGreaterThanOrEqual(listAt + listMs);
-      expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
-      expect(longestStill(played)).toBeLessThanOrEqual(250);
+      // The same played from the recorder down just before the list's record (the gaps chained).
+      for (const listing of [true, 'after-recorder-down'] as const) {
+        const { file, end } = recordBurst(40_000, 1, 60_000, listing, 20, listAt, listMs);
+        const played = await playThrough(file, start + 500, end);
+        const jumpedAt = played.seen.find(({ cursor }) => cursor.playing && cursor.total === undefined)!;
+        expect(jumpedAt.wall).toBeLessThanOrEqual(played.first.wall);
+        expect(played.first.time).toBeGreaterThanOrEqual(listAt + listMs);
+        expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
+        expect(longestStill(played)).toBeLessThanOrEqual(250);
+      }
     },
     2 * timeoutMs,
   );
