@@ -41,7 +41,7 @@ export class Simulation {
   private lastTick?: number;
   private timer?: SimTimer;
   /** How the loop kept time while churning: see churnTiming. */
-  private readonly timing = { unchurnedMs: 0, longestTickGapMs: 0 };
+  private readonly timing = { unchurnedMs: 0, longestTickGapMs: 0, longestTickWorkMs: 0 };
 
   constructor(
     private readonly storage: ClusterStorage,
@@ -68,9 +68,15 @@ export class Simulation {
   /**
    * While churn ran: the time late ticks could not make up (a tick churns for at most the last second,
    * so a loop blocked 3 s, serving a large LIST say, leaves 2 s unchurned) and the longest gap between
-   * ticks. What tells a rate short of the one asked from a cluster that was starved or blocked.
+   * ticks, and the longest a tick's own work took (reconcile, schedule, churn): a gap far longer than
+   * any tick's work was the loop busy with requests, or waiting for a core. What tells a rate short of
+   * the one asked from a cluster that was starved or blocked.
    */
-  get churnTiming(): { readonly unchurnedMs: number; readonly longestTickGapMs: number } {
+  get churnTiming(): {
+    readonly unchurnedMs: number;
+    readonly longestTickGapMs: number;
+    readonly longestTickWorkMs: number;
+  } {
     return { ...this.timing };
   }
 
@@ -89,6 +95,7 @@ export class Simulation {
 
   /** One pass: reconcile, schedule, churn for one interval. */
   tick(): void {
+    const began = this.clock.now();
     this.workloads.reconcile();
     this.kubelet.schedule();
     const now = this.clock.now();
@@ -100,6 +107,8 @@ export class Simulation {
     // A late tick (the simulator's thread busy, or waiting for a core) churns for the time that passed.
     this.churnFor(Math.min(maximumMakeUpMs, gap));
     this.lastTick = now;
+    if (this.churnPerSecond > 0)
+      this.timing.longestTickWorkMs = Math.max(this.timing.longestTickWorkMs, this.clock.now() - began);
   }
 
   /**

@@ -25,6 +25,8 @@ export interface ChurnTiming {
   /** Time late ticks could not make up (a tick churns for at most the last second). */
   readonly unchurnedMs: number;
   readonly longestTickGapMs: number;
+  /** The longest one tick's own work took (reconcile, schedule, churn). */
+  readonly longestTickWorkMs: number;
 }
 
 export interface ClusterStats {
