@@ -5,9 +5,9 @@ import type { ServerResponse } from 'node:http';
 import { badRequest, continueTooOldMessage, resourceExpired, tooLargeResourceVersion } from './api-errors';
 import type { FaultInjector } from './faults';
 import type { ObjectFilter } from './filter';
-import { ChunkedWriter } from './http-io';
 import type { ListOptions } from './list-options';
 import { decodeContinue, encodeContinue, parseResourceVersion } from './list-options';
+import { streamList } from './list-stream';
 import type { ObjectStore, StoredObject } from './object-store';
 import type { Presenter } from './presenter';
 import { snapshotEntries } from './snapshot';
@@ -114,17 +114,12 @@ export async function serveList(
   const meta: Record<string, unknown> = { resourceVersion: String(plan.snapshot) };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
-  response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
-  const writer = new ChunkedWriter(response);
-  await writer.push(request.presenter.listHead(JSON.stringify(meta)));
   const { presenter } = request;
-  for (let index = 0; index < page.items.length; index++) {
-    const pending = writer.push(
-      index === 0 ? presenter.item(page.items[index]) : `,${presenter.item(page.items[index])}`,
-    );
-    if (pending) await pending;
-  }
-  await writer.push(presenter.listTail);
-  await writer.flush();
-  response.end();
+  await streamList(
+    response,
+    presenter.listHead(JSON.stringify(meta)),
+    page.items,
+    (stored) => presenter.item(stored),
+    presenter.listTail,
+  );
 }

@@ -143,7 +143,13 @@ export class MetricsApi {
         ({ pod }) =>
           (path.namespace === undefined || pod.metadata.namespace === path.namespace) && matches(pod),
       );
-      return streamList(response, { kind: 'PodMetricsList', apiVersion: groupVersion }, items, podMetrics);
+      return streamList(
+        response,
+        `{"kind":"PodMetricsList","apiVersion":"${groupVersion}","metadata":{},"items":[`,
+        items,
+        (item) => JSON.stringify(podMetrics(item)),
+        ']}',
+      );
     }
     if (path.namespace !== undefined)
       throw new StatusError(

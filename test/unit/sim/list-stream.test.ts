@@ -26,9 +26,10 @@ describe('streamList', () => {
     const items = Array.from({ length: 2_500 }, (_, index) => ({ name: `pod-${index}`, cpu: `${index}n` }));
     await streamList(
       response as unknown as ServerResponse,
-      { kind: 'PodMetricsList', apiVersion: 'metrics.k8s.io/v1beta1' },
+      '{"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[',
       items,
-      (item) => ({ metadata: { name: item.name }, usage: { cpu: item.cpu } }),
+      (item) => JSON.stringify({ metadata: { name: item.name }, usage: { cpu: item.cpu } }),
+      ']}',
     );
     expect(response.ended).toBe(true);
     expect(JSON.parse(body())).toEqual({
@@ -52,12 +53,13 @@ describe('streamList', () => {
     setImmediate(immediate);
     await streamList(
       response as unknown as ServerResponse,
-      { kind: 'List', apiVersion: 'v1' },
+      '{"kind":"List","apiVersion":"v1","metadata":{},"items":[',
       items,
       (item) => {
         formatted++;
-        return { item };
+        return JSON.stringify({ item });
       },
+      ']}',
     );
     clearInterval(ticking);
     // One JSON.stringify of the whole list would let no other task see a count between 0 and the end.
