@@ -173,10 +173,10 @@ export class Player {
       // 150,000 pods, all of it the list filling in, thousands of changes a recorded second that no
       // playback at speed can apply. A list further off after gaps with nothing recorded in them (a
       // watch down) is played to, as later in a playback.
-      const inList = listFillsGapsAt(this.marks, this.start.query.gvr, view.moment());
       if (
         !this.clock.ran &&
-        (inList || listAt - target <= Math.max(preRollMs, expectedMs) * this.start.speed)
+        (listAt - target <= Math.max(preRollMs, expectedMs) * this.start.speed ||
+          listFillsGapsAt(this.marks, this.start.query.gvr, view.moment()))
       ) {
         void this.jump(listAt);
         return;

@@ -35,9 +35,17 @@ export function gapCovering(
 }
 
 /**
- * Where the gap covering `time` ends, if it does by `end` (the recording played); through the gaps
- * that follow it without a break (the recorder down, then the kind listing once it is back).
+ * The gap covering `time`, then each gap that follows it without a break (the recorder down, then
+ * the kind listing once it is back), in order.
  */
+function* gapChain(marks: readonly RecordingMark[], gvr: string, time: number): Generator<ReplayGap> {
+  for (let gap = gapCovering(marks, gvr, time); gap;) {
+    yield gap;
+    gap = gap.end === undefined ? undefined : gapCovering(marks, gvr, gap.end);
+  }
+}
+
+/** Where the gap covering `time` ends, if it does by `end` (the recording played); through its chain. */
 export function gapEnd(
   marks: readonly RecordingMark[],
   gvr: string,
@@ -45,10 +53,7 @@ export function gapEnd(
   end: number,
 ): number | undefined {
   let ends: number | undefined;
-  for (let gap = gapCovering(marks, gvr, time); gap;) {
-    ends = gap.end;
-    gap = ends === undefined ? undefined : gapCovering(marks, gvr, ends);
-  }
+  for (const gap of gapChain(marks, gvr, time)) ends = gap.end;
   return ends !== undefined && ends <= end ? ends : undefined;
 }
 
@@ -57,19 +62,15 @@ export function gapEnd(
  * overflow): its changes are the list's objects one by one, written at the recording process's pace
  * (tens of recorded seconds for 150,000 pods), and a moment inside it holds only those written by then.
  */
-export function fillsWithList(gap: ReplayGap | undefined): boolean {
-  return gap?.reason === 'listing' || gap?.reason === 'relisting' || gap?.reason === 'queue-overflow';
+function fillsWithList(gap: ReplayGap): boolean {
+  return gap.reason === 'listing' || gap.reason === 'relisting' || gap.reason === 'queue-overflow';
 }
 
 /**
- * Whether the gaps from `time` to where they end (gapEnd's chain: the recorder down, then the kind
- * listing once it is back) hold a list's own record: all that comes before their end is then nothing
- * recorded or the list filling in.
+ * Whether the gaps from `time` to where they end (gapEnd's chain) hold a list's own record: all that
+ * comes before their end is then nothing recorded or the list filling in.
  */
 export function listFillsGapsAt(marks: readonly RecordingMark[], gvr: string, time: number): boolean {
-  for (let gap = gapCovering(marks, gvr, time); gap;) {
-    if (fillsWithList(gap)) return true;
-    gap = gap.end === undefined ? undefined : gapCovering(marks, gvr, gap.end);
-  }
+  for (const gap of gapChain(marks, gvr, time)) if (fillsWithList(gap)) return true;
   return false;
 }
