@@ -169,6 +169,11 @@ export class CaptureQueue {
     return this.queuedForcedBytes + this.inFlightForcedBytes;
   }
 
+  /** Bytes of forced changes sent and not yet written (the part of unwrittenForcedBytes in flight). */
+  get sentForcedBytes(): number {
+    return this.inFlightForcedBytes;
+  }
+
   /** Changes captured and not yet written (queued or in flight). */
   get bufferedChanges(): number {
     return this.queuedChanges + this.inFlightChanges;

@@ -55,7 +55,7 @@ export class WholeCachePace {
     this.waiting.push(work);
     // The reply that makes room needs a batch to answer: when what is sent is under the bound by
     // itself, what is queued goes now (else a batch sent already will be written first: no small one).
-    if (this.queue.unwrittenForcedBytes - this.queue.pendingForcedBytes < this.boundBytes) this.host.send();
+    if (this.queue.sentForcedBytes < this.boundBytes) this.host.send();
   }
 
   /**
@@ -67,11 +67,9 @@ export class WholeCachePace {
    * mark) goes at the timer, as always.
    */
   tailWaits(): boolean {
-    const { pendingBytes, pendingForcedBytes, unwrittenForcedBytes } = this.queue;
+    const { pendingBytes, pendingForcedBytes, sentForcedBytes } = this.queue;
     return (
-      this.waiting.length > 0 &&
-      pendingBytes === pendingForcedBytes &&
-      unwrittenForcedBytes - pendingForcedBytes >= this.boundBytes
+      this.waiting.length > 0 && pendingBytes === pendingForcedBytes && sentForcedBytes >= this.boundBytes
     );
   }
 
