@@ -24,6 +24,15 @@ export interface SimulationOptions {
   maximumEvents?: number;
 }
 
+/** How the controller loop kept time while churning (see Simulation.churnTiming). */
+export interface ChurnTiming {
+  /** Time late ticks could not make up: a tick churns for at most the last second (maximumMakeUpMs). */
+  readonly unchurnedMs: number;
+  readonly longestTickGapMs: number;
+  /** The longest one tick's own work took (reconcile, schedule, churn). */
+  readonly longestTickWorkMs: number;
+}
+
 /** The most time one late tick churns for: a longer stall's changes would come as one burst. */
 const maximumMakeUpMs = 1000;
 
@@ -72,11 +81,7 @@ export class Simulation {
    * any tick's work was the loop busy with requests, or waiting for a core. What tells a rate short of
    * the one asked from a cluster that was starved or blocked.
    */
-  get churnTiming(): {
-    readonly unchurnedMs: number;
-    readonly longestTickGapMs: number;
-    readonly longestTickWorkMs: number;
-  } {
+  get churnTiming(): ChurnTiming {
     return { ...this.timing };
   }
 

@@ -7,6 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { ChurnTiming } from '../../main/sim/simulation';
 import { signalGroup, spawnInOwnSession } from './own-session';
 
 export interface ClusterProcess {
@@ -19,14 +20,6 @@ export interface ClusterProcess {
   /** How the simulator's loop kept time while churning, and what it was asked (GET /_sim/stats). */
   stats(): Promise<ClusterStats>;
   close(): Promise<void>;
-}
-
-export interface ChurnTiming {
-  /** Time late ticks could not make up (a tick churns for at most the last second). */
-  readonly unchurnedMs: number;
-  readonly longestTickGapMs: number;
-  /** The longest one tick's own work took (reconcile, schedule, churn). */
-  readonly longestTickWorkMs: number;
 }
 
 export interface ClusterStats {
