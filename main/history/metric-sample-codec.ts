@@ -87,6 +87,20 @@ export function decodeMetricSamples(
   payload: Buffer,
   visit: (sample: EncodedSample) => void,
 ): void {
+  decodeMetricSampleFields(time, payload, (series, timestamp, windowMs, millicores, bytes) =>
+    visit({ series, timestamp, windowMs, millicores, bytes }),
+  );
+}
+
+/**
+ * As decodeMetricSamples, each sample's fields given as they are read, no object made: a moment of
+ * 150,000 pods reads about five polls' samples (metricsAt), a million objects for the collector.
+ */
+export function decodeMetricSampleFields(
+  time: number,
+  payload: Buffer,
+  visit: (series: number, timestamp: number, windowMs: number, millicores: number, bytes: number) => void,
+): void {
   const reader = new VarintReader(inflateRawSync(payload));
   const count = reader.read();
   let series = 0;
@@ -96,6 +110,6 @@ export function decodeMetricSamples(
     const windowMs = reader.read();
     const millicores = reader.read();
     const bytes = reader.read();
-    visit({ series, timestamp, windowMs, millicores, bytes });
+    visit(series, timestamp, windowMs, millicores, bytes);
   }
 }

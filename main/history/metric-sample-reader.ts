@@ -8,8 +8,7 @@ import type {
   UsagePoint,
   UsageSubject,
 } from '../../shared/protocol/history-messages';
-import { decodeMetricSamples } from './metric-sample-codec';
-import type { EncodedSample } from './metric-sample-codec';
+import { decodeMetricSampleFields, decodeMetricSamples } from './metric-sample-codec';
 import { hasMetricTables } from './metric-sample-store';
 import { readMeta } from './schema';
 import type { SqliteDatabase } from './schema';
@@ -54,41 +53,60 @@ export function metricsAt(
       'SELECT time, payload FROM metric_samples WHERE resource = ? AND time >= ? AND time <= ? ORDER BY time',
     )
     .all(resource, time - 3 * windowMs, time + windowMs) as SampleRow[];
-  const chosen = new Map<number, EncodedSample>();
+  const series = seriesOf(database, resource);
+  const size = series.byId.length;
+  // Each series' chosen sample, by series id (ids are dense: numbered as defined), and the ids in the
+  // order first chosen: the order objects are summed and listed in, as a Map of them had it.
+  const chosen = new Uint8Array(size);
+  const chosenAt = new Float64Array(size);
+  const millicoresOf = new Float64Array(size);
+  const bytesOf = new Float64Array(size);
+  const order: number[] = [];
   for (const row of rows)
-    decodeMetricSamples(row.time, row.payload, (sample) => {
-      if (sample.timestamp > time || sample.timestamp < time - 2 * (sample.windowMs || defaultWindowMs))
-        return;
-      const previous = chosen.get(sample.series);
-      if (!previous || previous.timestamp <= sample.timestamp) chosen.set(sample.series, sample);
+    decodeMetricSampleFields(row.time, row.payload, (id, timestamp, sampleWindowMs, millicores, bytes) => {
+      if (timestamp > time || timestamp < time - 2 * (sampleWindowMs || defaultWindowMs)) return;
+      // A series without a name here (none such is written) is left out, as below.
+      if (id >= size) return;
+      if (chosen[id] === 0) {
+        chosen[id] = 1;
+        order.push(id);
+      } else if (chosenAt[id] > timestamp) return;
+      chosenAt[id] = timestamp;
+      millicoresOf[id] = millicores;
+      bytesOf[id] = bytes;
     });
-  if (chosen.size === 0) return none;
-  const series = seriesById(database, resource);
-  const objects = new Map<string, { uid: string; timestamp: number; millicores: number; bytes: number }>();
-  for (const [id, sample] of chosen) {
-    const named = series.get(id);
+  if (order.length === 0) return none;
+  // Per object (namespace/name): the uid counted, its newest sample, its containers' sums.
+  const objects = series.keys.length;
+  const uidOf = new Array<string | undefined>(objects);
+  const objectAt = new Float64Array(objects);
+  const objectMillicores = new Float64Array(objects);
+  const objectBytes = new Float64Array(objects);
+  const listed: number[] = [];
+  for (const id of order) {
+    const named = series.byId[id];
     if (!named) continue;
-    const key = named.namespace ? `${named.namespace}/${named.name}` : named.name;
-    const object = objects.get(key);
-    if (!object || (object.uid !== named.uid && object.timestamp < sample.timestamp))
-      objects.set(key, {
-        uid: named.uid,
-        timestamp: sample.timestamp,
-        millicores: sample.millicores,
-        bytes: sample.bytes,
-      });
-    else if (object.uid === named.uid) {
-      object.millicores += sample.millicores;
-      object.bytes += sample.bytes;
-      object.timestamp = Math.max(object.timestamp, sample.timestamp);
+    const { object, uid } = named;
+    const timestamp = chosenAt[id];
+    const counted = uidOf[object];
+    if (counted === undefined || (counted !== uid && objectAt[object] < timestamp)) {
+      if (counted === undefined) listed.push(object);
+      uidOf[object] = uid;
+      objectAt[object] = timestamp;
+      objectMillicores[object] = millicoresOf[id];
+      objectBytes[object] = bytesOf[id];
+    } else if (counted === uid) {
+      objectMillicores[object] += millicoresOf[id];
+      objectBytes[object] += bytesOf[id];
+      objectAt[object] = Math.max(objectAt[object], timestamp);
     }
   }
   const result = { ...none, timestamp: 0, windowMs };
-  for (const [key, object] of objects) {
-    result.keys.push(key);
-    result.cpu.push(object.millicores / 1000);
-    result.memory.push(object.bytes);
-    result.timestamp = Math.max(result.timestamp, object.timestamp);
+  for (const object of listed) {
+    result.keys.push(series.keys[object]);
+    result.cpu.push(objectMillicores[object] / 1000);
+    result.memory.push(objectBytes[object]);
+    result.timestamp = Math.max(result.timestamp, objectAt[object]);
   }
   return result;
 }
@@ -171,32 +189,58 @@ function subjectSeries(database: SqliteDatabase, subject: UsageSubject): Map<num
   );
 }
 
-/** A database's series names by id, per resource, as last read (see seriesById). */
+/** A series as a moment's metrics read it: the object it samples (see ResourceSeries.keys), and its uid. */
+interface NamedSeries {
+  readonly object: number;
+  readonly uid: string;
+}
+
+/** A resource's series as last read: by id, each naming its object by number. */
+interface ResourceSeries {
+  /** Series id -> its object and uid (ids of another resource are holes). */
+  readonly byId: (NamedSeries | undefined)[];
+  /** Object number -> its key ("namespace/name", or a node's name): each made once. */
+  readonly keys: string[];
+  readonly objectOf: Map<string, number>;
+  lastId: number;
+}
+
+/** A database's series, per resource, as last read (see seriesOf). */
 interface KnownSeries {
   /** The recording's start when read: retention deletes series and moves it. */
   readonly start: string | undefined;
-  readonly byResource: Map<string, { rows: Map<number, SeriesRow>; lastId: number }>;
+  readonly byResource: Map<string, ResourceSeries>;
 }
 
 const knownSeries = new WeakMap<SqliteDatabase, KnownSeries>();
 
 /**
- * Every series of `resource` by id. A series' names and uid never change once written (only its
- * last_time does), and new ones are numbered after the last: each call reads only the series added
- * since the previous one, where reading them all cost most of a past moment's metrics (a second at
- * 50,000 pods under churn, asked at each travel and again and again while playback moves the
- * moment). Retention deletes old series and moves the recording's start: they are read afresh then.
+ * Every series of `resource`. A series' names and uid never change once written (only its last_time
+ * does), and new ones are numbered after the last: each call reads only the series added since the
+ * previous one, where reading them all cost most of a past moment's metrics (a second at 50,000 pods
+ * under churn, asked at each travel and again and again while playback moves the moment). Retention
+ * deletes old series and moves the recording's start: they are read afresh then.
  */
-function seriesById(database: SqliteDatabase, resource: string): Map<number, SeriesRow> {
+function seriesOf(database: SqliteDatabase, resource: string): ResourceSeries {
   const start = readMeta(database, 'start');
   let known = knownSeries.get(database);
   if (!known || known.start !== start) knownSeries.set(database, (known = { start, byResource: new Map() }));
   let series = known.byResource.get(resource);
-  if (!series) known.byResource.set(resource, (series = { rows: new Map(), lastId: 0 }));
+  if (!series)
+    known.byResource.set(resource, (series = { byId: [], keys: [], objectOf: new Map(), lastId: 0 }));
   const added = database
     .prepare('SELECT id, namespace, name, uid FROM metric_series WHERE resource = ? AND id > ? ORDER BY id')
     .all(resource, series.lastId) as SeriesRow[];
-  for (const row of added) series.rows.set(row.id, row);
+  for (const row of added) {
+    const key = row.namespace ? `${row.namespace}/${row.name}` : row.name;
+    let object = series.objectOf.get(key);
+    if (object === undefined) {
+      object = series.keys.length;
+      series.keys.push(key);
+      series.objectOf.set(key, object);
+    }
+    series.byId[row.id] = { object, uid: row.uid };
+  }
   if (added.length > 0) series.lastId = added[added.length - 1].id;
-  return series.rows;
+  return series;
 }
