@@ -4,21 +4,18 @@
 import { dirname } from 'node:path';
 import type { Clock } from '../cache/clock';
 import { gvrKey } from '../../shared/kube/object';
-import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
+import type { GroupVersionResource } from '../../shared/kube/object';
 import type {
   HistoryClientMessage,
   HistoryImportMessage,
   HistoryObjectReference,
   HistoryTimeline,
   HistoryTimelineMessage,
-  ObjectVersion,
   RecordingSource,
 } from '../../shared/protocol/history-messages';
 import type { OutgoingMessage } from './outgoing-message';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import type { ObjectReference } from '../history/object-history';
-import type { RecordedChange } from '../history/recorded-change';
-import { diffObjects } from '../history/object-diff';
 import { recordingToImport } from './recording-files';
 import { RecordingExports } from './recording-exports';
 import { timelineReply } from './timeline-reply';
@@ -168,23 +165,18 @@ export class HistoryService {
         this.replay(message.subscriptionId).stop();
         return null;
       case 'historyVersions':
-        return this.versions(message.object);
+        return this.queries.versionList(this.source().file, reference(message.object));
+      // Answered in the query worker from the two versions alone, and passed on as its bytes: main
+      // never holds the object's history (a busy Deployment's hour is thousands of versions).
       case 'historyDiff':
-        return this.objectVersions(message.object).then((versions) => {
-          const older = versions.find((version) => version.id === message.olderId);
-          const newer = versions.find((version) => version.id === message.newerId);
-          if (!older || !newer) throw notFound('no such version of the object');
-          return diffObjects(older.object, newer.object);
-        });
+        return this.queries
+          .versionDiff(this.source().file, reference(message.object), message.olderId, message.newerId)
+          .then((diff) => {
+            if (!diff) throw notFound('no such version of the object');
+            return diff;
+          });
       case 'historyObject':
-        return this.objectVersions(message.object).then((versions) => {
-          let found: KubeObject | undefined;
-          for (const version of versions) {
-            if (version.time > message.time) break;
-            found = version.type === 'Deleted' ? undefined : version.object;
-          }
-          return found ?? null;
-        });
+        return this.queries.objectAt(this.source().file, reference(message.object), message.time);
       case 'historyAdjacent':
         return this.queries
           .adjacent(this.source().file, reference(message.object), message.time, message.direction)
@@ -314,21 +306,6 @@ export class HistoryService {
   }
 
   /** The object's versions, read by the query worker (see HistoryQueries). */
-  private objectVersions(object: HistoryObjectReference): Promise<RecordedChange[]> {
-    return this.queries.versions(this.source().file, reference(object));
-  }
-
-  private async versions(object: HistoryObjectReference): Promise<ObjectVersion[]> {
-    return (await this.objectVersions(object)).map((version) => ({
-      id: version.id,
-      time: version.time,
-      type: version.type,
-      uid: version.uid,
-      resourceVersion: version.resourceVersion,
-      finalStateUnknown: version.finalStateUnknown,
-    }));
-  }
-
   /**
    * Opens the file to import in the query worker (header, schema, format and integrity checks, seconds
    * for a big file) and answers from it from then on; main only reads its 100-byte header.

@@ -42,7 +42,7 @@ import {
 import type { DeltaBatch } from '../../shared/protocol/server-messages';
 import { batchBytes } from './batch-bytes';
 import type { OutgoingMessage } from './outgoing-message';
-import { messageText } from './outgoing-message';
+import { encodedReplyBytes, isEncodedReply, messageText } from './outgoing-message';
 import type { Transport } from './transport';
 
 export interface WebSocketBridgeOptions {
@@ -147,6 +147,8 @@ function webSocketTransport(
       // parsed here.
       if (message.type === 'batch' && Array.isArray(message.upserts))
         socket.send(batchBytes(message as DeltaBatch), { binary: false });
+      // A value serialized in a worker goes as its bytes too (see EncodedValue).
+      else if (isEncodedReply(message)) socket.send(encodedReplyBytes(message), { binary: false });
       else socket.send(messageText(message));
     },
     onMessage(listener) {

@@ -8,8 +8,9 @@
 // moment never holds the main thread for more than a chunk.
 import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
-import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
+import type { RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
+import { EncodedValue } from '../bridge/encoded-value';
 import type { RecordedCrashLog } from './crash-log-store';
 import type {
   LiveJournal,
@@ -70,6 +71,12 @@ export interface TimelineQuery {
   readonly to?: number;
   readonly buckets: number;
   readonly now: number;
+}
+
+/** An 'encoded' reply's bytes as a value main passes on unparsed; undefined when it had none. */
+function encodedOf(reply: QueryReply): EncodedValue | undefined {
+  const { json } = replyOf(reply, 'encoded');
+  return json === undefined ? undefined : new EncodedValue(json);
 }
 
 /** `reply` as the kind of reply its question expects: any other is the worker answering out of turn. */
@@ -225,6 +232,29 @@ export class HistoryQueries {
     );
   }
 
+  /** The object's versions as the History tab lists them (ObjectVersion[], see objectVersionList). */
+  versionList(file: string, reference: ObjectReference): Promise<EncodedValue> {
+    return this.ask({ type: 'version-list', file, reference }).then((reply) => encodedOf(reply)!);
+  }
+
+  /**
+   * The line diff of the object's versions `olderId` and `newerId` (DiffLine[]), made in the worker;
+   * undefined when either is not a version of the object.
+   */
+  versionDiff(
+    file: string,
+    reference: ObjectReference,
+    olderId: number,
+    newerId: number,
+  ): Promise<EncodedValue | undefined> {
+    return this.ask({ type: 'version-diff', file, reference, olderId, newerId }).then(encodedOf);
+  }
+
+  /** The object as recorded at `time` (a KubeObject, or null; see objectAt). */
+  objectAt(file: string, reference: ObjectReference, time: number): Promise<EncodedValue> {
+    return this.ask({ type: 'object-at', file, reference, time }).then((reply) => encodedOf(reply)!);
+  }
+
   /** The time of the object's change before or after `time` (see adjacentChange); undefined if none. */
   adjacent(
     file: string,
@@ -256,10 +286,13 @@ export class HistoryQueries {
     return this.ask({ type: 'counts', file, time }).then((reply) => replyOf(reply, 'counts').counts);
   }
 
-  /** Every pod's (or node's) recorded usage at `time` (see metricsAt). */
-  metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<RecordedMetrics> {
+  /**
+   * Every pod's (or node's) recorded usage at `time` (see metricsAt), a RecordedMetrics as the
+   * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue).
+   */
+  metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<EncodedValue> {
     return this.ask({ type: 'metrics-at', file, resource, time }).then(
-      (reply) => replyOf(reply, 'metrics-at').metrics,
+      (reply) => new EncodedValue(replyOf(reply, 'metrics-at').json),
     );
   }
 

@@ -1,5 +1,8 @@
 // One object through time: every recorded version, deleted objects included, and the change just
 // before or after a moment (to step the timeline from change to change of the selected object).
+import type { KubeObject } from '../../shared/kube/object';
+import type { ObjectVersion } from '../../shared/protocol/history-messages';
+import { decodeDeltaType } from './recorded-change';
 import type { RecordedChange } from './recorded-change';
 import type { ChangeRow, RecordingReader } from './recording-reader';
 import { changeColumns } from './recording-reader';
@@ -16,20 +19,76 @@ export type ObjectReference =
  * namespaces and its own namespace), one informer's record is used: the all-namespaces one if any.
  */
 export function objectVersions(reader: RecordingReader, reference: ObjectReference): RecordedChange[] {
+  const decoder = reader.decoder();
+  return changeRows(reader, reference, '', []).map((row) => reader.toChange(row, decoder));
+}
+
+/**
+ * Every recorded version of the object as the History tab lists them, oldest first, none decoded: a
+ * busy Deployment's hour holds thousands of versions, each a few kilobytes once decoded.
+ */
+export function objectVersionList(reader: RecordingReader, reference: ObjectReference): ObjectVersion[] {
+  return changeRows(reader, reference, '', []).map((row) => {
+    const { type, finalStateUnknown } = decodeDeltaType(row.type);
+    return {
+      id: row.id,
+      time: row.time,
+      type,
+      uid: row.uid,
+      resourceVersion: row.resource_version,
+      finalStateUnknown,
+    };
+  });
+}
+
+/** The object's versions among change ids `ids`, oldest first, decoded (an id not the object's is left out). */
+export function objectVersionsById(
+  reader: RecordingReader,
+  reference: ObjectReference,
+  ids: readonly number[],
+): RecordedChange[] {
+  if (ids.length === 0) return [];
+  const decoder = reader.decoder();
+  return changeRows(reader, reference, `AND c.id IN (${ids.map(() => '?').join(',')})`, ids).map((row) =>
+    reader.toChange(row, decoder),
+  );
+}
+
+/**
+ * The object as recorded at `time`: its last version stamped at or before it, or undefined when there
+ * is none or that version deleted it.
+ */
+export function objectAt(
+  reader: RecordingReader,
+  reference: ObjectReference,
+  time: number,
+): KubeObject | undefined {
+  const [row] = changeRows(reader, reference, 'AND c.time <= ?', [time], 'DESC LIMIT 1');
+  if (!row) return undefined;
+  const change = reader.toChange(row, reader.decoder());
+  return change.type === 'Deleted' ? undefined : change.object;
+}
+
+/** The object's change rows that `condition` (with `values`) keeps, by id (oldest first unless `order`). */
+function changeRows(
+  reader: RecordingReader,
+  reference: ObjectReference,
+  condition: string,
+  values: readonly (string | number)[],
+  order = '',
+): ChangeRow[] {
   const objectIds = resolveObjects(reader, reference);
   if (objectIds.length === 0) return [];
-  const decoder = reader.decoder();
-  const rows = reader.guard(
+  return reader.guard(
     `versions of ${describeReference(reference)}`,
     [] as ChangeRow[],
     () =>
       reader.database
         .prepare(
-          `SELECT ${changeColumns} WHERE c.object IN (${objectIds.map(() => '?').join(',')}) ORDER BY c.id`,
+          `SELECT ${changeColumns} WHERE c.object IN (${objectIds.map(() => '?').join(',')}) ${condition} ORDER BY c.id ${order}`,
         )
-        .all(...objectIds) as ChangeRow[],
+        .all(...objectIds, ...values) as ChangeRow[],
   );
-  return rows.map((row) => reader.toChange(row, decoder));
 }
 
 /**

@@ -1,6 +1,6 @@
 // What a history query worker (query-worker.ts) is asked and answers, and what it is started with:
 // the messages between HistoryQueries (through a QueryThread) and the worker thread.
-import type { RecordedMetrics, RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
+import type { RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
 import type { ObjectReference } from './object-history';
@@ -61,6 +61,30 @@ export type QueryRequest =
       readonly type: 'versions';
       readonly file: string;
       readonly reference: ObjectReference;
+    }
+  /** The object's versions as the History tab lists them (ObjectVersion[]), none decoded. */
+  | {
+      readonly id: number;
+      readonly type: 'version-list';
+      readonly file: string;
+      readonly reference: ObjectReference;
+    }
+  /** The line diff of two of the object's versions (DiffLine[]); nothing when either is not the object's. */
+  | {
+      readonly id: number;
+      readonly type: 'version-diff';
+      readonly file: string;
+      readonly reference: ObjectReference;
+      readonly olderId: number;
+      readonly newerId: number;
+    }
+  /** The object as recorded at `time` (a KubeObject, or null). */
+  | {
+      readonly id: number;
+      readonly type: 'object-at';
+      readonly file: string;
+      readonly reference: ObjectReference;
+      readonly time: number;
     }
   | {
       readonly id: number;
@@ -156,13 +180,22 @@ export type QueryReply =
   | { readonly id: number; readonly type: 'timeline'; readonly timeline: TimelineFigures }
   /** `json`: the RecordedChange[] of objectVersions. */
   | { readonly id: number; readonly type: 'versions'; readonly json: string }
+  /**
+   * An answer for main to pass on to a renderer unparsed, as UTF-8 JSON bytes in a buffer of their own,
+   * transferred (see EncodedValue); undefined when there is nothing to answer with.
+   */
+  | { readonly id: number; readonly type: 'encoded'; readonly json: Uint8Array | undefined }
   | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
   /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
   | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }
   /** `json`: the Events (KubeObject[]) of recordedEventsAbout. */
   | { readonly id: number; readonly type: 'events'; readonly json: string }
   | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
-  | { readonly id: number; readonly type: 'metrics-at'; readonly metrics: RecordedMetrics }
+  /**
+   * The RecordedMetrics' JSON as UTF-8 bytes in a buffer of their own, transferred: main passes them
+   * on to a renderer unparsed (see EncodedValue; 150,000 pods' usage is 7 MB of it).
+   */
+  | { readonly id: number; readonly type: 'metrics-at'; readonly json: Uint8Array }
   | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
   | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
   | { readonly id: number; readonly type: 'released' }

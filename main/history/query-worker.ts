@@ -11,6 +11,7 @@
 // (FrameWarmer).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { jsonBytes } from '../bridge/encoded-value';
 import { crashLogsAt } from './crash-log-store';
 import { FrameWarmer } from './frame-warmer';
 import { LiveListings } from './live-identities';
@@ -21,7 +22,14 @@ import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import { MomentRows } from './moment-rows';
 import { compareLive } from './moment-live';
-import { adjacentChange, objectVersions } from './object-history';
+import {
+  adjacentChange,
+  objectAt,
+  objectVersionList,
+  objectVersions,
+  objectVersionsById,
+} from './object-history';
+import { diffObjects } from './object-diff';
 import type { RecordedChange } from './recorded-change';
 import { RecordingError, messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
@@ -71,6 +79,15 @@ if (port) {
   });
 }
 
+/** Replies with `value`'s JSON bytes, moved to main (see EncodedValue); undefined: nothing found. */
+function replyEncoded(port: MessagePort, id: number, value: unknown): void {
+  const json = value === undefined ? undefined : jsonBytes(value);
+  port.postMessage(
+    { id, type: 'encoded', json } satisfies QueryReply,
+    json ? [json.buffer as ArrayBuffer] : [],
+  );
+}
+
 function answer(port: MessagePort, request: QueryRequest): void {
   const reply = (message: QueryReply) => port.postMessage(message);
   switch (request.type) {
@@ -81,6 +98,20 @@ function answer(port: MessagePort, request: QueryRequest): void {
       const versions: RecordedChange[] = objectVersions(readerFor(request.file), request.reference);
       reply({ id: request.id, type: 'versions', json: JSON.stringify(versions) });
       return;
+    }
+    case 'version-list':
+      return replyEncoded(port, request.id, objectVersionList(readerFor(request.file), request.reference));
+    case 'version-diff': {
+      const { olderId, newerId } = request;
+      const versions = objectVersionsById(readerFor(request.file), request.reference, [olderId, newerId]);
+      const older = versions.find((version) => version.id === olderId);
+      const newer = versions.find((version) => version.id === newerId);
+      const diff = older && newer ? diffObjects(older.object, newer.object) : undefined;
+      return replyEncoded(port, request.id, diff);
+    }
+    case 'object-at': {
+      const object = objectAt(readerFor(request.file), request.reference, request.time);
+      return replyEncoded(port, request.id, object ?? null);
     }
     case 'adjacent': {
       const reader = readerFor(request.file);
@@ -107,7 +138,10 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'metrics-at': {
       const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
-      reply({ id: request.id, type: 'metrics-at', metrics });
+      const json = jsonBytes(metrics);
+      port.postMessage({ id: request.id, type: 'metrics-at', json } satisfies QueryReply, [
+        json.buffer as ArrayBuffer,
+      ]);
       return;
     }
     case 'usage': {

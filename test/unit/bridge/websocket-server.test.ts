@@ -15,6 +15,7 @@ import { bridgeSubprotocol, sessionCookieName } from '../../../shared/protocol/w
 import type { DeltaBatch } from '../../../shared/protocol/server-messages';
 import { row } from './fixtures';
 import { serverMessageOf } from '../../../renderer/transport/websocket-link';
+import { EncodedValue, jsonBytes } from '../../../main/bridge/encoded-value';
 
 /** The session cookie a browser opened by main would send. */
 const cookie = (port: number, secret: string) => ({ Cookie: `${sessionCookieName(port)}=${secret}` });
@@ -230,6 +231,33 @@ describe('WebSocket bridge server', () => {
     });
     expect(serverMessageOf(inflated.toString())).toEqual(large);
     expect(serverMessageOf(frames[1].payload.toString())).toEqual(small);
+  });
+
+  it('sends a reply whose value a worker serialized as its bytes, in a text frame the page reads as the reply', async () => {
+    const secret = createLaunchSecret();
+    const { server, connections } = await bridge(secret);
+    const value = {
+      timestamp: 5,
+      windowMs: 15_000,
+      keys: ['ns/caf\u00e9-1', 'ns/web-2'],
+      cpu: [0.25, 1],
+      memory: [1, 2],
+    };
+    const { frames } = await rawFrames(server.port, secret, 1, () =>
+      connections[0].send({
+        type: 'reply',
+        requestId: 9,
+        ok: true,
+        value: new EncodedValue(jsonBytes(value)),
+      }),
+    );
+    expect(frames.map((frame) => frame.first)).toEqual([0x81]);
+    expect(serverMessageOf(frames[0].payload.toString())).toEqual({
+      type: 'reply',
+      requestId: 9,
+      ok: true,
+      value,
+    });
   });
 
   it('closes a connection whose compressed message inflates past the payload limit (1009)', async () => {

@@ -3,6 +3,9 @@
 // the recording holds each scrape once, answered for a past moment by metricsAt.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
+import { EncodedValue } from '../../../main/bridge/encoded-value';
+import { messageValue } from '../../../main/bridge/outgoing-message';
+import { HistoryQueries } from '../../../main/history/history-queries';
 import type { KindSource } from '../../../main/bridge/served-kinds';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { metricsAt } from '../../../main/history/metric-sample-reader';
@@ -131,6 +134,20 @@ describe('metric samples recorded by a session', () => {
         }
       ).count,
     ).toBe(2);
+    // Asked of the query worker as a travel asks it: the worker's JSON bytes, which main passes on
+    // unparsed, stand for the same samples, and a transport that carries values reads them back.
+    const queries = new HistoryQueries();
+    cleanups.push(() => queries.close());
+    const encoded = await queries.metricsAt(file, 'pods', clock.now());
+    expect(encoded).toBeInstanceOf(EncodedValue);
+    const recorded = metricsAt(reader.database, 'pods', clock.now());
+    expect(encoded.decode()).toEqual(recorded);
+    expect(messageValue({ type: 'reply', requestId: 3, ok: true, value: encoded })).toEqual({
+      type: 'reply',
+      requestId: 3,
+      ok: true,
+      value: recorded,
+    });
     reader.close();
   });
 });

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/kube/object';
 import { adjacentChange, objectVersions } from '../../../main/history/object-history';
+import { diffObjects } from '../../../main/history/object-diff';
 import { openRecording } from '../../../main/history/recording-reader';
 import { playback, stateAt, timeRange } from '../../../main/history/replay';
 import { RecordingError } from '../../../main/history/recording-error';
@@ -47,6 +48,65 @@ describe('HistoryQueries', () => {
       );
     reader.close();
     queries.close();
+  });
+
+  it("answers an object's version list, a diff of two versions and the object at a moment as its whole history says", async () => {
+    directory = tempDirectory();
+    const run = await recordChurn(directory.file('churn.kubetide'), 60);
+    const reader = openRecording(run.file);
+    const asking = new HistoryQueries();
+    try {
+      // The most changed name, by name (every incarnation) and by the uid of its last one.
+      const changes = new Map<string, number>();
+      for (const moment of run.moments)
+        for (const object of moment.objects) {
+          const key = `${object.metadata.namespace}/${object.metadata.name}`;
+          changes.set(key, (changes.get(key) ?? 0) + 1);
+        }
+      const [busiest] = [...changes].sort((left, right) => right[1] - left[1])[0]!;
+      const [namespace, name] = busiest.split('/');
+      const byName = { gvr: 'pods.v1', namespace, name };
+      const versions = objectVersions(reader, byName);
+      expect(versions.length).toBeGreaterThan(2);
+      const uid = versions[versions.length - 1].uid;
+      for (const reference of [byName, { uid }]) {
+        const whole = objectVersions(reader, reference);
+        const listed = await asking.versionList(run.file, reference);
+        expect(listed.decode()).toEqual(
+          whole.map(({ id, time, type, uid, resourceVersion, finalStateUnknown }) => ({
+            id,
+            time,
+            type,
+            uid,
+            resourceVersion,
+            finalStateUnknown,
+          })),
+        );
+        for (let index = 1; index < whole.length; index++) {
+          const [older, newer] = [whole[index - 1], whole[index]];
+          const diff = await asking.versionDiff(run.file, reference, older.id, newer.id);
+          expect(diff?.decode()).toEqual(diffObjects(older.object, newer.object));
+        }
+        // A change id of another object is no version of this one.
+        const other = objectVersions(reader, {
+          uid: run.moments[0].objects.find((object) => object.metadata.uid !== uid)!.metadata.uid!,
+        });
+        expect(await asking.versionDiff(run.file, reference, whole[0].id, other[0].id)).toBeUndefined();
+        // The object at a moment: its last version at or before it, none once deleted or before it was.
+        const times = [whole[0].time - 1, ...whole.flatMap((version) => [version.time, version.time + 1])];
+        for (const time of times) {
+          let found: KubeObject | undefined;
+          for (const version of whole) {
+            if (version.time > time) break;
+            found = version.type === 'Deleted' ? undefined : version.object;
+          }
+          expect((await asking.objectAt(run.file, reference, time)).decode()).toEqual(found ?? null);
+        }
+      }
+    } finally {
+      asking.close();
+      reader.close();
+    }
   });
 
   it('inspects a file to import: its context, or the same RecordingError opening it throws here', async () => {
