@@ -19,6 +19,7 @@ import { OverflowGap } from './overflow-gap';
 import type { AttachOptions, RecorderAttachment, RecorderOptions, RecorderStats } from './recorder-options';
 import {
   batchBytes,
+  defaultFlushIntervalMs,
   defaultQueueLimitBytes,
   defaultResyncSliceBytes,
   defaultWholeCacheBacklogBytes,
@@ -87,7 +88,7 @@ export class Recorder {
     this.file = options.file;
     this.clock = options.clock;
     this.lastStamp = firstStamp;
-    this.flushIntervalMs = options.flushIntervalMs ?? 100;
+    this.flushIntervalMs = options.flushIntervalMs ?? defaultFlushIntervalMs;
     this.queue = new CaptureQueue(options.queueLimitBytes ?? defaultQueueLimitBytes);
     this.resyncSliceBytes = options.resyncSliceBytes ?? defaultResyncSliceBytes;
     this.nextTurn = options.nextTurn ?? ((work) => void setImmediate(work));

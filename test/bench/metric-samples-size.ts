@@ -2,6 +2,7 @@
 // bytes on disk per sample and per poll, the polling thread's time to number a poll
 // (MetricSampleCapture) and the recording process's time to write it. Values walk randomly per
 // container, as the embedded cluster's do, which compresses worse than a quiet real cluster.
+// Then a moment's every pod asked of the query worker, as a travel asks it: main's CPU to the reply's bytes.
 // Run by hand: npx tsx test/bench/metric-samples-size.ts [pods] [polls]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { MetricSampleCapture } from '../../main/history/metric-sample-capture';
 import { metricsAt, usageOver } from '../../main/history/metric-sample-reader';
+import { encodedReplyBytes } from '../../main/bridge/outgoing-message';
+import { HistoryQueries } from '../../main/history/history-queries';
 import { openRecording } from '../../main/history/recording-reader';
+import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { RecordingServer } from '../../main/history/recording-server';
 import type { MetricsList } from '../../main/kube/metrics-list';
 import type { MetricSamplesEntry } from '../../main/history/recording-protocol';
@@ -43,7 +47,9 @@ const capture = new MetricSampleCapture({
   cachedObject: () => undefined,
 });
 let samples = 0;
-const delay = monitorEventLoopDelay({ resolution: 1 });
+// A histogram per poll: one enabled again counts its first turn from its last sample, before it was
+// disabled, so the last poll's writing and this one's list read as one turn of seconds.
+const delay = { percentile99: 0, max: 0 };
 for (let poll = 0; poll < polls; poll++) {
   const timestamp = new Date(start + poll * 15_000).toISOString();
   const podList: MetricsList = {
@@ -78,11 +84,14 @@ for (let poll = 0; poll < polls; poll++) {
   };
   samples += (podList.items ?? []).reduce((total, item) => total + (item.containers?.length ?? 0), 0) + nodes;
   const started = performance.now();
-  delay.enable();
+  const pollDelay = monitorEventLoopDelay({ resolution: 1 });
+  pollDelay.enable();
   await capture.capture('pods', [podList], start + poll * 15_000);
   await capture.capture('nodes', [nodeList], start + poll * 15_000);
   captureMs += performance.now() - started;
-  delay.disable();
+  pollDelay.disable();
+  delay.percentile99 = Math.max(delay.percentile99, pollDelay.percentile(99));
+  delay.max = Math.max(delay.max, pollDelay.max);
   const writing = performance.now();
   for (const samples of pending.splice(0)) server.handle({ type: 'metric-samples', samples, now: start });
   writeMs += performance.now() - writing;
@@ -104,6 +113,10 @@ const reader = openRecording(file);
 let readStarted = performance.now();
 const moment = metricsAt(reader.database, 'pods', start + (polls - 1) * 15_000 + 5_000);
 const momentMs = performance.now() - readStarted;
+// Another moment of the same reader, as the next travel asks it (the series are read once, see metricsAt).
+readStarted = performance.now();
+metricsAt(reader.database, 'pods', start + (polls - 2) * 15_000 + 5_000);
+const nextMomentMs = performance.now() - readStarted;
 readStarted = performance.now();
 const podUsage = usageOver(
   reader.database,
@@ -112,6 +125,24 @@ const podUsage = usageOver(
 );
 const usageMs = performance.now() - readStarted;
 reader.close();
+// The same moment as a travel asks it of the query worker: main's own CPU from the question to the
+// reply's bytes for the socket (the worker's JSON bytes moved to main, the envelope written around
+// them: see EncodedValue), the median of five.
+const queries = new HistoryQueries();
+// The query worker does not keep a process alive (see HistoryQueries); this one has nothing else.
+const keepAlive = setInterval(() => {}, 1_000);
+await queries.timeline(file, { buckets: 1, now: Date.now() });
+const replyCpuMs: number[] = [];
+let replyBytes = 0;
+for (let round = 0; round < 5; round++) {
+  const cpuBefore = threadCpuMs() ?? 0;
+  const value = await queries.metricsAt(file, 'pods', start + (polls - 1) * 15_000 + 5_000);
+  replyBytes = encodedReplyBytes({ type: 'reply', requestId: round, ok: true, value }).length;
+  replyCpuMs.push((threadCpuMs() ?? 0) - cpuBefore);
+}
+queries.close();
+clearInterval(keepAlive);
+replyCpuMs.sort((left, right) => left - right);
 const perPoll = payloads / polls;
 console.log(
   `${pods} pods, ${nodes} nodes, ${polls} polls, ${samples} samples:\n` +
@@ -120,9 +151,11 @@ console.log(
     `(${((perPoll * 5760) / 2 ** 30).toFixed(1)} GiB per day at 15 s)\n` +
     `  per poll: numbering ${(captureMs / polls).toFixed(0)} ms on the polling thread, ` +
     `writing ${(writeMs / polls).toFixed(0)} ms in the recording process\n` +
-    `  turns of the polling thread: 99th percentile ${(delay.percentile(99) / 1e6).toFixed(0)} ms, ` +
+    `  turns of the polling thread: 99th percentile (the worst poll's) ${(delay.percentile99 / 1e6).toFixed(0)} ms, ` +
     `longest ${(delay.max / 1e6).toFixed(0)} ms (garbage collections included)\n` +
-    `  reading: a moment's ${moment.keys.length} pods in ${momentMs.toFixed(0)} ms, ` +
-    `one pod's ${podUsage.points.length} polls in ${usageMs.toFixed(0)} ms`,
+    `  reading: a moment's ${moment.keys.length} pods in ${momentMs.toFixed(0)} ms (the next ${nextMomentMs.toFixed(0)} ms), ` +
+    `one pod's ${podUsage.points.length} polls in ${usageMs.toFixed(0)} ms\n` +
+    `  a moment asked of the query worker: main's CPU to the reply's ${(replyBytes / 2 ** 20).toFixed(1)} MiB ` +
+    `for the socket ${replyCpuMs[2].toFixed(1)} ms (median of five)`,
 );
 rmSync(directory, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // the initial list and per change of the stream, with a V8 CPU profile of each phase when asked.
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
-//     [--batch-bytes B] [--list-batch-bytes B] [--profile DIR] [--churn broad]
+//     [--batch-bytes B] [--flush-ms MS] [--list-batch-bytes B] [--profile DIR] [--churn broad]
 //
 // `--churn broad` records instead what the ui bench's churn makes (its random actions over every
 // listed pod, the Events, Deployments, ReplicaSets, Jobs and ConfigMaps they write): the embedded
@@ -19,8 +19,9 @@
 // `--frame-interval MS` sets their interval.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
-// the Recorder's sizes (a batch goes at 1 MiB, a list's, a whole cache recorded, at 4 MiB), in a
-// CaptureQueue, from texts as StreamTap writes them.
+// the Recorder's sizes (a batch goes at 1 MiB, a list's, a whole cache recorded, at 4 MiB) and, as its
+// flush timer, once `--flush-ms` of recorded time passed since the last one (the Recorder's default;
+// 0 batches by size alone, as before session 25), in a CaptureQueue, from texts as StreamTap writes them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import Database from 'better-sqlite3';
@@ -31,7 +32,11 @@ import type { MarkEntry, RecordingReply } from '../../main/history/recording-pro
 import { RecordingServer } from '../../main/history/recording-server';
 import type { TakenBatch } from '../../main/history/capture-queue';
 import { CaptureQueue } from '../../main/history/capture-queue';
-import { batchBytes, wholeCacheBatchBytes } from '../../main/history/recorder-options';
+import {
+  batchBytes,
+  defaultFlushIntervalMs,
+  wholeCacheBatchBytes,
+} from '../../main/history/recorder-options';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
@@ -74,6 +79,11 @@ interface Options {
   frameInterval: number | undefined;
   /** A batch goes once this much is queued (default: the Recorder's batchBytes). */
   batchBytes: number;
+  /**
+   * Or once this much recorded time passed since the last batch (default: the Recorder's
+   * defaultFlushIntervalMs; 0: by size alone, as this bench batched before session 25).
+   */
+  flushMs: number;
   /** The same for the list, a whole cache recorded (default: the Recorder's wholeCacheBatchBytes). */
   listBatchBytes: number;
   /** 'hot': MODIFIED over the first 1,000 pods; 'broad': the cluster's own churn over every kind. */
@@ -89,6 +99,7 @@ function parseOptions(argv: readonly string[]): Options {
     frames: true,
     frameInterval: undefined,
     batchBytes,
+    flushMs: defaultFlushIntervalMs,
     listBatchBytes: wholeCacheBatchBytes,
     churn: 'hot',
   };
@@ -100,13 +111,14 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--frame-interval') options.frameInterval = Number(value);
     else if (argv[index - 1] === '--profile') options.profile = value;
     else if (argv[index - 1] === '--batch-bytes') options.batchBytes = Number(value);
+    else if (argv[index - 1] === '--flush-ms') options.flushMs = Number(value);
     else if (argv[index - 1] === '--list-batch-bytes') options.listBatchBytes = Number(value);
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else if (argv[index - 1] === '--churn' && (value === 'hot' || value === 'broad')) options.churn = value;
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --list-batch-bytes B --profile DIR --churn hot|broad)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --flush-ms MS --list-batch-bytes B --profile DIR --churn hot|broad)`,
       );
   }
   return options;
@@ -117,8 +129,15 @@ interface Batch extends TakenBatch {
   readonly now: number;
 }
 
-/** Entries' JSON texts (and times) queued into batches of about `bytes`, as the Recorder sends them. */
-function batchesOf(texts: Iterable<readonly [text: string, time: number]>, bytes: number): Batch[] {
+/**
+ * Entries' JSON texts (and times) queued into batches as the Recorder sends them: once about `bytes`
+ * are queued, or once `flushMs` of recorded time passed since the last batch (its flush timer).
+ */
+function batchesOf(
+  texts: Iterable<readonly [text: string, time: number]>,
+  bytes: number,
+  flushMs: number,
+): Batch[] {
   const queue = new CaptureQueue(Number.MAX_SAFE_INTEGER);
   const batches: Batch[] = [];
   const take = (now: number) => {
@@ -128,11 +147,16 @@ function batchesOf(texts: Iterable<readonly [text: string, time: number]>, bytes
     batches.push({ ...taken, now });
   };
   let now = 0;
+  let sentAt: number | undefined;
   for (const [text, time] of texts) {
     if (text.startsWith('[')) queue.appendChange(text);
     else queue.appendMark(text);
     now = time;
-    if (queue.pendingBytes >= bytes) take(now);
+    sentAt ??= time;
+    if (queue.pendingBytes >= bytes || (flushMs > 0 && time - sentAt >= flushMs)) {
+      take(now);
+      sentAt = time;
+    }
   }
   take(now);
   return batches;
@@ -378,7 +402,7 @@ async function main(): Promise<void> {
       },
       now: listTime,
     });
-    const listBatches = batchesOf(source.list(listTime), options.listBatchBytes);
+    const listBatches = batchesOf(source.list(listTime), options.listBatchBytes, options.flushMs);
     const listStart = threadCpuMs()!;
     await profiled(options.profile, 'initial-list', () => write(listBatches));
     const listMs = threadCpuMs()! - listStart;
@@ -390,7 +414,11 @@ async function main(): Promise<void> {
     // In rounds of at most 50,000 events, so the batches of a long run never sit in memory together.
     for (let first = 0; first < options.events; first += 50_000) {
       const last = Math.min(options.events, first + 50_000);
-      const batches = batchesOf(source.events(first, last, eventsStart, clock), options.batchBytes);
+      const batches = batchesOf(
+        source.events(first, last, eventsStart, clock),
+        options.batchBytes,
+        options.flushMs,
+      );
       const started = threadCpuMs()!;
       await profiled(first === 0 ? options.profile : undefined, 'events', () => write(batches));
       eventsMs += threadCpuMs()! - started;

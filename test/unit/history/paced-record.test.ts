@@ -9,6 +9,7 @@ import { CaptureQueue } from '../../../main/history/capture-queue';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
 import type { RecorderOptions } from '../../../main/history/recorder-options';
+import { defaultFlushIntervalMs } from '../../../main/history/recorder-options';
 import type { RecordingProcessFactory } from '../../../main/history/recording-process';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { RecordingReply } from '../../../main/history/recording-protocol';
@@ -183,7 +184,7 @@ describe('a whole cache recorded at the recording process pace', () => {
     expect(most).toBeLessThanOrEqual(backlogBytes + 2 * sliceMost);
     expect(run.pace.waitingRecords).toBe(0);
     process.replyAll();
-    await clock.stepAsync(100);
+    await clock.stepAsync(defaultFlushIntervalMs);
     await run.recorder.flushed();
     const end = clock.now();
     const objects = run.informers
@@ -220,7 +221,7 @@ describe('a whole cache recorded at the recording process pace', () => {
     const batchesBefore = process.batches.length;
     source.modify({ ...first, metadata: { ...first.metadata, labels: { live: 'changed' } } });
     await settle();
-    await clock.stepAsync(100);
+    await clock.stepAsync(defaultFlushIntervalMs);
     const sent = process.batches.slice(batchesBefore);
     expect(sent.some((batch) => batch.includes('"live":"changed"'))).toBe(true);
     // The record still waits for the process: the change went ahead of it.
@@ -231,7 +232,7 @@ describe('a whole cache recorded at the recording process pace', () => {
       await settle();
       run.turns.shift()?.();
     }
-    await clock.stepAsync(100);
+    await clock.stepAsync(defaultFlushIntervalMs);
     await run.recorder.flushed();
     const end = clock.now();
     const objects = cacheSnapshot(run.informers[0]);

@@ -7,7 +7,11 @@ import { FakeClock } from '../../../main/cache/fake-clock';
 import { SharedIndexInformer } from '../../../main/cache/shared-informer';
 import { objectVersions } from '../../../main/history/object-history';
 import { Recorder } from '../../../main/history/recorder';
-import { batchBytes, wholeCacheBatchBytes } from '../../../main/history/recorder-options';
+import {
+  batchBytes,
+  defaultFlushIntervalMs,
+  wholeCacheBatchBytes,
+} from '../../../main/history/recorder-options';
 import type { RecordingProcessFactory } from '../../../main/history/recording-process';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { RecorderRequest } from '../../../main/history/recording-protocol';
@@ -162,7 +166,7 @@ describe('Recorder', () => {
       expect(bytes).toBeLessThan(wholeCacheBatchBytes + 2 * podBytes);
     }
     // The record's tail goes with the timer; then live changes alone go at batchBytes, as before.
-    await clock.stepAsync(100);
+    await clock.stepAsync(defaultFlushIntervalMs);
     const recorded = posted.length;
     for (let index = 0; index < count / 2; index++)
       source.add(realisticPod(`api-${String(index).padStart(4, '0')}`));
