@@ -1,9 +1,15 @@
 // The Electron Transport: one MessagePortMain per renderer connection. Messages cross as a single
 // structured clone; the port's `close` event (the renderer reloaded, navigated or its window closed)
 // ends the connection, so the bridge drops that renderer's subscriptions.
+//
+// What a history query worker serialized (a travel's rows, a moment's usage: EncodedRows,
+// EncodedValue) crosses as the message's JSON text, which the renderer parses (message-port-link.ts),
+// as the WebSocket's page does. Parsed here into values and cloned again, a 150,000-row moment held
+// main for a JSON.parse of its 57 MB, the rows made from their tuples and a structured clone of them:
+// seconds of the process that runs every window. A string crosses as one copy.
 import type { MessagePortMain } from 'electron';
 import type { OutgoingMessage } from '../bridge/outgoing-message';
-import { messageValue } from '../bridge/outgoing-message';
+import { carriesText, messageText } from '../bridge/outgoing-message';
 import type { Transport } from '../bridge/transport';
 
 export class ElectronTransport implements Transport {
@@ -21,8 +27,8 @@ export class ElectronTransport implements Transport {
   }
 
   send(message: OutgoingMessage): void {
-    // A port carries values: encoded rows are parsed into the batch they stand for.
-    if (!this.closed) this.port.postMessage(messageValue(message));
+    if (this.closed) return;
+    this.port.postMessage(carriesText(message) ? messageText(message) : message);
   }
 
   onMessage(listener: (message: unknown) => void): void {

@@ -55,6 +55,14 @@ export function upsertCountOf(upserts: readonly Row[] | EncodedRows): number {
   return 'json' in upserts ? upserts.keys.length : upserts.length;
 }
 
+/**
+ * Whether `message` holds text serialized elsewhere (encoded rows, an encoded reply value): a
+ * transport of values sends such a message as its text (see messageText) rather than parse it here.
+ */
+export function carriesText(message: OutgoingMessage): boolean {
+  return isEncoded(message) || isEncodedReply(message);
+}
+
 /** `message` as the JSON text of the ServerMessage it stands for. */
 export function messageText(message: OutgoingMessage): string {
   if (isEncodedReply(message)) return encodedReplyBytes(message).toString();

@@ -10,6 +10,7 @@ import type { ClientMessage } from '../../shared/protocol/client-messages';
 import type { ServerMessage } from '../../shared/protocol/server-messages';
 import type { PortAnnouncement } from '../../shared/preload-api';
 import type { BridgeLink, LinkOpener } from './bridge-link';
+import { serverMessageOf } from './websocket-link';
 
 export type { PortAnnouncement };
 
@@ -75,7 +76,15 @@ export function linkOverPort(port: MessagePort): BridgeLink {
       if (!closed) port.postMessage(message);
     },
     onMessage: (listener) => {
-      port.onmessage = (event: MessageEvent) => listener(event.data as ServerMessage);
+      // A message main sends as its JSON text (what a history worker serialized: a travel's rows, a
+      // moment's usage) is parsed here, as the WebSocket link parses every message; the rest are values.
+      port.onmessage = (event: MessageEvent) => {
+        const data: unknown = event.data;
+        if (typeof data !== 'string') return listener(data as ServerMessage);
+        const message = serverMessageOf(data);
+        if (message) listener(message);
+        else console.error('kubetide: main sent text that is not a message; dropped');
+      };
     },
     onClose: (listener) => (closeListener = listener),
     close: (reason = 'closed by the renderer') => {

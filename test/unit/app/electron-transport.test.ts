@@ -2,6 +2,10 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { MessagePortMain } from 'electron';
 import { ElectronTransport } from '../../../main/app/electron-transport';
+import type { EncodedRows } from '../../../main/bridge/encoded-rows';
+import { EncodedValue, jsonBytes } from '../../../main/bridge/encoded-value';
+import { messageText } from '../../../main/bridge/outgoing-message';
+import type { RowLayout } from '../../../shared/protocol/row-tuples';
 
 class FakePort extends EventEmitter {
   posted: unknown[] = [];
@@ -53,5 +57,23 @@ describe('ElectronTransport', () => {
     expect(port.posted).toHaveLength(1);
     expect(port.closed).toBe(true);
     expect(closed).toHaveBeenCalledWith('context switched');
+  });
+
+  it("posts a worker's encoded rows and reply values as their JSON text, never parsing them here; the rest as values", () => {
+    const { port, transport: subject } = transport();
+    const rows: EncodedRows = { json: '[["ns/a"]]', layout: ['key'] as unknown as RowLayout, keys: ['ns/a'] };
+    const batch = { type: 'batch' as const, subscriptionId: 's', seq: 3, upserts: rows, deletes: [] };
+    const reply = {
+      type: 'reply' as const,
+      requestId: 2,
+      ok: true as const,
+      value: new EncodedValue(jsonBytes({ keys: [] })),
+    };
+    subject.send(batch);
+    subject.send(reply);
+    subject.send({ type: 'rejected', reason: 'r' });
+    expect(port.posted).toEqual([messageText(batch), messageText(reply), { type: 'rejected', reason: 'r' }]);
+    expect(typeof port.posted[0]).toBe('string');
+    expect(port.posted[1]).toBe('{"type":"reply","requestId":2,"ok":true,"value":{"keys":[]}}');
   });
 });

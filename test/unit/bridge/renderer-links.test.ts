@@ -1,4 +1,9 @@
+import { EventEmitter } from 'node:events';
 import { MessageChannel } from 'node:worker_threads';
+import type { MessagePortMain } from 'electron';
+import { ElectronTransport } from '../../../main/app/electron-transport';
+import { encodeRows } from '../../../main/bridge/encoded-rows';
+import { EncodedValue, jsonBytes } from '../../../main/bridge/encoded-value';
 import type { MessagePort as NodeMessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -8,7 +13,7 @@ import { createLaunchSecret, listenWebSocketBridge } from '../../../main/bridge/
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { ManualFrameScheduler } from '../../../renderer/store/frame-scheduler';
 import { BridgeClient } from '../../../renderer/transport/bridge-client';
-import { openMessagePortLink } from '../../../renderer/transport/message-port-link';
+import { linkOverPort, openMessagePortLink } from '../../../renderer/transport/message-port-link';
 import type { PortTarget } from '../../../renderer/transport/message-port-link';
 import {
   openWebSocketLink,
@@ -18,6 +23,7 @@ import {
 import type { WebSocketConstructor } from '../../../renderer/transport/websocket-link';
 import { sessionCookieName } from '../../../shared/protocol/websocket-handshake';
 import { FakeApi, pod } from './fake-api';
+import { row } from './fixtures';
 
 /** ws's WebSocket sending a session cookie, as a browser does for a page main opened. */
 function cookieWebSocket(port: number, secret: string): WebSocketConstructor {
@@ -130,6 +136,42 @@ describe('renderer links', () => {
     const reply = new Promise<unknown>((resolve) => link.onMessage(resolve));
     channel.port2.postMessage({ type: 'rejected', reason: 'test' });
     expect(await reply).toEqual({ type: 'rejected', reason: 'test' });
+    link.close();
+  });
+
+  it("Electron: a worker's encoded rows and reply value cross as text, parsed in the renderer into the messages they stand for", async () => {
+    const channel = new MessageChannel();
+    cleanups.push(() => channel.port1.close());
+    const link = linkOverPort(channel.port1 as unknown as MessagePort);
+    const mainPort = new EventEmitter() as EventEmitter & { postMessage(data: unknown): void; start(): void };
+    mainPort.postMessage = (data) => channel.port2.postMessage(data);
+    mainPort.start = () => {};
+    const transport = new ElectronTransport(mainPort as unknown as MessagePortMain, 'window 1');
+    const received: unknown[] = [];
+    const all = new Promise<void>((resolve) =>
+      link.onMessage((message) => {
+        received.push(message);
+        if (received.length === 3) resolve();
+      }),
+    );
+    const rows = [row('ns/web-1'), row('ns/web-2', '7', { labels: { app: 'caf\u00e9' } })];
+    const batch = {
+      type: 'batch' as const,
+      subscriptionId: 's',
+      seq: 1,
+      upserts: rows,
+      deletes: ['ns/gone'],
+    };
+    const value = { keys: ['ns/web-1'], cpu: [0.25], memory: [1024] };
+    transport.send({ ...batch, upserts: encodeRows(rows) });
+    transport.send({ type: 'reply', requestId: 4, ok: true, value: new EncodedValue(jsonBytes(value)) });
+    transport.send({ type: 'rejected', reason: 'a value, as ever' });
+    await all;
+    expect(received).toEqual([
+      batch,
+      { type: 'reply', requestId: 4, ok: true, value },
+      { type: 'rejected', reason: 'a value, as ever' },
+    ]);
     link.close();
   });
 
