@@ -6,9 +6,8 @@
 // four times that under the ui bench's load). As bytes, the worker's buffer is transferred (moved,
 // not copied) and main writes the reply's envelope around it (outgoing-message.ts).
 //
-// A transport that carries values (Electron's MessagePort, the in-memory pair) parses it there, as it
-// decodes a travel's encoded rows (see EncodedRows): the bytes then cost main one parse instead of a
-// deserialization.
+// Electron's port sends the reply as its text, which the renderer parses (electron-transport.ts); the
+// in-memory pair (tests) decodes it into the value it stands for.
 
 export class EncodedValue {
   /** `json`: the UTF-8 bytes of the value's JSON text, which this now owns. */

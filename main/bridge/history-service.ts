@@ -305,7 +305,6 @@ export class HistoryService {
     this.journalFeed.feed(journal, { file: source.file, query }).catch(() => {});
   }
 
-  /** The object's versions, read by the query worker (see HistoryQueries). */
   /**
    * Opens the file to import in the query worker (header, schema, format and integrity checks, seconds
    * for a big file) and answers from it from then on; main only reads its 100-byte header.

@@ -1,9 +1,9 @@
 // What main sends a renderer: a ServerMessage, a DeltaBatch whose upserts are still text (a travel's
 // rows, see EncodedRows), or a reply whose value is still JSON bytes (see EncodedValue). A transport
 // that carries text (the WebSocket) writes the rows or the value into the message as they are, a
-// TupleBatch as the live stream's batches are (batch-bytes.ts); one that carries values (Electron's
-// MessagePort, the in-memory pair) decodes them first. Either way the renderer ends with an ordinary
-// DeltaBatch or reply.
+// TupleBatch as the live stream's batches are (batch-bytes.ts); Electron's MessagePort sends such a
+// message as its text (see carriesText), other messages as values; the in-memory pair decodes them.
+// Either way the renderer ends with an ordinary DeltaBatch or reply.
 import type { DeltaBatch, ServerMessage } from '../../shared/protocol/server-messages';
 import type { EncodedRows } from './encoded-rows';
 import type { Row } from '../../shared/protocol/row';

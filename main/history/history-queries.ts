@@ -22,7 +22,7 @@ import type {
 import type { QueryChunks } from './query-thread';
 import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
-import type { RecordedChange, RecordingMark } from './recorded-change';
+import type { RecordingMark } from './recorded-change';
 import type { StateQuery } from './replay';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 
@@ -225,13 +225,6 @@ export class HistoryQueries {
     }).then((reply) => replyOf(reply, 'timeline').timeline);
   }
 
-  /** Every recorded version of the object in the recording `file` (see objectVersions). */
-  versions(file: string, reference: ObjectReference): Promise<RecordedChange[]> {
-    return this.ask({ type: 'versions', file, reference }).then(
-      (reply) => JSON.parse(replyOf(reply, 'versions').json) as RecordedChange[],
-    );
-  }
-
   /** The object's versions as the History tab lists them (ObjectVersion[], see objectVersionList). */
   versionList(file: string, reference: ObjectReference): Promise<EncodedValue> {
     return this.ask({ type: 'version-list', file, reference }).then((reply) => encodedOf(reply)!);
@@ -291,9 +284,7 @@ export class HistoryQueries {
    * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue).
    */
   metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<EncodedValue> {
-    return this.ask({ type: 'metrics-at', file, resource, time }).then(
-      (reply) => new EncodedValue(replyOf(reply, 'metrics-at').json),
-    );
+    return this.ask({ type: 'metrics-at', file, resource, time }).then((reply) => encodedOf(reply)!);
   }
 
   /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */

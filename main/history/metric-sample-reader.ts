@@ -79,7 +79,7 @@ export function metricsAt(
   // Per object (namespace/name): the uid counted, its newest sample, its containers' sums.
   const objects = series.keys.length;
   const uidOf = new Array<string | undefined>(objects);
-  const objectAt = new Float64Array(objects);
+  const objectTime = new Float64Array(objects);
   const objectMillicores = new Float64Array(objects);
   const objectBytes = new Float64Array(objects);
   const listed: number[] = [];
@@ -89,16 +89,16 @@ export function metricsAt(
     const { object, uid } = named;
     const timestamp = chosenAt[id];
     const counted = uidOf[object];
-    if (counted === undefined || (counted !== uid && objectAt[object] < timestamp)) {
+    if (counted === undefined || (counted !== uid && objectTime[object] < timestamp)) {
       if (counted === undefined) listed.push(object);
       uidOf[object] = uid;
-      objectAt[object] = timestamp;
+      objectTime[object] = timestamp;
       objectMillicores[object] = millicoresOf[id];
       objectBytes[object] = bytesOf[id];
     } else if (counted === uid) {
       objectMillicores[object] += millicoresOf[id];
       objectBytes[object] += bytesOf[id];
-      objectAt[object] = Math.max(objectAt[object], timestamp);
+      objectTime[object] = Math.max(objectTime[object], timestamp);
     }
   }
   const result = { ...none, timestamp: 0, windowMs };
@@ -106,7 +106,7 @@ export function metricsAt(
     result.keys.push(series.keys[object]);
     result.cpu.push(objectMillicores[object] / 1000);
     result.memory.push(objectBytes[object]);
-    result.timestamp = Math.max(result.timestamp, objectAt[object]);
+    result.timestamp = Math.max(result.timestamp, objectTime[object]);
   }
   return result;
 }

@@ -56,12 +56,6 @@ export type QueryRequest =
       readonly buckets: number;
       readonly now: number;
     }
-  | {
-      readonly id: number;
-      readonly type: 'versions';
-      readonly file: string;
-      readonly reference: ObjectReference;
-    }
   /** The object's versions as the History tab lists them (ObjectVersion[]), none decoded. */
   | {
       readonly id: number;
@@ -178,8 +172,6 @@ export interface TimelineFigures {
 
 export type QueryReply =
   | { readonly id: number; readonly type: 'timeline'; readonly timeline: TimelineFigures }
-  /** `json`: the RecordedChange[] of objectVersions. */
-  | { readonly id: number; readonly type: 'versions'; readonly json: string }
   /**
    * An answer for main to pass on to a renderer unparsed, as UTF-8 JSON bytes in a buffer of their own,
    * transferred (see EncodedValue); undefined when there is nothing to answer with.
@@ -191,11 +183,6 @@ export type QueryReply =
   /** `json`: the Events (KubeObject[]) of recordedEventsAbout. */
   | { readonly id: number; readonly type: 'events'; readonly json: string }
   | { readonly id: number; readonly type: 'counts'; readonly counts: Record<string, number> }
-  /**
-   * The RecordedMetrics' JSON as UTF-8 bytes in a buffer of their own, transferred: main passes them
-   * on to a renderer unparsed (see EncodedValue; 150,000 pods' usage is 7 MB of it).
-   */
-  | { readonly id: number; readonly type: 'metrics-at'; readonly json: Uint8Array }
   | { readonly id: number; readonly type: 'usage'; readonly usage: RecordedUsage }
   | { readonly id: number; readonly type: 'inspected'; readonly inspection: RecordingInspection }
   | { readonly id: number; readonly type: 'released' }

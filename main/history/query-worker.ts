@@ -4,8 +4,10 @@
 // chunk per task: the objects as JSON text, or (for kinds whose columns shared/ prints) the table
 // rows projected here (see MomentRows), a tenth of the objects' size, also as JSON text
 // (EncodedRows), which main passes on to a renderer without parsing it;
-// sums up a span of it for the timeline (density per kind, gaps and relists); and reads one object's
-// versions, the Events about one object and the sidebar's counts at a moment; inspects a file to
+// sums up a span of it for the timeline (density per kind, gaps and relists); answers one object's
+// version list, a diff of two of its versions and the object at a moment, and a moment's usage, as
+// JSON bytes main passes on (EncodedValue); reads the Events about one object and the sidebar's
+// counts at a moment; inspects a file to
 // import (schema, format, integrity); reads playbacks ahead a page at a time (playback-reads); and,
 // while nothing is asked, decodes a recording's newest row frames ahead of its first travel
 // (FrameWarmer).
@@ -22,15 +24,8 @@ import { ChangeDensity } from './change-density';
 import { momentAt, versionsOf } from './state-at';
 import { MomentRows } from './moment-rows';
 import { compareLive } from './moment-live';
-import {
-  adjacentChange,
-  objectAt,
-  objectVersionList,
-  objectVersions,
-  objectVersionsById,
-} from './object-history';
+import { adjacentChange, objectAt, objectVersionList, objectVersionsById } from './object-history';
 import { diffObjects } from './object-diff';
-import type { RecordedChange } from './recorded-change';
 import { RecordingError, messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { recordedCounts } from './recorded-counts';
@@ -94,11 +89,6 @@ function answer(port: MessagePort, request: QueryRequest): void {
     case 'timeline':
       reply({ id: request.id, type: 'timeline', timeline: timeline(request) });
       return;
-    case 'versions': {
-      const versions: RecordedChange[] = objectVersions(readerFor(request.file), request.reference);
-      reply({ id: request.id, type: 'versions', json: JSON.stringify(versions) });
-      return;
-    }
     case 'version-list':
       return replyEncoded(port, request.id, objectVersionList(readerFor(request.file), request.reference));
     case 'version-diff': {
@@ -138,11 +128,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'metrics-at': {
       const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
-      const json = jsonBytes(metrics);
-      port.postMessage({ id: request.id, type: 'metrics-at', json } satisfies QueryReply, [
-        json.buffer as ArrayBuffer,
-      ]);
-      return;
+      return replyEncoded(port, request.id, metrics);
     }
     case 'usage': {
       const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);

@@ -25,7 +25,7 @@ const queries = new HistoryQueries();
 afterEach(() => directory?.remove());
 
 describe('HistoryQueries', () => {
-  it('answers in a worker thread what stateAt, objectVersions and adjacentChange answer here', async () => {
+  it('answers in a worker thread what stateAt, objectVersions (as the list) and adjacentChange answer here', async () => {
     directory = tempDirectory();
     const run = await recordChurn(directory.file('churn.kubetide'), 40);
     const reader = openRecording(run.file);
@@ -40,7 +40,16 @@ describe('HistoryQueries', () => {
       expect(rebuilt).toEqual({ complete: expected.complete, gap: expected.gap });
     }
     const uid = run.moments[20].objects[0].metadata.uid!;
-    expect(await queries.versions(run.file, { uid })).toEqual(objectVersions(reader, { uid }));
+    expect((await queries.versionList(run.file, { uid })).decode()).toEqual(
+      objectVersions(reader, { uid }).map(({ id, time, type, resourceVersion, finalStateUnknown }) => ({
+        id,
+        time,
+        type,
+        uid,
+        resourceVersion,
+        finalStateUnknown,
+      })),
+    );
     const middle = run.moments[20].time;
     for (const direction of ['previous', 'next'] as const)
       expect(await queries.adjacent(run.file, { uid }, middle, direction)).toBe(
