@@ -20,6 +20,18 @@ import { printerFor } from '../../../shared/kinds/columns';
 import type { TempDirectory } from './fixtures';
 import { recordChurn, seededRandom, tempDirectory } from './fixtures';
 
+/** What the History tab's list holds of each version (ObjectVersion): the change without its object. */
+function listed(versions: readonly RecordedChange[]) {
+  return versions.map(({ id, time, type, uid, resourceVersion, finalStateUnknown }) => ({
+    id,
+    time,
+    type,
+    uid,
+    resourceVersion,
+    finalStateUnknown,
+  }));
+}
+
 let directory: TempDirectory | undefined;
 const queries = new HistoryQueries();
 afterEach(() => directory?.remove());
@@ -41,14 +53,7 @@ describe('HistoryQueries', () => {
     }
     const uid = run.moments[20].objects[0].metadata.uid!;
     expect((await queries.versionList(run.file, { uid })).decode()).toEqual(
-      objectVersions(reader, { uid }).map(({ id, time, type, resourceVersion, finalStateUnknown }) => ({
-        id,
-        time,
-        type,
-        uid,
-        resourceVersion,
-        finalStateUnknown,
-      })),
+      listed(objectVersions(reader, { uid })),
     );
     const middle = run.moments[20].time;
     for (const direction of ['previous', 'next'] as const)
@@ -80,17 +85,7 @@ describe('HistoryQueries', () => {
       const uid = versions[versions.length - 1].uid;
       for (const reference of [byName, { uid }]) {
         const whole = objectVersions(reader, reference);
-        const listed = await asking.versionList(run.file, reference);
-        expect(listed.decode()).toEqual(
-          whole.map(({ id, time, type, uid, resourceVersion, finalStateUnknown }) => ({
-            id,
-            time,
-            type,
-            uid,
-            resourceVersion,
-            finalStateUnknown,
-          })),
-        );
+        expect((await asking.versionList(run.file, reference)).decode()).toEqual(listed(whole));
         for (let index = 1; index < whole.length; index++) {
           const [older, newer] = [whole[index - 1], whole[index]];
           const diff = await asking.versionDiff(run.file, reference, older.id, newer.id);
