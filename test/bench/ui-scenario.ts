@@ -240,6 +240,63 @@ export async function goLive(page: Page): Promise<void> {
 /** The recording's first and last moments, as the timeline shows them. */
 export const recordingSpan = timelineSpan;
 
+/** A gap the timeline draws for one kind: its reason, start and end (undefined while open). */
+export interface TimelineGap {
+  readonly reason: string;
+  readonly start: number;
+  readonly end: number | undefined;
+}
+
+/** The gaps the timeline draws for kind `gvr` (a gvr key such as "pods.v1"), as the page has them. */
+export function timelineGaps(page: Page, gvr: string): Promise<TimelineGap[]> {
+  return page.evaluate(
+    (kind) =>
+      [...document.querySelectorAll('[data-testid="timeline-gap"]')]
+        .filter((mark) => mark.getAttribute('data-kind') === kind)
+        .map((mark) => ({
+          reason: mark.getAttribute('data-reason') ?? '',
+          start: Number(mark.getAttribute('data-start')),
+          end: mark.getAttribute('data-end') ? Number(mark.getAttribute('data-end')) : undefined,
+        })),
+    gvr,
+  );
+}
+
+/** Where `time` falls among `gaps`: "recorded", or the gap's reason ("listing gap", "... still open"). */
+export function placeIn(gaps: readonly TimelineGap[], time: number): string {
+  const gap = gaps.find((each) => each.start <= time && (each.end === undefined || time < each.end));
+  if (!gap) return 'recorded';
+  return `in a ${gap.reason} gap${gap.end === undefined ? ' still open' : ''}`;
+}
+
+/** How long the kind's last listing gap lasted, in s: to `now` while it is still open; 0 without one. */
+export function listingGapSeconds(gaps: readonly TimelineGap[], now: number): number {
+  const listed = gaps.filter((gap) => gap.reason === 'listing').at(-1);
+  return listed ? ((listed.end ?? now) - listed.start) / 1000 : 0;
+}
+
+/** How a measured playback ended, for a note: " (ended catching up)", " (reached the end after N ms)". */
+export function playbackEnd(measure: PlaybackMeasure): string {
+  if (measure.endedMs !== undefined)
+    return ` (reached the recording's end ${Math.round(measure.endedMs)} ms after its first move)`;
+  return measure.catchingUp ? ' (ended catching up)' : '';
+}
+
+/**
+ * Where to play from "the middle, under churn": the middle of what was recorded after the kind's last
+ * listing gap closed (its initial list written whole), where the cluster only churned; the middle of
+ * the whole span while that gap is still open (at 150,000 pods its record can outlast the churn
+ * window on a loaded machine, and a playback there starts with a jump to the list's end).
+ */
+export function churnMiddle(span: { from: number; to: number }, gaps: readonly TimelineGap[]): number {
+  const listed = gaps.filter((gap) => gap.reason === 'listing').at(-1);
+  const from = listed?.end === undefined ? span.from : Math.max(span.from, listed.end);
+  return from + (span.to - from) / 2;
+}
+
+/** The shortest stretch of playing, from its first move to its end, whose speed is measured. */
+const leastMeasuredMs = 200;
+
 /** The longest window a playback is measured over, in wall ms. */
 const playbackWindowMs = 5_000;
 
@@ -256,7 +313,10 @@ export function playbackWindow(span: { from: number; to: number }, from: number,
 
 /** How the timeline's moment moved while playing, as a person watching it sees it. */
 export interface PlaybackMeasure {
-  /** |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window. */
+  /**
+   * |moved / (speed * elapsed) - 1| in percent, from its first move to the end of the window (or of
+   * the playback); NaN when the playback was over less than leastMeasuredMs after its first move.
+   */
   readonly errorPct: number;
   /**
    * Space to the moment's first move, in wall ms: the player holds its clock at the moment played
@@ -266,6 +326,14 @@ export interface PlaybackMeasure {
   readonly startMs: number;
   /** The travel banner said the playback was catching up when the window ended. */
   readonly catchingUp: boolean;
+  /**
+   * Wall ms from the first move to the playback's end, when it reached the end of the recording (as
+   * the recording stood when it started) inside the window: the window was measured only to there,
+   * since a moment standing at the end is the playback over, not a stall.
+   */
+  readonly endedMs: number | undefined;
+  /** Wall ms from the first move to the last sample measured: the window, or up to the end. */
+  readonly measuredMs: number;
   /** The longest the moment stood still, in wall ms (a frame's sampling apart at best). */
   readonly stillMaxMs: number;
   /** How far the moment was ever ahead of, and behind, speed × elapsed since its first move, in wall ms. */
@@ -285,7 +353,9 @@ export interface PlaybackMeasure {
  * banner said the playback was catching up when it ended (the moment then honestly waits at the last
  * change applied, behind the view clock). The moment is also sampled every animation frame in
  * between, since the two ends alone cannot tell a steady 10x from a moment that waited and then leapt:
- * how long it stood still, and how far it strayed either side of the steady line.
+ * how long it stood still, and how far it strayed either side of the steady line. A playback that
+ * reaches the end of the recording inside the window (its first step a jump far ahead: out of a
+ * listing gap to the list's end) is measured up to its end, where the play button says it stopped.
  */
 export async function playbackError(page: Page, speed: number, durationMs: number): Promise<PlaybackMeasure> {
   await page.selectOption(byTestId('timeline-speed'), String(speed));
@@ -308,8 +378,8 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
   );
   const first = start as { value: number; at: number };
   // No function is named inside the page's code: tsx would wrap it in a helper the page lacks.
-  const samples = await page.evaluate(async (until) => {
-    const taken: { value: number; at: number; banner: string }[] = [];
+  const sampled = await page.evaluate(async (until) => {
+    const taken: { value: number; at: number; banner: string; playing: boolean }[] = [];
     for (;;) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const at = performance.now();
@@ -320,15 +390,21 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
       const banner =
         (document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '') +
         (document.querySelector('.top-bar')?.textContent ?? '');
-      taken.push({ value, at, banner });
-      if (at >= until) return taken;
+      // The play button reads "Play" again once the playback has reached the recording's end.
+      const playing =
+        document.querySelector('[data-testid="timeline-play"]')?.getAttribute('aria-label') === 'Pause';
+      taken.push({ value, at, banner, playing });
+      if (at >= until || !playing) return taken;
     }
   }, first.at + durationMs);
+  const ended = sampled.at(-1)!.playing ? undefined : sampled.at(-1)!;
+  // Up to the last sample still playing (the first one at least: the first move was playing).
+  const samples = ended && sampled.length > 1 ? sampled.slice(0, -1) : sampled;
   const last = samples.at(-1)!;
   const banner = await page.evaluate(
     () => document.querySelector('[data-testid="travel-banner"]')?.textContent ?? '',
   );
-  await page.keyboard.press(' ');
+  if (!ended) await page.keyboard.press(' ');
   const expected = speed * (last.at - first.at);
   let stillMaxMs = 0;
   let stillSince = first;
@@ -350,10 +426,15 @@ export async function playbackError(page: Page, speed: number, durationMs: numbe
     aheadMaxMs = Math.max(aheadMaxMs, off);
     behindMaxMs = Math.max(behindMaxMs, -off);
   }
+  // A playback over within a few frames of its first move (its first step to the recording's end)
+  // has no speed to measure.
+  const measured = !ended || last.at - first.at >= leastMeasuredMs;
   return {
-    errorPct: (Math.abs(last.value - first.value - expected) / expected) * 100,
+    errorPct: measured ? (Math.abs(last.value - first.value - expected) / expected) * 100 : Number.NaN,
     startMs: first.at - pressedAt,
-    catchingUp: banner.includes('catching up'),
+    catchingUp: !ended && banner.includes('catching up'),
+    endedMs: ended && ended.at - first.at,
+    measuredMs: last.at - first.at,
     stillMaxMs,
     aheadMaxMs,
     behindMaxMs,

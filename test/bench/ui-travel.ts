@@ -17,7 +17,18 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
 import { parseDriver, UiBenchSession } from './ui-session';
-import { goLive, playbackError, playbackWindow, recordingSpan, travelTo } from './ui-scenario';
+import {
+  churnMiddle,
+  goLive,
+  listingGapSeconds,
+  placeIn,
+  playbackEnd,
+  playbackError,
+  playbackWindow,
+  recordingSpan,
+  timelineGaps,
+  travelTo,
+} from './ui-scenario';
 import type { PlaybackMeasure } from './ui-scenario';
 
 const { values } = parseArgs({
@@ -50,6 +61,11 @@ try {
   log(`churning at ${values.churn}/s for ${values.seconds} s...`);
   await page.waitForTimeout(Number(values.seconds) * 1000);
   const span = await recordingSpan(page);
+  const podsGaps = await timelineGaps(page, 'pods.v1');
+  log(
+    `the pods' gaps from the recording's start: ${podsGaps.map((gap) => `${gap.reason} ${round((gap.start - span.from) / 1000)}-${gap.end === undefined ? 'open' : round((gap.end - span.from) / 1000)} s`).join(', ') || 'none'}; ` +
+      `10 s back ${placeIn(podsGaps, span.to - 10_000)}, the start ${placeIn(podsGaps, span.from + 1_000)}`,
+  );
   if (values.profile) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -93,10 +109,12 @@ try {
   }
   log(`playback at ${speed}x from the start: ${describePlayback(fromStart)}`);
   await goLive(page);
-  const middle = span.from + (span.to - span.from) / 2;
+  const middle = churnMiddle(span, podsGaps);
   await travelTo(page, middle);
   const middleFor = playbackWindow(span, middle, speed);
-  log(`window from the middle ${round(middleFor)} ms`);
+  log(
+    `window from the middle (${round((middle - span.from) / 1000)} s, ${placeIn(podsGaps, middle)}) ${round(middleFor)} ms`,
+  );
   const underChurn = await playbackError(page, speed, middleFor);
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
@@ -109,6 +127,9 @@ try {
       playback_churn_error_pct: round(underChurn.errorPct),
       playback_start_ms: round(fromStart.startMs),
       playback_churn_start_ms: round(underChurn.startMs),
+      playback_measured_ms: round(fromStart.measuredMs),
+      playback_churn_measured_ms: round(underChurn.measuredMs),
+      pods_listing_gap_s: round(listingGapSeconds(podsGaps, span.to)),
     }),
   );
 } finally {
@@ -117,7 +138,7 @@ try {
 
 function describePlayback(measure: PlaybackMeasure): string {
   return (
-    `error ${round(measure.errorPct)}%${measure.catchingUp ? ' (catching up)' : ''}, ` +
+    `error ${round(measure.errorPct)}%${playbackEnd(measure)} over ${round(measure.measuredMs)} ms, ` +
     `first move ${round(measure.startMs)} ms after Space, ` +
     `still at most ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)} ms, ` +
     `behind at most ${round(measure.behindMaxMs)} ms; moves (wall ms: recorded s) ${measure.trace.join(', ')}`

@@ -19,11 +19,16 @@ import { startFloorServer } from './ui-floor';
 import { endChurnWindow, startChurnWindow } from './ui-churn-window';
 import { beforeChurnWindow, churnWarmupMs, filterTexts } from './ui-before-churn';
 import {
+  churnMiddle,
   goLive,
+  listingGapSeconds,
   longTasksBetween,
+  placeIn,
+  playbackEnd,
   playbackError,
   playbackWindow,
   recordingSpan,
+  timelineGaps,
   scrollTable,
   startupTimes,
   travelTo,
@@ -131,6 +136,9 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
 
     log('ui: travelling...');
     const span = await recordingSpan(page);
+    // Where each moment travelled to and played from falls: at 150,000 pods the pods' initial list
+    // can still be in its listing gap here (its record written at the recording process's pace).
+    const podsGaps = await timelineGaps(page, 'pods.v1');
     // Each travel starts from live, where the table's busy state tells when the moment is complete.
     const travels = await profiled(cdp, options, 'travel', async () => {
       const times = [await travelTo(page, span.to - 10_000)];
@@ -142,8 +150,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     const playback = await playbackError(page, playbackSpeed, playFor);
     const speedError = playback.errorPct;
     // Also from the middle of the recording: past the initial list (whose density depends on how fast
-    // the list arrived), where the cluster churned at --churn changes a second.
-    const middle = span.from + (span.to - span.from) / 2;
+    // the list arrived), where the cluster churned at --churn changes a second (see churnMiddle).
+    const middle = churnMiddle(span, podsGaps);
     // travelTo times a travel from live (between two past moments the table never turns busy, and
     // the probe would wait out its 120 s limit).
     await goLive(page);
@@ -208,6 +216,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         // and from a recording's start the list's moment rebuilt and on the page first.
         playback_start_ms: round(playback.startMs),
         playback_churn_start_ms: round(underChurn.startMs),
+        // Wall ms each playback was measured over, from its first move: its window, or less when the
+        // playback reached the recording's end first (a first step far ahead, out of a listing gap).
+        playback_measured_ms: round(playback.measuredMs),
+        playback_churn_measured_ms: round(underChurn.measuredMs),
+        // The pods' initial list: how long its listing gap lasted (to the travels, if still open), s.
+        pods_listing_gap_s: round(listingGapSeconds(podsGaps, span.to)),
         long_tasks_per_min: round(longTasksPerMinute),
         // The page-clock seconds long_tasks_per_min counted over (the wait alone, since session 21).
         long_tasks_window_s: round((window.pageEnd - windowStart.pageStart) / 1000),
@@ -258,7 +272,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
         `playback from the start, wall ms since its first move: recorded s since it [status]: ${playback.trace.slice(0, 12).join(', ')}${playback.trace.length > 12 ? ', ...' : ''}; longest still ${round(playback.stillMaxMs)} ms, ahead at most ${round(playback.aheadMaxMs)}, behind at most ${round(playback.behindMaxMs)} ms`,
-        `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playback.catchingUp ? ' (ended catching up)' : ''}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${underChurn.catchingUp ? ' (ended catching up)' : ''}`,
+        `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playbackEnd(playback)}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${playbackEnd(underChurn)}`,
+        `where they fell, among the pods' gaps (${podsGaps.map((gap) => `${gap.reason} ${round((gap.start - span.from) / 1000)}-${gap.end === undefined ? 'open' : round((gap.end - span.from) / 1000)} s`).join(', ') || 'none'}, from the recording's start; its span ${round((span.to - span.from) / 1000)} s): 10 s back ${placeIn(podsGaps, span.to - 10_000)}; the start ${placeIn(podsGaps, span.from + 1_000)}; the middle played from (${round((middle - span.from) / 1000)} s) ${placeIn(podsGaps, middle)}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
         `the cluster's churn: ${options.uiChurn} changes/s asked, ${round(changesPerSecond)} made in the window; its loop's ticks came up to ${round(clusterTiming.longestTickGapMs)} ms apart (a tick's own work at most ${round(clusterTiming.longestTickWorkMs)} ms), leaving ${round(clusterTiming.unchurnedMs / 1000)} s unchurned over the run (a late tick churns for at most the last second); it served ${Object.entries(
           clusterStats.requests,

@@ -41,6 +41,11 @@ const uiFields = [
   'detail_open_ms',
   'travel_complete_ms',
   'playback_speed_error_pct',
+  // What each playback was measured over, and the pods' listing gap: what tells a playback or travel
+  // inside the initial list's record from one past it.
+  'playback_measured_ms',
+  'playback_churn_measured_ms',
+  'pods_listing_gap_s',
   'long_tasks_per_min',
   'renderer_heap_mb',
   'main_cpu_pct',
