@@ -45,16 +45,24 @@ function* gapChain(marks: readonly RecordingMark[], gvr: string, time: number): 
   }
 }
 
-/** Where the gap covering `time` ends, if it does by `end` (the recording played); through its chain. */
+/**
+ * Where the gap covering `time` ends, if it does by `end` (the recording played); through its chain.
+ * A chain ending in a list's own record still open (the list still being written when the playback
+ * began: at 150,000 pods that record outlasts a minute on a loaded machine) ends at `end` for the
+ * playback: all it holds up to there is the list filling in, and its latest moment holds the most
+ * of it.
+ */
 export function gapEnd(
   marks: readonly RecordingMark[],
   gvr: string,
   time: number,
   end: number,
 ): number | undefined {
-  let ends: number | undefined;
-  for (const gap of gapChain(marks, gvr, time)) ends = gap.end;
-  return ends !== undefined && ends <= end ? ends : undefined;
+  let last: ReplayGap | undefined;
+  for (const gap of gapChain(marks, gvr, time)) last = gap;
+  if (last === undefined) return undefined;
+  if (last.end === undefined) return fillsWithList(last) ? end : undefined;
+  return last.end <= end ? last.end : undefined;
 }
 
 /**

@@ -62,13 +62,14 @@ function pod(name: string, resourceVersion: number): KubeObject {
  * and `listed` pods listed over `listMs` (one second) from `listAt` (burstAt); written a recorded second a transaction with its row frames, as
  * the recording worker writes them. `listing`: the pods' stream is in a listing gap from the start until
  * its list is in (the end of the burst), as when recording starts on a cluster; 'after-recorder-down':
- * not recorded until the list begins, then listing until it is in.
+ * not recorded until the list begins, then listing until it is in; 'still-open': listing from the
+ * start, the gap never closed (the list still being written when the recording ends).
  */
 function recordBurst(
   listed: number,
   perTick: number,
   recorded = recordedMs,
-  listing: boolean | 'after-recorder-down' = false,
+  listing: boolean | 'after-recorder-down' | 'still-open' = false,
   steady = 20,
   listAt = burstAt,
   listMs = 1_000,
@@ -99,7 +100,9 @@ function recordBurst(
       end: listAt + listMs,
       detail: '',
     });
-  } else if (listing)
+  } else if (listing === 'still-open')
+    writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: undefined, detail: '' });
+  else if (listing)
     writer.writeMark({ kind: 'gap', reason: 'listing', stream, start, end: listAt + listMs, detail: '' });
   for (let second = 0; second * 1_000 <= recorded; second++) {
     const from = start + second * 1_000;
@@ -518,6 +521,31 @@ describe('playback through a burst', () => {
         expect(speedError(played, end)).toBeLessThanOrEqual(0.1);
         expect(longestStill(played)).toBeLessThanOrEqual(250);
       }
+    },
+    2 * timeoutMs,
+  );
+
+  it(
+    `plays from inside a list still being recorded at ${speed}x by jumping to the recording's end, never through the list filling in`,
+    async () => {
+      // The list's record still under way when the playback begins (at 150,000 pods it outlasts a
+      // minute on a loaded machine): its gap has no end yet, and everything up to the recording's end
+      // is the list filling in, 1,000 pods a recorded second. Played through, a page applying 50 rows
+      // a ms fell behind the clock and the playback caught up to its end; the player rebuilds the
+      // recording's end instead, the moment holding the most of the list, before the first move.
+      const listAt = start + 5_000;
+      const { file, end } = recordBurst(40_000, 1, recordedMs, 'still-open', 20, listAt, 40_000);
+      const from = start + 500;
+      const played = await playThrough(file, from, end, { pageRowsPerMs: 50 });
+      // From the moment played from to the end in one step (playThrough: the playback ends there).
+      expect(jumped(played)).toBe(true);
+      const between = played.seen.filter(({ cursor }) => cursor.time > from && cursor.time < end);
+      expect(between.map(({ cursor }) => cursor.time)).toEqual([]);
+      expect(played.seen.some(({ cursor }) => cursor.catchingUp)).toBe(false);
+      // Shown as the gap it is.
+      const last = played.seen.at(-1)!;
+      expect(last.cursor.gap).toMatchObject({ reason: 'listing' });
+      expect(last.cursor.gap?.end).toBeUndefined();
     },
     2 * timeoutMs,
   );
