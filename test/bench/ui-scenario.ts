@@ -262,7 +262,16 @@ export function timelineGaps(page: Page, gvr: string): Promise<TimelineGap[]> {
   );
 }
 
-/** Where `time` falls among `gaps`: "recorded", or the gap's reason ("listing gap", "... still open"). */
+/** The gaps as a note says them: "listing -17-46 s, ..." in s from `from` ("open" while open), or "none". */
+export function describeGaps(gaps: readonly TimelineGap[], from: number): string {
+  const seconds = (time: number) => Math.round((time - from) / 100) / 10;
+  const each = gaps.map(
+    (gap) => `${gap.reason} ${seconds(gap.start)}-${gap.end === undefined ? 'open' : seconds(gap.end)} s`,
+  );
+  return each.join(', ') || 'none';
+}
+
+/** Where `time` falls among `gaps`: "recorded", or "in a <reason> gap" (" still open" while it is). */
 export function placeIn(gaps: readonly TimelineGap[], time: number): string {
   const gap = gaps.find((each) => each.start <= time && (each.end === undefined || time < each.end));
   if (!gap) return 'recorded';

@@ -19,6 +19,7 @@ import { round } from './harness';
 import { parseDriver, UiBenchSession } from './ui-session';
 import {
   churnMiddle,
+  describeGaps,
   goLive,
   listingGapSeconds,
   placeIn,
@@ -63,7 +64,7 @@ try {
   const span = await recordingSpan(page);
   const podsGaps = await timelineGaps(page, 'pods.v1');
   log(
-    `the pods' gaps from the recording's start: ${podsGaps.map((gap) => `${gap.reason} ${round((gap.start - span.from) / 1000)}-${gap.end === undefined ? 'open' : round((gap.end - span.from) / 1000)} s`).join(', ') || 'none'}; ` +
+    `the pods' gaps from the recording's start: ${describeGaps(podsGaps, span.from)}; ` +
       `10 s back ${placeIn(podsGaps, span.to - 10_000)}, the start ${placeIn(podsGaps, span.from + 1_000)}`,
   );
   if (values.profile) {

@@ -20,6 +20,7 @@ import { endChurnWindow, startChurnWindow } from './ui-churn-window';
 import { beforeChurnWindow, churnWarmupMs, filterTexts } from './ui-before-churn';
 import {
   churnMiddle,
+  describeGaps,
   goLive,
   listingGapSeconds,
   longTasksBetween,
@@ -28,9 +29,9 @@ import {
   playbackError,
   playbackWindow,
   recordingSpan,
-  timelineGaps,
   scrollTable,
   startupTimes,
+  timelineGaps,
   travelTo,
   typeFilters,
   wheelNotches,
@@ -273,7 +274,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
         `playback from the start, wall ms since its first move: recorded s since it [status]: ${playback.trace.slice(0, 12).join(', ')}${playback.trace.length > 12 ? ', ...' : ''}; longest still ${round(playback.stillMaxMs)} ms, ahead at most ${round(playback.aheadMaxMs)}, behind at most ${round(playback.behindMaxMs)} ms`,
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playbackEnd(playback)}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${playbackEnd(underChurn)}`,
-        `where they fell, among the pods' gaps (${podsGaps.map((gap) => `${gap.reason} ${round((gap.start - span.from) / 1000)}-${gap.end === undefined ? 'open' : round((gap.end - span.from) / 1000)} s`).join(', ') || 'none'}, from the recording's start; its span ${round((span.to - span.from) / 1000)} s): 10 s back ${placeIn(podsGaps, span.to - 10_000)}; the start ${placeIn(podsGaps, span.from + 1_000)}; the middle played from (${round((middle - span.from) / 1000)} s) ${placeIn(podsGaps, middle)}`,
+        `where they fell, among the pods' gaps (${describeGaps(podsGaps, span.from)}, from the recording's start; its span ${round((span.to - span.from) / 1000)} s): 10 s back ${placeIn(podsGaps, span.to - 10_000)}; the start ${placeIn(podsGaps, span.from + 1_000)}; the middle played from (${round((middle - span.from) / 1000)} s) ${placeIn(podsGaps, middle)}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
         `the cluster's churn: ${options.uiChurn} changes/s asked, ${round(changesPerSecond)} made in the window; its loop's ticks came up to ${round(clusterTiming.longestTickGapMs)} ms apart (a tick's own work at most ${round(clusterTiming.longestTickWorkMs)} ms), leaving ${round(clusterTiming.unchurnedMs / 1000)} s unchurned over the run (a late tick churns for at most the last second); it served ${Object.entries(
           clusterStats.requests,
