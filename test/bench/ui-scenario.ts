@@ -278,9 +278,14 @@ export function placeIn(gaps: readonly TimelineGap[], time: number): string {
   return `in a ${gap.reason} gap${gap.end === undefined ? ' still open' : ''}`;
 }
 
+/** The kind's last listing gap: its initial list's record (or a later session's), if any. */
+function lastListing(gaps: readonly TimelineGap[]): TimelineGap | undefined {
+  return gaps.filter((gap) => gap.reason === 'listing').at(-1);
+}
+
 /** How long the kind's last listing gap lasted, in s: to `now` while it is still open; 0 without one. */
 export function listingGapSeconds(gaps: readonly TimelineGap[], now: number): number {
-  const listed = gaps.filter((gap) => gap.reason === 'listing').at(-1);
+  const listed = lastListing(gaps);
   return listed ? ((listed.end ?? now) - listed.start) / 1000 : 0;
 }
 
@@ -298,7 +303,7 @@ export function playbackEnd(measure: PlaybackMeasure): string {
  * window on a loaded machine, and a playback there starts with a jump to the list's end).
  */
 export function churnMiddle(span: { from: number; to: number }, gaps: readonly TimelineGap[]): number {
-  const listed = gaps.filter((gap) => gap.reason === 'listing').at(-1);
+  const listed = lastListing(gaps);
   const from = listed?.end === undefined ? span.from : Math.max(span.from, listed.end);
   return from + (span.to - from) / 2;
 }
