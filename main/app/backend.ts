@@ -180,7 +180,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       openPodLog: (namespace, pod) => podLogOpener(client, namespace, pod),
       printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
-      metrics: (resource, namespace, signal) => listMetrics(client, resource, namespace, signal),
+      metrics: (resource, namespace, signal, keys) => listMetrics(client, resource, namespace, signal, keys),
     });
     session.release = () => {
       discovery?.stop();

@@ -3,10 +3,8 @@
 // it is given: each pod container (or node) is a series, defined once with the names, the pod's uid
 // and its workload, and from then on named by its number; encoding, deduplication and SQLite happen
 // in the recording process.
-import { parseGoDuration } from '../../shared/kube/duration';
 import type { KubeObject } from '../../shared/kube/object';
-import { parseQuantity } from '../../shared/kube/quantity';
-import type { MetricsList } from '../kube/metrics-list';
+import { nameOf, type MetricsUsage } from '../kube/metrics-usage';
 import type { MetricSamplesEntry, MetricSeriesDefinition } from './recording-protocol';
 
 export interface MetricSampleCaptureOptions {
@@ -22,25 +20,35 @@ export interface MetricSampleCaptureOptions {
   readonly reportError?: (context: string, error: unknown) => void;
 }
 
-interface Numbered {
-  readonly series: number;
-  /** False while the pod was not in the informer's cache: looked up again on the next poll. */
-  readonly known: boolean;
+/**
+ * One object's series: its containers' names and numbers (a node: one, container ""). A number is
+ * negative while its pod was not in the informer's cache as it was defined (looked up again at every
+ * poll), 0 before it is defined. Kept from poll to poll and changed in place only when a container is
+ * new or its pod was unknown: numbering an unchanged poll allocates nothing per object, so nothing of
+ * it is promoted only to die at the next poll.
+ */
+interface ObjectSeries {
+  /** The poll that last listed the object (see MetricSampleCapture.polls). */
+  seen: number;
+  readonly containers: string[];
+  readonly series: number[];
 }
 
-/** Per namespace, per name: each container's series (a node: one, container ""). */
-type Numbering = Map<string, Map<string, Map<string, Numbered>>>;
+/** Per key ("namespace/name", a node's name): the object's series. */
+type Numbering = Map<string, ObjectSeries>;
 
 /**
  * Items numbered per turn of the event loop: a poll of 150,000 pods is read in slices, none holding
  * the polling thread (Electron's main) for more than a few milliseconds.
  */
-const itemsPerTurn = 500;
+const itemsPerTurn = 2_000;
 
 export class MetricSampleCapture {
   private nextSeries = 0;
-  /** Per resource: the series of the objects of the last poll. */
+  /** Per resource: the series of the objects the last poll listed. */
   private readonly numbered: Record<'pods' | 'nodes', Numbering> = { pods: new Map(), nodes: new Map() };
+  /** Polls numbered so far, per resource: an object not seen by the latest is gone. */
+  private readonly polls: Record<'pods' | 'nodes', number> = { pods: 0, nodes: 0 };
   /** Polls are numbered one after another (a slow one never interleaves with the next). */
   private queue: Promise<void> = Promise.resolve();
 
@@ -50,7 +58,7 @@ export class MetricSampleCapture {
    * Records the samples of one successful poll of `resource` (every list it read). Never rejects: a
    * poll that cannot be numbered is reported and lost, and the next one is recorded.
    */
-  capture(resource: 'pods' | 'nodes', lists: readonly MetricsList[], polledAt: number): Promise<void> {
+  capture(resource: 'pods' | 'nodes', lists: readonly MetricsUsage[], polledAt: number): Promise<void> {
     this.queue = this.queue
       .then(() => this.number(resource, lists, polledAt))
       .catch((error: unknown) =>
@@ -61,81 +69,98 @@ export class MetricSampleCapture {
 
   private async number(
     resource: 'pods' | 'nodes',
-    lists: readonly MetricsList[],
+    lists: readonly MetricsUsage[],
     polledAt: number,
   ): Promise<void> {
-    const previous = this.numbered[resource];
-    // Rebuilt per poll: an object missing from it is gone, and its numbers with it.
-    const numbered: Numbering = new Map();
+    try {
+      await this.numberPoll(resource, lists, polledAt);
+    } catch (error) {
+      // Numbers given in this poll may never have been defined in the recording: start afresh, so the
+      // next poll defines every series it samples.
+      this.numbered[resource] = new Map();
+      throw error;
+    }
+  }
+
+  private async numberPoll(
+    resource: 'pods' | 'nodes',
+    lists: readonly MetricsUsage[],
+    polledAt: number,
+  ): Promise<void> {
+    const numbered = this.numbered[resource];
+    const poll = ++this.polls[resource];
     const definitions: MetricSeriesDefinition[] = [];
+    // A sample per container row, in arrays made at their size (grown by push, a 150,000-pod poll's
+    // were copied ~25 times each).
+    const rows = lists.reduce((total, list) => total + list.containers.length, 0);
     const entry = {
       resource,
       definitions,
-      series: [] as number[],
-      timestamps: [] as number[],
-      windowsMs: [] as number[],
-      millicores: [] as number[],
-      bytes: [] as number[],
+      series: new Array<number>(rows),
+      timestamps: new Array<number>(rows),
+      windowsMs: new Array<number>(rows),
+      millicores: new Array<number>(rows),
+      bytes: new Array<number>(rows),
     };
+    let sample = 0;
     let items = 0;
-    let timestampText: string | undefined;
-    let timestamp = polledAt;
-    let windowText: string | undefined;
-    let windowMs = 0;
     for (const list of lists)
-      for (const item of list.items ?? []) {
+      for (let item = 0; item < list.keys.length; item++) {
         if (++items % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
-        const name = item.metadata?.name;
-        if (!name) continue;
-        const namespace = item.metadata?.namespace ?? '';
-        // Items share their scrape's timestamp and window: each text is parsed once per run of it.
-        if (item.timestamp !== timestampText) {
-          timestampText = item.timestamp;
-          const parsed = timestampText ? Date.parse(timestampText) : Number.NaN;
-          timestamp = Number.isFinite(parsed) ? parsed : polledAt;
+        const key = list.keys[item]!;
+        const namespace = list.namespaceNames[list.namespaces[item]!]!;
+        const parsed = list.timestamps[item]!;
+        const timestamp = Number.isFinite(parsed) ? parsed : polledAt;
+        const windowMs = list.windowsMs[item]! || 0;
+        const start = list.containerStarts[item]!;
+        const end = list.containerStarts[item + 1]!;
+        let object = numbered.get(key);
+        if (!object) {
+          // Made at its size: an array grown from empty by a push holds room for 17.
+          const containers = new Array<string>(end - start);
+          for (let row = start; row < end; row++)
+            containers[row - start] = list.containerNames[list.containers[row]!]!;
+          object = { seen: poll, containers, series: new Array<number>(end - start).fill(0) };
+          numbered.set(key, object);
         }
-        if (item.window !== windowText) {
-          windowText = item.window;
-          windowMs = (windowText && parseGoDuration(windowText)) || 0;
-        }
-        const before = previous.get(namespace)?.get(name);
-        let named = numbered.get(namespace);
-        if (!named) numbered.set(namespace, (named = new Map()));
-        // The last poll's numbers stand as they are, unless a container is new or its pod was unknown.
-        let now = before;
+        object.seen = poll;
+        // The object's pod, looked up once per poll at most, and only for a series not known yet.
         let pod: KubeObject | undefined | null = null;
-        const count = resource === 'pods' ? (item.containers?.length ?? 0) : 1;
-        for (let index = 0; index < count; index++) {
-          const container = resource === 'pods' ? item.containers![index]! : { name: '', usage: item.usage };
-          const containerName = container.name ?? '';
-          let series = before?.get(containerName);
-          if (!series?.known) {
+        for (let row = start; row < end; row++) {
+          const container = list.containerNames[list.containers[row]!]!;
+          let at = object.containers.indexOf(container);
+          if (at < 0) at = object.containers.push(container) - 1;
+          const current = object.series[at] ?? 0;
+          if (current <= 0) {
             if (pod === null)
-              pod = resource === 'pods' ? this.options.cachedObject('pods', namespace, name) : undefined;
-            if (!series || pod) {
-              series = { series: ++this.nextSeries, known: resource === 'nodes' || pod !== undefined };
+              pod =
+                resource === 'pods'
+                  ? this.options.cachedObject('pods', namespace, nameOf(list, item))
+                  : undefined;
+            // A series stays unknown until its pod is found: then it is defined again, with the pod's uid.
+            if (current === 0 || pod) {
+              const series = ++this.nextSeries;
+              object.series[at] = resource === 'nodes' || pod !== undefined ? series : -series;
               definitions.push({
-                series: series.series,
+                series,
                 namespace,
-                name,
+                name: nameOf(list, item),
                 uid: pod?.metadata.uid ?? '',
-                container: containerName,
+                container,
                 workload: pod ? this.workloadOf(pod) : '',
               });
-              if (now === before) now = new Map(before);
-              now!.set(containerName, series);
             }
           }
-          entry.series.push(series.series);
-          entry.timestamps.push(timestamp);
-          entry.windowsMs.push(windowMs);
+          entry.series[sample] = Math.abs(object.series[at]!);
+          entry.timestamps[sample] = timestamp;
+          entry.windowsMs[sample] = windowMs;
           // Rounded up, as kubectl top's MilliValue: a container's 0.2m reads 1m, live and recorded.
-          entry.millicores.push(Math.ceil((parseQuantity(container.usage?.cpu ?? '0') ?? 0) * 1000 - 1e-9));
-          entry.bytes.push(Math.round(parseQuantity(container.usage?.memory ?? '0') ?? 0));
+          entry.millicores[sample] = Math.ceil(list.cpu[row]! * 1000 - 1e-9);
+          entry.bytes[sample++] = Math.round(list.memory[row]!);
         }
-        if (now) named.set(name, now);
       }
-    this.numbered[resource] = numbered;
+    // An object this poll did not list is gone, and its numbers with it.
+    for (const [key, object] of numbered) if (object.seen !== poll) numbered.delete(key);
     if (entry.series.length > 0) this.options.record(entry);
   }
 

@@ -51,9 +51,17 @@ type State =
 /** An item's metadata (managed-fields-cut.ts). */
 const itemMetadataPath = ['metadata'];
 
+/**
+ * What a `mapItem` returns for an item it consumed itself: the item is not kept in the list's items.
+ * A reader that folds each item into columns as it arrives (metrics-usage.ts) then holds no item past
+ * its own parse, so none outlives a young-generation collection.
+ */
+export const skipItem: unique symbol = Symbol('skipItem');
+
 export class ListReplyDecoder {
   /**
-   * `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem).
+   * `mapItem` replaces each item as soon as it is parsed (see ListerWatcher.list's transformItem);
+   * an item it maps to `skipItem` is left out of the items.
    * With `omitManagedFields` (the caller drops them) each item's managedFields are cut out unparsed.
    */
   constructor(
@@ -248,7 +256,8 @@ export class ListReplyDecoder {
       this.setMember(this.key, value);
       this.state = 'after-value';
     } else {
-      (this.items as unknown[]).push(this.mapItem ? this.mapItem(value) : value);
+      const item = this.mapItem ? this.mapItem(value) : value;
+      if (item !== skipItem) (this.items as unknown[]).push(item);
       this.state = 'after-item';
     }
   }

@@ -1,5 +1,8 @@
 // LIST of metrics.k8s.io/v1beta1 PodMetrics or NodeMetrics, as kubectl top's metrics client sends it.
 // The API has no watch (metrics-server keeps only the latest sample), so it is polled, never informed.
+import { skipItem } from './list-reply-decoder';
+import type { MetricsKeys } from './metrics-keys';
+import { MetricsUsageBuilder, type MetricsUsage } from './metrics-usage';
 import type { RestClient } from './rest-client';
 
 /** A PodMetricsList or NodeMetricsList, as far as Kubetide reads it. */
@@ -13,33 +16,25 @@ export interface MetricsList {
   }[];
 }
 
-type MetricsItem = NonNullable<MetricsList['items']>[number];
-
-/** Only what the poller reads: the labels and names metrics-server copies in are dropped as parsed. */
-function trimItem(item: unknown): MetricsItem {
-  const { metadata, timestamp, window, usage, containers } = item as MetricsItem;
-  return {
-    metadata: { name: metadata?.name, namespace: metadata?.namespace },
-    timestamp,
-    window,
-    usage,
-    containers: containers?.map((container) => ({ name: container.name, usage: container.usage })),
-  };
-}
+/** One PodMetrics or NodeMetrics item. */
+export type MetricsItem = NonNullable<MetricsList['items']>[number];
 
 /**
  * GET /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource}; "" lists every namespace. The
  * reply is decoded item by item as it arrives (a cluster's PodMetricsList runs to tens of megabytes), so
- * reading it never holds the main thread for long.
+ * reading it never holds the main thread for long, and each item is read into the usage's columns and
+ * dropped (metrics-usage.ts), its key the string `keys` kept from the poll before.
  */
-export function listMetrics(
+export async function listMetrics(
   client: RestClient,
   resource: 'pods' | 'nodes',
   namespace: string,
   signal: AbortSignal,
-): Promise<MetricsList> {
+  keys: MetricsKeys,
+): Promise<MetricsUsage> {
   const scope = namespace ? `namespaces/${encodeURIComponent(namespace)}/` : '';
-  return client.list<MetricsList>(
+  const builder = new MetricsUsageBuilder(resource, keys, keys.lastCount);
+  await client.list<MetricsList>(
     {
       path: `/apis/metrics.k8s.io/v1beta1/${scope}${resource}`,
       description: {
@@ -49,6 +44,10 @@ export function listMetrics(
       },
       signal,
     },
-    trimItem,
+    (item) => {
+      builder.add(item as MetricsItem);
+      return skipItem;
+    },
   );
+  return builder.finish();
 }

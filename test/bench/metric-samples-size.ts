@@ -17,6 +17,7 @@ import { openRecording } from '../../main/history/recording-reader';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { RecordingServer } from '../../main/history/recording-server';
 import type { MetricsList } from '../../main/kube/metrics-list';
+import { metricsUsageOf } from '../../main/kube/metrics-usage';
 import type { MetricSamplesEntry } from '../../main/history/recording-protocol';
 
 const pods = Number(process.argv[2] ?? 150_000);
@@ -86,8 +87,8 @@ for (let poll = 0; poll < polls; poll++) {
   const started = performance.now();
   const pollDelay = monitorEventLoopDelay({ resolution: 1 });
   pollDelay.enable();
-  await capture.capture('pods', [podList], start + poll * 15_000);
-  await capture.capture('nodes', [nodeList], start + poll * 15_000);
+  await capture.capture('pods', [metricsUsageOf('pods', podList)], start + poll * 15_000);
+  await capture.capture('nodes', [metricsUsageOf('nodes', nodeList)], start + poll * 15_000);
   captureMs += performance.now() - started;
   pollDelay.disable();
   delay.percentile99 = Math.max(delay.percentile99, pollDelay.percentile(99));

@@ -59,9 +59,9 @@ beforeAll(async () => {
     discovery,
     log: () => undefined,
     newListerWatcher: (gvr, namespace, tweak) => httpListerWatcher(client, gvr, namespace, tweak),
-    metrics: (resource, namespace, signal) => {
+    metrics: (resource, namespace, signal, keys) => {
       metricsRequests.push(`${resource}@${namespace || '*'}`);
-      return listMetrics(client, resource, namespace, signal);
+      return listMetrics(client, resource, namespace, signal, keys);
     },
   });
   // The seeded pods start running after the simulated startup delay: wait until metrics-server would

@@ -12,6 +12,7 @@ import {
   parseGoDuration,
 } from '../../../main/bridge/metrics-poller';
 import type { MetricsList } from '../../../main/kube/metrics-list';
+import { metricsUsageOf } from '../../../main/kube/metrics-usage';
 import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
 import { MetricsPartJoiner } from '../../../shared/protocol/metrics-parts';
@@ -34,8 +35,16 @@ function podList(namespace: string, name: string): MetricsList {
   };
 }
 
+/** A fetch answering with whole lists, as a test writes them (read into columns as listMetrics does). */
+type ListFetch = (...request: Parameters<MetricsFetch>) => Promise<MetricsList>;
+
+const readInto =
+  (fetch: ListFetch): MetricsFetch =>
+  async (resource, namespace, signal, keys) =>
+    metricsUsageOf(resource, await fetch(resource, namespace, signal, keys), keys);
+
 function setup(
-  fetch: MetricsFetch,
+  fetch: ListFetch,
   options: { served?: boolean; namespaces?: string[]; listing?: () => boolean } = {},
 ) {
   const clock = new FakeClock();
@@ -43,9 +52,9 @@ function setup(
   const calls: string[] = [];
   const poller = new MetricsPoller({
     clock,
-    fetch: (resource, namespace, signal) => {
+    fetch: (resource, namespace, signal, keys) => {
       calls.push(`${resource}@${namespace || '*'}`);
-      return fetch(resource, namespace, signal);
+      return readInto(fetch)(resource, namespace, signal, keys);
     },
     served: () => options.served ?? true,
     namespaces: () => options.namespaces ?? [],
@@ -71,7 +80,7 @@ describe('MetricsPoller', () => {
     let turns = 0;
     const poller = new MetricsPoller({
       clock: new FakeClock(),
-      fetch: async () => big,
+      fetch: readInto(async () => big),
       served: () => true,
       namespaces: () => [],
       send: (message) => sent.push(message),
@@ -108,7 +117,7 @@ describe('MetricsPoller', () => {
     const sentBeforeTurn: number[] = [];
     const poller = new MetricsPoller({
       clock: new FakeClock(),
-      fetch: async () => many,
+      fetch: readInto(async () => many),
       served: () => true,
       namespaces: () => [],
       send: (message) => sent.push(message),
@@ -146,7 +155,7 @@ describe('MetricsPoller', () => {
     const sent: MetricsMessage[] = [];
     const poller = new MetricsPoller({
       clock: new FakeClock(),
-      fetch: async () => many,
+      fetch: readInto(async () => many),
       served: () => true,
       namespaces: () => [],
       send: (message) => {

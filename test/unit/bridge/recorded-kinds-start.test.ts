@@ -21,6 +21,7 @@ import { inlineRecordingProcess } from '../../../main/history/recording-process'
 import type { RecordingProcessFactory } from '../../../main/history/recording-process';
 import type { RecordingReply } from '../../../main/history/recording-protocol';
 import { messageValue } from '../../../main/bridge/outgoing-message';
+import { metricsUsageOf } from '../../../main/kube/metrics-usage';
 
 const pods: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const deployments: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
@@ -431,7 +432,7 @@ describe('a session recording several kinds', () => {
       },
       metrics: async (resource) => {
         polls.push(resource);
-        return { items: [] };
+        return metricsUsageOf(resource, { items: [] });
       },
     });
     cleanups.push(() => session.close());

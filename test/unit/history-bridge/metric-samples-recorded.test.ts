@@ -13,6 +13,7 @@ import { Recorder } from '../../../main/history/recorder';
 import { openRecording } from '../../../main/history/recording-reader';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
 import type { MetricsList } from '../../../main/kube/metrics-list';
+import { metricsUsageOf } from '../../../main/kube/metrics-usage';
 import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { tempDirectory } from '../history/fixtures';
 
@@ -91,7 +92,7 @@ async function setUp() {
     recording: { recorder, file, kinds: [] },
     metrics: async (resource) => {
       polls.push(resource);
-      return scrape(resource);
+      return metricsUsageOf(resource, scrape(resource));
     },
   });
   cleanups.push(

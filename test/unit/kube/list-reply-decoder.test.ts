@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListReplyDecoder } from '../../../main/kube/list-reply-decoder';
+import { ListReplyDecoder, skipItem } from '../../../main/kube/list-reply-decoder';
 import { seededRandom } from '../../support/seeded-random';
 import type { SeededRandom } from '../../support/seeded-random';
 
@@ -89,6 +89,22 @@ describe('ListReplyDecoder', () => {
     expect(mapped).toEqual(['a']);
     decoder.push(Buffer.from('{"name":"b"}}]}'));
     expect(decoder.finish()).toEqual({ items: [{ name: 'a' }, { name: 'b' }] });
+  });
+
+  it('keeps no item mapItem consumed (skipItem), and the rest of the reply as it is', () => {
+    const seen: string[] = [];
+    const decoder = new ListReplyDecoder((item) => {
+      seen.push((item as { metadata: { name: string } }).metadata.name);
+      return skipItem;
+    });
+    decoder.push(Buffer.from('{"kind":"PodMetricsList","items":[{"metadata":{"name":"a"}},'));
+    decoder.push(Buffer.from('{"metadata":{"name":"b"}}],"metadata":{"resourceVersion":"7"}}'));
+    expect(seen).toEqual(['a', 'b']);
+    expect(decoder.finish()).toEqual({
+      kind: 'PodMetricsList',
+      items: [],
+      metadata: { resourceVersion: '7' },
+    });
   });
 
   it('parses each item as its last byte arrives, before the reply ends', () => {
