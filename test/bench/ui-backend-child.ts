@@ -7,6 +7,13 @@
 // Arguments: one JSON BackendChildOptions. Messages (process.send): in, BackendRequest; out,
 // BackendReply. The measured window's figures are this process's: its CPU (main thread and workers),
 // its main thread's CPU, and its event loop's longest stall in wall and in CPU time.
+//
+// KUBETIDE_BENCH_BACKEND_HEAP=FILE also writes a sampling heap profile of the measured window to FILE,
+// leaving out the objects young-generation collections freed: what is left is what was promoted or
+// allocated old (freed later by a mark-compact, or still alive), the old generation's intake that
+// its collections must mark and sweep. Read it with heap-sample-summary.ts.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import { startBrowserMode } from '../../main/app/serve';
 import { startLoopStallMonitor } from './harness';
@@ -45,9 +52,30 @@ function watchLongDelays(): void {
 
 interface Measuring {
   stop(): BackendFigures;
+  /** Settles once the window's heap profile, if asked, is written (after stop). */
+  heapProfileWritten(): Promise<void>;
+}
+
+/** The window's heap profile (see KUBETIDE_BENCH_BACKEND_HEAP), written when stopped; none unasked. */
+async function startHeapProfile(file: string | undefined): Promise<() => Promise<void>> {
+  if (!file) return async () => undefined;
+  const session = new Session();
+  session.connect();
+  // Node 20's types predate these two options; V8 11 reads them.
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 65_536,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  } as { samplingInterval: number });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 function startMeasuring(): Measuring {
+  const heapProfile = startHeapProfile(process.env.KUBETIDE_BENCH_BACKEND_HEAP);
   const stalls = startLoopStallMonitor();
   const cpuStalls = new CpuStallMonitor();
   cpuStalls.start();
@@ -75,6 +103,7 @@ function startMeasuring(): Measuring {
         wallStalls: cpuStalls.wallStalls().longest.map(describeWallStall),
       };
     },
+    heapProfileWritten: () => heapProfile.then((stopHeapProfile) => stopHeapProfile()),
   };
 }
 
@@ -92,10 +121,11 @@ process.on('message', (request: BackendRequest) => {
       send({ type: 'measure-started', id: request.id });
       return;
     case 'measure-stop': {
-      const figures = measuring?.stop();
+      const stopped = measuring;
       measuring = undefined;
-      if (figures) send({ type: 'figures', id: request.id, figures });
-      else send({ type: 'error', id: request.id, message: 'no measurement was started' });
+      if (!stopped) return send({ type: 'error', id: request.id, message: 'no measurement was started' });
+      const figures = stopped.stop();
+      void stopped.heapProfileWritten().then(() => send({ type: 'figures', id: request.id, figures }));
       return;
     }
     case 'close':

@@ -7,6 +7,10 @@
 //
 //   npx tsx test/bench/ui-backend-churn.ts [--pods 50000] [--churn 2000] [--seconds 30] [--backend-profile DIR]
 //
+// KUBETIDE_BENCH_BACKEND_NODE_ARGS gives the backend's process Node or V8 flags (e.g. --trace-gc-nvp,
+// read with gc-trace-summary.ts), KUBETIDE_BENCH_BACKEND_HEAP=FILE a heap profile of the window
+// (ui-backend-child.ts), KUBETIDE_BENCH_SIM_NO_METRICS=1 a cluster without metrics.k8s.io.
+//
 // --backend-profile runs the backend under `node --cpu-prof` into DIR; the window is printed on the
 // profile's clock (the monotonic clock, in us) for profile-summary.ts --window. --switches N then
 // clicks Pods -> Deployments -> Pods N times under the same churn, as the ui bench's kind switch
@@ -16,6 +20,7 @@
 import { parseArgs } from 'node:util';
 import type { BenchPage } from './bench-page';
 import { median, round } from './harness';
+import { nodeArgumentsFrom } from './ui-cluster';
 import { switchKindsInRounds } from './ui-scenario';
 import { parseDriver, UiBenchSession } from './ui-session';
 
@@ -44,9 +49,10 @@ process.env.KUBETIDE_BENCH_BACKEND_LOG = '1';
 const session = await UiBenchSession.start(pods, log);
 try {
   const backendProfile = values['backend-profile'];
-  const backend = await session.startBackendProcess(
-    backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile],
-  );
+  const backend = await session.startBackendProcess([
+    ...nodeArgumentsFrom('KUBETIDE_BENCH_BACKEND_NODE_ARGS'),
+    ...(backendProfile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', backendProfile]),
+  ]);
   const { page } = await session.openSyncedPage(backend, log, parseDriver(values.driver));
   await session.cluster.setChurn(churn);
   await page.waitForTimeout(warmupMs);

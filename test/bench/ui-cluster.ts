@@ -63,6 +63,9 @@ export function startClusterProcess(options: {
       options.kubeconfigPath,
       // Plain HTTP, as the other benches' cluster: the figures compare with theirs and with earlier runs.
       '--plain-http',
+      // By hand, KUBETIDE_BENCH_SIM_NO_METRICS=1: no metrics.k8s.io (as a cluster without
+      // metrics-server), to tell what the metrics polls cost the backend.
+      ...(process.env.KUBETIDE_BENCH_SIM_NO_METRICS === '1' ? ['--no-metrics'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
