@@ -91,7 +91,10 @@ export class StringInterner {
 
 /** One feed's compactor: the informer's transform, and the same work done ahead of DeltaFIFO. */
 export interface ObjectCompactor {
-  /** The informer's TransformFunc; an object compactAhead already did passes through as it is. */
+  /**
+   * The informer's TransformFunc; an object compactAhead or compactFinal already did passes through as
+   * it is, once.
+   */
   readonly transform: TransformFunc;
   /**
    * Compacts a LIST item before it reaches DeltaFIFO (compacting-lister-watcher.ts) and remembers it.
@@ -123,7 +126,12 @@ export function createObjectCompactor(interner = new StringInterner()): ObjectCo
   return {
     transform(input) {
       const object = input as KubeObject | undefined;
-      if (!object?.metadata || compactedAhead(object).has(object)) return input;
+      if (!object?.metadata) return input;
+      // DeltaFIFO transforms each object once (never a Sync's: client-go's rule), so an object leaves
+      // its set as it passes: the sets hold only objects on their way to the informer, not every
+      // cached one. 150,000 cached pods in them were ephemeron tables each mark-compact of main's
+      // heap had to clear in its pause. Were one transformed again, it would only be compacted again.
+      if (compactedAhead(object).delete(object)) return input;
       return compact(object);
     },
     compactAhead: remembering(compact),

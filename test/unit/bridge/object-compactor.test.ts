@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StringInterner, createObjectCompactor } from '../../../main/bridge/object-compactor';
+import { SiblingSharing } from '../../../main/bridge/sibling-sharing';
 import type { KubeObject } from '../../../shared/kube/object';
 
 function pod(name: string): KubeObject {
@@ -23,6 +24,23 @@ describe('object compactor', () => {
       metadata: { name: 'a', uid: 'uid-a', labels: { app: 'web' } },
       spec: { containers: [{ name: 'app', image: 'registry.example/web:1.2.3' }] },
     });
+  });
+
+  it('passes an object compacted ahead through once, and remembers it no longer', () => {
+    const compactor = createObjectCompactor();
+    const share = vi.spyOn(SiblingSharing.prototype, 'share');
+    try {
+      const compacted = compactor.compactAhead(pod('a')) as KubeObject;
+      share.mockClear();
+      expect(compactor.transform(compacted)).toBe(compacted);
+      expect(share).not.toHaveBeenCalled();
+      // Forgotten as it passed (the informer's sets hold only objects on their way): were it ever
+      // transformed again, it would be compacted again, to an equal object.
+      expect(compactor.transform(compacted)).toEqual(compacted);
+      expect(share).toHaveBeenCalledTimes(1);
+    } finally {
+      share.mockRestore();
+    }
   });
 
   it('remembers repeated values but not per-object identities', () => {
