@@ -6,8 +6,8 @@
 //   KUBETIDE_BENCH_BACKEND_NODE_ARGS=--trace-gc-nvp npx tsx test/bench/ui-backend-churn.ts --pods 150000 --seconds 60 > run.log
 //   npx tsx test/bench/gc-trace-summary.ts run.log [--from 30000]
 //
-// Prints the mark-compacts (their pauses, the incremental marking before each, the heap before and
-// after), and the scavenges (how many, their pauses in all and at most, the bytes they promoted to
+// Prints the mark-compacts (their pauses, the incremental marking before each, the part of each pause
+// spent clearing weak collections, the heap before and after), and the scavenges (how many, their pauses in all and at most, the bytes they promoted to
 // the old generation: what later mark-compacts must mark and free).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -45,6 +45,7 @@ for (const file of positionals) {
   console.log(
     `  mark-compacts ${markCompacts.length}: pauses ${markCompacts.map((c) => Math.round(number(c, 'pause'))).join(', ')} ms; ` +
       `incremental marking ${markCompacts.map((c) => Math.round(number(c, 'incremental'))).join(', ')} ms; ` +
+      `weak collections cleared ${markCompacts.map((c) => Math.round(number(c, 'clear.weak_collections'))).join(', ')} ms; ` +
       `heap ${markCompacts.map((c) => `${mb(number(c, 'total_size_before'))} -> ${mb(number(c, 'total_size_after'))}`).join(', ')} MB`,
   );
   console.log(
