@@ -33,7 +33,9 @@ export async function listMetrics(
   keys: MetricsKeys,
 ): Promise<MetricsUsage> {
   const scope = namespace ? `namespaces/${encodeURIComponent(namespace)}/` : '';
-  const builder = new MetricsUsageBuilder(resource, keys, keys.lastCount);
+  // Sized by the last poll's count when this list is the whole poll; a namespace's list is a part of
+  // it of unknown size (a namespace-limited user's poll lists each namespace apart).
+  const builder = new MetricsUsageBuilder(resource, keys, namespace ? 0 : keys.lastCount);
   await client.list<MetricsList>(
     {
       path: `/apis/metrics.k8s.io/v1beta1/${scope}${resource}`,
