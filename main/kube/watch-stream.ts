@@ -36,21 +36,41 @@ const eventTypes: ReadonlySet<string> = new Set<WatchEventType>([
   'BOOKMARK',
   'ERROR',
 ]);
+interface QueueBound {
+  bytes: number;
+  lines: number;
+}
+
 /**
- * What a slow consumer may have queued before the response is paused: its lines' bytes, and their
- * count (an object each). A watch of 2,000 changes/s is 4-5 MB/s of pods, and the ui bench's churn
- * (pods, events, replicasets) 10 MB/s. client-go's reflector never stops reading: it decodes into a
- * DeltaFIFO of no bound, and kube-apiserver's cacher keeps only a small buffer per watcher (its input
- * channel, then the response's socket) and terminates a watcher that leaves a dispatch waiting past
- * its budget. So a backlog belongs here, in the client, not in the server's buffer: paused at 16 MiB,
- * a backend starved of a core for 8 s (a loaded 2-core machine, a major collection of a 150,000-pod
- * heap) had the simulator's 64 MiB per watcher behind it too, and the pods, events and replicasets
- * watches were cut, to relist 150,000 pods. The lines wait as slices of the chunks they came in, off
- * the JavaScript heap, so a full queue costs the collector little (a small object a line); reading
- * resumes once half of it is taken.
+ * What a consumer that fell behind may have queued before the response is paused: its lines' bytes,
+ * and their count (an object each). A watch of 2,000 changes/s is 4-5 MB/s of pods, and the ui bench's
+ * churn (pods, events, replicasets) 10 MB/s. client-go's reflector never stops reading: it decodes
+ * into a DeltaFIFO of no bound, and kube-apiserver's cacher keeps only a small buffer per watcher (its
+ * input channel, then the response's socket) and terminates a watcher that leaves a dispatch waiting
+ * past its time budget (100 ms at most). So a backlog belongs here, in the client, not in the server's
+ * buffer: paused at 16 MiB, a backend starved of a core for 8 s (a loaded 2-core machine, a major
+ * collection of a 150,000-pod heap) had the simulator's 64 MiB per watcher behind it too, and the
+ * pods, events and replicasets watches were cut, to relist 150,000 pods. The lines wait as slices of
+ * the chunks they came in, off the JavaScript heap; reading resumes once half of it is taken.
  */
-const highWaterBytes = 128 * 1024 * 1024;
-const highWaterLines = 131_072;
+const highWaterBound: QueueBound = { bytes: 128 * 1024 * 1024, lines: 131_072 };
+/**
+ * Where reading pauses first, while the consumer keeps up: a consumer that is taking lines drains half
+ * of it in a few tens of milliseconds, and the server's side waits that long, in the socket's buffers.
+ * Why not read on to the high-water bound: a deep queue costs the consumer's thread what its bytes cost
+ * the memory system. Chunks that wait past two scavenges are promoted, freed only by mark-compacts, and
+ * reads fill freshly faulted pages. The watch bench's flood (the queue always full) cost 43 us of CPU
+ * an event through the high-water bound, 11-12 mark-compacts per 100,000 events and 8.4-8.9 us of
+ * system time an event; through this bound 30 us, 5 mark-compacts, 3.1-3.3 us.
+ */
+const softBound: QueueBound = { bytes: 4 * 1024 * 1024, lines: 16_384 };
+/**
+ * A pause at the soft bound that the consumer has not ended by draining half of it within this long
+ * lifts the soft bound (to the high-water bound above) until the consumer has caught up: the consumer
+ * has fallen behind, and a longer pause would leave the backlog to the server, whose budget for a
+ * watcher that does not read is 100 ms.
+ */
+export const softPauseLimitMs = 50;
 const snippetLength = 120;
 
 /**
@@ -136,6 +156,9 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   private finished = false;
   private stopped = false;
   private paused = false;
+  /** The soft bound is lifted: the consumer fell behind, and only the high-water bounds pause reading. */
+  private behind = false;
+  private softPauseTimer: Timer | undefined;
   private lastActivity: number;
   private timer: Timer | undefined;
   private readonly onAbort = () => this.stop();
@@ -218,15 +241,10 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
     this.lines[this.head++] = undefined;
     this.queuedBytes -= line.length;
     if (this.head === this.lines.length) this.clearQueue();
-    if (
-      this.paused &&
-      this.lines.length - this.head < highWaterLines / 2 &&
-      this.queuedBytes < highWaterBytes / 2
-    ) {
-      this.paused = false;
-      this.lastActivity = this.options.clock.now();
-      this.source.resume();
-    }
+    // Reading resumes once half the bound that paused it is taken; below half the soft bound, the
+    // consumer has caught up and the soft bound applies again.
+    if (this.paused && this.queuedUnder(this.bound(), 2)) this.resume();
+    if (this.behind && this.queuedUnder(softBound, 2)) this.behind = false;
     return this.options.omitManagedFields
       ? textWithoutManagedFields(line, 0, line.length, eventMetadataPath)
       : line.toString('utf8');
@@ -247,14 +265,37 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
       this.queuedBytes += line.length;
     }
     if (this.waiter) this.settleWaiter();
-    if (
-      (this.lines.length - this.head >= highWaterLines || this.queuedBytes >= highWaterBytes) &&
-      !this.paused &&
-      !this.finished
-    ) {
-      this.paused = true;
-      this.source.pause();
-    }
+    if (!this.paused && !this.finished && !this.queuedUnder(this.bound(), 1)) this.pause();
+  }
+
+  private bound(): QueueBound {
+    return this.behind ? highWaterBound : softBound;
+  }
+
+  /** Fewer lines and fewer bytes are queued than `bound` divided by `divisor`. */
+  private queuedUnder(bound: QueueBound, divisor: number): boolean {
+    return this.lines.length - this.head < bound.lines / divisor && this.queuedBytes < bound.bytes / divisor;
+  }
+
+  /** Reading stops; a pause at the soft bound lasts softPauseLimitMs at most. */
+  private pause(): void {
+    this.paused = true;
+    this.source.pause();
+    if (this.behind) return;
+    this.softPauseTimer = this.options.clock.setTimeout(() => {
+      this.softPauseTimer = undefined;
+      if (!this.paused || this.finished || this.stopped) return;
+      this.behind = true;
+      this.resume();
+    }, softPauseLimitMs);
+  }
+
+  private resume(): void {
+    this.softPauseTimer?.stop();
+    this.softPauseTimer = undefined;
+    this.paused = false;
+    this.lastActivity = this.options.clock.now();
+    this.source.resume();
   }
 
   /** Gives a waiting next() the first queued event, or the failure that ends the stream. */
@@ -346,6 +387,8 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
   private close(): void {
     this.timer?.stop();
     this.timer = undefined;
+    this.softPauseTimer?.stop();
+    this.softPauseTimer = undefined;
     this.options.signal?.removeEventListener('abort', this.onAbort);
     if (!this.source.destroyed) this.source.destroy();
   }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { ApiStatusError, WatchDecodeError, WatchInactivityError } from '../../../main/kube/errors';
-import { LineSplitter, WatchStream } from '../../../main/kube/watch-stream';
+import { LineSplitter, WatchStream, softPauseLimitMs } from '../../../main/kube/watch-stream';
 import type { KubeObject, WatchEvent } from '../../../shared/kube/object';
 import { StatusError, isResourceExpired, newStatus } from '../../../shared/kube/status';
 
@@ -204,27 +204,69 @@ describe('WatchStream', () => {
     expect(source.isPaused()).toBe(false);
   });
 
+  it('reads a flood 4 MiB at a time while the consumer keeps up, the server waiting in between', async () => {
+    const { source, clock, stream } = open();
+    let delivered = 0;
+    source.on('data', (chunk: Buffer) => (delivered += chunk.length));
+    // 20 MiB of 2 KB pods: five seconds of a churning cluster's pods watch, arriving at once.
+    const line = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
+    const perChunk = Math.floor(65_536 / line.length);
+    const chunks = Math.ceil((20 * 1024 * 1024) / (perChunk * line.length));
+    const count = chunks * perChunk;
+    for (let chunk = 0; chunk < chunks; chunk++) source.write(line.repeat(perChunk));
+    source.end();
+    await flushMicrotasks();
+    expect(source.isPaused()).toBe(true);
+    expect(delivered).toBeLessThan(5 * 1024 * 1024);
+    clock.step(softPauseLimitMs - 1);
+    expect(source.isPaused()).toBe(true);
+    const iterator = stream[Symbol.asyncIterator]();
+    let received = 0;
+    let mostAhead = 0;
+    for (let result = await iterator.next(); !result.done; result = await iterator.next()) {
+      received += 1;
+      await flushMicrotasks();
+      mostAhead = Math.max(mostAhead, delivered - received * line.length);
+    }
+    expect(received).toBe(count);
+    // Never more than the soft bound and one chunk ahead of the consumer.
+    expect(mostAhead).toBeLessThan(4 * 1024 * 1024 + 65_536);
+  });
+
   it(
-    'keeps reading tens of MB of queued events (a busy consumer), and pauses at 128 MiB of them',
+    'reads on up to 128 MiB once a pause outlasts its limit (a consumer that fell behind), until it catches up',
     { timeout: 120_000 },
     async () => {
       // Parses 168 MiB of events: 3-6 s alone, over 40 s on two cores shared with the rest of the suite.
-      const { source, stream } = open();
-      // 20,000 pods of 2 KB: about what a churning cluster sends in four seconds, which the 16 MiB
+      const { source, clock, stream } = open();
+      // 20,000 pods of 2 KB: about what a churning cluster sends in four seconds, which a 16 MiB
       // bound paused on, leaving the backlog to the API server, which cuts a watcher that falls behind.
       const small = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '11', 'x'.repeat(2_000)) })}\n`;
       for (let part = 0; part < 10; part++) source.write(small.repeat(2_000));
+      await flushMicrotasks();
+      expect(source.isPaused()).toBe(true);
+      clock.step(softPauseLimitMs);
       await flushMicrotasks();
       expect(source.isPaused()).toBe(false);
       const large = `${JSON.stringify({ type: 'MODIFIED', object: pod('api-0', '12', 'y'.repeat(65_536)) })}\n`;
       for (let part = 0; part < 8; part++) source.write(large.repeat(256));
       await flushMicrotasks();
       expect(source.isPaused()).toBe(true);
+      // Paused at the high-water bound: no limit to this pause, the backlog is the client's.
+      clock.step(10 * softPauseLimitMs);
+      expect(source.isPaused()).toBe(true);
+      const iterator = stream[Symbol.asyncIterator]();
+      for (let taken = 0; taken < 22_048; taken++) expect((await iterator.next()).done).toBe(false);
+      expect(source.isPaused()).toBe(false);
+      // Caught up: the next flood pauses at the soft bound again.
+      for (let part = 0; part < 10; part++) source.write(small.repeat(2_000));
+      await flushMicrotasks();
+      expect(source.isPaused()).toBe(true);
       source.end();
+      clock.step(softPauseLimitMs);
       const { received, error } = await collect(stream);
       expect(error).toBeUndefined();
-      expect(received).toHaveLength(22_048);
-      expect(source.isPaused()).toBe(false);
+      expect(received).toHaveLength(20_000);
     },
   );
 
