@@ -272,7 +272,13 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,
         `kind switch: Pods <-> Deployments twice (median; max ${round(Math.max(...switches))} ms; ${kindSwitches.map(({ kind, round: made, ms }) => `${kind} ${made + 1}: ${round(ms)}`).join(', ')} ms); detail: Enter on 3 rows (median)`,
-        `playback from the start, wall ms since its first move: recorded s since it [status]: ${playback.trace.slice(0, 12).join(', ')}${playback.trace.length > 12 ? ', ...' : ''}; longest still ${round(playback.stillMaxMs)} ms, ahead at most ${round(playback.aheadMaxMs)}, behind at most ${round(playback.behindMaxMs)} ms`,
+        ...[
+          { name: 'the start', measure: playback },
+          { name: 'the middle, under churn', measure: underChurn },
+        ].map(
+          ({ name, measure }) =>
+            `playback from ${name}, wall ms since its first move: recorded s since it [status]: ${measure.trace.slice(0, 12).join(', ')}${measure.trace.length > 12 ? ', ...' : ''}; longest still ${round(measure.stillMaxMs)} ms, ahead at most ${round(measure.aheadMaxMs)}, behind at most ${round(measure.behindMaxMs)} ms`,
+        ),
         `travel: to the recording's start and to 10 s ago (the slower); playback at ${playbackSpeed}x for ${round(playFor)} ms from the start (first move ${round(playback.startMs)} ms after Space)${playbackEnd(playback)}, and for ${round(churnPlayFor)} ms from the middle, under churn (first move ${round(underChurn.startMs)} ms after Space)${playbackEnd(underChurn)}`,
         `where they fell, among the pods' gaps (${describeGaps(podsGaps, span.from)}, from the recording's start; its span ${round((span.to - span.from) / 1000)} s): 10 s back ${placeIn(podsGaps, span.to - 10_000)}; the start ${placeIn(podsGaps, span.from + 1_000)}; the middle played from (${round((middle - span.from) / 1000)} s) ${placeIn(podsGaps, middle)}`,
         `keystroke p50 / p95 by text: ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 50))} / ${round(percentile(latencies, 95))} ms`).join(', ')}`,
