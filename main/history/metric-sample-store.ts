@@ -34,7 +34,7 @@ export class MetricSampleWriter {
   constructor(private readonly database: SqliteDatabase) {
     this.insertSeries = database.prepare(
       `INSERT INTO metric_series (resource, namespace, name, uid, container, workload, last_time)
-       VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING RETURNING id, last_time`,
     );
     this.findSeries = database.prepare(
       `SELECT id, last_time FROM metric_series
@@ -100,11 +100,12 @@ export class MetricSampleWriter {
 
   private define(resource: string, definition: MetricSeriesDefinition): void {
     const { namespace, name, uid, container, workload } = definition;
-    this.insertSeries.run(resource, namespace, name, uid, container, workload);
-    const row = this.findSeries.get(resource, namespace, name, uid, container) as {
-      id: number;
-      last_time: number;
-    };
+    // A new series' id comes back from its INSERT; only one the file already holds (an earlier
+    // session's) is looked up. Defining series took 3.0 s of the recording worker's ~30 s of CPU in
+    // a minute at 150,000 pods under churn; 150,000 definitions alone cost 1.17 s of CPU this way
+    // against 1.37-1.52 s with a SELECT after each INSERT.
+    const row = (this.insertSeries.get(resource, namespace, name, uid, container, workload) ??
+      this.findSeries.get(resource, namespace, name, uid, container)) as { id: number; last_time: number };
     this.seriesIds.set(definition.series, row.id);
     this.stored.set(row.id, row.last_time);
   }

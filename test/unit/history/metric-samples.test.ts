@@ -10,7 +10,7 @@ import { MetricSampleCapture } from '../../../main/history/metric-sample-capture
 import { exportRecording } from '../../../main/history/export-recording';
 import { copyMetricSamples } from '../../../main/history/metric-sample-export';
 import { metricsAt, usageOver } from '../../../main/history/metric-sample-reader';
-import { seriesLastTimeLagMs } from '../../../main/history/metric-sample-store';
+import { MetricSampleWriter, seriesLastTimeLagMs } from '../../../main/history/metric-sample-store';
 import type { MetricSamplesEntry, RecordingReply } from '../../../main/history/recording-protocol';
 import { RecordingServer } from '../../../main/history/recording-server';
 import { openRecording } from '../../../main/history/recording-reader';
@@ -200,6 +200,43 @@ describe('MetricSampleCapture', () => {
 });
 
 describe('metric_samples in a recording', () => {
+  it('gives a new series the id its insert made, and one an earlier session wrote the id it has', () => {
+    const database = new Database(':memory:');
+    createSchema(database);
+    const entry = (series: number, container: string): MetricSamplesEntry => ({
+      resource: 'pods',
+      definitions: [{ series, namespace: 'shop', name: 'web-1', uid: 'uid-web-1', container, workload: '' }],
+      series: [series],
+      timestamps: [start + series],
+      windowsMs: [15_000],
+      millicores: [5],
+      bytes: [1024],
+    });
+    const seriesIds = () =>
+      database.prepare('SELECT id, container FROM metric_series ORDER BY id').all() as {
+        id: number;
+        container: string;
+      }[];
+    const first = new MetricSampleWriter(database);
+    first.write(entry(1, 'app'));
+    first.write(entry(2, 'sidecar'));
+    expect(seriesIds()).toEqual([
+      { id: 1, container: 'app' },
+      { id: 2, container: 'sidecar' },
+    ]);
+    // A later session numbers its series afresh: the file's series keep their ids, and samples name them.
+    const later = new MetricSampleWriter(database);
+    later.write(entry(7, 'sidecar'));
+    expect(seriesIds()).toHaveLength(2);
+    const last = database.prepare('SELECT time, payload FROM metric_samples ORDER BY id DESC').get() as {
+      time: number;
+      payload: Buffer;
+    };
+    const named: number[] = [];
+    decodeMetricSamples(last.time, last.payload, (sample) => named.push(sample.series));
+    expect(named).toEqual([2]);
+  });
+
   it('writes one row per poll with newer samples: a re-poll of the same scrape writes nothing', async () => {
     directory = tempDirectory();
     const file = directory.file('samples.kubetide');
