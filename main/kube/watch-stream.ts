@@ -277,14 +277,16 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
     return this.lines.length - this.head < bound.lines / divisor && this.queuedBytes < bound.bytes / divisor;
   }
 
-  /** Reading stops; a pause at the soft bound lasts softPauseLimitMs at most. */
+  /**
+   * Reading stops; a pause at the soft bound lasts softPauseLimitMs at most. Its timer fires only
+   * while the pause lasts: resume() and close() (every end of the stream) stop it.
+   */
   private pause(): void {
     this.paused = true;
     this.source.pause();
     if (this.behind) return;
     this.softPauseTimer = this.options.clock.setTimeout(() => {
       this.softPauseTimer = undefined;
-      if (!this.paused || this.finished || this.stopped) return;
       this.behind = true;
       this.resume();
     }, softPauseLimitMs);
