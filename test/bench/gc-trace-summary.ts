@@ -7,8 +7,9 @@
 //   npx tsx test/bench/gc-trace-summary.ts run.log [--from 30000]
 //
 // Prints the mark-compacts (their pauses, the incremental marking before each, the part of each pause
-// spent clearing weak collections, the heap before and after), and the scavenges (how many, their pauses in all and at most, the bytes they promoted to
-// the old generation: what later mark-compacts must mark and free).
+// spent clearing weak collections, the heap before and after), and the scavenges (how many, their
+// pauses in all and at most, the bytes they promoted to the old generation: what later mark-compacts
+// must mark and free).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
