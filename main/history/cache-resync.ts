@@ -7,7 +7,10 @@
 // the cache's object of that moment (or nothing, once deleted). Keys the snapshot did not hold are
 // recorded last, the same way. So when the last slice is done, the stream's record (each key's
 // Replaced, then its live changes) equals the cache at that instant: that is the list's keyframe.
+// The snapshot is recorded in key order (KeyOrderedSnapshot), as a list comes from the API server:
+// the recording process stores a list's texts best that way.
 import type { KubeObject } from '../../shared/kube/object';
+import { KeyOrderedSnapshot } from './key-ordered-snapshot';
 import { ShardedKeySet } from './string-shards';
 
 export interface CacheResyncHost {
@@ -20,7 +23,8 @@ export interface CacheResyncHost {
 }
 
 export class CacheResync {
-  private cursor = 0;
+  /** The snapshot's objects, taken in key order. */
+  private readonly ordered: KeyOrderedSnapshot;
   /**
    * Keys whose Replaced is queued (or which were gone before their turn): later changes are live.
    * Sharded: one Set of 150,000 pod keys would rehash 131,072 of them in one insertion (31 ms).
@@ -33,11 +37,13 @@ export class CacheResync {
 
   constructor(
     /** The cache's objects at the instant the resync began. */
-    private readonly snapshot: readonly KubeObject[],
+    snapshot: readonly KubeObject[],
     /** About how much JSON one turn writes (512 KiB is a few ms of JSON.stringify). */
     private readonly sliceBytes: number,
     private readonly host: CacheResyncHost,
-  ) {}
+  ) {
+    this.ordered = new KeyOrderedSnapshot(snapshot);
+  }
 
   /** Records the first slice now (a small cache is recorded before this returns), the rest in later turns. */
   start(): void {
@@ -62,13 +68,19 @@ export class CacheResync {
 
   private slice(): void {
     if (this.stopped) return;
+    // The snapshot's order is found a step a turn first (a small cache's at once).
+    this.ordered.prepare();
+    if (!this.ordered.ready) {
+      this.host.nextTurn(() => this.slice());
+      return;
+    }
     let bytes = 0;
     // Cancelled from inside host.replaced (a reply served on this turn) ends the slice there too.
     while (!this.stopped && bytes < this.sliceBytes) {
       let key: string;
       let object: KubeObject | null;
-      if (this.cursor < this.snapshot.length) {
-        const listed = this.snapshot[this.cursor++];
+      const listed = this.ordered.next();
+      if (listed !== undefined) {
         key = keyOf(listed);
         const changed = this.changedSince.get(key);
         object = changed === undefined ? listed : changed;

@@ -6,6 +6,7 @@
 //
 //   npx tsx test/bench/recording-profile.ts --list 20000 --events 100000 [--rate 20000] [--frames off]
 //     [--batch-bytes B] [--flush-ms MS] [--list-batch-bytes B] [--profile DIR] [--churn broad]
+//     [--list-order key|shard]
 //
 // `--churn broad` records instead what the ui bench's churn makes (its random actions over every
 // listed pod, the Events, Deployments, ReplicaSets, Jobs and ConfigMaps they write): the embedded
@@ -16,7 +17,9 @@
 // `--rate` is the stream's changes per second of recorded time (each batch is sent at its last
 // change's time): row frames are due by time as well as by count, so a slow stream projects more
 // rows per change. `--frames off` records without row frames (RowFrameWriter), to see what they cost;
-// `--frame-interval MS` sets their interval.
+// `--frame-interval MS` sets their interval. `--list-order shard` records the list in the informer's
+// cache's own order (shard by shard, every namespace interleaved), as whole-cache records were taken
+// before KeyOrderedSnapshot; the default is the key order they are taken in now.
 //
 // Batches are built before each phase is timed (the informer's side is not what is measured), at
 // the Recorder's sizes (a batch goes at 1 MiB, a list's, a whole cache recorded, at 4 MiB) and, as its
@@ -40,9 +43,13 @@ import {
 import { threadCpuMs } from '../../main/history/thread-cpu-time';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
 import { keyOf } from '../../main/history/cache-resync';
+import { KeyOrderedSnapshot } from '../../main/history/key-ordered-snapshot';
+import { ShardedMap } from '../../main/cache/sharded-map';
 import { getBody, kubetideTransform } from './harness';
 import { nextVersion } from './history-stream';
 import { RecordingWriter } from '../../main/history/recording-writer';
+import { openRecording } from '../../main/history/recording-reader';
+import { stateAt } from '../../main/history/replay';
 import { BroadChurn } from './broad-churn';
 import { startClusterProcess } from './ui-cluster';
 import type { TimedText } from './broad-churn';
@@ -88,6 +95,11 @@ interface Options {
   listBatchBytes: number;
   /** 'hot': MODIFIED over the first 1,000 pods; 'broad': the cluster's own churn over every kind. */
   churn: 'hot' | 'broad';
+  /**
+   * The order the hot mode's list is recorded in: 'key', as a whole-cache record takes the cache
+   * (KeyOrderedSnapshot), or 'shard', the informer's cache's own order, as it was recorded before.
+   */
+  listOrder: 'key' | 'shard';
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -102,6 +114,7 @@ function parseOptions(argv: readonly string[]): Options {
     flushMs: defaultFlushIntervalMs,
     listBatchBytes: wholeCacheBatchBytes,
     churn: 'hot',
+    listOrder: 'key',
   };
   for (let index = 0; index < argv.length; index++) {
     const value = argv[++index];
@@ -116,9 +129,11 @@ function parseOptions(argv: readonly string[]): Options {
     else if (argv[index - 1] === '--frames' && (value === 'on' || value === 'off'))
       options.frames = value === 'on';
     else if (argv[index - 1] === '--churn' && (value === 'hot' || value === 'broad')) options.churn = value;
+    else if (argv[index - 1] === '--list-order' && (value === 'key' || value === 'shard'))
+      options.listOrder = value;
     else
       throw new Error(
-        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --flush-ms MS --list-batch-bytes B --profile DIR --churn hot|broad)`,
+        `unknown argument ${argv[index - 1]} (--list N --events M --rate R --frames on|off --frame-interval MS --batch-bytes B --flush-ms MS --list-batch-bytes B --profile DIR --churn hot|broad --list-order key|shard)`,
       );
   }
   return options;
@@ -197,6 +212,21 @@ function bytesOf(replies: readonly RecordingReply[]): number {
  * The payload bytes of the recording's changes recorded from `from` to `to`, with the blocks they
  * point into (format 7: a list's versions, see change-blocks.ts), each counted with its last change.
  */
+/**
+ * CPU ms to read the pods' state at the list's moment (stateAt: every listed version decoded, its
+ * block inflated), rounded; what a moment's whole objects cost a reader of this list.
+ */
+function listStateMs(file: string, time: number): number {
+  const reader = openRecording(file);
+  try {
+    const started = threadCpuMs()!;
+    stateAt(reader, { gvr: 'pods.v1', time });
+    return Math.round(threadCpuMs()! - started);
+  } finally {
+    reader.close();
+  }
+}
+
 function payloadBytes(file: string, from: number, to: number): number {
   const database = new Database(file, { readonly: true });
   try {
@@ -287,6 +317,20 @@ interface EntrySource {
 }
 
 /** The hot mode: `--events` MODIFIED over the first 1,000 of `--list` pods, in turn. */
+/**
+ * `pods` (the API server's list) as the app's whole-cache record takes them: the informer's cache
+ * lists them shard by shard (ShardedMap), and the record takes that listing in key order.
+ */
+function cacheOrder(pods: KubeObject[], order: 'key' | 'shard'): KubeObject[] {
+  const listing = ShardedMap.of(pods.map((pod) => [keyOf(pod), pod] as const)).valuesArray();
+  if (order === 'shard') return listing;
+  const snapshot = new KeyOrderedSnapshot(listing);
+  while (!snapshot.ready) snapshot.prepare();
+  const ordered: KubeObject[] = [];
+  for (let pod = snapshot.next(); pod; pod = snapshot.next()) ordered.push(pod);
+  return ordered;
+}
+
 async function hotSource(options: Options): Promise<EntrySource> {
   // In a process of its own: the embedded cluster's store outlives its close() by some 330 MB of heap
   // at 50,000 pods, which every collection of this thread (the worker's, in production) then marked.
@@ -302,7 +346,10 @@ async function hotSource(options: Options): Promise<EntrySource> {
       (await getBody(`${cluster.url}/api/v1/pods?limit=${options.list}`)).toString('utf8'),
     ) as KubeList;
     const transform = kubetideTransform();
-    pods = list.items.map((pod) => transform(pod) as KubeObject);
+    pods = cacheOrder(
+      list.items.map((pod) => transform(pod) as KubeObject),
+      options.listOrder,
+    );
   } finally {
     await cluster.close();
     rmSync(directory, { recursive: true, force: true });
@@ -437,6 +484,7 @@ async function main(): Promise<void> {
       list_us_per_object: Math.round((listMs * 1000) / listed),
       list_frames_us_per_object: Math.round((listStages.frames * 1000) / listed),
       list_payload_bytes_per_object: Math.round(payloadBytes(file, listTime, listTime) / listed),
+      list_state_ms: listStateMs(file, listTime),
       list_encodings: encodingsOf(file, listTime, listTime),
       events: options.events,
       changes,
