@@ -6,8 +6,9 @@
 // The same cluster process, browser mode and Chromium as `--only ui`; once the pods are synced the
 // cluster churns for --seconds, then the page travels from live to 10 s ago and to the recording's
 // start, and plays at 10x from the start and from the middle, timed by the same scenario code
-// (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playback from
-// the start to test-artifacts/ui-bench/travel-only-N.cpuprofile and playback-only-N.cpuprofile;
+// (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playbacks from
+// the start and from the middle to test-artifacts/ui-bench/travel-only-N.cpuprofile,
+// playback-only-N.cpuprofile and playback-middle-N.cpuprofile;
 // --backend-profile runs the backend (its own process) under `node --cpu-prof` into DIR (its main
 // thread's and each worker's profile, written as it closes); cut both to the travels by the printed
 // profile clock (the monotonic clock, the same in every process).
@@ -116,7 +117,14 @@ try {
   log(
     `window from the middle (${round((middle - span.from) / 1000)} s, ${placeIn(podsGaps, middle)}) ${round(middleFor)} ms`,
   );
+  if (values.profile) await cdp.send('Profiler.start');
+  const middleFrom = clock();
   const underChurn = await playbackError(page, speed, middleFor);
+  log(`playback from the middle on the profile clock: ${middleFrom} to ${clock()} us`);
+  if (values.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    writeFileSync(join(profileFolder, `playback-middle-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
     JSON.stringify({
