@@ -1,11 +1,14 @@
 // CPU and memory of a past moment, as the recording kept them (issue 14): while travelling, the
 // metrics columns, their sort and filter, and the MetricsNote read these instead of the live samples.
 // Each resource has at most one question to main in flight; scrubbing asks again only for the moment
-// the view rests on once the answer comes, never once per pixel dragged.
+// the view rests on once the answer comes, never once per pixel dragged. While a playback moves the
+// moment, the last answer stands for it (it lags by one question, as the sidebar's counts do): an
+// answer is always for a moment the playback has passed, and shown only for that exact moment, the
+// columns stood empty for the whole playback while the page still took an answer in every second.
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { RecordedMetrics } from '../../shared/protocol/history-messages';
 import type { ResourceMetrics } from './metrics-store';
-import type { MetricSample } from './sample-history';
+import { RecordedSamples } from './recorded-samples';
 
 export type AskPastMetrics = (resource: MetricsResource, time: number) => Promise<RecordedMetrics>;
 
@@ -20,6 +23,14 @@ export interface QuestionSpacing {
   now(): number;
   setTimeout(callback: () => void, ms: number): void;
 }
+
+/**
+ * While playing, questions are also spaced by this many times the last one's round trip (question to
+ * answer taken in): at 150,000 pods one costs the recording's reader about half a second, main a 7 MB
+ * relay and the page a 7 MB message, about a second in all on a loaded 2-core machine, which once a
+ * second kept the page's thread busy a third of the playback.
+ */
+export const playingSpacingPerRoundTrip = 2;
 
 export const defaultQuestionSpacing: QuestionSpacing = {
   ms: 1_000,
@@ -44,6 +55,10 @@ interface PastEntry {
   wanted: number | undefined;
   /** When the last question was asked (spacing's clock). */
   askedAt: number;
+  /** How long the last answered question took, asked to taken in (spacing's clock). */
+  roundTripMs: number;
+  /** The moment wanted next is a playing one (see playingSpacingPerRoundTrip). */
+  playing: boolean;
 }
 
 export class PastMetrics {
@@ -55,17 +70,24 @@ export class PastMetrics {
     private readonly spacing: QuestionSpacing = defaultQuestionSpacing,
   ) {}
 
-  /** The metrics of `resource` at `time`, or notYetRead until main has answered for that moment. */
-  at(resource: MetricsResource, time: number): ResourceMetrics {
+  /**
+   * The metrics of `resource` at `time`, or notYetRead until main has answered for that moment; while
+   * `playing`, the last answer, for a moment the playback passed (notYetRead before any).
+   */
+  at(resource: MetricsResource, time: number, playing = false): ResourceMetrics {
     const entry = this.entries[resource];
-    return entry.time === time ? entry.metrics : notYetRead;
+    return entry.time === time || (playing && entry.time !== undefined) ? entry.metrics : notYetRead;
   }
 
-  /** Asks main for `resource` at `time`, unless that is what is shown or asked already. */
-  load(resource: MetricsResource, time: number): void {
+  /**
+   * Asks main for `resource` at `time`, unless that is what is shown or asked already; `playing`: the
+   * moment is a playback's, so questions are spaced by their round trip too.
+   */
+  load(resource: MetricsResource, time: number, playing = false): void {
     const entry = this.entries[resource];
     if (!this.ask || entry.time === time) return;
     entry.wanted = time;
+    entry.playing = playing;
     if (!entry.asking) this.next(resource, entry);
   }
 
@@ -79,7 +101,11 @@ export class PastMetrics {
     if (time === undefined || time === entry.time) return;
     // Too soon after the last question: asked once the spacing has passed, for the moment wanted
     // by then (the wait counts as a question in flight).
-    const wait = entry.askedAt + this.spacing.ms - this.spacing.now();
+    const spacingMs = Math.max(
+      this.spacing.ms,
+      entry.playing ? playingSpacingPerRoundTrip * entry.roundTripMs : 0,
+    );
+    const wait = entry.askedAt + spacingMs - this.spacing.now();
     if (wait > 0) {
       entry.asking = true;
       this.spacing.setTimeout(() => {
@@ -92,23 +118,24 @@ export class PastMetrics {
     entry.wanted = undefined;
     entry.asking = true;
     entry.askedAt = this.spacing.now();
-    const answered = (metrics: ResourceMetrics) => {
+    const answered = (metrics: () => ResourceMetrics) => {
       // A clear() meanwhile replaced the entry: this answer is for a view no longer shown.
       if (this.entries[resource] !== entry) return;
       entry.asking = false;
       entry.time = time;
-      entry.metrics = metrics;
+      entry.metrics = metrics();
+      entry.roundTripMs = this.spacing.now() - entry.askedAt;
       this.notify();
       this.next(resource, entry);
     };
     this.ask!(resource, time).then(
-      (recorded) => answered(resourceMetricsOf(recorded)),
+      (recorded) => answered(() => resourceMetricsOf(recorded)),
       (error: unknown) =>
-        answered({
+        answered(() => ({
           ...notYetRead,
           availability: 'failing',
           reason: `reading the recorded metrics failed: ${error instanceof Error ? error.message : String(error)}`,
-        }),
+        })),
     );
   }
 }
@@ -120,6 +147,8 @@ function emptyEntry(): PastEntry {
     asking: false,
     wanted: undefined,
     askedAt: Number.NEGATIVE_INFINITY,
+    roundTripMs: 0,
+    playing: false,
   };
 }
 
@@ -127,10 +156,10 @@ function emptyEntry(): PastEntry {
 function resourceMetricsOf(recorded: RecordedMetrics): ResourceMetrics {
   if (recorded.keys.length === 0)
     return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
-  const latest = new Map<string, MetricSample>();
-  const time = recorded.timestamp ?? 0;
-  recorded.keys.forEach((key, index) =>
-    latest.set(key, { time, cpu: recorded.cpu[index]!, memory: recorded.memory[index]! }),
-  );
-  return { availability: 'served', reason: undefined, timestamp: recorded.timestamp, latest };
+  return {
+    availability: 'served',
+    reason: undefined,
+    timestamp: recorded.timestamp,
+    latest: new RecordedSamples(recorded),
+  };
 }

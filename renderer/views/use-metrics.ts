@@ -1,6 +1,7 @@
 // React's view of the MetricsStore: one resource's metrics, re-read whenever a metrics message lands
 // (every resolution window), independently of the rows' revisions. While travelling, the metrics of
-// the moment shown, as the recording kept them (asked of main once per moment, whoever reads them).
+// the moment shown, as the recording kept them (asked of main once per moment, whoever reads them);
+// while a playback moves it, the last answer (see PastMetrics).
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { ResourceMetrics } from '../store/metrics-store';
@@ -14,9 +15,10 @@ export function useMetrics(resource: MetricsResource): ResourceMetrics {
 export function useMetricsOf(resource: MetricsResource | undefined): ResourceMetrics | undefined {
   const { metrics } = useServices().bridge;
   const travelTime = useView((state) => state.travel?.time);
+  const playing = useView((state) => state.travel?.playing ?? false);
   useEffect(() => {
-    if (resource !== undefined && travelTime !== undefined) metrics.past.load(resource, travelTime);
-  }, [metrics, resource, travelTime]);
+    if (resource !== undefined && travelTime !== undefined) metrics.past.load(resource, travelTime, playing);
+  }, [metrics, resource, travelTime, playing]);
   const subscribe = useCallback((listener: () => void) => metrics.subscribe(listener), [metrics]);
   const read = useCallback(
     () =>
@@ -24,8 +26,8 @@ export function useMetricsOf(resource: MetricsResource | undefined): ResourceMet
         ? undefined
         : travelTime === undefined
           ? metrics.of(resource)
-          : metrics.past.at(resource, travelTime),
-    [metrics, resource, travelTime],
+          : metrics.past.at(resource, travelTime, playing),
+    [metrics, resource, travelTime, playing],
   );
   return useSyncExternalStore(subscribe, read);
 }

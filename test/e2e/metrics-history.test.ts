@@ -1,8 +1,9 @@
 // Metric samples kept in history, end to end in browser mode (issue 14): the backend records an
 // embedded cluster's metrics.k8s.io at metrics-server's real 15 s resolution; once a second scrape
 // has replaced the first on screen, the user travels back to the first scrape's moment and reads its
-// CPU in the pods table, then opens a Deployment's History tab and sees its usage over the recording,
-// the viewed moment marked. Screenshots: metrics-past, metrics-usage-over-time.
+// CPU in the pods table, plays on from there (the column keeps the usage of a moment played through),
+// then opens a Deployment's History tab and sees its usage over the recording, the viewed moment
+// marked. Screenshots: metrics-past, metrics-usage-over-time.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +138,21 @@ describe('metrics in history', { timeout: 90_000 }, () => {
       .toBe(true);
     expect(await page.getByTestId('metrics-note').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('metrics-past') });
+
+    // Played from there, the column keeps the usage recorded at a moment the playback passed (the
+    // last answer, a question behind): it never stands empty while the moment moves.
+    const play = page.getByTestId('timeline-play');
+    await play.click();
+    await expect.poll(() => play.getAttribute('aria-label')).toBe('Pause');
+    const moment = () => page.getByTestId('timeline-chart').getAttribute('aria-valuenow');
+    const playedFrom = await moment();
+    await expect.poll(moment, { timeout: 10_000 }).not.toBe(playedFrom);
+    for (let sample = 0; sample < 6; sample++) {
+      expect((await cpuColumn()).size).toBeGreaterThan(5);
+      await page.waitForTimeout(250);
+    }
+    await play.click();
+    await expect.poll(() => play.getAttribute('aria-label')).toBe('Play');
 
     // A Deployment with running pods: its History tab charts their summed usage, two polls so far.
     const deployment = [...cluster.store.values('deployments.apps')]

@@ -109,6 +109,40 @@ describe('PastMetrics', () => {
     expect(questions.map(({ time }) => time)).toEqual([1_000, 3_000, 4_000]);
   });
 
+  it('while playing, shows the last answer for the moment the playback has reached, not nothing', async () => {
+    const { store, questions } = storeWithQuestions();
+    store.past.load('pods', 1_000, true);
+    expect(store.past.at('pods', 1_000, true)).toBe(notYetRead);
+    questions[0]!.answer(recorded(0.1));
+    await flush();
+    // The playback moved on meanwhile: its moment is never the one asked, yet the answer stands.
+    expect(store.past.at('pods', 1_400, true).latest.get('default/web-1')?.cpu).toBe(0.1);
+    // Paused there, only that moment's own answer is shown.
+    expect(store.past.at('pods', 1_400)).toBe(notYetRead);
+  });
+
+  it('while playing, spaces questions by twice their round trip as well (a large cluster)', async () => {
+    const clock = new SpacingClock(1_000);
+    const { store, questions } = storeWithQuestions(clock);
+    store.past.load('pods', 1_000, true);
+    clock.step(1_500);
+    questions[0]!.answer(recorded(0.1));
+    await flush();
+    // Answered 1.5 s after it was asked: the next goes 3 s after it, not 1 s.
+    store.past.load('pods', 2_000, true);
+    expect(questions).toHaveLength(1);
+    clock.step(1_499);
+    expect(questions).toHaveLength(1);
+    clock.step(1);
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 2_000]);
+    // Paused, the spacing is the plain one: the moment the view rests on is asked 1 s after the last.
+    questions[1]!.answer(recorded(0.2));
+    await flush();
+    clock.step(1_000);
+    store.past.load('pods', 2_500);
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 2_000, 2_500]);
+  });
+
   it('says "absent" for a moment without samples, "failing" when the recording could not be read', async () => {
     const { store, questions } = storeWithQuestions();
     let notified = 0;
