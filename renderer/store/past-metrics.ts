@@ -72,11 +72,15 @@ export class PastMetrics {
 
   /**
    * The metrics of `resource` at `time`, or notYetRead until main has answered for that moment; while
-   * `playing`, the last answer, for a moment the playback passed (notYetRead before any).
+   * `playing`, the last answer, for a moment the playback passed (never one ahead of `time`: played
+   * from a moment before it, that answer stands for nothing shown).
    */
   at(resource: MetricsResource, time: number, playing = false): ResourceMetrics {
     const entry = this.entries[resource];
-    return entry.time === time || (playing && entry.time !== undefined) ? entry.metrics : notYetRead;
+    const answered = entry.time;
+    return answered === time || (playing && answered !== undefined && answered <= time)
+      ? entry.metrics
+      : notYetRead;
   }
 
   /**

@@ -117,8 +117,9 @@ describe('PastMetrics', () => {
     await flush();
     // The playback moved on meanwhile: its moment is never the one asked, yet the answer stands.
     expect(store.past.at('pods', 1_400, true).latest.get('default/web-1')?.cpu).toBe(0.1);
-    // Paused there, only that moment's own answer is shown.
+    // Paused there, only that moment's own answer is shown; played from before it, none.
     expect(store.past.at('pods', 1_400)).toBe(notYetRead);
+    expect(store.past.at('pods', 900, true)).toBe(notYetRead);
   });
 
   it('while playing, spaces questions by twice their round trip as well (a large cluster)', async () => {
