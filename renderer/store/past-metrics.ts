@@ -2,9 +2,9 @@
 // metrics columns, their sort and filter, and the MetricsNote read these instead of the live samples.
 // Each resource has at most one question to main in flight; scrubbing asks again only for the moment
 // the view rests on once the answer comes, never once per pixel dragged. While a playback moves the
-// moment, the last answer stands for it (it lags by one question, as the sidebar's counts do): an
-// answer is always for a moment the playback has passed, and shown only for that exact moment, the
-// columns stood empty for the whole playback while the page still took an answer in every second.
+// moment, the last answer stands for it (it lags by one question, as the sidebar's counts do): every
+// answer comes for a moment the playback has already left, so shown only for its exact moment, the
+// columns stood empty for the whole playback while the page still took in an answer every second.
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { RecordedMetrics } from '../../shared/protocol/history-messages';
 import type { ResourceMetrics } from './metrics-store';

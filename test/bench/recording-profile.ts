@@ -209,10 +209,6 @@ function bytesOf(replies: readonly RecordingReply[]): number {
 }
 
 /**
- * The payload bytes of the recording's changes recorded from `from` to `to`, with the blocks they
- * point into (format 7: a list's versions, see change-blocks.ts), each counted with its last change.
- */
-/**
  * CPU ms to read the pods' state at the list's moment (stateAt: every listed version decoded, its
  * block inflated), rounded; what a moment's whole objects cost a reader of this list.
  */
@@ -227,6 +223,10 @@ function listStateMs(file: string, time: number): number {
   }
 }
 
+/**
+ * The payload bytes of the recording's changes recorded from `from` to `to`, with the blocks they
+ * point into (format 7: a list's versions, see change-blocks.ts), each counted with its last change.
+ */
 function payloadBytes(file: string, from: number, to: number): number {
   const database = new Database(file, { readonly: true });
   try {
