@@ -140,7 +140,10 @@ describe('metrics in history', { timeout: 90_000 }, () => {
     await page.screenshot({ path: screenshotPath('metrics-past') });
 
     // Played from there, the column keeps the usage recorded at a moment the playback passed (the
-    // last answer, a question behind): it never stands empty while the moment moves.
+    // last answer, a question behind): it never stands empty while the moment moves. At 1x, so that
+    // the playback is still moving when sampled (at 10x it reaches the recording's end, and paused
+    // there the column waits for that moment's own answer, as after any travel).
+    await page.selectOption('[data-testid="timeline-speed"]', '1');
     const play = page.getByTestId('timeline-play');
     await play.click();
     await expect.poll(() => play.getAttribute('aria-label')).toBe('Pause');
@@ -148,7 +151,9 @@ describe('metrics in history', { timeout: 90_000 }, () => {
     const playedFrom = await moment();
     await expect.poll(moment, { timeout: 10_000 }).not.toBe(playedFrom);
     for (let sample = 0; sample < 6; sample++) {
-      expect((await cpuColumn()).size).toBeGreaterThan(5);
+      const shown = (await cpuColumn()).size;
+      expect(await play.getAttribute('aria-label')).toBe('Pause');
+      expect(shown).toBeGreaterThan(5);
       await page.waitForTimeout(250);
     }
     await play.click();
