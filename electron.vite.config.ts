@@ -1,5 +1,5 @@
 // Bundles the desktop app: main process, sandboxed preload (one CommonJS file, as a sandboxed preload
-// cannot be ESM or require anything but electron) and the renderer, into out/. main/history's worker
+// cannot be ESM or require anything but electron) and the renderer, into out/. main's worker
 // threads are entries of their own beside index.js: history-worker.ts starts them by file name.
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
@@ -16,6 +16,7 @@ export default defineConfig({
           'recording-worker': resolve('main/history/recording-worker.ts'),
           'export-worker': resolve('main/history/export-worker.ts'),
           'query-worker': resolve('main/history/query-worker.ts'),
+          'metrics-worker': resolve('main/bridge/metrics-worker.ts'),
         },
         formats: ['es'],
       },

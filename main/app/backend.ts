@@ -9,7 +9,7 @@ import type { Clock } from '../cache/clock';
 import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
 import { Discovery } from '../kube/discovery';
 import { podLogOpener } from '../kube/pod-log-request';
-import { listMetrics } from '../kube/metrics-list';
+import { metricsListRequest } from '../kube/metrics-list';
 import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
@@ -180,7 +180,11 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       openPodLog: (namespace, pod) => podLogOpener(client, namespace, pod),
       printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
       ...(discovery ? { discovery } : {}),
-      metrics: (resource, namespace, signal, keys) => listMetrics(client, resource, namespace, signal, keys),
+      // Read in a worker thread: a 150,000-pod poll cost main 1.1-1.3 s of CPU every 15 s.
+      metrics: {
+        replies: (resource, namespace, signal, reader) =>
+          client.listInto(metricsListRequest(resource, namespace, signal), reader),
+      },
     });
     session.release = () => {
       discovery?.stop();

@@ -7,7 +7,7 @@ import type { PodLogOpener } from '../kube/pod-log-stream';
 import type { KubeObject } from '../../shared/kube/object';
 import type { BatchStreamOptions } from './batch-stream';
 import type { SessionRecording } from './history-recording';
-import type { MetricsFetch } from './metrics-poller';
+import type { SessionMetricsSource } from './session-metrics';
 import type { NamespaceAccess } from './namespace-access';
 import type { PrinterLookup } from './row-projection';
 import type { KindSource } from './served-kinds';
@@ -53,9 +53,9 @@ export interface ClusterSessionOptions {
   /** Opens one pod's log requests (main/kube's podLogOpener); without it, log streams are refused. */
   openPodLog?: (namespace: string, pod: string) => PodLogOpener;
   /**
-   * Reads metrics.k8s.io (main/kube's listMetrics over the session's client). With it, pod and node
+   * Reads metrics.k8s.io over the session's client (see SessionMetricsSource). With it, pod and node
    * metrics are polled while a renderer shows pods or nodes and discovery lists the API, and for the
    * whole session when it records (the samples are kept with the history).
    */
-  metrics?: MetricsFetch;
+  metrics?: SessionMetricsSource;
 }

@@ -7,43 +7,36 @@
 import type { Backoff } from '../cache/backoff';
 import { stepBackoff } from '../cache/backoff';
 import type { Clock, Timer } from '../cache/clock';
-import { TurnBudget, nextTurn } from '../cache/turn-budget';
+import { nextTurn } from '../cache/turn-budget';
 import { isForbidden } from '../../shared/kube/status';
 import { parseGoDuration } from '../../shared/kube/duration';
 import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
 import { metricsKeysPerPart, splitMetricsMessage } from '../../shared/protocol/metrics-parts';
-import { MetricsKeys } from '../kube/metrics-keys';
-import type { MetricsUsage } from '../kube/metrics-usage';
+import type { MetricsFetch, MetricsListRead, MetricsPollWork } from './metrics-poll-work';
+import { InlineMetricsPollWork } from './metrics-poll-work';
 
-/**
- * GETs /apis/metrics.k8s.io/v1beta1/[namespaces/{namespace}/]{resource} ("" for all namespaces), read
- * into columns with the resource's `keys` (main/kube's listMetrics).
- */
-export type MetricsFetch = (
-  resource: MetricsResource,
-  namespace: string,
-  signal: AbortSignal,
-  keys: MetricsKeys,
-) => Promise<MetricsUsage>;
+export type { MetricsFetch } from './metrics-poll-work';
+export { metricsItemsPerTurn } from './metrics-poll-work';
 
 export interface MetricsPollerOptions {
   clock: Clock;
-  fetch: MetricsFetch;
+  /** Where the polls' lists are read, summed and numbered (the app's: a worker thread). */
+  work?: MetricsPollWork;
+  /** Without `work`: lists read on this thread (InlineMetricsPollWork). */
+  fetch?: MetricsFetch;
   /** True when discovery lists metrics.k8s.io's `resource` (read before every poll). */
   served: (resource: MetricsResource) => boolean;
   /** The namespaces to list pod metrics in when the cluster scope is refused. */
   namespaces: () => readonly string[];
   send: (message: MetricsMessage) => void;
-  /** Told every successful poll's lists as read, with the poll's start (the recording keeps them). */
-  onLists?: (resource: MetricsResource, lists: readonly MetricsUsage[], polledAt: number) => void;
   /** metrics-server's default resolution; a longer `window` in the replies lengthens it. */
   resolutionMs?: number;
   /** After a failure; reset by the next success. Default 15 s doubling to 5 min. */
   backoff?: Backoff;
   random?: () => number;
   /**
-   * Yields to the event loop between slices of a big poll's summing, and between the parts of its
-   * message (default: a macrotask).
+   * Yields to the event loop between the parts of a big poll's message, and, without `work`, between
+   * slices of its summing (default: a macrotask).
    */
   nextTurn?: () => Promise<void>;
   /** Keys per message sent: a bigger poll goes out in parts (metrics-parts.ts). */
@@ -59,12 +52,6 @@ export interface MetricsPollerOptions {
 }
 
 export { parseGoDuration };
-
-/**
- * Items summed in one turn at most: a 150,000-pod poll summed at once held the main thread about
- * 220 ms; in slices no turn passes a few ms (TurnBudget also ends a turn at turnBudgetMs).
- */
-export const metricsItemsPerTurn = 5_000;
 
 export const defaultMetricsResolutionMs = 15_000;
 
@@ -93,8 +80,6 @@ interface ResourcePoll {
   startedAt?: number;
   /** When the poll due began waiting for the session's lists (clock ms). */
   waitingSince?: number;
-  /** The objects' keys, the same strings from poll to poll. */
-  readonly keys: MetricsKeys;
 }
 
 export class MetricsPoller {
@@ -102,8 +87,18 @@ export class MetricsPoller {
   private closed = false;
   /** Numbers the messages sent in parts, so a renderer never joins parts of two. */
   private lastMessageId = 0;
+  private readonly work: MetricsPollWork;
 
-  constructor(private readonly options: MetricsPollerOptions) {}
+  constructor(private readonly options: MetricsPollerOptions) {
+    if (!options.work && !options.fetch) throw new Error('MetricsPoller needs a work or a fetch');
+    this.work =
+      options.work ??
+      new InlineMetricsPollWork({
+        clock: options.clock,
+        fetch: options.fetch!,
+        ...(options.nextTurn ? { nextTurn: options.nextTurn } : {}),
+      });
+  }
 
   /**
    * A renderer shows `resource`: polling starts with the first one, at once unless the last poll was
@@ -138,15 +133,12 @@ export class MetricsPoller {
   close(): void {
     this.closed = true;
     for (const poll of this.polls.values()) stop(poll);
+    this.work.close();
   }
 
   private pollOf(resource: MetricsResource): ResourcePoll {
     let poll = this.polls.get(resource);
-    if (!poll)
-      this.polls.set(
-        resource,
-        (poll = { demand: 0, perNamespace: false, latestParts: [], keys: new MetricsKeys() }),
-      );
+    if (!poll) this.polls.set(resource, (poll = { demand: 0, perNamespace: false, latestParts: [] }));
     return poll;
   }
 
@@ -174,20 +166,12 @@ export class MetricsPoller {
     const abort = (poll.abort = new AbortController());
     let delayMs: number;
     try {
-      poll.keys.begin();
+      this.work.begin(resource);
       const lists = await this.list(resource, poll, abort.signal);
       if (abort.signal.aborted) return;
-      poll.keys.sweep();
-      const budget = new TurnBudget(this.options.clock, metricsItemsPerTurn);
-      const message = await samples(
-        resource,
-        lists,
-        budget,
-        this.options.nextTurn ?? (() => budget.nextTurn()),
-      );
+      const message = await this.work.finish(resource, lists, poll.startedAt);
       if (abort.signal.aborted) return;
       poll.backoff = undefined;
-      this.options.onLists?.(resource, lists, poll.startedAt);
       await this.publish(poll, message, abort.signal);
       if (abort.signal.aborted) return;
       delayMs = Math.max(resolutionMs, message.windowMs ?? 0);
@@ -237,10 +221,10 @@ export class MetricsPoller {
     resource: MetricsResource,
     poll: ResourcePoll,
     signal: AbortSignal,
-  ): Promise<MetricsUsage[]> {
+  ): Promise<MetricsListRead[]> {
     if (!poll.perNamespace) {
       try {
-        return [await this.options.fetch(resource, '', signal, poll.keys)];
+        return [await this.work.list(resource, '', signal)];
       } catch (error) {
         if (resource !== 'pods' || !isForbidden(error) || this.options.namespaces().length === 0) throw error;
         poll.perNamespace = true;
@@ -248,9 +232,9 @@ export class MetricsPoller {
     }
     const namespaces = this.options.namespaces();
     const settled = await Promise.allSettled(
-      namespaces.map((namespace) => this.options.fetch(resource, namespace, signal, poll.keys)),
+      namespaces.map((namespace) => this.work.list(resource, namespace, signal)),
     );
-    const lists: MetricsUsage[] = [];
+    const lists: MetricsListRead[] = [];
     let refusal: unknown;
     for (const result of settled) {
       if (result.status === 'fulfilled') lists.push(result.value);
@@ -292,39 +276,4 @@ function stop(poll: ResourcePoll): void {
   poll.timer?.stop();
   poll.abort?.abort();
   poll.timer = poll.abort = undefined;
-}
-
-/**
- * One message of per-object totals (a pod's containers summed), keyed as the rows are; summed in turns
- * bounded by `budget`, yielding with `yieldTurn` between them, so a big poll never holds the thread.
- */
-async function samples(
-  resource: MetricsResource,
-  lists: readonly MetricsUsage[],
-  budget: TurnBudget,
-  yieldTurn: () => Promise<void>,
-): Promise<MetricsMessage> {
-  // Made at their size: grown by push, a 150,000-pod poll's arrays were copied ~18 times each.
-  const keys = ([] as string[]).concat(...lists.map((list) => list.keys));
-  const cpu = new Array<number>(keys.length);
-  const memory = new Array<number>(keys.length);
-  const message: MetricsMessage = { type: 'metrics', resource, availability: 'served', keys, cpu, memory };
-  let at = 0;
-  for (const list of lists)
-    for (let item = 0; item < list.keys.length; item++, at++) {
-      if (budget.spend()) await yieldTurn();
-      let cores = 0;
-      let bytes = 0;
-      for (let row = list.containerStarts[item]!; row < list.containerStarts[item + 1]!; row++) {
-        cores += list.cpu[row]!;
-        bytes += list.memory[row]!;
-      }
-      cpu[at] = cores;
-      memory[at] = bytes;
-      const timestamp = list.timestamps[item]!;
-      if (timestamp > (message.timestamp ?? 0)) message.timestamp = timestamp;
-      const windowMs = list.windowsMs[item]!;
-      if (windowMs > (message.windowMs ?? 0)) message.windowMs = windowMs;
-    }
-  return message;
 }

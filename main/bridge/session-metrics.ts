@@ -3,16 +3,26 @@
 import type { Clock } from '../cache/clock';
 import { MetricSampleCapture } from '../history/metric-sample-capture';
 import type { Recorder } from '../history/recorder';
+import type { MetricSamplesEntry } from '../history/recording-protocol';
+import type { CachedObject } from '../history/series-owner';
 import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
-import type { MetricsFetch } from './metrics-poller';
 import { MetricsPoller } from './metrics-poller';
+import { InlineMetricsPollWork, type MetricsFetch, type MetricsPollWork } from './metrics-poll-work';
+import { MetricsWorkerWork, type MetricsReplyFetch } from './metrics-worker-work';
 import type { KindSource } from './served-kinds';
+
+/**
+ * How a session reads metrics.k8s.io: `{ replies }` (the app's) GETs each LIST and passes its bytes to
+ * a worker thread that decodes, sums and numbers them (metrics-worker-work.ts); a bare MetricsFetch
+ * reads them on this thread (tests).
+ */
+export type SessionMetricsSource = MetricsFetch | { readonly replies: MetricsReplyFetch };
 
 export interface SessionMetricsOptions {
   clock: Clock;
-  fetch: MetricsFetch;
+  fetch: SessionMetricsSource;
   discovery: KindSource | undefined;
   /** The namespaces to list pod metrics in when the cluster scope is refused. */
   namespaces: () => readonly string[];
@@ -33,29 +43,36 @@ export class SessionMetrics {
 
   constructor(private readonly options: SessionMetricsOptions) {
     const { recorder, feeds } = options;
-    const samples =
-      recorder &&
-      new MetricSampleCapture({
-        record: (batch) => recorder.recordMetricSamples(batch),
-        reportError: (context, error) =>
-          options.log(`${context} ${error instanceof Error ? error.message : String(error)}`),
-        cachedObject: (resource, namespace, name) =>
-          feeds
-            .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
-            ?.cachedObject(namespace, name),
-      });
+    const record = recorder && ((samples: MetricSamplesEntry) => recorder.recordMetricSamples(samples));
+    const reportError = (context: string, error: unknown) =>
+      options.log(`${context} ${error instanceof Error ? error.message : String(error)}`);
+    const cachedObject: CachedObject = (resource, namespace, name) =>
+      feeds
+        .find({ group: resource === 'pods' ? '' : 'apps', version: 'v1', resource }, '')
+        ?.cachedObject(namespace, name);
+    const source = options.fetch;
+    const work: MetricsPollWork =
+      typeof source === 'function'
+        ? new InlineMetricsPollWork({
+            clock: options.clock,
+            fetch: source,
+            ...(record ? { capture: new MetricSampleCapture({ record, reportError, cachedObject }) } : {}),
+          })
+        : new MetricsWorkerWork({
+            fetch: source.replies,
+            cachedObject,
+            reportError,
+            ...(record ? { record } : {}),
+          });
     this.poller = new MetricsPoller({
       clock: options.clock,
-      fetch: options.fetch,
+      work,
       served: (resource) => this.served(resource),
       namespaces: options.namespaces,
       listing: options.listing,
       send: options.send,
-      ...(samples
-        ? { onLists: (resource, lists, polledAt) => void samples.capture(resource, lists, polledAt) }
-        : {}),
     });
-    this.recordsMetrics = samples !== undefined;
+    this.recordsMetrics = record !== undefined;
     this.retainRecorded();
   }
 

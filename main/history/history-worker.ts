@@ -1,5 +1,6 @@
-// Starts a worker thread from one of main/history's worker entry files ("recording-worker",
-// "export-worker", "query-worker"). A built app loads the compiled .js. Run from TypeScript (tsx,
+// Starts a worker thread from one of main's worker entry files (main/history's "recording-worker",
+// "export-worker", "query-worker", main/bridge's "metrics-worker"). A built app loads the compiled .js,
+// which electron.vite.config.ts writes beside its index.js. Run from TypeScript (tsx,
 // vitest), the worker loads the .ts through tsx's API, since loader flags in a worker's execArgv do
 // not reach its module loading on Node 20; tsx is resolved from here, whatever the working directory.
 import { readFileSync } from 'node:fs';
@@ -8,13 +9,18 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-export function startHistoryWorker(
-  entry: 'recording-worker' | 'export-worker' | 'query-worker',
-  workerData?: unknown,
-): Worker {
+/** Each entry's source, from this folder. */
+const sources = {
+  'recording-worker': './recording-worker.ts',
+  'export-worker': './export-worker.ts',
+  'query-worker': './query-worker.ts',
+  'metrics-worker': '../bridge/metrics-worker.ts',
+} as const;
+
+export function startHistoryWorker(entry: keyof typeof sources, workerData?: unknown): Worker {
   const options = workerData === undefined ? {} : { workerData };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry}.js`, import.meta.url), options);
-  const source = new URL(`./${entry}.ts`, import.meta.url).href;
+  const source = new URL(sources[entry], import.meta.url).href;
   const tsx = tsxApi();
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}));`,

@@ -1,21 +1,21 @@
 // Turns each poll of metrics.k8s.io into the samples the recording keeps (issue 14: usage recorded
-// with history, at the API's resolution). It runs on the thread that polls, so it only numbers what
-// it is given: each pod container (or node) is a series, defined once with the names, the pod's uid
-// and its workload, and from then on named by its number; encoding, deduplication and SQLite happen
-// in the recording process.
-import type { KubeObject } from '../../shared/kube/object';
+// with history, at the API's resolution). It only numbers what it is given: each pod container (or
+// node) is a series, defined once with the names, the pod's uid and its workload, and from then on
+// named by its number; encoding, deduplication and SQLite happen in the recording process. It runs
+// where the poll is read (a worker thread in the app, see metrics-worker.ts): the pods' uids and
+// workloads come from the informers' cache on main, asked once per poll for the series not known yet.
 import { nameOf, type MetricsUsage } from '../kube/metrics-usage';
 import type { MetricSamplesEntry, MetricSeriesDefinition } from './recording-protocol';
+import type { CachedObject, IdentifyPods, ObjectName, SeriesOwner } from './series-owner';
+import { identifyFromCache } from './series-owner';
 
 export interface MetricSampleCaptureOptions {
-  /** Where each poll's samples go (Recorder.recordMetricSamples). */
+  /** Where each poll's samples go (Recorder.recordMetricSamples, or a post to main). */
   readonly record: (samples: MetricSamplesEntry) => void;
-  /** The informers' cached object, if any: pods for their uid and owner, replicasets for theirs. */
-  readonly cachedObject: (
-    resource: 'pods' | 'replicasets',
-    namespace: string,
-    name: string,
-  ) => KubeObject | undefined;
+  /** Per pod asked, its uid and workload (see IdentifyPods); or `cachedObject` to read them from. */
+  readonly identify?: IdentifyPods;
+  /** The informers' cached object, if any, when `identify` is not given. */
+  readonly cachedObject?: CachedObject;
   /** Told when a poll could not be recorded (default console.error). */
   readonly reportError?: (context: string, error: unknown) => void;
 }
@@ -89,6 +89,7 @@ export class MetricSampleCapture {
   ): Promise<void> {
     const numbered = this.numbered[resource];
     const poll = ++this.polls[resource];
+    const asked = await this.owners(resource, lists, numbered, poll);
     const definitions: MetricSeriesDefinition[] = [];
     // A sample per container row, in arrays made at their size (grown by push, a 150,000-pod poll's
     // were copied ~25 times each).
@@ -104,52 +105,33 @@ export class MetricSampleCapture {
     };
     let sample = 0;
     let items = 0;
+    let next = 0;
     for (const list of lists)
-      for (let item = 0; item < list.keys.length; item++) {
-        if (++items % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
-        const key = list.keys[item]!;
+      for (let item = 0; item < list.keys.length; item++, items++) {
+        if ((items + 1) % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
         const namespace = list.namespaceNames[list.namespaces[item]!]!;
         const parsed = list.timestamps[item]!;
         const timestamp = Number.isFinite(parsed) ? parsed : polledAt;
         const windowMs = list.windowsMs[item]! || 0;
-        const start = list.containerStarts[item]!;
-        const end = list.containerStarts[item + 1]!;
-        let object = numbered.get(key);
-        if (!object) {
-          // Made at its size: an array grown from empty by a push holds room for 17.
-          const containers = new Array<string>(end - start);
-          for (let row = start; row < end; row++)
-            containers[row - start] = list.containerNames[list.containers[row]!]!;
-          object = { seen: poll, containers, series: new Array<number>(end - start).fill(0) };
-          numbered.set(key, object);
-        }
-        object.seen = poll;
-        // The object's pod, looked up once per poll at most, and only for a series not known yet.
-        let pod: KubeObject | undefined | null = null;
-        for (let row = start; row < end; row++) {
+        const object = numbered.get(list.keys[item]!)!;
+        // The owner asked for this item, if it was asked (pods with a series not known yet).
+        const owner = asked.items[next] === items ? asked.owners[next++] : undefined;
+        for (let row = list.containerStarts[item]!; row < list.containerStarts[item + 1]!; row++) {
           const container = list.containerNames[list.containers[row]!]!;
-          let at = object.containers.indexOf(container);
-          if (at < 0) at = object.containers.push(container) - 1;
-          const current = object.series[at] ?? 0;
-          if (current <= 0) {
-            if (pod === null)
-              pod =
-                resource === 'pods'
-                  ? this.options.cachedObject('pods', namespace, nameOf(list, item))
-                  : undefined;
-            // A series stays unknown until its pod is found: then it is defined again, with the pod's uid.
-            if (current === 0 || pod) {
-              const series = ++this.nextSeries;
-              object.series[at] = resource === 'nodes' || pod !== undefined ? series : -series;
-              definitions.push({
-                series,
-                namespace,
-                name: nameOf(list, item),
-                uid: pod?.metadata.uid ?? '',
-                container,
-                workload: pod ? this.workloadOf(pod) : '',
-              });
-            }
+          const at = object.containers.indexOf(container);
+          const current = object.series[at]!;
+          // A series stays unknown until its pod is found: then it is defined again, with the pod's uid.
+          if (current < 0 ? owner : current === 0) {
+            const series = ++this.nextSeries;
+            object.series[at] = resource === 'nodes' || owner !== undefined ? series : -series;
+            definitions.push({
+              series,
+              namespace,
+              name: nameOf(list, item),
+              uid: owner?.uid ?? '',
+              container,
+              workload: owner?.workload ?? '',
+            });
           }
           entry.series[sample] = Math.abs(object.series[at]!);
           entry.timestamps[sample] = timestamp;
@@ -165,25 +147,53 @@ export class MetricSampleCapture {
   }
 
   /**
-   * "Kind/name" of the workload that runs `pod`: its controller, or for a ReplicaSet the
-   * ReplicaSet's own controller (a Deployment). A ReplicaSet not in the cache is named by the
-   * Deployment controller's naming: "<deployment>-<pod-template-hash>", the hash also on the pod.
+   * Marks every object listed as seen by `poll` (its series made, a new container's at 0), and asks
+   * the owners of the pods that have a series not known yet, all at once: per such item, its place
+   * among the poll's items (ascending) and its owner.
    */
-  private workloadOf(pod: KubeObject): string {
-    const controller = pod.metadata.ownerReferences?.find((owner) => owner.controller);
-    if (!controller) return '';
-    if (controller.kind === 'ReplicaSet') {
-      const replicaSet = this.options.cachedObject(
-        'replicasets',
-        pod.metadata.namespace ?? '',
-        controller.name,
-      );
-      const owner = replicaSet?.metadata.ownerReferences?.find((reference) => reference.controller);
-      if (owner) return `${owner.kind}/${owner.name}`;
-      const hash = pod.metadata.labels?.['pod-template-hash'];
-      if (!replicaSet && hash && controller.name.endsWith(`-${hash}`))
-        return `Deployment/${controller.name.slice(0, -hash.length - 1)}`;
-    }
-    return `${controller.kind}/${controller.name}`;
+  private async owners(
+    resource: 'pods' | 'nodes',
+    lists: readonly MetricsUsage[],
+    numbered: Numbering,
+    poll: number,
+  ): Promise<{ items: number[]; owners: readonly (SeriesOwner | undefined)[] }> {
+    const items: number[] = [];
+    const pods: ObjectName[] = [];
+    let at = 0;
+    for (const list of lists)
+      for (let item = 0; item < list.keys.length; item++, at++) {
+        if ((at + 1) % itemsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+        const key = list.keys[item]!;
+        const start = list.containerStarts[item]!;
+        const end = list.containerStarts[item + 1]!;
+        let object = numbered.get(key);
+        if (!object) {
+          // Made at its size: an array grown from empty by a push holds room for 17.
+          const containers = new Array<string>(end - start);
+          for (let row = start; row < end; row++)
+            containers[row - start] = list.containerNames[list.containers[row]!]!;
+          object = { seen: poll, containers, series: new Array<number>(end - start).fill(0) };
+          numbered.set(key, object);
+        }
+        object.seen = poll;
+        let unknown = false;
+        for (let row = start; row < end; row++) {
+          const container = list.containerNames[list.containers[row]!]!;
+          let index = object.containers.indexOf(container);
+          if (index < 0) {
+            index = object.containers.push(container) - 1;
+            object.series[index] = 0;
+          }
+          if (object.series[index]! <= 0) unknown = true;
+        }
+        if (unknown && resource === 'pods') {
+          items.push(at);
+          pods.push({ namespace: list.namespaceNames[list.namespaces[item]!]!, name: nameOf(list, item) });
+        }
+      }
+    if (pods.length === 0) return { items, owners: [] };
+    const identify =
+      this.options.identify ?? identifyFromCache(this.options.cachedObject ?? (() => undefined));
+    return { items, owners: await identify(pods) };
   }
 }

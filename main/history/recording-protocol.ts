@@ -153,10 +153,12 @@ export interface MetricSeriesDefinition {
 export interface MetricSamplesEntry {
   readonly resource: 'pods' | 'nodes';
   readonly definitions: readonly MetricSeriesDefinition[];
-  readonly series: readonly number[];
+  // Arrays or typed arrays: a poll read in the metrics worker travels as typed arrays, which a
+  // structured clone copies whole rather than element by element.
+  readonly series: ArrayLike<number>;
   /** When metrics-server took each sample (epoch ms). */
-  readonly timestamps: readonly number[];
-  readonly windowsMs: readonly number[];
-  readonly millicores: readonly number[];
-  readonly bytes: readonly number[];
+  readonly timestamps: ArrayLike<number>;
+  readonly windowsMs: ArrayLike<number>;
+  readonly millicores: ArrayLike<number>;
+  readonly bytes: ArrayLike<number>;
 }

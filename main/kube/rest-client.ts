@@ -22,6 +22,12 @@ import {
 import type { RequestDescription } from './errors';
 import type { HttpResponse } from './http-response';
 
+/** Takes a reply's bytes chunk by chunk (ListReplyDecoder, or a post of them to a worker). */
+export interface ReplyReader<T> {
+  push(chunk: Buffer): void;
+  finish(): T | Promise<T>;
+}
+
 export type QueryValue = string | number | boolean | undefined;
 
 export interface RestRequest {
@@ -101,11 +107,19 @@ export class RestClient {
     mapItem?: (item: unknown) => unknown,
     omitManagedFields = false,
   ): Promise<T> {
+    return (await this.listInto(request, new ListReplyDecoder(mapItem, omitManagedFields))) as T;
+  }
+
+  /**
+   * Sends a LIST and hands the 2xx reply's bytes to `reader` as they arrive, each chunk a task of its
+   * own; resolves with what `reader.finish` makes of them. A SyntaxError from the reader says the reply
+   * is not JSON.
+   */
+  async listInto<T>(request: RestRequest, reader: ReplyReader<T>): Promise<T> {
     const response = await this.send({ ...request, accept: request.accept ?? 'application/json' }, true);
-    const decoder = new ListReplyDecoder(mapItem, omitManagedFields);
     try {
-      await this.read(response, request, (chunk) => decoder.push(chunk), true);
-      return decoder.finish() as T;
+      await this.read(response, request, (chunk) => reader.push(chunk), true);
+      return await reader.finish();
     } catch (error) {
       if (error instanceof SyntaxError) throw this.notJson(request, error);
       throw error;
