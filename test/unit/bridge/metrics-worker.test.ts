@@ -191,7 +191,7 @@ describe('the metrics worker', () => {
     try {
       const message = await poll(work, [''], 0);
       expect(message.keys).toHaveLength(30_000);
-      // A first poll: 3 messages of keys, 3 of totals, 15 questions, 30 parts of definitions...
+      // A first poll: 3 messages of keys, 3 of totals, 60 questions, 30 parts of definitions...
       await expect.poll(() => turns.length, { timeout: 20_000 }).toBeGreaterThan(40);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(new Set(turns).size).toBe(turns.length);
