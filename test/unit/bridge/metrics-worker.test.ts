@@ -81,12 +81,13 @@ async function poll(
   work: MetricsPollWork,
   namespaces: readonly string[],
   polledAt: number,
+  resource: MetricsResource = 'pods',
 ): Promise<MetricsMessage> {
-  work.begin('pods');
+  work.begin(resource);
   const signal = new AbortController().signal;
   const lists = [];
-  for (const namespace of namespaces) lists.push(await work.list('pods', namespace, signal));
-  return work.finish('pods', lists, polledAt);
+  for (const namespace of namespaces) lists.push(await work.list(resource, namespace, signal));
+  return work.finish(resource, lists, polledAt);
 }
 
 /** Samples as plain arrays, whatever arrays they came in. */
@@ -166,6 +167,46 @@ describe('the metrics worker', () => {
       worker.close();
     }
   }, 60_000);
+
+  it('reads nodes as reading on main does: one series a node, no question about the cache', async () => {
+    const nodes = (seed: number): MetricsList => ({
+      items: Array.from({ length: 40 }, (_, id) => ({
+        metadata: { name: `node-${id}` },
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, seed)).toISOString(),
+        window: '20s',
+        usage: { cpu: `${id * 100 + seed}m`, memory: `${id + 1}Gi` },
+      })),
+    });
+    let seed = 1;
+    const inlineSamples: MetricSamplesEntry[] = [];
+    const workerSamples: MetricSamplesEntry[] = [];
+    const fetch = replying(() => nodes(seed), seeded(5));
+    const inline = new InlineMetricsPollWork({
+      clock: realClock,
+      fetch: (resource, namespace, signal, keys) =>
+        fetch(resource, namespace, signal, new MetricsListReader(resource, namespace, keys)),
+      capture: new MetricSampleCapture({ record: (entry) => inlineSamples.push(entry), cachedObject }),
+    });
+    const worker = new MetricsWorkerWork({
+      fetch,
+      record: (entry) => workerSamples.push(entry),
+      cachedObject: () => expect.fail('nodes ask the cache nothing'),
+      reportError: (context, error) => expect.fail(`${context} ${String(error)}`),
+    });
+    try {
+      for (; seed <= 2; seed++) {
+        const message = await poll(worker, [''], seed, 'nodes');
+        expect(message).toEqual(await poll(inline, [''], seed, 'nodes'));
+        expect(message.windowMs).toBe(20_000);
+        await expect.poll(() => workerSamples.length === seed && inlineSamples.length === seed).toBe(true);
+      }
+      expect(workerSamples.map(plain)).toEqual(inlineSamples.map(plain));
+      expect(workerSamples[0]!.definitions).toHaveLength(40);
+      expect(workerSamples[1]!.definitions).toHaveLength(0);
+    } finally {
+      worker.close();
+    }
+  });
 
   it('hands main one reply per turn of its event loop', async () => {
     const names = Array.from({ length: 30_000 }, (_, index) => index);
