@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Worker } from 'node:worker_threads';
 import { realClock } from '../../../main/cache/real-clock';
 import { InlineMetricsPollWork, type MetricsPollWork } from '../../../main/bridge/metrics-poll-work';
-import { MetricsWorkerWork } from '../../../main/bridge/metrics-worker-work';
+import { MetricsWorkerWork, type MetricsReplyFetch } from '../../../main/bridge/metrics-worker-work';
 import { startHistoryWorker } from '../../../main/history/history-worker';
 import { MetricSampleCapture } from '../../../main/history/metric-sample-capture';
 import type { MetricSamplesEntry } from '../../../main/history/recording-protocol';
@@ -68,6 +68,20 @@ function replying(lists: (namespace: string) => MetricsList, random: () => numbe
       at += size;
       await Promise.resolve();
     }
+    return reader.finish();
+  };
+}
+
+/** Pushes each of `texts()` as a chunk, then, once `before` settles, finishes. */
+function pushing(texts: () => string[], before = () => Promise.resolve()): MetricsReplyFetch {
+  return async <T>(
+    _resource: MetricsResource,
+    _namespace: string,
+    _signal: AbortSignal,
+    reader: ReplyReader<T>,
+  ) => {
+    for (const text of texts()) reader.push(Buffer.from(text));
+    await before();
     return reader.finish();
   };
 }
@@ -245,16 +259,9 @@ describe('the metrics worker', () => {
   it('fails a list whose reply is not JSON, and reads the next', async () => {
     let broken = true;
     const work = new MetricsWorkerWork({
-      fetch: async <T>(
-        _resource: MetricsResource,
-        _namespace: string,
-        _signal: AbortSignal,
-        reader: ReplyReader<T>,
-      ) => {
-        reader.push(Buffer.from(broken ? '{"items": [{"metadata": ' : JSON.stringify(podList([1, 2], 1))));
-        if (broken) reader.push(Buffer.from('<html>'));
-        return reader.finish();
-      },
+      fetch: pushing(() =>
+        broken ? ['{"items": [{"metadata": ', '<html>'] : [JSON.stringify(podList([1, 2], 1))],
+      ),
       cachedObject,
       reportError: (context, error) => expect.fail(`${context} ${String(error)}`),
     });
@@ -272,16 +279,11 @@ describe('the metrics worker', () => {
     const reported: string[] = [];
     let hold: (() => void) | undefined;
     const work = new MetricsWorkerWork({
-      fetch: async <T>(
-        _resource: MetricsResource,
-        _namespace: string,
-        _signal: AbortSignal,
-        reader: ReplyReader<T>,
-      ) => {
-        reader.push(Buffer.from(JSON.stringify(podList([1, 2, 3], 1))));
-        if (workers.length === 1) await new Promise<void>((resolve) => (hold = resolve));
-        return reader.finish();
-      },
+      fetch: pushing(
+        () => [JSON.stringify(podList([1, 2, 3], 1))],
+        // The first worker's list waits, its bytes sent, until the test has ended that worker.
+        () => (workers.length === 1 ? new Promise<void>((resolve) => (hold = resolve)) : Promise.resolve()),
+      ),
       cachedObject,
       reportError: (context) => reported.push(context),
       startWorker: (data) => {
