@@ -48,9 +48,12 @@ function acknowledged(): void {
 
 const keys: Record<MetricsResource, MetricsKeys> = { pods: new MetricsKeys(), nodes: new MetricsKeys() };
 /** Lists whose reply is arriving, or whose reply failed to decode (answered at its end). */
-const reading = new Map<number, MetricsListReader | Error>();
-/** Lists read, until their poll finishes. */
-const read = new Map<number, MetricsUsage>();
+const reading = new Map<number, { readonly resource: MetricsResource; decoder: MetricsListReader | Error }>();
+/**
+ * Lists read, until their poll finishes; a poll that never finishes (stopped, or failed in another
+ * list) leaves its lists here until the next poll of their resource begins.
+ */
+const read = new Map<number, { readonly resource: MetricsResource; readonly usage: MetricsUsage }>();
 const questions = new Map<number, (owners: readonly (SeriesOwner | null)[]) => void>();
 let lastQuestion = 0;
 
@@ -66,12 +69,13 @@ const capture = record
 port.on('message', (request: MetricsWorkerRequest) => {
   switch (request.type) {
     case 'begin':
+      for (const [list, { resource }] of read) if (resource === request.resource) read.delete(list);
       return keys[request.resource].begin();
     case 'list':
-      return void reading.set(
-        request.list,
-        new MetricsListReader(request.resource, request.namespace, keys[request.resource]),
-      );
+      return void reading.set(request.list, {
+        resource: request.resource,
+        decoder: new MetricsListReader(request.resource, request.namespace, keys[request.resource]),
+      });
     case 'bytes':
       return push(request.list, request.bytes);
     case 'end':
@@ -99,11 +103,11 @@ port.on('message', (request: MetricsWorkerRequest) => {
 
 function push(list: number, bytes: Uint8Array): void {
   const reader = reading.get(list);
-  if (!reader || reader instanceof Error) return;
+  if (!reader || reader.decoder instanceof Error) return;
   try {
-    reader.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    reader.decoder.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
-    reading.set(list, error instanceof Error ? error : new Error(String(error)));
+    reader.decoder = error instanceof Error ? error : new Error(String(error));
   }
 }
 
@@ -112,9 +116,9 @@ function end(list: number): void {
   reading.delete(list);
   try {
     if (!reader) throw new Error(`metrics list ${list} was never begun`);
-    if (reader instanceof Error) throw reader;
-    const usage = reader.finish();
-    read.set(list, usage);
+    if (reader.decoder instanceof Error) throw reader.decoder;
+    const usage = reader.decoder.finish();
+    read.set(list, { resource: reader.resource, usage });
     post({ type: 'listed', list, objects: usage.keys.length });
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
@@ -131,10 +135,10 @@ async function finish(
   const resourceKeys = keys[resource];
   resourceKeys.sweep();
   const usages = lists.map((list) => {
-    const usage = read.get(list);
+    const listed = read.get(list);
     read.delete(list);
-    if (!usage) throw new Error(`metrics list ${list} was never read`);
-    return usage;
+    if (!listed) throw new Error(`metrics list ${list} was never read`);
+    return listed.usage;
   });
   const message = await metricsMessageOf(resource, usages, { spend: () => false }, () => Promise.resolve());
   const fresh: NewKeys = { ids: [], keys: [] };

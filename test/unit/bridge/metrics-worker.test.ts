@@ -274,6 +274,31 @@ describe('the metrics worker', () => {
     }
   });
 
+  it('forgets the lists of a poll that never finished once the next poll of their resource begins', async () => {
+    const work = new MetricsWorkerWork({
+      fetch: pushing(() => [JSON.stringify(podList([1, 2, 3], 1))]),
+      cachedObject,
+      reportError: (context, error) => expect.fail(`${context} ${String(error)}`),
+    });
+    try {
+      const signal = new AbortController().signal;
+      // A poll of nodes begun meanwhile leaves the pods' lists alone.
+      work.begin('pods');
+      const kept = await work.list('pods', '', signal);
+      await poll(work, [''], 0, 'nodes');
+      expect((await work.finish('pods', [kept], 0)).keys).toHaveLength(3);
+      // A pods poll that never finishes: the next one's begin forgets its list.
+      work.begin('pods');
+      const abandoned = await work.list('pods', '', signal);
+      work.begin('pods');
+      const current = await work.list('pods', '', signal);
+      await expect(work.finish('pods', [abandoned, current], 0)).rejects.toThrow(/never read/);
+      expect((await poll(work, [''], 0)).keys).toEqual(['b/web-1', 'c/web-2', 'a/web-3']);
+    } finally {
+      work.close();
+    }
+  });
+
   it('fails what a dead worker owed, and the next poll starts another', async () => {
     const workers: Worker[] = [];
     const reported: string[] = [];
