@@ -132,14 +132,15 @@ async function finish(
   lists: readonly number[],
   polledAt: number,
 ): Promise<void> {
-  const resourceKeys = keys[resource];
-  resourceKeys.sweep();
   const usages = lists.map((list) => {
     const listed = read.get(list);
     read.delete(list);
     if (!listed) throw new Error(`metrics list ${list} was never read`);
     return listed.usage;
   });
+  // The poll is complete: keys it did not make are forgotten.
+  const resourceKeys = keys[resource];
+  resourceKeys.sweep();
   const message = await metricsMessageOf(resource, usages, { spend: () => false }, () => Promise.resolve());
   const fresh: NewKeys = { ids: [], keys: [] };
   const ids = resourceKeys.numbered(message.keys, fresh);
