@@ -15,9 +15,6 @@ import { metricsKeysPerPart, splitMetricsMessage } from '../../shared/protocol/m
 import type { MetricsFetch, MetricsListRead, MetricsPollWork } from './metrics-poll-work';
 import { InlineMetricsPollWork } from './metrics-poll-work';
 
-export type { MetricsFetch } from './metrics-poll-work';
-export { metricsItemsPerTurn } from './metrics-poll-work';
-
 export interface MetricsPollerOptions {
   clock: Clock;
   /** Where the polls' lists are read, summed and numbered (the app's: a worker thread). */

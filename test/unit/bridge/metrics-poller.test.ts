@@ -3,10 +3,9 @@
 // access (per-namespace lists after the cluster scope's 403; "forbidden" when every namespace refuses).
 import { describe, expect, it } from 'vitest';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
-import type { MetricsFetch } from '../../../main/bridge/metrics-poller';
+import { metricsItemsPerTurn, type MetricsFetch } from '../../../main/bridge/metrics-poll-work';
 import {
   MetricsPoller,
-  metricsItemsPerTurn,
   metricsListingRecheckMs,
   metricsListingWaitMaxMs,
   parseGoDuration,
