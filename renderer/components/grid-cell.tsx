@@ -8,7 +8,11 @@ import type { ReactElement, ReactNode } from 'react';
 export interface GridCellOptions {
   /** Classes beside the table's (`cell`): the text's colour, weight or font. */
   readonly className?: string | undefined;
-  /** The cell's whole text, shown on hover (a cut cell keeps it within reach). */
+  /**
+   * A title that says more than the cell's text (an age's timestamp). Without one, the table gives
+   * the hovered cell its text as a title (useHoverTitle): a title written at every render restyles
+   * its element.
+   */
   readonly title?: string | undefined;
 }
 

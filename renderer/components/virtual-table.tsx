@@ -6,6 +6,7 @@
 // when another row takes its position, when its selection changes, or when the column set changes.
 import { Fragment, memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
+import { useHoverTitle } from './use-hover-title';
 import { cellFits, leastContentWidth, type CellText } from './cell-fit';
 
 export interface TableColumn {
@@ -68,6 +69,7 @@ export function minimumTableWidth(columns: readonly TableColumn[]): number {
 export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   const { keys, columns, sort, onSort, selectedIndex } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
+  useHoverTitle(scrollRef);
   const rowWindow = useFixedRowWindow(scrollRef, {
     count: keys.length,
     rowHeight,

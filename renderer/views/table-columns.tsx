@@ -1,8 +1,9 @@
 // The table's columns for a kind: kubectl's (shared/kinds printers), NAMESPACE first when the kind is
 // namespaced (as `kubectl get -A` prints it), and for pods the NODE and IP of `-o wide`, which people
 // filter by. Cells render from the row's raw values; ages tick through useNow. A cell is cut with an
-// ellipsis when its column is too narrow, so every cell carries its whole text as a title: no value is
-// ever out of reach (RESTARTS "39 (3m10s ago)", a long message or image name).
+// ellipsis when its column is too narrow, so the cell under the pointer shows its whole text as a title
+// (useHoverTitle, in the table): no value is ever out of reach (RESTARTS "39 (3m10s ago)", a long
+// message or image name). An age's cell carries its timestamp as its title from the render.
 import type { ReactNode } from 'react';
 import type { CellValue, Row } from '../../shared/protocol';
 import type { ColumnDefinition } from '../../shared/kinds/columns/column-definition';
@@ -104,7 +105,7 @@ function AgeText(props: {
   });
 }
 
-/** A cell of one value as kubectl prints it: faint when missing, its whole text as its title. */
+/** A cell of one value as kubectl prints it: faint when missing. */
 function plainCell(
   cell: string,
   value: CellValue | undefined,
@@ -120,7 +121,7 @@ function plainCell(
         : undefined;
   if (faint !== undefined)
     return gridCell(cell, faint, { className: className ? `${className} cell-faint` : 'cell-faint' });
-  return gridCell(cell, String(value), { className, title: String(value) });
+  return gridCell(cell, String(value), { className });
 }
 
 function RestartsText(props: {
@@ -139,16 +140,15 @@ function RestartsText(props: {
       {count}
       {ago ? <span className="cell-faint">{ago}</span> : null}
     </>,
-    { className: count > 0 ? 'restarts-warning' : undefined, title: `${count}${ago}` },
+    { className: count > 0 ? 'restarts-warning' : undefined },
   );
 }
 
 /** One cell of a row, the cell element itself (see VirtualTable's renderCell). */
 export function renderKindCell(row: Row, column: TableColumn, cell: string): ReactNode {
   const kindColumn = column as KindColumn;
-  if (kindColumn.id === 'namespace')
-    return gridCell(cell, row.namespace, { className: 'cell-muted', title: row.namespace });
-  if (kindColumn.id === 'name') return gridCell(cell, row.name, { className: 'cell-name', title: row.name });
+  if (kindColumn.id === 'namespace') return gridCell(cell, row.namespace, { className: 'cell-muted' });
+  if (kindColumn.id === 'name') return gridCell(cell, row.name, { className: 'cell-name' });
   const leastWidth = leastContentWidth(column.width);
   if (kindColumn.id === 'age') return <AgeText cell={cell} at={row.createdAt} leastWidth={leastWidth} />;
   if (kindColumn.metric)
@@ -186,7 +186,6 @@ export function renderKindCell(row: Row, column: TableColumn, cell: string): Rea
       <span className={`status ${kindColumn.podStatus ? podStatusClass(value) : statusClass(value)}`}>
         {value}
       </span>,
-      { title: value },
     );
   }
   if (definition.name === 'IP' || definition.name === 'Cluster-IP' || definition.name === 'External-IP')

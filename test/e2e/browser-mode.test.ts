@@ -198,6 +198,39 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
     await page.keyboard.press('Escape');
   });
 
+  it("shows a cell's whole text as the title of the hovered cell only", async () => {
+    await setFilter('');
+    await page.keyboard.press('Escape');
+    const [first, second] = await visibleKeys();
+    const nameCell = (key: string) => page.locator(`[role="row"][data-key="${key}"] .cell-name`);
+    const titles = () =>
+      page.$$eval('[role="row"][data-key] [role="gridcell"]:not(.cell-name)', (cells) =>
+        cells.map((cell) => cell.getAttribute('title')).filter((title) => title !== null),
+      );
+    // Before any hover, only ages carry a title of their own: their timestamp.
+    for (const title of await titles()) expect(Number.isNaN(Date.parse(title!))).toBe(false);
+    expect(await nameCell(first!).getAttribute('title')).toBeNull();
+    await nameCell(first!).hover();
+    await expect.poll(() => nameCell(first!).getAttribute('title')).toBe(first!.split('/')[1]);
+    await nameCell(second!).hover();
+    await expect.poll(() => nameCell(second!).getAttribute('title')).toBe(second!.split('/')[1]);
+    expect(await nameCell(first!).getAttribute('title')).toBeNull();
+    // Rows are kept by position: a new answer under the resting pointer retitles the cell it is
+    // over (the same element, now another pod's).
+    const namespaces = new Map<string, number>();
+    for (const pod of await api.pods())
+      namespaces.set(pod.namespace, (namespaces.get(pod.namespace) ?? 0) + 1);
+    const other = [...namespaces].find(
+      ([namespace, count]) => namespace !== second!.split('/')[0] && count > 2,
+    );
+    await setFilter(`ns=${other![0]}`);
+    const hovered = page.locator('[role="row"][aria-rowindex="3"] .cell-name');
+    await expect.poll(() => hovered.textContent(), { timeout: 10_000 }).not.toBe(second!.split('/')[1]);
+    await expect.poll(() => hovered.getAttribute('title')).toBe(await hovered.textContent());
+    await page.mouse.move(0, 0);
+    await expect.poll(() => hovered.getAttribute('title')).toBeNull();
+  });
+
   it('moves the selection with j/k and opens the detail with Enter', async () => {
     await setFilter('');
     await page.keyboard.press('Escape');
