@@ -11,6 +11,16 @@ export interface RowWindow {
   readonly start: number;
   /** One past the last row rendered. */
   readonly end: number;
+  /** The first row in view. */
+  readonly first: number;
+  /** One past the last row in view. */
+  readonly last: number;
+  /**
+   * Tells the window which rows the last commit left showing what they should, [start, end) unless
+   * part of the overscan still holds an older answer (see held-overscan.ts): a scroll that brings a
+   * row outside them into view renders before its frame is drawn. Called from a layout effect.
+   */
+  readonly markRendered: (rows: { start: number; end: number }) => void;
   /**
    * Scrolls the least needed to show row `index` whole below the sticky header (none if it is). The
    * same function for the hook's lifetime, so an effect that scrolls to a selection runs when the
@@ -98,11 +108,12 @@ export function useFixedRowWindow(
   latest.current = options;
   const start = Math.max(0, first - options.overscan);
   const end = Math.min(options.count, last + options.overscan);
-  // The rows in the DOM, as of the last commit (what a scroll's rows are checked against).
-  const rendered = useRef({ start, end });
-  useLayoutEffect(() => {
-    rendered.current = { start, end };
-  }, [start, end]);
+  // The rows in the DOM that show what they should, as of the last commit (what a scroll's rows are
+  // checked against): told by the caller, which knows whether its overscan holds an older answer.
+  const rendered = useRef({ start: 0, end: 0 });
+  const markRendered = useCallback((rows: { start: number; end: number }) => {
+    rendered.current = rows;
+  }, []);
 
   const scrollToIndex = useCallback(
     (index: number) => {
@@ -120,5 +131,5 @@ export function useFixedRowWindow(
     [scrollRef],
   );
 
-  return { start, end, scrollToIndex };
+  return { start, end, first, last, markRendered, scrollToIndex };
 }

@@ -4,9 +4,20 @@
 // React state: it receives the ordered key list and reads each visible row through `getRow`; a row
 // re-renders only when its object identity changes (the mirror replaces objects, never mutates them),
 // when another row takes its position, when its selection changes, or when the column set changes.
-import { Fragment, memo, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import {
+  Fragment,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useFixedRowWindow } from './use-fixed-row-window';
 import { useHoverTitle } from './use-hover-title';
+import { noRenderedKeys, planRows, renderedRows, type RenderedKeys } from './held-overscan';
 import { cellFits, leastContentWidth, type CellText } from './cell-fit';
 
 export interface TableColumn {
@@ -90,14 +101,40 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
     if (selectedIndex !== undefined && selectedIndex >= 0) scrollToIndex(selectedIndex);
   }, [selectedIndex, scrollToIndex]);
 
+  // A new answer paints the rows in view first; the overscan follows after that frame (see
+  // held-overscan.ts). `committed` is what the last commit showed, position by position.
+  const committed = useRef<RenderedKeys>(noRenderedKeys);
+  const plan = planRows(keys, rowWindow, committed.current);
+  const { start, markRendered } = rowWindow;
+  const current = renderedRows(rowWindow, plan);
+  useLayoutEffect(() => {
+    committed.current = { start, keys: plan.keys };
+    markRendered(current);
+  });
+  const [, followOverscan] = useState(0);
+  useEffect(() => {
+    if (!plan.holding) return;
+    // After the next frame is drawn, not in a task that could run before it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => followOverscan((count) => count + 1), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  });
+
   const template = columns.map((column) => column.width).join(' ');
   const leastWidths = useMemo(() => columns.map((column) => leastContentWidth(column.width)), [columns]);
   const minWidth = minimumTableWidth(columns);
   const visible: ReactNode[] = [];
   for (let index = rowWindow.start; index < rowWindow.end; index++) {
-    const key = keys[index]!;
+    const key = plan.keys[index - start];
+    if (key === undefined) continue;
     const row = props.getRow(key);
     if (row === undefined) continue;
+    const held = index < current.start || index >= current.end;
     visible.push(
       // Keyed by position, not by row key: when a keystroke's filter replaces every visible key, each
       // position's DOM row is updated in place (its cells' text) rather than ~60 rows and their cells
@@ -115,6 +152,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
         cellText={props.cellText as ((row: unknown, column: TableColumn) => CellText | undefined) | undefined}
         leastWidths={leastWidths}
         selected={key === props.selectedKey}
+        held={held}
         onSelect={props.onSelect}
         onOpen={props.onOpen}
       />,
@@ -192,6 +230,11 @@ interface TableRowProps {
   /** Per column, the least content width its cells can get (px). */
   readonly leastWidths: readonly number[];
   readonly selected: boolean;
+  /**
+   * An overscan row holding an earlier answer's row until it follows (see held-overscan.ts): out of
+   * view, and without the data-key that names a row of the answer, which tests and tools read.
+   */
+  readonly held: boolean;
   readonly onSelect: (key: string) => void;
   readonly onOpen: (key: string) => void;
 }
@@ -204,7 +247,8 @@ const TableRow = memo(function TableRow(props: TableRowProps): ReactNode {
       className={`table-row${props.selected ? ' selected' : ''}${props.index % 2 === 1 ? ' odd' : ''}`}
       aria-selected={props.selected}
       aria-rowindex={props.index + 2}
-      data-key={rowKey}
+      data-key={props.held ? undefined : rowKey}
+      aria-hidden={props.held || undefined}
       style={{ transform: `translateY(${props.top}px)`, gridTemplateColumns: props.template }}
       onMouseDown={() => props.onSelect(rowKey)}
       onDoubleClick={() => props.onOpen(rowKey)}

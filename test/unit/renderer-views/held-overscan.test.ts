@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { noRenderedKeys, planRows, renderedRows } from '../../../renderer/components/held-overscan';
+import type { RenderedKeys } from '../../../renderer/components/held-overscan';
+
+const keysOf = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+/** As VirtualTable renders at the top of a table: 26 rows in view, an overscan of 12 below them. */
+const top = { start: 0, end: 38, first: 0, last: 26 };
+const shown = (keys: readonly string[], window = top): RenderedKeys => ({
+  start: window.start,
+  keys: keys.slice(window.start, window.end),
+});
+
+describe('planRows', () => {
+  it('renders every position of the window when the rows in view were shown before (churn)', () => {
+    const before = keysOf('pod-', 1000);
+    // A pod deleted above the window moves every row up by one: the same keys, other positions.
+    const after = before.slice(1);
+    const plan = planRows(after, top, shown(before));
+    expect(plan.holding).toBe(false);
+    expect(plan.keys).toEqual(after.slice(0, 38));
+    expect(renderedRows(top, plan)).toEqual({ start: 0, end: 38 });
+  });
+
+  it('holds the overscan and renders the rows in view when they are a new answer', () => {
+    const before = keysOf('pod-', 1000);
+    const answer = keysOf('web-', 500);
+    const plan = planRows(answer, top, shown(before));
+    expect(plan.holding).toBe(true);
+    expect(plan.keys.slice(0, 26)).toEqual(answer.slice(0, 26));
+    // Positions 26-37 keep the rows they showed, untouched in the DOM.
+    expect(plan.keys.slice(26)).toEqual(before.slice(26, 38));
+    // Only the rows in view show the answer: a scroll past them renders before its frame.
+    expect(renderedRows(top, plan)).toEqual({ start: 0, end: 26 });
+  });
+
+  it('follows with the whole window once the rows in view are the ones shown', () => {
+    const before = keysOf('pod-', 1000);
+    const answer = keysOf('web-', 500);
+    const held = planRows(answer, top, shown(before));
+    const followed = planRows(answer, top, { start: 0, keys: held.keys });
+    expect(followed.holding).toBe(false);
+    expect(followed.keys).toEqual(answer.slice(0, 38));
+  });
+
+  it('keeps holding through keystrokes that come before the overscan followed', () => {
+    const before = keysOf('pod-', 1000);
+    const first = planRows(keysOf('a-', 500), top, shown(before));
+    const second = planRows(keysOf('ab-', 500), top, { start: 0, keys: first.keys });
+    expect(second.holding).toBe(true);
+    expect(second.keys.slice(26)).toEqual(before.slice(26, 38));
+  });
+
+  it('leaves positions the render before had no row at empty (a first render, a longer answer)', () => {
+    const plan = planRows(keysOf('pod-', 1000), top, noRenderedKeys);
+    expect(plan.holding).toBe(true);
+    expect(plan.keys.slice(26)).toEqual(new Array(12).fill(undefined));
+    const few = planRows(keysOf('web-', 1000), top, shown(keysOf('pod-', 30)));
+    expect(few.keys.slice(26, 30)).toEqual(['pod-26', 'pod-27', 'pod-28', 'pod-29']);
+    expect(few.keys.slice(30)).toEqual(new Array(8).fill(undefined));
+  });
+
+  it('renders a jump of the scrollbar in view first, wherever the window was', () => {
+    const keys = keysOf('pod-', 150_000);
+    const deep = { start: 119_988, end: 120_038, first: 120_000, last: 120_026 };
+    const plan = planRows(keys, deep, shown(keys));
+    expect(plan.holding).toBe(true);
+    expect(plan.keys.slice(12, 38)).toEqual(keys.slice(120_000, 120_026));
+    expect(plan.keys.slice(0, 12).every((key) => key === undefined)).toBe(true);
+  });
+
+  it('renders a wheel notch into the overscan as it is (its rows were shown)', () => {
+    const keys = keysOf('pod-', 150_000);
+    const notch = { start: 0, end: 47, first: 9, last: 35 };
+    const plan = planRows(keys, notch, shown(keys));
+    expect(plan.holding).toBe(false);
+    expect(plan.keys).toEqual(keys.slice(0, 47));
+  });
+
+  it('holds nothing for an empty view', () => {
+    const plan = planRows([], { start: 0, end: 0, first: 0, last: 0 }, shown(keysOf('pod-', 40)));
+    expect(plan).toEqual({ keys: [], holding: false });
+  });
+});
