@@ -1,22 +1,29 @@
 // Which row each rendered position of a virtual table shows when the rows in view are a new answer
-// (a keystroke's filter, a sort, a kind switch, a jump of the scrollbar). The overscan, the rows
+// (a keystroke's filter, a sort, a kind switch) in a view that did not move. The overscan, the rows
 // rendered beyond the viewport so that a wheel notch finds them in the DOM, is not seen: in the frame
 // that answers, rendering it costs as much per row as the rows in view (at the ui bench's window,
 // 12 of 38 rows: their cells' text laid out again and their React commit, about a third of a
 // keystroke's work on the page's thread) and shows the user nothing. So the overscan holds the rows it
-// showed, untouched in the DOM, and follows in a render after that frame is drawn.
+// showed, untouched in the DOM, and follows in a render after that frame is drawn. A scroll never
+// holds: the overscan is there for the next scroll, and a scroll into rows not rendered renders
+// them before its frame is drawn (useFixedRowWindow), so while the wheel turns a held overscan would
+// move that work into every scroll frame.
 //
 // The invariant: a row in view always shows the answer's key at its position. A held row is outside
 // the viewport; a scroll that brings one into view renders before its frame is drawn, since the rows
 // that show the answer are only those in view until the overscan has followed (see renderedRows).
 
-/** The rows a render put in the DOM: the key each position from `start` showed (undefined: none). */
+/**
+ * The rows a render put in the DOM: the key each position from `start` showed (undefined: none), and
+ * the first row that was in view.
+ */
 export interface RenderedKeys {
   readonly start: number;
+  readonly first: number;
   readonly keys: readonly (string | undefined)[];
 }
 
-export const noRenderedKeys: RenderedKeys = { start: 0, keys: [] };
+export const noRenderedKeys: RenderedKeys = { start: 0, first: 0, keys: [] };
 
 /** The positions a render covers: [start, end), of which [first, last) are in view. */
 export interface RenderedWindow {
@@ -34,14 +41,15 @@ export interface RowPlan {
 }
 
 /**
- * The keys of the window's positions in `keys`' order, or, when most rows in view are keys the render
- * `before` did not show (a new answer, not churn moving the same rows by a position or two), the rows
- * in view from `keys` and the overscan holding the key each of its positions showed `before`.
+ * The keys of the window's positions in `keys`' order, or, when the view did not move since the render
+ * `before` and most rows in view are keys it did not show (a new answer, not churn moving the same
+ * rows by a position or two), the rows in view from `keys` and the overscan holding the key each of
+ * its positions showed `before`.
  */
 export function planRows(keys: readonly string[], window: RenderedWindow, before: RenderedKeys): RowPlan {
   const inView = window.last - window.first;
   let unseen = 0;
-  if (inView > 0) {
+  if (inView > 0 && window.first === before.first) {
     const shown = new Set(before.keys);
     for (let index = window.first; index < window.last; index++) if (!shown.has(keys[index])) unseen++;
   }

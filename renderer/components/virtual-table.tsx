@@ -105,10 +105,10 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   // held-overscan.ts). `committed` is what the last commit showed, position by position.
   const committed = useRef<RenderedKeys>(noRenderedKeys);
   const plan = planRows(keys, rowWindow, committed.current);
-  const { start, markRendered } = rowWindow;
+  const { start, first, markRendered } = rowWindow;
   const current = renderedRows(rowWindow, plan);
   useLayoutEffect(() => {
-    committed.current = { start, keys: plan.keys };
+    committed.current = { start, first, keys: plan.keys };
     markRendered(current);
   });
   const [, followOverscan] = useState(0);

@@ -8,6 +8,7 @@ const keysOf = (prefix: string, count: number) =>
 const top = { start: 0, end: 38, first: 0, last: 26 };
 const shown = (keys: readonly string[], window = top): RenderedKeys => ({
   start: window.start,
+  first: window.first,
   keys: keys.slice(window.start, window.end),
 });
 
@@ -38,7 +39,7 @@ describe('planRows', () => {
     const before = keysOf('pod-', 1000);
     const answer = keysOf('web-', 500);
     const held = planRows(answer, top, shown(before));
-    const followed = planRows(answer, top, { start: 0, keys: held.keys });
+    const followed = planRows(answer, top, { start: 0, first: 0, keys: held.keys });
     expect(followed.holding).toBe(false);
     expect(followed.keys).toEqual(answer.slice(0, 38));
   });
@@ -46,7 +47,7 @@ describe('planRows', () => {
   it('keeps holding through keystrokes that come before the overscan followed', () => {
     const before = keysOf('pod-', 1000);
     const first = planRows(keysOf('a-', 500), top, shown(before));
-    const second = planRows(keysOf('ab-', 500), top, { start: 0, keys: first.keys });
+    const second = planRows(keysOf('ab-', 500), top, { start: 0, first: 0, keys: first.keys });
     expect(second.holding).toBe(true);
     expect(second.keys.slice(26)).toEqual(before.slice(26, 38));
   });
@@ -60,13 +61,18 @@ describe('planRows', () => {
     expect(few.keys.slice(30)).toEqual(new Array(8).fill(undefined));
   });
 
-  it('renders a jump of the scrollbar in view first, wherever the window was', () => {
+  it('never holds for a scroll: the overscan is there for the next one', () => {
     const keys = keysOf('pod-', 150_000);
+    // A jump of the scrollbar: every row in view is new, and all of the window renders.
     const deep = { start: 119_988, end: 120_038, first: 120_000, last: 120_026 };
-    const plan = planRows(keys, deep, shown(keys));
-    expect(plan.holding).toBe(true);
-    expect(plan.keys.slice(12, 38)).toEqual(keys.slice(120_000, 120_026));
-    expect(plan.keys.slice(0, 12).every((key) => key === undefined)).toBe(true);
+    const jump = planRows(keys, deep, shown(keys));
+    expect(jump.holding).toBe(false);
+    expect(jump.keys).toEqual(keys.slice(119_988, 120_038));
+    // A flick of the wheel 30 rows down between two renders, under churn (a new list of keys): most
+    // rows in view were not rendered, and still the window renders whole.
+    const flick = { start: 18, end: 68, first: 30, last: 56 };
+    const churned = [...keys.slice(0, 30), 'pod-new', ...keys.slice(30)];
+    expect(planRows(churned, flick, shown(keys)).holding).toBe(false);
   });
 
   it('renders a wheel notch into the overscan as it is (its rows were shown)', () => {
