@@ -2,8 +2,8 @@
 // (a keystroke's filter, a sort, a kind switch) in a view that did not move. The overscan, the rows
 // rendered beyond the viewport so that a wheel notch finds them in the DOM, is not seen: in the frame
 // that answers, rendering it costs as much per row as the rows in view (at the ui bench's window,
-// 12 of 38 rows: their cells' text laid out again and their React commit, about a third of a
-// keystroke's work on the page's thread) and shows the user nothing. So the overscan holds the rows it
+// 12 of 38 rows: their cells laid out, restyled and committed again, a third of the rows' work in a
+// keystroke's task on the page's thread) and shows the user nothing. So the overscan holds the rows it
 // showed, untouched in the DOM, and follows in a render after that frame is drawn. A scroll never
 // holds: the overscan is there for the next scroll, and a scroll into rows not rendered renders
 // them before its frame is drawn (useFixedRowWindow), so while the wheel turns a held overscan would

@@ -73,14 +73,10 @@ describe('planRows', () => {
     const flick = { start: 18, end: 68, first: 30, last: 56 };
     const churned = [...keys.slice(0, 30), 'pod-new', ...keys.slice(30)];
     expect(planRows(churned, flick, shown(keys)).holding).toBe(false);
-  });
-
-  it('renders a wheel notch into the overscan as it is (its rows were shown)', () => {
-    const keys = keysOf('pod-', 150_000);
-    const notch = { start: 0, end: 47, first: 9, last: 35 };
-    const plan = planRows(keys, notch, shown(keys));
-    expect(plan.holding).toBe(false);
-    expect(plan.keys).toEqual(keys.slice(0, 47));
+    // A wheel notch into the overscan: its rows were rendered already.
+    expect(planRows(keys, { start: 0, end: 47, first: 9, last: 35 }, shown(keys)).keys).toEqual(
+      keys.slice(0, 47),
+    );
   });
 
   it('holds nothing for an empty view', () => {
