@@ -9,9 +9,11 @@
 import type { Database } from 'better-sqlite3';
 import { parseGvrKey } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
-import type { FrameRow } from './row-frame-codec';
+import type { FrameText } from './row-frame-codec';
 import { encodeRowFrame, printerSignature } from './row-frame-codec';
-import { DecodedRowFrame } from './row-frame-decoder';
+import type { DecodedRowFrame } from './row-frame-decoder';
+import { decodeRowFrame } from './row-frame-decoder';
+import { replayLayout } from './replay-layout';
 import type { RecordingReader } from './recording-reader';
 
 interface SourceFrame {
@@ -79,7 +81,9 @@ function copyFiltered(
   range: string,
   exportedObjects: ReadonlySet<number>,
 ): void {
-  const signature = printerSignature(printerFor(parseGvrKey(gvr)));
+  const printer = printerFor(parseGvrKey(gvr));
+  const signature = printerSignature(printer);
+  const layout = replayLayout(printer);
   const ids = reader.guard(`row frames of ${gvr}`, [], () =>
     database.prepare(`SELECT id ${range} ORDER BY id`).pluck().all(),
   ) as number[];
@@ -99,17 +103,22 @@ function copyFiltered(
       if (stored === undefined) return undefined;
       let decoded: DecodedRowFrame;
       try {
-        decoded = new DecodedRowFrame(stored.rows, signature);
+        decoded = decodeRowFrame(stored.rows, signature);
       } catch {
         return undefined;
       }
-      const rows: FrameRow[] = [];
+      // Written as this build writes frames (an older frame's rows made into texts): a row the frame
+      // cannot tell is left out, and decoded from its version, as any row no frame holds.
+      const rows: FrameText[] = [];
       for (let at = 0; at < decoded.objects.length; at++) {
         const object = decoded.objects[at];
-        if (exportedObjects.has(object))
-          rows.push({ object, change: decoded.changes[at], row: decoded.row(at) });
+        if (!exportedObjects.has(object)) continue;
+        const text = decoded.text(at, layout);
+        if (text === undefined) continue;
+        const change = decoded.changes[at];
+        rows.push({ object, change, key: decoded.key(at), namespace: decoded.namespace(at), text });
       }
-      return { ...stored, rows: encodeRowFrame(rows, signature) };
+      return { ...stored, rows: encodeRowFrame(rows, signature, layout) };
     });
     if (frame !== undefined)
       insert.run(id, frame.time, frame.stream, frame.last_change, frame.base, frame.rows);

@@ -24,7 +24,7 @@ import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
 import type { RowFrameReader } from './row-frame-reader';
 import { framedChains } from './row-frame-moment';
-import { replayLayoutOf, rowText } from './replay-layout';
+import { replayLayoutOf } from './replay-layout';
 import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamsOf } from './state-at';
 import type { MomentMembers } from './keyframe-members';
@@ -255,19 +255,33 @@ function textsFromFrames(
       : []),
   ];
   const layout = replayLayoutOf(query.gvr);
+  const found: MomentRow[] = [];
+  const texts: string[] = [];
   for (const chain of chains)
     for (const frame of chain) {
-      if (unread.size === 0) return;
+      if (unread.size === 0) break;
       const changes = frame.changes;
       for (let at = 0; at < changes.length; at++) {
         const row = unread.get(changes[at]);
         if (row === undefined) continue;
         // A change id names one version of one object: any frame holding it holds its row.
-        row.text = rowText(frame.row(at), layout);
+        const text = frame.text(at, layout);
+        if (text === undefined) continue;
+        found.push(row);
+        texts.push(text);
         row.changeRow = undefined;
         unread.delete(changes[at]);
       }
     }
+  // A frame's row text is a slice of the frame's whole text: the rows found are cut from one text of
+  // their own, so that the moment kept does not keep every frame it took a row from (see takeRows).
+  const joined = texts.join('');
+  let start = 0;
+  for (const [index, row] of found.entries()) {
+    const end = start + texts[index].length;
+    row.text = joined.slice(start, end);
+    start = end;
+  }
 }
 
 /** Reads the change rows of the rows of `unread` that have none yet (their versions are decoded). */

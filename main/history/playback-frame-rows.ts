@@ -8,7 +8,8 @@
 // frame, or recorded after the last one) is decoded as without frames: the frames are a cache.
 import type { Row } from '../../shared/protocol/row';
 import type { RecordingReader } from './recording-reader';
-import { DecodedRowFrame } from './row-frame-decoder';
+import type { DecodedRowFrame } from './row-frame-decoder';
+import { decodeRowFrame } from './row-frame-decoder';
 
 interface FrameRecord {
   readonly id: number;
@@ -81,7 +82,7 @@ export class PlaybackFrameRows {
         .pluck()
         .get(id) as Uint8Array | undefined;
       if (blob !== undefined) {
-        const frame = new DecodedRowFrame(blob, this.printer);
+        const frame = decodeRowFrame(blob, this.printer);
         const byChange = new Map<number, number>();
         for (const [index, change] of frame.changes.entries()) byChange.set(change, index);
         decoded = { frame, byChange };

@@ -1,18 +1,27 @@
 // How a row frame is stored: the table rows of a set of changes (each row the projection of the
-// version its change holds), as columns rather than rows, one JSON text deflated once for the frame.
-// Columns keep alike values together (namespaces, labels, node names, a status word) so that a value
-// many rows share is written, parsed and held once: the reader parses a few bytes per row where the
-// rows' own JSON is about 500, and rows it does not need are never built (see row-frame-decoder.ts).
+// version its change holds), one JSON text deflated once for the frame. Each row is stored as the text
+// a travel sends it as (its tuple under its kind's replay layout, see replay-layout.ts), one line a
+// row, beside the columns a moment reads without it (object, change, key, namespace): a cold moment
+// takes its rows' texts as they are, where rows built from columns and stringified again were half
+// of its time at 150,000 pods (session 32). The columns' forms (a dictionary of the values a column
+// repeats, lines) are the older frames' too: until session 32 every field was a column (StoredFrame,
+// still read, never written).
 import { deflateRawSync } from 'node:zlib';
 import type { KindPrinter } from '../../shared/kinds/columns';
-import type { CellValue, Row } from '../../shared/protocol/row';
+import type { Row } from '../../shared/protocol/row';
 import { objectKey } from '../../shared/protocol/row';
+import type { RowLayout } from '../../shared/protocol/row-tuples';
 
-/** One row of a frame: the change whose version it projects, and that change's object. */
-export interface FrameRow {
+/**
+ * One row of a frame as stored: the change whose version it projects, that change's object, and the
+ * row's text under the frame's layout (rowText), key and namespace.
+ */
+export interface FrameText {
   readonly object: number;
   readonly change: number;
-  readonly row: Row;
+  readonly key: string;
+  readonly namespace: string;
+  readonly text: string;
 }
 
 /**
@@ -49,6 +58,23 @@ export const digitAlphabet = Array.from({ length: 0x7f - codeOffset }, (_, index
   .filter((digit) => digit !== '\\')
   .join('');
 
+/**
+ * A frame as written since session 32: this header as JSON on the frame's first line, then each row's
+ * text on a line of its own (JSON writes no line break), outside the header so that reading it back
+ * is a split, not a parse that unescapes every quote of every row.
+ */
+export interface StoredTupleFrame {
+  /** The printer's signature (printerSignature): rows of another printer are not this build's rows. */
+  readonly printer: string;
+  /** The layout the texts are written under (replayLayout of the printer, as this build made it). */
+  readonly layout: RowLayout;
+  readonly objects: number[];
+  readonly changes: number[];
+  /** Each row's key is its text's first value (a tuple's), read from there: see TupleRowFrame.key. */
+  readonly namespace: Column;
+}
+
+/** A frame as written before session 32: every field of the rows a column. Read, never written. */
 export interface StoredFrame {
   /** The printer's signature (printerSignature): rows of another printer are not this build's rows. */
   readonly printer: string;
@@ -72,11 +98,13 @@ export interface StoredFrame {
 }
 
 /**
- * Whether `row` reads back from JSON as it is: a number JSON cannot hold (NaN, an infinity, -0) would
- * come back as another value, so such a row is left out of the frame (its version is decoded instead).
+ * Whether `row` reads back from its text under `layout` as it is: a number JSON cannot hold (NaN, an
+ * infinity, -0) would come back as another value, and a fixed layout boxes as many cells as it names
+ * (see rowTuple), so such a row is left out of the frame (its version is decoded instead).
  */
-export function storable(row: Row): boolean {
+export function storable(row: Row, layout: RowLayout): boolean {
   if (row.key !== objectKey(row.namespace, row.name)) return false;
+  if (layout.cellFields.length > 0 && row.cells.length !== layout.cellFields.length) return false;
   if (!Number.isFinite(row.createdAt) || Object.is(row.createdAt, -0)) return false;
   for (const cell of row.cells)
     if (typeof cell === 'number' && (!Number.isFinite(cell) || Object.is(cell, -0))) return false;
@@ -86,7 +114,11 @@ export function storable(row: Row): boolean {
 /** Rows whose values repeat at most this often are stored as they are, not through a dictionary. */
 const dictionaryRatio = 0.5;
 
-function column(values: readonly unknown[], keyOf: (value: unknown) => unknown = (value) => value): Column {
+/** `values` as a column: a dictionary of the values and each row's position in it, unless they seldom repeat. */
+export function column(
+  values: readonly unknown[],
+  keyOf: (value: unknown) => unknown = (value) => value,
+): Column {
   const positions = new Map<unknown, number>();
   const dictionary: unknown[] = [];
   const indexes: number[] = new Array<number>(values.length);
@@ -125,14 +157,9 @@ function digitsOf(indexes: readonly number[], count: number): { digits: string; 
 }
 
 /** A column of values that seldom repeat: as lines when they are strings that allow it. */
-function distinct(values: readonly unknown[]): Column {
+export function distinct(values: readonly unknown[]): Column {
   const lines = values.every((value) => typeof value === 'string' && !value.includes('\n'));
   return lines && values.length > 0 ? { lines: values.join('\n') } : { values: [...values] };
-}
-
-/** A column of JSON objects (labels, owners): alike by their JSON text. */
-function objectColumn(values: readonly unknown[]): Column {
-  return column(values, (value) => JSON.stringify(value));
 }
 
 /**
@@ -143,38 +170,16 @@ export function printerSignature(printer: KindPrinter): string {
   return JSON.stringify(printer.columns);
 }
 
-export function encodeRowFrame(rows: readonly FrameRow[], printer: string): Buffer {
-  const pick = <T>(read: (row: Row) => T): T[] => rows.map((entry) => read(entry.row));
-  const names = pick((row) => row.name);
-  const cellColumns: Column[] = [];
-  const widest = rows.reduce((most, entry) => Math.max(most, entry.row.cells.length), 0);
-  for (let cell = 0; cell < widest; cell++) {
-    const values: CellValue[] = [];
-    let sameAsName = true;
-    for (const [index, { row }] of rows.entries()) {
-      if (cell >= row.cells.length) continue;
-      values.push(row.cells[cell]);
-      sameAsName &&= row.cells[cell] === names[index];
-    }
-    cellColumns.push(sameAsName && values.length === rows.length ? { sameAsName: true } : column(values));
-  }
-  const stored: StoredFrame = {
+/** `rows`, written as texts under `layout`, as a frame of `printer`'s rows (its signature). */
+export function encodeRowFrame(rows: readonly FrameText[], printer: string, layout: RowLayout): Buffer {
+  const header: StoredTupleFrame = {
     printer,
+    layout,
     objects: rows.map((entry) => entry.object),
     changes: rows.map((entry) => entry.change),
-    // One object's uid and key each, and resourceVersions that seldom repeat: a dictionary would be
-    // built for half the rows and dropped (see column).
-    uid: distinct(pick((row) => row.uid)),
-    key: distinct(pick((row) => row.key)),
-    namespace: column(pick((row) => row.namespace)),
-    resourceVersion: distinct(pick((row) => row.resourceVersion)),
-    labels: objectColumn(pick((row) => row.labels)),
-    owners: objectColumn(pick((row) => row.owners)),
-    node: column(pick((row) => row.node ?? null)),
-    status: column(pick((row) => row.status ?? null)),
-    createdAt: column(pick((row) => row.createdAt)),
-    cellCount: column(pick((row) => row.cells.length)),
-    cells: cellColumns,
+    namespace: column(rows.map((entry) => entry.namespace)),
   };
-  return deflateRawSync(JSON.stringify(stored));
+  // The header's line ends with a line break even when no row follows: that is what tells this frame
+  // from an older one, which is one JSON text without any.
+  return deflateRawSync(`${JSON.stringify(header)}\n${rows.map((entry) => entry.text).join('\n')}`);
 }

@@ -1,92 +1,55 @@
 // Reads a row frame back (see row-frame-codec.ts for how it is stored): which changes it holds rows
-// of, each row built when asked for.
+// of, each row's text (as a travel sends it) and row when asked for. Frames written since session 32
+// hold the texts (TupleRowFrame); older ones hold columns, from which both are built (ColumnRowFrame).
 import { inflateRawSync } from 'node:zlib';
 import type { CellValue, OwnerSummary, Row } from '../../shared/protocol/row';
-import type { Column, StoredFrame } from './row-frame-codec';
-import { codeOffset, digitAlphabet } from './row-frame-codec';
-
-/** A column's reader: row index -> value (values shared through a dictionary are one object). */
-type ColumnReader = (index: number) => unknown;
-
-/**
- * A reader of the column `stored` of `length` values; throws when it does not hold as many (a frame
- * damaged past what deflate and JSON notice is still never read as rows).
- */
-function reader(stored: Column, length: number): ColumnReader {
-  const fail = () => new Error('row frame: a column does not hold a value per row');
-  if ('sameAsName' in stored) throw new Error('row frame: only a cell can be the name');
-  if ('lines' in stored) {
-    if (typeof stored.lines !== 'string') throw fail();
-    const lines = stored.lines.split('\n');
-    if (lines.length !== length) throw fail();
-    return (index) => lines[index];
-  }
-  if ('values' in stored) {
-    if (!Array.isArray(stored.values) || stored.values.length !== length) throw fail();
-    return (index) => stored.values[index];
-  }
-  if (!Array.isArray(stored.dictionary)) throw fail();
-  const dictionary = stored.dictionary;
-  if ('digits' in stored) {
-    const positions = digitPositions(stored.digits, stored.width, length, dictionary.length);
-    if (positions === undefined) throw fail();
-    return (index) => dictionary[positions[index]];
-  }
-  if ('codes' in stored) {
-    const codes = stored.codes;
-    if (typeof codes !== 'string' || codes.length !== length) throw fail();
-    for (let index = 0; index < length; index++) {
-      const position = codes.charCodeAt(index) - codeOffset;
-      if (position < 0 || position >= dictionary.length) throw fail();
-    }
-    return (index) => dictionary[codes.charCodeAt(index) - codeOffset];
-  }
-  const indexes = stored.indexes;
-  if (!Array.isArray(indexes) || indexes.length !== length) throw fail();
-  for (const index of indexes)
-    if (!Number.isInteger(index) || index < 0 || index >= dictionary.length) throw fail();
-  return (index) => dictionary[indexes[index]];
-}
-
-/** Character code -> its value as a digit (see digitAlphabet), -1 for a character that is none. */
-const digitValues = new Int8Array(128).fill(-1);
-for (let value = 0; value < digitAlphabet.length; value++)
-  digitValues[digitAlphabet.charCodeAt(value)] = value;
+import type { RowLayout } from '../../shared/protocol/row-tuples';
+import type { StoredFrame, StoredTupleFrame } from './row-frame-codec';
+import type { ColumnReader } from './row-frame-columns';
+import { reader } from './row-frame-columns';
+import { rowText } from './replay-layout';
+import { TupleRowFrame } from './tuple-row-frame';
 
 /**
- * The dictionary position of each of `length` rows, read once off `digits` (`width` digits a row), or
- * undefined when they are not that many positions below `count`.
+ * A frame read back: which changes it holds rows of (a delta frame holds rows that later changes
+ * replaced, which a moment never needs), each row's key and namespace, and its text or row when asked
+ * for.
  */
-function digitPositions(
-  digits: unknown,
-  width: unknown,
-  length: number,
-  count: number,
-): Uint32Array | undefined {
-  if (typeof digits !== 'string' || !Number.isInteger(width) || (width as number) < 1) return undefined;
-  if (digits.length !== length * (width as number)) return undefined;
-  const base = digitAlphabet.length;
-  const positions = new Uint32Array(length);
-  for (let row = 0, at = 0; row < length; row++) {
-    let position = 0;
-    for (const end = at + (width as number); at < end; at++) {
-      const code = digits.charCodeAt(at);
-      const value = code < 128 ? digitValues[code] : -1;
-      if (value < 0) return undefined;
-      position = position * base + value;
-    }
-    if (position >= count) return undefined;
-    positions[row] = position;
-  }
-  return positions;
-}
-
-/**
- * A frame read back: which changes it holds rows of, each row built when asked for (a delta frame
- * holds rows that later changes replaced, which a moment never needs).
- */
-export class DecodedRowFrame {
+export interface DecodedRowFrame {
   /** Row by row: the object and the change whose version the row projects. */
+  readonly objects: readonly number[];
+  readonly changes: readonly number[];
+  /** The key of the row at `index` ("namespace/name", or "name"). */
+  key(index: number): string;
+  /** The namespace of the row at `index` ("" for an object of no namespace). */
+  namespace(index: number): string;
+  /**
+   * The text of the row at `index` as a travel sends it: rowText(row, layout). Undefined when the
+   * frame cannot tell (a damaged row): its version is decoded instead, as for a row no frame holds.
+   */
+  text(index: number, layout: RowLayout): string | undefined;
+  /** The row at `index`, built anew at each call; undefined as for text. */
+  row(index: number): Row | undefined;
+}
+
+/** Throws when `blob` is not a frame of rows printed by `printer` (see printerSignature). */
+export function decodeRowFrame(blob: Uint8Array, printer: string): DecodedRowFrame {
+  const text = inflateRawSync(blob).toString('utf8');
+  // A frame of texts has its rows' lines after its header's; an older frame is one JSON text, one line.
+  const headerEnd = text.indexOf('\n');
+  const stored = JSON.parse(headerEnd < 0 ? text : text.slice(0, headerEnd)) as
+    StoredFrame | StoredTupleFrame;
+  if (!Array.isArray(stored.objects) || !Array.isArray(stored.changes))
+    throw new Error('row frame: not a row frame');
+  if (stored.printer !== printer) throw new Error('row frame: printed by another printer');
+  if (stored.objects.length !== stored.changes.length) throw new Error('row frame: columns differ in length');
+  return headerEnd < 0
+    ? new ColumnRowFrame(stored as StoredFrame)
+    : new TupleRowFrame(stored as StoredTupleFrame, text, headerEnd + 1);
+}
+
+/** A frame written before session 32: every field of its rows a column, each row built when asked for. */
+class ColumnRowFrame implements DecodedRowFrame {
   readonly objects: readonly number[];
   readonly changes: readonly number[];
   private readonly columns: {
@@ -106,14 +69,8 @@ export class DecodedRowFrame {
     readonly cellRows: (number[] | undefined)[];
   };
 
-  /** Throws when `blob` is not a frame of rows printed by `printer` (see printerSignature). */
-  constructor(blob: Uint8Array, printer: string) {
-    const stored = JSON.parse(inflateRawSync(blob).toString('utf8')) as StoredFrame;
-    if (!Array.isArray(stored.objects) || !Array.isArray(stored.changes) || !Array.isArray(stored.cells))
-      throw new Error('row frame: not a row frame');
-    if (stored.printer !== printer) throw new Error('row frame: printed by another printer');
-    if (stored.objects.length !== stored.changes.length)
-      throw new Error('row frame: columns differ in length');
+  constructor(stored: StoredFrame) {
+    if (!Array.isArray(stored.cells)) throw new Error('row frame: not a row frame');
     this.objects = stored.objects;
     this.changes = stored.changes;
     const length = stored.changes.length;
@@ -150,30 +107,21 @@ export class DecodedRowFrame {
     };
   }
 
-  /** The key of the row at `index` ("namespace/name", or "name"). */
   key(index: number): string {
     return this.columns.key(index) as string;
   }
 
-  /** The uid of the row at `index`: with its resourceVersion, which version of which object it is. */
-  uid(index: number): string {
-    return this.columns.uid(index) as string;
-  }
-
-  /** The resourceVersion of the row at `index`. */
-  resourceVersion(index: number): string {
-    return this.columns.resourceVersion(index) as string;
-  }
-
-  /** The namespace of the row at `index` ("" for an object of no namespace). */
   namespace(index: number): string {
     return this.columns.namespace(index) as string;
   }
 
+  text(index: number, layout: RowLayout): string {
+    return rowText(this.row(index), layout);
+  }
+
   /**
-   * The row at `index`, built anew at each call: a moment keeps what it needs of a row (its text, see
-   * MomentRows), and rows kept here for every frame of a chain were only more for the garbage
-   * collector to walk.
+   * Built anew at each call: a moment keeps what it needs of a row (its text, see MomentRows), and
+   * rows kept here for every frame of a chain were only more for the garbage collector to walk.
    */
   row(index: number): Row {
     const columns = this.columns;

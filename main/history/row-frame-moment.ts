@@ -18,7 +18,7 @@ import { lastChangeAt } from './stream-state';
 import type { MomentRow } from './moment-order';
 import { MomentOrder, momentRow, withText } from './moment-order';
 import type { RowLayout } from '../../shared/protocol/row-tuples';
-import { replayLayoutOf, rowText } from './replay-layout';
+import { replayLayoutOf } from './replay-layout';
 
 export interface FramedMoment {
   /** In the moment's order, one per namespace/name. */
@@ -67,11 +67,12 @@ export function framedMoment(
 
 /**
  * Adds to `order` the rows of `frame` that `members` (object -> change) holds, taking them out of
- * `members`: those `known`, and the others made into their text here (tuples under `layout`), in the frame's order (made in
- * the moment's order, each row read the columns of another frame at another place, and cache misses
- * made them three times as slow). The frame's new texts are joined into one string and each row's
- * text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones (80 MB)
- * were copied by every scavenge until promoted.
+ * `members`: those `known`, and the others with their text from the frame (tuples under `layout`),
+ * in the frame's order (taken in the moment's order, each row read another frame at another place,
+ * and cache misses made them three times as slow). The texts taken are joined into one string and
+ * each row's text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones
+ * (80 MB) were copied by every scavenge until promoted, and the moment kept holds only its own rows'
+ * text, not the whole text of every frame it read.
  */
 function takeRows(
   frame: DecodedRowFrame,
@@ -88,16 +89,24 @@ function takeRows(
   for (let at = 0; at < objects.length; at++) {
     const change = changes[at];
     if (members.get(objects[at]) !== change) continue;
-    members.delete(objects[at]);
     const kept = withText(known, change);
     if (kept !== undefined) {
+      members.delete(objects[at]);
       if (namespace === undefined || kept.namespace === namespace) order.add(kept);
-    } else if (namespace === undefined || frame.namespace(at) === namespace) {
-      const text = rowText(frame.row(at), layout);
-      made.push({ at, change, start: length });
-      texts.push(text);
-      length += text.length;
+      continue;
     }
+    // Outside the namespace asked for: not the moment's row, and not to be decoded either.
+    if (namespace !== undefined && frame.namespace(at) !== namespace) {
+      members.delete(objects[at]);
+      continue;
+    }
+    const text = frame.text(at, layout);
+    // A row the frame cannot tell stays in `members`: its version is decoded, as one no frame holds.
+    if (text === undefined) continue;
+    members.delete(objects[at]);
+    made.push({ at, change, start: length });
+    texts.push(text);
+    length += text.length;
   }
   const joined = texts.join('');
   for (const [index, { at, change, start }] of made.entries()) {

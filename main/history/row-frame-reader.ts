@@ -2,7 +2,8 @@
 // chain of frames it adds to, back to a full frame. The frames are a cache: a change they hold no row
 // of is decoded from its version, so a frame that is missing, damaged or printed by another printer
 // costs time, never a wrong row.
-import { DecodedRowFrame } from './row-frame-decoder';
+import type { DecodedRowFrame } from './row-frame-decoder';
+import { decodeRowFrame } from './row-frame-decoder';
 import type { RecordingReader } from './recording-reader';
 
 /**
@@ -68,7 +69,7 @@ export class RowFrameReader {
         if (!this.decoded.has(id)) {
           const rows = rowsOf(reader, id);
           if (rows === undefined) return;
-          this.decoded.set(id, new DecodedRowFrame(rows, printer));
+          this.decoded.set(id, decodeRowFrame(rows, printer));
           yield;
           // Another recording read meanwhile: this one's frames are not its cache's.
           if (this.recording !== recording) return;
@@ -106,7 +107,7 @@ export class RowFrameReader {
         if (frame === undefined) {
           const rows = rowsOf(reader, id);
           if (rows === undefined) break;
-          frame = new DecodedRowFrame(rows, printer);
+          frame = decodeRowFrame(rows, printer);
         }
       } catch {
         // Damaged or another printer's: the frames read so far are still right.

@@ -23,8 +23,9 @@ import type { KubeObject } from '../../shared/kube/object';
 import { printerFor } from '../../shared/kinds/columns';
 import type { KindPrinter } from '../../shared/kinds/columns';
 import { RowProjector } from '../bridge/row-projection';
-import type { Row } from '../../shared/protocol/row';
-import type { FrameRow } from './row-frame-codec';
+import type { RowLayout } from '../../shared/protocol/row-tuples';
+import { replayLayout, rowText } from './replay-layout';
+import type { FrameText } from './row-frame-codec';
 import { encodeRowFrame, printerSignature, storable } from './row-frame-codec';
 import type { SqliteDatabase } from './schema';
 
@@ -37,21 +38,26 @@ export interface RowFrameOptions {
 
 /**
  * A live object as the frames know it: the change holding its version, and that version's captured
- * text until a frame projects it (the text is the writer's own buffer, not a copy), then only its row.
- * Rows, not parsed trees, are what stays: a pod's row is a fraction of its tree, and a full frame
- * needs every live row, so a row projected once serves every frame until its object changes. (A pod's
- * row holds about 800 bytes of heap; its JSON text, tried instead, held as much.)
+ * text until a frame projects it (the text is the writer's own buffer, not a copy), then only its row
+ * as frames store it (its text under the kind's layout, key and namespace; null when no frame can
+ * store it, see storable). That, not a parsed tree, is what stays: a full frame needs every live row,
+ * so a row projected and written once serves every frame until its object changes. (A pod's row held
+ * about 800 bytes of heap as an object; its tuple's text is ~300 characters.)
  */
 interface LiveObject {
   readonly change: number;
   text: Buffer | undefined;
-  row: Row | undefined;
+  row: StoredRow | null | undefined;
 }
+
+type StoredRow = Omit<FrameText, 'object' | 'change'>;
 
 interface FramedStream {
   readonly id: number;
   readonly projector: RowProjector;
   readonly signature: string;
+  /** How its rows' texts are written (replay-layout.ts): as a travel sends them. */
+  readonly layout: RowLayout;
   /** Object id -> the change holding its current version, and that version. */
   readonly live: Map<number, LiveObject>;
   /** Objects changed since the last frame (a subset of live). */
@@ -98,6 +104,7 @@ export class RowFrameWriter {
       id: stream,
       projector: new RowProjector(printer),
       signature: printerSignature(printer),
+      layout: replayLayout(printer),
       live: new Map(),
       changed: new Set(),
       lastFrameTime: Number.NEGATIVE_INFINITY,
@@ -166,15 +173,16 @@ export class RowFrameWriter {
       state.lastFrame === undefined ||
       state.deltaRows + state.changed.size > fullFrameRatio * state.live.size;
     const objects = full ? state.live.keys() : state.changed.values();
-    const rows: FrameRow[] = [];
+    const rows: FrameText[] = [];
     for (const object of objects) {
       const live = state.live.get(object)!;
       if (live.text !== undefined) {
-        live.row = state.projector.project(JSON.parse(live.text.toString()) as KubeObject, time);
+        const row = state.projector.project(JSON.parse(live.text.toString()) as KubeObject, time);
+        const { key, namespace } = row;
+        live.row = storable(row, state.layout) ? { key, namespace, text: rowText(row, state.layout) } : null;
         live.text = undefined;
       }
-      const row = live.row!;
-      if (storable(row)) rows.push({ object, change: live.change, row });
+      if (live.row) rows.push({ object, change: live.change, ...live.row });
     }
     // Sorted as a moment lists them, so a moment built from the frame is all but sorted already.
     if (full) rows.sort(byKey);
@@ -183,7 +191,7 @@ export class RowFrameWriter {
       state.id,
       lastChange,
       full ? null : state.lastFrame!,
-      encodeRowFrame(rows, state.signature),
+      encodeRowFrame(rows, state.signature, state.layout),
     );
     state.lastFrame = Number(result.lastInsertRowid);
     state.deltaRows = full ? 0 : state.deltaRows + rows.length;
@@ -196,8 +204,8 @@ export class RowFrameWriter {
  * By key, as a moment from frames orders its rows (row-frame-moment.ts): a stored row's key is
  * objectKey(namespace, name), and a kind's rows are all namespaced or all not.
  */
-function byKey(left: FrameRow, right: FrameRow): number {
-  const a = left.row.key;
-  const b = right.row.key;
+function byKey(left: FrameText, right: FrameText): number {
+  const a = left.key;
+  const b = right.key;
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -221,7 +221,8 @@ function isCellValue(value: unknown): value is CellValue {
   );
 }
 
-function isLayout(value: unknown): value is RowLayout {
+/** Whether `value` is a RowLayout: its cell fields each null or a field a cell may repeat. */
+export function isLayout(value: unknown): value is RowLayout {
   if (typeof value !== 'object' || value === null) return false;
   const { cellFields } = value as Partial<Record<keyof RowLayout, unknown>>;
   return (

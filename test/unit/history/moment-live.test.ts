@@ -11,7 +11,7 @@ import { MomentRows } from '../../../main/history/moment-rows';
 import type { RecordingReader } from '../../../main/history/recording-reader';
 import { openRecording } from '../../../main/history/recording-reader';
 import { RecordingWriter } from '../../../main/history/recording-writer';
-import { DecodedRowFrame } from '../../../main/history/row-frame-decoder';
+import { TupleRowFrame } from '../../../main/history/tuple-row-frame';
 import { VersionDecoder } from '../../../main/history/version-decoder';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
@@ -104,18 +104,16 @@ function travel(
   const listing = [...liveRows.values()]
     .map((row) => `${row.key}\t${row.uid}\t${row.resourceVersion}\n`)
     .join('');
-  // What a travel from live reads of the moment is what differs: no frame row's identity is read on
-  // its own (the moment's whole frame chain was walked, every row's identity made to compare it).
-  const versionsRead = vi.spyOn(DecodedRowFrame.prototype, 'resourceVersion');
-  const identitiesRead = vi.spyOn(DecodedRowFrame.prototype, 'uid');
+  // What a travel from live reads of the moment is what differs: a frame's row is read only to be
+  // sent (the moment's whole frame chain was walked once, every row's identity made to compare it).
+  const textsRead = vi.spyOn(TupleRowFrame.prototype, 'text');
   const moment = moments.moment(reader, query, now, undefined, listing);
   const sent = decodeRows(joinedRows([...moment.chunks]));
   const ended = moment.ended();
   const expected = rebuilt(reader, query);
   const rows = new Map(liveRows);
   if (moment.againstLive) {
-    expect(versionsRead).not.toHaveBeenCalled();
-    expect(identitiesRead).not.toHaveBeenCalled();
+    expect(textsRead.mock.calls.length).toBeLessThanOrEqual(sent.length);
     for (const key of ended.deletes) expect(rows.delete(key), key).toBe(true);
     expect(moment.unchanged + sent.length).toBe(ended.rows);
   } else rows.clear();

@@ -16,7 +16,7 @@ import { exportRecording } from '../../../main/history/export-recording';
 import { printerKeepsRows } from '../../../main/history/row-frame-writer';
 import { replayLayout } from '../../../main/history/replay-layout';
 import { printerSignature } from '../../../main/history/row-frame-codec';
-import { DecodedRowFrame } from '../../../main/history/row-frame-decoder';
+import { decodeRowFrame } from '../../../main/history/row-frame-decoder';
 import { openForWriting } from '../../../main/history/schema';
 import { stateAt } from '../../../main/history/state-at';
 import type { StateQuery } from '../../../main/history/state-at';
@@ -508,8 +508,8 @@ describe('row frames', () => {
     const signature = printerSignature(printerFor({ group: '', resource: 'pods' }));
     const namespaces = new Set<string>();
     for (const blob of frames) {
-      const frame = new DecodedRowFrame(blob, signature);
-      for (let at = 0; at < frame.objects.length; at++) namespaces.add(frame.row(at).namespace);
+      const frame = decodeRowFrame(blob, signature);
+      for (let at = 0; at < frame.objects.length; at++) namespaces.add(frame.namespace(at));
     }
     reader.close();
     expect(frames.length).toBeGreaterThan(5);
