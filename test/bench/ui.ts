@@ -159,6 +159,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     await travelTo(page, middle);
     const churnPlayFor = playbackWindow(span, middle, playbackSpeed);
     const underChurn = await playbackError(page, playbackSpeed, churnPlayFor);
+    const playbackStillMs = Math.max(playback.stillMaxMs, underChurn.stillMaxMs);
     await goLive(page);
     await page.close();
 
@@ -213,6 +214,8 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         travel_to_start_ms: round(travels[1]!),
         playback_speed_error_pct: round(speedError),
         playback_churn_error_pct: round(underChurn.errorPct),
+        // The longest the view's moment stood still in either playback, wall ms.
+        playback_still_max_ms: round(playbackStillMs),
         // Space to the first move (the error above is measured from it): reading the first changes,
         // and from a recording's start the list's moment rebuilt and on the page first.
         playback_start_ms: round(playback.startMs),
@@ -260,7 +263,15 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         atMost('ui: kind switch at most 150 ms', kindSwitch, 150, ' ms'),
         atMost('ui: detail open at most 100 ms', detailOpen, 100, ' ms'),
         atMost('ui: travel complete at most 1 s', travel, 1_000, ' ms'),
-        atMost(`ui: playback at ${playbackSpeed}x within 10%`, speedError, 10, '%'),
+        // Issue 12: at N x within 10%, never still over 250 ms; both playbacks (from the start and
+        // from the middle, under churn) count, the worse of the two (a NaN, unmeasured, misses).
+        atMost(
+          `ui: playback at ${playbackSpeed}x within 10% (from the start and under churn)`,
+          Math.max(speedError, underChurn.errorPct),
+          10,
+          '%',
+        ),
+        atMost('ui: playback never still over 250 ms', playbackStillMs, 250, ' ms'),
         atMost('ui: long tasks under churn at most 1 per minute', longTasksPerMinute, 1, '/min'),
         atMost('ui: backend event-loop stalls under churn at most 50 ms', loopStallMs, 50, ' ms'),
       ],

@@ -41,6 +41,7 @@ const uiFields = [
   'detail_open_ms',
   'travel_complete_ms',
   'playback_speed_error_pct',
+  'playback_still_max_ms',
   // What each playback was measured over, and the pods' listing gap: what tells a playback or travel
   // inside the initial list's record from one past it.
   'playback_measured_ms',
