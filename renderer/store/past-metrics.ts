@@ -9,6 +9,7 @@ import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { RecordedMetrics } from '../../shared/protocol/history-messages';
 import type { ResourceMetrics } from './metrics-store';
 import { RecordedSamples } from './recorded-samples';
+import type { LatestSamples } from './sample-history';
 
 export type AskPastMetrics = (resource: MetricsResource, time: number) => Promise<RecordedMetrics>;
 
@@ -133,7 +134,7 @@ export class PastMetrics {
       this.next(resource, entry);
     };
     this.ask!(resource, time).then(
-      (recorded) => answered(() => resourceMetricsOf(recorded)),
+      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics.latest)),
       (error: unknown) =>
         answered(() => ({
           ...notYetRead,
@@ -156,14 +157,17 @@ function emptyEntry(): PastEntry {
   };
 }
 
-/** A recorded moment as the views read live metrics: "absent" when nothing was recorded for it. */
-function resourceMetricsOf(recorded: RecordedMetrics): ResourceMetrics {
+/**
+ * A recorded moment as the views read live metrics: "absent" when nothing was recorded for it.
+ * `before`: the samples shown until now (see RecordedSamples).
+ */
+function resourceMetricsOf(recorded: RecordedMetrics, before: LatestSamples): ResourceMetrics {
   if (recorded.keys.length === 0)
     return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
   return {
     availability: 'served',
     reason: undefined,
     timestamp: recorded.timestamp,
-    latest: new RecordedSamples(recorded),
+    latest: new RecordedSamples(recorded, before instanceof RecordedSamples ? before : undefined),
   };
 }
