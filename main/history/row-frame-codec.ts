@@ -1,11 +1,11 @@
 // How a row frame is stored: the table rows of a set of changes (each row the projection of the
-// version its change holds), one JSON text deflated once for the frame. Each row is stored as the text
-// a travel sends it as (its tuple under its kind's replay layout, see replay-layout.ts), one line a
-// row, beside the columns a moment reads without it (object, change, key, namespace): a cold moment
-// takes its rows' texts as they are, where rows built from columns and stringified again were half
-// of its time at 150,000 pods (session 32). The columns' forms (a dictionary of the values a column
-// repeats, lines) are the older frames' too: until session 32 every field was a column (StoredFrame,
-// still read, never written).
+// version its change holds), deflated once for the frame. Each row is stored as the text a travel
+// sends it as (its tuple under its kind's replay layout, see replay-layout.ts), a line a row after a
+// JSON header of what a moment reads without it (objects, changes, namespaces; a row's key is its
+// text's first value): a cold moment takes its rows' texts as they are, where rows built from
+// columns and stringified again were a quarter of its time at 150,000 pods (session 32). The header's
+// columns (a dictionary of the values a column repeats, or lines) are the older frames' forms: until
+// session 32 every field of a row was a column (StoredFrame, still read, never written).
 import { deflateRawSync } from 'node:zlib';
 import type { KindPrinter } from '../../shared/kinds/columns';
 import type { Row } from '../../shared/protocol/row';

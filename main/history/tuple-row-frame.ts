@@ -40,7 +40,7 @@ export class TupleRowFrame implements DecodedRowFrame {
   /**
    * The tuple's first value, as its text holds it (a key has no character JSON escapes but in a name
    * no API server accepts): a slice of the row's text, not a parse of it, nor a column of its own (a
-   * key stored twice cost a fifth of a frame's bytes).
+   * key stored twice cost a seventh of a frame's bytes).
    */
   key(index: number): string {
     const text = this.texts[index];
