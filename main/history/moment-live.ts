@@ -18,7 +18,7 @@ import type { LiveIdentities, LiveIdentity } from './live-identities';
 import { isLive } from './live-identities';
 import { LiveComparisons } from './live-comparison';
 import type { MomentRow } from './moment-order';
-import { momentRow } from './moment-order';
+import { momentRow, sliceJoined } from './moment-order';
 import type { NewestObject, NewestState, NewestStates } from './moment-newest';
 import type { RecordingMark } from './recorded-change';
 import type { RecordingReader } from './recording-reader';
@@ -273,15 +273,9 @@ function textsFromFrames(
         unread.delete(changes[at]);
       }
     }
-  // A frame's row text is a slice of the frame's whole text: the rows found are cut from one text of
-  // their own, so that the moment kept does not keep every frame it took a row from (see takeRows).
-  const joined = texts.join('');
-  let start = 0;
-  for (const [index, row] of found.entries()) {
-    const end = start + texts[index].length;
-    row.text = joined.slice(start, end);
-    start = end;
-  }
+  // A frame's row text is a slice of the frame's whole text: kept, it would keep the frame.
+  const owned = sliceJoined(texts);
+  for (const [index, row] of found.entries()) row.text = owned[index];
 }
 
 /** Reads the change rows of the rows of `unread` that have none yet (their versions are decoded). */

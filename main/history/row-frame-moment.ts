@@ -16,7 +16,7 @@ import type { StateQuery } from './state-at';
 import { changeRows, gapAt, streamMembers, streamsOf } from './state-at';
 import { lastChangeAt } from './stream-state';
 import type { MomentRow } from './moment-order';
-import { MomentOrder, momentRow, withText } from './moment-order';
+import { MomentOrder, momentRow, sliceJoined, withText } from './moment-order';
 import type { RowLayout } from '../../shared/protocol/row-tuples';
 import { replayLayoutOf } from './replay-layout';
 
@@ -69,10 +69,8 @@ export function framedMoment(
  * Adds to `order` the rows of `frame` that `members` (object -> change) holds, taking them out of
  * `members`: those `known`, and the others with their text from the frame (tuples under `layout`),
  * in the frame's order (taken in the moment's order, each row read another frame at another place,
- * and cache misses made them three times as slow). The texts taken are joined into one string and
- * each row's text is a slice of it: a few large strings outlive the rebuild, where 150,000 small ones
- * (80 MB) were copied by every scavenge until promoted, and the moment kept holds only its own rows'
- * text, not the whole text of every frame it read.
+ * and cache misses made them three times as slow). Each row's text is a slice of one string joined
+ * from the texts taken (sliceJoined).
  */
 function takeRows(
   frame: DecodedRowFrame,
@@ -84,8 +82,8 @@ function takeRows(
 ): void {
   const { objects, changes } = frame;
   const texts: string[] = [];
-  const made: { readonly at: number; readonly change: number; readonly start: number }[] = [];
-  let length = 0;
+  /** The frame's positions of the rows whose texts are taken. */
+  const made: number[] = [];
   for (let at = 0; at < objects.length; at++) {
     const change = changes[at];
     if (members.get(objects[at]) !== change) continue;
@@ -104,15 +102,12 @@ function takeRows(
     // A row the frame cannot tell stays in `members`: its version is decoded, as one no frame holds.
     if (text === undefined) continue;
     members.delete(objects[at]);
-    made.push({ at, change, start: length });
+    made.push(at);
     texts.push(text);
-    length += text.length;
   }
-  const joined = texts.join('');
-  for (const [index, { at, change, start }] of made.entries()) {
-    const end = index + 1 < made.length ? made[index + 1].start : length;
-    order.add(momentRow(frame.key(at), frame.namespace(at), change, joined.slice(start, end), undefined));
-  }
+  const owned = sliceJoined(texts);
+  for (const [index, at] of made.entries())
+    order.add(momentRow(frame.key(at), frame.namespace(at), changes[at], owned[index], undefined));
 }
 
 /** Each stream's chain of row frames before the moment, or undefined when one has none to read. */
