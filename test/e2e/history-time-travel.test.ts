@@ -530,6 +530,9 @@ describe('time travel in browser mode', { timeout: 60_000 }, () => {
       exportHolds.destination = undefined;
       try {
         await dialog.getByRole('button', { name: 'Download' }).click();
+        // Cancelled once its worker has the export (held there): a Cancel that came before main
+        // started it left no file to take away, and this step would not test that one goes.
+        await expect.poll(() => exportHolds.destination).toBeDefined();
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await expect.poll(() => dialog.count()).toBe(0);
         await expect.poll(() => recordedTexts('notices')).toContain('Export cancelled: no file was written');
