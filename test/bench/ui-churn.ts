@@ -45,6 +45,7 @@ import { ChurnHold, clusterRevision } from './churn-hold';
 import { printHeapTables } from './heap-sample-summary';
 import type { SamplingHeapProfile } from './heap-sample-summary';
 import type { TraceEvent } from './trace-events';
+import { captureTrace } from './trace-capture';
 import { printLongTaskCulprits, summarize } from './trace-tasks';
 import { printScrollFrames } from './trace-frames';
 import type { LongTaskEntry } from './trace-tasks';
@@ -102,34 +103,11 @@ const log = (message: string) =>
 /** The TimeStamp event that puts the page's clock on the trace's. */
 const clockLabel = 'kubetide-page-clock';
 
-const categories = [
-  'toplevel',
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'v8',
-  'disabled-by-default-v8.gc',
-  // Blink's own collector (Oilpan): a page's long task after a V8 memory-reducing GC held 118-319 ms
-  // of thread time with no other event in it.
-  'blink_gc',
-  'disabled-by-default-cppgc',
-  'blink',
-  'cc',
-].join(',');
-
-/** Every trace event recorded while `during` runs. */
+/** Every trace event recorded while `during` runs (none under --no-trace). */
 async function traced(cdp: CDPSession, during: () => Promise<void>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  if (values['no-trace']) {
-    await during();
-    return events;
-  }
-  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
+  if (!values['no-trace']) return (await captureTrace(cdp, during)).events;
   await during();
-  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.end');
-  await complete;
-  return events;
+  return [];
 }
 
 /** Saves the window's trace (and profiles) and prints what its long tasks held. */

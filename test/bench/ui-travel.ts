@@ -1,14 +1,17 @@
 // The ui bench's travel and playback alone, by hand (issues 12 and 15), for profiling them without
 // the typing, scrolling and floor phases around them:
 //
-//   npx tsx test/bench/ui-travel.ts [--pods 50000] [--churn 2000] [--seconds 30] [--profile] [--backend-profile DIR]
+//   npx tsx test/bench/ui-travel.ts [--pods 50000] [--churn 2000] [--seconds 30] [--profile] [--trace]
+//     [--backend-profile DIR]
 //
 // The same cluster process, browser mode and Chromium as `--only ui`; once the pods are synced the
 // cluster churns for --seconds, then the page travels from live to 10 s ago and to the recording's
 // start, and plays at 10x from the start and from the middle, timed by the same scenario code
 // (ui-scenario.ts). --profile writes the page's CPU profiles of the travels and of the playbacks from
 // the start and from the middle to test-artifacts/ui-bench/travel-only-N.cpuprofile,
-// playback-only-N.cpuprofile and playback-middle-N.cpuprofile;
+// playback-only-N.cpuprofile and playback-middle-N.cpuprofile; --trace a Chromium trace of each
+// playback (playback-only-N.trace.json, playback-middle-N.trace.json) and prints what the page's
+// tasks over 50 ms held (trace-tasks.ts; with --profile, the functions in each): what a still is made of;
 // --backend-profile runs the backend (its own process) under `node --cpu-prof` into DIR (its main
 // thread's and each worker's profile, written as it closes); cut both to the travels by the printed
 // profile clock (the monotonic clock, the same in every process).
@@ -17,6 +20,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { round } from './harness';
+import type { CdpSession } from './cdp-connection';
+import type { CpuProfile } from './profile-summary';
+import { captureTrace } from './trace-capture';
+import { summarize } from './trace-tasks';
 import { parseDriver, UiBenchSession } from './ui-session';
 import {
   churnMiddle,
@@ -41,6 +48,8 @@ const { values } = parseArgs({
     churn: { type: 'string', default: '2000' },
     seconds: { type: 'string', default: '30' },
     profile: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
+    depth: { type: 'string', default: '2' },
     'backend-profile': { type: 'string' },
   },
 });
@@ -101,14 +110,9 @@ try {
     `timeline span ${round((span.to - span.from) / 1000)} s, recorded ${round((Date.now() - span.from) / 1000)} s; ` +
       `window from the start ${round(playFor)} ms`,
   );
-  if (values.profile) await cdp.send('Profiler.start');
   const playbackFrom = clock();
-  const fromStart = await playbackError(page, speed, playFor);
+  const fromStart = await measured(cdp, 'playback-only', () => playbackError(page, speed, playFor));
   log(`playback from the start on the profile clock: ${playbackFrom} to ${clock()} us`);
-  if (values.profile) {
-    const { profile } = await cdp.send('Profiler.stop');
-    writeFileSync(join(profileFolder, `playback-only-${pods}.cpuprofile`), JSON.stringify(profile));
-  }
   log(`playback at ${speed}x from the start: ${describePlayback(fromStart)}`);
   await goLive(page);
   const middle = churnMiddle(span, podsGaps);
@@ -117,14 +121,9 @@ try {
   log(
     `window from the middle (${round((middle - span.from) / 1000)} s, ${placeIn(podsGaps, middle)}) ${round(middleFor)} ms`,
   );
-  if (values.profile) await cdp.send('Profiler.start');
   const middleFrom = clock();
-  const underChurn = await playbackError(page, speed, middleFor);
+  const underChurn = await measured(cdp, 'playback-middle', () => playbackError(page, speed, middleFor));
   log(`playback from the middle on the profile clock: ${middleFrom} to ${clock()} us`);
-  if (values.profile) {
-    const { profile } = await cdp.send('Profiler.stop');
-    writeFileSync(join(profileFolder, `playback-middle-${pods}.cpuprofile`), JSON.stringify(profile));
-  }
   log(`playback at ${speed}x from the middle: ${describePlayback(underChurn)}`);
   console.log(
     JSON.stringify({
@@ -143,6 +142,34 @@ try {
   );
 } finally {
   await session.close();
+}
+
+/**
+ * Runs a playback's measure under the page's CPU profile (--profile) and a Chromium trace (--trace),
+ * saved as `name`-N, the trace's long tasks printed with the profile's functions inside them.
+ */
+async function measured(
+  cdp: CdpSession,
+  name: string,
+  measure: () => Promise<PlaybackMeasure>,
+): Promise<PlaybackMeasure> {
+  mkdirSync(profileFolder, { recursive: true });
+  if (values.profile) await cdp.send('Profiler.start');
+  const { events, result } = values.trace
+    ? await captureTrace(cdp, measure)
+    : { events: undefined, result: await measure() };
+  let profile: CpuProfile | undefined;
+  if (values.profile) {
+    profile = (await cdp.send('Profiler.stop')).profile as CpuProfile;
+    writeFileSync(join(profileFolder, `${name}-${pods}.cpuprofile`), JSON.stringify(profile));
+  }
+  if (events) {
+    const file = join(profileFolder, `${name}-${pods}.trace.json`);
+    writeFileSync(file, JSON.stringify(events));
+    log(`${name}: trace in ${file}; the page's tasks over 50 ms:`);
+    summarize(events, Number(values.depth), profile);
+  }
+  return result;
 }
 
 function describePlayback(measure: PlaybackMeasure): string {
