@@ -184,7 +184,10 @@ export class HistoryService {
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
       case 'historyMetrics':
-        return this.queries.metricsAt(this.source().file, message.resource, message.time);
+        return this.queries.metricsAt(this.source().file, message.resource, message.time, {
+          keys: message.heldKeys,
+          answer: message.heldAnswer,
+        });
       case 'historyUsage':
         return this.queries.usage(this.source().file, message.subject, message.points, message);
       case 'historyEvents':

@@ -23,6 +23,7 @@ import type { QueryChunks } from './query-thread';
 import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
 import type { RecordingMark } from './recorded-change';
+import type { HeldMetrics } from './recorded-metrics-digests';
 import type { StateQuery } from './replay';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 
@@ -281,10 +282,16 @@ export class HistoryQueries {
 
   /**
    * Every pod's (or node's) recorded usage at `time` (see metricsAt), a RecordedMetrics as the
-   * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue).
+   * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue), less
+   * what the asker holds (see withDigests).
    */
-  metricsAt(file: string, resource: 'pods' | 'nodes', time: number): Promise<EncodedValue> {
-    return this.ask({ type: 'metrics-at', file, resource, time }).then((reply) => encodedOf(reply)!);
+  metricsAt(
+    file: string,
+    resource: 'pods' | 'nodes',
+    time: number,
+    held: HeldMetrics = {},
+  ): Promise<EncodedValue> {
+    return this.ask({ type: 'metrics-at', file, resource, time, held }).then((reply) => encodedOf(reply)!);
   }
 
   /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */

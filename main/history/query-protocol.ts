@@ -6,6 +6,7 @@ import type { EncodedRows } from '../bridge/encoded-rows';
 import type { ObjectReference } from './object-history';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import type { RecordingMark } from './recorded-change';
+import type { HeldMetrics } from './recorded-metrics-digests';
 import type { RecordingProblem } from './recording-error';
 import type { StateQuery, TimeRange } from './replay';
 
@@ -109,6 +110,8 @@ export type QueryRequest =
       readonly file: string;
       readonly resource: 'pods' | 'nodes';
       readonly time: number;
+      /** The digests of the answer the asker holds (see withDigests). */
+      readonly held: HeldMetrics;
     }
   | {
       readonly id: number;

@@ -18,6 +18,7 @@ import { crashLogsAt } from './crash-log-store';
 import { FrameWarmer } from './frame-warmer';
 import { LiveListings } from './live-identities';
 import { metricsAt, usageOver } from './metric-sample-reader';
+import { withDigests } from './recorded-metrics-digests';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
@@ -128,7 +129,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'metrics-at': {
       const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
-      return replyEncoded(port, request.id, metrics);
+      return replyEncoded(port, request.id, withDigests(metrics, request.held));
     }
     case 'usage': {
       const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);

@@ -9,9 +9,18 @@ import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { RecordedMetrics } from '../../shared/protocol/history-messages';
 import type { ResourceMetrics } from './metrics-store';
 import { RecordedSamples } from './recorded-samples';
-import type { LatestSamples } from './sample-history';
 
-export type AskPastMetrics = (resource: MetricsResource, time: number) => Promise<RecordedMetrics>;
+/** The digests of the answer held (see RecordedMetrics): what the answer may then leave out. */
+export interface HeldAnswer {
+  readonly keys?: string | undefined;
+  readonly answer?: string | undefined;
+}
+
+export type AskPastMetrics = (
+  resource: MetricsResource,
+  time: number,
+  held?: HeldAnswer,
+) => Promise<RecordedMetrics>;
 
 /**
  * The least wall time between two questions about one resource, and the clock it is kept on. A
@@ -128,21 +137,34 @@ export class PastMetrics {
       if (this.entries[resource] !== entry) return;
       entry.asking = false;
       entry.time = time;
-      entry.metrics = metrics();
+      try {
+        entry.metrics = metrics();
+      } catch (error) {
+        // An answer that cannot be read (keys left out that this page does not hold) is a failure.
+        entry.metrics = failing(error);
+      }
       entry.roundTripMs = this.spacing.now() - entry.askedAt;
       this.notify();
       this.next(resource, entry);
     };
-    this.ask!(resource, time).then(
-      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics.latest)),
-      (error: unknown) =>
-        answered(() => ({
-          ...notYetRead,
-          availability: 'failing',
-          reason: `reading the recorded metrics failed: ${error instanceof Error ? error.message : String(error)}`,
-        })),
+    const held = entry.metrics.latest;
+    this.ask!(
+      resource,
+      time,
+      held instanceof RecordedSamples ? { keys: held.keysDigest, answer: held.answerDigest } : undefined,
+    ).then(
+      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics)),
+      (error: unknown) => answered(() => failing(error)),
     );
   }
+}
+
+function failing(error: unknown): ResourceMetrics {
+  return {
+    ...notYetRead,
+    availability: 'failing',
+    reason: `reading the recorded metrics failed: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }
 
 function emptyEntry(): PastEntry {
@@ -159,10 +181,17 @@ function emptyEntry(): PastEntry {
 
 /**
  * A recorded moment as the views read live metrics: "absent" when nothing was recorded for it.
- * `before`: the samples shown until now (see RecordedSamples).
+ * `shown`: the metrics shown until now, which the answer may be (unchanged: kept as they are, the
+ * same object, so that nothing reading them renders again) or whose keys it may have left out (see
+ * RecordedSamples).
  */
-function resourceMetricsOf(recorded: RecordedMetrics, before: LatestSamples): ResourceMetrics {
-  if (recorded.keys.length === 0)
+function resourceMetricsOf(recorded: RecordedMetrics, shown: ResourceMetrics): ResourceMetrics {
+  const before = shown.latest;
+  if (recorded.unchanged) {
+    if (before instanceof RecordedSamples && before.answerDigest === recorded.answerDigest) return shown;
+    throw new Error('the recorded metrics were said unchanged from an answer this page does not hold');
+  }
+  if (recorded.keys.length === 0 && !recorded.keysHeld)
     return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
   return {
     availability: 'served',

@@ -69,8 +69,14 @@ const globalTimers: ClientTimers = {
 export class BridgeClient {
   readonly store: MirrorStore;
   /** CPU and memory samples, beside the mirror rather than in it (see metrics-store.ts). */
-  readonly metrics = new MetricsStore(undefined, (resource, time) =>
-    this.history<RecordedMetrics>({ type: 'historyMetrics', resource, time }),
+  readonly metrics = new MetricsStore(undefined, (resource, time, held) =>
+    this.history<RecordedMetrics>({
+      type: 'historyMetrics',
+      resource,
+      time,
+      ...(held?.keys === undefined ? {} : { heldKeys: held.keys }),
+      ...(held?.answer === undefined ? {} : { heldAnswer: held.answer }),
+    }),
   );
   /** Main sends a big cluster's metrics in parts; the store receives them whole. */
   private readonly metricsParts = new MetricsPartJoiner();

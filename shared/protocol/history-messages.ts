@@ -155,13 +155,21 @@ export interface RecordedCrashLog {
 /**
  * The CPU and memory of every pod (or node) at `time` as the recording kept them: each object's
  * latest sample taken at or before `time`, no older than two of its windows. Reply value:
- * RecordedMetrics (no keys: no sample of that moment).
+ * RecordedMetrics (no keys and not keysHeld: no sample of that moment).
  */
 export interface HistoryMetricsMessage {
   type: 'historyMetrics';
   requestId: number;
   resource: 'pods' | 'nodes';
   time: number;
+  /**
+   * The keysDigest and answerDigest of the answer the renderer holds (absent: none): when this
+   * moment's answer is that one, it says so (unchanged); when its keys are the same, in the same
+   * order, it leaves them out (keysHeld). At 150,000 pods an answer is 7 MB, two thirds of it keys,
+   * and a playback's answers for nearby moments share them, or all of it.
+   */
+  heldKeys?: string | undefined;
+  heldAnswer?: string | undefined;
 }
 
 /** Recorded samples of one moment, in MetricsMessage's shape (row keys, cores, bytes). */
@@ -169,9 +177,18 @@ export interface RecordedMetrics {
   /** The newest sample's timestamp, if any sample was found. */
   readonly timestamp?: number | undefined;
   readonly windowMs?: number | undefined;
+  /** Empty when keysHeld or unchanged: the keys are those of the answer the question named. */
   readonly keys: string[];
   readonly cpu: number[];
   readonly memory: number[];
+  /** A digest of the keys, in order (absent when there are none), for the next question's heldKeys. */
+  readonly keysDigest?: string | undefined;
+  /** A digest of the whole answer (absent when there are no keys), for the next question's heldAnswer. */
+  readonly answerDigest?: string | undefined;
+  /** The keys are the held answer's, left out; cpu and memory are in their order. */
+  readonly keysHeld?: true | undefined;
+  /** The answer is the held one (heldAnswer): keys, cpu and memory left out. */
+  readonly unchanged?: true | undefined;
 }
 
 /** Whose usage over time: one pod or node, or every pod a workload ran. */

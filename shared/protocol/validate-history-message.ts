@@ -8,6 +8,8 @@ import {
   dnsLabel,
   involvedObject,
   messageLimits,
+  metricsDigestFormat,
+  metricsDigestLength,
   namespace,
   objectNameFormat,
   onlyFields,
@@ -167,16 +169,32 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         uid: string(fields.uid, 'uid', messageLimits.labelLength, subscriptionIdFormat),
         time: moment(fields.time, 'time'),
       };
-    case 'historyMetrics':
-      onlyFields(fields, ['type', 'requestId', 'resource', 'time'], 'historyMetrics');
+    case 'historyMetrics': {
+      onlyFields(
+        fields,
+        ['type', 'requestId', 'resource', 'time', 'heldKeys', 'heldAnswer'],
+        'historyMetrics',
+      );
       if (fields.resource !== 'pods' && fields.resource !== 'nodes')
         reject('resource must be "pods" or "nodes"');
-      return {
-        type: 'historyMetrics',
-        requestId: requestId(fields),
-        resource: fields.resource,
-        time: moment(fields.time, 'time'),
-      };
+      const resource: 'pods' | 'nodes' = fields.resource;
+      return withOptional(
+        {
+          type: 'historyMetrics' as const,
+          requestId: requestId(fields),
+          resource,
+          time: moment(fields.time, 'time'),
+        },
+        {
+          heldKeys: optional(fields.heldKeys, (held) =>
+            string(held, 'heldKeys', metricsDigestLength, metricsDigestFormat),
+          ),
+          heldAnswer: optional(fields.heldAnswer, (held) =>
+            string(held, 'heldAnswer', metricsDigestLength, metricsDigestFormat),
+          ),
+        },
+      );
+    }
     case 'historyUsage':
       onlyFields(fields, ['type', 'requestId', 'subject', 'points', 'from', 'to'], 'historyUsage');
       return withOptional(

@@ -33,6 +33,9 @@ export const kindFormat = /^[A-Za-z][A-Za-z0-9]*$/;
 /** A Secret or ConfigMap data key, as the API server validates it. */
 export const dataKeyFormat = /^[-._a-zA-Z0-9]+$/;
 export const subscriptionIdFormat = /^[\x21-\x7e]+$/;
+/** A RecordedMetrics' digests as main makes them (SHA-1, in hex): what a historyMetrics' held ones may be. */
+export const metricsDigestLength = 40;
+export const metricsDigestFormat = /^[0-9a-f]{40}$/;
 
 /** Thrown by the checks; validateClientMessage turns it into a refusal with its message. */
 export class Rejection extends Error {}

@@ -147,6 +147,13 @@ describe('history messages are validated like the rest of the protocol', () => {
     expect(accepted(metrics)).toEqual(metrics);
     expect(refusal({ ...metrics, resource: 'deployments' })).toMatch(/resource/);
     expect(refusal({ ...metrics, time: 1.5 })).toMatch(/time/);
+    // The answer held, by its digests (SHA-1 in hex), and nothing else there.
+    const held = { ...metrics, heldKeys: 'a'.repeat(40), heldAnswer: '0'.repeat(40) };
+    expect(accepted(held)).toEqual(held);
+    expect(refusal({ ...metrics, heldKeys: 'A'.repeat(40) })).toMatch(/heldKeys/);
+    expect(refusal({ ...metrics, heldKeys: 'a'.repeat(41) })).toMatch(/heldKeys/);
+    expect(refusal({ ...metrics, heldAnswer: 7 })).toMatch(/heldAnswer/);
+    expect(refusal({ ...metrics, heldAnswer: '../etc' })).toMatch(/heldAnswer/);
     const usage = {
       type: 'historyUsage',
       requestId: 5,

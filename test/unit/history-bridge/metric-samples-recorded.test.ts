@@ -9,6 +9,8 @@ import { HistoryQueries } from '../../../main/history/history-queries';
 import type { KindSource } from '../../../main/bridge/served-kinds';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { metricsAt } from '../../../main/history/metric-sample-reader';
+import type { RecordedMetrics } from '../../../shared/protocol/history-messages';
+import { withDigests } from '../../../main/history/recorded-metrics-digests';
 import { Recorder } from '../../../main/history/recorder';
 import { openRecording } from '../../../main/history/recording-reader';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
@@ -136,18 +138,31 @@ describe('metric samples recorded by a session', () => {
       ).count,
     ).toBe(2);
     // Asked of the query worker as a travel asks it: the worker's JSON bytes, which main passes on
-    // unparsed, stand for the same samples, and a transport that carries values reads them back.
+    // unparsed, stand for the same samples with their digests, and a transport that carries values
+    // reads them back.
     const queries = new HistoryQueries();
     cleanups.push(() => queries.close());
     const encoded = await queries.metricsAt(file, 'pods', clock.now());
     expect(encoded).toBeInstanceOf(EncodedValue);
-    const recorded = metricsAt(reader.database, 'pods', clock.now());
+    const recorded = withDigests(metricsAt(reader.database, 'pods', clock.now()), {});
+    expect(recorded.keysDigest).toBeDefined();
     expect(encoded.decode()).toEqual(recorded);
     expect(messageValue({ type: 'reply', requestId: 3, ok: true, value: encoded })).toEqual({
       type: 'reply',
       requestId: 3,
       ok: true,
       value: recorded,
+    });
+    // Asked again naming that answer as held (a playback's next question): the same moment is
+    // unchanged; the poll before, the same series, comes without its keys.
+    const held = { keys: recorded.keysDigest, answer: recorded.answerDigest };
+    const again = (await queries.metricsAt(file, 'pods', clock.now(), held)).decode() as RecordedMetrics;
+    expect(again).toMatchObject({ keys: [], cpu: [], memory: [], unchanged: true });
+    const before = withDigests(metricsAt(reader.database, 'pods', first), {});
+    expect((await queries.metricsAt(file, 'pods', first, held)).decode()).toEqual({
+      ...before,
+      keys: [],
+      keysHeld: true,
     });
     reader.close();
   });

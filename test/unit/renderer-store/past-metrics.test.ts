@@ -6,11 +6,12 @@ import type { RecordedMetrics } from '../../../shared/protocol/history-messages'
 import type { MetricsResource } from '../../../shared/protocol/metrics-messages';
 import { MetricsStore } from '../../../renderer/store/metrics-store';
 import { notYetRead } from '../../../renderer/store/past-metrics';
-import type { QuestionSpacing } from '../../../renderer/store/past-metrics';
+import type { HeldAnswer, QuestionSpacing } from '../../../renderer/store/past-metrics';
 
 interface Question {
   readonly resource: MetricsResource;
   readonly time: number;
+  readonly held: HeldAnswer | undefined;
   answer(metrics: RecordedMetrics): void;
   fail(error: Error): void;
 }
@@ -42,8 +43,10 @@ function storeWithQuestions(spacing: QuestionSpacing = new SpacingClock(0)): {
   const questions: Question[] = [];
   const store = new MetricsStore(
     undefined,
-    (resource, time) =>
-      new Promise((resolve, reject) => questions.push({ resource, time, answer: resolve, fail: reject })),
+    (resource, time, held) =>
+      new Promise((resolve, reject) =>
+        questions.push({ resource, time, held, answer: resolve, fail: reject }),
+      ),
     undefined,
     spacing,
   );
@@ -157,6 +160,72 @@ describe('PastMetrics', () => {
     await flush();
     expect(store.past.at('nodes', 1_000).reason).toMatch(/database is locked/);
     expect(notified).toBe(2);
+  });
+
+  it('names the answer held, keeps it for an answer unchanged, reads one without keys against its keys, and fails one it cannot read', async () => {
+    const { store, questions } = storeWithQuestions();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.past.load('pods', 1_000);
+    expect(questions[0]!.held).toBeUndefined();
+    questions[0]!.answer({ ...recorded(0.1), keysDigest: 'web-1', answerDigest: 'first' });
+    await flush();
+    const first = store.past.at('pods', 1_000);
+    // The same polls a moment later: the metrics shown stay the very same object.
+    store.past.load('pods', 1_500);
+    expect(questions[1]!.held).toEqual({ keys: 'web-1', answer: 'first' });
+    questions[1]!.answer({
+      ...recorded(0),
+      keys: [],
+      cpu: [],
+      memory: [],
+      keysDigest: 'web-1',
+      answerDigest: 'first',
+      unchanged: true,
+    });
+    await flush();
+    expect(store.past.at('pods', 1_500)).toBe(first);
+    expect(notified).toBe(2);
+    // The next poll of the same pods: its values against the keys held.
+    store.past.load('pods', 2_000);
+    expect(questions[2]!.held).toEqual({ keys: 'web-1', answer: 'first' });
+    questions[2]!.answer({
+      ...recorded(0.2),
+      keys: [],
+      keysDigest: 'web-1',
+      answerDigest: 'second',
+      keysHeld: true,
+    });
+    await flush();
+    const past = store.past.at('pods', 2_000);
+    expect(past.availability).toBe('served');
+    expect(past.latest.get('default/web-1')).toMatchObject({ cpu: 0.2 });
+    // What main never sends (keys left out that are not those held, an answer said unchanged from
+    // another): said as a failure, not shown.
+    store.past.load('pods', 3_000);
+    questions[3]!.answer({
+      ...recorded(0.3),
+      keys: [],
+      keysDigest: 'web-2',
+      answerDigest: 'third',
+      keysHeld: true,
+    });
+    await flush();
+    expect(store.past.at('pods', 3_000)).toMatchObject({ availability: 'failing' });
+    expect(store.past.at('pods', 3_000).reason).toMatch(/keys this page does not hold/);
+    store.past.load('pods', 4_000);
+    // Nothing held that can be named: the next question names none.
+    expect(questions[4]!.held).toBeUndefined();
+    questions[4]!.answer({
+      ...recorded(0),
+      keys: [],
+      cpu: [],
+      memory: [],
+      answerDigest: 'first',
+      unchanged: true,
+    });
+    await flush();
+    expect(store.past.at('pods', 4_000).reason).toMatch(/unchanged from an answer this page does not hold/);
   });
 
   it('drops an answer arriving after a context switch', async () => {

@@ -1,5 +1,6 @@
 // A past moment's samples read as the live ones are, from the answer's columns; an answer with the
-// keys of the one before (a playback's next moment) reads through that one's index, not a new one.
+// keys of the one before (a playback's next moment, its keys' digest the same, or its keys left out
+// as held) reads through that one's index, not a new one.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RecordedSamples } from '../../../renderer/store/recorded-samples';
 
@@ -22,28 +23,45 @@ describe('RecordedSamples', () => {
 
   afterEach(() => vi.restoreAllMocks());
 
+  const keys = Array.from({ length: 1_000 }, (_, at) => `default/web-${at}`);
+  // Digests as main makes them are opaque here: only their equality counts.
+  const answer = (cpu: number, keysDigest = 'same') => ({
+    timestamp: cpu,
+    keys: [...keys],
+    cpu: keys.map(() => cpu),
+    memory: keys.map(() => cpu * 2),
+    keysDigest,
+  });
+
   it("reads an answer with the same keys through the answer before's index, its own values", () => {
-    const keys = Array.from({ length: 1_000 }, (_, at) => `default/web-${at}`);
-    const answer = (cpu: number) => ({
-      timestamp: cpu,
-      keys: [...keys],
-      cpu: keys.map(() => cpu),
-      memory: keys.map(() => cpu * 2),
-    });
     const before = new RecordedSamples(answer(1));
+    expect(before.keysDigest).toBe('same');
     const sets = vi.spyOn(Map.prototype, 'set');
     const next = new RecordedSamples(answer(2), before);
     expect(sets).not.toHaveBeenCalled();
     expect(next.get('default/web-7')).toEqual({ time: 2, cpu: 2, memory: 4 });
     expect(next.size).toBe(1_000);
-    // Other keys (a pod gone, one new, or the same keys in another order): an index of its own.
-    const moved = { ...answer(3), keys: [...keys.slice(1), keys[0]] };
-    const reordered = new RecordedSamples(moved, before);
+    // Its keys left out as held: the same, read through the index before.
+    const held = new RecordedSamples({ ...answer(3), keys: [], keysHeld: true }, next);
+    expect(sets).not.toHaveBeenCalled();
+    expect(held.get('default/web-999')).toEqual({ time: 3, cpu: 3, memory: 6 });
+    expect(held.size).toBe(1_000);
+    // Other keys (another digest: a pod gone, one new, or the same keys in another order): an index
+    // of its own.
+    const moved = { ...answer(4, 'moved'), keys: [...keys.slice(1), keys[0]!] };
+    const reordered = new RecordedSamples(moved, held);
     expect(sets).toHaveBeenCalledTimes(1_000);
-    expect(reordered.get('default/web-0')).toEqual({ time: 3, cpu: 3, memory: 6 });
-    expect(reordered.get('default/web-1')).toEqual({ time: 3, cpu: 3, memory: 6 });
-    expect(new RecordedSamples({ ...answer(4), keys: keys.slice(1) }, before).has('default/web-0')).toBe(
-      false,
+    expect(reordered.get('default/web-0')).toEqual({ time: 4, cpu: 4, memory: 8 });
+    expect(
+      new RecordedSamples({ ...answer(5, 'fewer'), keys: keys.slice(1) }, held).has('default/web-0'),
+    ).toBe(false);
+  });
+
+  it('refuses an answer whose keys were left out as held when they are not the ones held', () => {
+    const before = new RecordedSamples(answer(1, 'before'));
+    expect(() => new RecordedSamples({ ...answer(2, 'other'), keys: [], keysHeld: true }, before)).toThrow(
+      /keys this page does not hold/,
     );
+    expect(() => new RecordedSamples({ ...answer(2), keys: [], keysHeld: true })).toThrow(/does not hold/);
   });
 });
