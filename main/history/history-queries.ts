@@ -23,7 +23,7 @@ import type { QueryChunks } from './query-thread';
 import { QueryThread } from './query-thread';
 import type { ObjectReference } from './object-history';
 import type { RecordingMark } from './recorded-change';
-import type { HeldMetrics } from './recorded-metrics-digests';
+import type { HeldMetrics } from './metrics-layouts';
 import type { StateQuery } from './replay';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 
@@ -283,7 +283,7 @@ export class HistoryQueries {
   /**
    * Every pod's (or node's) recorded usage at `time` (see metricsAt), a RecordedMetrics as the
    * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue), less
-   * what the asker holds (see withDigests).
+   * what the asker holds (see MetricsLayouts).
    */
   metricsAt(
     file: string,

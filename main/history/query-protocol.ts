@@ -6,7 +6,7 @@ import type { EncodedRows } from '../bridge/encoded-rows';
 import type { ObjectReference } from './object-history';
 import type { PlaybackChange, PlaybackQuery, PlaybackSpan } from './playback-reads';
 import type { RecordingMark } from './recorded-change';
-import type { HeldMetrics } from './recorded-metrics-digests';
+import type { HeldMetrics } from './metrics-layouts';
 import type { RecordingProblem } from './recording-error';
 import type { StateQuery, TimeRange } from './replay';
 
@@ -110,7 +110,7 @@ export type QueryRequest =
       readonly file: string;
       readonly resource: 'pods' | 'nodes';
       readonly time: number;
-      /** The digests of the answer the asker holds (see withDigests). */
+      /** The digests of the answer the asker holds (see MetricsLayouts). */
       readonly held: HeldMetrics;
     }
   | {

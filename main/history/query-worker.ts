@@ -18,7 +18,7 @@ import { crashLogsAt } from './crash-log-store';
 import { FrameWarmer } from './frame-warmer';
 import { LiveListings } from './live-identities';
 import { metricsAt, usageOver } from './metric-sample-reader';
-import { withDigests } from './recorded-metrics-digests';
+import { MetricsLayouts } from './metrics-layouts';
 import { closePlayback, nextChanges, openPlayback } from './playback-reads';
 import { recordingMarks, timeRange } from './replay';
 import { ChangeDensity } from './change-density';
@@ -42,6 +42,8 @@ const densities = new WeakMap<RecordingReader, ChangeDensity>();
 /** The last moment's rows, so scrubbing nearby decodes only what changed in between. */
 const momentRows = new MomentRows();
 const warmer = new FrameWarmer();
+/** The layouts past metrics were answered in, so that the next answer sends only what is new. */
+const metricsLayouts = new MetricsLayouts();
 /** The live rows' identities of the travels from live before, by journal (see LiveListings). */
 const liveListings = new LiveListings();
 const readerFor = (file: string, check?: boolean) => readers.readerFor(file, check);
@@ -129,7 +131,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'metrics-at': {
       const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
-      return replyEncoded(port, request.id, withDigests(metrics, request.held));
+      return replyEncoded(port, request.id, metricsLayouts.answer(metrics, request.held));
     }
     case 'usage': {
       const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);

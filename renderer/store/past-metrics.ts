@@ -73,6 +73,12 @@ interface PastEntry {
 
 export class PastMetrics {
   private entries: Record<MetricsResource, PastEntry> = { pods: emptyEntry(), nodes: emptyEntry() };
+  /**
+   * The last samples taken in per resource, kept past clear(): the next question names them, so that
+   * the answer is laid out by their keys (see RecordedSamples) even after a stay in the present (a
+   * travel from live: at 150,000 pods the keys of a moment minutes away are still mostly the same).
+   */
+  private held: Record<MetricsResource, RecordedSamples | undefined> = { pods: undefined, nodes: undefined };
 
   constructor(
     private readonly ask: AskPastMetrics | undefined,
@@ -139,21 +145,18 @@ export class PastMetrics {
       entry.time = time;
       try {
         entry.metrics = metrics();
+        if (entry.metrics.latest instanceof RecordedSamples) this.held[resource] = entry.metrics.latest;
       } catch (error) {
-        // An answer that cannot be read (keys left out that this page does not hold) is a failure.
+        // An answer that cannot be read (laid out by keys this page does not hold) is a failure.
         entry.metrics = failing(error);
       }
       entry.roundTripMs = this.spacing.now() - entry.askedAt;
       this.notify();
       this.next(resource, entry);
     };
-    const held = entry.metrics.latest;
-    this.ask!(
-      resource,
-      time,
-      held instanceof RecordedSamples ? { keys: held.keysDigest, answer: held.answerDigest } : undefined,
-    ).then(
-      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics)),
+    const held = this.held[resource];
+    this.ask!(resource, time, held && { keys: held.keysDigest, answer: held.answerDigest }).then(
+      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics, held)),
       (error: unknown) => answered(() => failing(error)),
     );
   }
@@ -181,22 +184,25 @@ function emptyEntry(): PastEntry {
 
 /**
  * A recorded moment as the views read live metrics: "absent" when nothing was recorded for it.
- * `shown`: the metrics shown until now, which the answer may be (unchanged: kept as they are, the
- * same object, so that nothing reading them renders again) or whose keys it may have left out (see
- * RecordedSamples).
+ * `held`: the samples the question named, which the answer may be whole (unchanged: kept as they are,
+ * the very object shown when they are, so that nothing reading them renders again) or be laid out by
+ * (see RecordedSamples); `shown`: the metrics shown until now.
  */
-function resourceMetricsOf(recorded: RecordedMetrics, shown: ResourceMetrics): ResourceMetrics {
-  const before = shown.latest;
+function resourceMetricsOf(
+  recorded: RecordedMetrics,
+  shown: ResourceMetrics,
+  held: RecordedSamples | undefined,
+): ResourceMetrics {
   if (recorded.unchanged) {
-    if (before instanceof RecordedSamples && before.answerDigest === recorded.answerDigest) return shown;
-    throw new Error('the recorded metrics were said unchanged from an answer this page does not hold');
+    if (held === undefined || held.answerDigest !== recorded.answerDigest)
+      throw new Error('the recorded metrics were said unchanged from an answer this page does not hold');
+    return shown.latest === held ? shown : served(recorded, held);
   }
-  if (recorded.keys.length === 0 && !recorded.keysHeld)
+  if (recorded.keys.length === 0 && recorded.keysFrom === undefined)
     return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
-  return {
-    availability: 'served',
-    reason: undefined,
-    timestamp: recorded.timestamp,
-    latest: new RecordedSamples(recorded, before instanceof RecordedSamples ? before : undefined),
-  };
+  return served(recorded, new RecordedSamples(recorded, held));
+}
+
+function served(recorded: RecordedMetrics, latest: RecordedSamples): ResourceMetrics {
+  return { availability: 'served', reason: undefined, timestamp: recorded.timestamp, latest };
 }

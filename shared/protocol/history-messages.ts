@@ -164,29 +164,34 @@ export interface HistoryMetricsMessage {
   time: number;
   /**
    * The keysDigest and answerDigest of the answer the renderer holds (absent: none): when this
-   * moment's answer is that one, it says so (unchanged); when its keys are the same, in the same
-   * order, it leaves them out (keysHeld). At 150,000 pods an answer is 7 MB, two thirds of it keys,
-   * and a playback's answers for nearby moments share them, or all of it.
+   * moment's answer is that one, it says so (unchanged); else it is laid out against that one's keys
+   * (keysFrom), sending only the keys they lack. At 150,000 pods an answer is 7 MB, two thirds of it
+   * keys, and a playback's answers for nearby moments share most of them, or all of it.
    */
   heldKeys?: string | undefined;
   heldAnswer?: string | undefined;
 }
 
-/** Recorded samples of one moment, in MetricsMessage's shape (row keys, cores, bytes). */
+/**
+ * Recorded samples of one moment, in MetricsMessage's shape (row keys, cores, bytes): cpu[i] and
+ * memory[i] are keys[i]'s; or, laid out against the keys of the answer held (keysFrom), those keys
+ * followed by addedKeys, a null where a key has no sample at this moment.
+ */
 export interface RecordedMetrics {
   /** The newest sample's timestamp, if any sample was found. */
   readonly timestamp?: number | undefined;
   readonly windowMs?: number | undefined;
-  /** Empty when keysHeld or unchanged: the keys are those of the answer the question named. */
+  /** Empty when laid out against the keys held (keysFrom) or unchanged. */
   readonly keys: string[];
-  readonly cpu: number[];
-  readonly memory: number[];
-  /** A digest of the keys, in order (absent when there are none), for the next question's heldKeys. */
+  readonly cpu: (number | null)[];
+  readonly memory: (number | null)[];
+  /** The keysDigest of the answer held whose keys, then addedKeys, these values are laid out by. */
+  readonly keysFrom?: string | undefined;
+  readonly addedKeys?: string[] | undefined;
+  /** A digest of the keys as laid out (absent when there are none), for the next question's heldKeys. */
   readonly keysDigest?: string | undefined;
   /** A digest of the whole answer (absent when there are no keys), for the next question's heldAnswer. */
   readonly answerDigest?: string | undefined;
-  /** The keys are the held answer's, left out; cpu and memory are in their order. */
-  readonly keysHeld?: true | undefined;
   /** The answer is the held one (heldAnswer): keys, cpu and memory left out. */
   readonly unchanged?: true | undefined;
 }

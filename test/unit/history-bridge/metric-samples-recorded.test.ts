@@ -10,7 +10,7 @@ import type { KindSource } from '../../../main/bridge/served-kinds';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { metricsAt } from '../../../main/history/metric-sample-reader';
 import type { RecordedMetrics } from '../../../shared/protocol/history-messages';
-import { withDigests } from '../../../main/history/recorded-metrics-digests';
+import { MetricsLayouts } from '../../../main/history/metrics-layouts';
 import { Recorder } from '../../../main/history/recorder';
 import { openRecording } from '../../../main/history/recording-reader';
 import { inlineRecordingProcess } from '../../../main/history/recording-process';
@@ -144,7 +144,7 @@ describe('metric samples recorded by a session', () => {
     cleanups.push(() => queries.close());
     const encoded = await queries.metricsAt(file, 'pods', clock.now());
     expect(encoded).toBeInstanceOf(EncodedValue);
-    const recorded = withDigests(metricsAt(reader.database, 'pods', clock.now()), {});
+    const recorded = new MetricsLayouts().answer(metricsAt(reader.database, 'pods', clock.now()), {});
     expect(recorded.keysDigest).toBeDefined();
     expect(encoded.decode()).toEqual(recorded);
     expect(messageValue({ type: 'reply', requestId: 3, ok: true, value: encoded })).toEqual({
@@ -154,15 +154,17 @@ describe('metric samples recorded by a session', () => {
       value: recorded,
     });
     // Asked again naming that answer as held (a playback's next question): the same moment is
-    // unchanged; the poll before, the same series, comes without its keys.
+    // unchanged; the poll before, the same series, comes laid out by the keys held, none sent.
     const held = { keys: recorded.keysDigest, answer: recorded.answerDigest };
     const again = (await queries.metricsAt(file, 'pods', clock.now(), held)).decode() as RecordedMetrics;
     expect(again).toMatchObject({ keys: [], cpu: [], memory: [], unchanged: true });
-    const before = withDigests(metricsAt(reader.database, 'pods', first), {});
-    expect((await queries.metricsAt(file, 'pods', first, held)).decode()).toEqual({
-      ...before,
+    const before = metricsAt(reader.database, 'pods', first);
+    expect((await queries.metricsAt(file, 'pods', first, held)).decode()).toMatchObject({
       keys: [],
-      keysHeld: true,
+      keysFrom: recorded.keysDigest,
+      addedKeys: [],
+      cpu: before.cpu,
+      memory: before.memory,
     });
     reader.close();
   });

@@ -162,7 +162,7 @@ describe('PastMetrics', () => {
     expect(notified).toBe(2);
   });
 
-  it('names the answer held, keeps it for an answer unchanged, reads one without keys against its keys, and fails one it cannot read', async () => {
+  it('names the answer held, keeps it for an answer unchanged, reads one laid out by its keys, and fails one it cannot read', async () => {
     const { store, questions } = storeWithQuestions();
     let notified = 0;
     store.subscribe(() => notified++);
@@ -174,56 +174,37 @@ describe('PastMetrics', () => {
     // The same polls a moment later: the metrics shown stay the very same object.
     store.past.load('pods', 1_500);
     expect(questions[1]!.held).toEqual({ keys: 'web-1', answer: 'first' });
-    questions[1]!.answer({
-      ...recorded(0),
-      keys: [],
-      cpu: [],
-      memory: [],
-      keysDigest: 'web-1',
-      answerDigest: 'first',
-      unchanged: true,
-    });
+    const unchanged = { keys: [], cpu: [], memory: [], keysDigest: 'web-1', unchanged: true as const };
+    questions[1]!.answer({ ...unchanged, timestamp: 1_000, answerDigest: 'first' });
     await flush();
     expect(store.past.at('pods', 1_500)).toBe(first);
     expect(notified).toBe(2);
-    // The next poll of the same pods: its values against the keys held.
+    // The next poll: its values laid out by the keys held, a new pod added.
     store.past.load('pods', 2_000);
     expect(questions[2]!.held).toEqual({ keys: 'web-1', answer: 'first' });
-    questions[2]!.answer({
-      ...recorded(0.2),
-      keys: [],
-      keysDigest: 'web-1',
-      answerDigest: 'second',
-      keysHeld: true,
-    });
+    const laidOut = { keys: [], keysFrom: 'web-1', keysDigest: 'web-1,2', answerDigest: 'second' };
+    questions[2]!.answer({ ...laidOut, addedKeys: ['default/web-2'], cpu: [0.2, 0.3], memory: [1, 2] });
     await flush();
     const past = store.past.at('pods', 2_000);
     expect(past.availability).toBe('served');
     expect(past.latest.get('default/web-1')).toMatchObject({ cpu: 0.2 });
-    // What main never sends (keys left out that are not those held, an answer said unchanged from
-    // another): said as a failure, not shown.
+    expect(past.latest.get('default/web-2')).toMatchObject({ cpu: 0.3 });
+    // Back to live and into the past again: the samples last taken in are still named.
+    store.clear();
+    store.past.load('pods', 2_000);
+    expect(questions[3]!.held).toEqual({ keys: 'web-1,2', answer: 'second' });
+    questions[3]!.answer({ ...unchanged, keysDigest: 'web-1,2', answerDigest: 'second' });
+    await flush();
+    expect(store.past.at('pods', 2_000).latest).toBe(past.latest);
+    // What main never sends (laid out by keys not held, said unchanged from another answer): a
+    // failure, not shown.
     store.past.load('pods', 3_000);
-    questions[3]!.answer({
-      ...recorded(0.3),
-      keys: [],
-      keysDigest: 'web-2',
-      answerDigest: 'third',
-      keysHeld: true,
-    });
+    questions[4]!.answer({ ...laidOut, keysFrom: 'web-9', addedKeys: [], cpu: [0.1, 0.1], memory: [1, 1] });
     await flush();
     expect(store.past.at('pods', 3_000)).toMatchObject({ availability: 'failing' });
     expect(store.past.at('pods', 3_000).reason).toMatch(/keys this page does not hold/);
     store.past.load('pods', 4_000);
-    // Nothing held that can be named: the next question names none.
-    expect(questions[4]!.held).toBeUndefined();
-    questions[4]!.answer({
-      ...recorded(0),
-      keys: [],
-      cpu: [],
-      memory: [],
-      answerDigest: 'first',
-      unchanged: true,
-    });
+    questions[5]!.answer({ ...unchanged, answerDigest: 'third' });
     await flush();
     expect(store.past.at('pods', 4_000).reason).toMatch(/unchanged from an answer this page does not hold/);
   });

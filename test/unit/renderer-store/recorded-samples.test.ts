@@ -1,6 +1,6 @@
-// A past moment's samples read as the live ones are, from the answer's columns; an answer with the
-// keys of the one before (a playback's next moment, its keys' digest the same, or its keys left out
-// as held) reads through that one's index, not a new one.
+// A past moment's samples read as the live ones are, from the answer's columns; an answer laid out by
+// the keys of the one before (a playback's next moment) reads through that one's index, extended by
+// the keys it adds, not a new one.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RecordedSamples } from '../../../renderer/store/recorded-samples';
 
@@ -25,7 +25,7 @@ describe('RecordedSamples', () => {
 
   const keys = Array.from({ length: 1_000 }, (_, at) => `default/web-${at}`);
   // Digests as main makes them are opaque here: only their equality counts.
-  const answer = (cpu: number, keysDigest = 'same') => ({
+  const answer = (cpu: number, keysDigest = 'first') => ({
     timestamp: cpu,
     keys: [...keys],
     cpu: keys.map(() => cpu),
@@ -33,35 +33,45 @@ describe('RecordedSamples', () => {
     keysDigest,
   });
 
-  it("reads an answer with the same keys through the answer before's index, its own values", () => {
+  it("reads an answer laid out by the keys held through the answer before's index, extended by its added keys", () => {
     const before = new RecordedSamples(answer(1));
-    expect(before.keysDigest).toBe('same');
+    expect(before.keysDigest).toBe('first');
     const sets = vi.spyOn(Map.prototype, 'set');
-    const next = new RecordedSamples(answer(2), before);
-    expect(sets).not.toHaveBeenCalled();
+    // web-0 gone (null), web-1000 new (appended): one key indexed, not a thousand.
+    const cpu = [null, ...keys.slice(1).map(() => 2), 2];
+    const next = new RecordedSamples(
+      {
+        timestamp: 2,
+        keys: [],
+        keysFrom: 'first',
+        addedKeys: ['default/web-1000'],
+        cpu,
+        memory: cpu.map((value) => (value === null ? null : 4)),
+        keysDigest: 'second',
+      },
+      before,
+    );
+    expect(sets).toHaveBeenCalledTimes(1);
     expect(next.get('default/web-7')).toEqual({ time: 2, cpu: 2, memory: 4 });
+    expect(next.get('default/web-1000')).toEqual({ time: 2, cpu: 2, memory: 4 });
+    expect(next.get('default/web-0')).toBeUndefined();
+    expect(next.has('default/web-0')).toBe(false);
     expect(next.size).toBe(1_000);
-    // Its keys left out as held: the same, read through the index before.
-    const held = new RecordedSamples({ ...answer(3), keys: [], keysHeld: true }, next);
-    expect(sets).not.toHaveBeenCalled();
-    expect(held.get('default/web-999')).toEqual({ time: 3, cpu: 3, memory: 6 });
-    expect(held.size).toBe(1_000);
-    // Other keys (another digest: a pod gone, one new, or the same keys in another order): an index
-    // of its own.
-    const moved = { ...answer(4, 'moved'), keys: [...keys.slice(1), keys[0]!] };
-    const reordered = new RecordedSamples(moved, held);
-    expect(sets).toHaveBeenCalledTimes(1_000);
-    expect(reordered.get('default/web-0')).toEqual({ time: 4, cpu: 4, memory: 8 });
-    expect(
-      new RecordedSamples({ ...answer(5, 'fewer'), keys: keys.slice(1) }, held).has('default/web-0'),
-    ).toBe(false);
+    // The answer before still reads its own samples, and not the key added after it.
+    expect(before.get('default/web-0')).toEqual({ time: 1, cpu: 1, memory: 2 });
+    expect(before.has('default/web-1000')).toBe(false);
+    expect(before.size).toBe(1_000);
+    // A fresh layout: an index of its own.
+    const fresh = new RecordedSamples({ ...answer(3, 'fresh'), keys: [...keys.slice(1), keys[0]!] }, next);
+    expect(sets).toHaveBeenCalledTimes(1_001);
+    expect(fresh.get('default/web-0')).toEqual({ time: 3, cpu: 3, memory: 6 });
+    expect(fresh.has('default/web-1000')).toBe(false);
   });
 
-  it('refuses an answer whose keys were left out as held when they are not the ones held', () => {
+  it('refuses an answer laid out by keys that are not the ones held', () => {
     const before = new RecordedSamples(answer(1, 'before'));
-    expect(() => new RecordedSamples({ ...answer(2, 'other'), keys: [], keysHeld: true }, before)).toThrow(
-      /keys this page does not hold/,
-    );
-    expect(() => new RecordedSamples({ ...answer(2), keys: [], keysHeld: true })).toThrow(/does not hold/);
+    const laidOut = { ...answer(2, 'next'), keys: [], keysFrom: 'other', addedKeys: [] };
+    expect(() => new RecordedSamples(laidOut, before)).toThrow(/keys this page does not hold/);
+    expect(() => new RecordedSamples(laidOut)).toThrow(/does not hold/);
   });
 });
