@@ -155,7 +155,7 @@ export interface RecordedCrashLog {
 /**
  * The CPU and memory of every pod (or node) at `time` as the recording kept them: each object's
  * latest sample taken at or before `time`, no older than two of its windows. Reply value:
- * RecordedMetrics (no keys and not keysHeld: no sample of that moment).
+ * RecordedMetrics (no keys, not laid out by keys held, not unchanged: no sample of that moment).
  */
 export interface HistoryMetricsMessage {
   type: 'historyMetrics';
