@@ -9,7 +9,7 @@
 // stream's batches carry, so a batch of them is a TupleBatch: a third fewer bytes than objects.
 import type { Row } from '../../shared/protocol/row';
 import type { RowLayout } from '../../shared/protocol/row-tuples';
-import { rowLayoutOf, rowTuple, rowsFromTuples } from '../../shared/protocol/row-tuples';
+import { rowLayoutOf, rowTuple, rowsFromTuples, sameLayout } from '../../shared/protocol/row-tuples';
 
 export interface EncodedRows {
   /** JSON of the rows' tuples under `layout` (an array, in order). */
@@ -55,13 +55,4 @@ export function joinedRows(parts: readonly EncodedRows[]): EncodedRows {
     for (const key of part.keys) keys.push(key);
   }
   return { json: `[${texts.join(',')}]`, layout, keys };
-}
-
-function sameLayout(left: RowLayout, right: RowLayout): boolean {
-  if (left === right) return true;
-  const { cellFields } = left;
-  return (
-    cellFields.length === right.cellFields.length &&
-    cellFields.every((field, cell) => field === right.cellFields[cell])
-  );
 }

@@ -3,7 +3,7 @@
 // text only when one is asked for (playback, an export, a travel under another layout).
 import type { Row } from '../../shared/protocol/row';
 import type { RowLayout } from '../../shared/protocol/row-tuples';
-import { isLayout, rowsFromTuples } from '../../shared/protocol/row-tuples';
+import { isLayout, rowsFromTuples, sameLayout } from '../../shared/protocol/row-tuples';
 import type { StoredTupleFrame } from './row-frame-codec';
 import type { ColumnReader } from './row-frame-columns';
 import { reader } from './row-frame-columns';
@@ -77,12 +77,4 @@ export class TupleRowFrame implements DecodedRowFrame {
     }
     return rowsFromTuples([tuple], this.layout)?.[0];
   }
-}
-
-function sameLayout(left: RowLayout, right: RowLayout): boolean {
-  const { cellFields } = left;
-  return (
-    cellFields.length === right.cellFields.length &&
-    cellFields.every((field, cell) => field === right.cellFields[cell])
-  );
 }

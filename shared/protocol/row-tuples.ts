@@ -231,6 +231,16 @@ export function isLayout(value: unknown): value is RowLayout {
   );
 }
 
+/** Whether two layouts box the same cells: rows written under one read back under the other. */
+export function sameLayout(left: RowLayout, right: RowLayout): boolean {
+  if (left === right) return true;
+  const { cellFields } = left;
+  return (
+    cellFields.length === right.cellFields.length &&
+    cellFields.every((field, cell) => field === right.cellFields[cell])
+  );
+}
+
 /**
  * The DeltaBatch a TupleBatch stands for (its other members as they are), or undefined when its rows,
  * subscription, seq or deletes are not what main writes.
