@@ -38,14 +38,16 @@ export class RecordedSamples implements LatestSamples {
       this.index = before.index;
       const start = before.cpu.length;
       recorded.addedKeys?.forEach((key, at) => this.index.set(key, start + at));
+      // The shared index also holds keys with no sample here (null: pods gone, or added later).
+      let size = 0;
+      for (let at = 0; at < this.cpu.length; at++) if (this.cpu[at] !== null) size++;
+      this.size = size;
     } else {
       this.index = new Map<string, number>();
       // A later duplicate key wins, as the Map of samples had it.
       recorded.keys.forEach((key, at) => this.index.set(key, at));
+      this.size = this.index.size;
     }
-    let size = 0;
-    for (let at = 0; at < this.cpu.length; at++) if (this.cpu[at] !== null) size++;
-    this.size = recorded.keysFrom === undefined ? this.index.size : size;
   }
 
   get(key: string): MetricSample | undefined {
