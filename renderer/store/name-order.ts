@@ -306,6 +306,10 @@ export class NameOrder {
       );
       return;
     }
+    if (rows.size > 2 * this.keys.length) {
+      this.rebuild();
+      return;
+    }
     const rankOf = this.ranksByKey();
     const arrived: string[] = [];
     for (const key of rows.keys()) if (!rankOf.has(key)) arrived.push(key);
@@ -319,6 +323,23 @@ export class NameOrder {
       this.sortArrivals(arrived, (key) => rows.has(key) && !rankOf.has(key)),
       positions,
     );
+  }
+
+  /**
+   * The order built again from the rows, every key ranked afresh: when most rows arrived since the
+   * last read (a playback's jump from a listing's first rows to its 150,000, a moment sent as its
+   * difference from the one held), placing them among the few kept would compare each with its
+   * neighbours and write each rank into rankOf (114 ms of the page's thread at 150,000 rows), while
+   * the snapshot's order, when it handed one over, holds them all in order already.
+   */
+  private rebuild(): void {
+    const rows = this.rows;
+    const { keys, names } = this.sortArrivals([...rows.keys()], (key) => rows.has(key));
+    this.retired.retire(this.keys as string[]);
+    this.keys = keys;
+    this.names = names;
+    this.spare = undefined;
+    this.renumber();
   }
 
   /**

@@ -164,6 +164,58 @@ describe('NameOrder', () => {
     }
   });
 
+  it("builds a landing of most of its rows again from the snapshot's order, writing no rank per row", () => {
+    const random = seededRandom(29);
+    // A replay's mirror (whole snapshots) whose log keeps 16 changes: a moment of thousands of rows
+    // sent against the few it held overflows it, as a playback's jump to a listing's end does.
+    const mirror = new SubscriptionMirror(0, 16, { wholeSnapshots: true });
+    const order = new NameOrder(
+      mirror.rows,
+      mirror.changes,
+      () => mirror.takeSnapshotOrder(),
+      () => mirror.takeCarriedOrder(),
+    );
+    const newKey = () =>
+      `${pick(random, ['a', 'b'])}/${pick(random, ['web', 'db', 'Web'])}-${Math.floor(random() * 9_000)}`;
+    const few = new Map<string, Row>();
+    while (few.size < 100) few.set(newKey(), row(newKey()));
+    const firstRows = [...few.keys()].map((key) => row(key));
+    mirror.apply(deltaBatch(1, { upserts: firstRows, replace: true, snapshotEnd: true }));
+    const before = order.read();
+    const beforeCopy = [...before];
+    // A ranked query built the key -> rank Map, which placing arrivals one by one would write into.
+    expect(order.sorted([before[7], before[3]])).toEqual([before[3], before[7]]);
+    const landed = new Map<string, Row>();
+    for (const key of [...few.keys()].slice(0, 60)) landed.set(key, row(key, '2'));
+    while (landed.size < 5_000) {
+      const key = newKey();
+      landed.set(key, row(key, '2'));
+    }
+    const rows = [...landed.values()];
+    for (let from = 0, seq = 2; from < rows.length; from += 1_000, seq++)
+      mirror.apply(
+        deltaBatch(seq, {
+          upserts: rows.slice(from, from + 1_000),
+          replace: from === 0,
+          snapshotEnd: from + 1_000 >= rows.length,
+        }),
+      );
+    const set = vi.spyOn(Map.prototype, 'set');
+    let all: readonly string[];
+    try {
+      all = order.read();
+      expect(set.mock.calls.length).toBe(0);
+    } finally {
+      set.mockRestore();
+    }
+    expect(all).toEqual(keysByName(landed.values()));
+    expect(before).toEqual(beforeCopy);
+    // Ranked afresh: subsets still sort, and cut, by rank as by name.
+    const subset = all.filter(() => random() < 0.05);
+    expect(order.sorted([...subset].reverse())).toEqual(subset);
+    expect(order.without([new Set(subset)])).toEqual(all.filter((key) => !subset.includes(key)));
+  });
+
   it('answers "leave nothing out" with the kept order itself, not a copy', () => {
     const mirror = new SubscriptionMirror();
     const order = new NameOrder(mirror.rows, mirror.changes);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxRank, respaceCrowded } from '../../../renderer/store/ranked-placement';
+import { maxRank, placeArrivals, respaceCrowded } from '../../../renderer/store/ranked-placement';
 import { seededRandom } from '../bridge/fixtures';
 
 /** Ranks 1,000 apart with `crowded` runs of equal ranks at random places, as an exhausted gap leaves them. */
@@ -11,6 +11,18 @@ function crowdedRanks(count: number, crowded: number, seed: number): Int32Array 
     for (let offset = 1; offset < 6; offset++) ranks[at + offset] = ranks[at];
   }
   return ranks;
+}
+
+/** `names` that counts how often placement reads a kept name (one read per comparison with it). */
+function countingNames(names: string[]): { names: string[]; reads: () => number } {
+  let reads = 0;
+  const proxy = new Proxy(names, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && /^\d+$/.test(property)) reads += 1;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+  return { names: proxy, reads: () => reads };
 }
 
 describe('respaceCrowded', () => {
@@ -41,5 +53,41 @@ describe('respaceCrowded', () => {
     // Too many keys for the whole range at the room a respaced window leaves.
     const packed = new Int32Array((maxRank >> 6) + 10).fill(5);
     expect(respaceCrowded([], packed, undefined)).toBe(false);
+  });
+});
+
+describe('placeArrivals', () => {
+  it('places thousands of arrivals in one gap by galloping over them, not comparing each', () => {
+    const keptKeys = ['a/x-1', 'a/x-5', 'a/x-9'];
+    const counted = countingNames(['x-1', 'x-5', 'x-9']);
+    // A landing: 10,000 arrivals between x-5 and x-9 (x-5-00000 ... x-5-09999), none elsewhere.
+    const addedNames = Array.from({ length: 10_000 }, (_, index) => `x-5-${String(index).padStart(5, '0')}`);
+    const added = { keys: addedNames.map((name) => `a/${name}`), names: addedNames };
+    const ranks = Int32Array.from([100_000, 200_000, 900_000_000]);
+    const { order, exhausted } = placeArrivals(
+      { keys: keptKeys, names: counted.names, ranks },
+      [],
+      added,
+      undefined,
+    );
+    expect(order.keys).toEqual(['a/x-1', 'a/x-5', ...added.keys, 'a/x-9']);
+    expect(exhausted).toBe(false);
+    for (let index = 1; index < order.ranks.length; index++)
+      expect(order.ranks[index]).toBeGreaterThan(order.ranks[index - 1]);
+    // Finding the gap and its end: a few dozen comparisons with kept names (copying reads each
+    // kept name once more), where comparing each arrival with the key after the gap took 10,000.
+    expect(counted.reads()).toBeLessThan(100);
+  });
+
+  it('still compares a lone arrival once with the key after its gap', () => {
+    const counted = countingNames(['x-1', 'x-5', 'x-9']);
+    const { order } = placeArrivals(
+      { keys: ['a/x-1', 'a/x-5', 'a/x-9'], names: counted.names, ranks: Int32Array.from([10, 20, 30]) },
+      [],
+      { keys: ['a/x-2', 'a/x-7'], names: ['x-2', 'x-7'] },
+      undefined,
+    );
+    expect(order.keys).toEqual(['a/x-1', 'a/x-2', 'a/x-5', 'a/x-7', 'a/x-9']);
+    expect([...order.ranks]).toEqual([10, 15, 20, 25, 30]);
   });
 });
