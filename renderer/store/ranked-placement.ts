@@ -5,8 +5,9 @@
 // A listing's batches of thousands of rows used to be merged with every kept key (two Map lookups a
 // comparison) and then every key ranked again (150,000 Map writes for each batch): at 50,000 pods the
 // name order was a quarter of the page's CPU from its start to "synced". Here each arrival's place is
-// found by galloping from the last one's over the names kept beside the keys, and the arrivals that
-// land between the same two kept keys share the ranks between theirs, evenly spread.
+// found by galloping from the last one's over the names kept beside the keys, the arrivals that land
+// in the same gap are galloped over too, and they share the ranks between their neighbours', evenly
+// spread.
 import { compareNamed, firstAfter } from './named-keys';
 import type { NamedKeys } from './named-keys';
 
@@ -42,9 +43,10 @@ function rankCapacity(total: number): number {
  * `kept` without the keys at `positions` (sorted) and with `added` (name-ordered, none of them kept
  * but at a cut position) in their places, with `rankOf` (if it is kept) set for each arrival. The
  * keys that left still hold their places while arrivals are placed, so a key that left and came back
- * is both cut and placed. A batch of m arrivals among n keys costs about m log(n/m) name
- * comparisons, a copy of the order and m rank writes. `exhausted`: some gap had no room for its arrivals, so the ranks are
- * not strictly increasing and every key must be ranked again.
+ * is both cut and placed. A batch of m arrivals landing in g gaps among n keys costs about
+ * g log(n/g) + g log(m/g) name comparisons, a copy of the order and m rank writes. `exhausted`:
+ * some gap had no room for its arrivals, so the ranks are not strictly increasing and every key must
+ * be ranked again.
  *
  * The keys are written into `spareKeys` when given (a replaced order's keys that no reader holds any
  * more: see key-leases.ts), else into a new array (readers hold the kept ones); names and ranks are
