@@ -121,13 +121,7 @@ export class KeyframeMembers {
   private keyframe(reader: RecordingReader, id: number): KeyframeSet {
     let members = this.kept.get(id);
     if (members !== undefined) this.kept.delete(id);
-    else {
-      const blob = reader.database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(id);
-      const columns = decodeMemberColumns(blob as Uint8Array);
-      members = columns
-        ? new SortedMembers(columns.objects, columns.changes)
-        : decodeMembers(blob as Uint8Array);
-    }
+    else members = readKeyframe(reader, id);
     this.kept.set(id, members);
     for (const old of this.kept.keys()) {
       if (this.kept.size <= keptKeyframes) break;
@@ -135,4 +129,11 @@ export class KeyframeMembers {
     }
     return members;
   }
+}
+
+/** Keyframe `id`'s members, decoded as columns (a Map for a keyframe written before them). */
+export function readKeyframe(reader: RecordingReader, id: number): KeyframeSet {
+  const blob = reader.database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(id);
+  const columns = decodeMemberColumns(blob as Uint8Array);
+  return columns ? new SortedMembers(columns.objects, columns.changes) : decodeMembers(blob as Uint8Array);
 }

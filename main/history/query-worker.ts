@@ -30,6 +30,7 @@ import { diffObjects } from './object-diff';
 import { RecordingError, messageOf } from './recording-error';
 import type { RecordingReader } from './recording-reader';
 import { recordedCounts } from './recorded-counts';
+import { MemberCounts } from './member-counts';
 import { recordedEventsAbout } from './recorded-events';
 import type { QueryReply, QueryRequest, QueryWorkerData, TimelineFigures } from './query-protocol';
 import { QueryReaders } from './query-readers';
@@ -44,6 +45,8 @@ const momentRows = new MomentRows();
 const warmer = new FrameWarmer();
 /** The layouts past metrics were answered in, so that the next answer sends only what is new. */
 const metricsLayouts = new MetricsLayouts();
+/** The sidebar's counts at past moments, each stream's kept for the next moment asked (see MemberCounts). */
+const memberCounts = new MemberCounts();
 /** The live rows' identities of the travels from live before, by journal (see LiveListings). */
 const liveListings = new LiveListings();
 const readerFor = (file: string, check?: boolean) => readers.readerFor(file, check);
@@ -126,7 +129,7 @@ function answer(port: MessagePort, request: QueryRequest): void {
       reply({
         id: request.id,
         type: 'counts',
-        counts: recordedCounts(readerFor(request.file), request.time),
+        counts: recordedCounts(readerFor(request.file), request.time, memberCounts),
       });
       return;
     case 'metrics-at': {
