@@ -29,8 +29,8 @@ export function recordedCounts(
   }
   const moment = new Date(time).toISOString();
   const all = [...counted.values()].flat();
-  // Every stream in one walk of the changes; when a read fails, each kind apart, so that one damaged
-  // stream leaves out its kind's count and no other.
+  // Every stream in one call; when a read fails, each kind apart, so that one damaged stream leaves
+  // out its kind's count and no other.
   const together = reader.guard(`counts at ${moment}`, undefined, () => counts.countsAt(reader, all, time));
   const byKind: Record<string, number> = {};
   for (const [gvr, streams] of counted) {
