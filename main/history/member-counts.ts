@@ -92,7 +92,7 @@ export class MemberCounts {
 
   /** Forgets what was counted in another recording (its ids mean nothing in this one). */
   private readingOf(reader: RecordingReader): void {
-    const recording = `${reader.file} ${reader.metadata.created}`;
+    const recording = reader.identity;
     if (recording === this.recording) return;
     this.streams.clear();
     this.recording = recording;

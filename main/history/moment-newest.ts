@@ -282,7 +282,7 @@ export class NewestStates {
 
   /** Forgets what was kept of another recording (its ids mean nothing in this one). */
   private readingOf(reader: RecordingReader): void {
-    const recording = `${reader.file} ${reader.metadata.created}`;
+    const recording = reader.identity;
     if (recording === this.recording) return;
     this.states.clear();
     this.keyframes.clear();

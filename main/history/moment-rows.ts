@@ -118,7 +118,7 @@ export class MomentRows {
     since?: number,
     live?: string | LiveIdentities | AppliedListing,
   ): RowsMoment {
-    const recording = `${reader.file} ${reader.metadata.created}`;
+    const recording = reader.identity;
     const last = this.last;
     const same =
       last && last.recording === recording && last.gvr === query.gvr && last.namespace === query.namespace;

@@ -189,6 +189,14 @@ export class RecordingReader {
   }
 
   /**
+   * Which recording this is: its path and creation time, so that what a cache kept of one file is not
+   * taken for another's (a recording replaced at the same path numbers its rows anew).
+   */
+  get identity(): string {
+    return `${this.file} ${this.currentMetadata.created}`;
+  }
+
+  /**
    * Reads the meta table and the streams again: what a live recording's writer moves while a reader
    * is open (lastWritten, retention's start, kinds first recorded later). A few rows, where reopening
    * the file runs quick_check over all of it: seconds for a recording of an hour at 150,000 pods.

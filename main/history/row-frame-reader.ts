@@ -84,7 +84,7 @@ export class RowFrameReader {
 
   /** Makes the cache `reader`'s (a recording replaced at the same path numbers frames anew). */
   private readFrom(reader: RecordingReader): string {
-    const recording = `${reader.file} ${reader.metadata.created}`;
+    const recording = reader.identity;
     if (recording !== this.recording) {
       this.recording = recording;
       this.decoded.clear();
