@@ -4,6 +4,7 @@
 // 150,000 members was a third of a travel from live's worker time, and travels from live land near
 // the same keyframes (a keyframe every 20,000 changes: 10 s at 2,000 changes a second).
 import type { ReaderStream, RecordingReader } from './recording-reader';
+import type { SqliteDatabase } from './schema';
 import { decodeMembers } from './object-codec';
 import type { KeyframeSet } from './member-columns';
 import { SortedMembers, decodeMemberColumns } from './member-columns';
@@ -80,11 +81,7 @@ export class KeyframeMembers {
   membersAt(reader: RecordingReader, stream: ReaderStream, time: number): MomentMembers {
     const database = reader.database;
     try {
-      const keyframe = database
-        .prepare(
-          'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
-        )
-        .get(stream.id, time) as { id: number; last_change: number } | undefined;
+      const keyframe = keyframeBefore(database, stream.id, time);
       const through = lastChangeAt(database, time);
       const last = this.last;
       const keyframeId = keyframe?.id ?? 0;
@@ -129,6 +126,19 @@ export class KeyframeMembers {
     }
     return members;
   }
+}
+
+/** `stream`'s last keyframe at or before `time` (the newest written, of two at one time). */
+export function keyframeBefore(
+  database: SqliteDatabase,
+  stream: number,
+  time: number,
+): { readonly id: number; readonly last_change: number } | undefined {
+  return database
+    .prepare(
+      'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
+    )
+    .get(stream, time) as { id: number; last_change: number } | undefined;
 }
 
 /** Keyframe `id`'s members, decoded as columns (a Map for a keyframe written before them). */

@@ -9,7 +9,7 @@
 // (The changes have no index by stream, so a stream's walk still visits the other streams' changes
 // in its range, in SQLite: one by stream and id about halved a recount again, but made
 // every change 15 bytes larger, session 34: not added.)
-import { readKeyframe } from './keyframe-members';
+import { keyframeBefore, readKeyframe } from './keyframe-members';
 import type { KeyframeSet } from './member-columns';
 import { isDeletion } from './recorded-change';
 import type { ReaderStream, RecordingReader } from './recording-reader';
@@ -44,11 +44,8 @@ export class MemberCounts {
     this.readingOf(reader);
     const database = reader.database;
     const through = lastChangeAt(database, time);
-    const keyframeAt = database.prepare(
-      'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
-    );
     for (const stream of streams) {
-      const keyframe = keyframeAt.get(stream.id, time) as { id: number; last_change: number } | undefined;
+      const keyframe = keyframeBefore(database, stream.id, time);
       const keyframeId = keyframe?.id ?? 0;
       let count = this.streams.get(stream.id);
       // Counted from another keyframe, or past this moment (a step back): counted afresh.
