@@ -19,6 +19,8 @@
 //                                                  # start to the page's clock read after its figures
 //   npx tsx test/bench/ui-churn.ts --typing     # the bench's typing (its five texts) traced instead
 //   npx tsx test/bench/ui-churn.ts --no-trace   # the window untraced: its long-task count alone
+//   npx tsx test/bench/ui-churn.ts --settle 45000  # the window starts 45 s later, under the same
+//                                                  # churn (after the recording's whole-cache records)
 //   npx tsx test/bench/ui-churn.ts --js-flags=--no-memory-reducer  # V8 flags of the page's renderer
 //
 // Each of the page's long-task entries (the bench's count) is put beside the traced tasks it spans (a
@@ -88,6 +90,8 @@ const { values } = parseArgs({
     'js-flags': { type: 'string' },
     // The bench's typing (its five texts, typed and cleared) traced instead of the idle window.
     typing: { type: 'boolean', default: false },
+    // Milliseconds more of churn before the window: is a count the startup's tail or the steady state?
+    settle: { type: 'string', default: '0' },
   },
 });
 const pods = Number(values.pods);
@@ -188,6 +192,7 @@ try {
       `keystroke p50 / p95 ${round(percentile(typing.latencies, 50))} / ${round(percentile(typing.latencies, 95))} ms (${typing.latencies.length} keys; by text ${typing.byText.map(({ text, latencies }) => `"${text}" ${round(percentile(latencies, 95))}`).join(', ')}); scroll frame p95 / max ${round(percentile(frames, 95))} / ${round(Math.max(...frames))} ms`,
     );
   }
+  if (Number(values.settle) > 0) await page.waitForTimeout(Number(values.settle));
   await hold?.markWindow();
   const phase = values.scroll ? 'scroll' : values.switch ? 'switch' : values.typing ? 'typing' : 'churn';
   log(`churning at ${values.churn}/s; tracing ${phase === 'churn' ? `${values.seconds} s` : phase}...`);
