@@ -9,21 +9,27 @@
 // them before its frame is drawn (useFixedRowWindow), so while the wheel turns a held overscan would
 // move that work into every scroll frame.
 //
+// The hold lasts until the overscan follows, whatever renders in between: a metrics sample or a
+// re-read row landing after the answer's commit but before its frame is drawn re-renders the window,
+// and taken as the follow it rendered the overscan in that task after all (and left a table that
+// showed the answer's overscan in the very frame that answered, one run in many).
+//
 // The invariant: a row in view always shows the answer's key at its position. A held row is outside
 // the viewport; a scroll that brings one into view renders before its frame is drawn, since the rows
 // that show the answer are only those in view until the overscan has followed (see renderedRows).
 
 /**
- * The rows a render put in the DOM: the key each position from `start` showed (undefined: none), and
- * the first row that was in view.
+ * The rows a render put in the DOM: the key each position from `start` showed (undefined: none), the
+ * first row that was in view, and whether its overscan held an earlier answer's rows.
  */
 export interface RenderedKeys {
   readonly start: number;
   readonly first: number;
   readonly keys: readonly (string | undefined)[];
+  readonly holding: boolean;
 }
 
-export const noRenderedKeys: RenderedKeys = { start: 0, first: 0, keys: [] };
+export const noRenderedKeys: RenderedKeys = { start: 0, first: 0, keys: [], holding: false };
 
 /** The positions a render covers: [start, end), of which [first, last) are in view. */
 export interface RenderedWindow {
@@ -44,16 +50,23 @@ export interface RowPlan {
  * The keys of the window's positions in `keys`' order, or, when the view did not move since the render
  * `before` and most rows in view are keys it did not show (a new answer, not churn moving the same
  * rows by a position or two), the rows in view from `keys` and the overscan holding the key each of
- * its positions showed `before`.
+ * its positions showed `before`. A hold `before` made lasts while `followPending` (its overscan has
+ * not followed yet) and the view did not move.
  */
-export function planRows(keys: readonly string[], window: RenderedWindow, before: RenderedKeys): RowPlan {
+export function planRows(
+  keys: readonly string[],
+  window: RenderedWindow,
+  before: RenderedKeys,
+  followPending: boolean,
+): RowPlan {
   const inView = window.last - window.first;
+  const still = inView > 0 && window.first === before.first;
   let unseen = 0;
-  if (inView > 0 && window.first === before.first) {
+  if (still) {
     const shown = new Set(before.keys);
     for (let index = window.first; index < window.last; index++) if (!shown.has(keys[index])) unseen++;
   }
-  const holding = unseen * 2 > inView;
+  const holding = unseen * 2 > inView || (still && before.holding && followPending);
   const planned: (string | undefined)[] = [];
   for (let index = window.start; index < window.end; index++) {
     const current = !holding || (index >= window.first && index < window.last);

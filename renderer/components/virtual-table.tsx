@@ -103,27 +103,40 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
 
   // A new answer paints the rows in view first; the overscan follows after that frame (see
   // held-overscan.ts). `committed` is what the last commit showed, position by position.
+  // `follow` cancels the follow scheduled for a hold (undefined: none pending). A render before it
+  // runs keeps holding, so it is scheduled once per hold, not again (and put off) at each render.
   const committed = useRef<RenderedKeys>(noRenderedKeys);
-  const plan = planRows(keys, rowWindow, committed.current);
+  const follow = useRef<(() => void) | undefined>(undefined);
+  const plan = planRows(keys, rowWindow, committed.current, follow.current !== undefined);
   const { start, first, markRendered } = rowWindow;
   const current = renderedRows(rowWindow, plan);
   useLayoutEffect(() => {
-    committed.current = { start, first, keys: plan.keys };
+    committed.current = { start, first, keys: plan.keys, holding: plan.holding };
     markRendered(current);
   });
   const [, followOverscan] = useState(0);
   useEffect(() => {
-    if (!plan.holding) return;
+    if (!plan.holding || follow.current) return;
     // After the next frame is drawn, not in a task that could run before it.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => followOverscan((count) => count + 1), 0);
+      timer = setTimeout(() => {
+        follow.current = undefined;
+        followOverscan((count) => count + 1);
+      }, 0);
     });
-    return () => {
+    follow.current = () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);
     };
   });
+  useEffect(
+    () => () => {
+      follow.current?.();
+      follow.current = undefined;
+    },
+    [],
+  );
 
   const template = columns.map((column) => column.width).join(' ');
   const leastWidths = useMemo(() => columns.map((column) => leastContentWidth(column.width)), [columns]);
