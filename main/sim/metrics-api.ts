@@ -11,7 +11,8 @@ import { parseLabelSelector } from '../../shared/selectors/label-selector';
 import { SelectorParseError } from '../../shared/selectors/selector-parse-error';
 import { badRequest, methodNotAllowed } from './api-errors';
 import { formatTime } from './clock';
-import { sendJson } from './http-io';
+import { sendJson, sendText } from './http-io';
+import { podMetricsText } from './pod-metrics-text';
 import { streamList } from './list-stream';
 import type { MetricsScraper, NodeUsage, PodUsage } from './metrics-usage';
 import type { ResourcePath } from './request-path';
@@ -113,17 +114,11 @@ export class MetricsApi {
     const scrape = this.scraper.scrape(now);
     const window = `${this.scraper.resolutionMs / 1000}s`;
     const timestamp = formatTime(scrape.timestamp);
-    const podMetrics = ({ pod, containers }: PodUsage) => ({
-      kind: 'PodMetrics',
-      apiVersion: groupVersion,
-      metadata: metricsMeta(pod, now),
-      timestamp,
-      window,
-      containers: containers.map((container) => ({
-        name: container.name,
-        usage: usage(container.cpu, container.memory),
-      })),
-    });
+    const nowText = JSON.stringify(formatTime(now));
+    const timestampText = JSON.stringify(timestamp);
+    const windowText = JSON.stringify(window);
+    const podMetrics = (item: PodUsage) =>
+      podMetricsText(item, groupVersion, nowText, timestampText, windowText);
     const nodeMetrics = ({ node, cpu, memory }: NodeUsage) => ({
       kind: 'NodeMetrics',
       apiVersion: groupVersion,
@@ -136,7 +131,7 @@ export class MetricsApi {
       if (verb === 'get') {
         const found = scrape.pods.get(`${path.namespace ?? ''}/${path.name}`);
         if (!found) throw notFound('podmetrics', path.name ?? '');
-        return sendJson(response, 200, podMetrics(found));
+        return sendText(response, 200, podMetrics(found));
       }
       const matches = itemFilter(query);
       const items = [...scrape.pods.values()].filter(
@@ -147,7 +142,7 @@ export class MetricsApi {
         response,
         `{"kind":"PodMetricsList","apiVersion":"${groupVersion}","metadata":{},"items":[`,
         items,
-        (item) => JSON.stringify(podMetrics(item)),
+        podMetrics,
         ']}',
       );
     }
