@@ -107,6 +107,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   // runs keeps holding, so it is scheduled once per hold, not again (and put off) at each render.
   const committed = useRef<RenderedKeys>(noRenderedKeys);
   const follow = useRef<(() => void) | undefined>(undefined);
+  // A hold the last commit made, its follow still to come: this render's hold (if any) goes on with it.
+  const continued = follow.current !== undefined && committed.current.holding;
   const plan = planRows(keys, rowWindow, committed.current, follow.current !== undefined);
   const { start, first, markRendered } = rowWindow;
   const current = renderedRows(rowWindow, plan);
@@ -116,8 +118,10 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   });
   const [, followOverscan] = useState(0);
   useEffect(() => {
-    if (!plan.holding || follow.current) return;
-    // After the next frame is drawn, not in a task that could run before it.
+    if (!plan.holding || continued) return;
+    // After the next frame is drawn, not in a task that could run before it. A follow left from a hold
+    // a scroll ended could run before this hold's frame: it is replaced.
+    follow.current?.();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(() => {
