@@ -4,13 +4,12 @@
 // 150,000 members was a third of a travel from live's worker time, and travels from live land near
 // the same keyframes (a keyframe every 20,000 changes: 10 s at 2,000 changes a second).
 import type { ReaderStream, RecordingReader } from './recording-reader';
-import type { SqliteDatabase } from './schema';
 import { decodeMembers } from './object-codec';
 import type { KeyframeSet } from './member-columns';
 import { SortedMembers, decodeMemberColumns } from './member-columns';
 import { isDeletion } from './recorded-change';
 import { streamMembers } from './state-at';
-import { changesBetween, lastChangeAt } from './stream-state';
+import { changesBetween, keyframeBefore, lastChangeAt } from './stream-state';
 
 /** Decoded keyframes kept: the newest two of a stream under churn, and one more. */
 const keptKeyframes = 3;
@@ -126,19 +125,6 @@ export class KeyframeMembers {
     }
     return members;
   }
-}
-
-/** `stream`'s last keyframe at or before `time` (the newest written, of two at one time). */
-export function keyframeBefore(
-  database: SqliteDatabase,
-  stream: number,
-  time: number,
-): { readonly id: number; readonly last_change: number } | undefined {
-  return database
-    .prepare(
-      'SELECT id, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
-    )
-    .get(stream, time) as { id: number; last_change: number } | undefined;
 }
 
 /** Keyframe `id`'s members, decoded as columns (a Map for a keyframe written before them). */

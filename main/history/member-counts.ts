@@ -9,11 +9,11 @@
 // (The changes have no index by stream, so a stream's walk still visits the other streams' changes
 // in its range, in SQLite: one by stream and id about halved a recount again, but made
 // every change 15 bytes larger, session 34: not added.)
-import { keyframeBefore, readKeyframe } from './keyframe-members';
+import { readKeyframe } from './keyframe-members';
 import type { KeyframeSet } from './member-columns';
 import { isDeletion } from './recorded-change';
 import type { ReaderStream, RecordingReader } from './recording-reader';
-import { changesBetween, lastChangeAt } from './stream-state';
+import { changesBetween, keyframeBefore, lastChangeAt } from './stream-state';
 
 /** A stream's count as of change `through`: its keyframe's members with the changes after it. */
 interface StreamCount {

@@ -11,14 +11,27 @@ export interface StreamMembers {
   readonly keyframeTime: number | undefined;
 }
 
+/** `stream`'s last keyframe at or before `time` (the newest written, of two at one time). */
+export function keyframeBefore(
+  database: SqliteDatabase,
+  stream: number,
+  time: number,
+): { readonly id: number; readonly time: number; readonly last_change: number } | undefined {
+  return database
+    .prepare(
+      'SELECT id, time, last_change FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
+    )
+    .get(stream, time) as { id: number; time: number; last_change: number } | undefined;
+}
+
 /** The state of `stream` including every change stamped at or before `time`. */
 export function membersAt(database: SqliteDatabase, stream: number, time: number): StreamMembers {
-  const keyframe = database
-    .prepare(
-      'SELECT time, last_change, members FROM keyframes WHERE stream = ? AND time <= ? ORDER BY time DESC, id DESC LIMIT 1',
-    )
-    .get(stream, time) as { time: number; last_change: number; members: Uint8Array } | undefined;
-  const members = keyframe ? decodeMembers(keyframe.members) : new Map<number, number>();
+  const keyframe = keyframeBefore(database, stream, time);
+  const members = keyframe
+    ? decodeMembers(
+        database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(keyframe.id) as Uint8Array,
+      )
+    : new Map<number, number>();
   const last = lastChangeAt(database, time);
   for (const change of changesBetween(database, stream, keyframe?.last_change ?? 0, last)) {
     if (isDeletion(change.type)) members.delete(change.object);
