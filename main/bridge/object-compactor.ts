@@ -6,6 +6,7 @@
 import type { TransformFunc } from '../cache/store';
 import type { KubeObject } from '../../shared/kube/object';
 import { SiblingSharing } from './sibling-sharing';
+import { carryObjectText } from '../cache/object-text';
 import { shardCount, stringShard } from '../history/string-shards';
 
 /** Fields whose values are unique per object: interning them would only grow the table. */
@@ -122,7 +123,13 @@ export function createObjectCompactor(interner = new StringInterner()): ObjectCo
   const compactedAheadShards = Array.from({ length: shardCount }, () => new WeakSet<object>());
   const compactedAhead = (object: KubeObject) =>
     compactedAheadShards[stringShard(object.metadata.name ?? '')];
-  const compact = (object: KubeObject): KubeObject => siblings.share(withoutManagedFields(object));
+  // Sharing may hand back another object, equal as JSON: the text the object was parsed from goes
+  // with it (object-text.ts), so the recorder copies that text rather than serializing the object.
+  const compact = (object: KubeObject): KubeObject => {
+    const output = siblings.share(withoutManagedFields(object));
+    carryObjectText(object, output);
+    return output;
+  };
   return {
     transform(input) {
       const object = input as KubeObject | undefined;

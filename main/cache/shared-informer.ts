@@ -11,6 +11,7 @@ import type { Indexer, Indexers } from './indexer';
 import type { DeletedFinalStateUnknown } from './keys';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import type { ListerWatcher } from './lister-watcher';
+import { forgetObjectText } from './object-text';
 import type { HandlerErrorReporter, Notification } from './processor-listener';
 import { ProcessorListener, reportToConsole } from './processor-listener';
 import { realClock } from './real-clock';
@@ -287,6 +288,8 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
         this.reportError(error, `${this.name}: a delta observer failed`);
       }
     }
+    // Observers have read what they would: no cached object keeps the text it was parsed from.
+    for (const delta of deltas) forgetObjectText(delta.object);
   }
 
   private phaseApplied(state: ReflectorState): void {

@@ -103,8 +103,9 @@ export class CaptureQueue {
 
   /**
    * Queues the change `[time, stream, code, key, object]` (object undefined: null), its JSON written
-   * straight into the batch, byte for byte JSON.stringify's; returns its UTF-8 bytes, or 0 (nothing
-   * queued) while the queue overflows. Forced, it is queued whatever the bound, and outside it.
+   * straight into the batch, byte for byte JSON.stringify's, or, given, `text`, the JSON the object
+   * was parsed from (object-text.ts), copied; returns its UTF-8 bytes, or 0 (nothing queued) while
+   * the queue overflows. Forced, it is queued whatever the bound, and outside it.
    */
   appendObjectChange(
     time: number,
@@ -113,6 +114,7 @@ export class CaptureQueue {
     key: string,
     object: unknown,
     force = false,
+    text?: string,
   ): number {
     const bounded = this.boundedBytes();
     if (!force && (this.overflowing || bounded >= this.limitBytes)) {
@@ -130,7 +132,10 @@ export class CaptureQueue {
     writeByte(batch, comma);
     writeJson(batch, key);
     writeByte(batch, comma);
-    if (object === undefined || !writeJson(batch, object)) writeJson(batch, null);
+    if (text !== undefined) {
+      batch.ensure(text.length * maximumBytesPerCodeUnit + 1);
+      batch.used += batch.bytes.write(text, batch.used);
+    } else if (object === undefined || !writeJson(batch, object)) writeJson(batch, null);
     writeByte(batch, closeBracket);
     const written = batch.used - start;
     // Measured once written: past the bound, the entry (and its separator) is taken back.

@@ -7,6 +7,7 @@
 import type { Clock, Timer } from '../cache/clock';
 import type { DeltaObserverRegistration } from '../cache/delta-observer';
 import type { SharedIndexInformer } from '../cache/shared-informer';
+import { keepObjectTexts, objectText } from '../cache/object-text';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { gvrKey } from '../../shared/kube/object';
 import type { EntryText } from './capture-queue';
@@ -56,6 +57,8 @@ export class Recorder {
   /** Streams detached in this session -> their open not-recording gap. */
   private readonly detachedGaps = new Map<string, number>();
   private timer: Timer | undefined;
+  /** While recording, watch streams keep the text each object was parsed from (object-text.ts). */
+  private readonly releaseObjectTexts = keepObjectTexts();
   private lastStamp: number;
   private streams = 0;
   private gaps = 0;
@@ -160,7 +163,8 @@ export class Recorder {
         lastStamp: () => this.lastStamp,
         appendChange: (time, stream, code, key, object, force) => {
           if (this.channel.dead || this.closing) return 0;
-          const bytes = this.queue.appendObjectChange(time, stream, code, key, object, force);
+          const text = object === undefined ? undefined : objectText(object);
+          const bytes = this.queue.appendObjectChange(time, stream, code, key, object, force, text);
           this.appended(bytes > 0);
           return bytes;
         },
@@ -288,6 +292,7 @@ export class Recorder {
 
   private async closeNow(): Promise<void> {
     this.timer?.stop();
+    this.releaseObjectTexts();
     this.crashLogFetches.stop();
     for (const attached of this.attachments.values()) this.stopObserving(attached);
     this.attachments.clear();

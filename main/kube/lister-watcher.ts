@@ -137,6 +137,9 @@ export function httpListerWatcher<T extends KubeObject = KubeObject>(
         statusError: (status) => toApiStatusError(status, description),
         signal,
         omitManagedFields: !options.metadataOnly && hints?.omitManagedFields === true,
+        // A watch-list's initial events are the whole list, replaced into the cache at its end: texts
+        // kept for them would all wait that long (object-text.ts keeps them for queued deltas only).
+        keepObjectTexts: !options.metadataOnly && given.sendInitialEvents !== true,
       });
       return options.metadataOnly ? metadataOnlyWatcher(stream) : stream;
     },

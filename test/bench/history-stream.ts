@@ -3,6 +3,7 @@
 // costs the memory of one version per pod. The reflector, DeltaFIFO and indexer run as against a real
 // server, each event a freshly parsed object as a watch stream delivers it; only the HTTP of the
 // watch benchmark is left out, since the history benchmark times the Recorder's flushes, not the stream.
+import { rememberObjectText } from '../../main/cache/object-text';
 import type { ListOptions, ListerWatcher, Watcher } from '../../main/cache/lister-watcher';
 import type { BufferedWatcher } from '../../main/cache/reflector-watch';
 import type { KubeList, KubeObject, WatchEvent } from '../../shared/kube/object';
@@ -108,13 +109,24 @@ export function historyListerWatcher(options: HistoryStreamOptions): ListerWatch
         const slot = index % pods.length;
         pods[slot] = nextVersion(pods[slot], index, listResourceVersion + index + 1);
         index++;
-        // A copy, as a watch stream's JSON.parse makes: no subtree is shared with the last version.
-        const object = JSON.parse(JSON.stringify(pods[slot])) as KubeObject;
-        if (rate !== undefined)
-          object.metadata.annotations = {
-            ...object.metadata.annotations,
-            [emittedAnnotation]: String(Date.now()),
-          };
+        const version =
+          rate === undefined
+            ? pods[slot]
+            : {
+                ...pods[slot],
+                metadata: {
+                  ...pods[slot].metadata,
+                  annotations: {
+                    ...pods[slot].metadata.annotations,
+                    [emittedAnnotation]: String(Date.now()),
+                  },
+                },
+              };
+        // As a watch stream decodes an event: the object parsed from its text (no subtree shared with
+        // the last version), and that text kept beside it while a recorder reads texts (object-text.ts).
+        const text = JSON.stringify(version);
+        const object = JSON.parse(text) as KubeObject;
+        if (!('managedFields' in object.metadata)) rememberObjectText(object, text);
         if (index % progressEvery === 0) options.onProgress?.(index);
         return { type: 'MODIFIED', object };
       };
