@@ -18,6 +18,7 @@ import type { Status } from '../../shared/kube/status';
 import { WatchDecodeError, WatchInactivityError } from './errors';
 import { textWithoutManagedFields } from './managed-fields-cut';
 import { objectTextsKept, rememberObjectText } from '../cache/object-text';
+import { eventObjectText } from './event-object-text';
 
 /**
  * A watch over HTTP/1.1 with no byte for this long is presumed dead (over HTTP/2, client-go and we rely
@@ -356,7 +357,10 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
       this.failDecoding(this.options.statusError?.(status) ?? new StatusError(status));
       return undefined;
     }
-    if (this.options.keepObjectTexts && objectTextsKept()) keepText(line, event.type, event.object);
+    if (this.options.keepObjectTexts && objectTextsKept()) {
+      const text = eventObjectText(line, event.type, event.object);
+      if (text !== undefined) rememberObjectText(event.object, text);
+    }
     return parsed as WatchEvent<T>;
   }
 
@@ -425,63 +429,4 @@ export class WatchStream<T extends KubeObject = KubeObject> implements Watcher<T
 
 function snippet(text: string): string {
   return text.length > snippetLength ? `${text.slice(0, snippetLength)}…` : text;
-}
-
-/**
- * Keeps the text of `object` out of its event's `line`, when the line is an event as API servers write
- * them (`{"type":"…","object":{…}}`, nothing else in it) and the object has no managedFields (cut
- * from the line, or never there): anything else is serialized again when it is needed.
- */
-function keepText(line: string, type: string, object: object): void {
-  if (type === 'BOOKMARK') return;
-  const metadata = (object as { metadata?: object }).metadata;
-  if (metadata === undefined || 'managedFields' in metadata) return;
-  const prefix = `{"type":"${type}","object":`;
-  if (!line.startsWith(prefix) || line.charCodeAt(prefix.length) !== openBraceCode) return;
-  const end = endOfObject(line, prefix.length);
-  // Only the event's closing brace may follow (a duplicate "object" key would, and it is the last
-  // one JSON.parse keeps).
-  if (end === -1 || line.charCodeAt(end) !== closeBraceCode) return;
-  for (let index = end + 1; index < line.length; index++)
-    if (!isJsonWhitespace(line.charCodeAt(index))) return;
-  rememberObjectText(object, line.slice(prefix.length, end));
-}
-
-const quoteCode = 0x22;
-const backslashCode = 0x5c;
-const openBraceCode = 0x7b;
-const closeBraceCode = 0x7d;
-const openBracketCode = 0x5b;
-const closeBracketCode = 0x5d;
-
-/**
- * Where the object opening at `start` in `text` (valid JSON: it was parsed) ends, just past its
- * closing brace; -1 if it does not. Strings are skipped by indexOf, so the loop visits only the
- * punctuation between them.
- */
-function endOfObject(text: string, start: number): number {
-  let depth = 0;
-  for (let index = start; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === quoteCode) {
-      index = endOfString(text, index + 1);
-      if (index === -1) return -1;
-    } else if (code === openBraceCode || code === openBracketCode) depth++;
-    else if ((code === closeBraceCode || code === closeBracketCode) && --depth === 0) return index + 1;
-  }
-  return -1;
-}
-
-/** The index of the quote closing the string whose content starts at `from`; -1 if none. */
-function endOfString(text: string, from: number): number {
-  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === backslashCode) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  return -1;
-}
-
-function isJsonWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
