@@ -10,9 +10,11 @@
 // they would otherwise crowd out the live changes behind them, overflow again, and force another.
 // Beside the text, the queue notes where each entry ends: the recording process then finds each
 // object's text without scanning it to its end (it reads only the metadata, near its start).
-// A change's object is written as JSON straight into the batch (writeJson), never as a string of its
-// own, and the batch's buffer comes back from the process once read, to be filled again (BatchBuffer):
-// the recorder's part of a flood then leaves next to no garbage on the informers' thread.
+// A change's object is copied into the batch as the text the watch stream parsed it from, when that
+// was kept (main/cache/object-text.ts), else written as JSON straight into the batch (writeJson),
+// never as a string of its own; the batch's buffer comes back from the process once read, to be
+// filled again (BatchBuffer): the recorder's part of a flood then leaves next to no garbage on the
+// informers' thread.
 import { BatchBuffer } from './batch-buffer';
 import { writeByte, writeJson } from './json-bytes';
 

@@ -25,9 +25,9 @@ export interface TapHost {
   lastStamp(): number;
   /**
    * Queues the change `[time, stream, code, key, object]` (object undefined: a deletion with no known
-   * state), serialized straight into the queue's batch; returns its bytes, or 0 when the queue is full
-   * (a queue-overflow gap is open). Forced, it is queued whatever the bound (a resynchronization,
-   * which is what ends such a gap).
+   * state), its text (object-text.ts) or JSON written straight into the queue's batch; returns its
+   * bytes, or 0 when the queue is full (a queue-overflow gap is open). Forced, it is queued whatever
+   * the bound (a resynchronization, which is what ends such a gap).
    */
   appendChange(
     time: number,
@@ -118,8 +118,9 @@ export class StreamTap implements DeltaObserver<KubeObject> {
       // earlier entry, though: a key keeps its place in the queue, so arrivals pop out of order.
       const time = this.host.stamp(delta.arrivedAt);
       const code = encodeDeltaType(delta.type, unknownFinalState);
-      // The object's JSON is written straight into the queue's batch (no string of it is made): the
-      // batch is parsed once, in the recording process, and its objects are never cloned one by one.
+      // The object's text, or its JSON, goes straight into the queue's batch (no string of it is
+      // made): the batch is parsed once, in the recording process, and its objects are never cloned
+      // one by one.
       this.host.appendChange(time, this.stream, code, key, object, false);
     }
   }
