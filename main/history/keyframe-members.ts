@@ -9,7 +9,7 @@ import type { KeyframeSet } from './member-columns';
 import { SortedMembers, decodeMemberColumns } from './member-columns';
 import { isDeletion } from './recorded-change';
 import { streamMembers } from './state-at';
-import { changesBetween, keyframeBefore, lastChangeAt } from './stream-state';
+import { changesBetween, keyframeBefore, keyframeBlob, lastChangeAt } from './stream-state';
 
 /** Decoded keyframes kept: the newest two of a stream under churn, and one more. */
 const keptKeyframes = 3;
@@ -129,7 +129,7 @@ export class KeyframeMembers {
 
 /** Keyframe `id`'s members, decoded as columns (a Map for a keyframe written before them). */
 export function readKeyframe(reader: RecordingReader, id: number): KeyframeSet {
-  const blob = reader.database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(id);
-  const columns = decodeMemberColumns(blob as Uint8Array);
-  return columns ? new SortedMembers(columns.objects, columns.changes) : decodeMembers(blob as Uint8Array);
+  const blob = keyframeBlob(reader.database, id);
+  const columns = decodeMemberColumns(blob);
+  return columns ? new SortedMembers(columns.objects, columns.changes) : decodeMembers(blob);
 }

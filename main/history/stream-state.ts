@@ -24,14 +24,15 @@ export function keyframeBefore(
     .get(stream, time) as { id: number; time: number; last_change: number } | undefined;
 }
 
+/** Keyframe `id`'s members as stored (object-codec's or member-columns' encoding). */
+export function keyframeBlob(database: SqliteDatabase, id: number): Uint8Array {
+  return database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(id) as Uint8Array;
+}
+
 /** The state of `stream` including every change stamped at or before `time`. */
 export function membersAt(database: SqliteDatabase, stream: number, time: number): StreamMembers {
   const keyframe = keyframeBefore(database, stream, time);
-  const members = keyframe
-    ? decodeMembers(
-        database.prepare('SELECT members FROM keyframes WHERE id = ?').pluck().get(keyframe.id) as Uint8Array,
-      )
-    : new Map<number, number>();
+  const members = keyframe ? decodeMembers(keyframeBlob(database, keyframe.id)) : new Map<number, number>();
   const last = lastChangeAt(database, time);
   for (const change of changesBetween(database, stream, keyframe?.last_change ?? 0, last)) {
     if (isDeletion(change.type)) members.delete(change.object);

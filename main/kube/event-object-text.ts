@@ -1,6 +1,7 @@
 // The text of a watch event's object, out of the event's line: what object-text.ts keeps beside the
 // object so that the history recorder copies it instead of serializing the object again. Taken only
 // from a line as API servers write events, and only when it is exactly the object parsed.
+import { backslash, closeBrace, closeBracket, openBrace, openBracket, quote } from './json-bytes';
 
 /**
  * The text of `object`, parsed from the event `line` of `type`, when the line is an event as API
@@ -12,22 +13,15 @@ export function eventObjectText(line: string, type: string, object: object): str
   const metadata = (object as { metadata?: object }).metadata;
   if (metadata === undefined || 'managedFields' in metadata) return undefined;
   const prefix = `{"type":"${type}","object":`;
-  if (!line.startsWith(prefix) || line.charCodeAt(prefix.length) !== openBraceCode) return undefined;
+  if (!line.startsWith(prefix) || line.charCodeAt(prefix.length) !== openBrace) return undefined;
   const end = endOfObject(line, prefix.length);
   // Only the event's closing brace may follow (not a duplicate "object" member, whose value is the
   // one JSON.parse keeps, nor any other).
-  if (end === -1 || line.charCodeAt(end) !== closeBraceCode) return undefined;
+  if (end === -1 || line.charCodeAt(end) !== closeBrace) return undefined;
   for (let index = end + 1; index < line.length; index++)
     if (!isJsonWhitespace(line.charCodeAt(index))) return undefined;
   return line.slice(prefix.length, end);
 }
-
-const quoteCode = 0x22;
-const backslashCode = 0x5c;
-const openBraceCode = 0x7b;
-const closeBraceCode = 0x7d;
-const openBracketCode = 0x5b;
-const closeBracketCode = 0x5d;
 
 /**
  * Where the object opening at `start` in `text` (valid JSON: it was parsed) ends, just past its
@@ -38,21 +32,21 @@ function endOfObject(text: string, start: number): number {
   let depth = 0;
   for (let index = start; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code === quoteCode) {
+    if (code === quote) {
       index = endOfString(text, index + 1);
       if (index === -1) return -1;
-    } else if (code === openBraceCode || code === openBracketCode) depth++;
-    else if ((code === closeBraceCode || code === closeBracketCode) && --depth === 0) return index + 1;
+    } else if (code === openBrace || code === openBracket) depth++;
+    else if ((code === closeBrace || code === closeBracket) && --depth === 0) return index + 1;
   }
   return -1;
 }
 
 /** The index of the quote closing the string whose content starts at `from`; -1 if none. */
 function endOfString(text: string, from: number): number {
-  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+  for (let closing = text.indexOf('"', from); closing !== -1; closing = text.indexOf('"', closing + 1)) {
     let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === backslashCode) backslashes++;
-    if (backslashes % 2 === 0) return quote;
+    while (text.charCodeAt(closing - 1 - backslashes) === backslash) backslashes++;
+    if (backslashes % 2 === 0) return closing;
   }
   return -1;
 }

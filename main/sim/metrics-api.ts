@@ -12,7 +12,7 @@ import { SelectorParseError } from '../../shared/selectors/selector-parse-error'
 import { badRequest, methodNotAllowed } from './api-errors';
 import { formatTime } from './clock';
 import { sendJson, sendText } from './http-io';
-import { podMetricsText } from './pod-metrics-text';
+import { kibibytes, nanocores, podMetricsText } from './pod-metrics-text';
 import { streamList } from './list-stream';
 import type { MetricsScraper, NodeUsage, PodUsage } from './metrics-usage';
 import type { ResourcePath } from './request-path';
@@ -51,7 +51,7 @@ export function metricsDiscovery(group: string, version?: string): object | unde
 
 /** Nanocores and kibibytes, as metrics-server writes usage (kubectl reads any quantity). */
 function usage(cpu: number, memory: number): Record<string, string> {
-  return { cpu: `${Math.round(cpu * 1e9)}n`, memory: `${Math.round(memory / 1024)}Ki` };
+  return { cpu: nanocores(cpu), memory: kibibytes(memory) };
 }
 
 function metricsMeta(object: KubeObject, now: number): object {

@@ -36,9 +36,19 @@ function piecesOf(pod: KubeObject, groupVersion: string): PodPieces {
   return found;
 }
 
-/** A container's usage as metrics-server writes it: nanocores and kibibytes. */
-export function usageText(cpu: number, memory: number): string {
-  return `{"cpu":"${Math.round(cpu * 1e9)}n","memory":"${Math.round(memory / 1024)}Ki"}`;
+/** Cores as metrics-server writes them: nanocores. */
+export function nanocores(cpu: number): string {
+  return `${Math.round(cpu * 1e9)}n`;
+}
+
+/** Bytes as metrics-server writes them: kibibytes. */
+export function kibibytes(memory: number): string {
+  return `${Math.round(memory / 1024)}Ki`;
+}
+
+/** A container's usage as metrics-server writes it. */
+function usageText(cpu: number, memory: number): string {
+  return `{"cpu":"${nanocores(cpu)}","memory":"${kibibytes(memory)}"}`;
 }
 
 /**

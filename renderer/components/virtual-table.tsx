@@ -107,9 +107,10 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): ReactNode {
   // runs keeps holding, so it is scheduled once per hold, not again (and put off) at each render.
   const committed = useRef<RenderedKeys>(noRenderedKeys);
   const follow = useRef<(() => void) | undefined>(undefined);
+  const followPending = follow.current !== undefined;
   // A hold the last commit made, its follow still to come: this render's hold (if any) goes on with it.
-  const continued = follow.current !== undefined && committed.current.holding;
-  const plan = planRows(keys, rowWindow, committed.current, follow.current !== undefined);
+  const continued = followPending && committed.current.holding;
+  const plan = planRows(keys, rowWindow, committed.current, followPending);
   const { start, first, markRendered } = rowWindow;
   const current = renderedRows(rowWindow, plan);
   useLayoutEffect(() => {
