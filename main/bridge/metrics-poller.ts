@@ -1,6 +1,8 @@
 // Polls metrics.k8s.io for the CPU and memory of pods and nodes, as k9s and Lens read metrics-server:
-// one LIST per resource per resolution window (never faster: metrics-server has nothing newer to say),
-// only while some renderer shows that resource, and only when discovery says the API is served. Where
+// one LIST per resource per resolution window (metrics-server has nothing newer to say), landing soon
+// after each scrape is published (MetricsPollPhase; a little more often for a few polls while that
+// moment is sought), only while some renderer shows that resource, and only when discovery says the
+// API is served. Where
 // the cluster scope is refused, pod metrics are listed per namespace the user may read (the same
 // namespaces the per-namespace informers use). Failures back off; a 403 for nodes, or for pods in every
 // namespace, is a state of the kind, said once, never an error per row.
@@ -14,6 +16,7 @@ import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metr
 import { metricsKeysPerPart, splitMetricsMessage } from '../../shared/protocol/metrics-parts';
 import type { MetricsFetch, MetricsListRead, MetricsPollWork } from './metrics-poll-work';
 import { InlineMetricsPollWork } from './metrics-poll-work';
+import { MetricsPollPhase } from './metrics-poll-phase';
 
 export interface MetricsPollerOptions {
   clock: Clock;
@@ -75,9 +78,19 @@ interface ResourcePoll {
   latestParts: readonly MetricsMessage[];
   /** When the last poll began (clock ms). */
   startedAt?: number;
+  /** When the poll scheduled last was due (clock ms): a timer that fires late does not move the next. */
+  dueAt?: number;
   /** When the poll due began waiting for the session's lists (clock ms). */
   waitingSince?: number;
+  /** Where in metrics-server's window the polls land (see MetricsPollPhase). */
+  readonly phase: MetricsPollPhase;
 }
+
+/**
+ * The least time between one poll's end and the next one's start: a poll longer than its window (a
+ * huge cluster, a slow server) is followed by the next after this, not at once.
+ */
+export const metricsPollGapMs = 1_000;
 
 export class MetricsPoller {
   private readonly polls = new Map<MetricsResource, ResourcePoll>();
@@ -135,7 +148,11 @@ export class MetricsPoller {
 
   private pollOf(resource: MetricsResource): ResourcePoll {
     let poll = this.polls.get(resource);
-    if (!poll) this.polls.set(resource, (poll = { demand: 0, perNamespace: false, latestParts: [] }));
+    if (!poll)
+      this.polls.set(
+        resource,
+        (poll = { demand: 0, perNamespace: false, latestParts: [], phase: new MetricsPollPhase() }),
+      );
     return poll;
   }
 
@@ -147,6 +164,8 @@ export class MetricsPoller {
     const poll = this.pollOf(resource);
     const resolutionMs = this.resolutionMs;
     poll.timer = undefined;
+    const dueAt = poll.dueAt;
+    poll.dueAt = undefined;
     if (this.waitsForLists(poll)) return this.schedule(resource, metricsListingRecheckMs);
     poll.startedAt = this.options.clock.now();
     if (!this.options.served(resource)) {
@@ -160,6 +179,9 @@ export class MetricsPoller {
       });
       return this.schedule(resource, resolutionMs);
     }
+    // The phase is kept from when the poll was due (a poll that waited for lists keeps it from when
+    // the wait ended; one started by retain, from now).
+    const phaseFrom = dueAt ?? poll.startedAt;
     const abort = (poll.abort = new AbortController());
     let delayMs: number;
     try {
@@ -171,7 +193,9 @@ export class MetricsPoller {
       poll.backoff = undefined;
       await this.publish(poll, message, abort.signal);
       if (abort.signal.aborted) return;
-      delayMs = Math.max(resolutionMs, message.windowMs ?? 0);
+      // From when the poll was due, not its end: its own time does not push the next past a scrape.
+      const dueMs = poll.phase.next(Math.max(resolutionMs, message.windowMs ?? 0), message.timestamp);
+      delayMs = Math.max(phaseFrom + dueMs - this.options.clock.now(), metricsPollGapMs);
     } catch (error) {
       if (abort.signal.aborted) return;
       const reason = error instanceof Error ? error.message : String(error);
@@ -207,6 +231,7 @@ export class MetricsPoller {
   private schedule(resource: MetricsResource, delayMs: number): void {
     const poll = this.pollOf(resource);
     if (this.closed || poll.demand === 0) return;
+    poll.dueAt = this.options.clock.now() + delayMs;
     poll.timer = this.options.clock.setTimeout(() => void this.poll(resource), delayMs);
   }
 
@@ -272,5 +297,5 @@ export class MetricsPoller {
 function stop(poll: ResourcePoll): void {
   poll.timer?.stop();
   poll.abort?.abort();
-  poll.timer = poll.abort = undefined;
+  poll.timer = poll.abort = poll.dueAt = undefined;
 }

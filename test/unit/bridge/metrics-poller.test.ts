@@ -2,15 +2,22 @@
 // when nobody shows the resource, "absent" said once, backoff on failures, and namespace-limited
 // access (per-namespace lists after the cluster scope's 403; "forbidden" when every namespace refuses).
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../main/cache/clock';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
 import { metricsItemsPerTurn, type MetricsFetch } from '../../../main/bridge/metrics-poll-work';
 import {
   MetricsPoller,
   metricsListingRecheckMs,
   metricsListingWaitMaxMs,
+  metricsPollGapMs,
   parseGoDuration,
 } from '../../../main/bridge/metrics-poller';
 import type { MetricsList } from '../../../main/kube/metrics-list';
+import {
+  metricsPhaseHoldPolls,
+  metricsPhaseStepMs,
+  metricsStaleRetryMs,
+} from '../../../main/bridge/metrics-poll-phase';
 import { metricsUsageOf } from '../../../main/kube/metrics-usage';
 import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
@@ -200,7 +207,8 @@ describe('MetricsPoller', () => {
     expect(sent[0]).toMatchObject({ availability: 'served', keys: ['shop/web-1'], windowMs: 15_000 });
     expect(sent[0]!.cpu[0]).toBeCloseTo(0.255);
     expect(sent[0]!.memory[0]).toBe(2 * 2 ** 20);
-    await clock.stepAsync(14_999);
+    // A step early: where in the window scrapes land is sought (MetricsPollPhase).
+    await clock.stepAsync(15_000 - metricsPhaseStepMs - 1);
     expect(calls).toHaveLength(1);
     await clock.stepAsync(1);
     expect(calls).toHaveLength(2);
@@ -219,7 +227,7 @@ describe('MetricsPoller', () => {
     await clock.stepAsync(metricsListingRecheckMs);
     expect(calls).toEqual(['pods@*']);
     // The window runs from the poll, not from the wait's start.
-    await clock.stepAsync(14_999);
+    await clock.stepAsync(15_000 - metricsPhaseStepMs - 1);
     expect(calls).toHaveLength(1);
     await clock.stepAsync(1);
     expect(calls).toHaveLength(2);
@@ -232,7 +240,7 @@ describe('MetricsPoller', () => {
     expect(calls).toEqual([]);
     await clock.stepAsync(metricsListingRecheckMs);
     expect(calls).toEqual(['pods@*']);
-    await clock.stepAsync(15_000 + metricsListingWaitMaxMs - metricsListingRecheckMs);
+    await clock.stepAsync(15_000 - metricsPhaseStepMs + metricsListingWaitMaxMs - metricsListingRecheckMs);
     expect(calls).toHaveLength(1);
     await clock.stepAsync(2 * metricsListingRecheckMs);
     expect(calls).toHaveLength(2);
@@ -325,6 +333,141 @@ describe('MetricsPoller', () => {
     poller.retain('nodes');
     await flushMicrotasks();
     expect(sent[0]).toMatchObject({ resource: 'nodes', availability: 'forbidden' });
+  });
+});
+
+/**
+ * A metrics-server whose clock runs `skewMs` ahead of ours, publishing a scrape every 15 s (at its
+ * window's start, plus `publishDelayMs`), read by polls that each take `pollMs` of our clock; it
+ * stops scraping from `stopsAt` (our clock) on. Logs each poll's start and the scrape it read.
+ */
+function scrapingServer(options: {
+  skewMs: number;
+  publishDelayMs: number;
+  pollMs: number;
+  stopsAt?: number;
+  lateMs?: number;
+}) {
+  const polls: { at: number; timestamp: number }[] = [];
+  const clock = new FakeClock();
+  const published = (now: number) => {
+    const serverNow = Math.min(now, options.stopsAt ?? Infinity) + options.skewMs;
+    return Math.floor((serverNow - options.publishDelayMs) / 15_000) * 15_000;
+  };
+  // Timers that fire `lateMs` after they are due, as a busy event loop's do.
+  const lateMs = options.lateMs ?? 0;
+  const timers: Clock = {
+    now: () => clock.now(),
+    setTimeout: (callback, delayMs) => clock.setTimeout(callback, delayMs + lateMs),
+    sleep: (delayMs, signal) => clock.sleep(delayMs, signal),
+  };
+  const poller = new MetricsPoller({
+    clock: timers,
+    fetch: readInto(async () => {
+      const at = clock.now();
+      const timestamp = published(at);
+      polls.push({ at, timestamp });
+      await clock.sleep(options.pollMs);
+      return {
+        items: [
+          {
+            metadata: { name: 'web-1', namespace: 'shop' },
+            timestamp: new Date(timestamp).toISOString(),
+            window: '15s',
+            containers: [{ usage: { cpu: '5m', memory: '1Mi' } }],
+          },
+        ],
+      };
+    }),
+    served: () => true,
+    namespaces: () => [],
+    send: () => {},
+    random: () => 0,
+  });
+  /** How old each poll's scrape was when the poll began (the server's clock: its publication included). */
+  const ages = () => polls.map(({ at, timestamp }) => at + options.skewMs - timestamp);
+  return { clock, poller, polls, ages };
+}
+
+describe('MetricsPoller, where its polls land in the scrape window', () => {
+  it("keeps to the window from each poll's start: a slow poll does not push the next past a scrape", async () => {
+    const { clock, poller, polls } = scrapingServer({ skewMs: 0, publishDelayMs: 0, pollMs: 4_000 });
+    clock.setTime(Math.ceil(clock.now() / 15_000) * 15_000 + 14_000);
+    poller.retain('pods');
+    await clock.stepAsync(20 * 60_000);
+    poller.close();
+    // Every window's scrape read, in order, none skipped (polling 15 s after each poll's end skipped
+    // one window in four here).
+    const windows = polls.map(({ timestamp }) => timestamp / 15_000);
+    const read = [...new Set(windows)];
+    expect(read.length).toBeGreaterThan(75);
+    expect(read.every((window, index) => index === 0 || window === read[index - 1]! + 1)).toBe(true);
+    // Each poll after the previous one's end, by at least the least gap.
+    for (let index = 1; index < polls.length; index++)
+      expect(polls[index]!.at - polls[index - 1]!.at).toBeGreaterThanOrEqual(4_000 + metricsPollGapMs);
+  });
+
+  it('finds when scrapes are published, whatever the clocks, and polls soon after each', async () => {
+    for (const skewMs of [0, 7_300, -123_456]) {
+      const { clock, poller, polls, ages } = scrapingServer({ skewMs, publishDelayMs: 1_200, pollMs: 300 });
+      poller.retain('pods');
+      await clock.stepAsync(10 * 60_000);
+      poller.close();
+      // Found within about two minutes: from there, every poll reads a scrape at most one step and a
+      // retry old (the first read one almost a window old).
+      const found = polls.findIndex(({ at }) => at - polls[0]!.at > 2 * 60_000);
+      expect(Math.max(...ages().slice(found))).toBeLessThanOrEqual(1_200 + metricsStaleRetryMs);
+      // One poll a window, but for the few the search adds: each window's scrape read once or twice.
+      const perWindow = new Map<number, number>();
+      for (const { timestamp } of polls) perWindow.set(timestamp, (perWindow.get(timestamp) ?? 0) + 1);
+      const windows = [...perWindow.keys()];
+      expect(windows.length).toBeGreaterThanOrEqual(40);
+      expect(windows.every((window, index) => index === 0 || window === windows[index - 1]! + 15_000)).toBe(
+        true,
+      );
+      expect([...perWindow.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('seeks the moment again after holding it a while, as the clocks drift apart', async () => {
+    const { clock, poller, polls } = scrapingServer({ skewMs: 0, publishDelayMs: 0, pollMs: 0 });
+    clock.setTime(Math.ceil(clock.now() / 15_000) * 15_000 + 500);
+    poller.retain('pods');
+    await clock.stepAsync((metricsPhaseHoldPolls + 3) * 15_000);
+    poller.close();
+    const gaps = polls.slice(1).map(({ at }, index) => at - polls[index]!.at);
+    // 0.5 s after a scrape: the next, a step earlier, came before the next scrape; the retry after it
+    // is held for metricsPhaseHoldPolls polls, then the search steps earlier again.
+    expect(gaps.slice(0, 2)).toEqual([15_000 - metricsPhaseStepMs, metricsStaleRetryMs]);
+    expect(gaps.slice(2, 2 + metricsPhaseHoldPolls)).toEqual(Array(metricsPhaseHoldPolls).fill(15_000));
+    expect(gaps[2 + metricsPhaseHoldPolls]).toBe(15_000 - metricsPhaseStepMs);
+  });
+
+  it('holds the phase it found when its timers fire late', async () => {
+    const { clock, poller, ages } = scrapingServer({ skewMs: 0, publishDelayMs: 700, pollMs: 0, lateMs: 40 });
+    poller.retain('pods');
+    await clock.stepAsync(metricsPhaseHoldPolls * 15_000);
+    poller.close();
+    // Held from the retry on: 40 ms late each time, never 40 ms more each time.
+    const held = ages().slice(-metricsPhaseHoldPolls / 2);
+    expect(Math.max(...held) - Math.min(...held)).toBeLessThanOrEqual(40);
+  });
+
+  it('polls once a window, after one retry, a metrics-server that stopped scraping', async () => {
+    // The fake clock starts on a window's start; the last scrape is published 45 s in.
+    const stopsAt = new FakeClock().now() + 59_000;
+    const { clock, poller, polls } = scrapingServer({ skewMs: 0, publishDelayMs: 0, pollMs: 0, stopsAt });
+    poller.retain('pods');
+    await clock.stepAsync(5 * 60_000);
+    poller.close();
+    const gaps = polls.slice(1).map(({ at }, index) => at - polls[index]!.at);
+    // Found at once (0 s, then 13 s before the 15 s scrape, its retry at 16 s), held at 31 and 46 s;
+    // from 61 s nothing new: one retry, then a whole window each time.
+    expect(gaps.slice(0, 4)).toEqual([15_000 - metricsPhaseStepMs, metricsStaleRetryMs, 15_000, 15_000]);
+    expect(gaps[4]).toBe(15_000);
+    expect(gaps[5]).toBe(metricsStaleRetryMs);
+    expect(gaps.slice(6).every((gap) => gap === 15_000)).toBe(true);
+    expect(gaps.length).toBeGreaterThan(20);
   });
 });
 

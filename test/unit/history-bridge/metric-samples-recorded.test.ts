@@ -2,6 +2,7 @@
 // nodes, the ClusterSession polls metrics.k8s.io once discovery lists it, at the API's resolution, and
 // the recording holds each scrape once, answered for a past moment by metricsAt.
 import { afterEach, describe, expect, it } from 'vitest';
+import { metricsPhaseStepMs, metricsStaleRetryMs } from '../../../main/bridge/metrics-poll-phase';
 import { ClusterSession } from '../../../main/bridge/cluster-session';
 import { EncodedValue } from '../../../main/bridge/encoded-value';
 import { messageValue } from '../../../main/bridge/outgoing-message';
@@ -114,11 +115,14 @@ describe('metric samples recorded by a session', () => {
     await clock.stepAsync(0);
     expect(polls).toEqual(['pods', 'nodes']);
     const first = clock.now();
-    // Half a window: no poll. A window: the next scrape.
+    // Half a window: no poll. A step before the window's end (MetricsPollPhase seeks when scrapes
+    // land): the same scrape, not recorded again; its retry, after the window's end: the next scrape.
     await clock.stepAsync(7_500);
     expect(polls).toHaveLength(2);
-    await clock.stepAsync(7_500);
+    await clock.stepAsync(7_500 - metricsPhaseStepMs);
     expect(polls).toHaveLength(4);
+    await clock.stepAsync(metricsStaleRetryMs);
+    expect(polls).toHaveLength(6);
     const reader = openRecording(file);
     const at = (time: number, resource: MetricsResource) => {
       const metrics = metricsAt(reader.database, resource, time);
