@@ -13,7 +13,7 @@
 /** How much earlier each poll comes while the phase is sought. */
 export const metricsPhaseStepMs = 2_000;
 
-/** After a poll that brought no new scrape: the retry's delay, from that poll's start. */
+/** After a poll that brought no new scrape: the retry's delay, from when that poll was due. */
 export const metricsStaleRetryMs = 3_000;
 
 /** Polls at the found phase before it is sought again (10 minutes at 15 s). */
@@ -28,8 +28,8 @@ export class MetricsPollPhase {
   private retried = false;
 
   /**
-   * A poll that began `startedAt` brought samples whose newest is `timestamp` (undefined: none); the
-   * scrapes come every `periodMs`. Returns when the next poll is due, from that poll's start.
+   * A poll brought samples whose newest is `timestamp` (undefined: none); the scrapes come every
+   * `periodMs`. Returns when the next poll is due, counted from when this one was due.
    */
   next(periodMs: number, timestamp: number | undefined): number {
     if (timestamp === undefined) return periodMs;

@@ -2,10 +2,9 @@
 // one LIST per resource per resolution window (metrics-server has nothing newer to say), landing soon
 // after each scrape is published (MetricsPollPhase; a little more often for a few polls while that
 // moment is sought), only while some renderer shows that resource, and only when discovery says the
-// API is served. Where
-// the cluster scope is refused, pod metrics are listed per namespace the user may read (the same
-// namespaces the per-namespace informers use). Failures back off; a 403 for nodes, or for pods in every
-// namespace, is a state of the kind, said once, never an error per row.
+// API is served. Where the cluster scope is refused, pod metrics are listed per namespace the user may
+// read (the same namespaces the per-namespace informers use). Failures back off; a 403 for nodes, or
+// for pods in every namespace, is a state of the kind, said once, never an error per row.
 import type { Backoff } from '../cache/backoff';
 import { stepBackoff } from '../cache/backoff';
 import type { Clock, Timer } from '../cache/clock';
