@@ -125,6 +125,8 @@ export async function metricsMessageOf(
   const cpu = new Array<number>(keys.length);
   const memory = new Array<number>(keys.length);
   const message: MetricsMessage = { type: 'metrics', resource, availability: 'served', keys, cpu, memory };
+  // Items per window, to the second: the typical one is the API's resolution (see MetricsMessage).
+  const windows = new Map<number, number>();
   let at = 0;
   for (const list of lists)
     for (let item = 0; item < list.keys.length; item++, at++) {
@@ -139,8 +141,22 @@ export async function metricsMessageOf(
       memory[at] = bytes;
       const timestamp = list.timestamps[item]!;
       if (timestamp > (message.timestamp ?? 0)) message.timestamp = timestamp;
-      const windowMs = list.windowsMs[item]!;
-      if (windowMs > (message.windowMs ?? 0)) message.windowMs = windowMs;
+      const window = Math.round(list.windowsMs[item]! / 1000);
+      if (window > 0) windows.set(window, (windows.get(window) ?? 0) + 1);
     }
+  const typical = medianWindowMs(windows);
+  if (typical !== undefined) message.windowMs = typical;
   return message;
+}
+
+/** The median of the windows counted per whole second, in ms; undefined when no item had one. */
+function medianWindowMs(windows: ReadonlyMap<number, number>): number | undefined {
+  let count = 0;
+  for (const items of windows.values()) count += items;
+  let seen = 0;
+  for (const window of [...windows.keys()].sort((a, b) => a - b)) {
+    seen += windows.get(window)!;
+    if (seen * 2 >= count) return window * 1000;
+  }
+  return undefined;
 }

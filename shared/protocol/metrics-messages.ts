@@ -22,7 +22,11 @@ export interface MetricsMessage {
   reason?: string;
   /** When the samples were taken (epoch ms, the newest sample's timestamp); served only. */
   timestamp?: number;
-  /** The metrics API's resolution as its `window` reports it, in milliseconds; served only. */
+  /**
+   * The metrics API's resolution as its items' `window` says it, in milliseconds: the median window, to
+   * the second (metrics-server's window is the time between the two kubelet samples it used, so a few
+   * items' windows span two scrapes or more); served only.
+   */
   windowMs?: number;
   /** Row keys ("namespace/name" for pods, "name" for nodes); cpu and memory hold the same count. */
   keys: string[];

@@ -177,7 +177,7 @@ describe('MetricsPoller', () => {
     expect(sent.map((message) => message.part?.index)).toEqual([0]);
   });
 
-  it("stamps a poll with its newest sample's time and its longest window, whichever item has them", async () => {
+  it("stamps a poll with its newest sample's time and its typical window, whichever items have them", async () => {
     const item = (name: string, timestamp: string, window: string) => ({
       metadata: { name, namespace: 'shop' },
       timestamp,
@@ -195,7 +195,26 @@ describe('MetricsPoller', () => {
     }));
     poller.retain('pods');
     await flushMicrotasks();
-    expect(sent[0]).toMatchObject({ timestamp: Date.parse('2026-01-01T00:00:05Z'), windowMs: 20_000 });
+    // The median window: metrics-server's window spans the two kubelet samples it used, so a few items'
+    // windows are longer than its resolution (a pod whose stats did not move between two scrapes).
+    expect(sent[0]).toMatchObject({ timestamp: Date.parse('2026-01-01T00:00:05Z'), windowMs: 15_000 });
+    poller.close();
+  });
+
+  it('keeps to the typical window: a few items with long windows do not lengthen the polls', async () => {
+    const item = (name: string, window: string) => ({
+      metadata: { name, namespace: 'shop' },
+      timestamp: '2026-01-01T00:00:00Z',
+      window,
+      containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+    });
+    const { clock, calls, poller } = setup(async () => ({
+      items: [item('a', '15.2s'), item('b', '14.8s'), item('c', '31s'), item('d', '15s'), item('e', '45s')],
+    }));
+    poller.retain('pods');
+    await flushMicrotasks();
+    await clock.stepAsync(15_000 - metricsPhaseStepMs);
+    expect(calls).toHaveLength(2);
     poller.close();
   });
 
