@@ -16,7 +16,7 @@
 // filled again (BatchBuffer): the recorder's part of a flood then leaves next to no garbage on the
 // informers' thread.
 import { BatchBuffer } from './batch-buffer';
-import { writeByte, writeJson } from './json-bytes';
+import { writeByte, writeJson, writeJsonText } from './json-bytes';
 
 /** The smallest buffer a batch starts with; it doubles as entries arrive. */
 const minimumBatchBytes = 16 * 1024;
@@ -134,10 +134,8 @@ export class CaptureQueue {
     writeByte(batch, comma);
     writeJson(batch, key);
     writeByte(batch, comma);
-    if (text !== undefined) {
-      batch.ensure(text.length * maximumBytesPerCodeUnit + 1);
-      batch.used += batch.bytes.write(text, batch.used);
-    } else if (object === undefined || !writeJson(batch, object)) writeJson(batch, null);
+    if (text !== undefined) writeJsonText(batch, text);
+    else if (object === undefined || !writeJson(batch, object)) writeJson(batch, null);
     writeByte(batch, closeBracket);
     const written = batch.used - start;
     // Measured once written: past the bound, the entry (and its separator) is taken back.

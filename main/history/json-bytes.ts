@@ -191,8 +191,13 @@ function writeStringified(sink: ByteSink, value: unknown, member: string | numbe
   // {"key":VALUE}: the value is what follows the key's JSON and its colon, up to the closing brace.
   const prefix = JSON.stringify(key).length + 2;
   if (text.length <= prefix) return false;
-  const json = text.slice(prefix, -1);
+  writeJsonText(sink, text.slice(prefix, -1));
+  return true;
+}
+
+/** `json`, a JSON text already (a value's, or a kept object text), as its UTF-8 bytes. */
+export function writeJsonText(sink: ByteSink, json: string): void {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, is 4).
   sink.ensure(json.length * 3);
   sink.used += sink.bytes.write(json, sink.used, 'utf8');
-  return true;
 }
