@@ -41,6 +41,14 @@ function podList(namespace: string, name: string): MetricsList {
   };
 }
 
+/** One pod's metrics item in namespace shop, one container using 1m and 1Mi. */
+const item = (name: string, timestamp: string, window: string) => ({
+  metadata: { name, namespace: 'shop' },
+  timestamp,
+  window,
+  containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+});
+
 /** A fetch answering with whole lists, as a test writes them (read into columns as listMetrics does). */
 type ListFetch = (...request: Parameters<MetricsFetch>) => Promise<MetricsList>;
 
@@ -178,12 +186,6 @@ describe('MetricsPoller', () => {
   });
 
   it("stamps a poll with its newest sample's time and its typical window, whichever items have them", async () => {
-    const item = (name: string, timestamp: string, window: string) => ({
-      metadata: { name, namespace: 'shop' },
-      timestamp,
-      window,
-      containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
-    });
     const { sent, poller } = setup(async () => ({
       items: [
         item('a', '2026-01-01T00:00:00Z', '15s'),
@@ -202,14 +204,15 @@ describe('MetricsPoller', () => {
   });
 
   it('keeps to the typical window: a few items with long windows do not lengthen the polls', async () => {
-    const item = (name: string, window: string) => ({
-      metadata: { name, namespace: 'shop' },
-      timestamp: '2026-01-01T00:00:00Z',
-      window,
-      containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
-    });
+    const at = '2026-01-01T00:00:00Z';
     const { clock, calls, poller } = setup(async () => ({
-      items: [item('a', '15.2s'), item('b', '14.8s'), item('c', '31s'), item('d', '15s'), item('e', '45s')],
+      items: [
+        item('a', at, '15.2s'),
+        item('b', at, '14.8s'),
+        item('c', at, '31s'),
+        item('d', at, '15s'),
+        item('e', at, '45s'),
+      ],
     }));
     poller.retain('pods');
     await flushMicrotasks();
