@@ -141,11 +141,16 @@ describe('metrics in history', { timeout: 90_000 }, () => {
       .toBe(true);
 
     // Between the two scrapes (a scrape is stamped with its window's start, which may precede the
-    // recording's): the first one's CPU, as recorded.
+    // recording's): the first one's CPU, as recorded. A recording begun in the first scrape's last
+    // second leaves less than that between its start and the next scrape: then the middle of it.
     const recordedFrom = Number(await page.getByTestId('timeline').getAttribute('data-from'));
+    const nextScrape = first.timestamp + 15_000;
     await scrubTo(
       page,
-      Math.min(first.timestamp + 14_000, Math.max(first.timestamp + 7_000, recordedFrom + 1_000)),
+      Math.min(
+        Math.max(first.timestamp + 7_000, recordedFrom + 1_000),
+        (Math.max(first.timestamp, recordedFrom) + nextScrape) / 2,
+      ),
     );
     await expect.poll(() => page.getByTestId('travel-banner').textContent()).toMatch(/Viewing/);
     await expect
