@@ -8,6 +8,8 @@ import type {
   MetricsMessage,
   MetricsResource,
 } from '../../shared/protocol/metrics-messages';
+import { keysPerStep, pageTasks, runInParts } from './parted-work';
+import type { PartedWork, PartTasks } from './parted-work';
 import type { AskPastMetrics, QuestionSpacing } from './past-metrics';
 import { PastMetrics } from './past-metrics';
 import type { LatestSamples, MetricSample } from './sample-history';
@@ -28,16 +30,6 @@ interface ResourceEntry {
   history: SampleHistory;
 }
 
-/**
- * A poll is kept in tasks of at most about this much of the page's time. Cut by count (20,000 keys a
- * task), the first polls after synced held the page 65-117 ms a task at 50,000 pods under churn (a
- * profile: SampleHistory's takeRow allocating and filling new blocks for every key first seen, then
- * write, 1.5-2 us a key), three long-task entries a poll (session 20).
- */
-const taskBudgetMs = 8;
-/** Keys written between two looks at the clock. */
-const keysPerStep = 1_024;
-
 export class MetricsStore {
   private readonly entries: Record<MetricsResource, ResourceEntry>;
   private readonly listeners = new Set<() => void>();
@@ -50,25 +42,21 @@ export class MetricsStore {
    * poll's remaining parts would write them in one task again (at 150,000 pods, the long task the
    * parts exist to avoid).
    */
-  private readonly pending: Partial<Record<MetricsResource, { finish(): void; cancel(): void }>> = {};
+  private readonly pending: Partial<Record<MetricsResource, PartedWork>> = {};
 
   /**
    * `askPast`: reads a past moment's samples from the recording (absent: the past has none).
-   * `schedule` runs the next part of a large poll in a task of its own; `pastSpacing` spaces the
-   * questions about the past (see PastMetrics); `now` is the clock a part's budget is read on.
+   * `tasks` runs the next part of a large poll or past answer in a task of its own, and reads a
+   * part's budget (see runInParts); `pastSpacing` spaces the questions about the past (see PastMetrics).
    */
   constructor(
     private readonly historyCapacity = defaultSampleCapacity,
     askPast?: AskPastMetrics,
-    private readonly schedule: (task: () => void) => () => void = (task) => {
-      const timer = setTimeout(task, 0);
-      return () => clearTimeout(timer);
-    },
+    private readonly tasks: PartTasks = pageTasks,
     pastSpacing?: QuestionSpacing,
-    private readonly now: () => number = () => performance.now(),
   ) {
     this.entries = { pods: this.emptyEntry(), nodes: this.emptyEntry() };
-    this.past = new PastMetrics(askPast, () => this.notify(), pastSpacing);
+    this.past = new PastMetrics(askPast, () => this.notify(), pastSpacing, tasks);
   }
 
   of(resource: MetricsResource): ResourceMetrics {
@@ -99,11 +87,13 @@ export class MetricsStore {
   }
 
   /**
-   * Keeps a served poll in the history (in place: SampleHistory) in parts of about taskBudgetMs each,
-   * in a task of its own, and shows it once every part is in: 150,000 pods in one task held the page
-   * for 80-100 ms (a long task every poll), on top of the message's decode. Cut by time, not by count:
-   * a key first seen costs several times one already held, and forgetting the objects a poll lacks
-   * reads every row held (23 ms at 50,000 pods in the last part's task before it was cut too).
+   * Keeps a served poll in the history (in place: SampleHistory) in parts (runInParts), and shows it
+   * once every part is in: 150,000 pods in one task held the page for 80-100 ms (a long task every
+   * poll), on top of the message's decode. Cut by time, not by count: a key first seen costs several
+   * times one already held (SampleHistory's takeRow allocating and filling new blocks for it: cut at
+   * 20,000 keys a task, the first polls after synced held the page 65-117 ms a task at 50,000 pods,
+   * session 20), and forgetting the objects a poll lacks reads every row held (23 ms at 50,000 pods in
+   * the last part's task before it was cut too).
    */
   private keepPoll(entry: ResourceEntry, message: MetricsMessage): void {
     const { availability, reason, keys } = message;
@@ -131,24 +121,8 @@ export class MetricsStore {
       history.end(keys.length);
       show();
     };
-    const next = (): void => {
-      const deadline = this.now() + taskBudgetMs;
-      if (step(() => this.now() < deadline)) done();
-      else cancel = this.schedule(next);
-    };
-    let cancel = (): void => undefined;
-    this.pending[message.resource] = {
-      finish: () => {
-        cancel();
-        step(() => true);
-        done();
-      },
-      cancel: () => {
-        cancel();
-        delete this.pending[message.resource];
-      },
-    };
-    next();
+    const work = runInParts(step, done, this.tasks);
+    if (!work.over) this.pending[message.resource] = work;
   }
 
   /** Forgets everything (a context switch: the next cluster's metrics are not these). */

@@ -5,10 +5,14 @@
 // moment, the last answer stands for it (it lags by one question, as the sidebar's counts do): every
 // answer comes for a moment the playback has already left, so shown only for its exact moment, the
 // columns stood empty for the whole playback while the page still took in an answer every second.
+// An answer for a moment the view has left is not taken in, and an answer's keys are indexed in parts.
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import type { RecordedMetrics } from '../../shared/protocol/history-messages';
 import type { ResourceMetrics } from './metrics-store';
-import { RecordedSamples } from './recorded-samples';
+import { pageTasks, runInParts } from './parted-work';
+import type { PartedWork, PartTasks } from './parted-work';
+import { SamplesIndexing } from './recorded-samples';
+import type { RecordedSamples } from './recorded-samples';
 
 /** The digests of the answer held (see RecordedMetrics): what the answer may then leave out. */
 export interface HeldAnswer {
@@ -79,11 +83,15 @@ export class PastMetrics {
    * travel from live: at 150,000 pods the keys of a moment minutes away are still mostly the same).
    */
   private held: Record<MetricsResource, RecordedSamples | undefined> = { pods: undefined, nodes: undefined };
+  /** Per resource, the answer whose keys are being indexed in parts (at most one: see next). */
+  private readonly indexing: Partial<Record<MetricsResource, PartedWork>> = {};
 
   constructor(
     private readonly ask: AskPastMetrics | undefined,
     private readonly notify: () => void,
     private readonly spacing: QuestionSpacing = defaultQuestionSpacing,
+    /** Where an answer's keys are indexed, in parts (see SamplesIndexing). */
+    private readonly tasks: PartTasks = pageTasks,
   ) {}
 
   /**
@@ -111,9 +119,15 @@ export class PastMetrics {
     if (!entry.asking) this.next(resource, entry);
   }
 
-  /** Forgets every answer (a context switch, or back to live). */
+  /**
+   * Forgets every answer (a context switch, or back to live). An answer being indexed is finished
+   * first, though no longer shown: it may be extending the index of the samples held, and the next
+   * answer is laid out by its keys (it becomes the samples held) rather than sharing its positions.
+   */
   clear(): void {
     this.entries = { pods: emptyEntry(), nodes: emptyEntry() };
+    this.indexing.pods?.finish();
+    this.indexing.nodes?.finish();
   }
 
   private next(resource: MetricsResource, entry: PastEntry): void {
@@ -138,28 +152,65 @@ export class PastMetrics {
     entry.wanted = undefined;
     entry.asking = true;
     entry.askedAt = this.spacing.now();
-    const answered = (metrics: () => ResourceMetrics) => {
-      // A clear() meanwhile replaced the entry: this answer is for a view no longer shown.
-      if (this.entries[resource] !== entry) return;
+    // A clear() meanwhile replaced the entry: an answer for a view no longer shown.
+    const shown = () => this.entries[resource] === entry;
+    const answered = (metrics: ResourceMetrics) => {
       entry.asking = false;
       entry.time = time;
-      try {
-        entry.metrics = metrics();
-        if (entry.metrics.latest instanceof RecordedSamples) this.held[resource] = entry.metrics.latest;
-      } catch (error) {
-        // An answer that cannot be read (laid out by keys this page does not hold) is a failure.
-        entry.metrics = failing(error);
-      }
+      entry.metrics = metrics;
       entry.roundTripMs = this.spacing.now() - entry.askedAt;
       this.notify();
       this.next(resource, entry);
     };
     const held = this.held[resource];
     this.ask!(resource, time, held && { keys: held.keysDigest, answer: held.answerDigest }).then(
-      (recorded) => answered(() => resourceMetricsOf(recorded, entry.metrics, held)),
-      (error: unknown) => answered(() => failing(error)),
+      (recorded) => {
+        if (!shown()) return;
+        if (superseded(entry, time)) {
+          // Asked for a moment the view has left, and which at() would not show for the one wanted
+          // now: indexing its keys (a fresh layout: 150,000 at 150,000 pods) would only hold the page
+          // and the question for the moment wanted. The samples held stay what questions name.
+          entry.asking = false;
+          entry.roundTripMs = this.spacing.now() - entry.askedAt;
+          this.next(resource, entry);
+          return;
+        }
+        let indexing: SamplesIndexing;
+        try {
+          const atOnce = answerAtOnce(recorded, entry.metrics, held);
+          if (atOnce) return answered(atOnce);
+          indexing = new SamplesIndexing(recorded, held);
+        } catch (error) {
+          // An answer that cannot be read (laid out by keys this page does not hold) is a failure.
+          return answered(failing(error));
+        }
+        // Still asking while its keys are indexed: the next question waits for them.
+        const work = runInParts(
+          (more) => indexing.step(more),
+          () => {
+            delete this.indexing[resource];
+            const samples = indexing.samples();
+            this.held[resource] = samples;
+            if (shown()) answered(served(recorded, samples));
+          },
+          this.tasks,
+        );
+        if (!work.over) this.indexing[resource] = work;
+      },
+      (error: unknown) => {
+        if (shown()) answered(failing(error));
+      },
     );
   }
+}
+
+/**
+ * The answer for `time` would never be shown: another moment is wanted now, and it is not a moment
+ * played past `time` (for which at() shows the last answer before it).
+ */
+function superseded(entry: PastEntry, time: number): boolean {
+  const wanted = entry.wanted;
+  return wanted !== undefined && wanted !== time && !(entry.playing && wanted > time);
 }
 
 function failing(error: unknown): ResourceMetrics {
@@ -183,16 +234,17 @@ function emptyEntry(): PastEntry {
 }
 
 /**
- * A recorded moment as the views read live metrics: "absent" when nothing was recorded for it.
- * `held`: the samples the question named, which the answer may be whole (unchanged: kept as they are,
- * the very object shown when they are, so that nothing reading them renders again) or be laid out by
- * (see RecordedSamples); `shown`: the metrics shown until now.
+ * A recorded moment as the views read live metrics, when that needs no keys indexed: "absent" when
+ * nothing was recorded for it, or the samples `held` when the answer says it is theirs (unchanged:
+ * kept as they are, the very object shown when they are, so that nothing reading them renders again);
+ * undefined for an answer whose samples are to be indexed (see SamplesIndexing). `shown`: the metrics
+ * shown until now.
  */
-function resourceMetricsOf(
+function answerAtOnce(
   recorded: RecordedMetrics,
   shown: ResourceMetrics,
   held: RecordedSamples | undefined,
-): ResourceMetrics {
+): ResourceMetrics | undefined {
   if (recorded.unchanged) {
     if (held === undefined || held.answerDigest !== recorded.answerDigest)
       throw new Error('the recorded metrics were said unchanged from an answer this page does not hold');
@@ -200,7 +252,7 @@ function resourceMetricsOf(
   }
   if (recorded.keys.length === 0 && recorded.keysFrom === undefined)
     return { ...notYetRead, availability: 'absent', reason: 'no metrics were recorded at this moment' };
-  return served(recorded, new RecordedSamples(recorded, held));
+  return undefined;
 }
 
 function served(recorded: RecordedMetrics, latest: RecordedSamples): ResourceMetrics {

@@ -137,16 +137,13 @@ describe('MetricsStore', () => {
 describe('MetricsStore with a large poll', () => {
   /** A store whose parts' tasks go to `tasks`, reading the budget on `now`. */
   const storeOf = (tasks: (() => void)[], now: () => number) =>
-    new MetricsStore(
-      3,
-      undefined,
-      (task) => {
+    new MetricsStore(3, undefined, {
+      schedule: (task) => {
         tasks.push(task);
-        return () => tasks.splice(tasks.indexOf(task), 1);
+        return () => void tasks.splice(tasks.indexOf(task), 1);
       },
-      undefined,
       now,
-    );
+    });
   /** A clock on which every look is 1 ms after the last: a step of keys "takes" 1 ms. */
   const slowClock = () => {
     let time = 0;

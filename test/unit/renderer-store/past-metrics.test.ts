@@ -73,21 +73,34 @@ describe('PastMetrics', () => {
       ['pods', 1_000],
       ['nodes', 3_000],
     ]);
-    questions[0]!.answer(recorded(0.1));
+    questions[0]!.answer({ ...recorded(0.1), keysDigest: 'web-1', answerDigest: 'first' });
     await flush();
+    // The answer for 1 s, a moment the view has left, is not taken in (it would not be shown):
+    // nothing shown for 3 s, rather than 1 s's samples, and the samples held are still none.
     expect(questions.map(({ time }) => time)).toEqual([1_000, 3_000, 3_000]);
-    expect(store.past.at('pods', 1_000).latest.get('default/web-1')).toEqual({
-      time: 1_000,
-      cpu: 0.1,
-      memory: 64 * 2 ** 20,
-    });
-    // Not answered for 3 s yet: nothing shown for it, rather than 1 s's samples.
+    expect(questions[2]!.held).toBeUndefined();
+    expect(store.past.at('pods', 1_000)).toBe(notYetRead);
     expect(store.past.at('pods', 3_000)).toBe(notYetRead);
     questions[2]!.answer(recorded(0.3));
     await flush();
     expect(store.past.at('pods', 3_000).latest.get('default/web-1')?.cpu).toBe(0.3);
     store.past.load('pods', 3_000);
     expect(questions).toHaveLength(3);
+  });
+
+  it('while playing, takes in an answer the moment has passed, not one ahead of it', async () => {
+    const { store, questions } = storeWithQuestions();
+    store.past.load('pods', 5_000, true);
+    store.past.load('pods', 6_000, true);
+    questions[0]!.answer(recorded(0.5));
+    await flush();
+    expect(store.past.at('pods', 6_000, true).latest.get('default/web-1')?.cpu).toBe(0.5);
+    // Travelled back while the next was asked: its answer, ahead of the moment wanted, is not.
+    store.past.load('pods', 2_000, true);
+    questions[1]!.answer(recorded(0.6));
+    await flush();
+    expect(store.past.at('pods', 6_000, true).latest.get('default/web-1')?.cpu).toBe(0.5);
+    expect(questions.map(({ time }) => time)).toEqual([5_000, 6_000, 2_000]);
   });
 
   it('asks about a resource at most once per spacing, then for the last moment wanted (a playback moving it)', async () => {
@@ -207,6 +220,94 @@ describe('PastMetrics', () => {
     questions[5]!.answer({ ...unchanged, answerDigest: 'third' });
     await flush();
     expect(store.past.at('pods', 4_000).reason).toMatch(/unchanged from an answer this page does not hold/);
+  });
+
+  /** A store whose parts go to `tasks`, on a clock where each look is 1 ms after the last. */
+  function storeInParts(): { store: MetricsStore; questions: Question[]; tasks: (() => void)[] } {
+    const questions: Question[] = [];
+    const tasks: (() => void)[] = [];
+    let clock = 0;
+    const store = new MetricsStore(
+      undefined,
+      (resource, time, held) =>
+        new Promise((resolve, reject) =>
+          questions.push({ resource, time, held, answer: resolve, fail: reject }),
+        ),
+      {
+        schedule: (task) => {
+          tasks.push(task);
+          return () => void tasks.splice(tasks.indexOf(task), 1);
+        },
+        now: () => clock++,
+      },
+      new SpacingClock(0),
+    );
+    return { store, questions, tasks };
+  }
+  const manyKeys = Array.from({ length: 50_000 }, (_, at) => `default/web-${at}`);
+  const large = (cpu: number, keysDigest: string): RecordedMetrics => ({
+    timestamp: 1_000,
+    windowMs: 15_000,
+    keys: manyKeys,
+    cpu: manyKeys.map(() => cpu),
+    memory: manyKeys.map(() => 1),
+    keysDigest,
+    answerDigest: keysDigest,
+  });
+
+  it("takes in a large answer's keys in parts, one task each, shown once all are and asking again only then", async () => {
+    const { store, questions, tasks } = storeInParts();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.past.load('pods', 1_000);
+    questions[0]!.answer(large(0.5, 'fresh'));
+    await flush();
+    // The first part ran in the answer's own task; the rest wait for tasks of their own.
+    expect(tasks).toHaveLength(1);
+    expect(store.past.at('pods', 1_000)).toBe(notYetRead);
+    store.past.load('pods', 2_000);
+    expect(questions).toHaveLength(1);
+    let parts = 1;
+    while (tasks.length > 0) {
+      tasks.shift()!();
+      parts++;
+    }
+    expect(parts).toBeGreaterThan(5);
+    expect(notified).toBe(1);
+    expect(store.past.at('pods', 1_000).latest.get('default/web-49999')).toMatchObject({ cpu: 0.5 });
+    // The moment wanted meanwhile is asked once the answer is in, naming it.
+    expect(questions).toHaveLength(2);
+    expect(questions[1]!.held).toEqual({ keys: 'fresh', answer: 'fresh' });
+  });
+
+  it('finishes an answer still being indexed on a clear, and lays the next out by its keys', async () => {
+    const { store, questions, tasks } = storeInParts();
+    store.past.load('pods', 1_000);
+    questions[0]!.answer(large(0.5, 'first'));
+    await flush();
+    while (tasks.length > 0) tasks.shift()!();
+    const first = store.past.at('pods', 1_000).latest;
+    // The next answer extends the first's index by 50,000 keys, in parts; back to live meanwhile.
+    store.past.load('pods', 3_000);
+    expect(questions[1]!.held).toEqual({ keys: 'first', answer: 'first' });
+    const added = manyKeys.map((key) => `${key}-b`);
+    questions[1]!.answer({
+      ...large(0.7, 'second'),
+      keys: [],
+      keysFrom: 'first',
+      addedKeys: added,
+      cpu: [...manyKeys.map(() => null), ...added.map(() => 0.7)],
+      memory: [...manyKeys.map(() => null), ...added.map(() => 1)],
+    });
+    await flush();
+    expect(tasks.length).toBeGreaterThan(0);
+    store.clear();
+    // Finished at once, though not shown: the next question names it, not the first.
+    expect(tasks).toHaveLength(0);
+    expect(store.past.at('pods', 3_000)).toBe(notYetRead);
+    store.past.load('pods', 3_000);
+    expect(questions[2]!.held).toEqual({ keys: 'second', answer: 'second' });
+    expect(first.get('default/web-1-b')).toBeUndefined();
   });
 
   it('drops an answer arriving after a context switch', async () => {

@@ -6,7 +6,7 @@ import { RecordedSamples } from '../../../renderer/store/recorded-samples';
 
 describe('RecordedSamples', () => {
   it("reads each key's sample from the answer's columns, the later of a repeated key winning", () => {
-    const samples = new RecordedSamples({
+    const samples = RecordedSamples.of({
       timestamp: 5_000,
       windowMs: 15_000,
       keys: ['default/web-1', 'default/web-2', 'default/web-1'],
@@ -34,12 +34,12 @@ describe('RecordedSamples', () => {
   });
 
   it("reads an answer laid out by the keys held through the answer before's index, extended by its added keys", () => {
-    const before = new RecordedSamples(answer(1));
+    const before = RecordedSamples.of(answer(1));
     expect(before.keysDigest).toBe('first');
     const sets = vi.spyOn(Map.prototype, 'set');
     // web-0 gone (null), web-1000 new (appended): one key indexed, not a thousand.
     const cpu = [null, ...keys.slice(1).map(() => 2), 2];
-    const next = new RecordedSamples(
+    const next = RecordedSamples.of(
       {
         timestamp: 2,
         keys: [],
@@ -62,16 +62,16 @@ describe('RecordedSamples', () => {
     expect(before.has('default/web-1000')).toBe(false);
     expect(before.size).toBe(1_000);
     // A fresh layout: an index of its own.
-    const fresh = new RecordedSamples({ ...answer(3, 'fresh'), keys: [...keys.slice(1), keys[0]!] }, next);
+    const fresh = RecordedSamples.of({ ...answer(3, 'fresh'), keys: [...keys.slice(1), keys[0]!] }, next);
     expect(sets).toHaveBeenCalledTimes(1_001);
     expect(fresh.get('default/web-0')).toEqual({ time: 3, cpu: 3, memory: 6 });
     expect(fresh.has('default/web-1000')).toBe(false);
   });
 
   it('refuses an answer laid out by keys that are not the ones held', () => {
-    const before = new RecordedSamples(answer(1, 'before'));
+    const before = RecordedSamples.of(answer(1, 'before'));
     const laidOut = { ...answer(2, 'next'), keys: [], keysFrom: 'other', addedKeys: [] };
-    expect(() => new RecordedSamples(laidOut, before)).toThrow(/keys this page does not hold/);
-    expect(() => new RecordedSamples(laidOut)).toThrow(/does not hold/);
+    expect(() => RecordedSamples.of(laidOut, before)).toThrow(/keys this page does not hold/);
+    expect(() => RecordedSamples.of(laidOut)).toThrow(/does not hold/);
   });
 });
