@@ -66,10 +66,13 @@ export class PlaybackClock {
     if (this.heldAt !== undefined) this.heldAt = Math.max(this.heldAt, Math.min(moment, this.end));
   }
 
-  /** Runs on from the moment held (nothing when running): no moment is skipped. */
-  resume(): void {
+  /**
+   * Runs on from the moment held (nothing when running): no moment is skipped. `since`: the wall time
+   * it runs from, when that was earlier than now (the start of the frame that resumes it, see Player).
+   */
+  resume(since = this.now()): void {
     if (this.heldAt === undefined) return;
-    this.origin = { moment: this.heldAt, wall: this.now() };
+    this.origin = { moment: this.heldAt, wall: Math.min(since, this.now()) };
     this.heldAt = undefined;
     this.ran = true;
   }

@@ -35,6 +35,13 @@ const resumeAheadMs = 300;
 const preRollMs = 4_000;
 /** The longest a jump may be expected to take (see JumpEstimate) for the lag to call for one. */
 const maxJumpMs = 2_000;
+/**
+ * How early a frame's timer may fire by the wall clock (Node's timers keep whole ms of the event
+ * loop's own clock, not Date.now()'s: a frame due 100 ms after the last came 99 ms after it). A
+ * resumed clock runs from that much before the frame due when it resumed, so that each frame after,
+ * due a whole number of frames later, finds it past the end of its step.
+ */
+export const timerSlackMs = 5;
 
 export class Player {
   /**
@@ -60,6 +67,8 @@ export class Player {
   /** How far the moment has been behind the view clock, frame by frame: when to jump. */
   private readonly lag: PlaybackLag;
   private timer: Timer | undefined;
+  /** When the frame under way (or the next) was due: frames are due every frameMs (see scheduleFrame). */
+  private due = 0;
   private closed = false;
 
   /**
@@ -108,6 +117,7 @@ export class Player {
     // may not hold them. Not before it: a frame that jumps at once (a list due within preRollMs)
     // drops these changes, and pages asked for them would be read by the worker ahead of the jump's
     // rebuild (at 150,000 pods, two pages of the list's burst read change by change).
+    this.due = this.wall.now();
     this.frame();
   }
 
@@ -123,10 +133,19 @@ export class Player {
     this.changes?.close();
   }
 
-  /** Frames start every frameMs of wall time: the time a frame worked is taken from the wait after it. */
-  private scheduleFrame(worked = 0): void {
-    const delay = Math.max(0, (this.timing.frameMs ?? 100) - worked);
-    this.timer = this.wall.setTimeout(() => this.frame(), delay);
+  /**
+   * Frames are due every frameMs of wall time from the first: the time a frame worked is taken from
+   * the wait after it, and a timer firing a ms early or late shifts no later frame (the steps of
+   * changes, a frame's recording each, stay in phase with the frames that apply them). Past the next
+   * frame's due time (a frame that worked longer, a busy machine), the next is due at the next of
+   * those times after now, never a burst of frames to catch up.
+   */
+  private scheduleFrame(): void {
+    const frameMs = this.timing.frameMs ?? 100;
+    const now = this.wall.now();
+    this.due += frameMs;
+    if (this.due < now) this.due += Math.ceil((now - this.due) / frameMs) * frameMs;
+    this.timer = this.wall.setTimeout(() => this.frame(), this.due - now);
   }
 
   /**
@@ -205,8 +224,17 @@ export class Player {
     // changes as are kept read covering less, a dense recording at 100x, a frame's worth).
     const frameAhead = (this.timing.frameMs ?? 100) * this.start.speed;
     const covered = changes.covers(target + (changes.full ? frameAhead : resumeAheadMs * this.start.speed));
+    // Resumed, it runs from this frame's start (less timerSlackMs), and the frames are due from there
+    // (see scheduleFrame), in phase with it: run from the end of the frame's work, each later frame
+    // found it that much short of its step's end (1 s of recording at 10x, 100 ms of wall time), so
+    // the moment stood at the step before: the first move after a jump's landing came two frames
+    // after it, 200 ms, and the page's own work after the landing stretched that still to 250-390 ms
+    // (ui bench). From when this frame was due instead, a frame fired late would leap the moment on.
     if (!rendererBehind && changes.drained && !caughtUp) this.clock.hold(this.clock.time());
-    else if (caughtUp && covered) this.clock.resume();
+    else if (caughtUp && covered && this.clock.held) {
+      this.due = began;
+      this.clock.resume(began - timerSlackMs);
+    }
     // While the rows are behind the clock, or the changes kept read do not cover a frame (a burst),
     // the lag is measured against the clock as if it had run on: one that keeps growing is a stretch
     // the rows cannot follow soon, which waiting would only stall on. Rows caught up, waiting for a
@@ -235,7 +263,7 @@ export class Player {
       return;
     }
     view.announce();
-    this.scheduleFrame(this.wall.now() - began);
+    this.scheduleFrame();
   }
 
   /**

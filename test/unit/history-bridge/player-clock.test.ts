@@ -2,9 +2,10 @@
 // on an injected clock: a Player over a fake view (the rows' moment, the cursors it announces) and
 // fake worker reads whose pages answer after a chosen delay.
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../../main/cache/clock';
 import { FakeClock } from '../../../main/cache/fake-clock';
 import { PlaybackClock } from '../../../main/bridge/playback-clock';
-import { Player } from '../../../main/bridge/player';
+import { Player, timerSlackMs } from '../../../main/bridge/player';
 import type { PlaybackView, PlayerReads } from '../../../main/bridge/player';
 import type { PlaybackChange } from '../../../main/history/history-queries';
 
@@ -19,10 +20,19 @@ const changes: PlaybackChange[] = Array.from({ length: 6_000 }, (_, index) => ({
 
 /**
  * Plays the changes from `from` at 10x for `forMs` of wall time, each page answered `delayMs(page)`
- * after it is asked for (the first, read before playing, at once). Returns each announced cursor.
+ * after it is asked for (the first, read before playing, at once), each change applied taking
+ * `applyMs` of the player's clock. Returns each announced cursor.
  */
-async function play(forMs: number, delayMs: (page: number) => number) {
-  const clock = new FakeClock(0);
+async function play(forMs: number, delayMs: (page: number) => number, applyMs = 0, played = changes) {
+  const fake = new FakeClock(0);
+  /** Time the frames worked, on top of the fake clock's. */
+  let worked = 0;
+  const clock: Clock = {
+    now: () => fake.now() + worked,
+    // As Node's, timers count from the event loop's cached time: a frame's fires a ms early by now().
+    setTimeout: (callback, delay) => fake.setTimeout(callback, Math.max(0, delay - (applyMs > 0 ? 1 : 0))),
+    sleep: (delay, signal) => fake.sleep(delay, signal),
+  };
   let moment = from;
   let catchingUp = false;
   const cursors: { wall: number; time: number; catchingUp: boolean }[] = [];
@@ -30,8 +40,12 @@ async function play(forMs: number, delayMs: (page: number) => number) {
     moment: () => moment,
     rendererBehind: () => false,
     rebuiltRowsPending: () => false,
-    apply: (change) => (moment = change.time),
-    flush: () => {},
+    apply: (change) => {
+      moment = change.time;
+      worked += applyMs;
+    },
+    // Sending a frame's rows takes a frame's worth of applying.
+    flush: () => void (worked += 100 * applyMs),
     rebuild: () => Promise.reject(new Error('no jump expected')),
     hold: (held, _gap, waiting) => ((moment = held), (catchingUp = waiting)),
     announce: () => cursors.push({ wall: clock.now(), time: moment, catchingUp }),
@@ -44,7 +58,7 @@ async function play(forMs: number, delayMs: (page: number) => number) {
   const reads: PlayerReads = {
     openPlayback: () => Promise.resolve({ id: 1, end, marks: [] }),
     playbackChanges: (_id, max) => {
-      const page = { changes: changes.slice(next, next + max), done: next + max >= changes.length };
+      const page = { changes: played.slice(next, next + max), done: next + max >= played.length };
       next += max;
       const delay = pages === 0 ? 0 : delayMs(pages);
       pages++;
@@ -59,7 +73,7 @@ async function play(forMs: number, delayMs: (page: number) => number) {
   const start = { reads, file: 'recording', query: { gvr: 'pods.v1', rows: true }, from, speed };
   const player = await Player.open(view, start, clock, { jumpLagMs: 10_000 });
   player.play();
-  for (let wall = 0; wall < forMs; wall += 5) await clock.stepAsync(5);
+  for (let wall = 0; wall < forMs; wall += 5) await fake.stepAsync(5);
   player.close();
   return cursors;
 }
@@ -95,6 +109,22 @@ describe("a player's view clock", () => {
     );
   });
 
+  it('moves the moment a step every frame after the one that starts its clock, however long that frame works', async () => {
+    // The worker's changes come squashed in steps of a frame's recording (1 s at 10x), stamped at
+    // the steps' ends; each applied takes 0.02 ms, and sending a frame's rows 2 ms, so the first
+    // frame works 2 ms before its clock runs. Run from the end of that work, the clock was 20
+    // recorded ms short of each next step's end when the next frame came (its timer a ms early, as
+    // Node's are by the wall clock): the moment stood a frame at the step before.
+    const stepped = changes.map((change, index) => ({
+      ...change,
+      time: from + (Math.floor(index / 100) + 1) * 1_000,
+    }));
+    const cursors = await play(2_000, () => 40, 0.02, stepped);
+    // The first frame starts the clock; every one after it moves the moment a step.
+    for (const [index, cursor] of cursors.slice(1).entries())
+      expect(cursor.time, `frame ${index + 1}`).toBe(from + (index + 1) * 1_000);
+  });
+
   it('holds the clock while a page is late, saying so, and resumes from where it stood at 10x', async () => {
     // The fourth page answers after 3 s: the changes read before it (2,000 are kept read: 2 s of
     // playback) run out, the clock is held at the last change applied, and once it comes the clock
@@ -108,8 +138,11 @@ describe("a player's view clock", () => {
     const after = cursors.filter((cursor) => cursor.wall > resumed.wall);
     for (const [index, cursor] of after.entries()) {
       const previous = index === 0 ? resumed : after[index - 1]!;
-      // Never faster than 10x (a frame's rounding aside): no stretch made up for the stall.
-      expect(cursor.time - previous.time).toBeLessThanOrEqual(speed * (cursor.wall - previous.wall) + 10);
+      // Never faster than 10x (a frame's rounding, and the resumed clock's slack for early timers,
+      // aside): no stretch made up for the stall.
+      expect(cursor.time - previous.time).toBeLessThanOrEqual(
+        speed * (cursor.wall - previous.wall + timerSlackMs) + 10,
+      );
     }
     const last = after.at(-1)!;
     const rate = (last.time - resumed.time) / (last.wall - resumed.wall);
