@@ -127,8 +127,10 @@ export class MetricsStore {
 
   /** Forgets everything (a context switch: the next cluster's metrics are not these). */
   clear(): void {
-    this.pending.pods?.cancel();
-    this.pending.nodes?.cancel();
+    for (const resource of ['pods', 'nodes'] as const) {
+      this.pending[resource]?.cancel();
+      delete this.pending[resource];
+    }
     this.entries.pods = this.emptyEntry();
     this.entries.nodes = this.emptyEntry();
     this.past.clear();
