@@ -77,13 +77,6 @@ export class RecordedSamples implements LatestSamples {
   /** The digest of the whole answer (see RecordedMetrics.answerDigest). */
   readonly answerDigest: string | undefined;
 
-  /** Reads `recorded` at once, indexed whole in this task (SamplesIndexing to index it in parts). */
-  static of(recorded: RecordedMetrics, before?: RecordedSamples): RecordedSamples {
-    const indexing = new SamplesIndexing(recorded, before);
-    indexing.step(() => true);
-    return indexing.samples();
-  }
-
   constructor(
     recorded: RecordedMetrics,
     /** Key -> position in the columns; shared along a chain of layouts, which only ever add to it. */

@@ -2,11 +2,20 @@
 // the keys of the one before (a playback's next moment) reads through that one's index, extended by
 // the keys it adds, not a new one.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RecordedSamples } from '../../../renderer/store/recorded-samples';
+import { SamplesIndexing } from '../../../renderer/store/recorded-samples';
+import type { RecordedSamples } from '../../../renderer/store/recorded-samples';
+import type { RecordedMetrics } from '../../../shared/protocol/history-messages';
+
+/** `recorded`'s samples, its keys indexed whole at once (PastMetrics indexes them in parts). */
+function samplesOf(recorded: RecordedMetrics, before?: RecordedSamples): RecordedSamples {
+  const indexing = new SamplesIndexing(recorded, before);
+  indexing.step(() => true);
+  return indexing.samples();
+}
 
 describe('RecordedSamples', () => {
   it("reads each key's sample from the answer's columns, the later of a repeated key winning", () => {
-    const samples = RecordedSamples.of({
+    const samples = samplesOf({
       timestamp: 5_000,
       windowMs: 15_000,
       keys: ['default/web-1', 'default/web-2', 'default/web-1'],
@@ -34,12 +43,12 @@ describe('RecordedSamples', () => {
   });
 
   it("reads an answer laid out by the keys held through the answer before's index, extended by its added keys", () => {
-    const before = RecordedSamples.of(answer(1));
+    const before = samplesOf(answer(1));
     expect(before.keysDigest).toBe('first');
     const sets = vi.spyOn(Map.prototype, 'set');
     // web-0 gone (null), web-1000 new (appended): one key indexed, not a thousand.
     const cpu = [null, ...keys.slice(1).map(() => 2), 2];
-    const next = RecordedSamples.of(
+    const next = samplesOf(
       {
         timestamp: 2,
         keys: [],
@@ -62,16 +71,16 @@ describe('RecordedSamples', () => {
     expect(before.has('default/web-1000')).toBe(false);
     expect(before.size).toBe(1_000);
     // A fresh layout: an index of its own.
-    const fresh = RecordedSamples.of({ ...answer(3, 'fresh'), keys: [...keys.slice(1), keys[0]!] }, next);
+    const fresh = samplesOf({ ...answer(3, 'fresh'), keys: [...keys.slice(1), keys[0]!] }, next);
     expect(sets).toHaveBeenCalledTimes(1_001);
     expect(fresh.get('default/web-0')).toEqual({ time: 3, cpu: 3, memory: 6 });
     expect(fresh.has('default/web-1000')).toBe(false);
   });
 
   it('refuses an answer laid out by keys that are not the ones held', () => {
-    const before = RecordedSamples.of(answer(1, 'before'));
+    const before = samplesOf(answer(1, 'before'));
     const laidOut = { ...answer(2, 'next'), keys: [], keysFrom: 'other', addedKeys: [] };
-    expect(() => RecordedSamples.of(laidOut, before)).toThrow(/keys this page does not hold/);
-    expect(() => RecordedSamples.of(laidOut)).toThrow(/does not hold/);
+    expect(() => samplesOf(laidOut, before)).toThrow(/keys this page does not hold/);
+    expect(() => samplesOf(laidOut)).toThrow(/does not hold/);
   });
 });
