@@ -38,8 +38,8 @@ const maxJumpMs = 2_000;
 /**
  * How early a frame's timer may fire by the wall clock (Node's timers keep whole ms of the event
  * loop's own clock, not Date.now()'s: a frame due 100 ms after the last came 99 ms after it). A
- * resumed clock runs from that much before the frame due when it resumed, so that each frame after,
- * due a whole number of frames later, finds it past the end of its step.
+ * resumed clock runs from that much before the start of the frame that resumed it, so that each
+ * frame after, due a whole number of frames later, finds it past the end of its step.
  */
 export const timerSlackMs = 5;
 
