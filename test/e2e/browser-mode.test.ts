@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { fillFilter, launchChromium, screenshotPath } from './chromium';
-import { ClusterApi, type PodSummary } from './cluster-api';
+import { ClusterApi, replicaSetPods, type PodSummary } from './cluster-api';
 
 let mode: BrowserMode;
 let dataDirectory: string | undefined;
@@ -257,7 +257,7 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
   });
 
   it('removes a deleted pod', async () => {
-    const pod = (await api.pods())[5]!;
+    const pod = replicaSetPods(await api.pods())[5]!;
     await setFilter(pod.name);
     await expect.poll(visibleKeys, { timeout: 10_000 }).toContain(keyOf(pod));
     await api.deletePod(pod.namespace, pod.name);

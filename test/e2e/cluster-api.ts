@@ -35,6 +35,14 @@ interface PodList {
   }[];
 }
 
+/**
+ * The pods a ReplicaSet owns, in the list's order. A test that deletes a pod and expects its name gone
+ * takes one of these: a StatefulSet's pod (db-0 ...) is made again under the same name, and the seed,
+ * random per run, decides how many ReplicaSet pods sort before the first db-N.
+ */
+export const replicaSetPods = (pods: PodSummary[]): PodSummary[] =>
+  pods.filter((pod) => pod.owners.some((owner) => owner.kind === 'ReplicaSet'));
+
 export class ClusterApi {
   /** `certificateAuthority`: the CA's PEM, for an https:// cluster. */
   constructor(

@@ -11,7 +11,7 @@ import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { launchChromium, screenshotPath } from './chromium';
 import { scrubTo, setFilter } from './timeline-actions';
-import { ClusterApi, type PodSummary } from './cluster-api';
+import { ClusterApi, replicaSetPods, type PodSummary } from './cluster-api';
 import { openRecording } from '../../main/history/recording-reader';
 import { timeRange } from '../../main/history/replay';
 import type * as ExportInWorkerModule from '../../main/history/export-in-worker';
@@ -230,7 +230,7 @@ beforeAll(async () => {
   });
   await page.goto(mode.launchUrl());
   await page.getByTestId('filter-input').waitFor({ timeout: 60_000 });
-  const pods = await api.pods();
+  const pods = replicaSetPods(await api.pods());
   await page.locator('[role="row"][data-key]').first().waitFor({ timeout: 30_000 });
   victim = pods[4]!;
   relabelled = pods[7]!;
