@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { connect as connectTcp } from 'node:net';
-import { constants, inflateRawSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import zlib, { constants, inflateRawSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import {
   compressAboveBytes,
   createLaunchSecret,
+  deflateChunkBytes,
   isLoopbackAddress,
   listenWebSocketBridge,
 } from '../../../main/bridge/websocket-server';
@@ -209,6 +210,35 @@ describe('WebSocket bridge server', () => {
     });
     expect(JSON.parse(inflated.toString())).toEqual(large);
     expect(JSON.parse(frames[2].payload.toString())).toEqual(small);
+  });
+
+  it("deflates a large message in a few passes of zlib's thread pool, each a turn of main's loop, not one per 16 KiB", async () => {
+    // Each pass's output comes back through main's event loop before zlib deflates on: at 16 KiB a
+    // pass, an 8 MB reply took ~100 turns of a busy loop, every message after it waiting.
+    const passes: number[] = [];
+    const create = zlib.createDeflateRaw;
+    const spy = vi.spyOn(zlib, 'createDeflateRaw').mockImplementation((options) => {
+      const stream = create(options);
+      stream.on('data', (chunk: Buffer) => passes.push(chunk.length));
+      return stream;
+    });
+    try {
+      const secret = createLaunchSecret();
+      const { server, connections } = await bridge(secret);
+      // Random text: deflated to ~3/4 of its size, some 2.3 MB of output.
+      const large = { type: 'rejected' as const, reason: randomBytes(2_250_000).toString('base64') };
+      const { frames } = await rawFrames(server.port, secret, 1, () => connections[0].send(large));
+      expect(frames[0].first).toBe(0xc1);
+      const deflated = passes.reduce((sum, length) => sum + length, 0);
+      expect(deflated).toBeGreaterThan(2 * 1024 * 1024);
+      expect(passes.length).toBeLessThanOrEqual(Math.ceil(deflated / deflateChunkBytes) + 1);
+      const inflated = inflateRawSync(Buffer.concat([frames[0].payload, Buffer.from([0, 0, 0xff, 0xff])]), {
+        finishFlush: constants.Z_SYNC_FLUSH,
+      });
+      expect(JSON.parse(inflated.toString())).toEqual(large);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('sends a batch of rows as a text frame of its JSON (rows as tuples), compressed when large', async () => {
