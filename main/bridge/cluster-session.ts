@@ -1,6 +1,7 @@
 // Everything Kubetide holds for one kubeconfig context: the feeds (informers) shared by every
 // connected renderer, discovery of served kinds, and each renderer's subscriptions. A context switch
 // closes the session and opens another; nothing of one cluster leaks into the next.
+import { partRoomBytes } from './part-pacing';
 import type { Clock } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
@@ -119,6 +120,8 @@ export class ClusterSession {
         send: (message) => {
           for (const connection of this.connections) connection.send(message);
         },
+        roomForPart: () =>
+          [...this.connections].every((connection) => connection.bufferedBytes() <= partRoomBytes),
         log: options.log ?? console.warn,
       });
     this.metrics = this.sessionMetrics?.poller;

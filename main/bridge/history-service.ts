@@ -29,6 +29,8 @@ import type { BaseRows } from './sent-rows';
 import type { JournalSource } from './journal-feed';
 import { LiveJournalFeed } from './journal-feed';
 import { printerFor } from '../../shared/kinds/columns';
+import { WithdrawableQuestions } from './withdrawn-questions';
+import { sendReplyParts } from './reply-part-sender';
 
 export type { FilePicker } from './recording-files';
 
@@ -71,6 +73,9 @@ export class HistoryService {
   private readonly exports: RecordingExports;
   /** Rebuilds moments off the main thread, for every replay subscription. */
   private readonly queries: HistoryQueries;
+  /** The metrics questions unanswered, which the renderer may withdraw (historyMetricsCancel). */
+  private readonly metricsQuestions = new WithdrawableQuestions();
+  private closed = false;
 
   /** Has the travel path's worker read the live rows' journal ahead of a travel from them. */
   private readonly journalFeed: LiveJournalFeed;
@@ -184,10 +189,21 @@ export class HistoryService {
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
       case 'historyMetrics':
-        return this.queries.metricsAt(this.source().file, message.resource, message.time, {
-          keys: message.heldKeys,
-          answer: message.heldAnswer,
+        return this.metricsQuestions.answer(message.requestId, async (withdrawn) => {
+          const answer = await this.queries.metricsAt(this.source().file, message.resource, message.time, {
+            keys: message.heldKeys,
+            answer: message.heldAnswer,
+          });
+          await sendReplyParts(message.requestId, answer.parts, {
+            send: this.options.send,
+            bufferedBytes: this.options.bufferedBytes,
+            clock: this.options.clock,
+            stopped: () => withdrawn() || this.closed,
+          });
+          return answer.value;
         });
+      case 'historyMetricsCancel':
+        return this.metricsQuestions.withdraw(message.metricsRequestId);
       case 'historyUsage':
         return this.queries.usage(this.source().file, message.subject, message.points, message);
       case 'historyEvents':
@@ -211,6 +227,7 @@ export class HistoryService {
 
   /** Closes every replay and reader. */
   close(): void {
+    this.closed = true;
     this.exports.cancelAll('the connection closed');
     this.stopReplays();
     this.live = undefined;

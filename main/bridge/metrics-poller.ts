@@ -13,6 +13,7 @@ import { isForbidden } from '../../shared/kube/status';
 import { parseGoDuration } from '../../shared/kube/duration';
 import type { MetricsMessage, MetricsResource } from '../../shared/protocol/metrics-messages';
 import { metricsKeysPerPart, splitMetricsMessage } from '../../shared/protocol/metrics-parts';
+import { roomForPart } from './part-pacing';
 import type { MetricsFetch, MetricsListRead, MetricsPollWork } from './metrics-poll-work';
 import { InlineMetricsPollWork } from './metrics-poll-work';
 import { MetricsPollPhase } from './metrics-poll-phase';
@@ -40,6 +41,11 @@ export interface MetricsPollerOptions {
   nextTurn?: () => Promise<void>;
   /** Keys per message sent: a bigger poll goes out in parts (metrics-parts.ts). */
   keysPerPart?: number;
+  /**
+   * False while a connection the parts go to holds about a part's worth unsent (see part-pacing.ts):
+   * the next part waits, so that what is sent meanwhile goes out between the parts. Absent: no wait.
+   */
+  roomForPart?: () => boolean;
   /**
    * True while the session's feeds are listing. A poll due meanwhile waits (looking again every
    * metricsListingRecheckMs), at most metricsListingWaitMaxMs: at 50,000 pods a poll is a 50,000-item
@@ -268,7 +274,8 @@ export class MetricsPoller {
 
   /**
    * Sends `message`, unless it repeats a sampleless state already said; a big one in parts, one per
-   * turn of the event loop, until `signal` (the poll was stopped) or close() ends it.
+   * turn of the event loop at the connections' pace (roomForPart), until `signal` (the poll was
+   * stopped) or close() ends it.
    */
   private async publish(poll: ResourcePoll, message: MetricsMessage, signal?: AbortSignal): Promise<void> {
     const previous = poll.latest;
@@ -284,9 +291,12 @@ export class MetricsPoller {
       previous?.availability === message.availability &&
       previous.reason === message.reason;
     if (repeated) return;
+    const stopped = () => this.closed || signal?.aborted === true;
+    const room = this.options.roomForPart ?? (() => true);
     for (let index = 0; index < parts.length; index++) {
       if (index > 0) await (this.options.nextTurn ?? nextTurn)();
-      if (this.closed || signal?.aborted) return;
+      await roomForPart(this.options.clock, room, stopped);
+      if (stopped()) return;
       this.options.send(parts[index]!);
     }
   }

@@ -22,21 +22,33 @@ export interface EncodedReply {
   readonly value: EncodedValue;
 }
 
+/** A part of a reply's value (see ReplyPartMessage), as JSON bytes made elsewhere. */
+export interface EncodedReplyPart {
+  readonly type: 'replyPart';
+  readonly requestId: number;
+  readonly index: number;
+  readonly value: EncodedValue;
+}
+
 export type OutgoingBatch = DeltaBatch | EncodedDeltaBatch;
 // A ServerMessage's reply value is `unknown`, so an EncodedReply is one already; it is named for
 // the transports, which must never serialize an EncodedValue as an object.
-export type OutgoingMessage = ServerMessage | EncodedDeltaBatch | EncodedReply;
+export type OutgoingMessage = ServerMessage | EncodedDeltaBatch | EncodedReply | EncodedReplyPart;
 
 function isEncoded(message: OutgoingMessage): message is EncodedDeltaBatch {
   return message.type === 'batch' && !Array.isArray(message.upserts);
 }
 
-export function isEncodedReply(message: OutgoingMessage): message is EncodedReply {
-  return message.type === 'reply' && message.ok && message.value instanceof EncodedValue;
+/** A reply, or a part of one, whose value is JSON bytes made elsewhere. */
+export function isEncodedReply(message: OutgoingMessage): message is EncodedReply | EncodedReplyPart {
+  return (
+    (message.type === 'replyPart' || (message.type === 'reply' && message.ok)) &&
+    message.value instanceof EncodedValue
+  );
 }
 
-/** The reply's envelope as JSON around the value's bytes, written into one buffer. */
-export function encodedReplyBytes(message: EncodedReply): Buffer {
+/** The reply's (or part's) envelope as JSON around the value's bytes, written into one buffer. */
+export function encodedReplyBytes(message: EncodedReply | EncodedReplyPart): Buffer {
   const { value, ...envelope } = message;
   // The envelope always has members (type, requestId, ok): the value joins them, last.
   const head = Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"value":`);

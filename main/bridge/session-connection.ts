@@ -47,6 +47,11 @@ export class SessionConnection {
     if (!this.closed) this.peer.send(message);
   }
 
+  /** What the connection holds unsent (0 for a transport that cannot tell). */
+  bufferedBytes(): number {
+    return this.peer.bufferedAmount?.() ?? 0;
+  }
+
   /**
    * Starts mirroring (gvr, namespace) under `subscriptionId`: the feed's sync state, then a snapshot
    * numbered from lastSeq + 1, then live batches. Throws if the id is in use on this connection.

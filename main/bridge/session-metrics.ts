@@ -32,6 +32,8 @@ export interface SessionMetricsOptions {
   /** True while the session's start lists (see MetricsPollerOptions.listing). */
   listing: () => boolean;
   send: (message: MetricsMessage) => void;
+  /** False while a connection holds about a part's worth unsent (see MetricsPollerOptions.roomForPart). */
+  roomForPart?: () => boolean;
   log: (message: string) => void;
 }
 
@@ -71,6 +73,7 @@ export class SessionMetrics {
       namespaces: options.namespaces,
       listing: options.listing,
       send: options.send,
+      ...(options.roomForPart ? { roomForPart: options.roomForPart } : {}),
     });
     this.recordsMetrics = record !== undefined;
     this.retainRecorded();

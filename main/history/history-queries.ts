@@ -10,6 +10,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
+import { joinReplyValue } from '../../shared/protocol/reply-parts';
 import { EncodedValue } from '../bridge/encoded-value';
 import type { RecordedCrashLog } from './crash-log-store';
 import type {
@@ -72,6 +73,29 @@ export interface TimelineQuery {
   readonly to?: number;
   readonly buckets: number;
   readonly now: number;
+}
+
+/** An answer main passes on unparsed, in parts when it is big (see reply-parts.ts). */
+export interface EncodedParts {
+  /** The reply's value: the whole answer, or its head when it has parts. */
+  readonly value: EncodedValue;
+  /** The replyPart values to send before it, in order (none for an answer sent whole). */
+  readonly parts: readonly EncodedValue[];
+}
+
+/** The value EncodedParts stand for, as the renderer joins it (for tests and benches: main never reads it). */
+export function decodeParts(encoded: EncodedParts): unknown {
+  return joinReplyValue(
+    encoded.value.decode(),
+    encoded.parts.map((part) => part.decode()),
+  );
+}
+
+/** An 'encoded' or 'encoded-parts' reply as EncodedParts. */
+function encodedPartsOf(reply: QueryReply): EncodedParts {
+  if (reply.type === 'encoded-parts')
+    return { value: new EncodedValue(reply.json), parts: reply.parts.map((part) => new EncodedValue(part)) };
+  return { value: encodedOf(reply)!, parts: [] };
 }
 
 /** An 'encoded' reply's bytes as a value main passes on unparsed; undefined when it had none. */
@@ -282,16 +306,16 @@ export class HistoryQueries {
 
   /**
    * Every pod's (or node's) recorded usage at `time` (see metricsAt), a RecordedMetrics as the
-   * worker serialized it: for main to pass on to a renderer, never to read (see EncodedValue), less
-   * what the asker holds (see MetricsLayouts).
+   * worker serialized it, in parts when big: for main to pass on to a renderer, never to read (see
+   * EncodedValue), less what the asker holds (see MetricsLayouts).
    */
   metricsAt(
     file: string,
     resource: 'pods' | 'nodes',
     time: number,
     held: HeldMetrics = {},
-  ): Promise<EncodedValue> {
-    return this.ask({ type: 'metrics-at', file, resource, time, held }).then((reply) => encodedOf(reply)!);
+  ): Promise<EncodedParts> {
+    return this.ask({ type: 'metrics-at', file, resource, time, held }).then(encodedPartsOf);
   }
 
   /** `subject`'s recorded usage over the recording, at most about `points` polls (see usageOver). */

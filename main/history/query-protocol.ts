@@ -180,6 +180,13 @@ export type QueryReply =
    * transferred (see EncodedValue); undefined when there is nothing to answer with.
    */
   | { readonly id: number; readonly type: 'encoded'; readonly json: Uint8Array | undefined }
+  /** An encoded answer cut for sending in parts (see reply-parts.ts): the head's bytes and each part's. */
+  | {
+      readonly id: number;
+      readonly type: 'encoded-parts';
+      readonly json: Uint8Array;
+      readonly parts: readonly Uint8Array[];
+    }
   | { readonly id: number; readonly type: 'adjacent'; readonly time: number | undefined }
   /** `json`: the RecordedCrashLog[] of crashLogsAt (inflated here, parsed by the asker). */
   | { readonly id: number; readonly type: 'crash-logs'; readonly json: string }

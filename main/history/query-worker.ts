@@ -14,6 +14,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { jsonBytes } from '../bridge/encoded-value';
+import { splitReplyValue } from '../../shared/protocol/reply-parts';
+import type { PartedArrays } from '../../shared/protocol/reply-parts';
+import { metricsKeysPerPart } from '../../shared/protocol/metrics-parts';
 import { crashLogsAt } from './crash-log-store';
 import { FrameWarmer } from './frame-warmer';
 import { LiveListings } from './live-identities';
@@ -89,6 +92,24 @@ function replyEncoded(port: MessagePort, id: number, value: unknown): void {
   );
 }
 
+/** A moment's metrics go in parts of the live metrics' size (a few ms of the page's thread each). */
+const recordedMetricsParts: PartedArrays = {
+  fields: ['keys', 'cpu', 'memory', 'addedKeys'],
+  itemsPerPart: metricsKeysPerPart,
+};
+
+/** Like replyEncoded, cut into a head and parts when `value`'s arrays are longer than a part. */
+function replyEncodedInParts(port: MessagePort, id: number, value: object, parted: PartedArrays): void {
+  const split = splitReplyValue(value, parted);
+  if (!split) return replyEncoded(port, id, value);
+  const json = jsonBytes(split.head);
+  const parts = split.parts.map((part) => jsonBytes(part));
+  port.postMessage({ id, type: 'encoded-parts', json, parts } satisfies QueryReply, [
+    json.buffer as ArrayBuffer,
+    ...parts.map((part) => part.buffer as ArrayBuffer),
+  ]);
+}
+
 function answer(port: MessagePort, request: QueryRequest): void {
   const reply = (message: QueryReply) => port.postMessage(message);
   switch (request.type) {
@@ -134,7 +155,12 @@ function answer(port: MessagePort, request: QueryRequest): void {
       return;
     case 'metrics-at': {
       const metrics = metricsAt(readerFor(request.file).database, request.resource, request.time);
-      return replyEncoded(port, request.id, metricsLayouts.answer(metrics, request.held));
+      return replyEncodedInParts(
+        port,
+        request.id,
+        metricsLayouts.answer(metrics, request.held),
+        recordedMetricsParts,
+      );
     }
     case 'usage': {
       const usage = usageOver(readerFor(request.file).database, request.subject, request.points, request);

@@ -20,10 +20,15 @@ export interface HeldAnswer {
   readonly answer?: string | undefined;
 }
 
+/**
+ * Asks main for a past moment's metrics; `signal` withdraws the question (main then sends no answer,
+ * and the promise rejects).
+ */
 export type AskPastMetrics = (
   resource: MetricsResource,
   time: number,
   held?: HeldAnswer,
+  signal?: AbortSignal,
 ) => Promise<RecordedMetrics>;
 
 /**
@@ -73,6 +78,8 @@ interface PastEntry {
   roundTripMs: number;
   /** The moment wanted next is a playing one (see playingSpacingPerRoundTrip). */
   playing: boolean;
+  /** The question sent and not yet answered: its moment, and what withdraws it. */
+  question: { time: number; withdraw: AbortController } | undefined;
 }
 
 export class PastMetrics {
@@ -116,6 +123,10 @@ export class PastMetrics {
     if (!this.ask || entry.time === time) return;
     entry.wanted = time;
     entry.playing = playing;
+    // The question sent would be answered for a moment left: withdrawn, its answer (8 MB at 150,000
+    // pods) is neither sent ahead of the rows nor parsed, and the question for this one goes sooner.
+    const question = entry.question;
+    if (question && superseded(entry, question.time)) question.withdraw.abort();
     if (!entry.asking) this.next(resource, entry);
   }
 
@@ -125,6 +136,8 @@ export class PastMetrics {
    * answer is laid out by its keys (it becomes the samples held) rather than sharing its positions.
    */
   clear(): void {
+    this.entries.pods.question?.withdraw.abort();
+    this.entries.nodes.question?.withdraw.abort();
     this.entries = { pods: emptyEntry(), nodes: emptyEntry() };
     this.indexing.pods?.finish();
     this.indexing.nodes?.finish();
@@ -152,29 +165,38 @@ export class PastMetrics {
     entry.wanted = undefined;
     entry.asking = true;
     entry.askedAt = this.spacing.now();
+    const withdraw = new AbortController();
+    entry.question = { time, withdraw };
     // A clear() meanwhile replaced the entry: an answer for a view no longer shown.
     const shown = () => this.entries[resource] === entry;
-    const answered = (metrics: ResourceMetrics) => {
+    // The question is over, answered or not: the next one may go.
+    const settled = () => {
       entry.asking = false;
+      entry.question = undefined;
+      entry.roundTripMs = this.spacing.now() - entry.askedAt;
+    };
+    // Asked for a moment the view has left, and which at() would not show for the one wanted now:
+    // indexing its keys (a fresh layout: 150,000 at 150,000 pods) would only hold the page and the
+    // question for the moment wanted. The samples held stay what questions name.
+    const dropped = () => {
+      settled();
+      this.next(resource, entry);
+    };
+    const answered = (metrics: ResourceMetrics) => {
+      settled();
       entry.time = time;
       entry.metrics = metrics;
-      entry.roundTripMs = this.spacing.now() - entry.askedAt;
       this.notify();
       this.next(resource, entry);
     };
     const held = this.held[resource];
-    this.ask!(resource, time, held && { keys: held.keysDigest, answer: held.answerDigest }).then(
+    const heldAnswer = held && { keys: held.keysDigest, answer: held.answerDigest };
+    this.ask!(resource, time, heldAnswer, withdraw.signal).then(
       (recorded) => {
         if (!shown()) return;
-        if (superseded(entry, time)) {
-          // Asked for a moment the view has left, and which at() would not show for the one wanted
-          // now: indexing its keys (a fresh layout: 150,000 at 150,000 pods) would only hold the page
-          // and the question for the moment wanted. The samples held stay what questions name.
-          entry.asking = false;
-          entry.roundTripMs = this.spacing.now() - entry.askedAt;
-          this.next(resource, entry);
-          return;
-        }
+        // Answered (before main heard of any withdrawal): its keys may be indexed, no longer withdrawn.
+        entry.question = undefined;
+        if (superseded(entry, time)) return dropped();
         let indexing: SamplesIndexing;
         try {
           const atOnce = answerAtOnce(recorded, entry.metrics, held);
@@ -198,7 +220,9 @@ export class PastMetrics {
         if (!work.over) this.indexing[resource] = work;
       },
       (error: unknown) => {
-        if (shown()) answered(failing(error));
+        if (!shown()) return;
+        if (withdraw.signal.aborted) dropped();
+        else answered(failing(error));
       },
     );
   }
@@ -230,6 +254,7 @@ function emptyEntry(): PastEntry {
     askedAt: Number.NEGATIVE_INFINITY,
     roundTripMs: 0,
     playing: false,
+    question: undefined,
   };
 }
 

@@ -2,6 +2,7 @@
 // hello with every subscription it mirrors so main resumes them with fresh snapshots, answers
 // requests by id, feeds pushed messages to the MirrorStore, acknowledges applied batches (main's
 // backpressure), and asks for a resnapshot on any sequence gap.
+import { joinReplyValue } from '../../shared/protocol/reply-parts';
 import type { GroupVersionResource, KubeObject } from '../../shared/kube/object';
 import { protocolVersion } from '../../shared/protocol/client-messages';
 import type {
@@ -69,20 +70,26 @@ const globalTimers: ClientTimers = {
 export class BridgeClient {
   readonly store: MirrorStore;
   /** CPU and memory samples, beside the mirror rather than in it (see metrics-store.ts). */
-  readonly metrics = new MetricsStore(undefined, (resource, time, held) =>
-    this.history<RecordedMetrics>({
-      type: 'historyMetrics',
-      resource,
-      time,
-      ...(held?.keys === undefined ? {} : { heldKeys: held.keys }),
-      ...(held?.answer === undefined ? {} : { heldAnswer: held.answer }),
-    }),
+  readonly metrics = new MetricsStore(undefined, (resource, time, held, signal) =>
+    this.withdrawable<RecordedMetrics>(
+      {
+        type: 'historyMetrics',
+        resource,
+        time,
+        ...(held?.keys === undefined ? {} : { heldKeys: held.keys }),
+        ...(held?.answer === undefined ? {} : { heldAnswer: held.answer }),
+      },
+      signal,
+      (metricsRequestId) => ({ type: 'historyMetricsCancel', metricsRequestId }),
+    ),
   );
   /** Main sends a big cluster's metrics in parts; the store receives them whole. */
   private readonly metricsParts = new MetricsPartJoiner();
   private readonly timers: ClientTimers;
   private readonly subscriptions = new Map<string, { gvr: GroupVersionResource; namespace?: string }>();
   private readonly pending = new Map<number, PendingRequest>();
+  /** The parts of replies still to come (see reply-parts.ts), by request id. */
+  private readonly replyParts = new Map<number, unknown[]>();
   private link: BridgeLink | undefined;
   private ready = false;
   private nextRequestId = 1;
@@ -224,6 +231,27 @@ export class BridgeClient {
         this.request({ type: 'historyExportCancel', exportRequestId: requestId }).catch(() => {});
       },
     };
+  }
+
+  /**
+   * Sends a request that `signal` withdraws while it is unanswered: main is then sent `withdrawal` of
+   * its id (main answers it with an error instead, unless it had answered already).
+   */
+  private withdrawable<T>(
+    body: RequestBody,
+    signal: AbortSignal | undefined,
+    withdrawal: (requestId: number) => RequestBody,
+  ): Promise<T> {
+    const { requestId, reply } = this.send(body);
+    if (requestId === undefined || signal === undefined) return reply as Promise<T>;
+    const withdraw = () => void this.request(withdrawal(requestId)).catch(() => {});
+    if (signal.aborted) withdraw();
+    else {
+      signal.addEventListener('abort', withdraw, { once: true });
+      const answered = () => signal.removeEventListener('abort', withdraw);
+      reply.then(answered, answered);
+    }
+    return reply as Promise<T>;
   }
 
   /**
@@ -407,6 +435,7 @@ export class BridgeClient {
     for (const request of this.pending.values())
       request.reject(new Error(`connection to main lost: ${reason}`));
     this.pending.clear();
+    this.replyParts.clear();
     for (const [streamId, stream] of this.logStreams)
       stream.listener({
         type: 'logNote',
@@ -428,12 +457,28 @@ export class BridgeClient {
 
   private receive(message: ServerMessage): void {
     switch (message.type) {
+      case 'replyPart': {
+        // Kept only for a request still waiting; parts come in order, ahead of their reply.
+        if (!this.pending.has(message.requestId)) return;
+        const parts = this.replyParts.get(message.requestId) ?? [];
+        if (parts.length === message.index) parts.push(message.value);
+        this.replyParts.set(message.requestId, parts);
+        return;
+      }
       case 'reply': {
+        const parts = this.replyParts.get(message.requestId) ?? [];
+        this.replyParts.delete(message.requestId);
         const request = this.pending.get(message.requestId);
         if (!request) return;
         this.pending.delete(message.requestId);
-        if (message.ok) request.resolve(message.value);
-        else request.reject(new BridgeRequestError(message.error));
+        if (!message.ok) request.reject(new BridgeRequestError(message.error));
+        else {
+          try {
+            request.resolve(joinReplyValue(message.value, parts));
+          } catch (error) {
+            request.reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
         return;
       }
       case 'rejected':

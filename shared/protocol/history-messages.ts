@@ -173,6 +173,18 @@ export interface HistoryMetricsMessage {
 }
 
 /**
+ * Withdraws this connection's historyMetrics question `metricsRequestId`, whose moment the renderer has
+ * left: its reply is then a small error saying so, not the answer (at 150,000 pods 8 MB, which main
+ * would relay and the page parse only to drop, ahead of a playback's rows on the same connection).
+ * Reply value: true when the question was still unanswered, false when it had been answered already.
+ */
+export interface HistoryMetricsCancelMessage {
+  type: 'historyMetricsCancel';
+  requestId: number;
+  metricsRequestId: number;
+}
+
+/**
  * Recorded samples of one moment, in MetricsMessage's shape (row keys, cores, bytes): cpu[i] and
  * memory[i] are keys[i]'s; or, laid out against the keys of the answer held (keysFrom), those keys
  * followed by addedKeys, a null where a key has no sample at this moment.
@@ -298,6 +310,7 @@ export type HistoryClientMessage =
   | HistoryAdjacentMessage
   | HistoryCrashLogsMessage
   | HistoryMetricsMessage
+  | HistoryMetricsCancelMessage
   | HistoryUsageMessage
   | HistoryEventsMessage
   | HistoryCountsMessage

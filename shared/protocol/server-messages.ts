@@ -121,6 +121,18 @@ export type ReplyMessage =
   | { type: 'reply'; requestId: number; ok: true; value: unknown }
   | { type: 'reply'; requestId: number; ok: false; error: ReplyError };
 
+/**
+ * A slice of the value of request `requestId`'s reply, sent before it (see reply-parts.ts): the reply's
+ * value then says how many parts to join (`joinParts`). Parts of one reply come in order, none between
+ * them for another reply's value.
+ */
+export interface ReplyPartMessage {
+  type: 'replyPart';
+  requestId: number;
+  index: number;
+  value: unknown;
+}
+
 /** A message main refused and could not answer with a reply (it had no usable requestId). */
 export interface RejectedMessage {
   type: 'rejected';
@@ -142,6 +154,7 @@ export type ServerMessage =
   | DeltaBatch
   | SyncStateMessage
   | ReplyMessage
+  | ReplyPartMessage
   | RejectedMessage
   | HistoryCursorMessage
   | HistoryExportProgressMessage

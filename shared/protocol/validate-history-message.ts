@@ -195,6 +195,13 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         },
       );
     }
+    case 'historyMetricsCancel':
+      onlyFields(fields, ['type', 'requestId', 'metricsRequestId'], 'historyMetricsCancel');
+      return {
+        type: 'historyMetricsCancel',
+        requestId: requestId(fields),
+        metricsRequestId: counter(fields.metricsRequestId, 'metricsRequestId', 0),
+      };
     case 'historyUsage':
       onlyFields(fields, ['type', 'requestId', 'subject', 'points', 'from', 'to'], 'historyUsage');
       return withOptional(

@@ -137,8 +137,14 @@ const replyCpuMs: number[] = [];
 let replyBytes = 0;
 for (let round = 0; round < 5; round++) {
   const cpuBefore = threadCpuMs() ?? 0;
-  const value = await queries.metricsAt(file, 'pods', start + (polls - 1) * 15_000 + 5_000);
-  replyBytes = encodedReplyBytes({ type: 'reply', requestId: round, ok: true, value }).length;
+  const { value, parts } = await queries.metricsAt(file, 'pods', start + (polls - 1) * 15_000 + 5_000);
+  replyBytes =
+    encodedReplyBytes({ type: 'reply', requestId: round, ok: true, value }).length +
+    parts.reduce(
+      (sum, part, index) =>
+        sum + encodedReplyBytes({ type: 'replyPart', requestId: round, index, value: part }).length,
+      0,
+    );
   replyCpuMs.push((threadCpuMs() ?? 0) - cpuBefore);
 }
 queries.close();

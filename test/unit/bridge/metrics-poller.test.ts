@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../main/cache/clock';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
+import { partWaitMaxMs, partWaitMs } from '../../../main/bridge/part-pacing';
 import { metricsItemsPerTurn, type MetricsFetch } from '../../../main/bridge/metrics-poll-work';
 import {
   MetricsPoller,
@@ -156,6 +157,75 @@ describe('MetricsPoller', () => {
     expect(whole.cpu[24]).toBeCloseTo(0.024);
     // A renderer that starts showing pods now is sent the same parts.
     expect(poller.latest('pods')).toEqual(sent);
+    poller.close();
+  });
+
+  it('sends the next part only once the connections have room: what is sent meanwhile goes between the parts', async () => {
+    const many: MetricsList = {
+      items: Array.from({ length: 30 }, (_, index) => ({
+        metadata: { name: `web-${index}`, namespace: 'shop' },
+        containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+      })),
+    };
+    const clock = new FakeClock();
+    const sent: MetricsMessage[] = [];
+    let room = false;
+    const poller = new MetricsPoller({
+      clock,
+      fetch: readInto(async () => many),
+      served: () => true,
+      namespaces: () => [],
+      send: (message) => {
+        sent.push(message);
+        // Each part fills the connection (8-9 MB of parts at 150,000 pods went out at once, ahead
+        // of a playback's rows and cursor) until it drains.
+        room = false;
+      },
+      random: () => 0,
+      keysPerPart: 10,
+      nextTurn: async () => {},
+      roomForPart: () => room,
+    });
+    poller.retain('pods');
+    await clock.stepAsync(partWaitMs * 10);
+    expect(sent).toEqual([]);
+    for (const parts of [1, 2, 3]) {
+      room = true;
+      await clock.stepAsync(partWaitMs);
+      expect(sent.map((message) => message.part?.index)).toEqual([0, 1, 2].slice(0, parts));
+      await clock.stepAsync(partWaitMs * 10);
+      expect(sent).toHaveLength(parts);
+    }
+    poller.close();
+  });
+
+  it('sends a part that waited partWaitMaxMs for room anyway: a renderer that stopped reading holds the others no longer', async () => {
+    const many: MetricsList = {
+      items: Array.from({ length: 20 }, (_, index) => ({
+        metadata: { name: `web-${index}`, namespace: 'shop' },
+        containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+      })),
+    };
+    const clock = new FakeClock();
+    const sent: MetricsMessage[] = [];
+    const poller = new MetricsPoller({
+      clock,
+      fetch: readInto(async () => many),
+      served: () => true,
+      namespaces: () => [],
+      send: (message) => sent.push(message),
+      random: () => 0,
+      keysPerPart: 10,
+      nextTurn: async () => {},
+      roomForPart: () => false,
+    });
+    poller.retain('pods');
+    await clock.stepAsync(partWaitMaxMs - partWaitMs);
+    expect(sent).toEqual([]);
+    await clock.stepAsync(partWaitMs);
+    expect(sent).toHaveLength(1);
+    await clock.stepAsync(partWaitMaxMs);
+    expect(sent).toHaveLength(2);
     poller.close();
   });
 

@@ -139,7 +139,7 @@ describe('renderer links', () => {
     link.close();
   });
 
-  it("Electron: a worker's encoded rows and reply value cross as text, parsed in the renderer into the messages they stand for", async () => {
+  it("Electron: a worker's encoded rows, reply value and reply parts cross as text, parsed in the renderer into the messages they stand for", async () => {
     const channel = new MessageChannel();
     cleanups.push(() => channel.port1.close());
     const link = linkOverPort(channel.port1 as unknown as MessagePort);
@@ -151,7 +151,7 @@ describe('renderer links', () => {
     const all = new Promise<void>((resolve) =>
       link.onMessage((message) => {
         received.push(message);
-        if (received.length === 3) resolve();
+        if (received.length === 4) resolve();
       }),
     );
     const rows = [row('ns/web-1'), row('ns/web-2', '7', { labels: { app: 'caf\u00e9' } })];
@@ -164,11 +164,13 @@ describe('renderer links', () => {
     };
     const value = { keys: ['ns/web-1'], cpu: [0.25], memory: [1024] };
     transport.send({ ...batch, upserts: encodeRows(rows) });
+    transport.send({ type: 'replyPart', requestId: 4, index: 0, value: new EncodedValue(jsonBytes(value)) });
     transport.send({ type: 'reply', requestId: 4, ok: true, value: new EncodedValue(jsonBytes(value)) });
     transport.send({ type: 'rejected', reason: 'a value, as ever' });
     await all;
     expect(received).toEqual([
       batch,
+      { type: 'replyPart', requestId: 4, index: 0, value },
       { type: 'reply', requestId: 4, ok: true, value },
       { type: 'rejected', reason: 'a value, as ever' },
     ]);

@@ -154,6 +154,12 @@ describe('history messages are validated like the rest of the protocol', () => {
     expect(refusal({ ...metrics, heldKeys: 'a'.repeat(41) })).toMatch(/heldKeys/);
     expect(refusal({ ...metrics, heldAnswer: 7 })).toMatch(/heldAnswer/);
     expect(refusal({ ...metrics, heldAnswer: '../etc' })).toMatch(/heldAnswer/);
+    // Its withdrawal names the question by its request id.
+    const cancel = { type: 'historyMetricsCancel', requestId: 6, metricsRequestId: 4 };
+    expect(accepted(cancel)).toEqual(cancel);
+    expect(refusal({ ...cancel, metricsRequestId: -1 })).toMatch(/metricsRequestId/);
+    expect(refusal({ ...cancel, metricsRequestId: undefined })).toMatch(/metricsRequestId/);
+    expect(refusal({ ...cancel, time: 5 })).toMatch(/unknown field "time"/);
     const usage = {
       type: 'historyUsage',
       requestId: 5,

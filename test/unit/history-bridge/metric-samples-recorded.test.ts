@@ -146,8 +146,10 @@ describe('metric samples recorded by a session', () => {
     // reads them back.
     const queries = new HistoryQueries();
     cleanups.push(() => queries.close());
-    const encoded = await queries.metricsAt(file, 'pods', clock.now());
+    const { value: encoded, parts } = await queries.metricsAt(file, 'pods', clock.now());
     expect(encoded).toBeInstanceOf(EncodedValue);
+    // A few pods: one message, no parts.
+    expect(parts).toEqual([]);
     const recorded = new MetricsLayouts().answer(metricsAt(reader.database, 'pods', clock.now()), {});
     expect(recorded.keysDigest).toBeDefined();
     expect(encoded.decode()).toEqual(recorded);
@@ -160,10 +162,12 @@ describe('metric samples recorded by a session', () => {
     // Asked again naming that answer as held (a playback's next question): the same moment is
     // unchanged; the poll before, the same series, comes laid out by the keys held, none sent.
     const held = { keys: recorded.keysDigest, answer: recorded.answerDigest };
-    const again = (await queries.metricsAt(file, 'pods', clock.now(), held)).decode() as RecordedMetrics;
+    const again = (
+      await queries.metricsAt(file, 'pods', clock.now(), held)
+    ).value.decode() as RecordedMetrics;
     expect(again).toMatchObject({ keys: [], cpu: [], memory: [], unchanged: true });
     const before = metricsAt(reader.database, 'pods', first);
-    expect((await queries.metricsAt(file, 'pods', first, held)).decode()).toMatchObject({
+    expect((await queries.metricsAt(file, 'pods', first, held)).value.decode()).toMatchObject({
       keys: [],
       keysFrom: recorded.keysDigest,
       addedKeys: [],

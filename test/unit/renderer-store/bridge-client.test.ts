@@ -7,13 +7,21 @@ import type { BridgeLink } from '../../../renderer/transport/bridge-link';
 import type { ClientMessage } from '../../../shared/protocol/client-messages';
 import type { MetricsMessage } from '../../../shared/protocol/metrics-messages';
 import { splitMetricsMessage } from '../../../shared/protocol/metrics-parts';
+import { splitReplyValue } from '../../../shared/protocol/reply-parts';
 import type { ServerMessage } from '../../../shared/protocol/server-messages';
 import { row } from '../bridge/fixtures';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 
 /** A client wired to a scripted main that answers every request with ok and records what it got. */
-function scripted(options: { failOpens?: number; holdHello?: boolean } = {}) {
+function scripted(
+  options: {
+    failOpens?: number;
+    holdHello?: boolean;
+    /** Answers a request itself (true), else it is answered ok with null. */
+    answer?: (request: ClientMessage, send: (message: ServerMessage) => void) => boolean;
+  } = {},
+) {
   const heldReplies: (() => void)[] = [];
   const clock = new FakeClock();
   const scheduler = new ManualFrameScheduler();
@@ -38,6 +46,7 @@ function scripted(options: { failOpens?: number; holdHello?: boolean } = {}) {
         if ('requestId' in request && request.requestId !== undefined) {
           const requestId = request.requestId;
           const reply = () => pair.server.send({ type: 'reply', requestId, ok: true, value: null });
+          if (options.answer?.(request, (message) => pair.server.send(message))) return;
           if (options.holdHello && request.type === 'hello') heldReplies.push(reply);
           else reply();
         }
@@ -219,6 +228,47 @@ describe('BridgeClient metrics', () => {
     expect(latest.size).toBe(25);
     // The sample history keeps values as 32-bit floats.
     expect(latest.get('shop/web-24')).toEqual({ time: 5_000, cpu: Math.fround(0.024), memory: 1024 });
+  });
+});
+
+describe("BridgeClient and a past moment's metrics", () => {
+  it('joins an answer sent in parts into the answer, and withdraws a question for a moment left', async () => {
+    const keys = Array.from({ length: 25 }, (_, index) => `shop/web-${index}`);
+    const answer = {
+      timestamp: 5_000,
+      windowMs: 15_000,
+      keys,
+      cpu: keys.map((_, index) => index / 1000),
+      memory: keys.map(() => 1024),
+    };
+    const { head, parts } = splitReplyValue(answer, { fields: ['keys', 'cpu', 'memory'], itemsPerPart: 10 })!;
+    const { client, settle, received } = scripted({
+      answer: (request, send) => {
+        if (request.type !== 'historyMetrics') return false;
+        // The question for 1 s is left unanswered; any other is answered in parts.
+        if (request.time === 1_000) return true;
+        parts.forEach((value, index) =>
+          send({ type: 'replyPart', requestId: request.requestId, index, value }),
+        );
+        send({ type: 'reply', requestId: request.requestId, ok: true, value: head });
+        return true;
+      },
+    });
+    client.start();
+    await settle();
+    const joined = client.history({ type: 'historyMetrics', resource: 'pods', time: 2_000 });
+    await settle();
+    expect(await joined).toEqual(answer);
+    // The view moves on from 1 s before it is answered: main is told to withdraw that question.
+    client.metrics.past.load('pods', 1_000);
+    client.metrics.past.load('pods', 3_000);
+    await settle();
+    const first = received.find((message) => message.type === 'historyMetrics' && message.time === 1_000) as {
+      requestId: number;
+    };
+    expect(received.filter((message) => message.type === 'historyMetricsCancel')).toEqual([
+      { type: 'historyMetricsCancel', requestId: expect.any(Number), metricsRequestId: first.requestId },
+    ]);
   });
 });
 

@@ -12,6 +12,7 @@ interface Question {
   readonly resource: MetricsResource;
   readonly time: number;
   readonly held: HeldAnswer | undefined;
+  readonly signal: AbortSignal | undefined;
   answer(metrics: RecordedMetrics): void;
   fail(error: Error): void;
 }
@@ -43,9 +44,9 @@ function storeWithQuestions(spacing: QuestionSpacing = new SpacingClock(0)): {
   const questions: Question[] = [];
   const store = new MetricsStore(
     undefined,
-    (resource, time, held) =>
+    (resource, time, held, signal) =>
       new Promise((resolve, reject) =>
-        questions.push({ resource, time, held, answer: resolve, fail: reject }),
+        questions.push({ resource, time, held, signal, answer: resolve, fail: reject }),
       ),
     undefined,
     spacing,
@@ -86,6 +87,31 @@ describe('PastMetrics', () => {
     expect(store.past.at('pods', 3_000).latest.get('default/web-1')?.cpu).toBe(0.3);
     store.past.load('pods', 3_000);
     expect(questions).toHaveLength(3);
+  });
+
+  it('withdraws the question for a moment the view has left, and asks for the one wanted once main says it is withdrawn', async () => {
+    const { store, questions } = storeWithQuestions();
+    store.past.load('pods', 1_000);
+    expect(questions[0]!.signal?.aborted).toBe(false);
+    store.past.load('pods', 2_000);
+    // Its answer (8 MB at 150,000 pods) would come ahead of a playback's rows, only to be dropped.
+    expect(questions[0]!.signal?.aborted).toBe(true);
+    expect(questions).toHaveLength(1);
+    questions[0]!.fail(new Error('the question was withdrawn'));
+    await flush();
+    expect(questions.map(({ time }) => time)).toEqual([1_000, 2_000]);
+    // A withdrawn question is no failure: 2 s is not yet read, not "failing".
+    expect(store.past.at('pods', 2_000)).toBe(notYetRead);
+    questions[1]!.answer(recorded(0.2));
+    await flush();
+    expect(store.past.at('pods', 2_000).latest.get('default/web-1')?.cpu).toBe(0.2);
+    // While playing, a moment played past is not withdrawn (at() shows its answer meanwhile); a
+    // clear() (back to live) withdraws the question in flight.
+    store.past.load('pods', 3_000, true);
+    store.past.load('pods', 4_000, true);
+    expect(questions[2]!.signal?.aborted).toBe(false);
+    store.past.clear();
+    expect(questions[2]!.signal?.aborted).toBe(true);
   });
 
   it('while playing, takes in an answer the moment has passed, not one ahead of it', async () => {
@@ -229,9 +255,9 @@ describe('PastMetrics', () => {
     let clock = 0;
     const store = new MetricsStore(
       undefined,
-      (resource, time, held) =>
+      (resource, time, held, signal) =>
         new Promise((resolve, reject) =>
-          questions.push({ resource, time, held, answer: resolve, fail: reject }),
+          questions.push({ resource, time, held, signal, answer: resolve, fail: reject }),
         ),
       {
         schedule: (task) => {
