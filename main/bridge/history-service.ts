@@ -29,7 +29,7 @@ import type { BaseRows } from './sent-rows';
 import type { JournalSource } from './journal-feed';
 import { LiveJournalFeed } from './journal-feed';
 import { printerFor } from '../../shared/kinds/columns';
-import { WithdrawableQuestions } from './withdrawn-questions';
+import { WithdrawableQuestions } from './withdrawable-questions';
 import { sendReplyParts } from './reply-part-sender';
 
 export type { FilePicker } from './recording-files';
