@@ -160,37 +160,42 @@ describe('MetricsPoller', () => {
     poller.close();
   });
 
-  it('sends the next part only once the connections have room: what is sent meanwhile goes between the parts', async () => {
-    const many: MetricsList = {
-      items: Array.from({ length: 30 }, (_, index) => ({
-        metadata: { name: `web-${index}`, namespace: 'shop' },
-        containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
-      })),
-    };
+  /** A poller of `pods` pods' metrics in parts of 10, sent when `room.now` says the connections have room. */
+  function pacedPoller(pods: number, room: { now: boolean }, onSend: () => void = () => {}) {
     const clock = new FakeClock();
     const sent: MetricsMessage[] = [];
-    let room = false;
     const poller = new MetricsPoller({
       clock,
-      fetch: readInto(async () => many),
+      fetch: readInto(async () => ({
+        items: Array.from({ length: pods }, (_, index) => ({
+          metadata: { name: `web-${index}`, namespace: 'shop' },
+          containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
+        })),
+      })),
       served: () => true,
       namespaces: () => [],
       send: (message) => {
         sent.push(message);
-        // Each part fills the connection (8-9 MB of parts at 150,000 pods went out at once, ahead
-        // of a playback's rows and cursor) until it drains.
-        room = false;
+        onSend();
       },
       random: () => 0,
       keysPerPart: 10,
       nextTurn: async () => {},
-      roomForPart: () => room,
+      roomForPart: () => room.now,
     });
+    return { clock, sent, poller };
+  }
+
+  it('sends the next part only once the connections have room: what is sent meanwhile goes between the parts', async () => {
+    const room = { now: false };
+    // Each part fills the connection (8-9 MB of parts at 150,000 pods went out at once, ahead of a
+    // playback's rows and cursor) until it drains.
+    const { clock, sent, poller } = pacedPoller(30, room, () => (room.now = false));
     poller.retain('pods');
     await clock.stepAsync(partWaitMs * 10);
     expect(sent).toEqual([]);
     for (const parts of [1, 2, 3]) {
-      room = true;
+      room.now = true;
       await clock.stepAsync(partWaitMs);
       expect(sent.map((message) => message.part?.index)).toEqual([0, 1, 2].slice(0, parts));
       await clock.stepAsync(partWaitMs * 10);
@@ -200,25 +205,7 @@ describe('MetricsPoller', () => {
   });
 
   it('sends a part that waited partWaitMaxMs for room anyway: a renderer that stopped reading holds the others no longer', async () => {
-    const many: MetricsList = {
-      items: Array.from({ length: 20 }, (_, index) => ({
-        metadata: { name: `web-${index}`, namespace: 'shop' },
-        containers: [{ usage: { cpu: '1m', memory: '1Mi' } }],
-      })),
-    };
-    const clock = new FakeClock();
-    const sent: MetricsMessage[] = [];
-    const poller = new MetricsPoller({
-      clock,
-      fetch: readInto(async () => many),
-      served: () => true,
-      namespaces: () => [],
-      send: (message) => sent.push(message),
-      random: () => 0,
-      keysPerPart: 10,
-      nextTurn: async () => {},
-      roomForPart: () => false,
-    });
+    const { clock, sent, poller } = pacedPoller(20, { now: false });
     poller.retain('pods');
     await clock.stepAsync(partWaitMaxMs - partWaitMs);
     expect(sent).toEqual([]);

@@ -38,6 +38,20 @@ function event(
 
 const web = { kind: 'Pod', name: 'web-1', uid: 'uid-web-1' };
 
+/** A session whose live recording is `file` (its writer stands in: the file was written by the test). */
+function liveSession(file: string, retention?: RetentionPolicy): ClusterSession {
+  return {
+    context: 'test',
+    recording: {
+      file,
+      recorder: { flushed: async () => {}, writingBehindMs: () => 0 } as unknown as Recorder,
+      kinds: [],
+      ...(retention ? { retention } : {}),
+    },
+    projectorFor: () => new RowProjector(),
+  } as unknown as ClusterSession;
+}
+
 /** A live recording's service: events about web-1 at +1 s and +5 s, the second deleted at +9 s. */
 function service(retention?: RetentionPolicy): HistoryService {
   const directory = tempDirectory();
@@ -64,17 +78,7 @@ function service(retention?: RetentionPolicy): HistoryService {
   });
   database.close();
   const clock = new FakeClock(start + 20_000);
-  const session = {
-    context: 'test',
-    // A live recording's writer; this one was written above.
-    recording: {
-      file,
-      recorder: { flushed: async () => {}, writingBehindMs: () => 0 } as unknown as Recorder,
-      kinds: [],
-      ...(retention ? { retention } : {}),
-    },
-    projectorFor: () => new RowProjector(),
-  } as unknown as ClusterSession;
+  const session = liveSession(file, retention);
   const history = new HistoryService({ session: () => session, send: () => {}, clock });
   cleanups.push(() => history.close());
   return history;
@@ -112,15 +116,7 @@ function metricsService(pods: number): {
   writer.transaction(() => writer.touch(start + 10_000));
   database.close();
   const sent: OutgoingMessage[] = [];
-  const session = {
-    context: 'test',
-    recording: {
-      file,
-      recorder: { flushed: async () => {}, writingBehindMs: () => 0 } as unknown as Recorder,
-      kinds: [],
-    },
-    projectorFor: () => new RowProjector(),
-  } as unknown as ClusterSession;
+  const session = liveSession(file);
   const clock = new FakeClock(start + 20_000);
   const buffered = { bytes: 0 };
   const history = new HistoryService({
