@@ -4,7 +4,7 @@
 // parsing them (at 150,000 pods a past moment's metrics are 8 MB, which went out on the connection
 // ahead of a playback's rows and cursor, then parsed by the page only to be dropped).
 
-export class WithdrawnError extends Error {
+class WithdrawnError extends Error {
   constructor() {
     super('the question was withdrawn: the renderer no longer wants its answer');
   }

@@ -10,7 +10,6 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { InvolvedObject } from '../../shared/protocol/client-messages';
 import type { RecordedUsage, UsageSubject } from '../../shared/protocol/history-messages';
 import type { EncodedRows } from '../bridge/encoded-rows';
-import { joinReplyValue } from '../../shared/protocol/reply-parts';
 import { EncodedValue } from '../bridge/encoded-value';
 import type { RecordedCrashLog } from './crash-log-store';
 import type {
@@ -81,14 +80,6 @@ export interface EncodedParts {
   readonly value: EncodedValue;
   /** The replyPart values to send before it, in order (none for an answer sent whole). */
   readonly parts: readonly EncodedValue[];
-}
-
-/** The value EncodedParts stand for, as the renderer joins it (for tests and benches: main never reads it). */
-export function decodeParts(encoded: EncodedParts): unknown {
-  return joinReplyValue(
-    encoded.value.decode(),
-    encoded.parts.map((part) => part.decode()),
-  );
 }
 
 /** An 'encoded' or 'encoded-parts' reply as EncodedParts. */
