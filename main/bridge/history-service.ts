@@ -17,7 +17,7 @@ import type { OutgoingMessage } from './outgoing-message';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import type { ObjectReference } from '../history/object-history';
 import { recordingToImport } from './recording-files';
-import { RecordingExports } from './recording-exports';
+import { RecordingExports, exportCancelled } from './recording-exports';
 import { timelineReply } from './timeline-reply';
 import type { FilePicker, RecordingFileAccess } from './recording-files';
 import type { HistoryTransfers } from './history-transfers';
@@ -29,7 +29,7 @@ import type { BaseRows } from './sent-rows';
 import type { JournalSource } from './journal-feed';
 import { LiveJournalFeed } from './journal-feed';
 import { printerFor } from '../../shared/kinds/columns';
-import { WithdrawableQuestions } from './withdrawable-questions';
+import { WithdrawableRequests } from './withdrawable-requests';
 import { sendReplyParts } from './reply-part-sender';
 
 export type { FilePicker } from './recording-files';
@@ -69,12 +69,12 @@ export class HistoryService {
   private removeImported: (() => void) | undefined;
   private live: HistorySource | undefined;
   private readonly replays = new Map<string, ReplaySubscription>();
-  /** The exports running, to stop them on historyExportCancel or close. */
+  /** Runs the exports, each stopped by its request's withdrawal or by close. */
   private readonly exports: RecordingExports;
   /** Rebuilds moments off the main thread, for every replay subscription. */
   private readonly queries: HistoryQueries;
-  /** The metrics questions unanswered, which the renderer may withdraw (historyMetricsCancel). */
-  private readonly metricsQuestions = new WithdrawableQuestions();
+  /** The metrics questions and exports unanswered, which the renderer may withdraw (historyWithdraw). */
+  private readonly withdrawable = new WithdrawableRequests();
   private closed = false;
 
   /** Has the travel path's worker read the live rows' journal ahead of a travel from them. */
@@ -189,7 +189,7 @@ export class HistoryService {
       case 'historyCrashLogs':
         return this.queries.crashLogs(this.source().file, message.uid, message.time);
       case 'historyMetrics':
-        return this.metricsQuestions.answer(message.requestId, async (withdrawn) => {
+        return this.withdrawable.run(message.requestId, async (signal) => {
           const answer = await this.queries.metricsAt(this.source().file, message.resource, message.time, {
             keys: message.heldKeys,
             answer: message.heldAnswer,
@@ -198,22 +198,29 @@ export class HistoryService {
             send: this.options.send,
             bufferedBytes: this.options.bufferedBytes,
             clock: this.options.clock,
-            stopped: () => withdrawn() || this.closed,
+            stopped: () => signal.aborted || this.closed,
           });
+          // Withdrawn meanwhile: the page would parse the answer only to drop it.
+          signal.throwIfAborted();
           return answer.value;
         });
-      case 'historyMetricsCancel':
-        return this.metricsQuestions.withdraw(message.metricsRequestId);
       case 'historyUsage':
         return this.queries.usage(this.source().file, message.subject, message.points, message);
       case 'historyEvents':
         return this.queries.events(this.source().file, message.involvedObject, message.time);
       case 'historyCounts':
         return this.queries.counts(this.source().file, message.time);
-      case 'historyExport':
-        return this.exports.start(message, this.source(), this.fileAccess());
-      case 'historyExportCancel':
-        return this.exports.cancel(message.exportRequestId);
+      case 'historyExport': {
+        const source = this.source();
+        const files = this.fileAccess();
+        return this.withdrawable.run(
+          message.requestId,
+          (signal) => this.exports.start(message, source, files, signal),
+          exportCancelled,
+        );
+      }
+      case 'historyWithdraw':
+        return this.withdrawable.withdraw(message.withdrawnRequestId);
       case 'historyImport':
         return this.import(message.source);
       case 'historyLive': {
@@ -228,7 +235,7 @@ export class HistoryService {
   /** Closes every replay and reader. */
   close(): void {
     this.closed = true;
-    this.exports.cancelAll('the connection closed');
+    this.withdrawable.withdrawAll('the connection closed');
     this.stopReplays();
     this.live = undefined;
     // The worker closes the imported file (removing any salvage copy) before it ends.

@@ -70,18 +70,19 @@ const globalTimers: ClientTimers = {
 export class BridgeClient {
   readonly store: MirrorStore;
   /** CPU and memory samples, beside the mirror rather than in it (see metrics-store.ts). */
-  readonly metrics = new MetricsStore(undefined, (resource, time, held, signal) =>
-    this.withdrawable<RecordedMetrics>(
-      {
-        type: 'historyMetrics',
-        resource,
-        time,
-        ...(held?.keys === undefined ? {} : { heldKeys: held.keys }),
-        ...(held?.answer === undefined ? {} : { heldAnswer: held.answer }),
-      },
-      signal,
-      (metricsRequestId) => ({ type: 'historyMetricsCancel', metricsRequestId }),
-    ),
+  readonly metrics = new MetricsStore(
+    undefined,
+    (resource, time, held, signal) =>
+      this.withdrawable<RecordedMetrics>(
+        {
+          type: 'historyMetrics',
+          resource,
+          time,
+          ...(held?.keys === undefined ? {} : { heldKeys: held.keys }),
+          ...(held?.answer === undefined ? {} : { heldAnswer: held.answer }),
+        },
+        signal,
+      ).reply,
   );
   /** Main sends a big cluster's metrics in parts; the store receives them whole. */
   private readonly metricsParts = new MetricsPartJoiner();
@@ -216,42 +217,36 @@ export class BridgeClient {
     body: RequestBody<HistoryExportMessage>,
     onProgress: (changes: number) => void,
   ): { reply: Promise<HistoryExportReply | null>; cancel(): void } {
-    const { requestId, reply } = this.send(body);
+    const cancelled = new AbortController();
+    const { requestId, reply } = this.withdrawable<HistoryExportReply | null>(body, cancelled.signal);
     if (requestId !== undefined) {
       this.exportProgress.set(requestId, onProgress);
-      reply.then(
-        () => this.exportProgress.delete(requestId),
-        () => this.exportProgress.delete(requestId),
-      );
+      const ended = () => this.exportProgress.delete(requestId);
+      reply.then(ended, ended);
     }
-    return {
-      reply: reply as Promise<HistoryExportReply | null>,
-      cancel: () => {
-        if (requestId === undefined || !this.exportProgress.has(requestId)) return;
-        this.request({ type: 'historyExportCancel', exportRequestId: requestId }).catch(() => {});
-      },
-    };
+    return { reply, cancel: () => cancelled.abort() };
   }
 
   /**
-   * Sends a request that `signal` withdraws while it is unanswered: main is then sent `withdrawal` of
-   * its id (main answers it with an error instead, unless it had answered already).
+   * Sends a request that `signal` withdraws while it is unanswered (historyWithdraw): main then
+   * answers it with an error instead, unless it had answered already.
    */
   private withdrawable<T>(
     body: RequestBody,
     signal: AbortSignal | undefined,
-    withdrawal: (requestId: number) => RequestBody,
-  ): Promise<T> {
+  ): { requestId: number | undefined; reply: Promise<T> } {
     const { requestId, reply } = this.send(body);
-    if (requestId === undefined || signal === undefined) return reply as Promise<T>;
-    const withdraw = () => void this.request(withdrawal(requestId)).catch(() => {});
+    const sent = { requestId, reply: reply as Promise<T> };
+    if (requestId === undefined || signal === undefined) return sent;
+    const withdraw = () =>
+      void this.request({ type: 'historyWithdraw', withdrawnRequestId: requestId }).catch(() => {});
     if (signal.aborted) withdraw();
     else {
       signal.addEventListener('abort', withdraw, { once: true });
       const answered = () => signal.removeEventListener('abort', withdraw);
       reply.then(answered, answered);
     }
-    return reply as Promise<T>;
+    return sent;
   }
 
   /**

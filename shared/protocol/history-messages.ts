@@ -173,15 +173,17 @@ export interface HistoryMetricsMessage {
 }
 
 /**
- * Withdraws this connection's historyMetrics question `metricsRequestId`, whose moment the renderer has
- * left: its reply is then a small error saying so, not the answer (at 150,000 pods 8 MB, which main
- * would relay and the page parse only to drop, ahead of a playback's rows on the same connection).
- * Reply value: true when the question was still unanswered, false when it had been answered already.
+ * Withdraws this connection's request `withdrawnRequestId` while it is unanswered: a historyMetrics
+ * question whose moment the renderer has left (its answer, 8 MB at 150,000 pods, is then neither
+ * relayed by main nor parsed by the page, ahead of a playback's rows on the same connection), or a
+ * historyExport the user cancelled (no file is left of it: none offered, none at the destination).
+ * The withdrawn request's reply is then an error saying so. Reply value: true when the request was
+ * still unanswered, false when it had been answered already (or was never withdrawable).
  */
-export interface HistoryMetricsCancelMessage {
-  type: 'historyMetricsCancel';
+export interface HistoryWithdrawMessage {
+  type: 'historyWithdraw';
   requestId: number;
-  metricsRequestId: number;
+  withdrawnRequestId: number;
 }
 
 /**
@@ -264,17 +266,6 @@ export interface HistoryExportMessage {
 }
 
 /**
- * Stops this connection's export request `exportRequestId`: its reply is then an error saying so, and
- * no file is left of it (none offered, none at the destination). Reply value: true when the export was
- * still running, false when it had already ended.
- */
-export interface HistoryExportCancelMessage {
-  type: 'historyExportCancel';
-  requestId: number;
-  exportRequestId: number;
-}
-
-/**
  * Opens a recording read-only as this renderer's history source: one the user picks in main's open
  * dialog (Electron), or one the browser uploaded to historyUploadPath (browser mode), by the token the
  * upload answered with. Reply value: RecordingSource, or null when the dialog was cancelled.
@@ -310,12 +301,11 @@ export type HistoryClientMessage =
   | HistoryAdjacentMessage
   | HistoryCrashLogsMessage
   | HistoryMetricsMessage
-  | HistoryMetricsCancelMessage
   | HistoryUsageMessage
   | HistoryEventsMessage
   | HistoryCountsMessage
   | HistoryExportMessage
-  | HistoryExportCancelMessage
+  | HistoryWithdrawMessage
   | HistoryImportMessage
   | HistoryLiveMessage;
 

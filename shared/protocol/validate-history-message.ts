@@ -195,13 +195,6 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         },
       );
     }
-    case 'historyMetricsCancel':
-      onlyFields(fields, ['type', 'requestId', 'metricsRequestId'], 'historyMetricsCancel');
-      return {
-        type: 'historyMetricsCancel',
-        requestId: requestId(fields),
-        metricsRequestId: counter(fields.metricsRequestId, 'metricsRequestId', 0),
-      };
     case 'historyUsage':
       onlyFields(fields, ['type', 'requestId', 'subject', 'points', 'from', 'to'], 'historyUsage');
       return withOptional(
@@ -260,12 +253,12 @@ export function parseHistory(fields: Fields): HistoryClientMessage | undefined {
         },
       );
     }
-    case 'historyExportCancel':
-      onlyFields(fields, ['type', 'requestId', 'exportRequestId'], 'historyExportCancel');
+    case 'historyWithdraw':
+      onlyFields(fields, ['type', 'requestId', 'withdrawnRequestId'], 'historyWithdraw');
       return {
-        type: 'historyExportCancel',
+        type: 'historyWithdraw',
         requestId: requestId(fields),
-        exportRequestId: counter(fields.exportRequestId, 'exportRequestId', 0),
+        withdrawnRequestId: counter(fields.withdrawnRequestId, 'withdrawnRequestId', 0),
       };
     case 'historyImport': {
       onlyFields(fields, ['type', 'requestId', 'source'], 'historyImport');

@@ -71,7 +71,7 @@ describe('export progress and cancel', () => {
     const cancels: unknown[] = [];
     whenSent((message, running) => {
       if (message.type === 'historyExportProgress' && cancels.length === 0)
-        cancels.push(running.serve({ type: 'historyExportCancel', requestId: 9, exportRequestId: 8 }));
+        cancels.push(running.serve({ type: 'historyWithdraw', requestId: 9, withdrawnRequestId: 8 }));
     });
     await expect(service.serve(exportAll(8, 'download')) as Promise<unknown>).rejects.toThrow(
       'the export was cancelled: no file was written',
@@ -79,7 +79,7 @@ describe('export progress and cancel', () => {
     expect(cancels).toEqual([true]);
     expect(transferFiles()).toEqual([]);
     // Once ended, there is nothing to cancel.
-    expect(service.serve({ type: 'historyExportCancel', requestId: 10, exportRequestId: 8 })).toBe(false);
+    expect(service.serve({ type: 'historyWithdraw', requestId: 10, withdrawnRequestId: 8 })).toBe(false);
   });
 
   it('stops an export to a chosen file on cancel, leaving nothing at the destination', async () => {
@@ -88,7 +88,7 @@ describe('export progress and cancel', () => {
     const { service, whenSent } = await setUp({ pickFile: async () => elsewhere.file('chosen.kubetide') });
     whenSent((message, running) => {
       if (message.type === 'historyExportProgress')
-        running.serve({ type: 'historyExportCancel', requestId: 2, exportRequestId: 1 });
+        running.serve({ type: 'historyWithdraw', requestId: 2, withdrawnRequestId: 1 });
     });
     await expect(service.serve(exportAll(1, 'dialog')) as Promise<unknown>).rejects.toThrow(/cancelled/);
     expect(readdirSync(elsewhere.path)).toEqual([]);

@@ -40,7 +40,7 @@ describe('history messages are validated like the rest of the protocol', () => {
       { type: 'historyImport', requestId: 12, source: 'dialog' },
       { type: 'historyExport', requestId: 13, from: 1, to: 2, destination: 'dialog' },
       { type: 'historyLive', requestId: 11 },
-      { type: 'historyExportCancel', requestId: 14, exportRequestId: 9 },
+      { type: 'historyWithdraw', requestId: 14, withdrawnRequestId: 9 },
     ];
     for (const message of messages) expect(accepted(message)).toEqual(message);
   });
@@ -71,12 +71,12 @@ describe('history messages are validated like the rest of the protocol', () => {
     );
   });
 
-  it('refuses an export cancel without a valid export request id', () => {
-    expect(refusal({ type: 'historyExportCancel', requestId: 1 })).toMatch(/exportRequestId/);
-    expect(refusal({ type: 'historyExportCancel', requestId: 1, exportRequestId: -1 })).toMatch(
-      /exportRequestId/,
+  it('refuses a withdrawal without a valid request id to withdraw', () => {
+    expect(refusal({ type: 'historyWithdraw', requestId: 1 })).toMatch(/withdrawnRequestId/);
+    expect(refusal({ type: 'historyWithdraw', requestId: 1, withdrawnRequestId: -1 })).toMatch(
+      /withdrawnRequestId/,
     );
-    expect(refusal({ type: 'historyExportCancel', requestId: 1, exportRequestId: 2, path: '/x' })).toMatch(
+    expect(refusal({ type: 'historyWithdraw', requestId: 1, withdrawnRequestId: 2, path: '/x' })).toMatch(
       /unknown field "path"/,
     );
   });
@@ -154,12 +154,6 @@ describe('history messages are validated like the rest of the protocol', () => {
     expect(refusal({ ...metrics, heldKeys: 'a'.repeat(41) })).toMatch(/heldKeys/);
     expect(refusal({ ...metrics, heldAnswer: 7 })).toMatch(/heldAnswer/);
     expect(refusal({ ...metrics, heldAnswer: '../etc' })).toMatch(/heldAnswer/);
-    // Its withdrawal names the question by its request id.
-    const cancel = { type: 'historyMetricsCancel', requestId: 6, metricsRequestId: 4 };
-    expect(accepted(cancel)).toEqual(cancel);
-    expect(refusal({ ...cancel, metricsRequestId: -1 })).toMatch(/metricsRequestId/);
-    expect(refusal({ ...cancel, metricsRequestId: undefined })).toMatch(/metricsRequestId/);
-    expect(refusal({ ...cancel, time: 5 })).toMatch(/unknown field "time"/);
     const usage = {
       type: 'historyUsage',
       requestId: 5,

@@ -167,13 +167,13 @@ describe('history answers about the viewed moment', () => {
       }) as Promise<unknown>;
     const withdrawn = question(5);
     const kept = question(6);
-    expect(history.serve({ type: 'historyMetricsCancel', requestId: 7, metricsRequestId: 5 })).toBe(true);
+    expect(history.serve({ type: 'historyWithdraw', requestId: 7, withdrawnRequestId: 5 })).toBe(true);
     await expect(withdrawn).rejects.toThrow(/withdrawn/);
     // The other question is answered (its bytes as the worker wrote them; nothing was recorded).
     expect(((await kept) as EncodedValue).decode()).toMatchObject({ keys: [] });
     // Answered or unknown: nothing to withdraw.
-    expect(history.serve({ type: 'historyMetricsCancel', requestId: 8, metricsRequestId: 6 })).toBe(false);
-    expect(history.serve({ type: 'historyMetricsCancel', requestId: 9, metricsRequestId: 99 })).toBe(false);
+    expect(history.serve({ type: 'historyWithdraw', requestId: 8, withdrawnRequestId: 6 })).toBe(false);
+    expect(history.serve({ type: 'historyWithdraw', requestId: 9, withdrawnRequestId: 99 })).toBe(false);
   });
 
   it("sends a big cluster's metrics as parts ahead of the reply, which the renderer joins into the answer", async () => {

@@ -266,8 +266,8 @@ describe("BridgeClient and a past moment's metrics", () => {
     const first = received.find((message) => message.type === 'historyMetrics' && message.time === 1_000) as {
       requestId: number;
     };
-    expect(received.filter((message) => message.type === 'historyMetricsCancel')).toEqual([
-      { type: 'historyMetricsCancel', requestId: expect.any(Number), metricsRequestId: first.requestId },
+    expect(received.filter((message) => message.type === 'historyWithdraw')).toEqual([
+      { type: 'historyWithdraw', requestId: expect.any(Number), withdrawnRequestId: first.requestId },
     ]);
   });
 });
