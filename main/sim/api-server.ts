@@ -10,7 +10,8 @@
 //                      {"action":"blackholeConnections"}, {"action":"clear"}
 //   GET  /_sim/faults  the pending request faults
 //   POST /_sim/churn   {"changesPerSecond": 50}
-//   GET  /_sim/stats   object counts, resourceVersion, open watches, connections, requests by verb and resource
+//   GET  /_sim/stats   object counts, resourceVersion, open watches, connections, requests by verb and resource,
+//                      bodies gzipped (compressedResponses)
 //
 // Every request is authenticated (sim-users.ts) and authorized (rbac-authorizer.ts) first, as
 // kube-apiserver's filter chain does: an unknown token is 401, a denied request 403 with the API
@@ -154,7 +155,8 @@ async function route(
     context.requests.record(verb, `${path.resource}.${metricsGroup}`);
     const fault = context.faults.take(verb, pathname);
     if (fault) return sendStatus(response, fault);
-    return context.metrics.handle(path, verb, url.searchParams, response);
+    const compression = context.compression?.for(request);
+    return context.metrics.handle(path, verb, url.searchParams, response, compression);
   }
   const type = catalog.find(path.group, path.version, path.resource);
   if (!type) return notFoundPath(response);

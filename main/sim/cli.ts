@@ -1,8 +1,9 @@
 // `npm run sim -- --pods 5000 --churn 50 --port 6443 --kubeconfig FILE [--seed S] [--nodes N]
-// [--namespaces N] [--user NAME:NS1,NS2 ...] [--plain-http] [--no-metrics]`: starts the embedded cluster
-// (TLS with HTTP/2 and HTTP/1.1, behind its fault proxy, unless --plain-http), writes a kubeconfig for it
-// (and one per --user, beside it, as NAME.kubeconfig), and runs until Ctrl-C. --no-metrics leaves
-// metrics.k8s.io out, as on a cluster without metrics-server.
+// [--namespaces N] [--user NAME:NS1,NS2 ...] [--plain-http] [--no-metrics] [--no-gzip]`: starts the
+// embedded cluster (TLS with HTTP/2 and HTTP/1.1, behind its fault proxy, unless --plain-http), writes a
+// kubeconfig for it (and one per --user, beside it, as NAME.kubeconfig), and runs until Ctrl-C. It
+// stands for a real API server, so it gzips LIST replies over 128 KiB as one does, unless --no-gzip;
+// --no-metrics leaves metrics.k8s.io out, as on a cluster without metrics-server.
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { startEmbeddedCluster } from './embedded-cluster';
 import type { SimUser } from './sim-users';
 import { namespaceViewer } from './sim-users';
 
-const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--user NAME:NAMESPACE,NAMESPACE ...] [--plain-http] [--no-metrics]`;
+const usage = `usage: npm run sim -- [--pods N] [--churn PER_SECOND] [--port PORT] [--kubeconfig FILE] [--seed S] [--nodes N] [--namespaces N] [--user NAME:NAMESPACE,NAMESPACE ...] [--plain-http] [--no-metrics] [--no-gzip]`;
 
 /** "jane:payments,default": a user who may read those namespaces only (namespaceViewer). */
 function limitedUser(text: string): SimUser {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       user: { type: 'string', multiple: true },
       'plain-http': { type: 'boolean' },
       'no-metrics': { type: 'boolean' },
+      'no-gzip': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     simulation: { churnPerSecond: integer('churn', values.churn, 0) },
     users,
     metrics: !values['no-metrics'],
+    compressResponses: !values['no-gzip'],
     onSeedProgress: ({ pods: done, totalPods }) =>
       process.stderr.write(`\rseeding pods: ${done}/${totalPods}`),
   });

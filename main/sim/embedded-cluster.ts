@@ -33,6 +33,7 @@ import { Simulation } from './simulation';
 import { createTableConverter } from './table';
 import type { WatchSettings } from './watch-handler';
 import { WatchServer } from './watch-handler';
+import { ResponseCompression } from './response-compression';
 import { WatchHub } from './watch-session';
 
 export interface EmbeddedClusterOptions {
@@ -95,6 +96,11 @@ export interface EmbeddedClusterOptions {
    */
   metrics?: boolean;
   metricResolutionMs?: number;
+  /**
+   * Gzip LIST replies over 128 KiB for clients that accept gzip, at level 1, as kube-apiserver does
+   * (response-compression.ts). Default false: on one machine it costs both ends CPU and saves nothing.
+   */
+  compressResponses?: boolean;
 }
 
 /** Runtime control of background change. */
@@ -201,12 +207,14 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   };
 
   const requests = new RequestLog();
+  const compression = options.compressResponses ? new ResponseCompression() : undefined;
   const context: ApiServerContext = {
     storage,
     faults,
     watches,
     table: createTableConverter(store),
     now: () => clock.now(),
+    ...(compression ? { compression } : {}),
     hub,
     users,
     requests,
@@ -228,6 +236,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
         ...(simulation ? { churnTiming: simulation.churnTiming } : {}),
         objects: Object.fromEntries(store.resources().map((name) => [name, store.count(name)])),
         connections: { ...connections },
+        compressedResponses: compression?.compressed ?? 0,
         requests: requests.snapshot(),
       }),
     },

@@ -1,6 +1,7 @@
 // Small HTTP helpers shared by the handlers: JSON and Status replies, request bodies, and writes
 // that wait for 'drain' so a big LIST body streams out instead of piling up in memory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { constants as http2Constants } from 'node:http2';
 import type { ServerHttp2Stream } from 'node:http2';
 import type { Status } from '../../shared/kube/status';
@@ -96,13 +97,20 @@ export function cutResponse(response: ServerResponse): void {
   else response.destroy();
 }
 
-/** Writes a chunk and waits for 'drain' when the socket buffer is full; rejects if the client went away. */
-export function writeChunk(response: ServerResponse, chunk: string): Promise<void> | undefined {
+/**
+ * Writes a chunk to the response (or to `sink` in front of it: its compressor) and waits for 'drain'
+ * when the buffer is full; rejects if the client went away.
+ */
+export function writeChunk(
+  response: ServerResponse,
+  chunk: string,
+  sink: Writable = response,
+): Promise<void> | undefined {
   if (responseGone(response)) return Promise.reject(new Error('client closed the connection'));
-  if (response.write(chunk)) return undefined;
+  if (sink.write(chunk)) return undefined;
   return new Promise((resolve, reject) => {
     const cleanup = () => {
-      response.off('drain', onDrain);
+      sink.off('drain', onDrain);
       response.off('close', onClose);
     };
     const onDrain = () => {
@@ -113,7 +121,7 @@ export function writeChunk(response: ServerResponse, chunk: string): Promise<voi
       cleanup();
       reject(new Error('client closed the connection'));
     };
-    response.on('drain', onDrain);
+    sink.on('drain', onDrain);
     response.on('close', onClose);
   });
 }
@@ -123,7 +131,11 @@ export class ChunkedWriter {
   private buffer: string[] = [];
   private size = 0;
 
-  constructor(private readonly response: ServerResponse) {}
+  /** `sink`: what the chunks go through on their way to the response (its compressor), if anything. */
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly sink: Writable = response,
+  ) {}
 
   /** Returns a promise only when the caller must wait for the socket to drain (no per-item promise). */
   push(text: string): Promise<void> | undefined {
@@ -137,6 +149,6 @@ export class ChunkedWriter {
     const chunk = this.buffer.join('');
     this.buffer = [];
     this.size = 0;
-    return writeChunk(this.response, chunk);
+    return writeChunk(this.response, chunk, this.sink);
   }
 }

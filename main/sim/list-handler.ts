@@ -8,6 +8,7 @@ import type { ObjectFilter } from './filter';
 import type { ListOptions } from './list-options';
 import { decodeContinue, encodeContinue, parseResourceVersion } from './list-options';
 import { streamList } from './list-stream';
+import type { ResponseCompression } from './response-compression';
 import type { ObjectStore, StoredObject } from './object-store';
 import type { Presenter } from './presenter';
 import { snapshotEntries } from './snapshot';
@@ -108,6 +109,8 @@ export async function serveList(
   store: ObjectStore,
   faults: FaultInjector,
   request: ListRequest,
+  /** Gzips the body over 128 KiB: the client accepts it and the cluster compresses. */
+  compression?: ResponseCompression,
 ): Promise<void> {
   const plan = planList(store, faults, request.options);
   const page = readPage(store, request, plan);
@@ -121,5 +124,6 @@ export async function serveList(
     page.items,
     (stored) => presenter.item(stored),
     presenter.listTail,
+    compression,
   );
 }

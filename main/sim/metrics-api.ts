@@ -14,6 +14,7 @@ import { formatTime } from './clock';
 import { sendJson, sendText } from './http-io';
 import { kibibytes, nanocores, podMetricsText } from './pod-metrics-text';
 import { streamList } from './list-stream';
+import type { ResponseCompression } from './response-compression';
 import type { MetricsScraper, NodeUsage, PodUsage } from './metrics-usage';
 import type { ResourcePath } from './request-path';
 
@@ -104,6 +105,8 @@ export class MetricsApi {
     verb: string,
     query: URLSearchParams,
     response: ServerResponse,
+    /** Gzips a list over 128 KiB (the client accepts it and the cluster compresses), as the aggregator would. */
+    compression?: ResponseCompression,
   ): Promise<void> {
     if (verb !== 'get' && verb !== 'list') throw methodNotAllowed();
     if (path.subresource !== undefined || (path.resource !== 'pods' && path.resource !== 'nodes'))
@@ -144,6 +147,7 @@ export class MetricsApi {
         items,
         podMetrics,
         ']}',
+        compression,
       );
     }
     if (path.namespace !== undefined)

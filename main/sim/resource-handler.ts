@@ -10,6 +10,7 @@ import { parseObjectFilter } from './filter';
 import { readBody, sendText } from './http-io';
 import { readListOptions } from './list-options';
 import { planList, readPage, serveList } from './list-handler';
+import type { ResponseCompression } from './response-compression';
 import type { Rendering } from './media';
 import { applyPatch, patchMediaType } from './patch';
 import { presenterFor } from './presenter';
@@ -27,6 +28,8 @@ export interface ResourceHandlerContext {
   watches: WatchServer;
   table: TableConverter;
   now: () => number;
+  /** Gzips a LIST over 128 KiB for a client that accepts it, as kube-apiserver does; absent: never. */
+  compression?: ResponseCompression;
 }
 
 export function verbOf(method: string, path: ResourcePath, query: URLSearchParams): Verb | undefined {
@@ -72,7 +75,15 @@ export async function handleResource(
     const listRequest = { resource: resourceKey(type), namespace, options, filter, presenter };
     if (verb === 'watch')
       return context.watches.serve(response, { ...listRequest, shared: rendering === 'object' });
-    if (verb === 'list') return serveList(response, storage.store, context.faults, listRequest);
+    if (verb === 'list') {
+      return serveList(
+        response,
+        storage.store,
+        context.faults,
+        listRequest,
+        context.compression?.for(request),
+      );
+    }
     const page = readPage(
       storage.store,
       listRequest,

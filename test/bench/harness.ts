@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createGunzip } from 'node:zlib';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { compactingListerWatcher } from '../../main/bridge/compacting-lister-watcher';
 import { createObjectCompactor } from '../../main/bridge/object-compactor';
@@ -40,6 +41,11 @@ export interface BenchOptions {
   /** A short ui run for smoke tests: one text per selector form, a short scroll. */
   uiBrief: boolean;
   /**
+   * The benches' cluster (not the ui bench's) gzips LIST replies over 128 KiB, as kube-apiserver does
+   * for the clients that ask (`--gzip`): every contender asks, so each pays the inflate.
+   */
+  gzip: boolean;
+  /**
    * How the ui benchmark drives Chromium: `playwright` (playwright-core, the default; its Network
    * domain copies every WebSocket frame on the page's main thread), or `cdp`, its own bare DevTools
    * connection (no such copy; see bench-page.ts for why it is not the default).
@@ -74,7 +80,7 @@ export interface BenchResult {
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
 /**
- * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief
+ * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip
  * --driver cdp|playwright --profile --only NAME[,NAME] --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
@@ -89,6 +95,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     uiChurn: 2_000,
     uiSeconds: 60,
     uiBrief: false,
+    gzip: false,
     uiDriver: 'playwright',
     profile: false,
     json: false,
@@ -111,6 +118,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--ui-seconds') options.uiSeconds = positiveInteger(argument, value());
     else if (argument === '--profile') options.profile = true;
     else if (argument === '--ui-brief') options.uiBrief = true;
+    else if (argument === '--gzip') options.gzip = true;
     else if (argument === '--driver') {
       const driver = value();
       if (!(benchDrivers as readonly string[]).includes(driver))
@@ -126,7 +134,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --driver cdp|playwright --profile --only NAME[,NAME] --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip --driver cdp|playwright --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;
@@ -227,17 +235,25 @@ export function clientNodeCoreApi(config: KubeConfig): CoreV1Api {
 }
 
 /** The floor's body read: one GET over a keep-alive agent, the chunks concatenated once. */
+/**
+ * The body of a GET, whole. It accepts gzip, as every client of a real API server does (a compressing
+ * cluster, `--gzip`, then gzips a big reply): a gzipped body is inflated as it arrives, on zlib's
+ * threads, so the floor pays what any client of such a server pays.
+ */
 export function getBody(url: string, agent?: http.Agent): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, headers: { accept: 'application/json' } }, (response) => {
+    const headers = { accept: 'application/json', 'accept-encoding': 'gzip' };
+    const request = http.get(url, { agent, headers }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
         reject(new Error(`GET ${url}: HTTP ${response.statusCode}`));
         return;
       }
+      const body = response.headers['content-encoding'] === 'gzip' ? response.pipe(createGunzip()) : response;
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(Buffer.concat(chunks)));
+      body.on('data', (chunk: Buffer) => chunks.push(chunk));
+      body.on('end', () => resolve(Buffer.concat(chunks)));
+      body.on('error', reject);
       response.on('error', reject);
     });
     request.on('error', reject);

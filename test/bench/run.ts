@@ -25,7 +25,12 @@ export async function runBenchmarks(
   if (benchNames.some((name) => name !== 'ui' && selected(name))) {
     log(`seeding ${options.pods} pods...`);
     // Without churn: the benchmarks write (bridge) or replay (watch, history) the changes they measure.
-    const cluster = await startEmbeddedCluster({ pods: options.pods, seed: 7, simulate: false });
+    const cluster = await startEmbeddedCluster({
+      pods: options.pods,
+      seed: 7,
+      simulate: false,
+      compressResponses: options.gzip,
+    });
     try {
       const target = { url: cluster.url, kubeconfigYaml: cluster.kubeconfigYaml() };
       if (selected('sync')) {
