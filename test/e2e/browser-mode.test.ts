@@ -90,6 +90,8 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
     const pods = await api.pods();
     await expect.poll(shownCount, { timeout: 30_000 }).toBe(pods.length);
     await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 }).toBe('synced');
+    // Read as from a real API server: the pods' LIST (600 pods, ~1.3 MB) came gzipped.
+    expect(await api.compressedResponses()).toBeGreaterThan(0);
     const rendered = (await visibleKeys()).length;
     expect(rendered).toBeGreaterThan(10);
     expect(rendered).toBeLessThan(80);

@@ -110,6 +110,13 @@ export class ClusterApi {
     return list.items.map((set) => ({ uid: set.metadata.uid, owners: set.metadata.ownerReferences ?? [] }));
   }
 
+  /** How many reply bodies the cluster has gzipped (GET /_sim/stats; a real API server gzips LISTs). */
+  async compressedResponses(): Promise<number> {
+    const response = await this.request('/_sim/stats');
+    if (!response.ok) throw new Error(`GET /_sim/stats: ${response.status} ${response.text}`);
+    return (JSON.parse(response.text) as { compressedResponses: number }).compressedResponses;
+  }
+
   /** kubectl get events -A: how many there are. */
   async eventCount(): Promise<number> {
     const response = await this.request('/api/v1/events');
