@@ -5,8 +5,9 @@
 // first 128 KiB are held until the body is known to pass the threshold, so a small list goes plain as
 // it would from the API server; watches are never compressed. The embedded cluster compresses only when
 // asked (compressResponses): on one machine it costs both ends CPU and saves nothing, but a real
-// cluster's LIST of 150,000 pods arrives as ~30 MB of gzip rather than 329 MB of JSON, and a client
-// that reads only plain replies has never been tried against one.
+// cluster's LIST of 150,000 pods arrives as ~20 MB of gzip rather than 329 MB of JSON (level 1 makes
+// the embedded cluster's pods 16.5x smaller), and a client that reads only plain replies has never
+// been tried against one.
 import { createGzip } from 'node:zlib';
 import type { Gzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
