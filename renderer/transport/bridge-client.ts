@@ -31,6 +31,7 @@ import { MetricsStore } from '../store/metrics-store';
 import { MirrorStore } from '../store/mirror-store';
 import type { MirrorStateStore } from '../store/mirror-state';
 import type { BridgeLink, LinkOpener } from './bridge-link';
+import { LogStreams } from './log-streams';
 
 /** A request main refused or failed, with the API server's code and reason when it was the cause. */
 export class BridgeRequestError extends Error {
@@ -104,16 +105,11 @@ export class BridgeClient {
   private readonly cursorListeners = new Set<(cursor: HistoryCursorMessage) => void>();
   /** The running history exports' progress listeners, by request id (removed with the reply). */
   private readonly exportProgress = new Map<number, (changes: number) => void>();
-  private nextLogStream = 1;
-  private readonly logStreams = new Map<
-    string,
-    {
-      target: LogTarget;
-      options: LogOptions;
-      listener: (message: LogServerMessage) => void;
-      reopened: () => void;
-    }
-  >();
+  private readonly logStreams = new LogStreams({
+    request: (body) => this.request(body),
+    sendIfReady: (message) => this.sendIfReady(message),
+    now: () => this.timers.now(),
+  });
 
   constructor(private readonly options: BridgeClientOptions) {
     this.timers = options.timers ?? globalTimers;
@@ -270,16 +266,7 @@ export class BridgeClient {
     listener: (message: LogServerMessage) => void,
     reopened: () => void = () => {},
   ): { opened: Promise<void>; close(): void } {
-    const streamId = `logs-${this.nextLogStream++}`;
-    this.logStreams.set(streamId, { target, options, listener, reopened });
-    const opened = this.request({ type: 'openLogs', streamId, target, options }).then(() => undefined);
-    opened.catch(() => this.logStreams.delete(streamId));
-    return {
-      opened,
-      close: () => {
-        if (this.logStreams.delete(streamId)) this.sendIfReady({ type: 'closeLogs', streamId });
-      },
-    };
+    return this.logStreams.open(target, options, listener, reopened);
   }
 
   resync(subscriptionId: string): Promise<void> {
@@ -398,12 +385,7 @@ export class BridgeClient {
       const lastSeq = this.store.mirror(subscriptionId)?.lastSeq ?? 0;
       if (lastSeq > 0) link.send({ type: 'ack', subscriptionId, seq: lastSeq });
     }
-    for (const [streamId, stream] of this.logStreams) {
-      stream.reopened();
-      this.request({ type: 'openLogs', streamId, target: stream.target, options: stream.options }).catch(
-        () => {},
-      );
-    }
+    this.logStreams.reopenAll();
     // Subscriptions made while hello was in flight were not in its resume list.
     const resumed = new Set(resume.map((entry) => entry.subscriptionId));
     for (const [subscriptionId, { gvr, namespace }] of this.subscriptions) {
@@ -431,14 +413,7 @@ export class BridgeClient {
       request.reject(new Error(`connection to main lost: ${reason}`));
     this.pending.clear();
     this.replyParts.clear();
-    for (const [streamId, stream] of this.logStreams)
-      stream.listener({
-        type: 'logNote',
-        streamId,
-        kind: 'reconnecting',
-        message: `the connection to main was lost (${reason}); the log reopens when it is back`,
-        time: this.timers.now(),
-      });
+    this.logStreams.lost(reason);
     if (!this.stopped) this.scheduleReconnect(reason);
   }
 
@@ -490,7 +465,7 @@ export class BridgeClient {
       case 'logLines':
       case 'logSources':
       case 'logNote':
-        this.logStreams.get(message.streamId)?.listener(message);
+        this.logStreams.receive(message);
         return;
       case 'contexts':
         this.contextsChanged(message.current);
