@@ -61,8 +61,11 @@ export function startClusterProcess(options: {
       '7',
       '--kubeconfig',
       options.kubeconfigPath,
-      // Plain HTTP, as the other benches' cluster: the figures compare with theirs and with earlier runs.
+      // Plain HTTP, uncompressed, as the other benches' cluster: the figures compare with theirs and
+      // with earlier runs. By hand, KUBETIDE_BENCH_SIM_GZIP=1 gzips LISTs as a real API server does
+      // (npm run sim's default).
       '--plain-http',
+      ...(process.env.KUBETIDE_BENCH_SIM_GZIP === '1' ? [] : ['--no-gzip']),
       // By hand, KUBETIDE_BENCH_SIM_NO_METRICS=1: no metrics.k8s.io (as a cluster without
       // metrics-server), to tell what the metrics polls cost the backend.
       ...(process.env.KUBETIDE_BENCH_SIM_NO_METRICS === '1' ? ['--no-metrics'] : []),

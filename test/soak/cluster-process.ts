@@ -32,8 +32,9 @@ export async function startClusterProcess(pods: number, seed: number): Promise<C
       String(seed),
       '--kubeconfig',
       kubeconfig,
-      // Plain HTTP/1.1 as in earlier rounds (and fetch below needs no CA).
+      // Plain HTTP/1.1, uncompressed, as in earlier rounds (and fetch below needs no CA).
       '--plain-http',
+      '--no-gzip',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
