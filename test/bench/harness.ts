@@ -4,6 +4,7 @@
 // contenders measured in the same run are meaningful on a shared machine.
 import { fork } from 'node:child_process';
 import http from 'node:http';
+import https from 'node:https';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createGunzip } from 'node:zlib';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -46,6 +47,11 @@ export interface BenchOptions {
    */
   gzip: boolean;
   /**
+   * The sync bench's cluster serves TLS with HTTP/2 and HTTP/1.1 by ALPN, as a real API server does
+   * (`--tls`, with `--only sync`): Kubetide negotiates HTTP/2, client-node and the floor HTTP/1.1.
+   */
+  tls: boolean;
+  /**
    * How the ui benchmark drives Chromium: `playwright` (playwright-core, the default; its Network
    * domain copies every WebSocket frame on the page's main thread), or `cdp`, its own bare DevTools
    * connection (no such copy; see bench-page.ts for why it is not the default).
@@ -80,7 +86,7 @@ export interface BenchResult {
 export const podsResource: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 
 /**
- * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip
+ * Parses `--pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip --tls
  * --driver cdp|playwright --profile --only NAME[,NAME] --json`; throws on anything else.
  */
 export function parseBenchArguments(argv: readonly string[]): BenchOptions {
@@ -96,6 +102,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     uiSeconds: 60,
     uiBrief: false,
     gzip: false,
+    tls: false,
     uiDriver: 'playwright',
     profile: false,
     json: false,
@@ -119,6 +126,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
     else if (argument === '--profile') options.profile = true;
     else if (argument === '--ui-brief') options.uiBrief = true;
     else if (argument === '--gzip') options.gzip = true;
+    else if (argument === '--tls') options.tls = true;
     else if (argument === '--driver') {
       const driver = value();
       if (!(benchDrivers as readonly string[]).includes(driver))
@@ -134,7 +142,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchOptions {
       options.only = names as BenchName[];
     } else
       throw new Error(
-        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip --driver cdp|playwright --profile --only NAME[,NAME] --json)`,
+        `unknown argument "${argument}" (options: --pods N --events M --history-events H --history-frames on|off --travel-pods T --log-lines L --churn C --ui-seconds S --ui-brief --gzip --tls --driver cdp|playwright --profile --only NAME[,NAME] --json)`,
       );
   }
   return options;
@@ -243,7 +251,9 @@ export function clientNodeCoreApi(config: KubeConfig): CoreV1Api {
 export function getBody(url: string, agent?: http.Agent): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const headers = { accept: 'application/json', 'accept-encoding': 'gzip' };
-    const request = http.get(url, { agent, headers }, (response) => {
+    // An https:// cluster (--tls) is read through an https.Agent trusting its CA.
+    const transport = url.startsWith('https:') ? https : http;
+    const request = transport.get(url, { agent, headers }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
         reject(new Error(`GET ${url}: HTTP ${response.statusCode}`));

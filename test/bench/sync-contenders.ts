@@ -2,6 +2,8 @@
 // run to "synced" against the same server. Each returns what it holds, so a caller measuring retained
 // heap keeps exactly the contender's cache alive, and a stop function that ends its watch.
 import http from 'node:http';
+import https from 'node:https';
+import { parse } from 'yaml';
 import { makeInformer } from '@kubernetes/client-node';
 import type { V1Pod } from '@kubernetes/client-node';
 import { SharedIndexInformer } from '../../main/cache/shared-informer';
@@ -28,9 +30,14 @@ export interface SyncedCache {
 
 const syncTimeoutMs = 15 * 60_000;
 
-/** The floor: one GET of the whole list and one JSON.parse, nothing kept but the parsed items. */
-export async function syncFloor(server: string): Promise<SyncedCache> {
-  const agent = new http.Agent({ keepAlive: true });
+/**
+ * The floor: one GET of the whole list and one JSON.parse, nothing kept but the parsed items. Over
+ * TLS it trusts the CA of the cluster's kubeconfig, as the other contenders do.
+ */
+export async function syncFloor(server: string, kubeconfigYaml: string): Promise<SyncedCache> {
+  const agent = server.startsWith('https:')
+    ? new https.Agent({ keepAlive: true, ca: certificateAuthorityOf(kubeconfigYaml) })
+    : new http.Agent({ keepAlive: true });
   const body = await getBody(`${server}/api/v1/pods`, agent);
   const list = JSON.parse(body.toString('utf8')) as KubeList;
   agent.destroy();
@@ -86,10 +93,17 @@ export function runSyncContender(
 ): Promise<SyncedCache> {
   switch (contender) {
     case 'floor':
-      return syncFloor(server);
+      return syncFloor(server, kubeconfigYaml);
     case 'kubetide':
       return syncKubetide(kubeconfigYaml);
     case 'client_node':
       return syncClientNode(server);
   }
+}
+
+/** The PEM of the CA a kubeconfig's first cluster names (certificate-authority-data), if any. */
+function certificateAuthorityOf(kubeconfigYaml: string): string | undefined {
+  const config = parse(kubeconfigYaml) as { clusters?: { cluster?: Record<string, string> }[] };
+  const data = config.clusters?.[0]?.cluster?.['certificate-authority-data'];
+  return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
 }

@@ -31,7 +31,7 @@ export async function syncInChild(
 
 export async function runSync(options: BenchOptions, target: SyncTarget): Promise<BenchResult> {
   // The first read makes the server serialize every pod once; later reads copy cached strings.
-  const expected = (await syncFloor(target.url)).count;
+  const expected = (await syncFloor(target.url, target.kubeconfigYaml)).count;
   const floor = await syncInChild('floor', target, expected);
   const kubetide = await syncInChild('kubetide', target, expected);
   const clientNode = await syncInChild('client_node', target, expected);
