@@ -4,6 +4,10 @@
 // received whole, so what it keeps (and the chart's history) is unchanged. A message that fits in one
 // part travels as before, without `part`.
 import type { MetricsMessage, MetricsResource } from './metrics-messages';
+import { sliceParallelArrays } from './parallel-arrays';
+
+/** The arrays a message's samples are kept in, cut alike into parts. */
+const sampleArrays = ['keys', 'cpu', 'memory'] as const;
 
 /** Keys per part: encoding one part costs main a few milliseconds at most. */
 export const metricsKeysPerPart = 10_000;
@@ -22,20 +26,8 @@ export function splitMetricsMessage(
   keysPerPart = metricsKeysPerPart,
 ): MetricsMessage[] {
   if (message.keys.length <= keysPerPart) return [message];
-  const count = Math.ceil(message.keys.length / keysPerPart);
-  const parts: MetricsMessage[] = [];
-  for (let index = 0; index < count; index++) {
-    const start = index * keysPerPart;
-    const end = start + keysPerPart;
-    parts.push({
-      ...message,
-      keys: message.keys.slice(start, end),
-      cpu: message.cpu.slice(start, end),
-      memory: message.memory.slice(start, end),
-      part: { id, index, count },
-    });
-  }
-  return parts;
+  const slices = sliceParallelArrays(message, sampleArrays, keysPerPart);
+  return slices.map((slice, index) => ({ ...message, ...slice, part: { id, index, count: slices.length } }));
 }
 
 interface Joining {

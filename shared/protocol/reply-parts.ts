@@ -4,6 +4,7 @@
 // Sent whole, the one message held the connection for as long as it took to deflate and send (the
 // rows and cursor of a playback waiting behind it), and the page's thread for its whole parse; in
 // parts, the playback's messages go in between and each part is a few ms of the page's.
+import { sliceParallelArrays } from './parallel-arrays';
 
 /** The arrays cut into parts, and how many items of each a part holds at most. */
 export interface PartedArrays {
@@ -22,21 +23,10 @@ export function splitReplyValue<T extends object>(
   value: T,
   parted: PartedArrays,
 ): { head: PartedHead<T>; parts: Record<string, unknown[]>[] } | undefined {
-  const record = value as Record<string, unknown>;
-  const arrays = parted.fields.filter((field) => Array.isArray(record[field]));
-  const longest = Math.max(0, ...arrays.map((field) => (record[field] as unknown[]).length));
-  if (longest <= parted.itemsPerPart) return undefined;
-  const count = Math.ceil(longest / parted.itemsPerPart);
-  const parts: Record<string, unknown[]>[] = [];
-  for (let index = 0; index < count; index++) {
-    const start = index * parted.itemsPerPart;
-    const part: Record<string, unknown[]> = {};
-    for (const field of arrays)
-      part[field] = (record[field] as unknown[]).slice(start, start + parted.itemsPerPart);
-    parts.push(part);
-  }
-  const head: Record<string, unknown> = { ...record, joinParts: count };
-  for (const field of arrays) head[field] = [];
+  const parts = sliceParallelArrays(value, parted.fields, parted.itemsPerPart);
+  if (parts.length <= 1) return undefined;
+  const head: Record<string, unknown> = { ...value, joinParts: parts.length };
+  for (const field of Object.keys(parts[0]!)) head[field] = [];
   return { head: head as PartedHead<T>, parts };
 }
 
