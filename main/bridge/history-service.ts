@@ -75,7 +75,6 @@ export class HistoryService {
   private readonly queries: HistoryQueries;
   /** The metrics questions and exports unanswered, which the renderer may withdraw (historyWithdraw). */
   private readonly withdrawable = new WithdrawableRequests();
-  private closed = false;
 
   /** Has the travel path's worker read the live rows' journal ahead of a travel from them. */
   private readonly journalFeed: LiveJournalFeed;
@@ -198,7 +197,8 @@ export class HistoryService {
             send: this.options.send,
             bufferedBytes: this.options.bufferedBytes,
             clock: this.options.clock,
-            stopped: () => signal.aborted || this.closed,
+            // Aborted too when the connection closes (close() withdraws every request).
+            stopped: () => signal.aborted,
           });
           // Withdrawn meanwhile: the page would parse the answer only to drop it.
           signal.throwIfAborted();
@@ -234,7 +234,6 @@ export class HistoryService {
 
   /** Closes every replay and reader. */
   close(): void {
-    this.closed = true;
     this.withdrawable.withdrawAll('the connection closed');
     this.stopReplays();
     this.live = undefined;
