@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ListReplyDecoder, skipItem } from '../../../main/kube/list-reply-decoder';
 import { seededRandom } from '../../support/seeded-random';
 import type { SeededRandom } from '../../support/seeded-random';
@@ -160,3 +160,124 @@ function mutate(text: string, random: SeededRandom): string {
     ? text.slice(0, at) + inserted + text.slice(at)
     : text.slice(0, at) + inserted + text.slice(at + 1);
 }
+
+/** Pushes `bytes` in chunks of random sizes up to `largest`, then finishes. */
+function decodeInRandomChunks(
+  bytes: Buffer,
+  random: SeededRandom,
+  largest: number,
+  options: { omitManagedFields?: boolean; mapItem?: (item: unknown) => unknown } = {},
+): Record<string, unknown> {
+  const decoder = new ListReplyDecoder(options.mapItem, options.omitManagedFields);
+  for (let start = 0; start < bytes.length;) {
+    const size = random.between(1, largest);
+    decoder.push(bytes.subarray(start, start + size));
+    start += size;
+  }
+  return decoder.finish();
+}
+
+/**
+ * A list as an API server writes one: items alike, typed (`{"metadata":{`) or unstructured (sorted
+ * keys, `{"apiVersion":…`), some holding the item's own opening inside them (a second owner
+ * reference, a claim template) or its bytes inside a string, some with managedFields.
+ */
+function lookAlikeList(random: SeededRandom): Record<string, unknown> {
+  const unstructured = random.chance(0.5);
+  const opening = unstructured ? { apiVersion: 'v1', kind: 'Pod' } : {};
+  const look = (name: string) => ({ ...opening, metadata: { name }, spec: { ready: random.chance(0.5) } });
+  const items = Array.from({ length: random.between(0, 12) }, (_, index) => {
+    const metadata: Record<string, unknown> = random.chance(0.5)
+      ? { name: `pod-${index}`, uid: `u${index}` }
+      : { uid: `u${index}`, name: `pod-${index}` };
+    if (random.chance(0.3)) metadata.managedFields = [{ manager: 'kubelet', fieldsV1: { 'f:status': {} } }];
+    if (random.chance(0.3))
+      metadata.annotations = { copy: `},${JSON.stringify(look('in-a-string'))}`, brace: '}' };
+    const item: Record<string, unknown> = { ...opening, metadata };
+    // Look-alikes one after another inside the item: the boundary's bytes, not at an item's end.
+    if (random.chance(0.3))
+      item.spec = { templates: [look('a'), look('b'), look('c')].slice(0, random.between(1, 3)) };
+    if (random.chance(0.2)) item.status = { phase: 'Running', nested: [[look('x')], look('y')] };
+    return item;
+  });
+  return { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items };
+}
+
+function withoutManagedFields(list: Record<string, unknown>): Record<string, unknown> {
+  const items = (list.items as { metadata?: Record<string, unknown> }[]).map((item) => {
+    const { managedFields: _dropped, ...metadata } = item.metadata ?? {};
+    return { ...item, metadata };
+  });
+  return { ...list, items };
+}
+
+describe('ListReplyDecoder past the first two items (an item boundary learned from them)', () => {
+  it('parses an item once the next one opens, and the last when the reply ends', () => {
+    const mapped: string[] = [];
+    const decoder = new ListReplyDecoder((item) => {
+      mapped.push((item as { metadata: { name: string } }).metadata.name);
+      return item;
+    });
+    decoder.push(Buffer.from('{"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}},'));
+    expect(mapped).toEqual(['a', 'b']);
+    // The third item's last byte has arrived, but its end is told by the fourth's opening.
+    decoder.push(Buffer.from('{"metadata":{"name":"c"}},{"meta'));
+    expect(mapped).toEqual(['a', 'b']);
+    decoder.push(Buffer.from('data":{"name":"d"}}'));
+    expect(mapped).toEqual(['a', 'b', 'c']);
+    decoder.push(Buffer.from(']}'));
+    expect(decoder.finish().items).toHaveLength(4);
+    expect(mapped).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('agrees with JSON.parse on 1,000 lists of look-alike items, split anywhere', () => {
+    const random = seededRandom(20261206);
+    for (let round = 0; round < 1_000; round++) {
+      const list = lookAlikeList(random);
+      const bytes = Buffer.from(JSON.stringify(list));
+      const largest = random.pick([1, 7, 60, 400, bytes.length]);
+      expect(decodeInRandomChunks(bytes, random, largest), String(round)).toEqual(list);
+      expect(decodeInRandomChunks(bytes, random, largest, { omitManagedFields: true })).toEqual(
+        withoutManagedFields(list),
+      );
+    }
+  });
+
+  it('refuses what JSON.parse refuses in mutated lists of look-alike items', () => {
+    const random = seededRandom(612);
+    for (let round = 0; round < 1_000; round++) {
+      let text = JSON.stringify(lookAlikeList(random));
+      for (let edits = random.between(1, 3); edits > 0; edits--) text = mutate(text, random);
+      const bytes = Buffer.from(text);
+      let expected: unknown;
+      try {
+        expected = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        expect(() => decodeInRandomChunks(bytes, random, 300), text).toThrow(SyntaxError);
+        continue;
+      }
+      if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) continue;
+      expect(decodeInRandomChunks(bytes, random, 300), text).toEqual(expected);
+    }
+  });
+
+  it('scans a list byte by byte once its items keep holding the boundary', () => {
+    // Every item holds two look-alikes in a row: each match inside one fails its parse once, until
+    // the list's allowance is spent; the later items cost no failed parse.
+    const inner = { metadata: { name: 'claim' } };
+    const list = {
+      items: Array.from({ length: 40 }, (_, index) => ({
+        metadata: { name: `set-${index}` },
+        spec: { claims: [inner, inner] },
+      })),
+    };
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(decode(JSON.stringify(list), [97])).toEqual(list);
+      // The members' keys (1), the items (40) and at most the allowance of failed parses (8).
+      expect(parse.mock.calls.length).toBeLessThanOrEqual(1 + 40 + 8);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+});
