@@ -22,6 +22,8 @@
 
 import { textWithoutManagedFields } from './managed-fields-cut';
 import { itemOpeningBytes, learnItemBoundary } from './item-boundary';
+import { listItemType, withListItemType } from './list-item-type';
+import type { ListItemType } from './list-item-type';
 import type { ScannedItem } from './item-boundary';
 import {
   backslash,
@@ -93,6 +95,8 @@ export class ListReplyDecoder {
   private state: State = 'before-object';
   private readonly members: Record<string, unknown> = {};
   private items: unknown[] | undefined;
+  /** What an item without apiVersion and kind is (list-item-type.ts), from the members before items. */
+  private itemType: ListItemType | undefined;
   private key = '';
   /** The value being scanned: the parts of it seen so far and what it is inside of. */
   private scanning: 'key' | 'member' | 'item' | undefined;
@@ -199,6 +203,9 @@ export class ListReplyDecoder {
       case 'value':
         if (this.key === 'items' && byte === openBracket) {
           this.items = [];
+          // kube-apiserver writes kind and apiVersion before the items: a list that does not leaves
+          // its untyped items as they are.
+          this.itemType = listItemType(this.members);
           this.state = 'item-or-end';
           // The bracket is consumed by the caller's index++ since nothing is being scanned.
           return;
@@ -343,7 +350,8 @@ export class ListReplyDecoder {
   }
 
   private addItem(value: unknown): void {
-    const item = this.mapItem ? this.mapItem(value) : value;
+    const typed = this.itemType ? withListItemType(value, this.itemType) : value;
+    const item = this.mapItem ? this.mapItem(typed) : typed;
     if (item !== skipItem) (this.items as unknown[]).push(item);
     this.state = 'after-item';
   }

@@ -12,6 +12,7 @@ import { SortedKeys } from './sorted-keys';
  */
 export class StoredObject {
   private text?: string;
+  private itemText?: string;
 
   constructor(
     readonly object: KubeObject,
@@ -21,6 +22,25 @@ export class StoredObject {
   get json(): string {
     this.text ??= JSON.stringify(this.object);
     return this.text;
+  }
+
+  /**
+   * The object as an item of a built-in type's LIST: kube-apiserver leaves out each item's apiVersion
+   * and kind there (the list's own say them; kubernetes/kubernetes#3030), and sends them in a GET,
+   * a watch event and a custom resource's list. Cut from the front of json when it opens with them.
+   */
+  get typedListItemJson(): string {
+    if (this.itemText === undefined) {
+      const { apiVersion, kind } = this.object;
+      const opening = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},`;
+      const json = this.json;
+      if (json.startsWith(opening)) this.itemText = `{${json.slice(opening.length)}`;
+      else {
+        const { apiVersion: _apiVersion, kind: _kind, ...rest } = this.object;
+        this.itemText = JSON.stringify(rest);
+      }
+    }
+    return this.itemText;
   }
 }
 

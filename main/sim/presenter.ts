@@ -42,7 +42,7 @@ export function objectPresenter(type: ResourceType): Presenter {
   return {
     listHead: (meta) =>
       `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${meta},"items":[`,
-    item: (stored) => stored.json,
+    item: type.definitionName ? (stored) => stored.json : (stored) => stored.typedListItemJson,
     listTail: ']}',
     eventObject: (stored) => stored.json,
     bookmarkObject: (resourceVersion, annotations) =>

@@ -122,6 +122,42 @@ describe('LIST', () => {
     expect(third.body.metadata.continue).toBeUndefined();
   });
 
+  it("leaves a built-in type's items without apiVersion and kind, as kube-apiserver does, and a custom kind's with them", async () => {
+    const pods = (await request('/api/v1/pods?limit=2')).body;
+    expect(pods).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
+    expect(pods.items.map((pod: Json) => Object.keys(pod)[0])).toEqual(['metadata', 'metadata']);
+    expect(pods.items[0]).not.toHaveProperty('kind');
+    // A GET and a watch event say them.
+    expect((await request('/api/v1/namespaces/alpha/pods/pod-0')).body).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Pod',
+    });
+    const stream = await watch('/api/v1/pods?watch=true&resourceVersion=0');
+    expect((await stream.next()).object).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+    stream.close();
+    const definition = {
+      metadata: { name: 'gadgets.example.kubetide.dev' },
+      spec: {
+        group: 'example.kubetide.dev',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [{ name: 'v1', served: true, storage: true }],
+      },
+    };
+    await request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      method: 'POST',
+      body: JSON.stringify(definition),
+    });
+    await request('/apis/example.kubetide.dev/v1/namespaces/alpha/gadgets', {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { name: 'g' } }),
+    });
+    expect((await request('/apis/example.kubetide.dev/v1/gadgets')).body.items[0]).toMatchObject({
+      apiVersion: 'example.kubetide.dev/v1',
+      kind: 'Gadget',
+    });
+  });
+
   it('expires a continue token with 410 once its resourceVersion leaves the window', async () => {
     const first = await request('/api/v1/pods?limit=2');
     for (let index = 0; index < 60; index++)

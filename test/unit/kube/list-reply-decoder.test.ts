@@ -15,6 +15,30 @@ function decode(text: string | Buffer, sizes: readonly number[] = [text.length])
   return decoder.finish();
 }
 
+/**
+ * `list` as the decoder gives it: each item with neither apiVersion nor kind given the list's, the
+ * kind less "List", first (client-go's unstructured decoding), when the list names both before items.
+ */
+function typedItems(list: unknown): unknown {
+  if (typeof list !== 'object' || list === null || Array.isArray(list)) return list;
+  const record = list as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const before = (key: string) => keys.includes(key) && keys.indexOf(key) < keys.indexOf('items');
+  const { apiVersion, kind } = record;
+  if (!Array.isArray(record.items) || !before('apiVersion') || !before('kind')) return list;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || apiVersion === '') return list;
+  const itemKind = kind.endsWith('List') ? kind.slice(0, -4) : kind;
+  if (itemKind === '') return list;
+  const named = (value: unknown) => typeof value === 'string' && value !== '';
+  const items = record.items.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const object = item as Record<string, unknown>;
+    if (named(object.apiVersion) || named(object.kind)) return item;
+    return { ...object, apiVersion, kind: itemKind };
+  });
+  return { ...record, items };
+}
+
 const awkward = {
   kind: 'PodList',
   apiVersion: 'v1',
@@ -29,7 +53,8 @@ const awkward = {
 describe('ListReplyDecoder', () => {
   it('decodes a list exactly as JSON.parse does, whatever the chunk boundaries', () => {
     const text = JSON.stringify(awkward, null, 1);
-    for (const sizes of [[1], [2], [3, 7], [64], [text.length]]) expect(decode(text, sizes)).toEqual(awkward);
+    for (const sizes of [[1], [2], [3, 7], [64], [text.length]])
+      expect(decode(text, sizes)).toEqual(typedItems(awkward));
   });
 
   it('tells escaped quotes from closing ones after any run of backslashes, split anywhere', () => {
@@ -71,6 +96,38 @@ describe('ListReplyDecoder', () => {
       expect(() => decode(text, [1]), text).toThrow(SyntaxError);
       expect(() => decode(text), text).toThrow(SyntaxError);
     }
+  });
+
+  it("gives a built-in type's items the list's apiVersion and kind, first, as a GET or a watch event has them", () => {
+    const pods = decode(
+      '{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"a"}},' +
+        '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"}},{"kind":"","metadata":{"name":"c"}}]}',
+    ).items as Record<string, unknown>[];
+    expect(pods.map((pod) => Object.keys(pod))).toEqual([
+      ['apiVersion', 'kind', 'metadata'],
+      ['apiVersion', 'kind', 'metadata'],
+      ['apiVersion', 'kind', 'metadata'],
+    ]);
+    expect(pods.map((pod) => `${String(pod.apiVersion)} ${String(pod.kind)}`)).toEqual([
+      'v1 Pod',
+      'v1 Pod',
+      'v1 Pod',
+    ]);
+    // client-go trims a "List" suffix only; an item that names either member keeps its own.
+    const widgets = decode(
+      '{"apiVersion":"example.dev/v1","kind":"WidgetSet","items":[{"metadata":{}},{"apiVersion":"example.dev/v2","metadata":{}}]}',
+    );
+    expect(widgets.items).toEqual([
+      { apiVersion: 'example.dev/v1', kind: 'WidgetSet', metadata: {} },
+      { apiVersion: 'example.dev/v2', metadata: {} },
+    ]);
+    // Said after the items, or a "List" of mixed kinds: the items stay as they came.
+    expect(decode('{"items":[{"metadata":{}}],"kind":"PodList","apiVersion":"v1"}').items).toEqual([
+      { metadata: {} },
+    ]);
+    expect(decode('{"kind":"List","apiVersion":"v1","items":[{"metadata":{}}]}').items).toEqual([
+      { metadata: {} },
+    ]);
   });
 
   it('refuses a reply that is JSON but not an object', () => {
@@ -236,9 +293,9 @@ describe('ListReplyDecoder past the first two items (an item boundary learned fr
       const list = lookAlikeList(random);
       const bytes = Buffer.from(JSON.stringify(list));
       const largest = random.pick([1, 7, 60, 400, bytes.length]);
-      expect(decodeInRandomChunks(bytes, random, largest), String(round)).toEqual(list);
+      expect(decodeInRandomChunks(bytes, random, largest), String(round)).toEqual(typedItems(list));
       expect(decodeInRandomChunks(bytes, random, largest, { omitManagedFields: true })).toEqual(
-        withoutManagedFields(list),
+        typedItems(withoutManagedFields(list)),
       );
     }
   });
@@ -257,7 +314,7 @@ describe('ListReplyDecoder past the first two items (an item boundary learned fr
         continue;
       }
       if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) continue;
-      expect(decodeInRandomChunks(bytes, random, 300), text).toEqual(expected);
+      expect(decodeInRandomChunks(bytes, random, 300), text).toEqual(typedItems(expected));
     }
   });
 
