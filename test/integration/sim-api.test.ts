@@ -62,6 +62,24 @@ async function request(
 
 const names = (list: { items: KubeObject[] }) => list.items.map((item) => item.metadata.name);
 
+/** POSTs a namespaced CustomResourceDefinition of example.kubetide.dev/v1 `kind`; its status code. */
+async function defineCustomKind(plural: string, singular: string, kind: string): Promise<number> {
+  const definition = {
+    metadata: { name: `${plural}.example.kubetide.dev` },
+    spec: {
+      group: 'example.kubetide.dev',
+      scope: 'Namespaced',
+      names: { plural, singular, kind },
+      versions: [{ name: 'v1', served: true, storage: true }],
+    },
+  };
+  const created = await request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+    method: 'POST',
+    body: JSON.stringify(definition),
+  });
+  return created.status;
+}
+
 /** A WATCH stream read line by line. */
 async function watch(path: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
@@ -135,19 +153,7 @@ describe('LIST', () => {
     const stream = await watch('/api/v1/pods?watch=true&resourceVersion=0');
     expect((await stream.next()).object).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
     stream.close();
-    const definition = {
-      metadata: { name: 'gadgets.example.kubetide.dev' },
-      spec: {
-        group: 'example.kubetide.dev',
-        scope: 'Namespaced',
-        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [{ name: 'v1', served: true, storage: true }],
-      },
-    };
-    await request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      method: 'POST',
-      body: JSON.stringify(definition),
-    });
+    expect(await defineCustomKind('gadgets', 'gadget', 'Gadget')).toBe(201);
     await request('/apis/example.kubetide.dev/v1/namespaces/alpha/gadgets', {
       method: 'POST',
       body: JSON.stringify({ metadata: { name: 'g' } }),
@@ -367,23 +373,7 @@ describe('writes', () => {
   });
 
   it('serves a custom kind while its CRD exists, and stops when it is deleted', async () => {
-    const definition = {
-      metadata: { name: 'widgets.example.kubetide.dev' },
-      spec: {
-        group: 'example.kubetide.dev',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [{ name: 'v1', served: true, storage: true }],
-      },
-    };
-    expect(
-      (
-        await request('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-          method: 'POST',
-          body: JSON.stringify(definition),
-        })
-      ).status,
-    ).toBe(201);
+    expect(await defineCustomKind('widgets', 'widget', 'Widget')).toBe(201);
     expect((await request('/apis')).body.groups.map((group: { name: string }) => group.name)).toContain(
       'example.kubetide.dev',
     );
