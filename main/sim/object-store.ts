@@ -27,18 +27,17 @@ export class StoredObject {
   /**
    * The object as an item of a built-in type's LIST: kube-apiserver leaves out each item's apiVersion
    * and kind there (the list's own say them; kubernetes/kubernetes#3030), and sends them in a GET,
-   * a watch event and a custom resource's list. Cut from the front of json when it opens with them.
+   * a watch event and a custom resource's list. `opening` is the type's `{"apiVersion":…,"kind":…,`:
+   * json opens with it when the object was written with them first, and the rest of json is the item
+   * (not kept: a second copy of every listed object would double the cluster's strings); an object
+   * written otherwise is serialized without them once.
    */
-  get typedListItemJson(): string {
+  typedListItemJson(opening: string): string {
+    const json = this.json;
+    if (json.startsWith(opening)) return `{${json.slice(opening.length)}`;
     if (this.itemText === undefined) {
-      const { apiVersion, kind } = this.object;
-      const opening = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},`;
-      const json = this.json;
-      if (json.startsWith(opening)) this.itemText = `{${json.slice(opening.length)}`;
-      else {
-        const { apiVersion: _apiVersion, kind: _kind, ...rest } = this.object;
-        this.itemText = JSON.stringify(rest);
-      }
+      const { apiVersion: _apiVersion, kind: _kind, ...rest } = this.object;
+      this.itemText = JSON.stringify(rest);
     }
     return this.itemText;
   }

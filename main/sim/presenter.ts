@@ -39,10 +39,11 @@ function bookmark(
 
 export function objectPresenter(type: ResourceType): Presenter {
   const apiVersion = apiVersionOf(type);
+  const typeOpening = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(type.kind)},`;
   return {
     listHead: (meta) =>
       `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${meta},"items":[`,
-    item: type.definitionName ? (stored) => stored.json : (stored) => stored.typedListItemJson,
+    item: type.definitionName ? (stored) => stored.json : (stored) => stored.typedListItemJson(typeOpening),
     listTail: ']}',
     eventObject: (stored) => stored.json,
     bookmarkObject: (resourceVersion, annotations) =>
