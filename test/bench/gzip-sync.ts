@@ -10,11 +10,13 @@ import { parseArgs } from 'node:util';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { runInChild } from './harness';
 import type { SyncReport } from './sync-child';
+import { startMemoryListServer } from './memory-list-server';
 
 const { values } = parseArgs({
   options: { pods: { type: 'string', default: '150000' }, rounds: { type: 'string', default: '3' } },
 });
 
+/** The body as sent, gzipped or not (harness's getBody would inflate it). */
 function read(url: string, headers: Record<string, string>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     http
@@ -43,33 +45,22 @@ console.log(
 );
 
 let body: 'plain' | 'gzip' = 'plain';
-const held: http.ServerResponse[] = [];
-const server = http.createServer((request, response) => {
-  if (/[?&]watch=(true|1)/.test(request.url ?? '')) {
-    response.writeHead(200, { 'Content-Type': 'application/json' });
-    held.push(response);
-    return;
-  }
-  const gzip = body === 'gzip' && /gzip/.test(request.headers['accept-encoding'] ?? '');
-  response.writeHead(200, {
-    'Content-Type': 'application/json',
-    ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
-  });
-  response.end(gzip ? gzipped : plain);
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-const config = Buffer.from(kubeconfig.replace(clusterUrl, url)).toString('base64');
+const server = await startMemoryListServer((request) =>
+  body === 'gzip' && /gzip/.test(request.headers['accept-encoding'] ?? '')
+    ? { body: gzipped, encoding: 'gzip' }
+    : { body: plain },
+);
+const config = Buffer.from(kubeconfig.replace(clusterUrl, server.url)).toString('base64');
 
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const mode of ['plain', 'gzip'] as const) {
     body = mode;
     const report = await runInChild<SyncReport>(new URL('./sync-child.ts', import.meta.url), [
       'kubetide',
-      url,
+      server.url,
       config,
     ]);
-    for (const response of held.splice(0)) response.destroy();
+    server.dropWatches();
     console.log(
       `${mode.padEnd(5)} synced ${report.count} in ${report.syncMs.toFixed(0)} ms; CPU ${report.cpuMs.toFixed(0)} ms, main ${report.mainThreadCpuMs.toFixed(0)} ms; ${report.threads}`,
     );

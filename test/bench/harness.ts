@@ -242,9 +242,9 @@ export function clientNodeCoreApi(config: KubeConfig): CoreV1Api {
   return config.makeApiClient(CoreV1Api);
 }
 
-/** The floor's body read: one GET over a keep-alive agent, the chunks concatenated once. */
 /**
- * The body of a GET, whole. It accepts gzip, as every client of a real API server does (a compressing
+ * The body of a GET, whole: the floor's read (one GET over a keep-alive agent, the chunks concatenated
+ * once). It accepts gzip, as every client of a real API server does (a compressing
  * cluster, `--gzip`, then gzips a big reply): a gzipped body is inflated as it arrives, on zlib's
  * threads, so the floor pays what any client of such a server pays.
  */

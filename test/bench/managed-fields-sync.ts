@@ -7,11 +7,11 @@
 // kubelet's status, as FieldsV1 sets of the pod's own fields), closes the cluster, serves that body from
 // memory (a watch is held open and silent) and times the sync bench's contenders on it, in turn:
 //   npx tsx test/bench/managed-fields-sync.ts [--pods 150000] [--rounds 2] [--contenders floor,kubetide,client_node]
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { KubeList, KubeObject } from '../../shared/kube/object';
-import { runInChild } from './harness';
+import { getBody, runInChild } from './harness';
+import { startMemoryListServer } from './memory-list-server';
 import type { SyncReport } from './sync-child';
 
 const { values } = parseArgs({
@@ -82,20 +82,8 @@ function withManagedFields(pod: KubeObject): KubeObject {
   return { ...pod, metadata: { ...metadata, managedFields } as KubeObject['metadata'] };
 }
 
-function read(url: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(Buffer.concat(chunks)));
-      })
-      .on('error', reject);
-  });
-}
-
 const cluster = await startEmbeddedCluster({ pods: Number(values.pods), seed: 7, simulate: false });
-const plain = await read(`${cluster.url}/api/v1/pods`);
+const plain = await getBody(`${cluster.url}/api/v1/pods`);
 const kubeconfig = cluster.kubeconfigYaml();
 const clusterUrl = cluster.url;
 await cluster.close();
@@ -114,24 +102,17 @@ console.log(
     `${(body.length / 2 ** 20).toFixed(0)} MiB with managedFields`,
 );
 
-const held: http.ServerResponse[] = [];
-const server = http.createServer((request, response) => {
-  response.writeHead(200, { 'Content-Type': 'application/json' });
-  if (/[?&]watch=(true|1)/.test(request.url ?? '')) held.push(response);
-  else response.end(body);
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-const config = Buffer.from(kubeconfig.replace(clusterUrl, url)).toString('base64');
+const server = await startMemoryListServer(() => ({ body }));
+const config = Buffer.from(kubeconfig.replace(clusterUrl, server.url)).toString('base64');
 
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const contender of values.contenders.split(',')) {
     const report = await runInChild<SyncReport>(new URL('./sync-child.ts', import.meta.url), [
       contender,
-      url,
+      server.url,
       config,
     ]);
-    for (const response of held.splice(0)) response.destroy();
+    server.dropWatches();
     console.log(
       `${contender.padEnd(11)} synced ${report.count} in ${report.syncMs.toFixed(0)} ms; CPU ${report.cpuMs.toFixed(0)} ms, ` +
         `main ${report.mainThreadCpuMs.toFixed(0)} ms; ${Math.round(report.bytesPerObject)} B a pod retained`,
