@@ -98,12 +98,10 @@ export async function handleResource(
         deleteOptions,
       ),
     );
-    const apiVersion = type.group === '' ? type.version : `${type.group}/${type.version}`;
-    return sendText(
-      response,
-      200,
-      `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":{"resourceVersion":"${storage.store.resourceVersion}"},"items":[${removed.map((stored) => stored.json).join(',')}]}`,
-    );
+    // The deleted objects as a LIST of them, written as a LIST is (a built-in type's items untyped).
+    const meta = JSON.stringify({ resourceVersion: String(storage.store.resourceVersion) });
+    const items = removed.map((stored) => presenter.item(stored)).join(',');
+    return sendText(response, 200, `${presenter.listHead(meta)}${items}${presenter.listTail}`);
   }
   const presenter = presenterFor(
     rendering,

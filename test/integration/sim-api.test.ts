@@ -369,6 +369,9 @@ describe('writes', () => {
     });
     expect(response.status).toBe(200);
     expect(names(response.body)).toEqual(['pod-0', 'pod-2', 'pod-4']);
+    // A PodList as a LIST's: the list says the type, its items do not.
+    expect(response.body).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
+    expect(response.body.items[0]).not.toHaveProperty('kind');
     expect(names((await request('/api/v1/namespaces/alpha/pods')).body)).toEqual(['pod-6', 'pod-8']);
   });
 
