@@ -31,6 +31,17 @@ export class CacheStore<T> implements Indexer<T>, TransformerAware {
     this.store.update(this.keyOf(transformed), transformed);
   }
 
+  /**
+   * Stores `obj` whether or not its key is cached (add and update are one operation of the store)
+   * and returns the object it replaced: client-go's processDeltas, which Gets and then Adds or
+   * Updates, in one key computation and one lookup. The replaced object is the one stored under the
+   * key of `obj` as transformed: a transform never renames an object.
+   */
+  upsert(obj: T): T | undefined {
+    const transformed = this.transformed(obj);
+    return this.store.update(this.keyOf(transformed), transformed);
+  }
+
   delete(obj: T): void {
     this.store.delete(this.keyOf(obj));
   }

@@ -49,7 +49,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
  */
 export class SharedIndexInformer<T extends KubeObject = KubeObject> {
   readonly name: string;
-  private readonly indexer: Indexer<T>;
+  private readonly indexer: CacheStore<T>;
   private readonly processor: SharedProcessor<T>;
   private readonly listerWatcher: ListerWatcher<T>;
   /** The clock of its Reflector and DeltaFIFO: Delta.arrivedAt is told on it. */
@@ -265,14 +265,10 @@ export class SharedIndexInformer<T extends KubeObject = KubeObject> {
         case 'Added':
         case 'Updated': {
           const obj = delta.object as T;
-          const old = this.indexer.get(obj);
-          if (old !== undefined) {
-            this.indexer.update(obj);
-            this.distribute({ type: 'update', oldObj: old, newObj: obj });
-          } else {
-            this.indexer.add(obj);
-            this.distribute({ type: 'add', obj, isInInitialList });
-          }
+          // Get, then Update or Add, as client-go does, in one lookup (add and update store alike).
+          const old = this.indexer.upsert(obj);
+          if (old !== undefined) this.distribute({ type: 'update', oldObj: old, newObj: obj });
+          else this.distribute({ type: 'add', obj, isInInitialList });
           break;
         }
         case 'Deleted':

@@ -33,20 +33,24 @@ export class ThreadSafeStore<T> {
     this.addIndexers(indexers);
   }
 
-  /** Stores `obj` under `key`, replacing any previous object, and moves the key between index values. */
-  add(key: string, obj: T): void {
-    this.update(key, obj);
+  /**
+   * Stores `obj` under `key`, replacing any previous object, and moves the key between index values.
+   * Returns the object replaced (undefined: none), found by the same lookup that stores.
+   */
+  add(key: string, obj: T): T | undefined {
+    return this.update(key, obj);
   }
 
   /**
    * Like add. Re-storing the very object already stored (a resync writes the cache's own objects
    * back) skips reindexing: stored objects are immutable, so their index values cannot have changed.
    */
-  update(key: string, obj: T): void {
+  update(key: string, obj: T): T | undefined {
     const old = this.items.exchange(key, obj);
-    if (old === obj && old !== undefined) return;
+    if (old === obj && old !== undefined) return old;
     const entries = this.entries;
     for (let i = 0; i < entries.length; i++) updateSingleIndex(entries[i], old, obj, key);
+    return old;
   }
 
   /** Removes the object stored under `key` and its index entries; unknown keys are ignored. */

@@ -47,8 +47,7 @@ export class CrashLogCapture implements DeltaObserver {
         this.seen.delete(uid);
         continue;
       }
-      const before = this.seen.get(uid);
-      this.seen.set(uid, pod);
+      const before = this.seen.exchange(uid, pod);
       if (before === undefined || before === pod || before.status === pod.status) continue;
       const crashes = containerCrashes(podRunsOf(before), pod);
       if (crashes.length === 0) continue;

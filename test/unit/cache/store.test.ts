@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newIndexer, newStore, newStoreWithTransformer } from '../../../main/cache/cache-store';
+import { CacheStore, newIndexer, newStore, newStoreWithTransformer } from '../../../main/cache/cache-store';
 import { FIFO } from '../../../main/cache/fifo';
 import { KeyError } from '../../../main/cache/keys';
 import type { Indexer } from '../../../main/cache/indexer';
@@ -78,6 +78,22 @@ describe('Store implementations (store_test.go)', () => {
     }));
     store.add(mkObj('a', 'lower'));
     expect(store.getByKey('a')?.val).toBe('LOWER');
+  });
+
+  // The informer's processDeltas in one lookup: what Get would have returned, then the object stored
+  // and reindexed as add and update do.
+  it('upserts, returning the object it replaced', () => {
+    const store = new CacheStore<TestStoreObject>(testStoreKeyFunc, { by_val: (obj) => [obj.val] });
+    const first = mkObj('a', 'one');
+    expect(store.upsert(first)).toBeUndefined();
+    expect(store.getByKey('a')).toBe(first);
+    const second = mkObj('a', 'two');
+    expect(store.upsert(second)).toBe(first);
+    expect(store.getByKey('a')).toBe(second);
+    expect(store.byIndex('by_val', 'one')).toEqual([]);
+    expect(store.byIndex('by_val', 'two')).toEqual([second]);
+    // Storing the very object again replaces it with itself.
+    expect(store.upsert(second)).toBe(second);
   });
 
   it('TestFIFOCache', () => {
