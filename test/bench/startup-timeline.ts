@@ -1,4 +1,5 @@
-// ui-startup.ts's `--timeline`: once a second from the page's opening to its "synced", where the pods'
+// ui-startup.ts's `--timeline`: twice a second from the page's opening to its "synced" (and once when
+// the timeline is made, before the browser starts: the backend's figures since its own start), where the pods'
 // rows are (listed by the backend's feed, sent in batches, acknowledged by the page as applied, waiting
 // in the stream) beside each side's CPU time so far, to tell which side the other waits for. It reads
 // the session's insides (a bench's look, not an API): its connections' subscription streams.
@@ -15,7 +16,8 @@ interface StreamInsides {
 }
 
 interface Sample {
-  at: number;
+  /** performance.now() when taken. */
+  time: number;
   phase: string;
   listed: number;
   sentSeq: number;
@@ -31,7 +33,7 @@ interface Sample {
 }
 
 export class StartupTimeline {
-  private readonly samples: Sample[] = [];
+  private readonly samples: Sample[];
   private timer: NodeJS.Timeout | undefined;
   private opened = 0;
 
@@ -39,7 +41,11 @@ export class StartupTimeline {
     private readonly session: ClusterSession,
     private readonly backendStart: number,
     private readonly clusterPid?: number,
-  ) {}
+  ) {
+    // Before the browser starts: what the backend did alone, and the CPU counts the later rows add to
+    // (each is the process's or the thread's since its start).
+    this.samples = [{ ...this.backend(), pageMs: 0 }];
+  }
 
   start(cdp: CdpSession): void {
     this.opened = performance.now();
@@ -50,7 +56,7 @@ export class StartupTimeline {
       const pageMs = (metrics.find((entry) => entry.name === 'ThreadTime')?.value ?? 0) * 1000;
       this.samples.push({ ...this.backend(), pageMs });
     };
-    this.timer = setInterval(() => void tick(), 1000);
+    this.timer = setInterval(() => void tick(), 500);
   }
 
   stop(): void {
@@ -64,7 +70,7 @@ export class StartupTimeline {
     ];
     for (const sample of this.samples) {
       lines.push(
-        `${(sample.at / 1000).toFixed(1).padStart(6)} ${sample.phase.padEnd(8)} ${String(sample.listed).padStart(7)} | ` +
+        `${((sample.time - this.opened) / 1000).toFixed(1).padStart(6)} ${sample.phase.padEnd(8)} ${String(sample.listed).padStart(7)} | ` +
           `${sample.sentSeq}/${sample.acknowledgedSeq}, ${sample.pending} | ${sample.laterKinds ? 'started' : 'waiting'} | ` +
           `${(sample.backendMainMs / 1000).toFixed(2)} ${(sample.backendAllMs / 1000).toFixed(2)} ${(sample.pageMs / 1000).toFixed(2)} ${(sample.clusterMs / 1000).toFixed(2)} | ` +
           `${(sample.backendMainWaitMs / 1000).toFixed(2)}`,
@@ -78,7 +84,7 @@ export class StartupTimeline {
     const insides = this.session as unknown as { recordedKindsPending: boolean };
     const threads = threadCpu();
     return {
-      at: performance.now() - this.opened,
+      time: performance.now(),
       ...podsProgress(this.session),
       laterKinds: !insides.recordedKindsPending,
       backendMainMs: threads.find((thread) => thread.id === process.pid)?.ms ?? 0,

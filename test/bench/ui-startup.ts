@@ -10,8 +10,9 @@
 // writes a Chromium trace of the page from navigation to "synced" (startup-N.trace.json; read it with
 // `npx tsx test/bench/trace-summary.ts FILE`: the page thread's time by task kind, style, layout and
 // paint included, which a CPU profile lumps together as "(program)"). `--backend-profile` writes only
-// the backend's profile (the page's profiler slows the page). `--timeline` prints, once a second, where
-// the pods' rows are and each side's CPU so far (startup-timeline.ts): which side waits for which.
+// the backend's profile (the page's profiler slows the page). `--timeline` prints, twice a second
+// (and once before the browser starts), where the pods' rows are and each side's CPU so far
+// (startup-timeline.ts): which side waits for which.
 // It also prints the backend main loop's longest stall (monitorEventLoopDelay) to "synced";
 // `--batches-at-once` sends the renderer's batches as before session 12 (all that may go in one task,
 // not one per turn): the A of an A/B pair on the same tree. `--open-after-synced` opens the page only
@@ -60,6 +61,12 @@ const { values } = parseArgs({
     'no-record': { type: 'boolean', default: false },
   },
 });
+// Without the recording no feed starts before a page subscribes: waiting for the pods' synced with no
+// page open would wait for ever.
+if (values['no-record'] && (values['open-after-synced'] || values['open-after-recorded']))
+  throw new Error(
+    '--no-record starts the pods feed with the page: it cannot be opened only after the feed synced',
+  );
 const pods = Number(values.pods);
 const started = performance.now();
 const log = (message: string) =>
