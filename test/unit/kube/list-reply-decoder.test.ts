@@ -236,7 +236,7 @@ function decodeInRandomChunks(
 
 /**
  * A list as an API server writes one: items alike, typed (`{"metadata":{`) or unstructured (sorted
- * keys, `{"apiVersion":…`), some holding the item's own opening inside them (a second owner
+ * keys, `{"apiVersion":…`, the list's kind and metadata after its items), some holding the item's own opening inside them (a second owner
  * reference, a claim template) or its bytes inside a string, some with managedFields.
  */
 function lookAlikeList(random: SeededRandom): Record<string, unknown> {
@@ -257,7 +257,11 @@ function lookAlikeList(random: SeededRandom): Record<string, unknown> {
     if (random.chance(0.2)) item.status = { phase: 'Running', nested: [[look('x')], look('y')] };
     return item;
   });
-  return { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items };
+  // kube-apiserver writes an unstructured list's members sorted, as Go marshals a map: its items come
+  // before its kind and metadata (the continue token, the resourceVersion).
+  return unstructured
+    ? { apiVersion: 'v1', items, kind: 'PodList', metadata: { continue: 'eyJ9', resourceVersion: '9' } }
+    : { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items };
 }
 
 function withoutManagedFields(list: Record<string, unknown>): Record<string, unknown> {
