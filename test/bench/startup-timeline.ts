@@ -1,8 +1,8 @@
 // ui-startup.ts's `--timeline`: twice a second from the page's opening to its "synced" (and once when
-// the timeline is made, before the browser starts: the backend's figures since its own start), where the pods'
-// rows are (listed by the backend's feed, sent in batches, acknowledged by the page as applied, waiting
-// in the stream) beside each side's CPU time so far, to tell which side the other waits for. It reads
-// the session's insides (a bench's look, not an API): its connections' subscription streams.
+// the timeline is made, before the browser starts: the backend alone since its own start), where the
+// pods' rows are (listed by the backend's feed, sent in batches, acknowledged by the page as applied,
+// waiting in the stream) beside each side's CPU time so far, to tell which side the other waits for.
+// It reads the session's insides (a bench's look, not an API): its connections' subscription streams.
 import type { CdpSession } from './cdp-connection';
 import type { ClusterSession } from '../../main/bridge/cluster-session';
 import { mainThreadWaitMs, processCpuMs, threadCpu } from './thread-cpu';
