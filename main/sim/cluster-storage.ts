@@ -14,6 +14,7 @@ import type { SeededRandom } from './random';
 import type { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import { apiVersionOf, objectKey, resourceKey } from './resource-type';
+import { unstructuredJson } from './unstructured-json';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
@@ -98,7 +99,7 @@ export class ClusterStorage {
     if (hasGeneration(object)) metadata.generation = 1;
     applyDefaults(type.kind, object, this.random);
     if (isDefinition(type)) markEstablished(object);
-    if (dryRun) return new StoredObject(object, this.store.resourceVersion);
+    if (dryRun) return new StoredObject(object, this.store.resourceVersion, isCustomResource(type));
     const stored = this.store.put(resourceKey(type), key, object);
     if (isDefinition(type)) this.catalog.define(stored.object);
     return stored;
@@ -155,15 +156,15 @@ export class ClusterStorage {
         if (previous.status === undefined) delete next.status;
         else next.status = structuredClone(previous.status);
       }
-      if (hasGeneration(next) && JSON.stringify(next.spec) !== JSON.stringify(previous.spec))
+      if (hasGeneration(next) && specChanged(next, previous))
         next.metadata.generation = (previous.metadata.generation ?? 0) + 1;
     }
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
     next.metadata.resourceVersion = previous.metadata.resourceVersion;
     if (isDefinition(type)) markEstablished(next);
-    if (JSON.stringify(next) === current.json) return current;
-    if (dryRun) return new StoredObject(next, current.resourceVersion);
+    if (current.writesAs(next)) return current;
+    if (dryRun) return new StoredObject(next, current.resourceVersion, current.unstructured);
     const stored = this.store.put(resourceKey(type), objectKey(scope(type, namespace), name), next);
     if (isDefinition(type)) this.catalog.define(stored.object);
     return stored;
@@ -224,6 +225,23 @@ function scope(type: ResourceType, namespace: string | undefined): string | unde
 
 function keyOf(object: KubeObject): string {
   return objectKey(object.metadata.namespace, object.metadata.name ?? '');
+}
+
+/**
+ * Whether the spec changed as a value, whatever its keys' order: a client writes a custom resource back
+ * as it read it (keys sorted), not as it was first given. The texts in their own order first: the
+ * controllers' and the churn's writes copy the stored object, and sorting is for when they differ.
+ */
+function specChanged(next: KubeObject, previous: KubeObject): boolean {
+  return (
+    JSON.stringify(next.spec) !== JSON.stringify(previous.spec) &&
+    unstructuredJson(next.spec) !== unstructuredJson(previous.spec)
+  );
+}
+
+/** A type a CRD serves: its objects are unstructured (see unstructured-json.ts). */
+function isCustomResource(type: ResourceType): boolean {
+  return type.definitionName !== undefined;
 }
 
 function isDefinition(type: ResourceType): boolean {

@@ -146,8 +146,11 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   const clock = options.clock ?? systemClock;
   const seed = options.seed ?? Date.now();
   const random = new SeededRandom(seed);
-  const store = new ObjectStore({ eventWindow: options.eventWindow });
   const catalog = new ResourceCatalog();
+  const store = new ObjectStore({
+    eventWindow: options.eventWindow,
+    unstructured: (resource) => catalog.isCustomResource(resource),
+  });
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
   const users = new SimUsers(options.users ?? []);

@@ -10,7 +10,7 @@ import { decodeContinue, encodeContinue, parseResourceVersion } from './list-opt
 import { streamList } from './list-stream';
 import type { ResponseCompression } from './response-compression';
 import type { ObjectStore, StoredObject } from './object-store';
-import type { Presenter } from './presenter';
+import type { ListMeta, Presenter } from './presenter';
 import { snapshotEntries } from './snapshot';
 
 export interface ListRequest {
@@ -114,16 +114,16 @@ export async function serveList(
 ): Promise<void> {
   const plan = planList(store, faults, request.options);
   const page = readPage(store, request, plan);
-  const meta: Record<string, unknown> = { resourceVersion: String(plan.snapshot) };
+  const meta: ListMeta = { resourceVersion: String(plan.snapshot) };
   if (page.continueToken) meta.continue = page.continueToken;
   if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
   const { presenter } = request;
   await streamList(
     response,
-    presenter.listHead(JSON.stringify(meta)),
+    presenter.listHead(meta),
     page.items,
     (stored) => presenter.item(stored),
-    presenter.listTail,
+    presenter.listTail(meta),
     compression,
   );
 }

@@ -4,11 +4,13 @@
 import type { KubeObject } from '../../shared/kube/object';
 import { EventWindow } from './event-window';
 import { SortedKeys } from './sorted-keys';
+import { unstructuredJson } from './unstructured-json';
 
 /**
  * An object as stored: the value (treat as immutable), its JSON text and its resourceVersion. The
  * text is produced on first use and then kept, so seeding stays cheap and every later LIST or WATCH
- * copies the same string.
+ * copies the same string. A custom resource's text has its keys sorted, as kube-apiserver writes an
+ * unstructured object (unstructured-json.ts).
  */
 export class StoredObject {
   private text?: string;
@@ -17,11 +19,21 @@ export class StoredObject {
   constructor(
     readonly object: KubeObject,
     readonly resourceVersion: number,
+    readonly unstructured = false,
   ) {}
 
   get json(): string {
-    this.text ??= JSON.stringify(this.object);
+    this.text ??= this.textOf(this.object);
     return this.text;
+  }
+
+  /** Whether `object` would be written as this object is (an update that changes nothing is no write). */
+  writesAs(object: KubeObject): boolean {
+    return this.textOf(object) === this.json;
+  }
+
+  private textOf(object: KubeObject): string {
+    return this.unstructured ? unstructuredJson(object) : JSON.stringify(object);
   }
 
   /**
@@ -77,6 +89,8 @@ export type EventListener = (event: StoredEvent) => void;
 interface ResourceTable {
   objects: Map<string, StoredObject>;
   keys: SortedKeys;
+  /** Its objects are custom resources, written as unstructured objects. */
+  unstructured: boolean;
 }
 
 export interface ObjectStoreOptions {
@@ -90,6 +104,8 @@ export interface ObjectStoreOptions {
    *   watch 410 Gone after lagging a few seconds, which no apiserver does.
    */
   eventWindow?: number;
+  /** Whether a resource's objects are custom resources (by storage key; default: none is). */
+  unstructured?: (resource: string) => boolean;
 }
 
 export class ObjectStore {
@@ -105,8 +121,11 @@ export class ObjectStore {
   private readonly eventWindow: number;
   private readonly listeners = new Set<EventListener>();
 
+  private readonly unstructured: (resource: string) => boolean;
+
   constructor(options: ObjectStoreOptions = {}) {
     this.eventWindow = Math.max(1, options.eventWindow ?? 50_000);
+    this.unstructured = options.unstructured ?? (() => false);
   }
 
   /** The newest resourceVersion handed out (0 before the first write). */
@@ -157,7 +176,7 @@ export class ObjectStore {
     const previous = table.objects.get(key);
     const revision = ++this.revision;
     object.metadata.resourceVersion = String(revision);
-    const stored = new StoredObject(object, revision);
+    const stored = new StoredObject(object, revision, table.unstructured);
     table.objects.set(key, stored);
     if (!previous) table.keys.add(key);
     this.record(new StoredEvent(resource, key, previous ? 'MODIFIED' : 'ADDED', stored, previous));
@@ -173,7 +192,7 @@ export class ObjectStore {
     const revision = ++this.revision;
     object.metadata.resourceVersion = String(revision);
     if (!table.objects.has(key)) table.keys.add(key);
-    table.objects.set(key, new StoredObject(object, revision));
+    table.objects.set(key, new StoredObject(object, revision, table.unstructured));
     this.compactedThrough = revision;
   }
 
@@ -190,7 +209,7 @@ export class ObjectStore {
       ...previous.object,
       metadata: { ...previous.object.metadata, resourceVersion: String(revision) },
     };
-    const stored = new StoredObject(object, revision);
+    const stored = new StoredObject(object, revision, table.unstructured);
     table.objects.delete(key);
     table.keys.remove(key);
     this.record(new StoredEvent(resource, key, 'DELETED', stored, previous));
@@ -244,7 +263,7 @@ export class ObjectStore {
   private table(resource: string): ResourceTable {
     let table = this.tables.get(resource);
     if (!table) {
-      table = { objects: new Map(), keys: new SortedKeys() };
+      table = { objects: new Map(), keys: new SortedKeys(), unstructured: this.unstructured(resource) };
       this.tables.set(resource, table);
     }
     return table;

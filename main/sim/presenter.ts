@@ -7,13 +7,22 @@ import type { StoredObject } from './object-store';
 import type { ResourceType } from './resource-type';
 import { apiVersionOf } from './resource-type';
 import type { TableConverter } from './table';
+import { unstructuredJson } from './unstructured-json';
+
+/** A list's metadata, its members in ListMeta's field order. */
+export interface ListMeta {
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
 
 export interface Presenter {
-  /** The list body up to the opening of its items array, given the ListMeta JSON. */
-  listHead(listMetaJson: string): string;
+  /** The list body up to the opening of its items array. */
+  listHead(meta: ListMeta): string;
   /** One element of the items (or rows) array. */
   item(stored: StoredObject): string;
-  readonly listTail: string;
+  /** The list body from the end of its items array. */
+  listTail(meta: ListMeta): string;
   /** The `object` of a watch event. */
   eventObject(stored: StoredObject): string;
   /** The `object` of a BOOKMARK event. */
@@ -40,11 +49,18 @@ function bookmark(
 export function objectPresenter(type: ResourceType): Presenter {
   const apiVersion = apiVersionOf(type);
   const typeOpening = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(type.kind)},`;
+  // A custom resource's list is unstructured, its members sorted as Go writes a map: the items come
+  // before the list's kind and metadata (unstructured-json.ts).
+  const unstructured = type.definitionName !== undefined;
   return {
-    listHead: (meta) =>
-      `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${meta},"items":[`,
-    item: type.definitionName ? (stored) => stored.json : (stored) => stored.typedListItemJson(typeOpening),
-    listTail: ']}',
+    listHead: unstructured
+      ? () => `{"apiVersion":${JSON.stringify(apiVersion)},"items":[`
+      : (meta) =>
+          `{"kind":"${type.listKind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(meta)},"items":[`,
+    item: unstructured ? (stored) => stored.json : (stored) => stored.typedListItemJson(typeOpening),
+    listTail: unstructured
+      ? (meta) => `],"kind":${JSON.stringify(type.listKind)},"metadata":${unstructuredJson(meta)}}`
+      : () => ']}',
     eventObject: (stored) => stored.json,
     bookmarkObject: (resourceVersion, annotations) =>
       bookmark(type.kind, apiVersion, resourceVersion, annotations),
@@ -55,9 +71,9 @@ export function objectPresenter(type: ResourceType): Presenter {
 export function metadataPresenter(): Presenter {
   return {
     listHead: (meta) =>
-      `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${meta},"items":[`,
+      `{"kind":"PartialObjectMetadataList","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"items":[`,
     item: (stored) => partialMetadata(stored.object),
-    listTail: ']}',
+    listTail: () => ']}',
     eventObject: (stored) => partialMetadata(stored.object),
     bookmarkObject: (resourceVersion, annotations) =>
       bookmark('PartialObjectMetadata', 'meta.k8s.io/v1', resourceVersion, annotations),
@@ -82,16 +98,16 @@ export function tablePresenter(
           : undefined;
     return object === undefined ? `{"cells":${cells}}` : `{"cells":${cells},"object":${object}}`;
   };
-  const head = (meta: string) =>
-    `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${meta},"columnDefinitions":${columns},"rows":[`;
+  const head = (meta: ListMeta) =>
+    `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(meta)},"columnDefinitions":${columns},"rows":[`;
   return {
     listHead: head,
     item: row,
-    listTail: ']}',
-    eventObject: (stored) => `${head(`{"resourceVersion":"${stored.resourceVersion}"}`)}${row(stored)}]}`,
+    listTail: () => ']}',
+    eventObject: (stored) => `${head({ resourceVersion: String(stored.resourceVersion) })}${row(stored)}]}`,
     bookmarkObject: (resourceVersion, annotations) =>
       bookmark(type.kind, apiVersionOf(type), resourceVersion, annotations),
-    single: (stored) => `${head(`{"resourceVersion":"${stored.resourceVersion}"}`)}${row(stored)}]}`,
+    single: (stored) => `${head({ resourceVersion: String(stored.resourceVersion) })}${row(stored)}]}`,
   };
 }
 

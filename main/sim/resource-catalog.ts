@@ -3,7 +3,7 @@
 // served the moment it is deleted, as apiextensions-apiserver does once a CRD is Established.
 import type { KubeObject } from '../../shared/kube/object';
 import type { ResourceType } from './resource-type';
-import { builtinResourceTypes, resourceTypesOfDefinition } from './resource-type';
+import { builtinResourceTypes, resourceKey, resourceTypesOfDefinition } from './resource-type';
 
 export interface GroupVersions {
   group: string;
@@ -54,6 +54,13 @@ export class ResourceCatalog {
       groups.set(type.group, versions);
     }
     return [...groups].map(([group, versions]) => ({ group, versions }));
+  }
+
+  /** Whether the resource stored under `key` (resourceKey) is a custom resource a CRD serves. */
+  isCustomResource(key: string): boolean {
+    for (const types of this.definitions.values())
+      if (types.some((type) => resourceKey(type) === key)) return true;
+    return false;
   }
 
   /** Serves (or re-serves, after an update) the types of a stored CRD. */

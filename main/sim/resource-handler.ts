@@ -99,9 +99,9 @@ export async function handleResource(
       ),
     );
     // The deleted objects as a LIST of them, written as a LIST is (a built-in type's items untyped).
-    const meta = JSON.stringify({ resourceVersion: String(storage.store.resourceVersion) });
+    const meta = { resourceVersion: String(storage.store.resourceVersion) };
     const items = removed.map((stored) => presenter.item(stored)).join(',');
-    return sendText(response, 200, `${presenter.listHead(meta)}${items}${presenter.listTail}`);
+    return sendText(response, 200, `${presenter.listHead(meta)}${items}${presenter.listTail(meta)}`);
   }
   const presenter = presenterFor(
     rendering,

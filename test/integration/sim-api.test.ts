@@ -164,6 +164,46 @@ describe('LIST', () => {
     });
   });
 
+  it("writes a custom kind's objects and lists unstructured, keys sorted as Go writes a map", async () => {
+    expect(await defineCustomKind('doohickeys', 'doohickey', 'Doohickey')).toBe(201);
+    const base = '/apis/example.kubetide.dev/v1/namespaces/alpha/doohickeys';
+    for (const name of ['d-1', 'd-2', 'd-3'])
+      await request(base, {
+        method: 'POST',
+        body: JSON.stringify({
+          spec: { zeta: 1, alpha: { y: true, x: [{ b: 2, a: 1 }] } },
+          metadata: { name },
+        }),
+      });
+    const sortedAtEveryLevel = (value: unknown): boolean =>
+      value === null || typeof value !== 'object'
+        ? true
+        : Array.isArray(value)
+          ? value.every(sortedAtEveryLevel)
+          : Object.keys(value).join() === Object.keys(value).sort().join() &&
+            Object.values(value).every(sortedAtEveryLevel);
+    // A LIST page: its items before its kind and metadata (continue, remainingItemCount,
+    // resourceVersion), as kube-apiserver writes an UnstructuredList.
+    const all = '/apis/example.kubetide.dev/v1/doohickeys';
+    const page = await request(`${all}?limit=2`);
+    expect(Object.keys(page.body)).toEqual(['apiVersion', 'items', 'kind', 'metadata']);
+    expect(Object.keys(page.body.metadata)).toEqual(['continue', 'remainingItemCount', 'resourceVersion']);
+    expect(page.body).toMatchObject({ kind: 'DoohickeyList', metadata: { remainingItemCount: 1 } });
+    expect(page.body.items.every(sortedAtEveryLevel)).toBe(true);
+    const rest = await request(`${all}?limit=2&continue=${page.body.metadata.continue}`);
+    expect([...names(page.body), ...names(rest.body)]).toEqual(['d-1', 'd-2', 'd-3']);
+    // A GET and a watch event alike.
+    const single = (await request(`${base}/d-1`)).body;
+    expect(sortedAtEveryLevel(single)).toBe(true);
+    expect(Object.keys(single).slice(0, 3)).toEqual(['apiVersion', 'kind', 'metadata']);
+    const stream = await watch(`${base}?watch=true&resourceVersion=0`);
+    expect(sortedAtEveryLevel((await stream.next()).object)).toBe(true);
+    stream.close();
+    // An update that changes nothing, in another key order, is no write.
+    const again = await request(`${base}/d-1`, { method: 'PUT', body: JSON.stringify(single) });
+    expect(again.body.metadata.resourceVersion).toBe(single.metadata.resourceVersion);
+  });
+
   it('expires a continue token with 410 once its resourceVersion leaves the window', async () => {
     const first = await request('/api/v1/pods?limit=2');
     for (let index = 0; index < 60; index++)
