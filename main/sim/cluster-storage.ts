@@ -13,7 +13,7 @@ import { StoredObject } from './object-store';
 import type { SeededRandom } from './random';
 import type { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
-import { apiVersionOf, objectKey, resourceKey } from './resource-type';
+import { apiVersionOf, isCustomResource, objectKey, resourceKey } from './resource-type';
 import { unstructuredJson } from './unstructured-json';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -237,11 +237,6 @@ function specChanged(next: KubeObject, previous: KubeObject): boolean {
     JSON.stringify(next.spec) !== JSON.stringify(previous.spec) &&
     unstructuredJson(next.spec) !== unstructuredJson(previous.spec)
   );
-}
-
-/** A type a CRD serves: its objects are unstructured (see unstructured-json.ts). */
-function isCustomResource(type: ResourceType): boolean {
-  return type.definitionName !== undefined;
 }
 
 function isDefinition(type: ResourceType): boolean {

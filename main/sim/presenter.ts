@@ -5,7 +5,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import type { Rendering } from './media';
 import type { StoredObject } from './object-store';
 import type { ResourceType } from './resource-type';
-import { apiVersionOf } from './resource-type';
+import { apiVersionOf, isCustomResource } from './resource-type';
 import type { TableConverter } from './table';
 import { unstructuredJson } from './unstructured-json';
 
@@ -51,7 +51,7 @@ export function objectPresenter(type: ResourceType): Presenter {
   const typeOpening = `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(type.kind)},`;
   // A custom resource's list is unstructured, its members sorted as Go writes a map: the items come
   // before the list's kind and metadata (unstructured-json.ts).
-  const unstructured = type.definitionName !== undefined;
+  const unstructured = isCustomResource(type);
   return {
     listHead: unstructured
       ? () => `{"apiVersion":${JSON.stringify(apiVersion)},"items":[`

@@ -34,6 +34,11 @@ export function apiVersionOf(type: Pick<ResourceType, 'group' | 'version'>): str
   return type.group === '' ? type.version : `${type.group}/${type.version}`;
 }
 
+/** A type a CRD serves: its objects are unstructured, written as Go writes a map (unstructured-json.ts). */
+export function isCustomResource(type: Pick<ResourceType, 'definitionName'>): boolean {
+  return type.definitionName !== undefined;
+}
+
 /** The storage key of a resource: "pods", "deployments.apps", "widgets.example.kubetide.dev". */
 export function resourceKey(type: Pick<ResourceType, 'group' | 'resource'>): string {
   return type.group === '' ? type.resource : `${type.resource}.${type.group}`;
