@@ -1,26 +1,67 @@
-// POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews and .../selfsubjectrulesreviews, as
-// kube-apiserver answers them: the request's spec comes back with a status computed for the caller
-// (rbac-authorizer.ts). Every authenticated user may create both (system:basic-user). Neither is
-// stored, so they are served here rather than by the resource catalog.
+// The reviews a caller asks about itself, as kube-apiserver answers them: POST
+// /apis/authorization.k8s.io/v1/selfsubjectaccessreviews and .../selfsubjectrulesreviews (the
+// request's spec comes back with a status computed for the caller by rbac-authorizer.ts), and
+// /apis/authentication.k8s.io/v1/selfsubjectreviews (who the caller is). Every authenticated user may
+// create all three (system:basic-user). None is stored, so they are served here rather than by the
+// resource catalog. The body comes as JSON or, from kubectl's typed clients (`kubectl auth can-i`,
+// `kubectl auth whoami`), as protobuf.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed } from './api-errors';
-import { readBody, sendJson } from './http-io';
+import { sendJson } from './http-io';
 import { authorizeNonResource, authorizeResource, rulesReviewStatus } from './rbac-authorizer';
+import { readObject } from './request-body';
 import type { ResourcePath } from './request-path';
 import type { SimUser } from './sim-users';
 
 export const authorizationGroup = 'authorization.k8s.io';
-const reviewResources = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
+const authenticationGroup = 'authentication.k8s.io';
+const reviewResources: ReadonlyMap<string, string> = new Map([
+  ['selfsubjectaccessreviews', authorizationGroup],
+  ['selfsubjectrulesreviews', authorizationGroup],
+  ['selfsubjectreviews', authenticationGroup],
+]);
 
-/** True for the two review collections (any method: a GET is then refused with 405). */
+/** True for the three review collections (any method: a GET is then refused with 405). */
 export function isAccessReviewPath(path: ResourcePath): boolean {
   return (
-    path.group === authorizationGroup &&
+    reviewResources.get(path.resource) === path.group &&
     path.version === 'v1' &&
-    reviewResources.has(path.resource) &&
     path.namespace === undefined &&
     path.name === undefined
   );
+}
+
+const reviewKinds: Readonly<Record<string, string>> = {
+  selfsubjectaccessreviews: 'SelfSubjectAccessReview',
+  selfsubjectrulesreviews: 'SelfSubjectRulesReview',
+  selfsubjectreviews: 'SelfSubjectReview',
+};
+
+function reviewGroupEntry(group: string): object {
+  const version = { groupVersion: `${group}/v1`, version: 'v1' };
+  return { name: group, versions: [version], preferredVersion: version };
+}
+
+/** The APIGroup entries of the two review groups, for the group list (as kube-apiserver lists them). */
+export function reviewGroupEntries(): object[] {
+  return [authenticationGroup, authorizationGroup].map(reviewGroupEntry);
+}
+
+/** Discovery of a review group or of its v1 resources (create only); undefined for any other. */
+export function reviewsDiscovery(group: string, version?: string): object | undefined {
+  if (group !== authorizationGroup && group !== authenticationGroup) return undefined;
+  if (version === undefined) return { kind: 'APIGroup', apiVersion: 'v1', ...reviewGroupEntry(group) };
+  if (version !== 'v1') return undefined;
+  const resources = [...reviewResources]
+    .filter(([, owner]) => owner === group)
+    .map(([name]) => ({
+      name,
+      singularName: '',
+      namespaced: false,
+      kind: reviewKinds[name],
+      verbs: ['create'],
+    }));
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources };
 }
 
 interface ReviewBody {
@@ -38,18 +79,6 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-async function readReview(request: IncomingMessage): Promise<ReviewBody> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await readBody(request));
-  } catch (error) {
-    throw badRequest(`the object provided is unrecognized: ${(error as Error).message}`);
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw badRequest('the object provided is not a JSON object');
-  return body as ReviewBody;
-}
-
 export async function handleAccessReview(
   user: SimUser,
   path: ResourcePath,
@@ -57,9 +86,15 @@ export async function handleAccessReview(
   response: ServerResponse,
 ): Promise<void> {
   if (request.method !== 'POST') throw methodNotAllowed();
-  const review = await readReview(request);
+  const review = (await readObject(request)) as ReviewBody;
   const spec = review.spec ?? {};
-  const echo = { apiVersion: `${authorizationGroup}/v1`, metadata: { creationTimestamp: null } };
+  const echo = { apiVersion: `${path.group}/v1`, metadata: { creationTimestamp: null } };
+  if (path.resource === 'selfsubjectreviews')
+    return sendJson(response, 201, {
+      kind: 'SelfSubjectReview',
+      ...echo,
+      status: { userInfo: { username: user.name, groups: [...user.groups] } },
+    });
   if (path.resource === 'selfsubjectrulesreviews') {
     const namespace = text(spec.namespace);
     return sendJson(response, 201, {

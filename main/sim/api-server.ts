@@ -18,7 +18,12 @@
 // server's own Status message. The /_sim endpoints are an administrator's.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newStatus } from '../../shared/kube/status';
-import { handleAccessReview, isAccessReviewPath } from './access-reviews';
+import {
+  handleAccessReview,
+  isAccessReviewPath,
+  reviewGroupEntries,
+  reviewsDiscovery,
+} from './access-reviews';
 import { badRequest, methodNotAllowed } from './api-errors';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import type { MetricsApi } from './metrics-api';
@@ -132,15 +137,16 @@ async function route(
   const { catalog } = context.storage;
   if (parsed.kind !== 'resource') {
     if (method !== 'GET') throw methodNotAllowed();
+    const version = parsed.kind === 'groupVersion' ? parsed.version : undefined;
     const host = request.headers.host ?? '127.0.0.1';
     const metricsServed = context.metrics !== undefined;
     const body =
       parsed.kind === 'root'
         ? parsed.segments[0] === 'api'
           ? apiVersions(host)
-          : withMetricsGroup(apiGroupList(catalog), metricsServed)
-        : (metricsServed &&
-            metricsDiscovery(parsed.group, parsed.kind === 'groupVersion' ? parsed.version : undefined)) ||
+          : withServedGroups(apiGroupList(catalog), metricsServed)
+        : (metricsServed && metricsDiscovery(parsed.group, version)) ||
+          reviewsDiscovery(parsed.group, version) ||
           (parsed.kind === 'group'
             ? apiGroup(catalog, parsed.group)
             : apiResourceList(catalog, parsed.group, parsed.version));
@@ -192,11 +198,14 @@ async function route(
   return handleResource(context, type, path, verb, rendering, request, response, url.searchParams);
 }
 
-/** The group list with metrics.k8s.io appended where the aggregator would list its APIService. */
-function withMetricsGroup(groupList: object, served: boolean): object {
-  if (!served) return groupList;
+/**
+ * The group list with the review groups kube-apiserver serves beside the stored kinds, and
+ * metrics.k8s.io appended where the aggregator would list its APIService.
+ */
+function withServedGroups(groupList: object, metricsServed: boolean): object {
   const list = groupList as { groups: object[] };
-  return { ...list, groups: [...list.groups, metricsGroupEntry()] };
+  const groups = [...list.groups, ...reviewGroupEntries()];
+  return { ...list, groups: metricsServed ? [...groups, metricsGroupEntry()] : groups };
 }
 
 /** Throws the API server's 403 unless RBAC lets `user` do `verb` on `path`. */

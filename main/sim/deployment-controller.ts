@@ -1,6 +1,9 @@
 // The Deployment controller: one ReplicaSet per pod template (named by pod-template-hash, revision
 // annotated), a rolling update that surges the new ReplicaSet and scales old ones down as new pods
-// become ready, and the Deployment's status and conditions.
+// become ready, and the Deployment's status and conditions. As kube-controller-manager's, the
+// ReplicaSet of the current template always holds the newest revision (a template rolled back to
+// takes the next number, its old one kept in revision-history) and the Deployment carries that
+// revision in its own annotation, which `kubectl rollout undo` replaces with its JSON patch.
 import type { KubeObject } from '../../shared/kube/object';
 import { formatTime } from './clock';
 import type { ControllerContext, Json } from './controller-context';
@@ -17,20 +20,10 @@ export function reconcileDeployment(context: ControllerContext, key: string): vo
   let current = replicaSets.find((replicaSet) => replicaSet.metadata.labels?.['pod-template-hash'] === hash);
   const old = replicaSets.filter((replicaSet) => replicaSet !== current);
   const surge = Math.max(1, Math.ceil(desired * 0.25));
+  const revision = 1 + Math.max(0, ...old.map(revisionOf));
   if (!current) {
-    const revision =
-      1 +
-      Math.max(
-        0,
-        ...old.map((replicaSet) =>
-          Number(replicaSet.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0),
-        ),
-      );
     const built = buildReplicaSet(deployment, old.length ? Math.min(desired, surge) : desired, {});
-    built.metadata.annotations = {
-      ...built.metadata.annotations,
-      'deployment.kubernetes.io/revision': String(revision),
-    };
+    built.metadata.annotations = { ...built.metadata.annotations, [revisionAnnotation]: String(revision) };
     try {
       current = context.storage.create(context.types.replicasets, namespace, built).object;
     } catch {
@@ -43,11 +36,14 @@ export function reconcileDeployment(context: ControllerContext, key: string): vo
       `Scaled up replica set ${current.metadata.name} from 0 to ${replicasOf(current)}`,
       'deployment-controller',
     );
-  } else if (replicasOf(current) !== desired) {
-    const target = old.some((replicaSet) => replicasOf(replicaSet) > 0)
-      ? Math.min(desired, replicasOf(current) + surge)
-      : desired;
-    if (target !== replicasOf(current)) scaleReplicaSet(context, deployment, current, target);
+  } else {
+    if (revisionOf(current) < revision) current = promote(context, current, revision) ?? current;
+    if (replicasOf(current) !== desired) {
+      const target = old.some((replicaSet) => replicasOf(replicaSet) > 0)
+        ? Math.min(desired, replicasOf(current) + surge)
+        : desired;
+      if (target !== replicasOf(current)) scaleReplicaSet(context, deployment, current, target);
+    }
   }
   let oldAllowed = Math.max(0, desired - statusNumber(current, 'readyReplicas'));
   for (const replicaSet of old) {
@@ -61,6 +57,10 @@ export function reconcileDeployment(context: ControllerContext, key: string): vo
   const ready = sum('readyReplicas');
   const time = formatTime(context.clock.now());
   context.storage.mutate(context.types.deployments, namespace, name, (copy) => {
+    copy.metadata.annotations = {
+      ...copy.metadata.annotations,
+      [revisionAnnotation]: String(revisionOf(current)),
+    };
     const previous = (copy.status as Json | undefined) ?? {};
     const available = ready >= desired - Math.floor(desired * 0.25);
     const status: Json = {
@@ -108,6 +108,32 @@ export function reconcileDeployment(context: ControllerContext, key: string): vo
         Object.assign(condition, { lastUpdateTime: time, lastTransitionTime: time });
     copy.status = status;
   });
+}
+
+const revisionAnnotation = 'deployment.kubernetes.io/revision';
+const revisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
+
+function revisionOf(replicaSet: KubeObject): number {
+  return Number(replicaSet.metadata.annotations?.[revisionAnnotation] ?? 0) || 0;
+}
+
+/** A template rolled back to: its ReplicaSet takes `revision`, its old number kept in revision-history. */
+function promote(
+  context: ControllerContext,
+  replicaSet: KubeObject,
+  revision: number,
+): KubeObject | undefined {
+  const { namespace, name = '' } = replicaSet.metadata;
+  return context.storage.mutate(context.types.replicasets, namespace, name, (copy) => {
+    const annotations = copy.metadata.annotations ?? {};
+    const before = annotations[revisionAnnotation];
+    const history = annotations[revisionHistoryAnnotation];
+    copy.metadata.annotations = {
+      ...annotations,
+      [revisionAnnotation]: String(revision),
+      ...(before ? { [revisionHistoryAnnotation]: history ? `${history},${before}` : before } : {}),
+    };
+  })?.object;
 }
 
 export function scaleReplicaSet(

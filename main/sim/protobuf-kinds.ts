@@ -2,6 +2,7 @@
 // the runtime.Unknown envelope names them (see protobuf-schema.ts for how the tables read).
 import type { MessageSchema } from './protobuf-schema';
 import { field, labelSelector, map, message, objectMeta, pointer, repeated } from './protobuf-schema';
+import { selfSubjectAccessReview, selfSubjectReview, selfSubjectRulesReview } from './protobuf-review-schema';
 import { podTemplateSpec } from './protobuf-pod-schema';
 
 const servicePort = message('core/v1 ServicePort', {
@@ -153,4 +154,7 @@ export const topLevelMessages: ReadonlyMap<string, MessageSchema> = new Map([
       3: field('status', message('batch/v1 CronJobStatus', {})),
     }),
   ],
+  ['authorization.k8s.io/v1/SelfSubjectAccessReview', selfSubjectAccessReview],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
+  ['authentication.k8s.io/v1/SelfSubjectReview', selfSubjectReview],
 ]);

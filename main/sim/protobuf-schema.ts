@@ -1,8 +1,9 @@
 // How the protobuf field tables are written, and the meta/v1 messages every kind embeds. The tables
-// (here, protobuf-pod-schema.ts, protobuf-kinds.ts) give the field numbers of the Kubernetes messages
-// kubectl's typed clients send: what `kubectl create configmap|secret|namespace|service|deployment|
-// job|cronjob` build, `create job --from=cronjob/...` included. Numbers and JSON names are
-// k8s.io/api's and apimachinery's generated.proto.
+// (here, protobuf-pod-schema.ts, protobuf-review-schema.ts, protobuf-kinds.ts) give the field
+// numbers of the Kubernetes messages kubectl's typed clients send: what `kubectl create configmap|
+// secret|namespace|service|deployment|job|cronjob` build, `create job --from=cronjob/...` included,
+// and the reviews `auth can-i` posts. Numbers and JSON names are k8s.io/api's and apimachinery's
+// generated.proto.
 //
 // Deliberately partial: a field missing here decodes only while it holds its zero value (Go's
 // generated marshalers write every non-pointer field, set or not); a set one is refused by the

@@ -48,11 +48,15 @@ const discoveryPaths = [
   '/version/',
 ];
 
-export const basicUserRule: AccessRule = {
-  verbs: ['create'],
-  apiGroups: ['authorization.k8s.io'],
-  resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
-};
+/** The ClusterRole "system:basic-user" every authenticated user is bound to: asking about oneself. */
+export const basicUserRules: readonly AccessRule[] = [
+  {
+    verbs: ['create'],
+    apiGroups: ['authorization.k8s.io'],
+    resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+  },
+  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+];
 
 function holds(values: readonly string[], wanted: string): boolean {
   return values.includes('*') || values.includes(wanted);
@@ -75,16 +79,15 @@ export function authorizeResource(user: SimUser, attributes: ResourceAttributes)
   if (isAdministrator(user)) return { allowed: true, reason: '' };
   const namespace = attributes.namespace ?? '';
   const resource = resourceOf(attributes);
-  for (const rule of [basicUserRule, ...user.rules]) {
+  for (const rule of [...basicUserRules, ...user.rules]) {
     if (!appliesIn(rule, namespace)) continue;
     if (!holds(rule.verbs, attributes.verb) || !holds(rule.apiGroups, attributes.group)) continue;
     if (!holds(rule.resources, resource)) continue;
-    const binding =
-      rule === basicUserRule
-        ? 'ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user"'
-        : rule.namespaces === undefined
-          ? `ClusterRoleBinding "${user.name}" of ClusterRole "${user.name}"`
-          : `RoleBinding "${user.name}/${namespace}" of ClusterRole "view"`;
+    const binding = basicUserRules.includes(rule)
+      ? 'ClusterRoleBinding "system:basic-user" of ClusterRole "system:basic-user"'
+      : rule.namespaces === undefined
+        ? `ClusterRoleBinding "${user.name}" of ClusterRole "${user.name}"`
+        : `RoleBinding "${user.name}/${namespace}" of ClusterRole "view"`;
     return { allowed: true, reason: `RBAC: allowed by ${binding} to User "${user.name}"` };
   }
   return { allowed: false, reason: '' };
@@ -138,7 +141,7 @@ export function forbiddenPath(user: SimUser, attributes: NonResourceAttributes):
 export function rulesReviewStatus(user: SimUser, namespace: string): object {
   const applicable = isAdministrator(user)
     ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]
-    : [basicUserRule, ...user.rules].filter((rule) => appliesIn(rule, namespace));
+    : [...basicUserRules, ...user.rules].filter((rule) => appliesIn(rule, namespace));
   return {
     resourceRules: applicable.map((rule) => ({
       verbs: [...rule.verbs],

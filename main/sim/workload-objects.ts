@@ -5,15 +5,22 @@
 import type { KubeObject, OwnerReference } from '../../shared/kube/object';
 import { formatTime } from './clock';
 import type { SeededRandom } from './random';
+import { unstructuredJson } from './unstructured-json';
 
 type Json = Record<string, unknown>;
 
 const hashAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** A stable short hash of a pod template, in the alphabet of Kubernetes' pod-template-hash. */
+/**
+ * A stable short hash of a pod template, in the alphabet of Kubernetes' pod-template-hash. Taken over
+ * the template with its keys sorted and its null members left out, as the controller hashes the typed
+ * struct whatever order a client wrote and whether it wrote a zero value (`creationTimestamp: null`)
+ * or nothing: a template written back (`kubectl rollout undo` patches in the old ReplicaSet's, as Go
+ * marshals it) finds its ReplicaSet again.
+ */
 export function templateHash(template: unknown): string {
   let hash = 0x811c9dc5;
-  const text = JSON.stringify(template ?? {});
+  const text = unstructuredJson(withoutNulls(template ?? {}));
   for (let index = 0; index < text.length; index++) {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
@@ -25,6 +32,14 @@ export function templateHash(template: unknown): string {
     hash >>>= 0;
   }
   return encoded;
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Json = {};
+  for (const [key, member] of Object.entries(value)) if (member !== null) copy[key] = withoutNulls(member);
+  return copy;
 }
 
 export function controllerReference(owner: KubeObject): OwnerReference {

@@ -22,9 +22,10 @@ export interface KubectlHarness {
   close(): void;
 }
 
-export function kubectlHarness(cluster: EmbeddedCluster): KubectlHarness {
+/** kubectl as the administrator, or as one of the cluster's `users` by name. */
+export function kubectlHarness(cluster: EmbeddedCluster, user?: string): KubectlHarness {
   const directory = mkdtempSync(join(tmpdir(), 'sim-kubectl-'));
-  writeFileSync(join(directory, 'kubeconfig'), cluster.kubeconfigYaml());
+  writeFileSync(join(directory, 'kubeconfig'), cluster.kubeconfigYaml(user));
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
     KUBECONFIG: join(directory, 'kubeconfig'),

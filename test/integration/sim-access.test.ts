@@ -142,7 +142,8 @@ describe('access reviews', () => {
     });
     const outside = await review('selfsubjectrulesreviews', { namespace: 'gamma' });
     const resources = outside.body.status.resourceRules.flatMap((rule: Json) => rule.resources);
-    expect(resources).toEqual(['selfsubjectaccessreviews', 'selfsubjectrulesreviews']);
+    // system:basic-user's two rules: the authorization reviews, and authentication's "who am I".
+    expect(resources).toEqual(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews']);
   });
 
   it('answers one question (SelfSubjectAccessReview)', async () => {

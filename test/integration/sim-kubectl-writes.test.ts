@@ -175,6 +175,37 @@ describe('kubectl writes against the embedded cluster', () => {
     }
   });
 
+  it('rollout undo writes the previous template back, and the controller reuses its ReplicaSet', async () => {
+    await kubectl('create', 'deployment', 'shop', '-n', 'writes', '--image=shop:1', '--replicas=1');
+    const status = () => kubectl('rollout', 'status', 'deployment/shop', '-n', 'writes', '--timeout=30s');
+    await status();
+    await kubectl('set', 'image', 'deployment/shop', '-n', 'writes', 'shop=shop:2');
+    await status();
+    // kubectl's JSON patch replaces /metadata/annotations, which the controller's revision fills.
+    expect(await kubectl('rollout', 'undo', 'deployment/shop', '-n', 'writes')).toBe(
+      'deployment.apps/shop rolled back\n',
+    );
+    await status();
+    const replicaSets = (
+      await kubectl(
+        'get',
+        'replicasets',
+        '-n',
+        'writes',
+        '-o',
+        'jsonpath={range .items[*]}{.spec.template.spec.containers[0].image} {.metadata.annotations.deployment\\.kubernetes\\.io/revision} {.spec.replicas}{"\\n"}{end}',
+      )
+    )
+      .trim()
+      .split('\n')
+      .sort();
+    expect(replicaSets).toEqual(['shop:1 3 1', 'shop:2 2 0']);
+    expect(await kubectl('rollout', 'history', 'deployment/shop', '-n', 'writes')).toMatch(
+      /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/,
+    );
+    await kubectl('delete', 'deployment', 'shop', '-n', 'writes');
+  });
+
   it('the other typed create generators send protobuf the cluster decodes', async () => {
     await kubectl('create', 'secret', 'generic', 'token', '-n', 'writes', '--from-literal=key=value');
     await kubectl('create', 'job', 'once', '-n', 'writes', '--image=busybox', '--', 'echo', 'hi');

@@ -134,6 +134,50 @@ describe('Simulation', () => {
     ).toEqual(['1', '2']);
   });
 
+  it('a template rolled back to reuses its ReplicaSet at the next revision, and the Deployment carries it', () => {
+    const cluster = startCluster();
+    const deployments = cluster.type('deployments', 'apps');
+    cluster.storage.create(deployments, 'default', deploymentSpec(2, 'nginx:1'));
+    cluster.run(3000);
+    const revisionOf = (object: KubeObject) =>
+      object.metadata.annotations?.['deployment.kubernetes.io/revision'];
+    const deployment = () => cluster.storage.find(deployments, 'default', 'web')!.object;
+    expect(revisionOf(deployment())).toBe('1');
+    cluster.storage.update(deployments, 'default', 'web', {
+      ...deployment(),
+      ...deploymentSpec(2, 'nginx:2'),
+    });
+    cluster.run(10_000);
+    expect(revisionOf(deployment())).toBe('2');
+    // `kubectl rollout undo` writes back the old ReplicaSet's template as Go marshals it: keys sorted,
+    // creationTimestamp null, the pod-template-hash label removed.
+    const first = cluster.all('replicasets.apps').find((replicaSet) => revisionOf(replicaSet) === '1')!;
+    const restored = structuredClone(
+      (first.spec as { template: { metadata: { labels: Record<string, string> }; spec: unknown } }).template,
+    );
+    delete restored.metadata.labels['pod-template-hash'];
+    const written = {
+      spec: restored.spec,
+      metadata: { labels: restored.metadata.labels, creationTimestamp: null },
+    };
+    cluster.storage.update(deployments, 'default', 'web', {
+      ...deployment(),
+      spec: { ...(deployment().spec as object), template: written },
+    });
+    cluster.run(10_000);
+    const replicaSets = cluster.all('replicasets.apps');
+    expect(replicaSets).toHaveLength(2);
+    const reused = replicaSets.find((replicaSet) => replicaSet.metadata.name === first.metadata.name)!;
+    expect(revisionOf(reused)).toBe('3');
+    expect(reused.metadata.annotations?.['deployment.kubernetes.io/revision-history']).toBe('1');
+    expect(replicas(reused)).toBe(2);
+    expect(revisionOf(deployment())).toBe('3');
+    const images = cluster
+      .all('pods')
+      .map((pod) => (pod.spec as { containers: { image: string }[] }).containers[0].image);
+    expect(images).toEqual(['nginx:1', 'nginx:1']);
+  });
+
   it('evicts the pods of a failed node, reschedules them elsewhere, and recovers the node', () => {
     const cluster = startCluster({ nodes: 4 });
     cluster.storage.create(cluster.type('deployments', 'apps'), 'default', deploymentSpec(8));
