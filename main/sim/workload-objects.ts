@@ -19,6 +19,17 @@ const hashAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
  * marshals it) finds its ReplicaSet again.
  */
 export function templateHash(template: unknown): string {
+  if (typeof template !== 'object' || template === null) return hashOf(template);
+  // Stored objects are never mutated in place, so a template's hash holds while the object lives: a
+  // Deployment reconciled again and again under churn sorts its template once.
+  let hash = templateHashes.get(template);
+  if (hash === undefined) templateHashes.set(template, (hash = hashOf(template)));
+  return hash;
+}
+
+const templateHashes = new WeakMap<object, string>();
+
+function hashOf(template: unknown): string {
   let hash = 0x811c9dc5;
   const text = unstructuredJson(withoutNulls(template ?? {}));
   for (let index = 0; index < text.length; index++) {
@@ -119,7 +130,15 @@ export function buildDeployment(
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: { ...meta, name, namespace, labels: { app: name }, generation: 1 },
+    metadata: {
+      ...meta,
+      name,
+      namespace,
+      labels: { app: name },
+      // Its controller has rolled out its first ReplicaSet (buildReplicaSet's revision 1).
+      annotations: { ...meta.annotations, 'deployment.kubernetes.io/revision': '1' },
+      generation: 1,
+    },
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },

@@ -265,6 +265,9 @@ describe('Simulation', () => {
     expect(new Set(pods.map((pod) => pod.metadata.ownerReferences?.[0].kind))).toEqual(
       new Set(['ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job']),
     );
+    // A seeded Deployment has rolled out its first ReplicaSet, as `kubectl rollout undo` expects.
+    for (const deployment of cluster.all('deployments.apps'))
+      expect(deployment.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
     cluster.run(3000);
     expect(cluster.all('pods')).toHaveLength(300);
   });
