@@ -70,20 +70,21 @@ export class Kubelet {
     this.timers.clear();
   }
 
-  /** Binds waiting pods to Ready nodes (called from the controller loop). */
+  /** Binds waiting pods to Ready nodes not cordoned (called from the controller loop). */
   schedule(): void {
     if (this.unscheduled.size === 0) return;
-    const ready = this.readyNodes();
+    const ready = this.schedulableNodes();
     for (const key of [...this.unscheduled]) {
       this.unscheduled.delete(key);
       const [namespace, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
       const pod = this.storage.find(this.pods, namespace, name)?.object;
       if (!pod || (pod.spec as { nodeName?: string }).nodeName) continue;
       if (ready.length === 0) {
-        this.parked.add(key);
         this.storage.mutate(this.pods, namespace, name, (copy) =>
           setPodStage(copy, 'Unschedulable', this.clock.now()),
         );
+        // After the write: its event takes the key out of the waiting sets (observe).
+        this.parked.add(key);
         continue;
       }
       const nodeName = this.random.pick(ready);
@@ -159,6 +160,17 @@ export class Kubelet {
     return names;
   }
 
+  /**
+   * The Ready nodes the scheduler may bind a pod to: not cordoned (`kubectl cordon` and `drain` set
+   * spec.unschedulable, which the scheduler honours; DaemonSet pods tolerate it, see pod-controllers).
+   */
+  schedulableNodes(): string[] {
+    const names: string[] = [];
+    for (const stored of this.storage.store.values('nodes'))
+      if (isSchedulable(stored.object)) names.push(stored.object.metadata.name ?? '');
+    return names;
+  }
+
   private evict(nodeName: string): void {
     const node = this.storage.find(this.nodes, undefined, nodeName)?.object;
     if (!node || isNodeReady(node)) return;
@@ -224,6 +236,16 @@ export class Kubelet {
   }
 
   private observe(event: StoredEvent): void {
+    // A node uncordoned (or back Ready) takes the pods that found nowhere to go.
+    if (
+      event.resource === 'nodes' &&
+      event.type !== 'DELETED' &&
+      isSchedulable(event.stored.object) &&
+      !(event.previous && isSchedulable(event.previous.object))
+    ) {
+      for (const key of this.parked) this.unscheduled.add(key);
+      this.parked.clear();
+    }
     if (event.resource !== 'pods') return;
     if (event.previous) this.track(event.previous.object, event.key, false);
     if (event.type !== 'DELETED') this.track(event.stored.object, event.key, true);
@@ -246,4 +268,8 @@ export class Kubelet {
       set.add(key);
     } else set?.delete(key);
   }
+}
+
+function isSchedulable(node: KubeObject): boolean {
+  return isNodeReady(node) && (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable !== true;
 }

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import { StatusError, newStatus } from '../../shared/kube/status';
 import { badRequest } from './api-errors';
 import type { FieldSchema, MessageSchema, ScalarType } from './protobuf-schema';
-import { topLevelMessages } from './protobuf-kinds';
+import { deleteOptionsMessages, topLevelMessages } from './protobuf-kinds';
 import type { WireField } from './protobuf-wire';
 import { readFields, signed } from './protobuf-wire';
 
@@ -139,18 +139,24 @@ function decodeMessage(schema: MessageSchema, bytes: Uint8Array): Record<string,
   return result;
 }
 
-function unsupportedKind(kind: string): StatusError {
+function unsupportedKind(kind: string, messages: ReadonlyMap<string, MessageSchema>): StatusError {
   return new StatusError(
     newStatus(
       415,
       'UnsupportedMediaType',
-      `the embedded cluster decodes ${protobufMediaType} only for ${[...topLevelMessages.keys()].join(', ')} (got ${kind}); send the object as application/json`,
+      `the embedded cluster decodes ${protobufMediaType} only for ${[...messages.keys()].join(', ')} (got ${kind}); send the object as application/json`,
     ),
   );
 }
 
-/** A protobuf request body as the object it encodes, apiVersion and kind taken from the envelope. */
-export function decodeProtobufObject(body: Uint8Array): KubeObject {
+/**
+ * A protobuf body as the message it encodes, by the envelope's `apiVersion/kind` in `messages`:
+ * apiVersion and kind as the envelope gives them, then the message's fields.
+ */
+function decodeEnvelope(
+  body: Uint8Array,
+  messages: ReadonlyMap<string, MessageSchema>,
+): { apiVersion: string; kind: string; fields: Record<string, unknown> } {
   if (body.length < magic.length || magic.some((byte, index) => body[index] !== byte))
     throw badRequest('the protobuf body does not start with the "k8s\\x00" envelope prefix');
   const envelope = fieldsOf(body.subarray(magic.length));
@@ -163,9 +169,23 @@ export function decodeProtobufObject(body: Uint8Array): KubeObject {
   const encoding = envelope.get(3);
   if (encoding && text(expectBytes(encoding, wrapper)) !== '')
     throw badRequest('the protobuf body has a content encoding, which the embedded cluster does not support');
-  const schema = topLevelMessages.get(`${apiVersion}/${kind}`);
-  if (!schema) throw unsupportedKind(`${apiVersion}/${kind}`);
+  const schema = messages.get(`${apiVersion}/${kind}`);
+  if (!schema) throw unsupportedKind(`${apiVersion}/${kind}`, messages);
   const raw = envelope.get(2);
-  const object = decodeMessage(schema, raw ? expectBytes(raw, wrapper) : new Uint8Array());
-  return { apiVersion, kind, ...object, metadata: (object.metadata as KubeObject['metadata']) ?? {} };
+  return {
+    apiVersion,
+    kind,
+    fields: decodeMessage(schema, raw ? expectBytes(raw, wrapper) : new Uint8Array()),
+  };
+}
+
+/** A protobuf request body as the object it encodes, apiVersion and kind taken from the envelope. */
+export function decodeProtobufObject(body: Uint8Array): KubeObject {
+  const { apiVersion, kind, fields } = decodeEnvelope(body, topLevelMessages);
+  return { apiVersion, kind, ...fields, metadata: (fields.metadata as KubeObject['metadata']) ?? {} };
+}
+
+/** A DELETE's protobuf body (kubectl's typed clients: `drain`, `delete` by a typed client) as JSON. */
+export function decodeProtobufDeleteOptions(body: Uint8Array): Record<string, unknown> {
+  return decodeEnvelope(body, deleteOptionsMessages).fields;
 }

@@ -158,3 +158,24 @@ export const topLevelMessages: ReadonlyMap<string, MessageSchema> = new Map([
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', selfSubjectRulesReview],
   ['authentication.k8s.io/v1/SelfSubjectReview', selfSubjectReview],
 ]);
+
+const deleteOptions = message('meta/v1 DeleteOptions', {
+  1: field('gracePeriodSeconds', 'integer', pointer),
+  2: field(
+    'preconditions',
+    message('meta/v1 Preconditions', {
+      1: field('uid', 'string', pointer),
+      2: field('resourceVersion', 'string', pointer),
+    }),
+  ),
+  3: field('orphanDependents', 'boolean', pointer),
+  4: field('propagationPolicy', 'string', pointer),
+  5: field('dryRun', 'string', repeated),
+  6: field('ignoreStoreReadErrorWithClusterBreakingPotential', 'boolean', pointer),
+});
+
+/** DeleteOptions, which a client may send as any group's version of it (the core group's, meta's). */
+export const deleteOptionsMessages: ReadonlyMap<string, MessageSchema> = new Map([
+  ['v1/DeleteOptions', deleteOptions],
+  ['meta.k8s.io/v1/DeleteOptions', deleteOptions],
+]);

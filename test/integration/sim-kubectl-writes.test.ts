@@ -271,4 +271,41 @@ describe('kubectl writes against the embedded cluster', () => {
     ]);
     expect(output).toMatch(/Server-side apply not available on the server/);
   });
+
+  it('drain (protobuf DeleteOptions) empties a node, and the cordoned node takes no new pod', async () => {
+    const placements = async () =>
+      (
+        await kubectl(
+          'get',
+          'pods',
+          '-A',
+          '-o',
+          'jsonpath={range .items[*]}{.spec.nodeName} {.metadata.ownerReferences[0].kind}{"\\n"}{end}',
+        )
+      )
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
+    const counts = new Map<string, number>();
+    for (const [node] of await placements()) counts.set(node, (counts.get(node) ?? 0) + 1);
+    const [busiest] = [...counts].sort((a, b) => b[1] - a[1])[0];
+    const output = await kubectl(
+      'drain',
+      busiest,
+      '--ignore-daemonsets',
+      '--delete-emptydir-data',
+      '--force',
+      '--timeout=60s',
+    );
+    expect(output).toMatch(new RegExp(`node/${busiest} drained`));
+    expect(await kubectl('get', 'node', busiest, '-o', 'jsonpath={.spec.unschedulable}')).toBe('true');
+    // The controllers replace what was evicted, never on the cordoned node; DaemonSet pods stay.
+    await expect
+      .poll(async () => (await placements()).filter(([node]) => node === '').length, { timeout: 15_000 })
+      .toBe(0);
+    expect((await placements()).filter(([node, owner]) => node === busiest && owner !== 'DaemonSet')).toEqual(
+      [],
+    );
+    await kubectl('uncordon', busiest);
+  });
 });

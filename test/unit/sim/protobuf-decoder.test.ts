@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeProtobufObject } from '../../../main/sim/protobuf-decoder';
+import { decodeProtobufDeleteOptions, decodeProtobufObject } from '../../../main/sim/protobuf-decoder';
 import { StatusError } from '../../../shared/kube/status';
 
 // What kubectl v1.32.4 sends for `kubectl create configmap foo --from-literal=a=1`, copied from its
@@ -93,6 +93,24 @@ describe('Kubernetes protobuf request bodies', () => {
     });
     const secret = decodeProtobufObject(envelope('v1', 'Secret', [...entry(2, 'token', [0xff, 0x00])]));
     expect(secret.data).toEqual({ token: '/wA=' });
+  });
+
+  it('decode the DeleteOptions of a typed client (kubectl drain), and no other kind in their place', () => {
+    const options = envelope('v1', 'DeleteOptions', [
+      ...integer(1, 30),
+      ...nested(2, nested(1, 'uid-1')),
+      ...nested(4, 'Background'),
+      ...nested(5, 'All'),
+    ]);
+    expect(decodeProtobufDeleteOptions(options)).toEqual({
+      gracePeriodSeconds: 30,
+      preconditions: { uid: 'uid-1' },
+      propagationPolicy: 'Background',
+      dryRun: ['All'],
+    });
+    expect(decodeProtobufDeleteOptions(envelope('meta.k8s.io/v1', 'DeleteOptions', []))).toEqual({});
+    expect(statusCodeOf(() => decodeProtobufDeleteOptions(kubectlConfigMap))).toBe(415);
+    expect(statusCodeOf(() => decodeProtobufObject(options))).toBe(415);
   });
 
   it('refuse with 415 a set field the schema does not name, but pass over an unset one', () => {

@@ -194,6 +194,32 @@ describe('Simulation', () => {
     expect(cluster.simulation.kubelet.readyNodes()).toContain(victim);
   });
 
+  it('never binds a pod to a cordoned node, and binds the waiting ones once a node is uncordoned', () => {
+    const cluster = startCluster({ nodes: 2 });
+    const nodes = cluster.type('nodes');
+    const cordon = (name: string, unschedulable: boolean) =>
+      cluster.storage.mutate(nodes, undefined, name, (node) => {
+        node.spec = { ...(node.spec as object), unschedulable };
+      });
+    const [first, second] = cluster.all('nodes').map((node) => node.metadata.name!);
+    cordon(first, true);
+    cluster.storage.create(cluster.type('deployments', 'apps'), 'default', deploymentSpec(4));
+    cluster.run(3000);
+    const nodeOf = (pod: KubeObject) => (pod.spec as { nodeName?: string }).nodeName;
+    expect(cluster.all('pods').map(nodeOf)).toEqual([second, second, second, second]);
+    cordon(second, true);
+    cluster.storage.mutate(cluster.type('deployments', 'apps'), 'default', 'web', (deployment) => {
+      (deployment.spec as { replicas: number }).replicas = 6;
+    });
+    cluster.run(3000);
+    const waiting = () => cluster.all('pods').filter((pod) => nodeOf(pod) === undefined);
+    expect(waiting().map(podStageOf)).toEqual(['Unschedulable', 'Unschedulable']);
+    cordon(first, false);
+    cluster.run(3000);
+    expect(waiting()).toEqual([]);
+    expect(cluster.all('pods').filter((pod) => nodeOf(pod) === first)).toHaveLength(2);
+  });
+
   it('runs a Job to completion and deletes it after its TTL', () => {
     const cluster = startCluster();
     cluster.storage.create(cluster.type('jobs', 'batch'), 'default', {
