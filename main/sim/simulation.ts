@@ -1,6 +1,7 @@
 // The controller loop of the embedded cluster: every tick the workload controllers reconcile what
-// changed, the scheduler binds waiting pods, and churn performs its share of random actions. All
-// timing comes from the injected clock, so tests can run the loop a tick at a time.
+// changed, cordoned nodes are tainted, the scheduler binds waiting pods, and churn performs its share
+// of random actions. All timing comes from the injected clock, so tests can run the loop a tick at a
+// time.
 import type { ClusterStorage } from './cluster-storage';
 import type { SimClock, SimTimer } from './clock';
 import { Churn } from './churn';
@@ -9,6 +10,7 @@ import type { KubeletTiming } from './kubelet';
 import { Kubelet, defaultKubeletTiming } from './kubelet';
 import type { OwnerIndex } from './owner-index';
 import type { SeededRandom } from './random';
+import { UnschedulableTaints } from './unschedulable-taints';
 import { WorkloadController } from './workload-controller';
 
 export interface SimulationOptions {
@@ -41,6 +43,7 @@ export class Simulation {
   readonly churn: Churn;
   readonly events: EventRecorder;
   private readonly workloads: WorkloadController;
+  private readonly taints: UnschedulableTaints;
   private readonly intervalMs: number;
   private churnPerSecond: number;
   /** Changes churn may still make (negative: follow-ups ran ahead of the rate and are paid back). */
@@ -68,6 +71,7 @@ export class Simulation {
       ...options.timing,
     });
     this.churn = new Churn(storage, this.kubelet, this.events, clock, random);
+    this.taints = new UnschedulableTaints(storage, clock);
   }
 
   get churnRate(): number {
@@ -102,6 +106,7 @@ export class Simulation {
   tick(): void {
     const began = this.clock.now();
     this.workloads.reconcile();
+    this.taints.sync();
     this.kubelet.schedule();
     const now = this.clock.now();
     const gap = now - (this.lastTick ?? now - this.intervalMs);
@@ -150,6 +155,7 @@ export class Simulation {
     this.timer?.stop();
     this.timer = undefined;
     this.workloads.close();
+    this.taints.close();
     this.kubelet.close();
   }
 }

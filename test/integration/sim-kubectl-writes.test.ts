@@ -306,6 +306,9 @@ describe('kubectl writes against the embedded cluster', () => {
     expect((await placements()).filter(([node, owner]) => node === busiest && owner !== 'DaemonSet')).toEqual(
       [],
     );
+    const taints = () => kubectl('get', 'node', busiest, '-o', 'jsonpath={.spec.taints[*].key}');
+    await expect.poll(taints, { timeout: 5_000 }).toBe('node.kubernetes.io/unschedulable');
     await kubectl('uncordon', busiest);
+    await expect.poll(taints, { timeout: 5_000 }).toBe('');
   });
 });

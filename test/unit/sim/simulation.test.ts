@@ -207,6 +207,13 @@ describe('Simulation', () => {
     cluster.run(3000);
     const nodeOf = (pod: KubeObject) => (pod.spec as { nodeName?: string }).nodeName;
     expect(cluster.all('pods').map(nodeOf)).toEqual([second, second, second, second]);
+    // The node lifecycle controller taints a cordoned node, as `kubectl describe node` shows it.
+    const taints = (name: string) =>
+      (cluster.storage.find(nodes, undefined, name)!.object.spec as { taints?: object[] }).taints;
+    expect(taints(first)).toEqual([
+      { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: expect.any(String) },
+    ]);
+    expect(taints(second)).toBeUndefined();
     cordon(second, true);
     cluster.storage.mutate(cluster.type('deployments', 'apps'), 'default', 'web', (deployment) => {
       (deployment.spec as { replicas: number }).replicas = 6;
@@ -216,6 +223,7 @@ describe('Simulation', () => {
     expect(waiting().map(podStageOf)).toEqual(['Unschedulable', 'Unschedulable']);
     cordon(first, false);
     cluster.run(3000);
+    expect(taints(first)).toBeUndefined();
     expect(waiting()).toEqual([]);
     expect(cluster.all('pods').filter((pod) => nodeOf(pod) === first)).toHaveLength(2);
   });
