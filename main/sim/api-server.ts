@@ -25,6 +25,7 @@ import {
   reviewsDiscovery,
 } from './access-reviews';
 import { badRequest, methodNotAllowed } from './api-errors';
+import { containerStreamRefusal, isContainerStream } from './container-streams';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import type { MetricsApi } from './metrics-api';
 import { metricsDiscovery, metricsGroup, metricsGroupEntry } from './metrics-api';
@@ -166,6 +167,11 @@ async function route(
   }
   const type = catalog.find(path.group, path.version, path.resource);
   if (!type) return notFoundPath(response);
+  if (isContainerStream(type, path)) {
+    // RBAC names these `create` (a POST) or `get` (a WebSocket's GET), as kube-apiserver checks them.
+    authorize(user, path, method === 'GET' ? 'get' : 'create');
+    throw containerStreamRefusal(path);
+  }
   const verb = verbOf(method, path, url.searchParams);
   if (!verb) throw methodNotAllowed();
   authorize(user, path, verb);

@@ -2,8 +2,9 @@
 // SelfSubjectAccessReview, or with --list a SelfSubjectRulesReview) and `auth whoami` (a
 // SelfSubjectReview), each posted in protobuf by kubectl's typed clients, for the administrator and
 // for a user whose RBAC lets it read two namespaces. A real kube-apiserver answers all three for
-// every authenticated user, and lists both review groups in discovery. Over TLS: kubectl sends no
-// bearer token over plain HTTP.
+// every authenticated user, and lists both review groups in discovery. And exec and port-forward,
+// which the cluster refuses with a reason once RBAC allowed them. Over TLS: kubectl sends no bearer
+// token over plain HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
@@ -87,5 +88,31 @@ describe('kubectl auth against the embedded cluster', () => {
     ]);
     expect(await names('--verbs=list')).not.toContain('selfsubjectreviews.authentication.k8s.io');
     expect(await administrator.kubectlFailure(['get', 'selfsubjectreviews'])).toMatch(/MethodNotAllowed/);
+  });
+
+  it('exec and port-forward are refused as the cluster runs no containers, after RBAC had its say', async () => {
+    const [namespace, name] = (
+      await administrator.kubectl([
+        'get',
+        'pods',
+        '-A',
+        '-o',
+        'jsonpath={.items[0].metadata.namespace} {.items[0].metadata.name}',
+      ])
+    ).split(' ');
+    expect(await administrator.kubectlFailure(['exec', '-n', namespace, name, '--', 'ls'])).toMatch(
+      /BadRequest.*runs no containers, so pods\/exec is not served/,
+    );
+    expect(
+      await administrator.kubectlFailure(['port-forward', '-n', namespace, `pod/${name}`, '0:80']),
+    ).toMatch(/runs no containers, so pods\/portforward is not served/);
+    // The view role grants no exec: jane, who may read pods in web, hears 403 first, as from
+    // kube-apiserver.
+    await administrator.kubectl(['create', 'namespace', 'web']);
+    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: shell, namespace: web}\nspec:\n  containers: [{name: shell, image: busybox}]\n`;
+    await administrator.kubectl(['apply', '-f', administrator.file('shell.yaml', pod)]);
+    expect(await jane.kubectlFailure(['exec', '-n', 'web', 'shell', '--', 'ls'])).toMatch(
+      /User "jane" cannot create resource "pods\/exec"/,
+    );
   });
 });
