@@ -76,7 +76,17 @@ export class ClusterStorage {
           message: 'Required value: name or generateName is required',
         },
       ]);
-    if (!namePattern.test(name) && type.kind !== 'Event')
+    // RBAC's kinds take any path segment ("system:basic-user"), as kube-apiserver validates them.
+    if (type.group === 'rbac.authorization.k8s.io') {
+      if (name === '.' || name === '..' || /[/%]/.test(name))
+        throw invalid(type, name, [
+          {
+            type: 'FieldValueInvalid',
+            field: 'metadata.name',
+            message: `Invalid value: "${name}": may not be '.' or '..' and may not contain '/' or '%'`,
+          },
+        ]);
+    } else if (!namePattern.test(name) && type.kind !== 'Event')
       throw invalid(type, name, [
         {
           type: 'FieldValueInvalid',

@@ -27,6 +27,7 @@ import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import type { SeedProgress } from './seed';
 import { seedCluster } from './seed';
+import { seedSystemObjects } from './seed-system-objects';
 import { seedCustomResources } from './seed-custom-resources';
 import type { SimulationOptions } from './simulation';
 import { Simulation } from './simulation';
@@ -191,6 +192,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
       .filter((name) => !builtinNamespaces.has(name));
     seedCustomResources(storage, resource, seeded, random);
   }
+  seedSystemObjects(storage, resource, clock.now());
   const owners = new OwnerIndex(store);
   const collector = new GarbageCollector(store, owners, clock);
   storage.onOrphan = (owner) => collector.orphan(owner);

@@ -114,6 +114,19 @@ export function builtinResourceTypes(): ResourceType[] {
       'crd',
       'crds',
     ]),
+    // Kinds every cluster serves whose objects no simulated controller acts on (seed-system-objects.ts
+    // seeds what a fresh cluster holds of them).
+    builtin('', 'v1', 'serviceaccounts', 'ServiceAccount', true, ['sa']),
+    builtin('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, ['pvc'], { status: true }),
+    builtin('', 'v1', 'persistentvolumes', 'PersistentVolume', false, ['pv'], { status: true }),
+    builtin('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, ['ing'], { status: true }),
+    builtin('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, ['netpol']),
+    builtin('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+    builtin('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, ['sc']),
+    builtin('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true),
+    builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
+    builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
+    builtin('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
   ];
 }
 

@@ -54,6 +54,8 @@ describe('kubectl auth against the embedded cluster', () => {
     expect(await canI(jane, 'get', 'secrets', '-n', 'web')).toBe('no');
     expect(await canI(jane, 'list', 'pods', '-n', 'kube-system')).toBe('no');
     expect(await canI(jane, 'get', '/healthz')).toBe('yes');
+    expect(await canI(jane, 'list', 'serviceaccounts', '-n', 'web')).toBe('yes');
+    expect(await canI(jane, 'list', 'clusterroles')).toBe('no');
     expect(await canI(jane, 'create', 'selfsubjectreviews.authentication.k8s.io')).toBe('yes');
   });
 

@@ -1,6 +1,7 @@
 // kubectl v1.32, unmodified, against the embedded cluster through a temporary kubeconfig: discovery,
-// tables, JSON output, watches, client-side apply (create, then patch), scale, delete, and a custom
-// kind served through its CRD.
+// tables, JSON output, watches, client-side apply (create, then patch), scale, delete, a custom kind
+// served through its CRD, and the system objects every cluster holds (service accounts, node leases,
+// RBAC's bootstrap roles, a default storage class).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
@@ -158,5 +159,32 @@ spec:
     const [header, row] = (await kubectl('get', 'wg')).trim().split('\n');
     expect(header.split(/\s+/)).toEqual(['NAME', 'SIZE']);
     expect(row.split(/\s+/)).toEqual(['gizmo', '7']);
+  });
+
+  it('serves what a fresh cluster holds of the kinds no controller acts on, as kubectl prints them', async () => {
+    const rows = async (...args: string[]) =>
+      (await kubectl('get', ...args, '--no-headers'))
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/));
+    const namespaces = await rows('namespaces', '-o', 'name');
+    const accounts = await rows('serviceaccounts', '-A');
+    expect(accounts).toHaveLength(namespaces.length);
+    expect(new Set(accounts.map(([, name]) => name))).toEqual(new Set(['default']));
+    expect((await rows('leases', '-n', 'kube-node-lease')).map(([name, holder]) => [name, holder])).toEqual(
+      (await rows('nodes', '-o', 'name')).map(([name]) => [
+        name.slice('node/'.length),
+        name.slice('node/'.length),
+      ]),
+    );
+    expect(await kubectl('get', 'clusterrolebinding', 'cluster-admin', '-o', 'wide')).toMatch(
+      /cluster-admin\s+ClusterRole\/cluster-admin\s+\S+\s+system:masters/,
+    );
+    expect((await rows('clusterroles')).map(([name]) => name)).toContain('system:basic-user');
+    expect(await kubectl('get', 'storageclass')).toMatch(
+      /^standard \(default\)\s+rancher\.io\/local-path\s+Delete/m,
+    );
+    for (const kind of ['persistentvolumeclaims', 'ingresses', 'networkpolicies', 'roles', 'rolebindings'])
+      expect(await kubectl('get', kind, '-A')).toBe('');
   });
 });
