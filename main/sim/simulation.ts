@@ -1,10 +1,11 @@
 // The controller loop of the embedded cluster: every tick the workload controllers reconcile what
-// changed, cordoned nodes are tainted, the scheduler binds waiting pods, and churn performs its share
-// of random actions. All timing comes from the injected clock, so tests can run the loop a tick at a
-// time.
+// changed, cordoned nodes are tainted, new namespaces get their default ServiceAccount, the scheduler
+// binds waiting pods, and churn performs its share of random actions. All timing comes from the
+// injected clock, so tests can run the loop a tick at a time.
 import type { ClusterStorage } from './cluster-storage';
 import type { SimClock, SimTimer } from './clock';
 import { Churn } from './churn';
+import { DefaultServiceAccounts } from './default-service-accounts';
 import { EventRecorder } from './event-recorder';
 import type { KubeletTiming } from './kubelet';
 import { Kubelet, defaultKubeletTiming } from './kubelet';
@@ -44,6 +45,7 @@ export class Simulation {
   readonly events: EventRecorder;
   private readonly workloads: WorkloadController;
   private readonly taints: UnschedulableTaints;
+  private readonly serviceAccounts: DefaultServiceAccounts;
   private readonly intervalMs: number;
   private churnPerSecond: number;
   /** Changes churn may still make (negative: follow-ups ran ahead of the rate and are paid back). */
@@ -72,6 +74,7 @@ export class Simulation {
     });
     this.churn = new Churn(storage, this.kubelet, this.events, clock, random);
     this.taints = new UnschedulableTaints(storage, clock);
+    this.serviceAccounts = new DefaultServiceAccounts(storage);
   }
 
   get churnRate(): number {
@@ -107,6 +110,7 @@ export class Simulation {
     const began = this.clock.now();
     this.workloads.reconcile();
     this.taints.sync();
+    this.serviceAccounts.sync();
     this.kubelet.schedule();
     const now = this.clock.now();
     const gap = now - (this.lastTick ?? now - this.intervalMs);
@@ -156,6 +160,7 @@ export class Simulation {
     this.timer = undefined;
     this.workloads.close();
     this.taints.close();
+    this.serviceAccounts.close();
     this.kubelet.close();
   }
 }

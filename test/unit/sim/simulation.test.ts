@@ -228,6 +228,16 @@ describe('Simulation', () => {
     expect(cluster.all('pods').filter((pod) => nodeOf(pod) === first)).toHaveLength(2);
   });
 
+  it('gives a namespace created later its default ServiceAccount, as the serviceaccounts controller does', () => {
+    const cluster = startCluster();
+    cluster.storage.create(cluster.type('namespaces'), undefined, { metadata: { name: 'shop' } });
+    cluster.run(200);
+    const accounts = cluster
+      .all('serviceaccounts')
+      .filter((account) => account.metadata.namespace === 'shop');
+    expect(accounts.map((account) => account.metadata.name)).toEqual(['default']);
+  });
+
   it('runs a Job to completion and deletes it after its TTL', () => {
     const cluster = startCluster();
     cluster.storage.create(cluster.type('jobs', 'batch'), 'default', {
