@@ -1,7 +1,7 @@
 // The scheduler, the kubelets and the node lifecycle controller in one place: unscheduled pods are
-// bound to a Ready node, then go ContainerCreating -> Running after a short delay (job pods then
-// complete); a node that fails turns NotReady and, after a grace period, its pods are evicted so
-// their controllers recreate them elsewhere; it recovers later.
+// bound to a Ready node that is not cordoned, then go ContainerCreating -> Running after a short delay
+// (job pods then complete); a node that fails turns NotReady and, after a grace period, its pods are
+// evicted so their controllers recreate them elsewhere; it recovers later.
 import type { KubeObject } from '../../shared/kube/object';
 import type { ClusterStorage } from './cluster-storage';
 import type { SimClock, SimTimer } from './clock';
