@@ -14,5 +14,7 @@ export default defineConfig({
     // cores shared with a browser test (a session's six kinds synced after 1.2 s and failed a check).
     expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
+    // The renderer built once for every browser suite (see test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
   },
 });
