@@ -11,7 +11,7 @@ import type { StoredEvent } from './object-store';
 import { podStageOf, setPodStage } from './pod-lifecycle';
 import type { SeededRandom } from './random';
 import type { ResourceType } from './resource-type';
-import { isNodeReady, nodeConditions } from './workload-objects';
+import { isCordoned, isNodeReady, nodeConditions } from './workload-objects';
 
 export interface KubeletTiming {
   /** Delay from scheduling to Running (randomised up to twice this). */
@@ -33,7 +33,7 @@ export const defaultKubeletTiming: KubeletTiming = {
 
 export class Kubelet {
   private readonly unscheduled = new Set<string>();
-  /** Pods found unschedulable for want of a Ready node; retried when a node recovers. */
+  /** Pods found unschedulable for want of a schedulable node; retried when a node becomes one (observe). */
   private readonly parked = new Set<string>();
   private readonly podsByNode = new Map<string, Set<string>>();
   private readonly timers = new Set<SimTimer>();
@@ -149,8 +149,7 @@ export class Kubelet {
       `Node ${nodeName} status is now: NodeReady`,
       'kubelet',
     );
-    for (const key of this.parked) this.unscheduled.add(key);
-    this.parked.clear();
+    // Its Ready write was a node event: observe has handed it the parked pods.
   }
 
   readyNodes(): string[] {
@@ -271,5 +270,5 @@ export class Kubelet {
 }
 
 function isSchedulable(node: KubeObject): boolean {
-  return isNodeReady(node) && (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable !== true;
+  return isNodeReady(node) && !isCordoned(node);
 }

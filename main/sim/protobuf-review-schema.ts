@@ -3,19 +3,12 @@
 // authentication.k8s.io/v1 SelfSubjectReview of `kubectl auth whoami` (numbers from k8s.io/api's
 // generated.proto). The status a client leaves empty; the server fills it in (access-reviews.ts).
 import type { MessageSchema } from './protobuf-schema';
-import { field, message, objectMeta, pointer, repeated } from './protobuf-schema';
+import { field, message, objectMeta, pointer, repeated, selectorRequirement } from './protobuf-schema';
 
-const selectorRequirement = (kind: string) =>
-  message(`${kind}SelectorRequirement`, {
-    1: field('key', 'string'),
-    2: field('operator', 'string'),
-    3: field('values', 'string', repeated),
-  });
-
-const selectorAttributes = (kind: 'meta/v1 Field' | 'meta/v1 Label', name: string) =>
-  message(`authorization/v1 ${name}`, {
+const selectorAttributes = (selector: 'Field' | 'Label') =>
+  message(`authorization/v1 ${selector}SelectorAttributes`, {
     1: field('rawSelector', 'string'),
-    2: field('requirements', selectorRequirement(kind), repeated),
+    2: field('requirements', selectorRequirement(selector), repeated),
   });
 
 const resourceAttributes = message('authorization/v1 ResourceAttributes', {
@@ -26,8 +19,8 @@ const resourceAttributes = message('authorization/v1 ResourceAttributes', {
   5: field('resource', 'string'),
   6: field('subresource', 'string'),
   7: field('name', 'string'),
-  8: field('fieldSelector', selectorAttributes('meta/v1 Field', 'FieldSelectorAttributes'), pointer),
-  9: field('labelSelector', selectorAttributes('meta/v1 Label', 'LabelSelectorAttributes'), pointer),
+  8: field('fieldSelector', selectorAttributes('Field'), pointer),
+  9: field('labelSelector', selectorAttributes('Label'), pointer),
 });
 
 const nonResourceAttributes = message('authorization/v1 NonResourceAttributes', {

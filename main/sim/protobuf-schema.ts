@@ -75,15 +75,15 @@ export const objectMeta = message('meta/v1 ObjectMeta', {
   14: field('finalizers', 'string', repeated),
 });
 
+/** meta/v1's LabelSelectorRequirement and FieldSelectorRequirement, laid out alike. */
+export const selectorRequirement = (selector: 'Label' | 'Field') =>
+  message(`meta/v1 ${selector}SelectorRequirement`, {
+    1: field('key', 'string'),
+    2: field('operator', 'string'),
+    3: field('values', 'string', repeated),
+  });
+
 export const labelSelector = message('meta/v1 LabelSelector', {
   1: field('matchLabels', 'string', map),
-  2: field(
-    'matchExpressions',
-    message('meta/v1 LabelSelectorRequirement', {
-      1: field('key', 'string'),
-      2: field('operator', 'string'),
-      3: field('values', 'string', repeated),
-    }),
-    repeated,
-  ),
+  2: field('matchExpressions', selectorRequirement('Label'), repeated),
 });

@@ -6,6 +6,7 @@
 // resourceVersion as a client-made object would.
 import type { KubeObject } from '../../shared/kube/object';
 import type { ClusterStorage } from './cluster-storage';
+import { basicUserRules } from './rbac-authorizer';
 import type { ResourceType } from './resource-type';
 
 type Resource = (name: string, group?: string) => ResourceType;
@@ -41,16 +42,10 @@ const clusterRoles: ReadonlyArray<{ name: string; rules: object[] }> = [
       },
     ],
   },
+  // The rules the authorizer grants every authenticated user, so the object and the decisions agree.
   {
     name: 'system:basic-user',
-    rules: [
-      {
-        apiGroups: ['authorization.k8s.io'],
-        resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
-        verbs: ['create'],
-      },
-      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
-    ],
+    rules: basicUserRules.map(({ apiGroups, resources, verbs }) => ({ apiGroups, resources, verbs })),
   },
 ];
 

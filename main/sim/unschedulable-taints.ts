@@ -8,6 +8,7 @@ import type { ClusterStorage } from './cluster-storage';
 import type { SimClock } from './clock';
 import { formatTime } from './clock';
 import type { ResourceType } from './resource-type';
+import { isCordoned } from './workload-objects';
 
 export const unschedulableTaintKey = 'node.kubernetes.io/unschedulable';
 
@@ -16,10 +17,6 @@ interface Taint {
   effect?: string;
   value?: string;
   timeAdded?: string;
-}
-
-function wantsTaint(node: KubeObject): boolean {
-  return (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
 }
 
 function taintsOf(node: KubeObject): Taint[] {
@@ -44,7 +41,7 @@ export class UnschedulableTaints {
     this.unsubscribe = storage.store.subscribe((event) => {
       if (event.resource !== 'nodes' || event.type === 'DELETED') return;
       const node = event.stored.object;
-      if (wantsTaint(node) !== hasTaint(node)) this.due.add(node.metadata.name ?? '');
+      if (isCordoned(node) !== hasTaint(node)) this.due.add(node.metadata.name ?? '');
     });
   }
 
@@ -52,7 +49,7 @@ export class UnschedulableTaints {
   sync(): void {
     for (const name of this.due) {
       this.storage.mutate(this.nodes, undefined, name, (node) => {
-        const wanted = wantsTaint(node);
+        const wanted = isCordoned(node);
         if (wanted === hasTaint(node)) return false;
         const others = taintsOf(node).filter((taint) => taint.key !== unschedulableTaintKey);
         const taints = wanted

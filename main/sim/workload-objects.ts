@@ -300,6 +300,11 @@ export function isNodeReady(node: KubeObject): boolean {
   return conditions.some((condition) => condition.type === 'Ready' && condition.status === 'True');
 }
 
+/** Cordoned (`kubectl cordon`, `drain`): spec.unschedulable, which the scheduler honours. */
+export function isCordoned(node: KubeObject): boolean {
+  return (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
+}
+
 export function buildService(
   namespace: string,
   app: string,
