@@ -1,10 +1,13 @@
 // Browser mode serves the built renderer. From a clean clone out/renderer does not exist yet, so the
 // first `npm run serve` builds it with vite (a few seconds); later runs rebuild only when a renderer or
-// shared source is newer than the build, so an edited UI is never served stale.
+// shared source is newer than the build, so an edited UI is never served stale. A build is written
+// beside out/renderer and swapped into place whole (folder-swap.ts): a server or test page reading the
+// old build while another process rebuilds never finds the folder emptied under it.
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeAbandonedSiblings, replaceFolder, siblingFolder } from './folder-swap';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const rendererOutput = join(repositoryRoot, 'out', 'renderer');
@@ -47,13 +50,20 @@ export async function ensureRendererBuilt(
   // duration of the build.
   const previous = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
+  await removeAbandonedSiblings(output);
+  const building = siblingFolder(output, 'building');
   try {
     await build({
       configFile: join(repositoryRoot, 'renderer', 'vite.config.ts'),
       mode: 'production',
-      build: { outDir: output },
+      // Outside vite's root, so emptied only because asked: it is this build's own new folder.
+      build: { outDir: building, emptyOutDir: true },
       logLevel: 'warn',
     });
+    await replaceFolder(building, output);
+  } catch (error) {
+    await rm(building, { recursive: true, force: true });
+    throw error;
   } finally {
     if (previous === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = previous;

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { byTestId, type BenchPage } from '../bench/bench-page';
 import { CdpBrowser } from '../bench/cdp-browser';
@@ -26,7 +25,6 @@ const attribute = (selector: string, name: string) =>
   });
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-bench-driver-'));
   mode = await startBrowserMode({
     port: 0,

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { fillFilter, launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, replicaSetPods, type PodSummary } from './cluster-api';
 
@@ -48,7 +47,6 @@ async function expectRows(expected: readonly PodSummary[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-e2e-'));
   mode = await startBrowserMode({
     port: 0,

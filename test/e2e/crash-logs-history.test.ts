@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { restartCountOf, setPodStage } from '../../main/sim/pod-lifecycle';
 import { launchChromium, screenshotPath } from './chromium';
@@ -26,7 +25,6 @@ const visibleKeys = () =>
   page.$$eval('[role="row"][data-key]', (rows) => rows.map((row) => (row as HTMLElement).dataset.key ?? ''));
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-crash-logs-e2e-'));
   mode = await startBrowserMode({
     port: 0,

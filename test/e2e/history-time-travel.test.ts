@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { launchChromium, screenshotPath } from './chromium';
 import { scrubTo, setFilter } from './timeline-actions';
 import { ClusterApi, replicaSetPods, type PodSummary } from './cluster-api';
@@ -210,7 +209,6 @@ async function travelInto(start: number, end: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-history-e2e-'));
   mode = await startBrowserMode({
     port: 0,

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { setPodStage, restartCountOf } from '../../main/sim/pod-lifecycle';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { fillFilter, launchChromium, screenshotPath } from './chromium';
@@ -48,7 +47,6 @@ async function openFullLogs(key: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-logs-e2e-'));
   mode = await startBrowserMode({
     port: 0,

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { formatCpu, parseQuantity } from '../../shared/kube/quantity';
 import { fillFilter, launchChromium, screenshotPath } from './chromium';
@@ -86,7 +85,6 @@ async function topPods(cluster: EmbeddedCluster): Promise<Map<string, string>> {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   directory = mkdtempSync(join(tmpdir(), 'kubetide-metrics-e2e-'));
   browser = await launchChromium();
   served = await open('served', true);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { formatCpu, parseQuantity } from '../../shared/kube/quantity';
 import { launchChromium, screenshotPath } from './chromium';
@@ -77,7 +76,6 @@ function showsScrape(shown: Map<string, string>, scrape: Map<string, string>, sl
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   directory = mkdtempSync(join(tmpdir(), 'kubetide-metrics-history-e2e-'));
   browser = await launchChromium();
   cluster = await startEmbeddedCluster({ seed: 11, pods: 40, nodes: 3 });

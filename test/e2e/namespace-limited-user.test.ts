@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { openRecording } from '../../main/history/recording-reader';
 import { stateAt } from '../../main/history/replay';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
@@ -75,7 +74,6 @@ async function deployWeb(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   directory = mkdtempSync(join(tmpdir(), 'kubetide-limited-e2e-'));
   cluster = await startEmbeddedCluster({
     seed: 5,

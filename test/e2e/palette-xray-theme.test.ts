@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
-import { ensureRendererBuilt } from '../../main/app/renderer-build';
 import { launchChromium, screenshotPath } from './chromium';
 import { ClusterApi, type PodSummary } from './cluster-api';
 
@@ -38,7 +37,6 @@ async function openPalette(query: string): Promise<void> {
 const selectedKey = () => page.locator('[role="row"][aria-selected="true"]').getAttribute('data-key');
 
 beforeAll(async () => {
-  await ensureRendererBuilt(() => undefined);
   dataDirectory = mkdtempSync(join(tmpdir(), 'kubetide-e2e-'));
   mode = await startBrowserMode({
     port: 0,
