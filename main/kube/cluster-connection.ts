@@ -3,7 +3,9 @@
 // unlike client-node's connection per request), and the user's credentials, refreshed when they
 // expire. client-node applies the kubeconfig's auth (token,
 // token file, basic, client certificates, OIDC, auth providers, impersonation); exec plugins run
-// through ExecCredentialProvider so that failures are typed and a 401 can force a refresh.
+// through ExecCredentialProvider so that failures are typed and a 401 can force a refresh. Requests go
+// through the cluster's proxy-url, or the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as
+// client-go's do (proxy-selection.ts).
 import type https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, User } from '@kubernetes/client-node';
@@ -16,6 +18,8 @@ import type { HttpProtocol } from './http-response';
 import { http2HealthSettings } from './http2-health-check';
 import type { Http2HealthSettings } from './http2-health-check';
 import type { ContextDescription } from './kubeconfig';
+import { proxyFor } from './proxy-selection';
+import type { ProxyEnvironment } from './proxy-selection';
 
 /** What one request needs: headers carrying the credentials, and the transport to send it through. */
 export interface AuthorizedRequest {
@@ -30,6 +34,8 @@ export interface ClusterConnectionOptions {
   clock: Clock;
   /** HTTP/2 health-check timings (default: client-go's, or its environment overrides). */
   health?: Http2HealthSettings;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env). */
+  proxyEnvironment?: ProxyEnvironment;
 }
 
 export class ClusterConnection {
@@ -38,6 +44,8 @@ export class ClusterConnection {
   readonly server: string;
   /** The context's namespace ("default" when unset). */
   readonly namespace: string;
+  /** The proxy requests go through (its URL may carry credentials: never shown whole). */
+  readonly proxy: URL | undefined;
   private readonly config: KubeConfig;
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly secure: boolean;
@@ -53,10 +61,13 @@ export class ClusterConnection {
     this.server = cluster.server.replace(/\/+$/, '');
     this.namespace = description.namespace;
     this.secure = !this.server.startsWith('http:');
+    // Throws ProxyConfigurationError for a proxy-url client-go would refuse, as kubectl fails then.
+    this.proxy = proxyFor(this.server, cluster.proxyUrl, options.proxyEnvironment);
     // A private single-context KubeConfig: client-node's authenticators keep per-instance state (token
     // caches, OIDC expiry), which must not be shared between users. Exec is ours, so client-node does
     // not see it; plain-HTTP servers are marked skip-verify only because client-node refuses http://
-    // otherwise (there is no TLS to verify).
+    // otherwise (there is no TLS to verify). The proxy is ours too (ClusterTransport): client-node
+    // would otherwise build an agent for it that our requests never use.
     const { exec, ...userWithoutExec } = user as User & { exec?: ExecConfig };
     this.config = new KubeConfig();
     this.config.loadFromOptions({
@@ -155,6 +166,7 @@ export class ClusterConnection {
       clock: this.options.clock,
       health: this.options.health ?? http2HealthSettings(),
       disableHttp2: Boolean(process.env.DISABLE_HTTP2),
+      ...(this.proxy ? { proxy: this.proxy } : {}),
     });
     this.transportMaterial = material;
     return this.transport;

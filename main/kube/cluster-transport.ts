@@ -3,19 +3,27 @@
 // (more only past the server's SETTINGS_MAX_CONCURRENT_STREAMS, or after a GOAWAY), health-checked
 // with PINGs. When it picks http/1.1, when the URL is plain http:// (client-go does not speak h2c)
 // or when DISABLE_HTTP2 is set (as client-go reads it), requests go through a keep-alive Agent,
-// a socket per request in flight, with TCP keep-alive on every socket.
+// a socket per request in flight, with TCP keep-alive on every socket. Through a proxy
+// (proxy-selection.ts) every connection is a tunnel (proxy-tunnel.ts) with TLS to the server inside
+// it, h2 negotiated as directly; a plain http:// server behind an HTTP proxy is asked through the
+// proxy in absolute form, as Go's transport does.
 import http from 'node:http';
 import https from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http2';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
 import type { TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
 import type { Clock } from '../cache/clock';
+import { DialDeadline } from './dial-deadline';
 import { ConnectionLostError } from './errors';
 import { Http2Connection } from './http2-connection';
 import type { Http2HealthSettings } from './http2-health-check';
 import { http1Response, http2Response } from './http-response';
 import type { HttpProtocol, HttpResponse, OutgoingRequest } from './http-response';
+import { bareHost, proxyPort } from './proxy-selection';
+import { authority, openTunnel, proxyAuthorization } from './proxy-tunnel';
+import type { TunnelTarget } from './proxy-tunnel';
 
 /** The TLS half of a kubeconfig's cluster and user: what the server is trusted by, and who we are. */
 export interface TlsMaterial {
@@ -35,6 +43,8 @@ export interface ClusterTransportOptions {
   health: Http2HealthSettings;
   /** Refuse h2 and speak HTTP/1.1 only (client-go: the DISABLE_HTTP2 environment variable). */
   disableHttp2?: boolean;
+  /** The proxy every connection goes through (proxy-selection.ts); undefined: direct. */
+  proxy?: URL;
 }
 
 export interface TransportRequest {
@@ -159,34 +169,50 @@ export class ClusterTransport {
     this.connections.add(connection);
   }
 
-  private connectTls(): Promise<TLSSocket> {
-    const url = new URL(this.options.server);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  private async connectTls(): Promise<TLSSocket> {
+    const target = this.target();
     const material = this.options.tls ?? {};
-    return new Promise((resolve, reject) => {
-      const socket = tls.connect({
-        host,
-        port: Number(url.port || 443),
-        ...definedOnly(material),
-        servername: material.servername ?? (isIP(host) ? undefined : host),
-        ALPNProtocols: ['h2', 'http/1.1'],
-      });
-      socket.setKeepAlive(true, tcpKeepAliveDelayMs);
-      const timer = this.options.clock.setTimeout(() => {
-        socket.destroy(
-          Object.assign(new Error(`no connection within ${dialTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' }),
-        );
-      }, dialTimeoutMs);
-      socket.once('secureConnect', () => {
-        timer.stop();
-        socket.off('error', reject);
-        resolve(socket);
-      });
-      socket.once('error', (error) => {
-        timer.stop();
-        reject(error);
-      });
-    });
+    const deadline = this.dialDeadline();
+    try {
+      const tunnel = await deadline.bound(this.options.proxy && this.tunnel(target, deadline.signal));
+      return await deadline.bound(
+        new Promise<TLSSocket>((resolve, reject) => {
+          const socket = tls.connect({
+            ...(tunnel ? { socket: tunnel } : { host: target.host, port: target.port }),
+            ...definedOnly(material),
+            servername: material.servername ?? (isIP(target.host) ? undefined : target.host),
+            ALPNProtocols: ['h2', 'http/1.1'],
+          });
+          if (!tunnel) socket.setKeepAlive(true, tcpKeepAliveDelayMs);
+          deadline.onExpiry((error) => socket.destroy(error));
+          socket.once('secureConnect', () => {
+            socket.off('error', reject);
+            resolve(socket);
+          });
+          socket.once('error', reject);
+        }),
+      );
+    } finally {
+      deadline.stop();
+    }
+  }
+
+  /** The server's host (IPv6 without brackets) and port. */
+  private target(): TunnelTarget {
+    const url = new URL(this.options.server);
+    const secure = url.protocol === 'https:';
+    return { host: bareHost(url), port: Number(url.port || (secure ? 443 : 80)) };
+  }
+
+  /** A tunnel through the proxy to `target`, TCP keep-alive on its connection to the proxy. */
+  private async tunnel(target: TunnelTarget, signal: AbortSignal): Promise<Socket> {
+    const socket = await openTunnel(this.options.proxy!, target, this.options.tls ?? {}, signal);
+    socket.setKeepAlive(true, tcpKeepAliveDelayMs);
+    return socket;
+  }
+
+  private dialDeadline(): DialDeadline {
+    return new DialDeadline(this.options.clock, dialTimeoutMs);
   }
 
   private startHttp2(connection: Http2Connection, request: TransportRequest): OutgoingRequest {
@@ -213,12 +239,28 @@ export class ClusterTransport {
   }
 
   private startHttp1(request: TransportRequest): OutgoingRequest {
-    const transport = request.url.startsWith('https:') ? https : http;
-    const outgoing = transport.request(request.url, {
+    const forwarded = this.forwardsThroughProxy();
+    const secure = forwarded ? this.options.proxy!.protocol === 'https:' : request.url.startsWith('https:');
+    const options: https.RequestOptions = {
       method: request.method,
       headers: request.headers,
       agent: this.agent,
-    });
+    };
+    if (forwarded) {
+      // The proxy is asked for the absolute URL; it connects to the server itself.
+      const proxy = this.options.proxy!;
+      const authorization = proxyAuthorization(proxy);
+      options.host = bareHost(proxy);
+      options.port = proxyPort(proxy);
+      options.path = request.url;
+      options.headers = {
+        ...request.headers,
+        Host: authority(this.target()),
+        ...(authorization ? { 'Proxy-Authorization': authorization } : {}),
+      };
+    }
+    const transport = secure ? https : http;
+    const outgoing = forwarded ? transport.request(options) : transport.request(request.url, options);
     outgoing.once('socket', (socket) => socket.setKeepAlive(true, tcpKeepAliveDelayMs));
     const response = new Promise<HttpResponse>((resolve, reject) => {
       outgoing.once('response', (message) => resolve(http1Response(message)));
@@ -226,6 +268,12 @@ export class ClusterTransport {
     });
     outgoing.end(request.payload);
     return { response, abort: (error) => outgoing.destroy(error) };
+  }
+
+  /** A plain http:// server behind an http(s):// proxy: requests go to the proxy, in absolute form. */
+  private forwardsThroughProxy(): boolean {
+    const proxy = this.options.proxy;
+    return proxy !== undefined && proxy.protocol !== 'socks5:' && !this.options.tls;
   }
 
   private newAgent(): http.Agent {
@@ -236,10 +284,37 @@ export class ClusterTransport {
       maxFreeSockets,
       scheduling: 'lifo' as const,
     };
+    const proxy = this.options.proxy;
+    if (proxy && this.forwardsThroughProxy()) {
+      // Every connection is to the proxy (in TLS for an https:// one, verified as Go does it).
+      return proxy.protocol === 'https:'
+        ? new https.Agent({ ...common, ...definedOnly(this.options.tls ?? {}) })
+        : new http.Agent(common);
+    }
     // An https Agent offers no ALPN, so its servers answer in HTTP/1.1.
-    return this.options.tls
+    const agent = this.options.tls
       ? new https.Agent({ ...common, ...definedOnly(this.options.tls) })
       : new http.Agent(common);
+    if (proxy) this.tunnelConnections(agent, Boolean(this.options.tls));
+    return agent;
+  }
+
+  /** Makes `agent` open each connection through a tunnel (TLS inside it when `secure`). */
+  private tunnelConnections(agent: http.Agent, secure: boolean): void {
+    const create = (options: tls.ConnectionOptions, done: (error: Error | null, socket?: Socket) => void) => {
+      const target = this.target();
+      const deadline = this.dialDeadline();
+      deadline
+        .bound(this.tunnel(target, deadline.signal))
+        .then(
+          (tunnel) => done(null, secure ? tls.connect({ ...options, socket: tunnel }) : tunnel),
+          (error: Error) => done(error),
+        )
+        .finally(() => deadline.stop());
+      return undefined;
+    };
+    // Node's Agent takes a connection made later through the callback when none is returned.
+    (agent as unknown as { createConnection: typeof create }).createConnection = create;
   }
 }
 

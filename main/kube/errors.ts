@@ -60,6 +60,22 @@ export class ServerUnreachableError extends Error {
 }
 
 /**
+ * The proxy requests go through (proxy-selection.ts) could not be reached, or would not connect to the
+ * API server. Reaches callers as the cause of a ServerUnreachableError, whose message is then this one.
+ */
+export class ProxyTunnelError extends Error {
+  override readonly name = 'ProxyTunnelError';
+  constructor(
+    message: string,
+    /** Node's code when the proxy itself could not be reached (ECONNREFUSED...), else 'EPROXY'. */
+    readonly code: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/**
  * An HTTP/2 connection failed its health check: nothing was read from it for the read-idle timeout,
  * and a PING then went unanswered for the ping timeout (golang.org/x/net/http2's
  * closeForLostPing, "http2: client connection lost"). Every request and watch on the connection
@@ -282,6 +298,8 @@ export function messageOf(error: unknown): string {
 }
 
 function describeNetworkCode(code: string | undefined, cause: unknown): string {
+  // Through a proxy, what failed is said by the proxy's error: the server was never reached.
+  if (cause instanceof ProxyTunnelError) return cause.message;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused: is the API server running and the address right?';

@@ -18,6 +18,7 @@ import {
   messageOf,
 } from './errors';
 import type { Http2HealthSettings } from './http2-health-check';
+import type { ProxyEnvironment } from './proxy-selection';
 
 /** How a context's user authenticates; for display only. */
 export type AuthKind =
@@ -211,7 +212,7 @@ export class Kubeconfig {
    */
   connect(
     name: string = this.current,
-    options: { clock?: Clock; health?: Http2HealthSettings } = {},
+    options: { clock?: Clock; health?: Http2HealthSettings; proxyEnvironment?: ProxyEnvironment } = {},
   ): ClusterConnection {
     const context = this.requireContext(name);
     const cluster = this.config.getCluster(context.cluster);
@@ -229,6 +230,7 @@ export class Kubeconfig {
       user: user ?? { name: context.user ?? '' },
       clock: options.clock ?? realClock,
       health: options.health,
+      ...(options.proxyEnvironment ? { proxyEnvironment: options.proxyEnvironment } : {}),
     });
   }
 

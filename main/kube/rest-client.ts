@@ -12,6 +12,7 @@ import type { Status } from '../../shared/kube/status';
 import type { AuthorizedRequest, ClusterConnection } from './cluster-connection';
 import { ListReplyDecoder } from './list-reply-decoder';
 import {
+  ProxyTunnelError,
   ServerUnreachableError,
   TlsVerificationError,
   UnauthorizedError,
@@ -219,6 +220,9 @@ export class RestClient {
     const code = (error as { code?: string }).code;
     const server = this.connection.server;
     const description = this.prefix(request);
+    // A proxy's own failure (its certificate included) is not the API server's: said as the proxy's.
+    if (error instanceof ProxyTunnelError)
+      return new ServerUnreachableError(server, description, code, error);
     if (code && (tlsErrorCodes.has(code) || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS'))) {
       return new TlsVerificationError(server, description, code, error);
     }
