@@ -204,6 +204,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       server: context.server,
       namespace: context.namespace,
       user: context.userName,
+      ...(context.proxy ? { proxy: context.proxy } : {}),
     }));
     contexts.push({
       name: embeddedContext,

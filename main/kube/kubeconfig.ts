@@ -18,6 +18,7 @@ import {
   messageOf,
 } from './errors';
 import type { Http2HealthSettings } from './http2-health-check';
+import { describeProxy, proxyFor, ProxyConfigurationError } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
 
 /** How a context's user authenticates; for display only. */
@@ -40,6 +41,8 @@ export interface ContextDescription {
   namespace: string;
   userName: string;
   authKind: AuthKind;
+  /** The cluster's proxy-url, as scheme://host:port (never its credentials). */
+  proxy?: string;
 }
 
 /** Where to look; every field defaults to this process's environment. */
@@ -260,7 +263,23 @@ export class Kubeconfig {
       namespace: context.namespace ?? 'default',
       userName: context.user ?? '',
       authKind: this.inCluster ? 'in-cluster' : authKindOf(user),
+      ...proxyDescription(cluster),
     };
+  }
+}
+
+/**
+ * The proxy a cluster's own entry names (proxy-url), for the context list; one client-go refuses says
+ * so. The environment's proxies are the session's, alike for every context, so they are not listed.
+ */
+function proxyDescription(cluster: Cluster | null): { proxy?: string } {
+  if (!cluster?.server || !cluster.proxyUrl) return {};
+  try {
+    const proxy = proxyFor(cluster.server, cluster.proxyUrl);
+    return proxy ? { proxy: describeProxy(proxy) } : {};
+  } catch (error) {
+    if (error instanceof ProxyConfigurationError) return { proxy: 'invalid proxy-url' };
+    return {};
   }
 }
 

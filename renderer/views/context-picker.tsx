@@ -40,6 +40,7 @@ export function ContextPicker(props: ContextPickerProps): ReactNode {
               <span>{context.name}</span>
               <span className="menu-detail">
                 {context.embedded ? 'built in' : (context.server ?? context.cluster)}
+                {context.proxy ? ` via ${context.proxy}` : ''}
               </span>
             </button>
           ))}

@@ -56,6 +56,8 @@ export interface ContextDescription {
   user?: string;
   /** True for Kubetide's embedded cluster. */
   embedded?: boolean;
+  /** The proxy its kubeconfig entry names (proxy-url), as scheme://host:port (never credentials). */
+  proxy?: string;
 }
 
 export interface ContextList {

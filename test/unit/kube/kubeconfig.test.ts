@@ -206,6 +206,19 @@ describe('Kubeconfig loading', () => {
     });
     expect(JSON.stringify(kubeconfig.listContexts())).not.toContain('hunter2');
   });
+
+  it("names a cluster's proxy-url without its credentials, and one client-go refuses as invalid", () => {
+    const withProxy = (proxyUrl: string) => {
+      const text = JSON.parse(JSON.stringify(config([['alpha', 'a', 'https://a:6443']], 'alpha'))) as {
+        clusters: { cluster: Record<string, string> }[];
+      };
+      text.clusters[0]!.cluster['proxy-url'] = proxyUrl;
+      return Kubeconfig.fromString(JSON.stringify(text)).describeContext();
+    };
+    expect(withProxy('socks5://ada:s3cret@bastion:1080').proxy).toBe('socks5://bastion:1080');
+    expect(JSON.stringify(withProxy('http://ada:s3cret@proxy:3128'))).not.toContain('s3cret');
+    expect(withProxy('socks4://bastion:1080').proxy).toBe('invalid proxy-url');
+  });
 });
 
 describe('Kubeconfig authentication on our requests', () => {
