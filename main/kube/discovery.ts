@@ -3,7 +3,12 @@
 // once at start and again, debounced, after every change to customresourcedefinitions
 // (CustomResourceDefinitionWatch). A group version that fails (an unavailable aggregated API, say)
 // keeps what was last discovered for it rather than failing the whole registry, as client-go's
-// ErrGroupDiscoveryFailed does. Legacy (per group version) discovery only: every server has it.
+// ErrGroupDiscoveryFailed does. /api and /apis are asked for aggregated discovery first
+// (apidiscovery.k8s.io v2, then v2beta1, as client-go asks): one document each with every group
+// version's resources, where the legacy form takes a request per group version (a hundred and more on
+// a cluster with many operators, again after every CRD change). A server that answers in the legacy
+// form (before 1.26) is discovered the legacy way; a group version the aggregated document marks
+// Stale (an aggregated API server that did not answer) fails as client-go's StaleGroupVersionError.
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import type { KindPrinter } from '../../shared/kinds/columns';
@@ -165,21 +170,34 @@ export class Discovery {
 
   private async discover(): Promise<ApiResource[]> {
     const signal = this.abort.signal;
-    const groupVersions = await this.groupVersions(signal);
+    const roots = await Promise.all([this.root('/api', signal), this.root('/apis', signal)]);
     const next = new Map<string, ApiResource[]>();
+    const failed = (key: string, error: Error) => {
+      this.failedGroupVersions.set(key, error);
+      const previous = this.byGroupVersion.get(key);
+      if (previous) next.set(key, previous);
+    };
+    for (const root of roots) {
+      for (const [key, resources] of root.discovered) {
+        next.set(key, resources);
+        this.failedGroupVersions.delete(key);
+      }
+      for (const key of root.stale)
+        failed(key, new Error(`discovery of ${key} is stale: its aggregated API server did not answer`));
+    }
     await Promise.all(
-      groupVersions.map(async (groupVersion) => {
-        const key = groupVersionKey(groupVersion);
-        try {
-          next.set(key, await this.resourcesOf(groupVersion, signal));
-          this.failedGroupVersions.delete(key);
-        } catch (error) {
-          if (signal.aborted) throw error;
-          this.failedGroupVersions.set(key, error as Error);
-          const previous = this.byGroupVersion.get(key);
-          if (previous) next.set(key, previous);
-        }
-      }),
+      roots
+        .flatMap((root) => root.toFetch)
+        .map(async (groupVersion) => {
+          const key = groupVersionKey(groupVersion);
+          try {
+            next.set(key, await this.resourcesOf(groupVersion, signal));
+            this.failedGroupVersions.delete(key);
+          } catch (error) {
+            if (signal.aborted) throw error;
+            failed(key, error as Error);
+          }
+        }),
     );
     const change = diff(this.byGroupVersion, next);
     this.byGroupVersion = next;
@@ -192,33 +210,19 @@ export class Discovery {
     return this.resources();
   }
 
-  private async groupVersions(signal: AbortSignal): Promise<GroupVersion[]> {
-    const [core, groups] = await Promise.all([
-      this.client.json<{ versions?: string[] }>({
-        path: '/api',
-        description: discoveryRequest('/api'),
-        signal,
-      }),
-      this.client.json<{
-        groups?: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[];
-      }>({
-        path: '/apis',
-        description: discoveryRequest('/apis'),
-        signal,
-      }),
-    ]);
-    const coreVersions = core.versions ?? [];
-    const result: GroupVersion[] = coreVersions.map((version, index) => ({
-      group: '',
-      version,
-      preferred: index === 0,
-    }));
-    for (const group of groups.groups ?? []) {
-      const preferred = group.preferredVersion?.version ?? group.versions[0]?.version;
-      for (const { version } of group.versions)
-        result.push({ group: group.name, version, preferred: version === preferred });
-    }
-    return result;
+  /**
+   * /api or /apis: in aggregated form, every group version's resources (and the stale ones); in the
+   * legacy form, the group versions whose APIResourceList is still to be fetched.
+   */
+  private async root(path: '/api' | '/apis', signal: AbortSignal): Promise<DiscoveryRoot> {
+    const answer = await this.client.json<LegacyRoot | AggregatedDiscovery>({
+      path,
+      accept: aggregatedDiscoveryAccept,
+      description: discoveryRequest(path),
+      signal,
+    });
+    if (answer.kind === 'APIGroupDiscoveryList') return fromAggregated(answer as AggregatedDiscovery);
+    return { discovered: new Map(), stale: [], toFetch: fromLegacy(path, answer as LegacyRoot) };
   }
 
   private async resourcesOf(groupVersion: GroupVersion, signal: AbortSignal): Promise<ApiResource[]> {
@@ -254,6 +258,95 @@ export class Discovery {
       void this.refresh().catch(() => undefined);
     }, this.options.rediscoverDelayMs ?? 500);
   }
+}
+
+/** client-go's discovery Accept: aggregated v2, else v2beta1, else the legacy documents. */
+const aggregatedDiscoveryAccept = [
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+  'application/json',
+].join(',');
+
+interface DiscoveryRoot {
+  /** Resources by group version key, from an aggregated document. */
+  readonly discovered: Map<string, ApiResource[]>;
+  /** Group version keys an aggregated document marks Stale. */
+  readonly stale: string[];
+  /** Group versions a legacy document lists, each to be fetched. */
+  readonly toFetch: GroupVersion[];
+}
+
+/** APIVersions (/api) or APIGroupList (/apis). */
+interface LegacyRoot {
+  kind?: string;
+  versions?: string[];
+  groups?: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[];
+}
+
+interface AggregatedDiscovery {
+  kind: 'APIGroupDiscoveryList';
+  items?: {
+    metadata?: { name?: string };
+    versions?: { version: string; freshness?: string; resources?: AggregatedResource[] }[];
+  }[];
+}
+
+interface AggregatedResource {
+  resource: string;
+  responseKind?: { kind?: string };
+  scope?: string;
+  singularResource?: string;
+  verbs?: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+
+function fromLegacy(path: '/api' | '/apis', root: LegacyRoot): GroupVersion[] {
+  if (path === '/api')
+    return (root.versions ?? []).map((version, index) => ({ group: '', version, preferred: index === 0 }));
+  const result: GroupVersion[] = [];
+  for (const group of root.groups ?? []) {
+    const preferred = group.preferredVersion?.version ?? group.versions[0]?.version;
+    for (const { version } of group.versions)
+      result.push({ group: group.name, version, preferred: version === preferred });
+  }
+  return result;
+}
+
+/** An aggregated document's resources; each group's versions come in preference order. */
+function fromAggregated(document: AggregatedDiscovery): DiscoveryRoot {
+  const root: DiscoveryRoot = { discovered: new Map(), stale: [], toFetch: [] };
+  for (const item of document.items ?? []) {
+    const group = item.metadata?.name ?? '';
+    (item.versions ?? []).forEach(({ version, freshness, resources }, index) => {
+      const key = groupVersionKey({ group, version });
+      if (freshness === 'Stale') {
+        root.stale.push(key);
+        return;
+      }
+      // client-go refuses a resource without its kind; so is it left out here.
+      const described = (resources ?? []).filter((entry) => entry.responseKind?.kind);
+      root.discovered.set(
+        key,
+        described.map((entry) => {
+          const kind = entry.responseKind!.kind!;
+          return {
+            group,
+            version,
+            resource: entry.resource,
+            kind,
+            singularName: entry.singularResource || kind.toLowerCase(),
+            namespaced: entry.scope === 'Namespaced',
+            verbs: entry.verbs ?? [],
+            shortNames: entry.shortNames ?? [],
+            categories: entry.categories ?? [],
+            preferred: index === 0,
+          };
+        }),
+      );
+    });
+  }
+  return root;
 }
 
 interface RawResource {

@@ -27,6 +27,12 @@ import {
 import { badRequest, methodNotAllowed } from './api-errors';
 import { containerStreamRefusal, isContainerStream } from './container-streams';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  negotiatedAggregatedDiscovery,
+} from './aggregated-discovery';
+import type { LegacyGroup } from './aggregated-discovery';
 import type { MetricsApi } from './metrics-api';
 import { metricsDiscovery, metricsGroup, metricsGroupEntry } from './metrics-api';
 import type { FaultCommand } from './faults';
@@ -56,6 +62,8 @@ export interface ApiServerContext extends ResourceHandlerContext {
   logs: PodLogServer;
   /** metrics.k8s.io, as metrics-server's APIService adds it; absent when the cluster runs without it. */
   metrics?: MetricsApi;
+  /** Answer legacy discovery only, as a server before aggregated discovery (1.26) does. */
+  legacyDiscoveryOnly?: boolean;
 }
 
 const versionInfo = {
@@ -141,16 +149,30 @@ async function route(
     const version = parsed.kind === 'groupVersion' ? parsed.version : undefined;
     const host = request.headers.host ?? '127.0.0.1';
     const metricsServed = context.metrics !== undefined;
+    const legacy = (group: string, groupVersion?: string) =>
+      (metricsServed && metricsDiscovery(group, groupVersion)) ||
+      reviewsDiscovery(group, groupVersion) ||
+      (groupVersion === undefined ? apiGroup(catalog, group) : apiResourceList(catalog, group, groupVersion));
+    const core = parsed.kind === 'root' && parsed.segments[0] === 'api';
+    const groups = () => withServedGroups(apiGroupList(catalog), metricsServed);
+    const aggregated = context.legacyDiscoveryOnly
+      ? undefined
+      : negotiatedAggregatedDiscovery(request.headers.accept);
+    if (parsed.kind === 'root' && aggregated) {
+      const listed = core
+        ? [{ name: '', versions: [{ version: 'v1' }] }]
+        : (groups() as { groups: LegacyGroup[] }).groups;
+      return sendJson(response, 200, aggregatedDiscovery(aggregated, listed, legacy), {
+        'Content-Type': aggregatedContentType(aggregated),
+        Vary: 'Accept',
+      });
+    }
     const body =
       parsed.kind === 'root'
-        ? parsed.segments[0] === 'api'
+        ? core
           ? apiVersions(host)
-          : withServedGroups(apiGroupList(catalog), metricsServed)
-        : (metricsServed && metricsDiscovery(parsed.group, version)) ||
-          reviewsDiscovery(parsed.group, version) ||
-          (parsed.kind === 'group'
-            ? apiGroup(catalog, parsed.group)
-            : apiResourceList(catalog, parsed.group, parsed.version));
+          : groups()
+        : legacy(parsed.group, parsed.kind === 'group' ? undefined : version);
     return body ? sendJson(response, 200, body) : notFoundPath(response);
   }
   const path = parsed.path;

@@ -102,6 +102,11 @@ export interface EmbeddedClusterOptions {
    * (response-compression.ts). Default false: on one machine it costs both ends CPU and saves nothing.
    */
   compressResponses?: boolean;
+  /**
+   * Answer /api and /apis in legacy form only, as a server before 1.26 does, even to a client asking
+   * for aggregated discovery (default false: aggregated when asked, as kube-apiserver since 1.26).
+   */
+  legacyDiscoveryOnly?: boolean;
 }
 
 /** Runtime control of background change. */
@@ -220,6 +225,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     table: createTableConverter(store),
     now: () => clock.now(),
     ...(compression ? { compression } : {}),
+    ...(options.legacyDiscoveryOnly ? { legacyDiscoveryOnly: true } : {}),
     hub,
     users,
     requests,

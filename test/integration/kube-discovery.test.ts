@@ -1,6 +1,7 @@
 // Discovery against the embedded cluster: every served kind, and CRDs appearing and disappearing while
-// connected, without reconnecting.
-import { afterEach, describe, expect, it } from 'vitest';
+// connected, without reconnecting; aggregated discovery (two requests) finding what the legacy documents
+// (a request per group version) say, for Discovery and for kubectl alike.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClusterConnection } from '../../main/kube/cluster-connection';
 import { Discovery } from '../../main/kube/discovery';
 import type { DiscoveryChange } from '../../main/kube/discovery';
@@ -9,6 +10,7 @@ import { RestClient } from '../../main/kube/rest-client';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { createWidgetDefinition } from './kube-fixtures';
+import { kubectlHarness } from './kubectl-harness';
 
 let cluster: EmbeddedCluster | undefined;
 let connection: ClusterConnection | undefined;
@@ -27,6 +29,23 @@ async function startDiscovery(): Promise<Discovery> {
   discovery = new Discovery(new RestClient(connection), { rediscoverDelayMs: 20 });
   await discovery.start();
   return discovery;
+}
+
+/** Discovery once against a cluster, its resources and the discovery paths it asked for. */
+async function discoverOnce(legacyDiscoveryOnly: boolean) {
+  const started = await startEmbeddedCluster({ seed: 1, legacyDiscoveryOnly });
+  const opened = Kubeconfig.fromString(started.kubeconfigYaml()).connect();
+  try {
+    const client = new RestClient(opened);
+    const json = vi.spyOn(client, 'json');
+    const registry = new Discovery(client, { watchCustomResourceDefinitions: false });
+    await registry.start();
+    const paths = json.mock.calls.map(([request]) => request.path);
+    return { resources: registry.resources(), paths };
+  } finally {
+    opened.close();
+    await started.close();
+  }
 }
 
 function nextChange(discovery: Discovery): Promise<DiscoveryChange> {
@@ -58,6 +77,42 @@ describe('Discovery', () => {
     expect(registry.find('Node')).toMatchObject({ resource: 'nodes', namespaced: false });
     expect(registry.find('deployments.apps')?.kind).toBe('Deployment');
     expect(registry.resources().some((resource) => resource.resource.includes('/'))).toBe(false);
+  });
+
+  it('finds in the two aggregated documents every resource the legacy ones list', async () => {
+    const aggregated = await discoverOnce(false);
+    const legacy = await discoverOnce(true);
+    const sorted = (resources: typeof aggregated.resources) =>
+      [...resources].sort((a, b) =>
+        `${a.group}/${a.version}/${a.resource}`.localeCompare(`${b.group}/${b.version}/${b.resource}`),
+      );
+    expect(aggregated.resources.length).toBeGreaterThan(20);
+    expect(sorted(aggregated.resources)).toEqual(sorted(legacy.resources));
+    expect(aggregated.paths.sort()).toEqual(['/api', '/apis']);
+    expect(legacy.paths).toContain('/apis/apps/v1');
+    expect(legacy.paths.length).toBeGreaterThan(10);
+  });
+
+  it('gives kubectl the same resources in aggregated form, in two requests', async () => {
+    const run = async (legacyDiscoveryOnly: boolean) => {
+      const started = await startEmbeddedCluster({ seed: 1, legacyDiscoveryOnly });
+      const kubectl = kubectlHarness(started);
+      try {
+        const table = await kubectl.kubectl(['api-resources', '-o', 'wide', '--sort-by=name']);
+        const { stderr } = await kubectl.kubectlWithStderr(['api-resources', '-v=6']);
+        const gets = stderr.split('\n').filter((line) => / GET https?:\/\/\S+\/apis?[/?]/.test(line));
+        return { table, gets };
+      } finally {
+        kubectl.close();
+        await started.close();
+      }
+    };
+    const aggregated = await run(false);
+    const legacy = await run(true);
+    expect(aggregated.table).toEqual(legacy.table);
+    expect(aggregated.table).toMatch(/^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment\s+\S*create/m);
+    expect(aggregated.gets).toHaveLength(2);
+    expect(legacy.gets.length).toBeGreaterThan(10);
   });
 
   it('adds a CRD created while connected, and removes it once deleted', async () => {

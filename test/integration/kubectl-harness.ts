@@ -13,6 +13,8 @@ const run = promisify(execFile);
 export interface KubectlHarness {
   /** stdout of a kubectl run that must succeed; extra environment variables (KUBE_EDITOR) optional. */
   kubectl(args: string[], environment?: NodeJS.ProcessEnv): Promise<string>;
+  /** stdout and stderr of a kubectl run that must succeed (its -v logs are on stderr). */
+  kubectlWithStderr(args: string[]): Promise<{ stdout: string; stderr: string }>;
   /** stdout and stderr of a kubectl run that must fail. */
   kubectlFailure(args: string[]): Promise<string>;
   /** Writes a file into the harness' directory and returns its path. */
@@ -37,6 +39,9 @@ export function kubectlHarness(cluster: EmbeddedCluster, user?: string): Kubectl
     async kubectl(args, extra = {}) {
       const { stdout } = await run('kubectl', args, { env: { ...environment, ...extra }, timeout: 20_000 });
       return stdout;
+    },
+    kubectlWithStderr(args) {
+      return run('kubectl', args, { env: environment, timeout: 20_000 });
     },
     async kubectlFailure(args) {
       try {

@@ -28,6 +28,81 @@ interface FakeApi {
   metricsDown: boolean;
   /** What a CRD LIST or WATCH gets: a 403, or the events a watch sends before staying open. */
   definitions: 'forbidden' | object[];
+  /** Answer /api and /apis in aggregated form when asked (kube-apiserver since 1.26). */
+  aggregated?: boolean;
+  /** The Accept header of each /api and /apis request. */
+  accepts?: string[];
+}
+
+const v2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+const aggregatedResource = (
+  resource: string,
+  kind: string,
+  scope = 'Namespaced',
+  group = '',
+  version = 'v1',
+) => ({
+  resource,
+  responseKind: { group, version, kind },
+  scope,
+  singularResource: kind.toLowerCase(),
+  verbs: ['list', 'watch'],
+});
+
+/** The fake's groups as kube-apiserver's aggregated /apis lists them (metrics Stale while it is down). */
+function aggregatedGroups(api: FakeApi): object {
+  const version = (name: string, resources: object[], freshness = 'Current') => ({
+    version: name,
+    resources,
+    freshness,
+  });
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    items: [
+      {
+        metadata: { name: 'apps' },
+        versions: [version('v1', [aggregatedResource('deployments', 'Deployment', 'Namespaced', 'apps')])],
+      },
+      {
+        metadata: { name: 'metrics.k8s.io' },
+        versions: [
+          version(
+            'v1beta1',
+            api.metricsDown
+              ? []
+              : [aggregatedResource('pods', 'PodMetrics', 'Namespaced', 'metrics.k8s.io', 'v1beta1')],
+            api.metricsDown ? 'Stale' : 'Current',
+          ),
+        ],
+      },
+      {
+        metadata: { name: 'apiextensions.k8s.io' },
+        versions: [
+          version('v1', [
+            aggregatedResource(
+              'customresourcedefinitions',
+              'CustomResourceDefinition',
+              'Cluster',
+              'apiextensions.k8s.io',
+            ),
+            // No responseKind: client-go refuses it, and so does Discovery.
+            { resource: 'kindless', scope: 'Cluster', singularResource: 'kindless', verbs: ['list'] },
+          ]),
+          version('v1beta1', [
+            aggregatedResource(
+              'customresourcedefinitions',
+              'CustomResourceDefinition',
+              'Cluster',
+              'apiextensions.k8s.io',
+              'v1beta1',
+            ),
+          ]),
+        ],
+      },
+    ],
+  };
 }
 
 const resource = (name: string, kind: string, namespaced = true) => ({
@@ -42,6 +117,28 @@ function fakeApi(api: FakeApi): (request: http.IncomingMessage, response: http.S
   return (request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     api.requests.set(url.pathname, (api.requests.get(url.pathname) ?? 0) + 1);
+    const aggregated = api.aggregated && request.headers.accept?.split(',')[0] === v2;
+    if (url.pathname === '/api' || url.pathname === '/apis') api.accepts?.push(request.headers.accept ?? '');
+    if (aggregated && url.pathname === '/api')
+      return sendJson(response, 200, {
+        kind: 'APIGroupDiscoveryList',
+        apiVersion: 'apidiscovery.k8s.io/v2',
+        items: [
+          {
+            metadata: {},
+            versions: [
+              {
+                version: 'v1',
+                resources: [
+                  aggregatedResource('pods', 'Pod'),
+                  aggregatedResource('nodes', 'Node', 'Cluster'),
+                ],
+              },
+            ],
+          },
+        ],
+      });
+    if (aggregated && url.pathname === '/apis') return sendJson(response, 200, aggregatedGroups(api));
     switch (url.pathname) {
       case '/api':
         return sendJson(response, 200, { kind: 'APIVersions', versions: ['v1'] });
@@ -138,6 +235,53 @@ describe('Discovery', () => {
     expect(registry.failedGroupVersions.get('metrics.k8s.io/v1beta1')?.message).toContain(
       'metrics-server is down',
     );
+  });
+
+  it('asks for aggregated discovery as client-go does, and makes no request per group version', async () => {
+    const api: FakeApi = {
+      requests: new Map(),
+      metricsDown: false,
+      definitions: [],
+      aggregated: true,
+      accepts: [],
+    };
+    const registry = await startDiscovery(api);
+    expect(
+      registry
+        .resources()
+        .map(
+          (entry) =>
+            `${entry.group}/${entry.version}/${entry.resource}${entry.preferred ? '' : ' (not preferred)'}`,
+        )
+        .sort(),
+    ).toEqual([
+      '/v1/nodes',
+      '/v1/pods',
+      'apiextensions.k8s.io/v1/customresourcedefinitions',
+      'apiextensions.k8s.io/v1beta1/customresourcedefinitions (not preferred)',
+      'apps/v1/deployments',
+      'metrics.k8s.io/v1beta1/pods',
+    ]);
+    expect(registry.find('nodes')).toMatchObject({ kind: 'Node', namespaced: false, singularName: 'node' });
+    expect(registry.find('customresourcedefinitions')?.version).toBe('v1');
+    expect(api.accepts).toEqual([
+      `${v2},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`,
+      `${v2},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`,
+    ]);
+    const paths = [...api.requests.keys()].filter((path) => !path.includes('customresourcedefinitions'));
+    expect(paths.sort()).toEqual(['/api', '/apis']);
+  });
+
+  it('fails a group version the aggregated document marks Stale, keeping its last result', async () => {
+    const api: FakeApi = { requests: new Map(), metricsDown: false, definitions: [], aggregated: true };
+    const registry = await startDiscovery(api);
+    api.metricsDown = true;
+    await registry.refresh();
+    expect(registry.find('pods.metrics.k8s.io')?.kind).toBe('PodMetrics');
+    expect(registry.failedGroupVersions.get('metrics.k8s.io/v1beta1')?.message).toContain('stale');
+    api.metricsDown = false;
+    await registry.refresh();
+    expect(registry.failedGroupVersions.size).toBe(0);
   });
 
   it('rediscovers once, after the debounce delay, for a burst of CRD changes', async () => {
