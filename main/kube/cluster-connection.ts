@@ -17,7 +17,7 @@ import type { ExecConfig } from './exec-credential';
 import type { HttpProtocol } from './http-response';
 import { http2HealthSettings } from './http2-health-check';
 import type { Http2HealthSettings } from './http2-health-check';
-import type { ContextDescription } from './kubeconfig';
+import type { ContextDescription, KubeconfigCluster } from './kubeconfig';
 import { proxyFor } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
 
@@ -46,6 +46,8 @@ export class ClusterConnection {
   readonly namespace: string;
   /** The proxy requests go through (its URL may carry credentials: never shown whole). */
   readonly proxy: URL | undefined;
+  /** The cluster's disable-compression: never ask this server for gzip (client-go's DisableCompression). */
+  readonly disableCompression: boolean;
   private readonly config: KubeConfig;
   private readonly exec: ExecCredentialProvider | undefined;
   private readonly secure: boolean;
@@ -63,6 +65,7 @@ export class ClusterConnection {
     this.secure = !this.server.startsWith('http:');
     // Throws ProxyConfigurationError for a proxy-url client-go would refuse, as kubectl fails then.
     this.proxy = proxyFor(this.server, cluster.proxyUrl, options.proxyEnvironment);
+    this.disableCompression = (cluster as KubeconfigCluster).disableCompression === true;
     // A private single-context KubeConfig: client-node's authenticators keep per-instance state (token
     // caches, OIDC expiry), which must not be shared between users. Exec is ours, so client-node does
     // not see it; plain-HTTP servers are marked skip-verify only because client-node refuses http://

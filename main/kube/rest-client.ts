@@ -166,8 +166,9 @@ export class RestClient {
       Accept: request.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
-    // Watches stay uncompressed: gzip would buffer events; big LIST replies shrink several-fold.
-    if (forJson) headers['Accept-Encoding'] = 'gzip';
+    // Watches stay uncompressed: gzip would buffer events; big LIST replies shrink several-fold,
+    // unless the kubeconfig's disable-compression says the link is worth more than the CPU.
+    if (forJson && !this.connection.disableCompression) headers['Accept-Encoding'] = 'gzip';
     let payload: Buffer | undefined;
     if (request.body !== undefined) {
       payload = Buffer.from(JSON.stringify(request.body));

@@ -4,6 +4,9 @@
 // own size left inflating and decoding taking turns. A LIST's decoder is still handed sinkPieceBytes
 // at a time, one piece a task, as from a reply sent plain.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type * as Zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -101,5 +104,40 @@ describe('a gzipped reply', () => {
     // (each a round trip through main's loop) that pieces of the decoder's size would take.
     expect(Math.max(...inflated.pieces)).toBe(gunzipChunkBytes);
     expect(inflated.pieces.length).toBeLessThan(total / sinkPieceBytes / 2);
+  });
+});
+
+describe("the cluster's disable-compression", () => {
+  /** The Accept-Encoding of a LIST sent under a kubeconfig with `cluster`'s settings, from files merged. */
+  async function acceptEncoding(cluster: Record<string, unknown>): Promise<string | undefined> {
+    let seen: string | undefined;
+    server = await startServer((request, response) => {
+      seen = request.headers['accept-encoding'];
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ items: [] }));
+    });
+    const folder = mkdtempSync(join(tmpdir(), 'kubetide-compression-'));
+    try {
+      // Read as files are, merged with a second file as KUBECONFIG lists them.
+      const first = join(folder, 'first');
+      const second = join(folder, 'second');
+      writeFileSync(first, kubeconfigYaml(server.url, { token: 't' }, cluster));
+      writeFileSync(second, kubeconfigYaml('https://other.example', { token: 'u' }));
+      connection = Kubeconfig.fromFiles([first, second]).connect();
+      await new RestClient(connection).list({
+        path: '/api/v1/pods',
+        description: { verb: 'list', resource: 'pods' },
+      });
+      return seen;
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('asks for gzip by default, and not when the kubeconfig disables compression', async () => {
+    expect(await acceptEncoding({})).toBe('gzip');
+    connection?.close();
+    await server?.close();
+    expect(await acceptEncoding({ 'disable-compression': true })).toBeUndefined();
   });
 });
