@@ -1,5 +1,6 @@
 // Credentials stay in main. A whole session runs against the embedded cluster through a kubeconfig whose
-// user carries a token, a password, a client certificate and key, and an exec plugin; every message
+// user carries a token, a password, a client certificate and key, and an exec plugin, and whose
+// cluster is reached through a proxy that wants the credentials in its proxy-url; every message
 // that crosses the bridge (both ways) and every line main logs is recorded, and none may hold any of
 // those credentials or the kubeconfig's text. Secret values reach the renderer masked unless revealed.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { BridgeClient } from '../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../renderer/transport/bridge-link';
 import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import { startHttpProxy } from '../support/test-proxies';
+import type { TestProxy } from '../support/test-proxies';
 
 const credentials = {
   token: 'token-9f8e7d6c5b4a-never-leaves-main',
@@ -26,6 +29,8 @@ const credentials = {
   clientCertificate: '-----BEGIN CERTIFICATE-----\nMIIBcertificateMATERIAL\n-----END CERTIFICATE-----\n',
   execToken: 'exec-token-0a1b2c3d-never-leaves-main',
   execArgument: 'exec-argument-secret-flag',
+  proxyUser: 'proxy-user-leakcheck',
+  proxyPassword: 'proxy-password-never-leaves-main',
 };
 const secretValue = 'c3VwZXItc2VjcmV0LWRhdGFiYXNlLXBhc3N3b3Jk';
 const base64 = (text: string) => Buffer.from(text).toString('base64');
@@ -34,6 +39,7 @@ let cluster: EmbeddedCluster;
 let backend: Backend;
 let directory: string;
 let kubeconfigText: string;
+let proxy: TestProxy;
 const crossing: string[] = [];
 const logged: string[] = [];
 
@@ -84,10 +90,14 @@ beforeAll(async () => {
     plugin,
     `process.stdout.write(JSON.stringify({apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: {token: '${credentials.execToken}'}}));\n`,
   );
+  proxy = await startHttpProxy({
+    credentials: { username: credentials.proxyUser, password: credentials.proxyPassword },
+  });
+  const proxyUrl = proxy.url.replace('//', `//${credentials.proxyUser}:${credentials.proxyPassword}@`);
   kubeconfigText = [
     'apiVersion: v1',
     'kind: Config',
-    `clusters: [{name: leakcheck, cluster: {server: "${cluster.url}"}}]`,
+    `clusters: [{name: leakcheck, cluster: {server: "${cluster.url}", proxy-url: "${proxyUrl}"}}]`,
     'users:',
     '- name: leakcheck-user',
     '  user:',
@@ -115,6 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await backend?.close();
+  await proxy?.close();
   await cluster?.close();
   rmSync(directory, { recursive: true, force: true });
 });
@@ -167,6 +178,10 @@ describe('credentials never cross the bridge', () => {
     expect(crossing.length).toBeGreaterThan(20);
     // The kubeconfig's user is the one in play (its name is shown in the context picker, by design).
     expect(crossing.some((message) => message.includes('leakcheck-user'))).toBe(true);
+    // Every request went through the proxy, and the context list names it without its credentials.
+    expect(proxy.requests.length).toBeGreaterThan(5);
+    expect(proxy.requests.every((request) => request.includes(cluster.url))).toBe(true);
+    expect(crossing.some((message) => message.includes(`"proxy":"${proxy.url}"`))).toBe(true);
     const forbidden = [
       credentials.token,
       credentials.password,
@@ -178,6 +193,9 @@ describe('credentials never cross the bridge', () => {
       base64(credentials.clientCertificate),
       base64(`${credentials.username}:${credentials.password}`),
       'credential-plugin.mjs',
+      credentials.proxyUser,
+      credentials.proxyPassword,
+      base64(`${credentials.proxyUser}:${credentials.proxyPassword}`),
       kubeconfigText,
       'client-key-data',
     ];
