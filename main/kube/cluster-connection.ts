@@ -6,6 +6,7 @@
 // through ExecCredentialProvider so that failures are typed and a 401 can force a refresh. Requests go
 // through the cluster's proxy-url, or the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as
 // client-go's do (proxy-selection.ts).
+import { readFileSync } from 'node:fs';
 import type https from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, User } from '@kubernetes/client-node';
@@ -82,8 +83,11 @@ export class ClusterConnection {
     this.exec = exec?.command
       ? new ExecCredentialProvider(exec, options.clock, {
           server: this.server,
-          certificateAuthorityData: cluster.caData,
+          certificateAuthorityData: cluster.caData ?? fileAsBase64(cluster.caFile),
           insecureSkipTlsVerify: cluster.skipTLSVerify,
+          tlsServerName: cluster.tlsServerName,
+          proxyUrl: cluster.proxyUrl,
+          disableCompression: this.disableCompression,
         })
       : undefined;
   }
@@ -173,6 +177,17 @@ export class ClusterConnection {
     });
     this.transportMaterial = material;
     return this.transport;
+  }
+}
+
+/** A CA file's content as base64, as client-go hands it to an exec plugin; undefined if unreadable. */
+function fileAsBase64(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file).toString('base64');
+  } catch {
+    // The connection's own TLS setup reports an unreadable CA; the plugin just goes without it.
+    return undefined;
   }
 }
 

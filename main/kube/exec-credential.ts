@@ -42,11 +42,17 @@ export class ExecCredentialProvider {
   constructor(
     private readonly config: ExecConfig,
     private readonly clock: Clock,
-    /** The cluster, passed in KUBERNETES_EXEC_INFO when provideClusterInfo is set. */
+    /**
+     * The cluster, passed in KUBERNETES_EXEC_INFO when provideClusterInfo is set: client-go's
+     * ConfigToExecCluster fields (the CA as base64, as Go writes bytes in JSON; a CA file's content).
+     */
     private readonly cluster: {
       server: string;
       certificateAuthorityData?: string;
       insecureSkipTlsVerify?: boolean;
+      tlsServerName?: string;
+      proxyUrl?: string;
+      disableCompression?: boolean;
     },
   ) {}
 
@@ -91,7 +97,11 @@ export class ExecCredentialProvider {
               cluster: {
                 server: this.cluster.server,
                 'certificate-authority-data': this.cluster.certificateAuthorityData,
-                'insecure-skip-tls-verify': this.cluster.insecureSkipTlsVerify,
+                // omitempty in client-go: absent unless set.
+                ...(this.cluster.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
+                ...(this.cluster.tlsServerName ? { 'tls-server-name': this.cluster.tlsServerName } : {}),
+                ...(this.cluster.proxyUrl ? { 'proxy-url': this.cluster.proxyUrl } : {}),
+                ...(this.cluster.disableCompression ? { 'disable-compression': true } : {}),
               },
             }
           : {}),

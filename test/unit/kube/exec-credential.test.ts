@@ -8,6 +8,7 @@ import { ExecPluginFailedError, ExecPluginMissingError } from '../../../main/kub
 import { Kubeconfig } from '../../../main/kube/kubeconfig';
 import { RestClient } from '../../../main/kube/rest-client';
 import { newStatus } from '../../../shared/kube/status';
+import { startHttpProxy } from '../../support/test-proxies';
 import { kubeconfigYaml, rejectionOf, sendJson, startServer } from './local-server';
 import type { LocalServer } from './local-server';
 
@@ -25,6 +26,7 @@ const runs = (existsSync(process.env.RUNS) ? Number(readFileSync(process.env.RUN
 writeFileSync(process.env.RUNS, String(runs));
 if (process.env.FAIL) { process.stderr.write('error: you must log in first\\n'); process.exit(3); }
 const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
+if (process.env.INFO_FILE) writeFileSync(process.env.INFO_FILE, process.env.KUBERNETES_EXEC_INFO);
 const status = { token: 'token-' + runs + '-' + info.kind };
 if (process.env.EXPIRES) status.expirationTimestamp = process.env.EXPIRES;
 process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }));
@@ -81,6 +83,44 @@ describe('exec credential plugins', () => {
     const client = await clientWith(execUser(), () => true, seen);
     await get(client);
     expect(seen).toEqual(['token-1-ExecCredential']);
+  });
+
+  it("gives the plugin the cluster as client-go's ConfigToExecCluster does, when provideClusterInfo is set", async () => {
+    const proxy = await startHttpProxy();
+    const infoFile = path.join(directory, 'info.json');
+    const authority = path.join(directory, 'ca.pem');
+    writeFileSync(authority, 'CA-PEM-TEXT');
+    server = await startServer((_request, response) => sendJson(response, 200, { ok: true }));
+    const user = execUser({ INFO_FILE: infoFile });
+    const text = kubeconfigYaml(
+      server.url,
+      { exec: { ...user.exec, provideClusterInfo: true } },
+      {
+        'certificate-authority': authority,
+        'tls-server-name': 'api.internal',
+        'proxy-url': proxy.url,
+        'disable-compression': true,
+      },
+    );
+    connection = Kubeconfig.fromString(text).connect(undefined, { clock });
+    try {
+      await get(new RestClient(connection, { clock }));
+    } finally {
+      await proxy.close();
+    }
+    const info = JSON.parse(readFileSync(infoFile, 'utf8')) as {
+      spec: { interactive: boolean; cluster: object };
+    };
+    expect(info.spec).toEqual({
+      interactive: false,
+      cluster: {
+        server: server.url,
+        'certificate-authority-data': Buffer.from('CA-PEM-TEXT').toString('base64'),
+        'tls-server-name': 'api.internal',
+        'proxy-url': proxy.url,
+        'disable-compression': true,
+      },
+    });
   });
 
   it('caches the credential until its expirationTimestamp, then runs the plugin again', async () => {
