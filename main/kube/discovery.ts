@@ -13,6 +13,8 @@ import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import type { KindPrinter } from '../../shared/kinds/columns';
 import type { GroupVersionResource } from '../../shared/kube/object';
+import { aggregatedDiscoveryAccept, fromAggregated } from './aggregated-discovery';
+import type { AggregatedDiscovery } from './aggregated-discovery';
 import { CustomResourceDefinitionWatch } from './custom-resource-definition-watch';
 import type { RestClient } from './rest-client';
 
@@ -48,7 +50,7 @@ export interface DiscoveryOptions {
   maxBackoffMs?: number;
 }
 
-interface GroupVersion {
+export interface GroupVersion {
   group: string;
   version: string;
   preferred: boolean;
@@ -260,14 +262,7 @@ export class Discovery {
   }
 }
 
-/** client-go's discovery Accept: aggregated v2, else v2beta1, else the legacy documents. */
-const aggregatedDiscoveryAccept = [
-  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
-  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
-  'application/json',
-].join(',');
-
-interface DiscoveryRoot {
+export interface DiscoveryRoot {
   /** Resources by group version key, from an aggregated document. */
   readonly discovered: Map<string, ApiResource[]>;
   /** Group version keys an aggregated document marks Stale. */
@@ -283,24 +278,6 @@ interface LegacyRoot {
   groups?: { name: string; versions: { version: string }[]; preferredVersion?: { version: string } }[];
 }
 
-interface AggregatedDiscovery {
-  kind: 'APIGroupDiscoveryList';
-  items?: {
-    metadata?: { name?: string };
-    versions?: { version: string; freshness?: string; resources?: AggregatedResource[] }[];
-  }[];
-}
-
-interface AggregatedResource {
-  resource: string;
-  responseKind?: { kind?: string };
-  scope?: string;
-  singularResource?: string;
-  verbs?: string[];
-  shortNames?: string[];
-  categories?: string[];
-}
-
 function fromLegacy(path: '/api' | '/apis', root: LegacyRoot): GroupVersion[] {
   if (path === '/api')
     return (root.versions ?? []).map((version, index) => ({ group: '', version, preferred: index === 0 }));
@@ -311,42 +288,6 @@ function fromLegacy(path: '/api' | '/apis', root: LegacyRoot): GroupVersion[] {
       result.push({ group: group.name, version, preferred: version === preferred });
   }
   return result;
-}
-
-/** An aggregated document's resources; each group's versions come in preference order. */
-function fromAggregated(document: AggregatedDiscovery): DiscoveryRoot {
-  const root: DiscoveryRoot = { discovered: new Map(), stale: [], toFetch: [] };
-  for (const item of document.items ?? []) {
-    const group = item.metadata?.name ?? '';
-    (item.versions ?? []).forEach(({ version, freshness, resources }, index) => {
-      const key = groupVersionKey({ group, version });
-      if (freshness === 'Stale') {
-        root.stale.push(key);
-        return;
-      }
-      // client-go refuses a resource without its kind; so is it left out here.
-      const described = (resources ?? []).filter((entry) => entry.responseKind?.kind);
-      root.discovered.set(
-        key,
-        described.map((entry) => {
-          const kind = entry.responseKind!.kind!;
-          return {
-            group,
-            version,
-            resource: entry.resource,
-            kind,
-            singularName: entry.singularResource || kind.toLowerCase(),
-            namespaced: entry.scope === 'Namespaced',
-            verbs: entry.verbs ?? [],
-            shortNames: entry.shortNames ?? [],
-            categories: entry.categories ?? [],
-            preferred: index === 0,
-          };
-        }),
-      );
-    });
-  }
-  return root;
 }
 
 interface RawResource {
@@ -363,7 +304,7 @@ function discoveryRequest(path: string) {
   return { verb: 'get', resource: `discovery ${path}` };
 }
 
-function groupVersionKey(groupVersion: { group: string; version: string }): string {
+export function groupVersionKey(groupVersion: { group: string; version: string }): string {
   return `${groupVersion.group}/${groupVersion.version}`;
 }
 

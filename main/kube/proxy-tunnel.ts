@@ -69,7 +69,7 @@ export function authority(target: TunnelTarget): string {
 }
 
 /** A connection to the proxy itself: TCP, inside TLS for an https:// proxy. */
-export function connectToProxy(proxy: URL, material: TlsMaterial): net.Socket {
+function connectToProxy(proxy: URL, material: TlsMaterial): net.Socket {
   const host = bareHost(proxy);
   const port = proxyPort(proxy);
   if (proxy.protocol !== 'https:') return net.connect({ host, port });
