@@ -15,27 +15,22 @@ import type { SimUser } from './sim-users';
 
 export const authorizationGroup = 'authorization.k8s.io';
 const authenticationGroup = 'authentication.k8s.io';
-const reviewResources: ReadonlyMap<string, string> = new Map([
-  ['selfsubjectaccessreviews', authorizationGroup],
-  ['selfsubjectrulesreviews', authorizationGroup],
-  ['selfsubjectreviews', authenticationGroup],
+/** Each review collection: its group and its kind. */
+const reviewResources: ReadonlyMap<string, { group: string; kind: string }> = new Map([
+  ['selfsubjectaccessreviews', { group: authorizationGroup, kind: 'SelfSubjectAccessReview' }],
+  ['selfsubjectrulesreviews', { group: authorizationGroup, kind: 'SelfSubjectRulesReview' }],
+  ['selfsubjectreviews', { group: authenticationGroup, kind: 'SelfSubjectReview' }],
 ]);
 
 /** True for the three review collections (any method: a GET is then refused with 405). */
 export function isAccessReviewPath(path: ResourcePath): boolean {
   return (
-    reviewResources.get(path.resource) === path.group &&
+    reviewResources.get(path.resource)?.group === path.group &&
     path.version === 'v1' &&
     path.namespace === undefined &&
     path.name === undefined
   );
 }
-
-const reviewKinds: Readonly<Record<string, string>> = {
-  selfsubjectaccessreviews: 'SelfSubjectAccessReview',
-  selfsubjectrulesreviews: 'SelfSubjectRulesReview',
-  selfsubjectreviews: 'SelfSubjectReview',
-};
 
 function reviewGroupEntry(group: string): object {
   const version = { groupVersion: `${group}/v1`, version: 'v1' };
@@ -53,14 +48,8 @@ export function reviewsDiscovery(group: string, version?: string): object | unde
   if (version === undefined) return { kind: 'APIGroup', apiVersion: 'v1', ...reviewGroupEntry(group) };
   if (version !== 'v1') return undefined;
   const resources = [...reviewResources]
-    .filter(([, owner]) => owner === group)
-    .map(([name]) => ({
-      name,
-      singularName: '',
-      namespaced: false,
-      kind: reviewKinds[name],
-      verbs: ['create'],
-    }));
+    .filter(([, review]) => review.group === group)
+    .map(([name, { kind }]) => ({ name, singularName: '', namespaced: false, kind, verbs: ['create'] }));
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/v1`, resources };
 }
 

@@ -168,11 +168,7 @@ async function route(
       });
     }
     const body =
-      parsed.kind === 'root'
-        ? core
-          ? apiVersions(host)
-          : groups()
-        : legacy(parsed.group, parsed.kind === 'group' ? undefined : version);
+      parsed.kind === 'root' ? (core ? apiVersions(host) : groups()) : legacy(parsed.group, version);
     return body ? sendJson(response, 200, body) : notFoundPath(response);
   }
   const path = parsed.path;

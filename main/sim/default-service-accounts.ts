@@ -6,6 +6,15 @@ import type { ClusterStorage } from './cluster-storage';
 import type { ResourceType } from './resource-type';
 import { objectKey } from './resource-type';
 
+/** The `default` ServiceAccount of `namespace`, as the serviceaccounts controller makes it. */
+export function createDefaultServiceAccount(
+  storage: ClusterStorage,
+  serviceAccounts: ResourceType,
+  namespace: string,
+): void {
+  storage.create(serviceAccounts, namespace, { metadata: { name: 'default', namespace } });
+}
+
 export class DefaultServiceAccounts {
   /** Namespaces created since the last sync. */
   private readonly due = new Set<string>();
@@ -25,7 +34,7 @@ export class DefaultServiceAccounts {
     for (const namespace of this.due) {
       if (!this.storage.store.get('namespaces', namespace)) continue;
       if (this.storage.store.get('serviceaccounts', objectKey(namespace, 'default'))) continue;
-      this.storage.create(this.serviceAccounts, namespace, { metadata: { name: 'default', namespace } });
+      createDefaultServiceAccount(this.storage, this.serviceAccounts, namespace);
     }
     this.due.clear();
   }

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../shared/kube/object';
 import { formatTime } from './clock';
 import type { ControllerContext, Json } from './controller-context';
 import { owned, replicasOf, specOf, splitKey, statusNumber } from './controller-context';
-import { buildReplicaSet, templateHash } from './workload-objects';
+import { buildReplicaSet, revisionAnnotation, templateHash } from './workload-objects';
 
 export function reconcileDeployment(context: ControllerContext, key: string): void {
   const [namespace, name] = splitKey(key);
@@ -110,7 +110,6 @@ export function reconcileDeployment(context: ControllerContext, key: string): vo
   });
 }
 
-const revisionAnnotation = 'deployment.kubernetes.io/revision';
 const revisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
 
 function revisionOf(replicaSet: KubeObject): number {

@@ -153,10 +153,7 @@ export class Kubelet {
   }
 
   readyNodes(): string[] {
-    const names: string[] = [];
-    for (const stored of this.storage.store.values('nodes'))
-      if (isNodeReady(stored.object)) names.push(stored.object.metadata.name ?? '');
-    return names;
+    return this.nodesWhere(isNodeReady);
   }
 
   /**
@@ -164,9 +161,13 @@ export class Kubelet {
    * spec.unschedulable, which the scheduler honours; DaemonSet pods tolerate it, see pod-controllers).
    */
   schedulableNodes(): string[] {
+    return this.nodesWhere(isSchedulable);
+  }
+
+  private nodesWhere(test: (node: KubeObject) => boolean): string[] {
     const names: string[] = [];
     for (const stored of this.storage.store.values('nodes'))
-      if (isSchedulable(stored.object)) names.push(stored.object.metadata.name ?? '');
+      if (test(stored.object)) names.push(stored.object.metadata.name ?? '');
     return names;
   }
 

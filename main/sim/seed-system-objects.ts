@@ -6,6 +6,7 @@
 // resourceVersion as a client-made object would.
 import type { KubeObject } from '../../shared/kube/object';
 import type { ClusterStorage } from './cluster-storage';
+import { createDefaultServiceAccount } from './default-service-accounts';
 import { basicUserRules } from './rbac-authorizer';
 import type { ResourceType } from './resource-type';
 
@@ -59,11 +60,19 @@ function microTime(epochMilliseconds: number): string {
   return new Date(epochMilliseconds).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** An RBAC default's metadata, as kube-apiserver's bootstrap policy labels and annotates it. */
+function bootstrapMetadata(name: string): KubeObject['metadata'] {
+  return {
+    name,
+    labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+    annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+  };
+}
+
 export function seedSystemObjects(storage: ClusterStorage, resource: Resource, now: number): void {
-  const bootstrap = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
   for (const stored of storage.store.values('namespaces')) {
     const namespace = stored.object.metadata.name ?? '';
-    storage.create(resource('serviceaccounts'), namespace, { metadata: { name: 'default', namespace } });
+    createDefaultServiceAccount(storage, resource('serviceaccounts'), namespace);
   }
   for (const stored of storage.store.values('nodes')) {
     const node: KubeObject = stored.object;
@@ -78,21 +87,10 @@ export function seedSystemObjects(storage: ClusterStorage, resource: Resource, n
     });
   }
   for (const { name, rules } of clusterRoles)
-    storage.create(resource('clusterroles', rbac), undefined, {
-      metadata: {
-        name,
-        labels: bootstrap,
-        annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
-      },
-      rules,
-    });
+    storage.create(resource('clusterroles', rbac), undefined, { metadata: bootstrapMetadata(name), rules });
   for (const { role, group } of clusterRoleBindings)
     storage.create(resource('clusterrolebindings', rbac), undefined, {
-      metadata: {
-        name: role,
-        labels: bootstrap,
-        annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
-      },
+      metadata: bootstrapMetadata(role),
       roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: role },
       subjects: [{ apiGroup: rbac, kind: 'Group', name: group }],
     });

@@ -11,6 +11,9 @@ type Json = Record<string, unknown>;
 
 const hashAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
+/** The rollout revision kube-controller-manager writes on a Deployment and its ReplicaSets. */
+export const revisionAnnotation = 'deployment.kubernetes.io/revision';
+
 /**
  * A stable short hash of a pod template, in the alphabet of Kubernetes' pod-template-hash. Taken over
  * the template with its keys sorted and its null members left out, as the controller hashes the typed
@@ -136,7 +139,7 @@ export function buildDeployment(
       namespace,
       labels: { app: name },
       // Its controller has rolled out its first ReplicaSet (buildReplicaSet's revision 1).
-      annotations: { ...meta.annotations, 'deployment.kubernetes.io/revision': '1' },
+      annotations: { ...meta.annotations, [revisionAnnotation]: '1' },
       generation: 1,
     },
     spec: {
@@ -177,7 +180,7 @@ export function buildReplicaSet(
       annotations: {
         'deployment.kubernetes.io/desired-replicas': String(spec.replicas ?? 1),
         'deployment.kubernetes.io/max-replicas': String(Math.ceil(Number(spec.replicas ?? 1) * 1.25)),
-        'deployment.kubernetes.io/revision': '1',
+        [revisionAnnotation]: '1',
       },
       ownerReferences: [controllerReference(deployment)],
       generation: 1,
