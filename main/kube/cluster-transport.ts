@@ -80,8 +80,12 @@ export class ClusterTransport {
   private dialing: Promise<void> | undefined;
   private agent: http.Agent;
   private closed = false;
+  /** The server's host (IPv6 without brackets) and port, as connections and tunnels dial them. */
+  private readonly target: TunnelTarget;
 
   constructor(private readonly options: ClusterTransportOptions) {
+    const url = new URL(options.server);
+    this.target = { host: bareHost(url), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
     this.agent = this.newAgent();
     if (!options.tls || options.disableHttp2) this.negotiated = 'http/1.1';
   }
@@ -170,11 +174,11 @@ export class ClusterTransport {
   }
 
   private async connectTls(): Promise<TLSSocket> {
-    const target = this.target();
+    const target = this.target;
     const material = this.options.tls ?? {};
     const deadline = this.dialDeadline();
     try {
-      const tunnel = await deadline.bound(this.options.proxy && this.tunnel(target, deadline.signal));
+      const tunnel = await deadline.bound(this.options.proxy && this.tunnel(deadline.signal));
       return await deadline.bound(
         new Promise<TLSSocket>((resolve, reject) => {
           const socket = tls.connect({
@@ -197,16 +201,9 @@ export class ClusterTransport {
     }
   }
 
-  /** The server's host (IPv6 without brackets) and port. */
-  private target(): TunnelTarget {
-    const url = new URL(this.options.server);
-    const secure = url.protocol === 'https:';
-    return { host: bareHost(url), port: Number(url.port || (secure ? 443 : 80)) };
-  }
-
-  /** A tunnel through the proxy to `target`, TCP keep-alive on its connection to the proxy. */
-  private async tunnel(target: TunnelTarget, signal: AbortSignal): Promise<Socket> {
-    const socket = await openTunnel(this.options.proxy!, target, this.options.tls ?? {}, signal);
+  /** A tunnel through the proxy to the server, TCP keep-alive on its connection to the proxy. */
+  private async tunnel(signal: AbortSignal): Promise<Socket> {
+    const socket = await openTunnel(this.options.proxy!, this.target, this.options.tls ?? {}, signal);
     socket.setKeepAlive(true, tcpKeepAliveDelayMs);
     return socket;
   }
@@ -255,7 +252,7 @@ export class ClusterTransport {
       options.path = request.url;
       options.headers = {
         ...request.headers,
-        Host: authority(this.target()),
+        Host: authority(this.target),
         ...(authorization ? { 'Proxy-Authorization': authorization } : {}),
       };
     }
@@ -302,10 +299,9 @@ export class ClusterTransport {
   /** Makes `agent` open each connection through a tunnel (TLS inside it when `secure`). */
   private tunnelConnections(agent: http.Agent, secure: boolean): void {
     const create = (options: tls.ConnectionOptions, done: (error: Error | null, socket?: Socket) => void) => {
-      const target = this.target();
       const deadline = this.dialDeadline();
       deadline
-        .bound(this.tunnel(target, deadline.signal))
+        .bound(this.tunnel(deadline.signal))
         .then(
           (tunnel) => done(null, secure ? tls.connect({ ...options, socket: tunnel }) : tunnel),
           (error: Error) => done(error),
