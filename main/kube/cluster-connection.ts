@@ -2,8 +2,9 @@
 // HTTP/2 connection for every LIST and WATCH where the server speaks h2, a keep-alive pool otherwise;
 // unlike client-node's connection per request), and the user's credentials, refreshed when they
 // expire. client-node applies the kubeconfig's auth (token,
-// token file, basic, client certificates, OIDC, auth providers, impersonation); exec plugins run
-// through ExecCredentialProvider so that failures are typed and a 401 can force a refresh. Requests go
+// token file, basic, client certificates, auth providers, impersonation); exec plugins run
+// through ExecCredentialProvider so that failures are typed and a 401 can force a refresh, and the
+// oidc auth provider through OidcAuthProvider, which writes refreshed tokens back as kubectl does. Requests go
 // through the cluster's proxy-url, or the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as
 // client-go's do (proxy-selection.ts).
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import type { TlsMaterial } from './cluster-transport';
 import { ExecCredentialProvider } from './exec-credential';
 import type { ExecConfig } from './exec-credential';
 import type { HttpProtocol } from './http-response';
+import type { OidcAuthProvider } from './oidc-auth-provider';
 import { http2HealthSettings } from './http2-health-check';
 import type { Http2HealthSettings } from './http2-health-check';
 import type { ContextDescription, KubeconfigCluster } from './kubeconfig';
@@ -37,6 +39,8 @@ export interface ClusterConnectionOptions {
   health?: Http2HealthSettings;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default process.env). */
   proxyEnvironment?: ProxyEnvironment;
+  /** The user's oidc auth provider (see oidc-auth-provider.ts), shared by the user's connections. */
+  oidc?: OidcAuthProvider;
 }
 
 export class ClusterConnection {
@@ -73,6 +77,8 @@ export class ClusterConnection {
     // otherwise (there is no TLS to verify). The proxy is ours too (ClusterTransport): client-node
     // would otherwise build an agent for it that our requests never use.
     const { exec, ...userWithoutExec } = user as User & { exec?: ExecConfig };
+    // The oidc provider is ours too (its tokens written back; see oidc-auth-provider.ts).
+    if (options.oidc) delete userWithoutExec.authProvider;
     this.config = new KubeConfig();
     this.config.loadFromOptions({
       clusters: [{ ...cluster, skipTLSVerify: cluster.skipTLSVerify || !this.secure, proxyUrl: undefined }],
@@ -119,6 +125,7 @@ export class ClusterConnection {
       rejectUnauthorized: this.options.cluster.skipTLSVerify ? false : undefined,
       servername: this.options.cluster.tlsServerName,
     };
+    if (this.options.oidc) headers.Authorization = `Bearer ${await this.options.oidc.idToken()}`;
     if (this.exec) {
       const credential = await this.exec.credential();
       if (credential.token) headers.Authorization = `Bearer ${credential.token}`;

@@ -231,6 +231,21 @@ export class ExecPluginFailedError extends Error {
   }
 }
 
+/**
+ * The kubeconfig's auth provider (oidc) could give no credential: its settings are incomplete, its
+ * identity provider refused or could not be reached, or it answered without an id-token.
+ */
+export class AuthProviderError extends Error {
+  override readonly name = 'AuthProviderError';
+  constructor(
+    readonly provider: string,
+    detail: string,
+    cause?: unknown,
+  ) {
+    super(`auth provider "${provider}": ${detail}`, { cause });
+  }
+}
+
 /** The exec credential plugin's command is not installed (not on PATH, or not executable). */
 export class ExecPluginMissingError extends Error {
   override readonly name = 'ExecPluginMissingError';

@@ -19,6 +19,9 @@ import {
   messageOf,
 } from './errors';
 import type { Http2HealthSettings } from './http2-health-check';
+import { IdentityProviderClient } from './identity-provider-client';
+import { persistAuthProviderConfig } from './kubeconfig-persister';
+import { OidcAuthProvider, oidcConfigKeys } from './oidc-auth-provider';
 import { describeProxy, proxyFor, ProxyConfigurationError } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
 
@@ -159,17 +162,30 @@ function parseFailure(error: unknown): string {
   return messageOf(error).split('\n')[0];
 }
 
-/** kubectl's merge: the first file that sets current-context wins, and so does the first definition of a name. */
-function merge(configs: KubeConfig[]): KubeConfig {
+/**
+ * kubectl's merge: the first file that sets current-context wins, and so does the first definition of a
+ * name. `userOrigins`, when given, is filled with the file each kept user came from (`origins`, by
+ * index), where a refreshed auth provider's tokens are written back.
+ */
+function merge(
+  configs: KubeConfig[],
+  origins: readonly string[] = [],
+  userOrigins?: Map<string, string>,
+): KubeConfig {
   const clusters = new Map<string, Cluster>();
   const users = new Map<string, User>();
   const contexts = new Map<string, Context>();
   let currentContext: string | undefined;
-  for (const config of configs) {
+  for (const [index, config] of configs.entries()) {
     currentContext ||= config.getCurrentContext();
     for (const cluster of config.getClusters())
       if (!clusters.has(cluster.name)) clusters.set(cluster.name, cluster);
-    for (const user of config.getUsers()) if (!users.has(user.name)) users.set(user.name, user);
+    for (const user of config.getUsers()) {
+      if (users.has(user.name)) continue;
+      users.set(user.name, user);
+      const origin = origins[index];
+      if (origin !== undefined) userOrigins?.set(user.name, origin);
+    }
     for (const context of config.getContexts())
       if (!contexts.has(context.name)) contexts.set(context.name, context);
   }
@@ -186,12 +202,16 @@ function merge(configs: KubeConfig[]): KubeConfig {
 /** The merged kubeconfig: its contexts, the one in use, and connections to their clusters. */
 export class Kubeconfig {
   private current: string;
+  /** One oidc provider per cluster, issuer and client, shared by every connection (client-go's cache). */
+  private readonly oidcProviders = new Map<string, OidcAuthProvider>();
 
   private constructor(
     private readonly config: KubeConfig,
     /** The files it was read from ("in-cluster" or a label for a string). */
     readonly sources: readonly string[],
     private readonly inCluster = false,
+    /** The file each user was defined in (only for users read from files). */
+    private readonly userOrigins: ReadonlyMap<string, string> = new Map(),
   ) {
     this.current = config.getCurrentContext() ?? '';
   }
@@ -211,7 +231,8 @@ export class Kubeconfig {
 
   /** Reads and merges `files` in order (earlier files win). */
   static fromFiles(files: readonly string[]): Kubeconfig {
-    return new Kubeconfig(merge(files.map(parseFile)), files);
+    const userOrigins = new Map<string, string>();
+    return new Kubeconfig(merge(files.map(parseFile), files, userOrigins), files, false, userOrigins);
   }
 
   /** Parses kubeconfig YAML; `origin` names it in errors and anchors relative paths. */
@@ -243,7 +264,12 @@ export class Kubeconfig {
    */
   connect(
     name: string = this.current,
-    options: { clock?: Clock; health?: Http2HealthSettings; proxyEnvironment?: ProxyEnvironment } = {},
+    options: {
+      clock?: Clock;
+      health?: Http2HealthSettings;
+      proxyEnvironment?: ProxyEnvironment;
+      log?: (message: string) => void;
+    } = {},
   ): ClusterConnection {
     const context = this.requireContext(name);
     const cluster = this.config.getCluster(context.cluster);
@@ -255,14 +281,61 @@ export class Kubeconfig {
       );
     }
     const user = context.user ? this.config.getUser(context.user) : null;
+    const clock = options.clock ?? realClock;
+    const oidc = user ? this.oidcProvider(cluster, user, clock, options) : undefined;
     return new ClusterConnection({
       description: this.describe(context),
       cluster,
       user: user ?? { name: context.user ?? '' },
-      clock: options.clock ?? realClock,
+      clock,
       health: options.health,
       ...(options.proxyEnvironment ? { proxyEnvironment: options.proxyEnvironment } : {}),
+      ...(oidc ? { oidc } : {}),
     });
+  }
+
+  /**
+   * The oidc provider for `user` on `cluster` when its auth-provider is oidc: made once per cluster,
+   * issuer and client, so that a reconnect, or another context of the same user, reuses the tokens
+   * a refresh got instead of spending a rotated refresh-token again. Refreshed tokens are written to
+   * the file that defined the user.
+   */
+  private oidcProvider(
+    cluster: Cluster,
+    user: User,
+    clock: Clock,
+    options: { proxyEnvironment?: ProxyEnvironment; log?: (message: string) => void },
+  ): OidcAuthProvider | undefined {
+    const provider = user.authProvider as { name?: string; config?: Record<string, string> } | undefined;
+    if (provider?.name !== 'oidc') return undefined;
+    const config = provider.config ?? {};
+    const key = JSON.stringify([
+      cluster.server,
+      config[oidcConfigKeys.issuer],
+      config[oidcConfigKeys.clientId],
+    ]);
+    const existing = this.oidcProviders.get(key);
+    if (existing) return existing;
+    const origin = this.userOrigins.get(user.name);
+    const log = options.log ?? console.warn;
+    const created = new OidcAuthProvider({
+      config,
+      clock,
+      connect: () =>
+        new IdentityProviderClient({
+          ca: identityProviderCa(config),
+          clock,
+          ...(options.proxyEnvironment ? { proxyEnvironment: options.proxyEnvironment } : {}),
+        }),
+      persist: (updated) =>
+        origin ? persistAuthProviderConfig(origin, user.name, updated, clock) : Promise.resolve(),
+      onPersistFailure: (error) =>
+        log(
+          `kubetide: the refreshed oidc tokens of user "${user.name}" are in use but could not be written to ${origin}: ${messageOf(error)}`,
+        ),
+    });
+    this.oidcProviders.set(key, created);
+    return created;
   }
 
   private contextNames(): string[] {
@@ -324,4 +397,15 @@ export function authKindOf(user: User | null | undefined): AuthKind {
   if (user.username) return 'basic';
   if (user.certData || user.certFile) return 'client-certificate';
   return 'none';
+}
+
+/**
+ * The identity provider's CA: idp-certificate-authority-data (base64 PEM) first, as client-go's
+ * TLSClientConfig prefers data to a file, else the file; undefined for the system's roots.
+ */
+function identityProviderCa(config: Readonly<Record<string, string>>): Buffer | undefined {
+  const data = config[oidcConfigKeys.certificateAuthorityData];
+  if (data) return Buffer.from(data, 'base64');
+  const file = config[oidcConfigKeys.certificateAuthority];
+  return file ? readFileSync(file) : undefined;
 }

@@ -89,6 +89,11 @@ export interface EmbeddedClusterOptions {
    * (namespaceViewer in sim-users.ts makes the usual namespace-limited one).
    */
   users?: readonly SimUser[];
+  /**
+   * Accepts bearer tokens no user holds, as kube-apiserver's OIDC or webhook token authenticators do:
+   * the user a token is, or undefined to refuse it (401). For tests of OIDC clients.
+   */
+  authenticateToken?: (token: string) => SimUser | undefined;
   /** Lines a container's log file holds before the kubelet rotates it (default 100,000, ~10 MiB). */
   logLinesPerFile?: number;
   /**
@@ -159,7 +164,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   });
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
-  const users = new SimUsers(options.users ?? []);
+  const users = new SimUsers(options.users ?? [], options.authenticateToken);
   let proxy: FaultProxy | undefined;
   // The proxy starts with the server, before any request can ask for a blackhole.
   const faults = new FaultInjector(

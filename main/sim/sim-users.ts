@@ -107,7 +107,11 @@ export function namespaceViewer(options: NamespaceViewerOptions): SimUser {
 export class SimUsers {
   private readonly byToken = new Map<string, SimUser>();
 
-  constructor(users: readonly SimUser[]) {
+  constructor(
+    users: readonly SimUser[],
+    /** Tokens no user holds, authenticated as an OIDC or webhook authenticator would (undefined: 401). */
+    private readonly authenticateToken?: (token: string) => SimUser | undefined,
+  ) {
     for (const user of [administrator, ...users]) {
       const taken = this.byToken.get(user.token);
       if (taken) throw new Error(`users ${taken.name} and ${user.name} have the same token`);
@@ -127,7 +131,7 @@ export class SimUsers {
   authenticate(authorization: string | undefined): SimUser {
     if (authorization === undefined) return administrator;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const user = match ? this.byToken.get(match[1]!) : undefined;
+    const user = match ? (this.byToken.get(match[1]!) ?? this.authenticateToken?.(match[1]!)) : undefined;
     if (!user) throw new StatusError(newStatus(401, 'Unauthorized', 'Unauthorized'));
     return user;
   }
