@@ -20,13 +20,16 @@ import type { HttpProtocol } from './http-response';
 import type { OidcAuthProvider } from './oidc-auth-provider';
 import { http2HealthSettings } from './http2-health-check';
 import type { Http2HealthSettings } from './http2-health-check';
-import type { ContextDescription, KubeconfigCluster } from './kubeconfig';
+import type { ContextDescription } from './kubeconfig';
+import type { Impersonation, KubeconfigCluster, KubeconfigUser } from './kubectl-fields';
+import { TokenFile } from './token-file';
 import { proxyFor } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
 
 /** What one request needs: headers carrying the credentials, and the transport to send it through. */
 export interface AuthorizedRequest {
-  headers: Record<string, string>;
+  /** Impersonate-Group and Impersonate-Extra-* repeat: one header per value. */
+  headers: Record<string, string | string[]>;
   transport: ClusterTransport;
 }
 
@@ -55,6 +58,7 @@ export class ClusterConnection {
   readonly disableCompression: boolean;
   private readonly config: KubeConfig;
   private readonly exec: ExecCredentialProvider | undefined;
+  private readonly tokenFile: TokenFile | undefined;
   private readonly secure: boolean;
   private transport: ClusterTransport | undefined;
   private transportMaterial: TlsMaterial | undefined;
@@ -86,6 +90,8 @@ export class ClusterConnection {
       contexts: [{ name: 'connection', cluster: cluster.name, user: user.name }],
       currentContext: 'connection',
     });
+    const { tokenFile } = user as KubeconfigUser;
+    this.tokenFile = tokenFile ? new TokenFile(tokenFile, options.clock) : undefined;
     this.exec = exec?.command
       ? new ExecCredentialProvider(exec, options.clock, {
           server: this.server,
@@ -112,12 +118,15 @@ export class ClusterConnection {
     if (this.closed) throw new Error(`connection to ${this.server} (context ${this.contextName}) is closed`);
     const requestOptions: https.RequestOptions = { headers: {} };
     await this.config.applyToHTTPSOptions(requestOptions);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(requestOptions.headers ?? {})) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     }
     if (requestOptions.auth)
       headers.Authorization = `Basic ${Buffer.from(requestOptions.auth).toString('base64')}`;
+    // client-go: the file's token, once read, wins over a static `token` beside it.
+    if (this.tokenFile) headers.Authorization = `Bearer ${await this.tokenFile.current()}`;
+    Object.assign(headers, impersonationHeaders((this.options.user as KubeconfigUser).impersonation));
     const material: TlsMaterial = {
       ca: requestOptions.ca as TlsMaterial['ca'],
       cert: requestOptions.cert as TlsMaterial['cert'],
@@ -142,9 +151,9 @@ export class ClusterConnection {
    * so that retrying the request once is worthwhile.
    */
   invalidateCredentials(): boolean {
-    if (!this.exec) return false;
-    this.exec.invalidate();
-    return true;
+    this.tokenFile?.reset();
+    this.exec?.invalidate();
+    return this.exec !== undefined || this.tokenFile !== undefined;
   }
 
   /**
@@ -185,6 +194,33 @@ export class ClusterConnection {
     this.transportMaterial = material;
     return this.transport;
   }
+}
+
+/**
+ * client-go's ImpersonatingRoundTripper headers beyond Impersonate-User (which client-node sets from
+ * `as`): one Impersonate-Group per group, Impersonate-Uid, and Impersonate-Extra-<key> per value, the
+ * key percent-encoded where a header name cannot hold it (headerKeyEscape).
+ */
+function impersonationHeaders(impersonation: Impersonation | undefined): Record<string, string | string[]> {
+  if (!impersonation) return {};
+  const headers: Record<string, string | string[]> = {};
+  if (impersonation.uid) headers['Impersonate-Uid'] = impersonation.uid;
+  if (impersonation.groups) headers['Impersonate-Group'] = [...impersonation.groups];
+  for (const [key, values] of Object.entries(impersonation.extra ?? {}))
+    headers[`Impersonate-Extra-${headerKeyEscape(key)}`] = [...values];
+  return headers;
+}
+
+/** RFC 7230's token characters stay; every other byte, and "%", as %XX (client-go's headerKeyEscape). */
+function headerKeyEscape(key: string): string {
+  let escaped = '';
+  for (const byte of Buffer.from(key, 'utf8')) {
+    const character = String.fromCharCode(byte);
+    escaped += /^[A-Za-z0-9!#$&'*+\-.^_`|~]$/.test(character)
+      ? character
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return escaped;
 }
 
 /** A CA file's content as base64, as client-go hands it to an exec plugin; undefined if unreadable. */

@@ -51,7 +51,8 @@ export interface TransportRequest {
   /** The full URL, query included. */
   url: string;
   method: string;
-  headers: Record<string, string>;
+  /** An array: the header repeated, once per value. */
+  headers: Record<string, string | string[]>;
   payload?: Buffer;
 }
 

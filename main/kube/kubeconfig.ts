@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
 import type { Clock } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
@@ -20,6 +19,8 @@ import {
 } from './errors';
 import type { Http2HealthSettings } from './http2-health-check';
 import { IdentityProviderClient } from './identity-provider-client';
+import { withKubectlFields } from './kubectl-fields';
+import type { KubeconfigUser } from './kubectl-fields';
 import { persistAuthProviderConfig } from './kubeconfig-persister';
 import { OidcAuthProvider, oidcConfigKeys } from './oidc-auth-provider';
 import { describeProxy, proxyFor, ProxyConfigurationError } from './proxy-selection';
@@ -118,34 +119,7 @@ function parseText(text: string, origin: string): KubeConfig {
     // No cause attached: the YAML parser's error carries the source lines around the fault.
     throw new KubeconfigMalformedError(origin, parseFailure(error));
   }
-  return withCompressionSettings(config, text);
-}
-
-/** A cluster entry with what client-node does not read: `disable-compression` (client-go reads it). */
-export type KubeconfigCluster = Cluster & { readonly disableCompression?: boolean };
-
-/**
- * Adds each cluster's `disable-compression` (kubectl 1.26+: ask for no gzip from this server, where
- * the network is fast enough that compressing costs more than it saves), which client-node drops.
- */
-function withCompressionSettings(config: KubeConfig, text: string): KubeConfig {
-  const document = parseYaml(text) as { clusters?: { name?: string; cluster?: Record<string, unknown> }[] };
-  const disabled = new Set(
-    (document?.clusters ?? [])
-      .filter((entry) => entry?.cluster?.['disable-compression'] === true)
-      .map((entry) => entry.name),
-  );
-  if (disabled.size === 0) return config;
-  const updated = new KubeConfig();
-  updated.loadFromOptions({
-    clusters: config
-      .getClusters()
-      .map((cluster) => (disabled.has(cluster.name) ? { ...cluster, disableCompression: true } : cluster)),
-    users: config.getUsers(),
-    contexts: config.getContexts(),
-    currentContext: config.getCurrentContext(),
-  });
-  return updated;
+  return withKubectlFields(config, text, path.dirname(origin));
 }
 
 /**
@@ -393,6 +367,7 @@ export function authKindOf(user: User | null | undefined): AuthKind {
     if (provider.config?.tokenFile) return 'token-file';
     return 'auth-provider';
   }
+  if ((user as KubeconfigUser).tokenFile) return 'token-file';
   if (user.token) return 'token';
   if (user.username) return 'basic';
   if (user.certData || user.certFile) return 'client-certificate';

@@ -161,7 +161,7 @@ export class RestClient {
     forJson: boolean,
   ): Promise<HttpResponse> {
     const url = this.connection.server + request.path + queryString(request.query);
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | string[]> = {
       ...authorized.headers,
       Accept: request.accept ?? 'application/json',
       'User-Agent': this.userAgent,

@@ -82,7 +82,14 @@ export async function handleAccessReview(
     return sendJson(response, 201, {
       kind: 'SelfSubjectReview',
       ...echo,
-      status: { userInfo: { username: user.name, groups: [...user.groups] } },
+      status: {
+        userInfo: {
+          username: user.name,
+          ...(user.uid !== undefined ? { uid: user.uid } : {}),
+          groups: [...user.groups],
+          ...(user.extra ? { extra: user.extra } : {}),
+        },
+      },
     });
   if (path.resource === 'selfsubjectrulesreviews') {
     const namespace = text(spec.namespace);

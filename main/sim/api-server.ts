@@ -39,6 +39,7 @@ import type { FaultCommand } from './faults';
 import { openApiDocument, openApiIndex } from './openapi';
 import { readBody, responseGone, sendJson, sendStatus, sendText, statusOfError } from './http-io';
 import { negotiateRendering } from './media';
+import { impersonatedUser } from './impersonation';
 import { authorizeNonResource, authorizeResource, forbidden, forbiddenPath } from './rbac-authorizer';
 import type { RequestLog } from './request-log';
 import type { PodLogServer } from './pod-log-server';
@@ -127,7 +128,11 @@ async function route(
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   const { pathname } = url;
   const method = request.method ?? 'GET';
-  const user = context.users.authenticate(request.headers.authorization);
+  const user = impersonatedUser(
+    context.users.authenticate(request.headers.authorization),
+    request.rawHeaders,
+    context.users,
+  );
   const parsed = parseApiPath(pathname);
   if (parsed?.kind !== 'resource') {
     const attributes = { verb: method.toLowerCase(), path: pathname };

@@ -26,6 +26,9 @@ export interface SimUser {
   readonly rules: readonly AccessRule[];
   /** The namespace the user's kubeconfig context names (the first it may read, for a limited user). */
   readonly namespace?: string;
+  /** An impersonated identity's uid and extra fields (impersonation.ts), as SelfSubjectReview shows them. */
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The name and token of the kubeconfig user an embedded cluster writes by default. */
