@@ -180,23 +180,14 @@ export class ClusterTransport {
     const deadline = this.dialDeadline();
     try {
       const tunnel = await deadline.bound(this.options.proxy && this.tunnel(deadline.signal));
-      return await deadline.bound(
-        new Promise<TLSSocket>((resolve, reject) => {
-          const socket = tls.connect({
-            ...(tunnel ? { socket: tunnel } : { host: target.host, port: target.port }),
-            ...definedOnly(material),
-            servername: material.servername ?? (isIP(target.host) ? undefined : target.host),
-            ALPNProtocols: ['h2', 'http/1.1'],
-          });
-          if (!tunnel) socket.setKeepAlive(true, tcpKeepAliveDelayMs);
-          deadline.onExpiry((error) => socket.destroy(error));
-          socket.once('secureConnect', () => {
-            socket.off('error', reject);
-            resolve(socket);
-          });
-          socket.once('error', reject);
-        }),
-      );
+      const socket = tls.connect({
+        ...(tunnel ? { socket: tunnel } : { host: target.host, port: target.port }),
+        ...definedOnly(material),
+        servername: material.servername ?? (isIP(target.host) ? undefined : target.host),
+        ALPNProtocols: ['h2', 'http/1.1'],
+      });
+      if (!tunnel) socket.setKeepAlive(true, tcpKeepAliveDelayMs);
+      return await handshake(socket, deadline);
     } finally {
       deadline.stop();
     }
@@ -301,10 +292,14 @@ export class ClusterTransport {
   private tunnelConnections(agent: http.Agent, secure: boolean): void {
     const create = (options: tls.ConnectionOptions, done: (error: Error | null, socket?: Socket) => void) => {
       const deadline = this.dialDeadline();
+      // The TLS handshake inside the tunnel is part of the dial, as on the HTTP/2 path.
       deadline
         .bound(this.tunnel(deadline.signal))
+        .then<Socket>((tunnel) =>
+          secure ? handshake(tls.connect({ ...options, socket: tunnel }), deadline) : tunnel,
+        )
         .then(
-          (tunnel) => done(null, secure ? tls.connect({ ...options, socket: tunnel }) : tunnel),
+          (socket) => done(null, socket),
           (error: Error) => done(error),
         )
         .finally(() => deadline.stop());
@@ -313,6 +308,20 @@ export class ClusterTransport {
     // Node's Agent takes a connection made later through the callback when none is returned.
     (agent as unknown as { createConnection: typeof create }).createConnection = create;
   }
+}
+
+/** `socket` once its TLS handshake is done, within `deadline` (which destroys it when it expires). */
+function handshake(socket: TLSSocket, deadline: DialDeadline): Promise<TLSSocket> {
+  deadline.onExpiry((error) => socket.destroy(error));
+  return deadline.bound(
+    new Promise<TLSSocket>((resolve, reject) => {
+      socket.once('secureConnect', () => {
+        socket.off('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    }),
+  );
 }
 
 function definedOnly(material: TlsMaterial): https.AgentOptions {

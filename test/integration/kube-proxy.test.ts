@@ -201,6 +201,44 @@ describe('proxy-url', () => {
     });
   }
 
+  for (const protocol of ['h2', 'http/1.1'] as const) {
+    it(`counts the TLS handshake inside the tunnel in the 30 s dial timeout (${protocol})`, async () => {
+      if (protocol === 'http/1.1') process.env.DISABLE_HTTP2 = '1';
+      const target = await cluster();
+      // The proxy tunnels to a server that accepts TCP and never answers the handshake.
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+      const held: net.Socket[] = [];
+      silent.on('connection', (socket) => held.push(socket.resume()));
+      cleanup.push(() => {
+        for (const socket of held) socket.destroy();
+        return new Promise<void>((done) => silent.close(() => done()));
+      });
+      const silentPort = (silent.address() as net.AddressInfo).port;
+      const tunnel = await proxy('http');
+      const config = parse(kubeconfigText(target, tunnel.url)) as {
+        clusters: { cluster: { server: string } }[];
+      };
+      config.clusters[0]!.cluster.server = `https://${proxiedHost}:${silentPort}`;
+      const clock = new FakeClock();
+      const connection = Kubeconfig.fromString(stringify(config)).connect(undefined, { clock });
+      cleanup.push(() => connection.close());
+      const outcome = new RestClient(connection, { clock })
+        .list<KubeList>({ path: '/api/v1/pods', description: { verb: 'list', resource: 'pods' } })
+        .then(
+          () => 'listed',
+          (error: Error) => error.message,
+        );
+      await vi.waitFor(() => expect(held.length).toBe(1));
+      clock.step(29_999);
+      await new Promise((done) => setTimeout(done, 50));
+      expect(held[0]!.destroyed).toBe(false);
+      clock.step(1);
+      expect(await outcome).toMatch(/cannot reach .* \(connection timed out\)|no connection within 30 s/);
+      await vi.waitFor(() => expect(tunnel.openConnections()).toBe(0));
+    });
+  }
+
   it('refuses a proxy-url scheme client-go refuses', async () => {
     const target = await cluster();
     expect(() => client(kubeconfigText(target, 'socks4://127.0.0.1:1080'))).toThrow(ProxyConfigurationError);
