@@ -2,8 +2,8 @@
 // answered with every group version's resources in one document, each group's versions in preference
 // order. Asked for as client-go's discovery client asks; what a server answers in the legacy form is
 // read by discovery.ts the legacy way.
-import type { DiscoveryRoot } from './discovery';
-import { groupVersionKey } from './discovery';
+import type { DiscoveryRoot } from './api-resource';
+import { groupVersionKey } from './api-resource';
 
 /** client-go's discovery Accept: aggregated v2, else v2beta1, else the legacy documents. */
 export const aggregatedDiscoveryAccept = [

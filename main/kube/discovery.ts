@@ -17,22 +17,10 @@ import { aggregatedDiscoveryAccept, fromAggregated } from './aggregated-discover
 import type { AggregatedDiscovery } from './aggregated-discovery';
 import { CustomResourceDefinitionWatch } from './custom-resource-definition-watch';
 import type { RestClient } from './rest-client';
+import { groupVersionKey } from './api-resource';
+import type { ApiResource, DiscoveryRoot, GroupVersion } from './api-resource';
 
-/** One served resource at one version. */
-export interface ApiResource {
-  group: string;
-  version: string;
-  /** Plural, as in URLs: "deployments". */
-  resource: string;
-  kind: string;
-  singularName: string;
-  namespaced: boolean;
-  verbs: string[];
-  shortNames: string[];
-  categories: string[];
-  /** This version is the group's preferred version (the one kubectl would use). */
-  preferred: boolean;
-}
+export type { ApiResource, GroupVersion } from './api-resource';
 
 export interface DiscoveryChange {
   added: ApiResource[];
@@ -48,12 +36,6 @@ export interface DiscoveryOptions {
   /** Bursts of CRD events within this window cause one rediscovery. */
   rediscoverDelayMs?: number;
   maxBackoffMs?: number;
-}
-
-export interface GroupVersion {
-  group: string;
-  version: string;
-  preferred: boolean;
 }
 
 export class Discovery {
@@ -262,15 +244,6 @@ export class Discovery {
   }
 }
 
-export interface DiscoveryRoot {
-  /** Resources by group version key, from an aggregated document. */
-  readonly discovered: Map<string, ApiResource[]>;
-  /** Group version keys an aggregated document marks Stale. */
-  readonly stale: string[];
-  /** Group versions a legacy document lists, each to be fetched. */
-  readonly toFetch: GroupVersion[];
-}
-
 /** APIVersions (/api) or APIGroupList (/apis). */
 interface LegacyRoot {
   kind?: string;
@@ -302,10 +275,6 @@ interface RawResource {
 
 function discoveryRequest(path: string) {
   return { verb: 'get', resource: `discovery ${path}` };
-}
-
-export function groupVersionKey(groupVersion: { group: string; version: string }): string {
-  return `${groupVersion.group}/${groupVersion.version}`;
 }
 
 function resourceKey(resource: ApiResource): string {
