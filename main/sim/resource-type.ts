@@ -127,6 +127,19 @@ export function builtinResourceTypes(): ResourceType[] {
     builtin('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true),
     builtin('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
     builtin('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
+    // Policy and scheduling kinds (seed-policy-objects.ts seeds what a running cluster holds of them).
+    builtin('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
+    builtin('', 'v1', 'resourcequotas', 'ResourceQuota', true, ['quota'], { status: true }),
+    builtin('', 'v1', 'limitranges', 'LimitRange', true, ['limits']),
+    builtin('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], {
+      status: true,
+      categories: all,
+    }),
+    builtin('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, ['pdb'], { status: true }),
+    builtin('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, ['pc']),
+    builtin('node.k8s.io', 'v1', 'runtimeclasses', 'RuntimeClass', false),
+    builtin('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
+    builtin('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false),
   ];
 }
 

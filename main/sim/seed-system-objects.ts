@@ -5,6 +5,7 @@
 // StorageClass (as kind and k3s ship one). Written through the storage, so each has its uid and
 // resourceVersion as a client-made object would.
 import type { KubeObject } from '../../shared/kube/object';
+import { seedPolicyObjects } from './seed-policy-objects';
 import type { ClusterStorage } from './cluster-storage';
 import { createDefaultServiceAccount } from './default-service-accounts';
 import { basicUserRules } from './rbac-authorizer';
@@ -100,4 +101,5 @@ export function seedSystemObjects(storage: ClusterStorage, resource: Resource, n
     reclaimPolicy: 'Delete',
     volumeBindingMode: 'WaitForFirstConsumer',
   });
+  seedPolicyObjects(storage, resource);
 }

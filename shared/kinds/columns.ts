@@ -7,7 +7,17 @@ import type { KindInfo } from './registry';
 import type { CellValue, ColumnDefinition, KindPrinter } from './columns/column-definition';
 import { humanDuration } from './columns/human-duration';
 import { podPrinter } from './columns/pods';
+import { horizontalPodAutoscalerPrinter } from './columns/autoscaling';
+import { endpointSlicePrinter } from './columns/endpoint-slices';
 import {
+  limitRangePrinter,
+  podDisruptionBudgetPrinter,
+  priorityClassPrinter,
+  resourceQuotaPrinter,
+  runtimeClassPrinter,
+} from './columns/policy';
+import {
+  controllerRevisionPrinter,
   cronJobPrinter,
   daemonSetPrinter,
   deploymentPrinter,
@@ -15,7 +25,13 @@ import {
   replicaSetPrinter,
   statefulSetPrinter,
 } from './columns/workloads';
-import { endpointsPrinter, ingressPrinter, networkPolicyPrinter, servicePrinter } from './columns/network';
+import {
+  endpointsPrinter,
+  ingressClassPrinter,
+  ingressPrinter,
+  networkPolicyPrinter,
+  servicePrinter,
+} from './columns/network';
 import { eventPrinter, leasePrinter, namespacePrinter, nodePrinter } from './columns/cluster';
 import {
   configMapPrinter,
@@ -80,6 +96,15 @@ const builtinPrinters: ReadonlyMap<string, KindPrinter> = new Map([
   ['rolebindings.rbac.authorization.k8s.io', roleBindingPrinter],
   ['clusterrolebindings.rbac.authorization.k8s.io', roleBindingPrinter],
   ['customresourcedefinitions.apiextensions.k8s.io', createdAtPrinter],
+  ['controllerrevisions.apps', controllerRevisionPrinter],
+  ['horizontalpodautoscalers.autoscaling', horizontalPodAutoscalerPrinter],
+  ['poddisruptionbudgets.policy', podDisruptionBudgetPrinter],
+  ['resourcequotas', resourceQuotaPrinter],
+  ['limitranges', limitRangePrinter],
+  ['priorityclasses.scheduling.k8s.io', priorityClassPrinter],
+  ['runtimeclasses.node.k8s.io', runtimeClassPrinter],
+  ['endpointslices.discovery.k8s.io', endpointSlicePrinter],
+  ['ingressclasses.networking.k8s.io', ingressClassPrinter],
 ]);
 
 /**

@@ -374,6 +374,50 @@ describe('browser mode on the embedded cluster', { timeout: 60_000, retry: 1 }, 
     await page.screenshot({ path: screenshotPath('certificates') });
   });
 
+  it("shows the policy kinds with kubectl's columns: HPA targets, budgets", async () => {
+    const open = async (command: string, title: string) => {
+      await page.keyboard.press(':');
+      await page.getByTestId('palette-input').fill(command);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('kind-title').textContent()).toBe(title);
+      await expect.poll(async () => (await visibleKeys()).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    };
+    const headers = () =>
+      page.$$eval('[role="columnheader"]', (cells) =>
+        cells.map((cell) => (cell.textContent ?? '').replace(/[▲▼]/g, '').trim().toUpperCase()),
+      );
+    const firstRow = () =>
+      page.$eval('[role="row"][data-key]', (row) =>
+        [...row.querySelectorAll('[role="gridcell"]')].map((cell) => (cell.textContent ?? '').trim()),
+      );
+    await open(':hpa', 'Horizontal Pod Autoscalers');
+    expect(await headers()).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'REFERENCE',
+      'TARGETS',
+      'MINPODS',
+      'MAXPODS',
+      'REPLICAS',
+      'AGE',
+    ]);
+    const autoscaler = await firstRow();
+    expect(autoscaler[2]).toMatch(/^Deployment\//);
+    expect(autoscaler[3]).toMatch(/^cpu: \d+%\/80%$/);
+    await page.screenshot({ path: screenshotPath('horizontal-pod-autoscalers') });
+    await open(':pdb', 'Pod Disruption Budgets');
+    expect(await headers()).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'MIN AVAILABLE',
+      'MAX UNAVAILABLE',
+      'ALLOWED DISRUPTIONS',
+      'AGE',
+    ]);
+    await open(':quota', 'Resource Quotas');
+    expect((await firstRow())[3]).toMatch(/^pods: \d+\/500, requests\.cpu: /);
+  });
+
   it('lists the contexts with the embedded cluster among them', async () => {
     await page.getByTestId('context-picker').click();
     const menu = page.getByRole('dialog', { name: 'Cluster context' });

@@ -1,5 +1,5 @@
 // Network columns as kubectl's printers compute them (printService, printEndpoints, printIngress,
-// printNetworkPolicy).
+// printIngressClass, printNetworkPolicy).
 
 import type { CellValue, KindPrinter } from './column-definition';
 import {
@@ -157,6 +157,33 @@ export const networkPolicyPrinter: KindPrinter = {
       policy.metadata.name ?? '',
       formatLabelSelector(field(policy, 'spec')['podSelector'] ?? {}) || '<none>',
       createdAt(policy),
+    ];
+  },
+};
+
+/** PARAMETERS: "Kind.apiGroup/name" (the group left out when unset), "<none>" without parameters. */
+function ingressClassParameters(spec: Record<string, unknown>): string {
+  const parameters = spec['parameters'];
+  if (typeof parameters !== 'object' || parameters === null) return '<none>';
+  const { kind, apiGroup, name } = parameters as Record<string, unknown>;
+  const group = text(apiGroup);
+  return `${text(kind) ?? ''}${group !== undefined ? `.${group}` : ''}/${text(name) ?? ''}`;
+}
+
+export const ingressClassPrinter: KindPrinter = {
+  columns: [
+    nameColumn,
+    { name: 'Controller', type: 'string', priority: 0 },
+    { name: 'Parameters', type: 'string', priority: 0 },
+    ageColumn,
+  ],
+  cells(ingressClass): CellValue[] {
+    const spec = field(ingressClass, 'spec');
+    return [
+      ingressClass.metadata.name ?? '',
+      text(spec['controller']) ?? '',
+      ingressClassParameters(spec),
+      createdAt(ingressClass),
     ];
   },
 };

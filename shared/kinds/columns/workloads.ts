@@ -220,3 +220,28 @@ export const cronJobPrinter: KindPrinter = {
     ];
   },
 };
+
+/**
+ * CONTROLLER of a ControllerRevision: its controlling owner as formatResourceName prints it, the
+ * group kind lower-cased ("daemonset.apps/fluentd"); "<none>" without one.
+ */
+function revisionController(revision: KubeObject): string {
+  const owner = revision.metadata.ownerReferences?.find((reference) => reference.controller === true);
+  if (!owner) return '<none>';
+  const slash = owner.apiVersion.indexOf('/');
+  const group = slash === -1 ? '' : owner.apiVersion.slice(0, slash);
+  const groupKind = group === '' ? owner.kind : `${owner.kind}.${group}`;
+  return groupKind === '' ? owner.name : `${groupKind.toLowerCase()}/${owner.name}`;
+}
+
+export const controllerRevisionPrinter: KindPrinter = {
+  columns: [nameColumn, string('Controller'), integer('Revision'), ageColumn],
+  cells(revision): CellValue[] {
+    return [
+      revision.metadata.name ?? '',
+      revisionController(revision),
+      count(revision['revision']),
+      createdAt(revision),
+    ];
+  },
+};

@@ -1,0 +1,36 @@
+// EndpointSlice columns as kubectl's printEndpointSlice computes them: ADDRESSTYPE, PORTS (each port's
+// number, else its name, else "*") and ENDPOINTS (every endpoint's addresses), three of each at most
+// and then "+ N more...", "<unset>" for none.
+
+import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
+import { ageColumn, createdAt, list, nameColumn, text } from './column-definition';
+
+const string = (name: string): ColumnDefinition => ({ name, type: 'string', priority: 0 });
+
+/** formatDiscoveryPorts' and formatDiscoveryEndpoints' maximum. */
+const shown = 3;
+
+/** listWithMoreString. */
+function listWithMore(values: readonly string[]): string {
+  if (values.length > shown) return `${values.slice(0, shown).join(',')} + ${values.length - shown} more...`;
+  return values.length === 0 ? '<unset>' : values.join(',');
+}
+
+export const endpointSlicePrinter: KindPrinter = {
+  columns: [nameColumn, string('AddressType'), string('Ports'), string('Endpoints'), ageColumn],
+  cells(slice): CellValue[] {
+    const ports = list(slice, 'ports').map((port) =>
+      typeof port['port'] === 'number' ? String(port['port']) : (text(port['name']) ?? '*'),
+    );
+    const addresses = list(slice, 'endpoints').flatMap((endpoint) =>
+      Array.isArray(endpoint['addresses']) ? (endpoint['addresses'] as unknown[]).map(String) : [],
+    );
+    return [
+      slice.metadata.name ?? '',
+      text(slice['addressType']) ?? '',
+      listWithMore(ports),
+      listWithMore(addresses),
+      createdAt(slice),
+    ];
+  },
+};
