@@ -5,10 +5,12 @@
 // the YAML is edited in place: comments, order and other users stay as the person wrote them. The new
 // text goes to a sibling file renamed over the real one (through a symlink, as kubectl writes
 // through it), so a crash mid-write never leaves half a kubeconfig, with the old file's mode.
+// readAuthProviderConfig reads what the file holds of it now, which another client may have
+// refreshed since.
 import { randomBytes } from 'node:crypto';
 import { open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isSeq, parse, parseDocument } from 'yaml';
 import type { Clock } from '../cache/clock';
 
 /** How long a write waits for another's lock (kubectl holds it for one write) before giving up. */
@@ -55,6 +57,21 @@ export async function persistAuthProviderConfig(
   } finally {
     await rm(lock, { force: true });
   }
+}
+
+/** `userName`'s auth-provider config as `file` holds it now; undefined when it no longer defines one. */
+export async function readAuthProviderConfig(
+  file: string,
+  userName: string,
+): Promise<Record<string, string> | undefined> {
+  const document = parse(await readFile(file, 'utf8')) as {
+    users?: { name?: string; user?: { 'auth-provider'?: { config?: Record<string, unknown> } } }[];
+  } | null;
+  const config = document?.users?.find((entry) => entry?.name === userName)?.user?.['auth-provider']?.config;
+  if (typeof config !== 'object' || config === null) return undefined;
+  return Object.fromEntries(
+    Object.entries(config).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** clientcmd's lockFile: the lock file created exclusively; waits while another writer holds it. */

@@ -21,7 +21,7 @@ import type { Http2HealthSettings } from './http2-health-check';
 import { IdentityProviderClient } from './identity-provider-client';
 import { withKubectlFields } from './kubectl-fields';
 import type { KubeconfigUser } from './kubectl-fields';
-import { persistAuthProviderConfig } from './kubeconfig-persister';
+import { persistAuthProviderConfig, readAuthProviderConfig } from './kubeconfig-persister';
 import { OidcAuthProvider, oidcConfigKeys } from './oidc-auth-provider';
 import { describeProxy, proxyFor, ProxyConfigurationError } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
@@ -303,6 +303,7 @@ export class Kubeconfig {
         }),
       persist: (updated) =>
         origin ? persistAuthProviderConfig(origin, user.name, updated, clock) : Promise.resolve(),
+      ...(origin ? { reload: () => readAuthProviderConfig(origin, user.name) } : {}),
       onPersistFailure: (error) =>
         log(
           `kubetide: the refreshed oidc tokens of user "${user.name}" are in use but could not be written to ${origin}: ${messageOf(error)}`,

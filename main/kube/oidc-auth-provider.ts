@@ -48,6 +48,12 @@ export interface OidcAuthProviderOptions {
   persist(config: Readonly<Record<string, string>>): Promise<void>;
   /** Told when persist failed (the new tokens are used all the same). */
   onPersistFailure?(error: unknown): void;
+  /**
+   * The config as the kubeconfig file holds it now (undefined: unknown), read before a refresh: a
+   * kubectl run meanwhile may have refreshed, spending the refresh-token held here if the provider
+   * rotates them, and written its tokens back.
+   */
+  reload?(): Promise<Readonly<Record<string, string>> | undefined>;
 }
 
 type ClientAuthentication = 'header' | 'form';
@@ -81,6 +87,8 @@ export class OidcAuthProvider {
   }
 
   private async refresh(): Promise<string> {
+    const adopted = await this.adoptWrittenTokens();
+    if (adopted) return adopted;
     const refreshToken = this.config[oidcConfigKeys.refreshToken];
     if (!refreshToken) {
       throw new AuthProviderError('oidc', 'No valid id-token, and cannot refresh without refresh-token');
@@ -115,6 +123,48 @@ export class OidcAuthProvider {
       this.options.onPersistFailure?.(error);
     }
     return idToken;
+  }
+
+  /**
+   * Takes the tokens the kubeconfig file holds now when another client wrote newer ones (the same
+   * issuer and client): its id-token if still valid, else its refresh-token for the refresh about to
+   * run. client-go, which lives for one kubectl command, reads the file at start only; a viewer open
+   * for days would otherwise present a refresh-token kubectl has spent.
+   */
+  private async adoptWrittenTokens(): Promise<string | undefined> {
+    let written: Readonly<Record<string, string>> | undefined;
+    try {
+      written = await this.options.reload?.();
+    } catch {
+      // Unreadable now (being rewritten, removed): refresh with what is held.
+      return undefined;
+    }
+    if (!written) return undefined;
+    const same = [oidcConfigKeys.issuer, oidcConfigKeys.clientId].every(
+      (key) => written[key] === this.config[key],
+    );
+    if (!same) return undefined;
+    const idToken = written[oidcConfigKeys.idToken];
+    const refreshToken = written[oidcConfigKeys.refreshToken];
+    if (idToken && idToken !== this.config[oidcConfigKeys.idToken] && this.validOrFalse(idToken)) {
+      this.config = {
+        ...this.config,
+        [oidcConfigKeys.idToken]: idToken,
+        ...(refreshToken ? { [oidcConfigKeys.refreshToken]: refreshToken } : {}),
+      };
+      return idToken;
+    }
+    if (refreshToken) this.config = { ...this.config, [oidcConfigKeys.refreshToken]: refreshToken };
+    return undefined;
+  }
+
+  /** valid(), with a token that is not a JWT read as not valid rather than thrown. */
+  private validOrFalse(idToken: string): boolean {
+    try {
+      return this.valid(idToken);
+    } catch {
+      return false;
+    }
   }
 
   /** The refresh grant; the client authenticates as oauth2's AuthStyleAutoDetect finds it must. */
