@@ -3,7 +3,9 @@
 // from the token endpoint the issuer's discovery document names (an OAuth2 refresh grant, the client's
 // credentials in Basic auth, else in the form, as golang.org/x/oauth2 probes), and the new id-token,
 // with the refresh-token if the provider rotated it, is written back to the kubeconfig the user came
-// from, where kubectl reads it. Concurrent requests wait for one refresh.
+// from, where kubectl reads it. Concurrent requests wait for one refresh. Before refreshing, the file is
+// read again (Kubetide runs for days, kubectl for one command): tokens kubectl refreshed meanwhile are
+// taken instead of presenting a refresh-token it may have spent.
 //
 // client-node's own provider is not used: it takes the access token's seconds-to-live for an
 // expiry date, so after one refresh it refreshes before every request; it ignores the provider's CA;
