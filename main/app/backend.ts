@@ -6,7 +6,8 @@
 import { parse, stringify } from 'yaml';
 import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
-import { Kubeconfig, noKubeconfigFound } from '../kube/kubeconfig';
+import { Kubeconfig, kubeconfigCandidates, noKubeconfigFound } from '../kube/kubeconfig';
+import { KubeconfigWatch } from './kubeconfig-watch';
 import { Discovery } from '../kube/discovery';
 import { podLogOpener } from '../kube/pod-log-request';
 import { metricsListRequest } from '../kube/metrics-list';
@@ -106,11 +107,12 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   const log = options.log ?? console.log;
   const clock = options.clock ?? realClock;
   const useEmbedded = options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
-  const kubeconfig = useEmbedded
-    ? undefined
-    : options.kubeconfig !== undefined
-      ? Kubeconfig.fromFiles([options.kubeconfig])
-      : Kubeconfig.load();
+  const loadKubeconfig = () =>
+    options.kubeconfig !== undefined ? Kubeconfig.fromFiles([options.kubeconfig]) : Kubeconfig.load();
+  const initialKubeconfig = useEmbedded ? undefined : loadKubeconfig();
+  let kubeconfigWatch: KubeconfigWatch | undefined;
+  /** The kubeconfig as its files read now (kubeconfig-watch.ts); the first reading until one changes. */
+  const kubeconfig = () => kubeconfigWatch?.kubeconfig ?? initialKubeconfig;
 
   const namespaceLists = new NamespaceListFile(
     dataDirectory(options.dataDirectory ? { override: options.dataDirectory } : {}),
@@ -133,7 +135,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     })());
 
   const openSession = async (context: string): Promise<ClusterSession> => {
-    const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig;
+    const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig();
     if (!config) throw new Error(`unknown context "${context}"`);
     const connection = config.connect(context, { clock });
     const client = new RestClient(connection, { clock });
@@ -198,7 +200,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   };
 
   const listContexts = (): ContextDescription[] => {
-    const contexts: ContextDescription[] = (kubeconfig?.listContexts() ?? []).map((context) => ({
+    const contexts: ContextDescription[] = (kubeconfig()?.listContexts() ?? []).map((context) => ({
       name: context.name,
       cluster: context.clusterName,
       server: context.server,
@@ -215,7 +217,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     return contexts;
   };
 
-  const firstContext = useEmbedded ? embeddedContext : (options.context ?? kubeconfig!.currentContext);
+  const firstContext = useEmbedded ? embeddedContext : (options.context ?? initialKubeconfig!.currentContext);
   if (!useEmbedded && firstContext === '') {
     throw new Error('the kubeconfig sets no current-context; name one with --context, or use --embedded');
   }
@@ -229,6 +231,19 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     ...(options.transfers ? { transfers: options.transfers } : {}),
   });
   log(`kubetide: connected to context ${firstContext}`);
+  // Asked for the embedded cluster alone, the kubeconfig's contexts are not offered, so not followed.
+  if (options.embedded !== true) {
+    kubeconfigWatch = new KubeconfigWatch(
+      {
+        files: options.kubeconfig !== undefined ? [options.kubeconfig] : kubeconfigCandidates(),
+        load: loadKubeconfig,
+        onChange: () => void host.pushContexts(),
+        clock,
+        log,
+      },
+      initialKubeconfig,
+    );
+  }
 
   return {
     host,
@@ -239,6 +254,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       host.accept(transport);
     },
     close: async () => {
+      kubeconfigWatch?.close();
       await host.close();
       await namespaceLists.flushed();
       await embedded?.close();

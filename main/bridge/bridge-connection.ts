@@ -83,6 +83,13 @@ export class BridgeConnection {
     await this.pushState();
   }
 
+  /** Tells the renderer the contexts as they are now (the kubeconfig changed). */
+  async pushContexts(): Promise<void> {
+    if (!this.greeted || this.closed) return;
+    const contexts = await this.host.listContexts();
+    if (!this.closed) this.transport.send({ type: 'contexts', ...contexts });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -314,9 +321,8 @@ export class BridgeConnection {
   }
 
   private async pushState(): Promise<void> {
-    const contexts = await this.host.listContexts();
+    await this.pushContexts();
     if (this.closed) return;
-    this.transport.send({ type: 'contexts', ...contexts });
     const namespaces = this.host.session.namespaceChoices();
     this.transport.send({
       type: 'kinds',

@@ -67,6 +67,11 @@ export class BridgeHost implements ConnectionHost {
     return { current: this.current.context, contexts: await this.options.listContexts() };
   }
 
+  /** Tells every renderer the contexts as they are now: the kubeconfig changed. */
+  async pushContexts(): Promise<void> {
+    await Promise.all([...this.connections].map((connection) => connection.pushContexts()));
+  }
+
   /**
    * Opens `context` first and only then closes the current session, so a failed switch leaves the
    * user where they were. Switches are serialized.

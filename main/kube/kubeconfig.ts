@@ -71,14 +71,17 @@ function resolveEnvironment(environment: KubeconfigEnvironment = {}): Required<K
   };
 }
 
-/** The files kubectl would read: $KUBECONFIG's existing entries, else ~/.kube/config if present. */
-export function kubeconfigPaths(environment?: KubeconfigEnvironment): string[] {
+/** The files kubectl would look for: $KUBECONFIG's entries, else ~/.kube/config; present or not. */
+export function kubeconfigCandidates(environment?: KubeconfigEnvironment): string[] {
   const resolved = resolveEnvironment(environment);
-  if (resolved.kubeconfig !== '') {
-    return resolved.kubeconfig.split(path.delimiter).filter((file) => file !== '' && existsSync(file));
-  }
-  const home = path.join(resolved.homeDirectory, '.kube', 'config');
-  return existsSync(home) ? [home] : [];
+  if (resolved.kubeconfig !== '')
+    return resolved.kubeconfig.split(path.delimiter).filter((file) => file !== '');
+  return [path.join(resolved.homeDirectory, '.kube', 'config')];
+}
+
+/** The files kubectl would read: the candidates that exist. */
+export function kubeconfigPaths(environment?: KubeconfigEnvironment): string[] {
+  return kubeconfigCandidates(environment).filter((file) => existsSync(file));
 }
 
 function inClusterAvailable(environment: Required<KubeconfigEnvironment>): boolean {

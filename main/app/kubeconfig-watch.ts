@@ -1,0 +1,125 @@
+// Follows the kubeconfig files while the app runs, as Lens and Freelens do: `kind create cluster`,
+// `aws eks update-kubeconfig` or an edit adds a context, and the context picker shows it without a
+// restart. The folders are watched, not the files: kubectl and editors replace a file by renaming
+// another over it, which ends a watch on the file itself, and a kubeconfig that does not exist yet
+// (the app started on its embedded cluster) appears in its folder. A change is read once the
+// writes settle; a file caught half-written or malformed keeps the last good reading (and says so
+// once). Every good reading becomes `kubeconfig` (a context opened later takes its credentials as
+// they are now); only one whose contexts differ is reported.
+import { existsSync, watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import path from 'node:path';
+import type { Clock, Timer } from '../cache/clock';
+import { Kubeconfig } from '../kube/kubeconfig';
+import type { ContextDescription } from '../kube/kubeconfig';
+import { messageOf } from '../kube/errors';
+
+export interface KubeconfigWatchOptions {
+  /** The files to follow (kubeconfigPaths' candidates, existing or not). */
+  files: readonly string[];
+  /** Reads them again; throws when they do not parse. */
+  load: () => Kubeconfig;
+  /** Told each new reading whose contexts differ from the last. */
+  onChange: (kubeconfig: Kubeconfig) => void;
+  clock: Clock;
+  log: (message: string) => void;
+}
+
+/** Writes closer together than this are one change (an editor's save is several events). */
+export const settleMs = 300;
+
+export class KubeconfigWatch {
+  private readonly watchers: FSWatcher[] = [];
+  private timer: Timer | undefined;
+  private lastContexts: string;
+  private lastFailure: string | undefined;
+  private current: Kubeconfig | undefined;
+
+  constructor(
+    private readonly options: KubeconfigWatchOptions,
+    current: Kubeconfig | undefined,
+  ) {
+    this.current = current;
+    this.lastContexts = contextsText(current);
+    const names = new Set(options.files.map((file) => path.basename(file)));
+    for (const folder of new Set(options.files.map((file) => path.dirname(path.resolve(file)))))
+      this.follow(folder, names);
+  }
+
+  /** The last good reading (undefined while there has been none). */
+  get kubeconfig(): Kubeconfig | undefined {
+    return this.current;
+  }
+
+  close(): void {
+    this.timer?.stop();
+    for (const watcher of this.watchers) watcher.close();
+    this.watchers.length = 0;
+  }
+
+  /** Reads the files now (a change seen, its writes settled). */
+  reload(): void {
+    let kubeconfig: Kubeconfig;
+    try {
+      kubeconfig = this.options.load();
+    } catch (error) {
+      const failure = messageOf(error);
+      if (failure !== this.lastFailure)
+        this.options.log(`kubetide: kubeconfig changed but ${failure}; keeping the last reading`);
+      this.lastFailure = failure;
+      return;
+    }
+    this.lastFailure = undefined;
+    this.current = kubeconfig;
+    const contexts = contextsText(kubeconfig);
+    if (contexts === this.lastContexts) return;
+    this.lastContexts = contexts;
+    this.options.onChange(kubeconfig);
+  }
+
+  /**
+   * Watches `folder` for the files named `names`; a folder not there yet (no ~/.kube before the first
+   * `kind create cluster`) is waited for in its parent, then followed, and read at once.
+   */
+  private follow(folder: string, names: ReadonlySet<string>): void {
+    if (existsSync(folder)) {
+      this.watchFolder(folder, (name) => name === null || names.has(name));
+      return;
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder || !existsSync(parent)) return;
+    const waiting = this.watchFolder(parent, (name) => {
+      if (!existsSync(folder)) return false;
+      waiting?.close();
+      this.follow(folder, names);
+      return true;
+    });
+  }
+
+  /** A watch on `folder` that schedules a reading when `matters` says an entry's change does. */
+  private watchFolder(folder: string, matters: (name: string | null) => boolean): FSWatcher | undefined {
+    try {
+      const watcher = watch(folder, { persistent: false }, (_event, name) => {
+        // Some platforms give no name: any change in the folder is then a candidate.
+        if (matters(name === null ? null : String(name))) this.schedule();
+      });
+      watcher.on('error', () => watcher.close());
+      this.watchers.push(watcher);
+      return watcher;
+    } catch (error) {
+      this.options.log(`kubetide: not following kubeconfig changes in ${folder}: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  private schedule(): void {
+    this.timer?.stop();
+    this.timer = this.options.clock.setTimeout(() => this.reload(), settleMs);
+  }
+}
+
+/** What the picker shows of a reading, to tell a change that matters from a rewrite of the same. */
+function contextsText(kubeconfig: Kubeconfig | undefined): string {
+  const contexts: ContextDescription[] = kubeconfig?.listContexts() ?? [];
+  return JSON.stringify(contexts);
+}
