@@ -1,10 +1,11 @@
 // One context's cluster as our own HTTP requests need it: the server URL, one ClusterTransport (one
 // HTTP/2 connection for every LIST and WATCH where the server speaks h2, a keep-alive pool otherwise;
 // unlike client-node's connection per request), and the user's credentials, refreshed when they
-// expire. client-node applies the kubeconfig's auth (token,
-// token file, basic, client certificates, auth providers, impersonation); exec plugins run
-// through ExecCredentialProvider so that failures are typed and a 401 can force a refresh, and the
-// oidc auth provider through OidcAuthProvider, which writes refreshed tokens back as kubectl does. Requests go
+// expire. client-node applies the kubeconfig's static auth (token, basic, client certificates, `as`,
+// auth providers other than oidc); exec plugins run through ExecCredentialProvider so that failures
+// are typed and a 401 can force a refresh; the oidc provider runs through OidcAuthProvider, which
+// writes refreshed tokens back as kubectl does; and what client-node drops is applied here
+// (kubectl-fields.ts: tokenFile, as-groups, as-uid, as-user-extra). Requests go
 // through the cluster's proxy-url, or the environment's HTTPS_PROXY / HTTP_PROXY / NO_PROXY, as
 // client-go's do (proxy-selection.ts).
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 // Where connection settings come from, found the way kubectl finds them: $KUBECONFIG (a list of files,
-// merged), else ~/.kube/config, else the in-cluster service account. Parsing and the authentication
-// mechanisms are @kubernetes/client-node's; merging is ours, because client-node throws on a name
-// defined in two files while kubectl keeps the first definition. Nothing this file exports for the UI
+// merged), else ~/.kube/config, else the in-cluster service account. Parsing is @kubernetes/client-node's,
+// with what it drops read beside it (kubectl-fields.ts); merging is ours, because client-node throws
+// on a name defined in two files while kubectl keeps the first definition, and so is the oidc
+// provider each connection of a user shares (oidc-auth-provider.ts). Nothing this file exports for the UI
 // (ContextDescription) carries a token, key or password: credentials never leave main.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
