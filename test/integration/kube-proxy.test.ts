@@ -57,6 +57,22 @@ async function proxy(kind: 'http' | 'https' | 'socks5', options: TestProxyOption
   return started;
 }
 
+/**
+ * A TCP server that accepts and never answers: it reads what it is sent (so it sees the client
+ * leave) and holds every connection, closed after the test.
+ */
+async function silentServer(): Promise<{ port: number; held: net.Socket[] }> {
+  const silent = net.createServer(() => undefined);
+  await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+  const held: net.Socket[] = [];
+  silent.on('connection', (socket) => held.push(socket.resume()));
+  cleanup.push(() => {
+    for (const socket of held) socket.destroy();
+    return new Promise<void>((done) => silent.close(() => done()));
+  });
+  return { port: (silent.address() as net.AddressInfo).port, held };
+}
+
 /** The cluster's kubeconfig with its server named by the proxied host, and `proxyUrl` if given. */
 function kubeconfigText(target: EmbeddedCluster, proxyUrl?: string): string {
   const config = parse(target.kubeconfigYaml()) as {
@@ -165,17 +181,8 @@ describe('proxy-url', () => {
     it(`fails a request after the 30 s dial timeout when the proxy accepts and never answers (${protocol})`, async () => {
       if (protocol === 'http/1.1') process.env.DISABLE_HTTP2 = '1';
       const target = await cluster();
-      const silent = net.createServer(() => undefined);
-      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
-      const held: net.Socket[] = [];
-      // It reads what it is sent (so it sees the client leave), and answers nothing.
-      silent.on('connection', (socket) => held.push(socket.resume()));
-      cleanup.push(() => {
-        for (const socket of held) socket.destroy();
-        return new Promise<void>((done) => silent.close(() => done()));
-      });
+      const { port, held } = await silentServer();
       const clock = new FakeClock();
-      const port = (silent.address() as net.AddressInfo).port;
       const connection = Kubeconfig.fromString(kubeconfigText(target, `http://127.0.0.1:${port}`)).connect(
         undefined,
         {
@@ -206,15 +213,7 @@ describe('proxy-url', () => {
       if (protocol === 'http/1.1') process.env.DISABLE_HTTP2 = '1';
       const target = await cluster();
       // The proxy tunnels to a server that accepts TCP and never answers the handshake.
-      const silent = net.createServer(() => undefined);
-      await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
-      const held: net.Socket[] = [];
-      silent.on('connection', (socket) => held.push(socket.resume()));
-      cleanup.push(() => {
-        for (const socket of held) socket.destroy();
-        return new Promise<void>((done) => silent.close(() => done()));
-      });
-      const silentPort = (silent.address() as net.AddressInfo).port;
+      const { port: silentPort, held } = await silentServer();
       const tunnel = await proxy('http');
       const config = parse(kubeconfigText(target, tunnel.url)) as {
         clusters: { cluster: { server: string } }[];
