@@ -63,7 +63,7 @@ function requestedIdentity(rawHeaders: readonly string[]): Requested {
     else if (name === 'impersonate-group') requested.groups.push(value);
     else if (name.startsWith('impersonate-extra-')) {
       // Header names are case-insensitive, so the server lower-cases the key before unescaping it.
-      const key = decodeURIComponent(name.slice('impersonate-extra-'.length));
+      const key = unescapeExtraKey(name.slice('impersonate-extra-'.length));
       (requested.extra[key] ??= []).push(value);
     }
   }
@@ -101,4 +101,13 @@ function checks(requested: Requested & { user: string }): ResourceAttributes[] {
       ),
     ),
   ];
+}
+
+/** The filter's unescapeExtraKey: percent-decoded, or left as sent when that fails. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
 }
