@@ -48,7 +48,8 @@ export async function persistAuthProviderConfig(
       `.${path.basename(target)}.${randomBytes(6).toString('hex')}`,
     );
     try {
-      await writeFile(sibling, document.toString(), { mode: mode & 0o777, flag: 'wx' });
+      // lineWidth 0: no long value is folded over lines, so the rest of the file reads as it was.
+      await writeFile(sibling, document.toString({ lineWidth: 0 }), { mode: mode & 0o777, flag: 'wx' });
       await rename(sibling, target);
     } catch (error) {
       await rm(sibling, { force: true });
