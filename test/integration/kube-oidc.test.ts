@@ -137,6 +137,7 @@ describe('the oidc auth provider', () => {
       idToken: provider.expiredIdToken('alice'),
       refreshToken: login.refreshToken,
     });
+    const original = readFileSync(file, 'utf8').split('\n');
     const kubeconfig = Kubeconfig.fromFiles([file]);
     const first = listPods(file, kubeconfig);
     try {
@@ -156,6 +157,9 @@ describe('the oidc auth provider', () => {
       const text = readFileSync(file, 'utf8');
       expect(text.startsWith("# alice's kubeconfig, written by hand")).toBe(true);
       expect(text).toContain('bobs-token');
+      // Line for line as it was, but for the two tokens.
+      const changed = text.split('\n').filter((line, index) => line !== original[index]);
+      expect(changed.map((line) => line.trim().split(':')[0])).toEqual(['id-token', 'refresh-token']);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(existsSync(`${file}.lock`)).toBe(false);
 
