@@ -10,8 +10,7 @@ import { existsSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Clock, Timer } from '../cache/clock';
-import { Kubeconfig } from '../kube/kubeconfig';
-import type { ContextDescription } from '../kube/kubeconfig';
+import type { ContextDescription, Kubeconfig } from '../kube/kubeconfig';
 import { messageOf } from '../kube/errors';
 
 export interface KubeconfigWatchOptions {
@@ -88,7 +87,8 @@ export class KubeconfigWatch {
     }
     const parent = path.dirname(folder);
     if (parent === folder || !existsSync(parent)) return;
-    const waiting = this.watchFolder(parent, (name) => {
+    // Whatever changed in the parent, the folder's being there now is what counts.
+    const waiting = this.watchFolder(parent, () => {
       if (!existsSync(folder)) return false;
       waiting?.close();
       this.follow(folder, names);
