@@ -73,6 +73,23 @@ async function silentServer(): Promise<{ port: number; held: net.Socket[] }> {
   return { port: (silent.address() as net.AddressInfo).port, held };
 }
 
+/**
+ * Once the silent server holds the request's connection, steps `clock` to 1 ms short of the 30 s
+ * dial deadline (the connection still open), then onto it: the request fails as a timeout.
+ */
+async function expectDialTimeout(
+  clock: FakeClock,
+  held: net.Socket[],
+  outcome: Promise<string>,
+): Promise<void> {
+  await vi.waitFor(() => expect(held.length).toBe(1));
+  clock.step(29_999);
+  await new Promise((done) => setTimeout(done, 50));
+  expect(held[0]!.destroyed).toBe(false);
+  clock.step(1);
+  expect(await outcome).toMatch(/cannot reach .* \(connection timed out\)|no connection within 30 s/);
+}
+
 /** The cluster's kubeconfig with its server named by the proxied host, and `proxyUrl` if given. */
 function kubeconfigText(target: EmbeddedCluster, proxyUrl?: string): string {
   const config = parse(target.kubeconfigYaml()) as {
@@ -198,12 +215,7 @@ describe('proxy-url', () => {
         () => 'listed',
         (error: Error) => error.message,
       );
-      await vi.waitFor(() => expect(held.length).toBe(1));
-      clock.step(29_999);
-      await new Promise((done) => setTimeout(done, 50));
-      expect(held[0]!.destroyed).toBe(false);
-      clock.step(1);
-      expect(await outcome).toMatch(/cannot reach .* \(connection timed out\)|no connection within 30 s/);
+      await expectDialTimeout(clock, held, outcome);
       await vi.waitFor(() => expect(held[0]!.destroyed).toBe(true));
     });
   }
@@ -228,12 +240,7 @@ describe('proxy-url', () => {
           () => 'listed',
           (error: Error) => error.message,
         );
-      await vi.waitFor(() => expect(held.length).toBe(1));
-      clock.step(29_999);
-      await new Promise((done) => setTimeout(done, 50));
-      expect(held[0]!.destroyed).toBe(false);
-      clock.step(1);
-      expect(await outcome).toMatch(/cannot reach .* \(connection timed out\)|no connection within 30 s/);
+      await expectDialTimeout(clock, held, outcome);
       await vi.waitFor(() => expect(tunnel.openConnections()).toBe(0));
     });
   }
