@@ -17,6 +17,7 @@ export default defineConfig({
           'export-worker': resolve('main/history/export-worker.ts'),
           'query-worker': resolve('main/history/query-worker.ts'),
           'metrics-worker': resolve('main/bridge/metrics-worker.ts'),
+          'kubeconfig-worker': resolve('main/kube/kubeconfig-worker.ts'),
         },
         formats: ['es'],
       },

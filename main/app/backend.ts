@@ -6,7 +6,8 @@
 import { parse, stringify } from 'yaml';
 import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
-import { Kubeconfig, kubeconfigCandidates, noKubeconfigFound } from '../kube/kubeconfig';
+import { Kubeconfig, kubeconfigCandidates, kubeconfigPaths, noKubeconfigFound } from '../kube/kubeconfig';
+import { readKubeconfigOffMain } from './kubeconfig-reading';
 import { KubeconfigWatch } from './kubeconfig-watch';
 import { Discovery } from '../kube/discovery';
 import { podLogOpener } from '../kube/pod-log-request';
@@ -236,7 +237,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     kubeconfigWatch = new KubeconfigWatch(
       {
         files: options.kubeconfig !== undefined ? [options.kubeconfig] : kubeconfigCandidates(),
-        load: loadKubeconfig,
+        load: () =>
+          readKubeconfigOffMain(options.kubeconfig !== undefined ? [options.kubeconfig] : kubeconfigPaths()),
         onChange: () => void host.pushContexts(),
         clock,
         log,

@@ -16,8 +16,8 @@ import { messageOf } from '../kube/errors';
 export interface KubeconfigWatchOptions {
   /** The files to follow (kubeconfigPaths' candidates, existing or not). */
   files: readonly string[];
-  /** Reads them again; throws when they do not parse. */
-  load: () => Kubeconfig;
+  /** Reads them again, off main's thread (kubeconfig-reading.ts); rejects when they do not parse. */
+  load: () => Promise<Kubeconfig>;
   /** Told each new reading whose contexts differ from the last. */
   onChange: (kubeconfig: Kubeconfig) => void;
   clock: Clock;
@@ -33,6 +33,10 @@ export class KubeconfigWatch {
   private lastContexts: string;
   private lastFailure: string | undefined;
   private current: Kubeconfig | undefined;
+  /** The reading under way, and whether another change came during it (read again after it). */
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private closed = false;
 
   constructor(
     private readonly options: KubeconfigWatchOptions,
@@ -51,23 +55,46 @@ export class KubeconfigWatch {
   }
 
   close(): void {
+    this.closed = true;
     this.timer?.stop();
     for (const watcher of this.watchers) watcher.close();
     this.watchers.length = 0;
   }
 
-  /** Reads the files now (a change seen, its writes settled). */
-  reload(): void {
+  /** Resolves once no reading is under way (for tests and shutdown). */
+  async settled(): Promise<void> {
+    while (this.reading) await this.reading;
+  }
+
+  /** Reads the files now (a change seen, its writes settled); one reading at a time. */
+  reload(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.readAgain = false;
+        await this.readOnce();
+      } while (this.readAgain && !this.closed);
+    })().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async readOnce(): Promise<void> {
     let kubeconfig: Kubeconfig;
     try {
-      kubeconfig = this.options.load();
+      kubeconfig = await this.options.load();
     } catch (error) {
       const failure = messageOf(error);
-      if (failure !== this.lastFailure)
+      if (failure !== this.lastFailure && !this.closed)
         this.options.log(`kubetide: kubeconfig changed but ${failure}; keeping the last reading`);
       this.lastFailure = failure;
       return;
     }
+    if (this.closed) return;
     this.lastFailure = undefined;
     this.current = kubeconfig;
     const contexts = contextsText(kubeconfig);
@@ -114,7 +141,7 @@ export class KubeconfigWatch {
 
   private schedule(): void {
     this.timer?.stop();
-    this.timer = this.options.clock.setTimeout(() => this.reload(), settleMs);
+    this.timer = this.options.clock.setTimeout(() => void this.reload(), settleMs);
   }
 }
 

@@ -1,6 +1,6 @@
 // Starts a worker thread from one of main's worker entry files (main/history's "recording-worker",
-// "export-worker", "query-worker", main/bridge's "metrics-worker"). A built app loads the compiled .js,
-// which electron.vite.config.ts writes beside its index.js. Run from TypeScript (tsx,
+// "export-worker", "query-worker", main/bridge's "metrics-worker", main/kube's "kubeconfig-worker").
+// A built app loads the compiled .js, which electron.vite.config.ts writes beside its index.js. Run from TypeScript (tsx,
 // vitest), the worker loads the .ts through tsx's API, since loader flags in a worker's execArgv do
 // not reach its module loading on Node 20; tsx is resolved from here, whatever the working directory.
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ const sources = {
   'export-worker': './export-worker.ts',
   'query-worker': './query-worker.ts',
   'metrics-worker': '../bridge/metrics-worker.ts',
+  'kubeconfig-worker': '../kube/kubeconfig-worker.ts',
 } as const;
 
 export function startHistoryWorker(entry: keyof typeof sources, workerData?: unknown): Worker {

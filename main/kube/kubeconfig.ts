@@ -177,6 +177,17 @@ function merge(
   return merged;
 }
 
+/** A merged reading of kubeconfig files as plain data (structured-clonable). */
+export interface KubeconfigData {
+  readonly clusters: Cluster[];
+  readonly users: User[];
+  readonly contexts: Context[];
+  readonly currentContext: string;
+  readonly sources: readonly string[];
+  /** User name -> the file that defined it. */
+  readonly userOrigins: readonly (readonly [string, string])[];
+}
+
 /** The merged kubeconfig: its contexts, the one in use, and connections to their clusters. */
 export class Kubeconfig {
   private current: string;
@@ -209,8 +220,37 @@ export class Kubeconfig {
 
   /** Reads and merges `files` in order (earlier files win). */
   static fromFiles(files: readonly string[]): Kubeconfig {
+    return Kubeconfig.fromData(Kubeconfig.dataOfFiles(files));
+  }
+
+  /**
+   * What a reading of `files` holds, as plain data a worker thread can post back: parsing a large
+   * kubeconfig takes main well past a frame (500 contexts: ~150 ms here), so a reading taken while the
+   * app runs is parsed off main's thread (kubeconfig-worker.ts) and rebuilt with fromData.
+   */
+  static dataOfFiles(files: readonly string[]): KubeconfigData {
     const userOrigins = new Map<string, string>();
-    return new Kubeconfig(merge(files.map(parseFile), files, userOrigins), files, false, userOrigins);
+    const config = merge(files.map(parseFile), files, userOrigins);
+    return {
+      clusters: config.getClusters(),
+      users: config.getUsers(),
+      contexts: config.getContexts(),
+      currentContext: config.getCurrentContext(),
+      sources: [...files],
+      userOrigins: [...userOrigins],
+    };
+  }
+
+  /** A reading rebuilt from dataOfFiles' data (cheap: no parsing). */
+  static fromData(data: KubeconfigData): Kubeconfig {
+    const config = new KubeConfig();
+    config.loadFromOptions({
+      clusters: data.clusters,
+      users: data.users,
+      contexts: data.contexts,
+      currentContext: data.currentContext,
+    });
+    return new Kubeconfig(config, data.sources, false, new Map(data.userOrigins));
   }
 
   /** Parses kubeconfig YAML; `origin` names it in errors and anchors relative paths. */

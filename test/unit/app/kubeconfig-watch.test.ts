@@ -1,13 +1,15 @@
-// KubeconfigWatch on real files and real folder events: a context added (the file replaced by a rename,
-// as kubectl writes it) is reported once its writes settle; a half-written file keeps the last
-// reading and says so once; a rewrite with the same contexts updates the reading without a report;
-// a kubeconfig whose folder does not exist yet is noticed when both appear.
+// KubeconfigWatch on real files and real folder events, each reading taken by the worker thread the
+// app uses: a context added (the file replaced by a rename, as kubectl writes it) is reported once its
+// writes settle; a half-written file keeps the last reading and says so once; a rewrite with the same
+// contexts updates the reading without a report; a kubeconfig whose folder does not exist yet is
+// noticed when both appear.
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { FakeClock } from '../../../main/cache/fake-clock';
+import { readKubeconfigOffMain } from '../../../main/app/kubeconfig-reading';
 import { KubeconfigWatch, settleMs } from '../../../main/app/kubeconfig-watch';
 import { Kubeconfig } from '../../../main/kube/kubeconfig';
 
@@ -41,7 +43,7 @@ function follow(file: string, initial: Kubeconfig | undefined) {
   const watch = new KubeconfigWatch(
     {
       files: [file],
-      load: () => Kubeconfig.fromFiles([file]),
+      load: () => readKubeconfigOffMain([file]),
       onChange: (kubeconfig) => changes.push(kubeconfig.listContexts().map((context) => context.name)),
       clock,
       log: (line) => logged.push(line),
@@ -53,6 +55,7 @@ function follow(file: string, initial: Kubeconfig | undefined) {
   const settle = async () => {
     await vi.waitFor(() => expect(clock.hasWaiters()).toBe(true), { timeout: 5_000 });
     clock.step(settleMs);
+    await watch.settled();
   };
   return { watch, changes, logged, settle };
 }
