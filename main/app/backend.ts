@@ -7,7 +7,7 @@ import { parse, stringify } from 'yaml';
 import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
 import { Kubeconfig, kubeconfigCandidates, kubeconfigPaths, noKubeconfigFound } from '../kube/kubeconfig';
-import { readKubeconfigOffMain } from './kubeconfig-reading';
+import { readKubeconfigOffMain, workerAuthProviderFiles } from './kubeconfig-reading';
 import { KubeconfigWatch } from './kubeconfig-watch';
 import { Discovery } from '../kube/discovery';
 import { podLogOpener } from '../kube/pod-log-request';
@@ -138,7 +138,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   const openSession = async (context: string): Promise<ClusterSession> => {
     const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig();
     if (!config) throw new Error(`unknown context "${context}"`);
-    const connection = config.connect(context, { clock });
+    const connection = config.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
     const client = new RestClient(connection, { clock });
     const startDiscovery = async (): Promise<Discovery | undefined> => {
       const discovery = new Discovery(client, { clock });

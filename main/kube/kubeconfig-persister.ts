@@ -13,6 +13,24 @@ import path from 'node:path';
 import { isMap, isSeq, parse, parseDocument } from 'yaml';
 import type { Clock } from '../cache/clock';
 
+/**
+ * Where an auth provider's config is written back and read again: in place (these functions, on the
+ * calling thread), or on a worker thread the app supplies (main/app/kubeconfig-reading.ts), since
+ * both parse the whole kubeconfig.
+ */
+export interface AuthProviderFiles {
+  persist(file: string, userName: string, config: Readonly<Record<string, string>>): Promise<void>;
+  read(file: string, userName: string): Promise<Record<string, string> | undefined>;
+}
+
+/** The functions below, on the calling thread. */
+export function inPlaceAuthProviderFiles(clock: Clock): AuthProviderFiles {
+  return {
+    persist: (file, userName, config) => persistAuthProviderConfig(file, userName, config, clock),
+    read: (file, userName) => readAuthProviderConfig(file, userName),
+  };
+}
+
 /** How long a write waits for another's lock (kubectl holds it for one write) before giving up. */
 export const lockWaitMs = 5_000;
 const lockRetryMs = 50;

@@ -22,7 +22,8 @@ import type { Http2HealthSettings } from './http2-health-check';
 import { IdentityProviderClient } from './identity-provider-client';
 import { withKubectlFields } from './kubectl-fields';
 import type { KubeconfigUser } from './kubectl-fields';
-import { persistAuthProviderConfig, readAuthProviderConfig } from './kubeconfig-persister';
+import { inPlaceAuthProviderFiles } from './kubeconfig-persister';
+import type { AuthProviderFiles } from './kubeconfig-persister';
 import { OidcAuthProvider, oidcConfigKeys } from './oidc-auth-provider';
 import { describeProxy, proxyFor, ProxyConfigurationError } from './proxy-selection';
 import type { ProxyEnvironment } from './proxy-selection';
@@ -287,6 +288,8 @@ export class Kubeconfig {
       health?: Http2HealthSettings;
       proxyEnvironment?: ProxyEnvironment;
       log?: (message: string) => void;
+      /** Where an oidc user's refreshed tokens are written back and read again (default: in place). */
+      authProviderFiles?: AuthProviderFiles;
     } = {},
   ): ClusterConnection {
     const context = this.requireContext(name);
@@ -322,7 +325,11 @@ export class Kubeconfig {
     cluster: Cluster,
     user: User,
     clock: Clock,
-    options: { proxyEnvironment?: ProxyEnvironment; log?: (message: string) => void },
+    options: {
+      proxyEnvironment?: ProxyEnvironment;
+      log?: (message: string) => void;
+      authProviderFiles?: AuthProviderFiles;
+    },
   ): OidcAuthProvider | undefined {
     const provider = user.authProvider as { name?: string; config?: Record<string, string> } | undefined;
     if (provider?.name !== 'oidc') return undefined;
@@ -336,6 +343,7 @@ export class Kubeconfig {
     if (existing) return existing;
     const origin = this.userOrigins.get(user.name);
     const log = options.log ?? console.warn;
+    const files = options.authProviderFiles ?? inPlaceAuthProviderFiles(clock);
     const created = new OidcAuthProvider({
       config,
       clock,
@@ -345,9 +353,8 @@ export class Kubeconfig {
           clock,
           ...(options.proxyEnvironment ? { proxyEnvironment: options.proxyEnvironment } : {}),
         }),
-      persist: (updated) =>
-        origin ? persistAuthProviderConfig(origin, user.name, updated, clock) : Promise.resolve(),
-      ...(origin ? { reload: () => readAuthProviderConfig(origin, user.name) } : {}),
+      persist: (updated) => (origin ? files.persist(origin, user.name, updated) : Promise.resolve()),
+      ...(origin ? { reload: () => files.read(origin, user.name) } : {}),
       onPersistFailure: (error) =>
         log(
           `kubetide: the refreshed oidc tokens of user "${user.name}" are in use but could not be written to ${origin}: ${messageOf(error)}`,

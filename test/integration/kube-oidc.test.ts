@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseDocument } from 'yaml';
 import { FakeClock } from '../../main/cache/fake-clock';
 import { AuthProviderError } from '../../main/kube/errors';
+import { workerAuthProviderFiles } from '../../main/app/kubeconfig-reading';
 import { Kubeconfig } from '../../main/kube/kubeconfig';
 import { RestClient } from '../../main/kube/rest-client';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
@@ -208,38 +209,46 @@ describe('the oidc auth provider', () => {
     expect(aliceConfig(file)['refresh-token']).not.toBe(afterKubectl['refresh-token']);
   });
 
-  it('takes the tokens kubectl wrote meanwhile instead of presenting a refresh-token it spent', async () => {
-    const provider = await identityProvider();
-    const file = kubeconfigFile(provider, {
-      idToken: provider.expiredIdToken('alice'),
-      refreshToken: provider.login('alice').refreshToken,
-    });
-    // Kubetide stays open (one Kubeconfig, one provider) on a clock it can move past its id-token's life.
-    const clock = new FakeClock(Date.now());
-    const kubeconfig = Kubeconfig.fromFiles([file]);
-    const list = async () => {
-      const connection = kubeconfig.connect(undefined, { clock });
-      try {
-        return await new RestClient(connection, { clock }).list<KubeList>({
-          path: '/api/v1/pods',
-          description: { verb: 'list', resource: 'pods' },
+  for (const [where, authProviderFiles] of [
+    ['in place', undefined],
+    ["on the app's worker thread", workerAuthProviderFiles],
+  ] as const) {
+    it(`takes the tokens kubectl wrote meanwhile instead of presenting a refresh-token it spent (${where})`, async () => {
+      const provider = await identityProvider();
+      const file = kubeconfigFile(provider, {
+        idToken: provider.expiredIdToken('alice'),
+        refreshToken: provider.login('alice').refreshToken,
+      });
+      // Kubetide stays open (one Kubeconfig, one provider) on a clock it can move past its id-token's life.
+      const clock = new FakeClock(Date.now());
+      const kubeconfig = Kubeconfig.fromFiles([file]);
+      const list = async () => {
+        const connection = kubeconfig.connect(undefined, {
+          clock,
+          ...(authProviderFiles ? { authProviderFiles } : {}),
         });
-      } finally {
-        connection.close();
-      }
-    };
-    await list();
-    // kubectl, in a terminal meanwhile, finds the id-token expired and refreshes: the refresh-token
-    // Kubetide holds is spent, and kubectl's are in the file.
-    expireIdToken(file, provider);
-    expect(await kubectl(file, 'get', 'pods', '-A', '-o', 'name')).toContain('pod/');
-    const kubectlTokens = aliceConfig(file);
-    clock.step(2 * 3_600_000);
-    expect((await list()).items.length).toBeGreaterThan(0);
-    // It refreshed with kubectl's refresh-token (the spent one would be refused with invalid_grant).
-    expect(provider.requests.filter((request) => request.startsWith('POST'))).toHaveLength(3);
-    expect(aliceConfig(file)['refresh-token']).not.toBe(kubectlTokens['refresh-token']);
-  });
+        try {
+          return await new RestClient(connection, { clock }).list<KubeList>({
+            path: '/api/v1/pods',
+            description: { verb: 'list', resource: 'pods' },
+          });
+        } finally {
+          connection.close();
+        }
+      };
+      await list();
+      // kubectl, in a terminal meanwhile, finds the id-token expired and refreshes: the refresh-token
+      // Kubetide holds is spent, and kubectl's are in the file.
+      expireIdToken(file, provider);
+      expect(await kubectl(file, 'get', 'pods', '-A', '-o', 'name')).toContain('pod/');
+      const kubectlTokens = aliceConfig(file);
+      clock.step(2 * 3_600_000);
+      expect((await list()).items.length).toBeGreaterThan(0);
+      // It refreshed with kubectl's refresh-token (the spent one would be refused with invalid_grant).
+      expect(provider.requests.filter((request) => request.startsWith('POST'))).toHaveLength(3);
+      expect(aliceConfig(file)['refresh-token']).not.toBe(kubectlTokens['refresh-token']);
+    });
+  }
 
   it('waits for another writer lock, and keeps using new tokens it could not write back', async () => {
     const provider = await identityProvider();
