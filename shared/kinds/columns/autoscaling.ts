@@ -4,11 +4,18 @@
 // two at most and then "+ N more...", MINPODS "<unset>" when omitted.
 
 import type { KubeObject } from '../../kube/object';
-import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
-import { ageColumn, count, createdAt, field, list, nameColumn, text } from './column-definition';
-
-const string = (name: string): ColumnDefinition => ({ name, type: 'string', priority: 0 });
-const integer = (name: string): ColumnDefinition => ({ name, type: 'integer', priority: 0 });
+import type { CellValue, KindPrinter } from './column-definition';
+import {
+  ageColumn,
+  count,
+  createdAt,
+  field,
+  integerColumn,
+  list,
+  nameColumn,
+  stringColumn,
+  text,
+} from './column-definition';
 
 /** formatHPAMetrics' maximum: the metrics printed before "+ N more...". */
 const metricsShown = 2;
@@ -104,11 +111,11 @@ export function formatHorizontalPodAutoscalerMetrics(autoscaler: KubeObject): st
 export const horizontalPodAutoscalerPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Reference'),
-    string('Targets'),
-    string('MinPods'),
-    integer('MaxPods'),
-    integer('Replicas'),
+    stringColumn('Reference'),
+    stringColumn('Targets'),
+    stringColumn('MinPods'),
+    integerColumn('MaxPods'),
+    integerColumn('Replicas'),
     ageColumn,
   ],
   cells(autoscaler): CellValue[] {

@@ -3,10 +3,18 @@
 
 import type { KubeObject } from '../../kube/object';
 import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
-import { ageColumn, count, createdAt, field, list, nameColumn, text, timestamp } from './column-definition';
+import {
+  ageColumn,
+  count,
+  createdAt,
+  field,
+  list,
+  nameColumn,
+  stringColumn,
+  text,
+  timestamp,
+} from './column-definition';
 import { parseQuantity } from '../../kube/quantity';
-
-const string = (name: string, priority: 0 | 1 = 0): ColumnDefinition => ({ name, type: 'string', priority });
 
 /** Ready or NotReady from the Ready condition (Unknown without one), then SchedulingDisabled if cordoned. */
 export function nodeStatus(node: KubeObject): string {
@@ -46,15 +54,15 @@ function allocatable(node: KubeObject, resource: string): number | null {
 export const nodePrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Status'),
-    string('Roles'),
+    stringColumn('Status'),
+    stringColumn('Roles'),
     ageColumn,
-    string('Version'),
-    string('Internal-IP', 1),
-    string('External-IP', 1),
-    string('OS-Image', 1),
-    string('Kernel-Version', 1),
-    string('Container-Runtime', 1),
+    stringColumn('Version'),
+    stringColumn('Internal-IP', 1),
+    stringColumn('External-IP', 1),
+    stringColumn('OS-Image', 1),
+    stringColumn('Kernel-Version', 1),
+    stringColumn('Container-Runtime', 1),
     // What the metrics columns' %CPU and %MEM are of, as kubectl top node computes them: cores and bytes.
     { name: 'CPU Allocatable', type: 'number', priority: 1, hidden: true },
     { name: 'Memory Allocatable', type: 'number', priority: 1, hidden: true },
@@ -79,7 +87,7 @@ export const nodePrinter: KindPrinter = {
 };
 
 export const namespacePrinter: KindPrinter = {
-  columns: [nameColumn, string('Status'), ageColumn],
+  columns: [nameColumn, stringColumn('Status'), ageColumn],
   cells(namespace): CellValue[] {
     return [
       namespace.metadata.name ?? '',
@@ -125,12 +133,12 @@ const seenColumn = (name: string, priority: 0 | 1): ColumnDefinition => ({
 export const eventPrinter: KindPrinter = {
   columns: [
     seenColumn('Last Seen', 0),
-    string('Type'),
-    string('Reason'),
-    string('Object'),
-    string('Subobject', 1),
-    string('Source', 1),
-    string('Message'),
+    stringColumn('Type'),
+    stringColumn('Reason'),
+    stringColumn('Object'),
+    stringColumn('Subobject', 1),
+    stringColumn('Source', 1),
+    stringColumn('Message'),
     seenColumn('First Seen', 1),
     { name: 'Count', type: 'integer', priority: 1 },
     { name: 'Name', type: 'string', priority: 1, format: 'name' },
@@ -159,7 +167,7 @@ export const eventPrinter: KindPrinter = {
 };
 
 export const leasePrinter: KindPrinter = {
-  columns: [nameColumn, string('Holder'), ageColumn],
+  columns: [nameColumn, stringColumn('Holder'), ageColumn],
   cells(lease): CellValue[] {
     return [lease.metadata.name ?? '', text(field(lease, 'spec')['holderIdentity']) ?? '', createdAt(lease)];
   },

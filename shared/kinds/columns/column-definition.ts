@@ -37,6 +37,16 @@ export interface KindPrinter {
   cells(object: KubeObject, now: number): CellValue[];
 }
 
+/** A text column (kubectl's "string" cells), always printed unless `priority` is 1 (-o wide). */
+export function stringColumn(name: string, priority: 0 | 1 = 0): ColumnDefinition {
+  return { name, type: 'string', priority };
+}
+
+/** A count column, always printed. */
+export function integerColumn(name: string): ColumnDefinition {
+  return { name, type: 'integer', priority: 0 };
+}
+
 export const nameColumn: ColumnDefinition = { name: 'Name', type: 'string', priority: 0, format: 'name' };
 export const ageColumn: ColumnDefinition = {
   name: 'Age',

@@ -2,18 +2,23 @@
 // printPersistentVolumeClaim, printPersistentVolume, printStorageClass).
 
 import type { KubeObject } from '../../kube/object';
-import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
-import { ageColumn, createdAt, field, nameColumn, text } from './column-definition';
-
-const string = (name: string, priority: 0 | 1 = 0): ColumnDefinition => ({ name, type: 'string', priority });
-const integer = (name: string): ColumnDefinition => ({ name, type: 'integer', priority: 0 });
+import type { CellValue, KindPrinter } from './column-definition';
+import {
+  ageColumn,
+  createdAt,
+  field,
+  integerColumn,
+  nameColumn,
+  stringColumn,
+  text,
+} from './column-definition';
 
 function keyCount(value: unknown): number {
   return typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
 }
 
 export const configMapPrinter: KindPrinter = {
-  columns: [nameColumn, integer('Data'), ageColumn],
+  columns: [nameColumn, integerColumn('Data'), ageColumn],
   cells(configMap): CellValue[] {
     return [
       configMap.metadata.name ?? '',
@@ -24,7 +29,7 @@ export const configMapPrinter: KindPrinter = {
 };
 
 export const secretPrinter: KindPrinter = {
-  columns: [nameColumn, string('Type'), integer('Data'), ageColumn],
+  columns: [nameColumn, stringColumn('Type'), integerColumn('Data'), ageColumn],
   cells(secret): CellValue[] {
     return [
       secret.metadata.name ?? '',
@@ -67,14 +72,14 @@ function phaseOf(object: KubeObject): string {
 export const persistentVolumeClaimPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Status'),
-    string('Volume'),
-    string('Capacity'),
-    string('Access Modes'),
-    string('StorageClass'),
-    string('VolumeAttributesClass'),
+    stringColumn('Status'),
+    stringColumn('Volume'),
+    stringColumn('Capacity'),
+    stringColumn('Access Modes'),
+    stringColumn('StorageClass'),
+    stringColumn('VolumeAttributesClass'),
     ageColumn,
-    string('VolumeMode', 1),
+    stringColumn('VolumeMode', 1),
   ],
   cells(claim): CellValue[] {
     const spec = field(claim, 'spec');
@@ -98,16 +103,16 @@ export const persistentVolumeClaimPrinter: KindPrinter = {
 export const persistentVolumePrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Capacity'),
-    string('Access Modes'),
-    string('Reclaim Policy'),
-    string('Status'),
-    string('Claim'),
-    string('StorageClass'),
-    string('VolumeAttributesClass'),
-    string('Reason'),
+    stringColumn('Capacity'),
+    stringColumn('Access Modes'),
+    stringColumn('Reclaim Policy'),
+    stringColumn('Status'),
+    stringColumn('Claim'),
+    stringColumn('StorageClass'),
+    stringColumn('VolumeAttributesClass'),
+    stringColumn('Reason'),
     ageColumn,
-    string('VolumeMode', 1),
+    stringColumn('VolumeMode', 1),
   ],
   cells(volume): CellValue[] {
     const spec = field(volume, 'spec');
@@ -139,10 +144,10 @@ function isDefaultStorageClass(storageClass: KubeObject): boolean {
 export const storageClassPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Provisioner'),
-    string('ReclaimPolicy'),
-    string('VolumeBindingMode'),
-    string('AllowVolumeExpansion'),
+    stringColumn('Provisioner'),
+    stringColumn('ReclaimPolicy'),
+    stringColumn('VolumeBindingMode'),
+    stringColumn('AllowVolumeExpansion'),
     ageColumn,
   ],
   cells(storageClass): CellValue[] {

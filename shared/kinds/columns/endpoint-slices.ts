@@ -2,10 +2,8 @@
 // number, else its name, else "*") and ENDPOINTS (every endpoint's addresses), three of each at most
 // and then "+ N more...", "<unset>" for none.
 
-import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
-import { ageColumn, createdAt, list, nameColumn, text } from './column-definition';
-
-const string = (name: string): ColumnDefinition => ({ name, type: 'string', priority: 0 });
+import type { CellValue, KindPrinter } from './column-definition';
+import { ageColumn, createdAt, list, nameColumn, stringColumn, text } from './column-definition';
 
 /** formatDiscoveryPorts' and formatDiscoveryEndpoints' maximum. */
 const shown = 3;
@@ -17,7 +15,13 @@ function listWithMore(values: readonly string[]): string {
 }
 
 export const endpointSlicePrinter: KindPrinter = {
-  columns: [nameColumn, string('AddressType'), string('Ports'), string('Endpoints'), ageColumn],
+  columns: [
+    nameColumn,
+    stringColumn('AddressType'),
+    stringColumn('Ports'),
+    stringColumn('Endpoints'),
+    ageColumn,
+  ],
   cells(slice): CellValue[] {
     const ports = list(slice, 'ports').map((port) =>
       typeof port['port'] === 'number' ? String(port['port']) : (text(port['name']) ?? '*'),

@@ -7,11 +7,12 @@ import {
   count,
   createdAt,
   field,
-  formatLabels,
   formatLabelSelector,
+  formatLabels,
   list,
   nameColumn,
   selectorColumn,
+  stringColumn,
   text,
 } from './column-definition';
 
@@ -171,12 +172,7 @@ function ingressClassParameters(spec: Record<string, unknown>): string {
 }
 
 export const ingressClassPrinter: KindPrinter = {
-  columns: [
-    nameColumn,
-    { name: 'Controller', type: 'string', priority: 0 },
-    { name: 'Parameters', type: 'string', priority: 0 },
-    ageColumn,
-  ],
+  columns: [nameColumn, stringColumn('Controller'), stringColumn('Parameters'), ageColumn],
   cells(ingressClass): CellValue[] {
     const spec = field(ingressClass, 'spec');
     return [

@@ -1,13 +1,19 @@
 // Policy columns as kubectl's printers compute them: printPodDisruptionBudget, printResourceQuota and
 // printPriorityClass; LimitRange has no printer, so the API server's default table (NAME, CREATED AT).
 
-import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
-import { ageColumn, count, createdAt, field, nameColumn, text } from './column-definition';
+import type { CellValue, KindPrinter } from './column-definition';
+import {
+  ageColumn,
+  count,
+  createdAt,
+  field,
+  integerColumn,
+  nameColumn,
+  stringColumn,
+  text,
+} from './column-definition';
 
 export { createdAtPrinter as limitRangePrinter } from './custom-resources';
-
-const string = (name: string): ColumnDefinition => ({ name, type: 'string', priority: 0 });
-const integer = (name: string): ColumnDefinition => ({ name, type: 'integer', priority: 0 });
 
 /** An IntOrString as intstr.String() prints it ("1", "50%"); "N/A" when the budget leaves it out. */
 function intOrString(value: unknown): string {
@@ -19,9 +25,9 @@ function intOrString(value: unknown): string {
 export const podDisruptionBudgetPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Min Available'),
-    string('Max Unavailable'),
-    integer('Allowed Disruptions'),
+    stringColumn('Min Available'),
+    stringColumn('Max Unavailable'),
+    integerColumn('Allowed Disruptions'),
     ageColumn,
   ],
   cells(budget): CellValue[] {
@@ -55,14 +61,20 @@ function quotaColumns(quota: Record<string, unknown>): [string, string] {
 }
 
 export const resourceQuotaPrinter: KindPrinter = {
-  columns: [nameColumn, ageColumn, string('Request'), string('Limit')],
+  columns: [nameColumn, ageColumn, stringColumn('Request'), stringColumn('Limit')],
   cells(quota): CellValue[] {
     return [quota.metadata.name ?? '', createdAt(quota), ...quotaColumns(quota)];
   },
 };
 
 export const priorityClassPrinter: KindPrinter = {
-  columns: [nameColumn, integer('Value'), string('Global-Default'), ageColumn, string('PreemptionPolicy')],
+  columns: [
+    nameColumn,
+    integerColumn('Value'),
+    stringColumn('Global-Default'),
+    ageColumn,
+    stringColumn('PreemptionPolicy'),
+  ],
   cells(priorityClass): CellValue[] {
     return [
       priorityClass.metadata.name ?? '',
@@ -75,7 +87,7 @@ export const priorityClassPrinter: KindPrinter = {
 };
 
 export const runtimeClassPrinter: KindPrinter = {
-  columns: [nameColumn, string('Handler'), ageColumn],
+  columns: [nameColumn, stringColumn('Handler'), ageColumn],
   cells(runtimeClass): CellValue[] {
     return [runtimeClass.metadata.name ?? '', text(runtimeClass['handler']) ?? '', createdAt(runtimeClass)];
   },

@@ -3,7 +3,7 @@
 // as the API server's Table types them.
 
 import type { KubeObject } from '../../kube/object';
-import type { CellValue, ColumnDefinition, KindPrinter } from './column-definition';
+import type { CellValue, KindPrinter } from './column-definition';
 import {
   ageColumn,
   containerCells,
@@ -11,18 +11,17 @@ import {
   count,
   createdAt,
   field,
-  formatLabels,
   formatLabelSelector,
+  formatLabels,
   imagesColumn,
+  integerColumn,
   list,
   nameColumn,
   selectorColumn,
+  stringColumn,
   text,
   timestamp,
 } from './column-definition';
-
-const integer = (name: string): ColumnDefinition => ({ name, type: 'integer', priority: 0 });
-const string = (name: string): ColumnDefinition => ({ name, type: 'string', priority: 0 });
 
 /** spec.replicas; the API server defaults it to 1, so an omitted value means 1. */
 function desiredReplicas(object: KubeObject): number {
@@ -36,9 +35,9 @@ function template(object: KubeObject): unknown {
 export const deploymentPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Ready'),
-    integer('Up-to-date'),
-    integer('Available'),
+    stringColumn('Ready'),
+    integerColumn('Up-to-date'),
+    integerColumn('Available'),
     ageColumn,
     containersColumn,
     imagesColumn,
@@ -61,9 +60,9 @@ export const deploymentPrinter: KindPrinter = {
 export const replicaSetPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    integer('Desired'),
-    integer('Current'),
-    integer('Ready'),
+    integerColumn('Desired'),
+    integerColumn('Current'),
+    integerColumn('Ready'),
     ageColumn,
     containersColumn,
     imagesColumn,
@@ -84,7 +83,7 @@ export const replicaSetPrinter: KindPrinter = {
 };
 
 export const statefulSetPrinter: KindPrinter = {
-  columns: [nameColumn, string('Ready'), ageColumn, containersColumn, imagesColumn],
+  columns: [nameColumn, stringColumn('Ready'), ageColumn, containersColumn, imagesColumn],
   cells(statefulSet): CellValue[] {
     return [
       statefulSet.metadata.name ?? '',
@@ -98,12 +97,12 @@ export const statefulSetPrinter: KindPrinter = {
 export const daemonSetPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    integer('Desired'),
-    integer('Current'),
-    integer('Ready'),
-    integer('Up-to-date'),
-    integer('Available'),
-    string('Node Selector'),
+    integerColumn('Desired'),
+    integerColumn('Current'),
+    integerColumn('Ready'),
+    integerColumn('Up-to-date'),
+    integerColumn('Available'),
+    stringColumn('Node Selector'),
     ageColumn,
     containersColumn,
     imagesColumn,
@@ -164,8 +163,8 @@ function jobDuration(job: KubeObject, now: number): number | null {
 export const jobPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Status'),
-    string('Completions'),
+    stringColumn('Status'),
+    stringColumn('Completions'),
     { name: 'Duration', type: 'number', priority: 0, format: 'duration', missing: '' },
     ageColumn,
     containersColumn,
@@ -193,10 +192,10 @@ function optionalBoolean(value: unknown): string {
 export const cronJobPrinter: KindPrinter = {
   columns: [
     nameColumn,
-    string('Schedule'),
-    string('Timezone'),
-    string('Suspend'),
-    integer('Active'),
+    stringColumn('Schedule'),
+    stringColumn('Timezone'),
+    stringColumn('Suspend'),
+    integerColumn('Active'),
     { name: 'Last Schedule', type: 'date', priority: 0, format: 'age' },
     ageColumn,
     containersColumn,
@@ -235,7 +234,7 @@ function revisionController(revision: KubeObject): string {
 }
 
 export const controllerRevisionPrinter: KindPrinter = {
-  columns: [nameColumn, string('Controller'), integer('Revision'), ageColumn],
+  columns: [nameColumn, stringColumn('Controller'), integerColumn('Revision'), ageColumn],
   cells(revision): CellValue[] {
     return [
       revision.metadata.name ?? '',
