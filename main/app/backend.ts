@@ -108,9 +108,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   const log = options.log ?? console.log;
   const clock = options.clock ?? realClock;
   const useEmbedded = options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
-  const loadKubeconfig = () =>
-    options.kubeconfig !== undefined ? Kubeconfig.fromFiles([options.kubeconfig]) : Kubeconfig.load();
-  const initialKubeconfig = useEmbedded ? undefined : loadKubeconfig();
+  /** The file --kubeconfig names, read instead of $KUBECONFIG / ~/.kube/config. */
+  const namedFiles = options.kubeconfig !== undefined ? [options.kubeconfig] : undefined;
+  const initialKubeconfig = useEmbedded
+    ? undefined
+    : namedFiles
+      ? Kubeconfig.fromFiles(namedFiles)
+      : Kubeconfig.load();
   let kubeconfigWatch: KubeconfigWatch | undefined;
   /** The kubeconfig as its files read now (kubeconfig-watch.ts); the first reading until one changes. */
   const kubeconfig = () => kubeconfigWatch?.kubeconfig ?? initialKubeconfig;
@@ -236,9 +240,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   if (options.embedded !== true) {
     kubeconfigWatch = new KubeconfigWatch(
       {
-        files: options.kubeconfig !== undefined ? [options.kubeconfig] : kubeconfigCandidates(),
-        load: () =>
-          readKubeconfigOffMain(options.kubeconfig !== undefined ? [options.kubeconfig] : kubeconfigPaths()),
+        files: namedFiles ?? kubeconfigCandidates(),
+        load: () => readKubeconfigOffMain(namedFiles ?? kubeconfigPaths()),
         onChange: () => void host.pushContexts(),
         clock,
         log,

@@ -23,16 +23,8 @@ function inWorker(request: KubeconfigWorkerRequest): Promise<KubeconfigWorkerRep
 
 /** `files` read and merged in a worker thread; rejects with why they do not read as a kubeconfig. */
 export async function readKubeconfigOffMain(files: readonly string[]): Promise<Kubeconfig> {
-  if (files.length === 0) {
-    return Kubeconfig.fromData({
-      clusters: [],
-      users: [],
-      contexts: [],
-      currentContext: '',
-      sources: [],
-      userOrigins: [],
-    });
-  }
+  // None there (the kubeconfig was removed): an empty reading, which reads no file.
+  if (files.length === 0) return Kubeconfig.fromFiles([]);
   const reply = await inWorker({ kind: 'read', files: [...files] });
   if (!('data' in reply)) throw new Error('the kubeconfig worker answered a reading with something else');
   return Kubeconfig.fromData(reply.data);

@@ -61,7 +61,7 @@ export class KubeconfigWatch {
     this.watchers.length = 0;
   }
 
-  /** Resolves once no reading is under way (for tests and shutdown). */
+  /** Resolves once no reading is under way (tests wait on it after letting the writes settle). */
   async settled(): Promise<void> {
     while (this.reading) await this.reading;
   }
