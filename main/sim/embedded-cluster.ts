@@ -27,6 +27,7 @@ import { ResourceCatalog } from './resource-catalog';
 import type { ResourceType } from './resource-type';
 import type { SeedProgress } from './seed';
 import { seedCluster } from './seed';
+import { builtinNamespaces } from './builtin-namespaces';
 import { seedSystemObjects } from './seed-system-objects';
 import { seedCustomResources } from './seed-custom-resources';
 import type { SimulationOptions } from './simulation';
@@ -185,7 +186,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     if (!type) throw new Error(`the embedded cluster serves no resource ${name} in group "${group}"`);
     return type;
   };
-  for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
+  for (const name of builtinNamespaces)
     storage.create(resource('namespaces'), undefined, { metadata: { name } });
   if (options.pods || options.nodes || options.namespaces)
     seedCluster(
@@ -196,7 +197,6 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
       options.onSeedProgress,
     );
   if (options.pods && options.customResources !== false) {
-    const builtinNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
     const seeded = [...store.values('namespaces')]
       .map((namespace) => namespace.object.metadata.name ?? '')
       .filter((name) => !builtinNamespaces.has(name));

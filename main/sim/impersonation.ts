@@ -9,6 +9,9 @@ import type { ResourceAttributes } from './rbac-authorizer';
 import { authorizeResource, forbidden } from './rbac-authorizer';
 import type { SimUser, SimUsers } from './sim-users';
 
+/** A ServiceAccount's user name: its namespace and name. */
+const serviceAccountUser = /^system:serviceaccount:([^:]+):([^:]+)$/;
+
 interface Requested {
   user?: string;
   uid?: string;
@@ -36,7 +39,7 @@ export function impersonatedUser(
     if (!authorizeResource(requester, attributes).allowed) throw forbidden(requester, attributes);
   }
   const groups = [...requested.groups];
-  const serviceAccount = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(requested.user);
+  const serviceAccount = serviceAccountUser.exec(requested.user);
   if (serviceAccount && groups.length === 0)
     groups.push('system:serviceaccounts', `system:serviceaccounts:${serviceAccount[1]}`);
   if (requested.user !== 'system:anonymous' && !groups.includes('system:authenticated'))
@@ -72,7 +75,7 @@ function requestedIdentity(rawHeaders: readonly string[]): Requested {
 
 /** The `impersonate` checks the filter makes, in its order. */
 function checks(requested: Requested & { user: string }): ResourceAttributes[] {
-  const serviceAccount = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(requested.user);
+  const serviceAccount = serviceAccountUser.exec(requested.user);
   const impersonate = (attributes: Omit<ResourceAttributes, 'verb'>): ResourceAttributes => ({
     verb: 'impersonate',
     ...attributes,

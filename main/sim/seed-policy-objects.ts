@@ -7,14 +7,12 @@
 // defaults. Seeded once, after the workloads: no controller keeps them current.
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../shared/kube/object';
+import { builtinNamespaces } from './builtin-namespaces';
 import type { ClusterStorage } from './cluster-storage';
 import type { ResourceType } from './resource-type';
 import { controllerReference } from './workload-objects';
 
 type Resource = (name: string, group?: string) => ResourceType;
-
-/** Namespaces of the cluster itself, which hold no application policies. */
-const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 
 export function seedPolicyObjects(storage: ClusterStorage, resource: Resource): void {
   const create = (
@@ -63,7 +61,7 @@ export function seedPolicyObjects(storage: ClusterStorage, resource: Resource): 
   const firstDeployment = new Map<string, KubeObject>();
   for (const stored of storage.store.values('deployments.apps')) {
     const namespace = stored.object.metadata.namespace ?? '';
-    if (!systemNamespaces.has(namespace) && !firstDeployment.has(namespace))
+    if (!builtinNamespaces.has(namespace) && !firstDeployment.has(namespace))
       firstDeployment.set(namespace, stored.object);
   }
   for (const [namespace, deployment] of firstDeployment) {
