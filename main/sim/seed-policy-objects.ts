@@ -43,10 +43,11 @@ export function seedPolicyObjects(storage: ClusterStorage, resource: Resource): 
   ]) {
     const owner: KubeObject = { apiVersion: 'apps/v1', kind, ...stored.object };
     const template = (owner.spec as { template?: unknown } | undefined)?.template;
+    const hash = templateHash(template);
     create('controllerrevisions', 'apps', owner.metadata.namespace, {
       metadata: {
-        name: `${owner.metadata.name}-${templateHash(template)}`,
-        labels: { ...(owner.metadata.labels ?? {}), 'controller-revision-hash': templateHash(template) },
+        name: `${owner.metadata.name}-${hash}`,
+        labels: { ...(owner.metadata.labels ?? {}), 'controller-revision-hash': hash },
         ownerReferences: [controllerReference(owner)],
       },
       data: { spec: { template: { ...(template as object), $patch: 'replace' } } },
