@@ -23,6 +23,8 @@ import { messageOf } from '../kube/errors';
 import { BridgeHost } from '../bridge/bridge-host';
 import { ClusterSession } from '../bridge/cluster-session';
 import type { Transport } from '../bridge/transport';
+import type { SessionRecording } from '../bridge/history-recording';
+import type { SessionOpener } from '../bridge/bridge-host';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
 import { printerFor } from '../../shared/kinds/columns';
 import type { ContextDescription } from '../../shared/protocol/server-messages';
@@ -72,11 +74,18 @@ export interface Backend {
 
 const gentleChurnPerSecond = 2;
 
-/** A ClusterSession that also owns its discovery and HTTP connection, and releases them on close. */
+/**
+ * A ClusterSession that also owns its discovery, HTTP connection and recording, and releases them on
+ * close, except a recording it handed over to the session that replaces it.
+ */
 class OwnedClusterSession extends ClusterSession {
+  /** The kubeconfig entry it was opened from (Kubeconfig.connectionEntry); undefined when embedded. */
+  entry: string | undefined;
   release: () => void = () => undefined;
   /** Drops the context's connections (see ClusterConnection.resetConnections). */
   resetConnections: (reason: string) => void = () => undefined;
+  private recordingHandedOver = false;
+  private closing: Promise<void> | undefined;
 
   /**
    * After sleep the connections are most likely half-open: dropped first, the watches re-established
@@ -87,9 +96,22 @@ class OwnedClusterSession extends ClusterSession {
     super.reconnectAll(reason, staleSince);
   }
 
-  override async close(): Promise<void> {
-    await super.close();
-    this.release();
+  /**
+   * The recording, for the session opened to replace this one: one writer holds a recording file, so
+   * it passes on open, its streams in a gap from this session's close to the next one's lists.
+   */
+  handOverRecording(): SessionRecording | undefined {
+    this.recordingHandedOver = true;
+    return this.options.recording;
+  }
+
+  /** Closes once, however often asked (the replacing session closes it before BridgeHost does). */
+  override close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await super.close();
+      this.release();
+      if (!this.recordingHandedOver) void this.options.recording?.recorder?.close();
+    })());
   }
 }
 
@@ -139,7 +161,12 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       return embeddedConfig;
     })());
 
-  const openSession = async (context: string): Promise<ClusterSession> => {
+  /**
+   * Opens `context` from the kubeconfig as it reads now. `replacing` is the session of the same context
+   * opened from an entry that changed since: it serves on while the new connection's discovery runs,
+   * then hands over its recording and closes before this session's feeds start.
+   */
+  const openSession = async (context: string, replacing?: OwnedClusterSession): Promise<ClusterSession> => {
     const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig();
     if (!config) throw new Error(`unknown context "${context}"`);
     const connection = config.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
@@ -161,17 +188,21 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     // session's first LIST waits for both (under load each took seconds, one after the other).
     const [discovery, recording] = await Promise.all([
       startDiscovery(),
-      options.record === false
-        ? undefined
-        : openSessionRecording({
-            context,
-            clock,
-            log,
-            dataDirectory: options.dataDirectory,
-            retention: options.retention,
-            crashLogs: options.crashLogs,
-          }),
+      replacing
+        ? replacing.handOverRecording()
+        : options.record === false
+          ? undefined
+          : openSessionRecording({
+              context,
+              clock,
+              log,
+              dataDirectory: options.dataDirectory,
+              retention: options.retention,
+              crashLogs: options.crashLogs,
+            }),
     ]);
+    // Its streams detach from the recording before this session's attach (one stream per kind).
+    await replacing?.close();
     const access = new NamespaceAccess({
       contextNamespace: connection.namespace,
       rules: (namespace) => selfSubjectRules(client, namespace, AbortSignal.timeout(30_000)),
@@ -195,10 +226,10 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
           client.listInto(metricsListRequest(resource, namespace, signal), reader),
       },
     });
+    session.entry = context === embeddedContext ? undefined : config.connectionEntry(context);
     session.release = () => {
       discovery?.stop();
       connection.close();
-      void recording?.recorder?.close();
     };
     session.resetConnections = (reason) => connection.resetConnections(reason);
     return session;
@@ -236,6 +267,36 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     ...(options.transfers ? { transfers: options.transfers } : {}),
   });
   log(`kubetide: connected to context ${firstContext}`);
+  /**
+   * How to open the current session anew when `reading` gives its context another entry than the one
+   * it was opened from (see connection-entry.ts); undefined to keep it: the embedded cluster, an
+   * unchanged entry, or a context the file no longer defines (it stays open as it was read; the
+   * pickers stop offering it).
+   */
+  const renewal =
+    (reading: Kubeconfig) =>
+    (current: ClusterSession): SessionOpener | undefined => {
+      const session = current as OwnedClusterSession;
+      if (session.entry === undefined) return undefined;
+      const entry = reading.connectionEntry(session.context);
+      if (entry === session.entry) return undefined;
+      if (entry === undefined) {
+        log(
+          `kubetide: context ${session.context} is no longer in the kubeconfig; it stays open as it was read`,
+        );
+        return undefined;
+      }
+      log(
+        `kubetide: the kubeconfig's entry for context ${session.context} changed; opening it again from it`,
+      );
+      return () => openSession(session.context, session);
+    };
+  const followReading = (reading: Kubeconfig) =>
+    host.renewSession(renewal(reading)).catch((error: unknown) => {
+      // Thrown before anything closed (a cluster the entry names is not defined, a proxy-url refused).
+      log(`kubetide: context ${host.session.context} stays open as it was read: ${messageOf(error)}`);
+    });
+
   // Asked for the embedded cluster alone, the kubeconfig's contexts are not offered, so not followed.
   if (options.embedded !== true) {
     kubeconfigWatch = new KubeconfigWatch(
@@ -243,6 +304,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
         files: namedFiles ?? kubeconfigCandidates(),
         load: () => readKubeconfigOffMain(namedFiles ?? kubeconfigPaths()),
         onChange: () => void host.pushContexts(),
+        onReading: (reading) => void followReading(reading),
         clock,
         log,
       },

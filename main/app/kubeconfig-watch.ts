@@ -5,7 +5,8 @@
 // (the app started on its embedded cluster) appears in its folder. A change is read once the
 // writes settle; a file caught half-written or malformed keeps the last good reading (and says so
 // once). Every good reading becomes `kubeconfig` (a context opened later takes its credentials as
-// they are now); only one whose contexts differ is reported.
+// they are now) and is handed to `onReading` (the open context is compared with it); one whose
+// contexts differ is also reported to `onChange` (the pickers are told).
 import { existsSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,8 @@ export interface KubeconfigWatchOptions {
   load: () => Promise<Kubeconfig>;
   /** Told each new reading whose contexts differ from the last. */
   onChange: (kubeconfig: Kubeconfig) => void;
+  /** Told every good reading after a change, its contexts the same or not. */
+  onReading?: (kubeconfig: Kubeconfig) => void;
   clock: Clock;
   log: (message: string) => void;
 }
@@ -97,6 +100,7 @@ export class KubeconfigWatch {
     if (this.closed) return;
     this.lastFailure = undefined;
     this.current = kubeconfig;
+    this.options.onReading?.(kubeconfig);
     const contexts = contextsText(kubeconfig);
     if (contexts === this.lastContexts) return;
     this.lastContexts = contexts;

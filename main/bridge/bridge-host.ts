@@ -1,6 +1,7 @@
 // The bridge's top: accepts renderer connections from any Transport, holds the current cluster
-// session, and switches it when a renderer asks for another context. Every connected renderer moves
-// with the switch (they share one main), is told the new context, and resubscribes.
+// session, and switches it when a renderer asks for another context, or opens the context anew when
+// its kubeconfig entry changed. Every connected renderer moves with the new session (they share one
+// main), is told of it, and resubscribes.
 import type { ContextDescription, ContextList } from '../../shared/protocol/server-messages';
 import { BridgeConnection } from './bridge-connection';
 import type { ConnectionHost } from './bridge-connection';
@@ -28,10 +29,15 @@ export interface BridgeHostOptions {
   transfers?: HistoryTransfers;
 }
 
+/** Opens a session to replace `previous` (see BridgeHost.renewSession). */
+export type SessionOpener = (previous: ClusterSession) => Promise<ClusterSession>;
+
 export class BridgeHost implements ConnectionHost {
   private current: ClusterSession;
   private readonly connections = new Set<BridgeConnection>();
   private switching: Promise<void> = Promise.resolve();
+  /** ContextList.session: grows with every session opened after the first. */
+  private sessionNumber = 1;
 
   constructor(private readonly options: BridgeHostOptions) {
     this.current = options.session;
@@ -64,7 +70,11 @@ export class BridgeHost implements ConnectionHost {
   }
 
   async listContexts(): Promise<ContextList> {
-    return { current: this.current.context, contexts: await this.options.listContexts() };
+    return {
+      current: this.current.context,
+      session: this.sessionNumber,
+      contexts: await this.options.listContexts(),
+    };
   }
 
   /** Tells every renderer the contexts as they are now: the kubeconfig changed. */
@@ -77,14 +87,38 @@ export class BridgeHost implements ConnectionHost {
    * user where they were. Switches are serialized.
    */
   switchContext(context: string): Promise<void> {
-    const next = this.switching.then(async () => {
+    return this.inTurn(async () => {
       if (context === this.current.context) return;
-      const opened = await this.options.openSession(context);
-      const previous = this.current;
-      this.current = opened;
-      await previous.close();
-      await Promise.all([...this.connections].map((connection) => connection.rebind()));
+      await this.replace(await this.options.openSession(context));
     });
+  }
+
+  /**
+   * Opens the current context anew, when `renewal` returns how: asked in turn with the switches, it
+   * sees the session as it is then, and returns undefined to keep it. The opener is handed the session
+   * it replaces, to close when its new session must take something of it over (the recording, which
+   * one writer holds at a time); it is closed afterwards in any case. A failed opener leaves the
+   * current session serving, unless it closed it.
+   */
+  renewSession(renewal: (current: ClusterSession) => SessionOpener | undefined): Promise<void> {
+    return this.inTurn(async () => {
+      const open = renewal(this.current);
+      if (open) await this.replace(await open(this.current));
+    });
+  }
+
+  /** Makes `opened` current, closes the session it replaces, and moves every renderer to it. */
+  private async replace(opened: ClusterSession): Promise<void> {
+    const previous = this.current;
+    this.current = opened;
+    this.sessionNumber += 1;
+    await previous.close();
+    await Promise.all([...this.connections].map((connection) => connection.rebind()));
+  }
+
+  /** Runs `work` after the switches and renewals asked before it (one at a time). */
+  private inTurn(work: () => Promise<void>): Promise<void> {
+    const next = this.switching.then(work);
     this.switching = next.catch(() => undefined);
     return next;
   }

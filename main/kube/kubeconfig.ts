@@ -12,6 +12,7 @@ import type { Cluster, Context, User } from '@kubernetes/client-node';
 import type { Clock } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { ClusterConnection } from './cluster-connection';
+import { connectionEntry } from './connection-entry';
 import {
   ContextNotFoundError,
   KubeconfigMalformedError,
@@ -275,6 +276,20 @@ export class Kubeconfig {
 
   describeContext(name: string = this.current): ContextDescription {
     return this.describe(this.requireContext(name));
+  }
+
+  /**
+   * What a connection to context `name` is made from, as text (connection-entry.ts): equal in two
+   * readings when they connect alike. Undefined when the context is not defined.
+   */
+  connectionEntry(name: string): string | undefined {
+    const context = name === '' ? null : this.config.getContextObject(name);
+    if (!context) return undefined;
+    return connectionEntry(
+      context,
+      this.config.getCluster(context.cluster),
+      context.user ? this.config.getUser(context.user) : null,
+    );
   }
 
   /**

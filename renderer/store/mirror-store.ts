@@ -140,7 +140,7 @@ export class MirrorStore {
           next.namespaceChoices = message.namespaces;
           break;
         case 'contexts':
-          next.contexts = { current: message.current, contexts: message.contexts };
+          next.contexts = { current: message.current, session: message.session, contexts: message.contexts };
           break;
       }
     }

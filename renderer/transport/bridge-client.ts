@@ -98,7 +98,8 @@ export class BridgeClient {
   private nextSubscription = 1;
   private retryDelay: number;
   private retryTimer: unknown;
-  private context: string | undefined;
+  /** The session main serves now (ContextList.session), and its context. */
+  private session: { context: string; number: number } | undefined;
   private stopped = false;
   private nextReplay = 1;
   private readonly replays = new Set<string>();
@@ -468,7 +469,7 @@ export class BridgeClient {
         this.logStreams.receive(message);
         return;
       case 'contexts':
-        this.contextsChanged(message.current);
+        this.sessionChanged(message.current, message.session);
         this.store.receive(message);
         return;
       case 'metrics': {
@@ -486,13 +487,14 @@ export class BridgeClient {
   }
 
   /**
-   * After a context switch main has dropped every subscription: apply what was queued from the old
-   * cluster, then mirror the same kinds afresh in the new one.
+   * After a context switch, or the context opened anew (its kubeconfig entry changed), main has
+   * dropped every subscription: apply what was queued from the old session, then mirror the same
+   * kinds afresh in the new one.
    */
-  private contextsChanged(current: string): void {
-    const previous = this.context;
-    this.context = current;
-    if (previous === undefined || previous === current) return;
+  private sessionChanged(context: string, session: number): void {
+    const previous = this.session;
+    this.session = { context, number: session };
+    if (previous === undefined || (previous.context === context && previous.number === session)) return;
     this.metrics.clear();
     this.metricsParts.clear();
     this.store.applyQueued();

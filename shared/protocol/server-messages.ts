@@ -62,10 +62,15 @@ export interface ContextDescription {
 
 export interface ContextList {
   current: string;
+  /**
+   * Grows each time main opens a session: a switch, or the current context opened anew because its
+   * kubeconfig entry changed. A renderer mirrors its kinds afresh when it grows (see BridgeHost).
+   */
+  session: number;
   contexts: ContextDescription[];
 }
 
-/** Pushed after hello and after every context switch. */
+/** Pushed after hello, after every session opened (see ContextList.session), and when the kubeconfig's contexts change. */
 export interface ContextsMessage extends ContextList {
   type: 'contexts';
 }

@@ -183,7 +183,7 @@ describe('BridgeClient', () => {
     const { client, received, settle, main } = scripted();
     client.start();
     await settle();
-    main({ type: 'contexts', current: 'one', contexts: [] });
+    main({ type: 'contexts', current: 'one', session: 1, contexts: [] });
     const id = await client.subscribe(pods);
     main({
       type: 'batch',
@@ -195,11 +195,40 @@ describe('BridgeClient', () => {
       deletes: [],
     });
     await settle();
-    main({ type: 'contexts', current: 'two', contexts: [] });
+    main({ type: 'contexts', current: 'two', session: 2, contexts: [] });
     await settle();
     expect(received.filter((message) => message.type === 'subscribe')).toHaveLength(2);
     expect(client.store.mirror(id)!.rows.size).toBe(0);
     expect(client.state.getState().contexts?.current).toBe('two');
+  });
+
+  it('resubscribes when main opens the same context anew, and not when only the context list changed', async () => {
+    const { client, received, settle, main } = scripted();
+    client.start();
+    await settle();
+    main({ type: 'contexts', current: 'one', session: 1, contexts: [] });
+    const id = await client.subscribe(pods);
+    main({
+      type: 'batch',
+      subscriptionId: id,
+      seq: 1,
+      replace: true,
+      snapshotEnd: true,
+      upserts: [row('a')],
+      deletes: [],
+    });
+    await settle();
+    const subscribes = () => received.filter((message) => message.type === 'subscribe').length;
+    // The kubeconfig gained a context: the same session, told the new list.
+    main({ type: 'contexts', current: 'one', session: 1, contexts: [{ name: 'one', cluster: 'c' }] });
+    await settle();
+    expect(subscribes()).toBe(1);
+    expect(client.store.mirror(id)!.rows.size).toBe(1);
+    // The context's kubeconfig entry changed: main opened it anew.
+    main({ type: 'contexts', current: 'one', session: 2, contexts: [{ name: 'one', cluster: 'c' }] });
+    await settle();
+    expect(subscribes()).toBe(2);
+    expect(client.store.mirror(id)!.rows.size).toBe(0);
   });
 });
 

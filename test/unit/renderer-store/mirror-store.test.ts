@@ -111,7 +111,12 @@ describe('MirrorStore', () => {
         { gvr: { group: '', version: 'v1', resource: 'pods' }, kind: 'Pod', namespaced: true, columns: [] },
       ],
     });
-    mirror.receive({ type: 'contexts', current: 'kind', contexts: [{ name: 'kind', cluster: 'kind' }] });
+    mirror.receive({
+      type: 'contexts',
+      current: 'kind',
+      session: 1,
+      contexts: [{ name: 'kind', cluster: 'kind' }],
+    });
     scheduler.runFrame();
     expect(mirror.state.getState().kinds).toHaveLength(1);
     expect(mirror.state.getState().contexts?.current).toBe('kind');

@@ -1,0 +1,39 @@
+// What a connection to one context is made from, as one text: the context's entry (its cluster, user
+// and namespace) and the cluster's and user's entries, keys sorted so that a file rewritten in another
+// key order reads the same. Two readings of the kubeconfig that give a context the same text connect
+// alike; a different text means a session opened from the first no longer matches the file (a `kind`
+// or `minikube` cluster recreated on a new port with a new CA, a token replaced, a namespace set), and
+// the app opens the context again from the new entry (backend.ts).
+//
+// An oidc user's id-token and refresh-token are left out: kubectl and Kubetide write both back at
+// every refresh, and the provider reads them from the file itself before it refreshes
+// (oidc-auth-provider.ts), so a refresh is not a change of entry. Files an entry names (a CA, a client
+// certificate, a tokenFile) are not read here: client-node reads the certificate files again for
+// every request and token-file.ts its token, so their rotation needs no new session.
+import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { oidcConfigKeys } from './oidc-auth-provider';
+
+export function connectionEntry(context: Context, cluster: Cluster | null, user: User | null): string {
+  return JSON.stringify({ context, cluster, user: user && withoutOidcTokens(user) }, sortedKeys);
+}
+
+function withoutOidcTokens(user: User): User {
+  const provider = user.authProvider as { name?: string; config?: Record<string, string> } | undefined;
+  if (provider?.name !== 'oidc' || !provider.config) return user;
+  const {
+    [oidcConfigKeys.idToken]: _idToken,
+    [oidcConfigKeys.refreshToken]: _refreshToken,
+    ...config
+  } = provider.config;
+  return { ...user, authProvider: { ...provider, config } };
+}
+
+/** JSON.stringify's replacer: each object's keys in one order, whatever order the file wrote them in. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).sort(([left], [right]) =>
+      left < right ? -1 : left > right ? 1 : 0,
+    ),
+  );
+}
