@@ -36,7 +36,8 @@ import { preloadObjectYaml } from '../components/object-yaml';
 import { ExportDialog, ImportDialog } from './history-transfer';
 import { LogView } from './logs/log-view';
 import { logSubjectOf, type LogSubject } from './logs/log-subject';
-import type { HistoryTimeline } from '../../shared/protocol';
+import type { ContextList, HistoryTimeline } from '../../shared/protocol';
+import { sessionRenewalNotice } from './session-renewal';
 
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const noNamespaces: readonly string[] = [];
@@ -206,6 +207,14 @@ export function App(): ReactNode {
       () => update({ notice: `Could not copy: the browser refused clipboard access` }),
     );
   }, [rows.mirror, state.selectedKey, update]);
+
+  const seenContexts = useRef<ContextList | undefined>(undefined);
+  useEffect(() => {
+    if (!contexts) return;
+    const notice = sessionRenewalNotice(seenContexts.current, contexts);
+    seenContexts.current = contexts;
+    if (notice) update({ notice });
+  }, [contexts, update]);
 
   useEffect(() => {
     if (!state.notice) return;
