@@ -488,8 +488,8 @@ export class BridgeClient {
 
   /**
    * After a context switch, or the context opened anew (its kubeconfig entry changed), main has
-   * dropped every subscription: apply what was queued from the old session, then mirror the same
-   * kinds afresh in the new one.
+   * dropped every subscription and log stream: apply what was queued from the old session, then mirror
+   * the same kinds afresh in the new one, and, for the same context, open its log streams again.
    */
   private sessionChanged(context: string, session: number): void {
     const previous = this.session;
@@ -505,6 +505,8 @@ export class BridgeClient {
         () => {},
       );
     }
+    // Main ended the old session's log streams with it; the same context's pods are still there.
+    if (previous.context === context) this.logStreams.reopenAll();
   }
 
   private setConnection(connection: {

@@ -202,7 +202,7 @@ describe('BridgeClient', () => {
     expect(client.state.getState().contexts?.current).toBe('two');
   });
 
-  it('resubscribes when main opens the same context anew, and not when only the context list changed', async () => {
+  it('resubscribes and reopens its logs when main opens the same context anew, not when only the context list changed', async () => {
     const { client, received, settle, main } = scripted();
     client.start();
     await settle();
@@ -224,11 +224,26 @@ describe('BridgeClient', () => {
     await settle();
     expect(subscribes()).toBe(1);
     expect(client.store.mirror(id)!.rows.size).toBe(1);
-    // The context's kubeconfig entry changed: main opened it anew.
+    const target = { kind: 'pod' as const, namespace: 'shop', name: 'web-1', container: 'web' };
+    let reopened = 0;
+    await client.openLogs(
+      target,
+      { follow: true, previous: false },
+      () => {},
+      () => reopened++,
+    ).opened;
+    const logOpens = () => received.filter((message) => message.type === 'openLogs').length;
+    // The context's kubeconfig entry changed: main opened it anew, its log streams ended with the old.
     main({ type: 'contexts', current: 'one', session: 2, contexts: [{ name: 'one', cluster: 'c' }] });
     await settle();
     expect(subscribes()).toBe(2);
     expect(client.store.mirror(id)!.rows.size).toBe(0);
+    expect(reopened).toBe(1);
+    expect(logOpens()).toBe(2);
+    // A switch to another context does not reopen it: its pod is not there.
+    main({ type: 'contexts', current: 'two', session: 3, contexts: [] });
+    await settle();
+    expect(logOpens()).toBe(2);
   });
 });
 
