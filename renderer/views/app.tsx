@@ -213,8 +213,12 @@ export function App(): ReactNode {
     if (!contexts) return;
     const notice = sessionRenewalNotice(seenContexts.current, contexts);
     seenContexts.current = contexts;
-    if (notice) update({ notice });
-  }, [contexts, update]);
+    if (!notice) return;
+    // Main's history side started over with the session (a playback stopped, an import closed): back
+    // to live, as a context switch goes, and the recording is still there to travel in.
+    if (view.getState().travel || view.getState().importedRecording !== undefined) goLive();
+    update({ notice });
+  }, [contexts, goLive, update, view]);
 
   useEffect(() => {
     if (!state.notice) return;
