@@ -16,7 +16,7 @@ import { ClusterReads } from './cluster-reads';
 import type { ClusterSessionOptions } from './cluster-session-options';
 import { FeedRegistry } from './feed-registry';
 import type { FeedView } from './feed-view';
-import { isForbiddenState } from './feed-view';
+import { isForbiddenState, knownCount } from './feed-view';
 import { AccessAwareFeed } from './access-aware-feed';
 import { ForbiddenKinds } from './forbidden-kinds';
 import { KindsPush } from './kinds-push';
@@ -238,7 +238,10 @@ export class ClusterSession {
   kinds(): ServedKind[] {
     return servedKinds(
       this.options.discovery,
-      (gvr) => this.feeds.find(gvr, '')?.count,
+      (gvr) => {
+        const feed = this.feeds.find(gvr, '');
+        return feed && knownCount(feed);
+      },
       (gvr) => this.projectorFor(gvr).printer.columns,
       (gvr) => {
         const state = this.feeds.find(gvr, '')?.syncState();

@@ -32,3 +32,12 @@ export interface FeedView extends StartableFeed {
 export function isForbiddenState(state: SyncState): boolean {
   return state.phase === 'error' && state.error?.code === 403;
 }
+
+/**
+ * The feed's count where it says how many there are: once synced, or while rows are arriving. A feed
+ * whose first list has not answered (listing, or failing: the cluster cannot be reached) has none,
+ * so that the sidebar never reads "0" for a cluster it could not list.
+ */
+export function knownCount(feed: FeedView): number | undefined {
+  return feed.count > 0 || feed.syncState().phase === 'synced' ? feed.count : undefined;
+}

@@ -16,7 +16,7 @@ import { kindDefaultColumn, rowSortFor, shownSort } from './kind-sort';
 import { printerFor } from '../../shared/kinds/columns';
 import { useSubscription } from './use-subscription';
 import { usePrefetchedKinds } from './prefetched-kinds';
-import { useKindRows } from './use-kind-rows';
+import { useKindRows, type KindRows } from './use-kind-rows';
 import { useMetricRows } from './use-metric-rows';
 import { metricsResourceOfKind } from './use-metrics';
 import { useKeyboard } from './use-keyboard';
@@ -41,6 +41,11 @@ import { sessionRenewalNotice } from './session-renewal';
 
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const noNamespaces: readonly string[] = [];
+
+/** The viewed kind's live count, once a list answered or rows arrived: "0" never stands for "unknown". */
+function activeCount(rows: KindRows, synced: boolean): number | undefined {
+  return rows.mirror && (rows.total > 0 || synced) ? rows.total : undefined;
+}
 
 export function App(): ReactNode {
   const { bridge, view } = useServices();
@@ -390,7 +395,7 @@ export function App(): ReactNode {
         <Sidebar
           groups={groups}
           activeId={kind.id}
-          activeCount={past ? past.activeCount : rows.mirror ? rows.total : undefined}
+          activeCount={past ? past.activeCount : activeCount(rows, viewedSynced)}
           {...(past ? { pastCounts: past.counts } : {})}
           onChoose={chooseKind}
         />

@@ -9,6 +9,7 @@ import type { CatalogKind } from './kind-catalog';
 import type { KindRows } from './use-kind-rows';
 import type { ViewSort } from '../ui-state/view-store';
 import { formatCount } from './format';
+import { emptyTableMessage } from './empty-table-message';
 import { useMirrorState } from './app-context';
 import type { MirrorState } from '../store/mirror-state';
 import { MetricsNote, TableMetrics } from './metric-cell';
@@ -40,19 +41,13 @@ export interface ResourceViewProps {
 }
 
 function emptyMessage(props: ResourceViewProps, sync: SyncState | undefined): string {
-  if (props.pending) return props.pending;
-  const title = props.kind.title.toLowerCase();
-  if (sync?.phase === 'error' && sync.error?.code === 403)
-    return `No access to ${title}: ${sync.error.message}`;
-  if (sync?.phase === 'error') return `Cannot list ${title}: ${sync.error?.message ?? 'unknown error'}`;
-  if (!props.rows.hasSnapshot) {
-    if (sync?.phase === 'listing' && sync.total) {
-      return `Listing ${title}: ${formatCount(sync.listed ?? 0)} of ${formatCount(sync.total)}…`;
-    }
-    return `Listing ${title}…`;
-  }
-  if (props.filtered) return `No ${title} match the filter. Press Esc, then clear it with /.`;
-  return `No ${title} in the selected namespaces.`;
+  return emptyTableMessage({
+    title: props.kind.title.toLowerCase(),
+    sync,
+    hasSnapshot: props.rows.hasSnapshot,
+    filtered: props.filtered,
+    pending: props.pending,
+  });
 }
 
 const noKeys: readonly string[] = [];
