@@ -1,9 +1,14 @@
-// What a connection to one context is made from, as one text: the context's entry (its cluster, user
-// and namespace) and the cluster's and user's entries, keys sorted so that a file rewritten in another
-// key order reads the same. Two readings of the kubeconfig that give a context the same text connect
+// What a connection to one context is made from, as one text: the context's entry (its cluster and
+// user) and the cluster's and user's entries, keys sorted so that a file rewritten in another key
+// order reads the same. Two readings of the kubeconfig that give a context the same text connect
 // alike; a different text means a session opened from the first no longer matches the file (a `kind`
-// or `minikube` cluster recreated on a new port with a new CA, a token replaced, a namespace set), and
-// the app opens the context again from the new entry (backend.ts).
+// or `minikube` cluster recreated on a new port with a new CA, a token replaced), and the app opens
+// the context again from the new entry (backend.ts).
+//
+// The context's namespace is left out: `kubens` and `kubectl config set-context --namespace` rewrite it
+// all day, and an open session lists every namespace it may read whatever the context names (only a
+// user refused the cluster scope starts from it, and adds others in the namespace picker), so opening
+// the context again, relisting every kind, would cost a large cluster seconds for nothing it shows.
 //
 // An oidc user's id-token and refresh-token are left out: kubectl and Kubetide write both back at
 // every refresh, and the provider reads them from the file itself before it refreshes
@@ -14,7 +19,8 @@ import type { Cluster, Context, User } from '@kubernetes/client-node';
 import { oidcConfigKeys } from './oidc-auth-provider';
 
 export function connectionEntry(context: Context, cluster: Cluster | null, user: User | null): string {
-  return JSON.stringify({ context, cluster, user: user && withoutOidcTokens(user) }, sortedKeys);
+  const { namespace: _namespace, ...connecting } = context;
+  return JSON.stringify({ context: connecting, cluster, user: user && withoutOidcTokens(user) }, sortedKeys);
 }
 
 function withoutOidcTokens(user: User): User {

@@ -64,16 +64,19 @@ describe('Kubeconfig.connectionEntry', () => {
     expect(entry(kubeconfig({}, { sortMapEntries: true, extraContext: true }))).toBe(entry(kubeconfig()));
   });
 
-  it('changes with the server, the CA, the user credentials, impersonation and the namespace', () => {
+  it('changes with the server, the CA, the user credentials and impersonation', () => {
     const before = entry(kubeconfig());
     for (const changed of [
       { server: 'https://127.0.0.1:40999' },
       { caData: 'Q0EtMg==' },
       { user: { token: 'second' } },
       { user: { token: 'first', as: 'someone-else' } },
-      { namespace: 'shop' },
     ])
       expect(entry(kubeconfig(changed)), JSON.stringify(changed)).not.toBe(before);
+  });
+
+  it("leaves out the context's namespace, which kubens rewrites all day", () => {
+    expect(entry(kubeconfig({ namespace: 'shop' }))).toBe(entry(kubeconfig()));
   });
 
   it("leaves out an oidc user's id-token and refresh-token, which every refresh writes back", () => {
