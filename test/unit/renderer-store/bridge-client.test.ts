@@ -179,13 +179,14 @@ describe('BridgeClient', () => {
     await expect(pending).rejects.toThrow(/connection to main lost: lost/);
   });
 
-  it('resubscribes every mirrored kind when main reports a new current context', async () => {
-    const { client, received, settle, main } = scripted();
-    client.start();
-    await settle();
-    main({ type: 'contexts', current: 'one', session: 1, contexts: [] });
-    const id = await client.subscribe(pods);
-    main({
+  /** A started client told context `one` (session 1), its pods mirrored with one row. */
+  async function mirroringOnePod() {
+    const script = scripted();
+    script.client.start();
+    await script.settle();
+    script.main({ type: 'contexts', current: 'one', session: 1, contexts: [] });
+    const id = await script.client.subscribe(pods);
+    script.main({
       type: 'batch',
       subscriptionId: id,
       seq: 1,
@@ -194,7 +195,12 @@ describe('BridgeClient', () => {
       upserts: [row('a')],
       deletes: [],
     });
-    await settle();
+    await script.settle();
+    return { ...script, id };
+  }
+
+  it('resubscribes every mirrored kind when main reports a new current context', async () => {
+    const { client, received, settle, main, id } = await mirroringOnePod();
     main({ type: 'contexts', current: 'two', session: 2, contexts: [] });
     await settle();
     expect(received.filter((message) => message.type === 'subscribe')).toHaveLength(2);
@@ -203,21 +209,7 @@ describe('BridgeClient', () => {
   });
 
   it('resubscribes and reopens its logs when main opens the same context anew, not when only the context list changed', async () => {
-    const { client, received, settle, main } = scripted();
-    client.start();
-    await settle();
-    main({ type: 'contexts', current: 'one', session: 1, contexts: [] });
-    const id = await client.subscribe(pods);
-    main({
-      type: 'batch',
-      subscriptionId: id,
-      seq: 1,
-      replace: true,
-      snapshotEnd: true,
-      upserts: [row('a')],
-      deletes: [],
-    });
-    await settle();
+    const { client, received, settle, main, id } = await mirroringOnePod();
     const subscribes = () => received.filter((message) => message.type === 'subscribe').length;
     // The kubeconfig gained a context: the same session, told the new list.
     main({ type: 'contexts', current: 'one', session: 1, contexts: [{ name: 'one', cluster: 'c' }] });
