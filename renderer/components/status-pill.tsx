@@ -7,6 +7,8 @@ export function StatusPill(props: {
   /** The pill's class after "sync": a phase (synced, listing, ...) or replay-PHASE. */
   readonly phase: string;
   readonly text: string;
+  /** The tooltip (default: the text). */
+  readonly title?: string;
   /** 0-100 while reading; absent otherwise. */
   readonly progress?: number;
 }): ReactNode {
@@ -15,7 +17,7 @@ export function StatusPill(props: {
       className={`sync ${props.phase}`}
       role="status"
       aria-live="polite"
-      title={props.text}
+      title={props.title ?? props.text}
       data-testid="sync-state"
     >
       <span className="sync-dot" aria-hidden="true" />

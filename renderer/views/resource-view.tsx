@@ -68,6 +68,10 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const { syncSubscription } = props;
   const syncOf = (state: MirrorState) => (syncSubscription ? state.syncStates[syncSubscription] : undefined);
   const empty = useMirrorState((state) => emptyMessage(props, syncOf(state)));
+  // "0" only once a list answered (as the sidebar's counts): not for a cluster that cannot be reached.
+  const countKnown = useMirrorState(
+    (state) => rows.total > 0 || !syncSubscription || syncOf(state)?.phase === 'synced',
+  );
   const accessNamespaces = useMirrorState((state) => syncOf(state)?.namespaces?.join('\n'))?.split('\n');
   return (
     <main
@@ -81,7 +85,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.title}
         </h1>
         <span className="content-subtitle" data-testid="row-count">
-          {props.pending
+          {props.pending || !countKnown
             ? '…'
             : props.filtered
               ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}`

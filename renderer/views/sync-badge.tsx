@@ -2,7 +2,7 @@
 // a countdown, stale since a time with the error, each with a manual resync (lens#2070: users asked
 // for a refresh button and a freshness indicator because lists went stale silently).
 import type { ReactNode } from 'react';
-import type { SyncState } from '../../shared/protocol';
+import type { SyncError, SyncState } from '../../shared/protocol';
 import type { ConnectionState } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
 import { RefreshIcon } from '../components/icons';
@@ -40,16 +40,21 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
     }
     case 'reconnecting': {
       const seconds = state.retryAt === undefined ? 0 : Math.max(0, Math.ceil((state.retryAt - now) / 1000));
-      const reason = state.error ? `: ${state.error.message}` : '';
+      const reason = state.error ? `: ${reasonOf(state.error)}` : '';
       return seconds > 0 ? `reconnecting in ${seconds} s${reason}` : `reconnecting…${reason}`;
     }
     case 'stale': {
       const since = state.since === undefined ? '' : ` since ${clockTime.format(state.since)}`;
-      return `stale${since}: ${state.error?.message ?? 'the watch is not running'}`;
+      return `stale${since}: ${state.error ? reasonOf(state.error) : 'the watch is not running'}`;
     }
     case 'error':
-      return `error: ${state.error?.message ?? 'this kind cannot be listed'}`;
+      return `error: ${state.error ? reasonOf(state.error) : 'this kind cannot be listed'}`;
   }
+}
+
+/** The failure's reason in a badge's one line: its summary where main gave one (SyncError.summary). */
+function reasonOf(error: SyncError): string {
+  return error.summary ?? error.message;
 }
 
 /** "75 s" up to two minutes, then the table's durations ("3m", "2h"). */
@@ -84,7 +89,13 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
       : undefined;
   return (
     <>
-      <StatusPill phase={phase} text={text} {...(progress !== undefined ? { progress } : {})} />
+      <StatusPill
+        phase={phase}
+        text={text}
+        // The badge's line names the reason; its title the whole failure, request and list included.
+        title={state?.error && connection.phase === 'open' ? `${text}\n\n${state.error.message}` : text}
+        {...(progress !== undefined ? { progress } : {})}
+      />
       {connection.phase === 'open' && state && state.phase !== 'listing' && (
         <button
           type="button"

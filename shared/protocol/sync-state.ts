@@ -17,6 +17,12 @@ export interface SyncError {
   code?: number;
   reason?: string;
   message: string;
+  /**
+   * The reason alone, for a one-line badge ("cannot reach https://10.0.0.1:6443 (connection refused:
+   * ...)"): the message without the list and the request it failed; absent when it would be the
+   * message. The message, whole, is for where there is room (the empty table, the badge's title).
+   */
+  summary?: string;
 }
 
 /** A reconnect Kubetide made on its own (resume from sleep, network back) and how stale data had been. */

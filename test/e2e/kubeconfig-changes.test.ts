@@ -81,10 +81,19 @@ describe('a kubeconfig whose cluster is stopped, then recreated', () => {
       .poll(() => empty.textContent(), { timeout: 30_000 })
       .toMatch(/^No pods listed: .*cannot reach/);
     expect(await empty.textContent()).not.toContain('in the selected namespaces');
+    // The badge's one line names the reason, not the list and request it failed (its title has them).
+    const badge = page.getByTestId('sync-state');
+    expect(await badge.textContent()).toMatch(
+      /^(reconnecting|stale).*: cannot reach https:\/\/127\.0\.0\.1:\d+ \(/,
+    );
+    expect(await badge.getAttribute('title')).toContain(
+      'failed to list /v1, Resource=pods: GET /api/v1/pods',
+    );
     // Nor does the sidebar count what it could not list.
     const podsEntry = page.locator('[data-testid="sidebar"] [data-kind="pods"]');
     const namespacesEntry = page.locator('[data-testid="sidebar"] [data-kind="namespaces"]');
     expect(await podsEntry.locator('.kind-count').count()).toBe(0);
+    expect(await page.getByTestId('row-count').textContent()).toBe('…');
     expect(await namespacesEntry.locator('.kind-count').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('kubeconfig-cluster-stopped') });
 

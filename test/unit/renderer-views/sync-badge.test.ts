@@ -34,6 +34,20 @@ describe('describeSync', () => {
     expect(text).toMatch(/^stale since \d\d:\d\d: connection refused$/);
   });
 
+  it("names the failure's reason, its summary, before the request and the list it failed", () => {
+    const error = {
+      message:
+        'failed to list /v1, Resource=pods: GET /api/v1/pods (listing pods): cannot reach https://10.0.0.1:6443',
+      summary: 'cannot reach https://10.0.0.1:6443',
+    };
+    expect(describeSync({ phase: 'reconnecting', retryAt: now + 3_000, error }, open, now)).toBe(
+      'reconnecting in 3 s: cannot reach https://10.0.0.1:6443',
+    );
+    expect(describeSync({ phase: 'error', error }, open, now)).toBe(
+      'error: cannot reach https://10.0.0.1:6443',
+    );
+  });
+
   it('reports a lost link to main before any subscription state', () => {
     expect(describeSync({ phase: 'synced' }, { phase: 'connecting', retryAt: now + 3_000 }, now)).toBe(
       'reconnecting in 3 s',
