@@ -345,7 +345,7 @@ export function App(): ReactNode {
         filterText={state.filterText}
         filterError={typedExpression.error}
         matched={rows.keys.length}
-        total={rows.total}
+        total={past ? rows.total : activeCount(rows, viewedSynced)}
         kindTitle={kind.title}
         filterRef={filterRef}
         complete={complete}

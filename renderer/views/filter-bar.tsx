@@ -14,7 +14,8 @@ export interface FilterBarProps {
   readonly onChange: (value: string) => void;
   readonly error: FilterError | undefined;
   readonly matched: number;
-  readonly total: number;
+  /** Rows mirrored; undefined while no list has answered (shown as "…"). */
+  readonly total: number | undefined;
   readonly complete: (text: string, caret: number) => Completion[];
   readonly kindTitle: string;
 }
@@ -123,9 +124,11 @@ export const FilterBar = forwardRef<HTMLInputElement, FilterBarProps>(
             data-testid="filter-count"
             title="Matching rows of all rows mirrored"
           >
-            {filtered
-              ? `${formatCount(props.matched)} of ${formatCount(props.total)}`
-              : formatCount(props.total)}
+            {props.total === undefined
+              ? '…'
+              : filtered
+                ? `${formatCount(props.matched)} of ${formatCount(props.total)}`
+                : formatCount(props.total)}
           </span>
         </div>
         {error && completions.length === 0 && (

@@ -33,7 +33,8 @@ export interface TopBarProps {
   readonly filterText: string;
   readonly filterError: FilterError | undefined;
   readonly matched: number;
-  readonly total: number;
+  /** Rows mirrored; undefined while no list has answered ("…", never a "0" that means "unknown"). */
+  readonly total: number | undefined;
   readonly kindTitle: string;
   readonly filterRef: Ref<HTMLInputElement>;
   readonly complete: (text: string, caret: number) => Completion[];

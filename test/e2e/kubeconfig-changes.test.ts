@@ -94,6 +94,7 @@ describe('a kubeconfig whose cluster is stopped, then recreated', () => {
     const namespacesEntry = page.locator('[data-testid="sidebar"] [data-kind="namespaces"]');
     expect(await podsEntry.locator('.kind-count').count()).toBe(0);
     expect(await page.getByTestId('row-count').textContent()).toBe('…');
+    expect(await page.getByTestId('filter-count').textContent()).toBe('…');
     expect(await namespacesEntry.locator('.kind-count').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('kubeconfig-cluster-stopped') });
 
