@@ -135,6 +135,9 @@ export function App(): ReactNode {
     columns.find((column) => column.id === state.sort.column),
     state.sort.descending,
   );
+  const liveCount = activeCount(rows, viewedSynced);
+  /** The table's count: the moment's rows in the past, the live count once known. */
+  const shownTotal = past ? rows.total : liveCount;
   const selectedIndex = useMemo(
     () => (state.selectedKey === undefined ? -1 : rows.keys.indexOf(state.selectedKey)),
     [rows.keys, state.selectedKey],
@@ -345,7 +348,7 @@ export function App(): ReactNode {
         filterText={state.filterText}
         filterError={typedExpression.error}
         matched={rows.keys.length}
-        total={past ? rows.total : activeCount(rows, viewedSynced)}
+        total={shownTotal}
         kindTitle={kind.title}
         filterRef={filterRef}
         complete={complete}
@@ -395,7 +398,7 @@ export function App(): ReactNode {
         <Sidebar
           groups={groups}
           activeId={kind.id}
-          activeCount={past ? past.activeCount : activeCount(rows, viewedSynced)}
+          activeCount={past ? past.activeCount : liveCount}
           {...(past ? { pastCounts: past.counts } : {})}
           onChoose={chooseKind}
         />
@@ -404,6 +407,7 @@ export function App(): ReactNode {
           columns={columns}
           rows={rows}
           syncSubscription={past ? undefined : subscriptionId}
+          total={shownTotal}
           sort={sort}
           filtered={filtered}
           {...(past?.pending ? { pending: past.pending } : {})}

@@ -24,6 +24,8 @@ export interface ResourceViewProps {
    * past is shown); selected here, not by the window (see TopBarProps.syncSubscription).
    */
   readonly syncSubscription: string | undefined;
+  /** Rows listed; undefined while no list has answered ("…": never a "0" that means "unknown"). */
+  readonly total: number | undefined;
   readonly sort: ViewSort;
   readonly filtered: boolean;
   /**
@@ -68,10 +70,6 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
   const { syncSubscription } = props;
   const syncOf = (state: MirrorState) => (syncSubscription ? state.syncStates[syncSubscription] : undefined);
   const empty = useMirrorState((state) => emptyMessage(props, syncOf(state)));
-  // "0" only once a list answered (as the sidebar's counts): not for a cluster that cannot be reached.
-  const countKnown = useMirrorState(
-    (state) => rows.total > 0 || !syncSubscription || syncOf(state)?.phase === 'synced',
-  );
   const accessNamespaces = useMirrorState((state) => syncOf(state)?.namespaces?.join('\n'))?.split('\n');
   return (
     <main
@@ -85,7 +83,7 @@ export function ResourceView(props: ResourceViewProps): ReactNode {
           {kind.title}
         </h1>
         <span className="content-subtitle" data-testid="row-count">
-          {props.pending || !countKnown
+          {props.pending || props.total === undefined
             ? '…'
             : props.filtered
               ? `${formatCount(rows.keys.length)} of ${formatCount(rows.total)}`
