@@ -283,13 +283,10 @@ export class Kubeconfig {
    * readings when they connect alike. Undefined when the context is not defined.
    */
   connectionEntry(name: string): string | undefined {
-    const context = name === '' ? null : this.config.getContextObject(name);
+    const context = this.findContext(name);
     if (!context) return undefined;
-    return connectionEntry(
-      context,
-      this.config.getCluster(context.cluster),
-      context.user ? this.config.getUser(context.user) : null,
-    );
+    const { cluster, user } = this.entriesOf(context);
+    return connectionEntry(context, cluster, user);
   }
 
   /**
@@ -308,7 +305,7 @@ export class Kubeconfig {
     } = {},
   ): ClusterConnection {
     const context = this.requireContext(name);
-    const cluster = this.config.getCluster(context.cluster);
+    const { cluster, user } = this.entriesOf(context);
     if (!cluster) {
       throw new ContextNotFoundError(
         name,
@@ -316,7 +313,6 @@ export class Kubeconfig {
         `refers to cluster "${context.cluster}", which is not defined`,
       );
     }
-    const user = context.user ? this.config.getUser(context.user) : null;
     const clock = options.clock ?? realClock;
     const oidc = user ? this.oidcProvider(cluster, user, clock, options) : undefined;
     return new ClusterConnection({
@@ -383,8 +379,21 @@ export class Kubeconfig {
     return this.config.getContexts().map((context) => context.name);
   }
 
+  /** Context `name`; null when it is not defined (or empty: no current-context). */
+  private findContext(name: string): Context | null {
+    return name === '' ? null : this.config.getContextObject(name);
+  }
+
+  /** The cluster and user entries `context` names (null where it names none, or one not defined). */
+  private entriesOf(context: Context): { cluster: Cluster | null; user: User | null } {
+    return {
+      cluster: this.config.getCluster(context.cluster),
+      user: context.user ? this.config.getUser(context.user) : null,
+    };
+  }
+
   private requireContext(name: string): Context {
-    const context = name === '' ? null : this.config.getContextObject(name);
+    const context = this.findContext(name);
     if (!context) {
       throw new ContextNotFoundError(
         name,
@@ -396,8 +405,7 @@ export class Kubeconfig {
   }
 
   private describe(context: Context): ContextDescription {
-    const cluster = this.config.getCluster(context.cluster);
-    const user = context.user ? this.config.getUser(context.user) : null;
+    const { cluster, user } = this.entriesOf(context);
     return {
       name: context.name,
       clusterName: context.cluster,
