@@ -16,6 +16,9 @@ import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
 import { selfSubjectAccessReview } from '../kube/self-subject-access-review';
+import { describeUser, sameUser, selfSubjectReview } from '../kube/self-subject-review';
+import type { UserInfo } from '../kube/self-subject-review';
+import type { ClusterConnection } from '../kube/cluster-connection';
 import { NamespaceAccess } from '../bridge/namespace-access';
 import { dataDirectory } from '../history/data-directory';
 import { NamespaceListFile } from './namespace-list-file';
@@ -81,6 +84,14 @@ const gentleChurnPerSecond = 2;
 class OwnedClusterSession extends ClusterSession {
   /** The kubeconfig entry it was opened from (Kubeconfig.connectionEntry); undefined when embedded. */
   entry: string | undefined;
+  /** That entry's server part (Kubeconfig.serverEntry): when only the rest changes, credentials may swap. */
+  serverEntry: string | undefined;
+  /**
+   * Who the API server knows the session's credentials as, asked once at open (SelfSubjectReview);
+   * rejects where it cannot tell (a server before 1.28, credentials it refuses).
+   */
+  identity: Promise<UserInfo> | undefined;
+  connection: ClusterConnection | undefined;
   release: () => void = () => undefined;
   /** Drops the context's connections (see ClusterConnection.resetConnections). */
   resetConnections: (reason: string) => void = () => undefined;
@@ -226,7 +237,14 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
           client.listInto(metricsListRequest(resource, namespace, signal), reader),
       },
     });
-    session.entry = context === embeddedContext ? undefined : config.connectionEntry(context);
+    if (context !== embeddedContext) {
+      session.entry = config.connectionEntry(context);
+      session.serverEntry = config.serverEntry(context);
+      session.connection = connection;
+      session.identity = selfSubjectReview(client, AbortSignal.timeout(30_000));
+      // Read only if the credentials change; its failure then says why the session opens again.
+      session.identity.catch(() => undefined);
+    }
     session.release = () => {
       discovery?.stop();
       connection.close();
@@ -268,10 +286,49 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   });
   log(`kubetide: connected to context ${firstContext}`);
   /**
-   * How to open the current session anew when `reading` gives its context another entry than the one
-   * it was opened from (see connection-entry.ts); undefined to keep it: the embedded cluster, an
-   * unchanged entry, or a context the file no longer defines (it stays open as it was read; the
-   * pickers stop offering it).
+   * Whether `session` can go on with the credentials `reading` gives its context (its server entry
+   * unchanged): only when the API server knows them as the user the session was opened as, who may
+   * read what the session lists. Then the connection takes them, and nothing is listed again (a token
+   * renewed by `oc login` used to relist every kind); failing feeds (the old token expired) retry now.
+   */
+  const renewCredentials = async (session: OwnedClusterSession, reading: Kubeconfig): Promise<boolean> => {
+    const { context } = session;
+    let candidate: ClusterConnection | undefined;
+    try {
+      candidate = reading.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
+      const client = new RestClient(candidate, { clock });
+      const [before, after] = await Promise.all([
+        session.identity ?? Promise.reject(new Error('the session did not ask who it is')),
+        selfSubjectReview(client, AbortSignal.timeout(30_000)),
+      ]);
+      if (!sameUser(before, after)) {
+        log(
+          `kubetide: the kubeconfig's new credentials for context ${context} are ${describeUser(after)}, not ${describeUser(before)}; opening it again from them`,
+        );
+        return false;
+      }
+      session.connection?.adoptCredentials(candidate);
+      session.entry = reading.connectionEntry(context);
+      session.retryFailing();
+      log(
+        `kubetide: context ${context} goes on with the kubeconfig's new credentials: the API server knows them as the same user, ${describeUser(after)}`,
+      );
+      return true;
+    } catch (error) {
+      log(
+        `kubetide: cannot tell whether the kubeconfig's new credentials for context ${context} are the same user (${messageOf(error)}); opening it again from them`,
+      );
+      return false;
+    } finally {
+      candidate?.close();
+    }
+  };
+
+  /**
+   * How to renew the current session when `reading` gives its context another entry than the one it
+   * was opened from (see connection-entry.ts): new credentials of the same user in place, anything
+   * else by opening it again. Undefined to keep it: the embedded cluster, an unchanged entry, or a
+   * context the file no longer defines (it stays open as it was read; the pickers stop offering it).
    */
   const renewal =
     (reading: Kubeconfig) =>
@@ -286,6 +343,9 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
         );
         return undefined;
       }
+      if (reading.serverEntry(session.context) === session.serverEntry)
+        return async () =>
+          (await renewCredentials(session, reading)) ? session : openSession(session.context, session);
       log(
         `kubetide: the kubeconfig's entry for context ${session.context} changed; opening it again from it`,
       );

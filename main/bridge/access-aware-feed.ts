@@ -163,6 +163,11 @@ export class AccessAwareFeed implements FeedView {
     this.cluster?.feed.reconnect(reason, staleSince);
   }
 
+  /** As reconnect: members are registry feeds, which the session asks itself. */
+  retryNow(): void {
+    this.cluster?.feed.retryNow();
+  }
+
   cachedObject(namespace: string, name: string): KubeObject | undefined {
     return (this.cluster?.feed ?? this.members.get(namespace)?.feed)?.cachedObject(namespace, name);
   }

@@ -29,7 +29,10 @@ export interface BridgeHostOptions {
   transfers?: HistoryTransfers;
 }
 
-/** Opens a session to replace `previous` (see BridgeHost.renewSession). */
+/**
+ * Opens a session to replace `previous`, or returns `previous` itself, changed in place (see
+ * BridgeHost.renewSession).
+ */
 export type SessionOpener = (previous: ClusterSession) => Promise<ClusterSession>;
 
 export class BridgeHost implements ConnectionHost {
@@ -97,13 +100,16 @@ export class BridgeHost implements ConnectionHost {
    * Opens the current context anew, when `renewal` returns how: asked in turn with the switches, it
    * sees the session as it is then, and returns undefined to keep it. The opener is handed the session
    * it replaces, to close when its new session must take something of it over (the recording, which
-   * one writer holds at a time); it is closed afterwards in any case. A failed opener leaves the
-   * current session serving, unless it closed it.
+   * one writer holds at a time); it is closed afterwards in any case. An opener that could renew the
+   * session in place (new credentials of the same user) returns it: nothing changes for the
+   * renderers. A failed opener leaves the current session serving, unless it closed it.
    */
   renewSession(renewal: (current: ClusterSession) => SessionOpener | undefined): Promise<void> {
     return this.inTurn(async () => {
       const open = renewal(this.current);
-      if (open) await this.replace(await open(this.current));
+      if (!open) return;
+      const opened = await open(this.current);
+      if (opened !== this.current) await this.replace(opened);
     });
   }
 

@@ -279,6 +279,11 @@ export class ClusterSession {
     for (const feed of this.feeds.feeds()) feed.reconnect(reason, staleSince);
   }
 
+  /** Every failing feed tries again at once (the connection took new credentials). */
+  retryFailing(): void {
+    for (const feed of this.feeds.feeds()) feed.retryNow();
+  }
+
   /** Drops every connection's subscriptions and stops every feed and timer. */
   async close(): Promise<void> {
     this.closed = true;

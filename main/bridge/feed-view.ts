@@ -16,6 +16,8 @@ export interface FeedView extends StartableFeed {
   stop(): Promise<void>;
   resync(): Promise<void>;
   reconnect(reason: string, staleSince: number): void;
+  /** Tries again at once if its list or watch keeps failing (new credentials); else does nothing. */
+  retryNow(): void;
   cachedObject(namespace: string, name: string): KubeObject | undefined;
   /** The rows the informer delivered; with `preview`, also a first LIST's rows as it arrives (Feed). */
   rows(options?: { preview?: boolean }): Row[];

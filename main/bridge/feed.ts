@@ -195,6 +195,14 @@ export class Feed {
   }
 
   /**
+   * A feed whose list or watch keeps failing tries again at once, its backoff cut short (its
+   * connection took new credentials); a healthy feed is left as it is.
+   */
+  retryNow(): void {
+    if (this.firstFailureAt !== undefined) this.informer?.restartWatch();
+  }
+
+  /**
    * The kind's columns changed (its CRD's printer columns were edited): every cached object is
    * projected again and sent as an update, though no object changed, so subscribers get the new cells.
    */

@@ -47,6 +47,16 @@ export interface ClusterConnectionOptions {
   oidc?: OidcAuthProvider;
 }
 
+/** Who connects: all a connection takes from the kubeconfig's user entry, replaced whole (adoptCredentials). */
+interface Credentials {
+  user: User;
+  /** A private single-context KubeConfig for client-node's static auth (see the constructor). */
+  config: KubeConfig;
+  exec: ExecCredentialProvider | undefined;
+  tokenFile: TokenFile | undefined;
+  oidc: OidcAuthProvider | undefined;
+}
+
 export class ClusterConnection {
   readonly contextName: string;
   /** The API server's base URL without a trailing slash (it may carry a path prefix, as behind Rancher). */
@@ -57,9 +67,7 @@ export class ClusterConnection {
   readonly proxy: URL | undefined;
   /** The cluster's disable-compression: never ask this server for gzip (client-go's DisableCompression). */
   readonly disableCompression: boolean;
-  private readonly config: KubeConfig;
-  private readonly exec: ExecCredentialProvider | undefined;
-  private readonly tokenFile: TokenFile | undefined;
+  private credentials: Credentials;
   private readonly secure: boolean;
   private transport: ClusterTransport | undefined;
   private transportMaterial: TlsMaterial | undefined;
@@ -68,7 +76,7 @@ export class ClusterConnection {
   private closed = false;
 
   constructor(private readonly options: ClusterConnectionOptions) {
-    const { cluster, user, description } = options;
+    const { cluster, description } = options;
     this.contextName = description.name;
     this.server = cluster.server.replace(/\/+$/, '');
     this.namespace = description.namespace;
@@ -76,6 +84,23 @@ export class ClusterConnection {
     // Throws ProxyConfigurationError for a proxy-url client-go would refuse, as kubectl fails then.
     this.proxy = proxyFor(this.server, cluster.proxyUrl, options.proxyEnvironment);
     this.disableCompression = (cluster as KubeconfigCluster).disableCompression === true;
+    this.credentials = this.credentialsOf(options.user, options.oidc);
+  }
+
+  /**
+   * Takes `other`'s credentials from now on (the kubeconfig's user entry changed, and the API server
+   * knows the new one as the same user): requests in flight finish with the old ones; a changed client
+   * certificate moves the next requests to a new transport, as a rotation does. `other` must be made
+   * from the same cluster entry; its own transport is not taken (the caller closes `other`).
+   */
+  adoptCredentials(other: ClusterConnection): void {
+    if (other.server !== this.server)
+      throw new Error(`credentials for ${other.server} cannot be used for ${this.server}`);
+    this.credentials = other.credentials;
+  }
+
+  private credentialsOf(user: User, oidc: OidcAuthProvider | undefined): Credentials {
+    const { cluster } = this.options;
     // A private single-context KubeConfig: client-node's authenticators keep per-instance state (token
     // caches, OIDC expiry), which must not be shared between users. Exec is ours, so client-node does
     // not see it; plain-HTTP servers are marked skip-verify only because client-node refuses http://
@@ -83,26 +108,31 @@ export class ClusterConnection {
     // would otherwise build an agent for it that our requests never use.
     const { exec, ...userWithoutExec } = user as User & { exec?: ExecConfig };
     // The oidc provider is ours too (its tokens written back; see oidc-auth-provider.ts).
-    if (options.oidc) delete userWithoutExec.authProvider;
-    this.config = new KubeConfig();
-    this.config.loadFromOptions({
+    if (oidc) delete userWithoutExec.authProvider;
+    const config = new KubeConfig();
+    config.loadFromOptions({
       clusters: [{ ...cluster, skipTLSVerify: cluster.skipTLSVerify || !this.secure, proxyUrl: undefined }],
       users: [userWithoutExec],
       contexts: [{ name: 'connection', cluster: cluster.name, user: user.name }],
       currentContext: 'connection',
     });
     const { tokenFile } = user as KubeconfigUser;
-    this.tokenFile = tokenFile ? new TokenFile(tokenFile, options.clock) : undefined;
-    this.exec = exec?.command
-      ? new ExecCredentialProvider(exec, options.clock, {
-          server: this.server,
-          certificateAuthorityData: cluster.caData ?? fileAsBase64(cluster.caFile),
-          insecureSkipTlsVerify: cluster.skipTLSVerify,
-          tlsServerName: cluster.tlsServerName,
-          proxyUrl: cluster.proxyUrl,
-          disableCompression: this.disableCompression,
-        })
-      : undefined;
+    return {
+      user,
+      config,
+      oidc,
+      tokenFile: tokenFile ? new TokenFile(tokenFile, this.options.clock) : undefined,
+      exec: exec?.command
+        ? new ExecCredentialProvider(exec, this.options.clock, {
+            server: this.server,
+            certificateAuthorityData: cluster.caData ?? fileAsBase64(cluster.caFile),
+            insecureSkipTlsVerify: cluster.skipTLSVerify,
+            tlsServerName: cluster.tlsServerName,
+            proxyUrl: cluster.proxyUrl,
+            disableCompression: this.disableCompression,
+          })
+        : undefined,
+    };
   }
 
   /** The protocol requests go over now: 'h2' once a connection negotiated it; undefined before any. */
@@ -117,8 +147,10 @@ export class ClusterConnection {
   /** Credentials for the next request; runs the exec plugin if its credential is missing or expired. */
   async authorize(): Promise<AuthorizedRequest> {
     if (this.closed) throw new Error(`connection to ${this.server} (context ${this.contextName}) is closed`);
+    // Read once: a request is made with one user's credentials, even if they are replaced meanwhile.
+    const { config, tokenFile, exec, oidc, user } = this.credentials;
     const requestOptions: https.RequestOptions = { headers: {} };
-    await this.config.applyToHTTPSOptions(requestOptions);
+    await config.applyToHTTPSOptions(requestOptions);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(requestOptions.headers ?? {})) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
@@ -126,8 +158,8 @@ export class ClusterConnection {
     if (requestOptions.auth)
       headers.Authorization = `Basic ${Buffer.from(requestOptions.auth).toString('base64')}`;
     // client-go: the file's token, once read, wins over a static `token` beside it.
-    if (this.tokenFile) headers.Authorization = `Bearer ${await this.tokenFile.current()}`;
-    Object.assign(headers, impersonationHeaders((this.options.user as KubeconfigUser).impersonation));
+    if (tokenFile) headers.Authorization = `Bearer ${await tokenFile.current()}`;
+    Object.assign(headers, impersonationHeaders((user as KubeconfigUser).impersonation));
     const material: TlsMaterial = {
       ca: requestOptions.ca as TlsMaterial['ca'],
       cert: requestOptions.cert as TlsMaterial['cert'],
@@ -135,9 +167,9 @@ export class ClusterConnection {
       rejectUnauthorized: this.options.cluster.skipTLSVerify ? false : undefined,
       servername: this.options.cluster.tlsServerName,
     };
-    if (this.options.oidc) headers.Authorization = `Bearer ${await this.options.oidc.idToken()}`;
-    if (this.exec) {
-      const credential = await this.exec.credential();
+    if (oidc) headers.Authorization = `Bearer ${await oidc.idToken()}`;
+    if (exec) {
+      const credential = await exec.credential();
       if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
       if (credential.clientCertificateData && credential.clientKeyData) {
         material.cert = credential.clientCertificateData;
@@ -152,9 +184,10 @@ export class ClusterConnection {
    * so that retrying the request once is worthwhile.
    */
   invalidateCredentials(): boolean {
-    this.tokenFile?.reset();
-    this.exec?.invalidate();
-    return this.exec !== undefined || this.tokenFile !== undefined;
+    const { tokenFile, exec } = this.credentials;
+    tokenFile?.reset();
+    exec?.invalidate();
+    return exec !== undefined || tokenFile !== undefined;
   }
 
   /**

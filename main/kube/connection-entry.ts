@@ -23,6 +23,17 @@ export function connectionEntry(context: Context, cluster: Cluster | null, user:
   return JSON.stringify({ context: connecting, cluster, user: user && withoutOidcTokens(user) }, sortedKeys);
 }
 
+/**
+ * The part of the entry that names the server and how to trust it: the context without its user, and
+ * the cluster's entry. Two entries with the same server entry differ only in who connects (a token
+ * renewed, a certificate reissued, another user entry named), which the session may take on in place
+ * when the API server says they are the same user (backend.ts).
+ */
+export function serverEntry(context: Context, cluster: Cluster | null): string {
+  const { namespace: _namespace, user: _user, ...server } = context;
+  return JSON.stringify({ context: server, cluster }, sortedKeys);
+}
+
 function withoutOidcTokens(user: User): User {
   const provider = user.authProvider as { name?: string; config?: Record<string, string> } | undefined;
   if (provider?.name !== 'oidc' || !provider.config) return user;

@@ -12,7 +12,7 @@ import type { Cluster, Context, User } from '@kubernetes/client-node';
 import type { Clock } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { ClusterConnection } from './cluster-connection';
-import { connectionEntry } from './connection-entry';
+import { connectionEntry, serverEntry } from './connection-entry';
 import {
   ContextNotFoundError,
   KubeconfigMalformedError,
@@ -287,6 +287,12 @@ export class Kubeconfig {
     if (!context) return undefined;
     const { cluster, user } = this.entriesOf(context);
     return connectionEntry(context, cluster, user);
+  }
+
+  /** The server part of context `name`'s entry (connection-entry.ts); undefined when not defined. */
+  serverEntry(name: string): string | undefined {
+    const context = this.findContext(name);
+    return context ? serverEntry(context, this.entriesOf(context).cluster) : undefined;
   }
 
   /**

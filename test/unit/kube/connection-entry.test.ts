@@ -95,3 +95,27 @@ describe('Kubeconfig.connectionEntry', () => {
     expect(kubeconfig().connectionEntry('')).toBeUndefined();
   });
 });
+
+describe('Kubeconfig.serverEntry', () => {
+  const server = (config: Kubeconfig) => config.serverEntry('work');
+
+  it('stays the same when only who connects changes: a token, impersonation, the user entry', () => {
+    const before = server(kubeconfig());
+    for (const changed of [
+      { user: { token: 'second' } },
+      { user: { token: 'first', as: 'someone-else' } },
+      { user: { 'client-certificate-data': 'Q0VSVA==', 'client-key-data': 'S0VZ' } },
+    ])
+      expect(server(kubeconfig(changed)), JSON.stringify(changed)).toBe(before);
+  });
+
+  it('changes with the server and the CA', () => {
+    const before = server(kubeconfig());
+    expect(server(kubeconfig({ server: 'https://127.0.0.1:40999' }))).not.toBe(before);
+    expect(server(kubeconfig({ caData: 'Q0EtMg==' }))).not.toBe(before);
+  });
+
+  it('is undefined for a context the file does not define', () => {
+    expect(kubeconfig().serverEntry('elsewhere')).toBeUndefined();
+  });
+});

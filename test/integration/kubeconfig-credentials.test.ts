@@ -1,0 +1,143 @@
+// New credentials in the open context's kubeconfig entry (a token renewed by `oc login`, a Rancher
+// token regenerated): when the API server knows them as the same user, the session takes them in
+// place, lists nothing again and its failing feeds retry at once; another user's credentials open the
+// context again (that user may read other things).
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startBackend } from '../../main/app/backend';
+import type { Backend } from '../../main/app/backend';
+import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
+import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { SimUser } from '../../main/sim/sim-users';
+import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import { BridgeClient } from '../../renderer/transport/bridge-client';
+import type { BridgeLink } from '../../renderer/transport/bridge-link';
+
+const pods = { group: '', version: 'v1', resource: 'pods' };
+const configmaps = { group: '', version: 'v1', resource: 'configmaps' };
+const everything = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }];
+const jane = (token: string): SimUser => ({
+  name: 'jane',
+  token,
+  groups: ['ops', 'system:authenticated'],
+  rules: everything,
+});
+const bob: SimUser = { name: 'bob', token: 'bob-token', groups: ['system:authenticated'], rules: everything };
+/** The tokens the cluster accepts now; a test revokes one by deleting it. */
+const tokens = new Map<string, SimUser>(
+  [jane('jane-monday'), jane('jane-tuesday'), jane('jane-wednesday'), bob].map((user) => [user.token, user]),
+);
+let cluster: EmbeddedCluster;
+let backend: Backend;
+let directory: string;
+let file: string;
+const logged: string[] = [];
+
+/** The cluster's kubeconfig, its context named `work`, its user's token replaced by `token`. */
+function writeKubeconfig(token: string): void {
+  const document = parse(cluster.kubeconfigYaml()) as {
+    users: { user: Record<string, unknown> }[];
+    contexts: { name: string }[];
+    'current-context': string;
+  };
+  document.users[0]!.user = { token };
+  document.contexts[0]!.name = 'work';
+  document['current-context'] = 'work';
+  writeFileSync(`${file}.new`, stringify(document));
+  renameSync(`${file}.new`, file);
+}
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({
+    tls: true,
+    pods: 10,
+    seed: 5,
+    authenticateToken: (token) => tokens.get(token),
+  });
+  directory = mkdtempSync(join(tmpdir(), 'kubeconfig-credentials-'));
+  file = join(directory, 'config');
+  writeKubeconfig('jane-monday');
+  backend = await startBackend({
+    kubeconfig: file,
+    dataDirectory: join(directory, 'data'),
+    log: (message) => logged.push(message),
+  });
+});
+
+afterAll(async () => {
+  await backend?.close();
+  await cluster?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe("new credentials in the open context's kubeconfig entry", () => {
+  it("are taken in place when they are the same user's, and open the context again when they are another's", async () => {
+    const scheduler = new ManualFrameScheduler();
+    const client = new BridgeClient({
+      scheduler,
+      open: async () => {
+        const pair = createInMemoryTransportPair('credentials');
+        backend.connect(pair.server);
+        return pair.client as unknown as BridgeLink;
+      },
+    });
+    const frames = setInterval(() => scheduler.runFrame(), 10);
+    try {
+      client.start();
+      const podsId = await client.subscribe(pods);
+      const rowCount = (id: string) => client.store.mirror(id)?.rows.size ?? 0;
+      const session = () => client.state.getState().contexts?.session;
+      const phase = (id: string) => client.state.getState().syncStates[id]?.phase;
+      const renewals = () =>
+        logged.filter((line) =>
+          /goes on with the kubeconfig's new credentials: .* same user, jane/.test(line),
+        ).length;
+      await expect.poll(() => rowCount(podsId), { timeout: 15_000 }).toBe(10);
+      await expect.poll(() => phase(podsId), { timeout: 15_000 }).toBe('synced');
+      const podLists = cluster.requests.fullLists('pods');
+
+      // Tuesday's token written while Monday's still holds: taken in place, nothing listed again.
+      writeKubeconfig('jane-tuesday');
+      await expect.poll(renewals, { timeout: 15_000 }).toBe(1);
+      expect(session()).toBe(1);
+      expect(cluster.requests.fullLists('pods')).toBe(podLists);
+      // Monday's token revoked: a kind subscribed now is listed with Tuesday's.
+      tokens.delete('jane-monday');
+      const configmapsId = await client.subscribe(configmaps);
+      await expect.poll(() => phase(configmapsId), { timeout: 15_000 }).toBe('synced');
+
+      // Tuesday's token expires: the pods' watch ends and every retry is refused (401), each after a
+      // longer backoff ...
+      tokens.delete('jane-tuesday');
+      cluster.faults.dropWatches();
+      const retryIn = () => {
+        const state = client.state.getState().syncStates[podsId];
+        return state?.error?.code === 401 && state.retryAt !== undefined ? state.retryAt - Date.now() : 0;
+      };
+      await expect.poll(retryIn, { timeout: 30_000, interval: 50 }).toBeGreaterThan(2_500);
+      const retryAt = Date.now() + retryIn();
+      expect(phase(podsId)).toBe('error');
+      // ... until Wednesday's is written: the failing feeds retry at once, not at their backoff's end.
+      writeKubeconfig('jane-wednesday');
+      await expect.poll(renewals, { timeout: 15_000 }).toBe(2);
+      await expect.poll(() => phase(podsId), { timeout: 5_000, interval: 20 }).toBe('synced');
+      expect(Date.now()).toBeLessThan(retryAt);
+      expect(session()).toBe(1);
+      expect(rowCount(podsId)).toBe(10);
+
+      // Bob's token in jane's place: another user, who may read other things, so the context opens again.
+      writeKubeconfig('bob-token');
+      await expect.poll(session, { timeout: 15_000 }).toBe(2);
+      expect(logged.join('\n')).toMatch(
+        /new credentials for context work are bob \(groups system:authenticated\), not jane \(groups ops/,
+      );
+    } finally {
+      clearInterval(frames);
+      client.close();
+    }
+  });
+});
