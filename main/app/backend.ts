@@ -7,6 +7,7 @@ import { parse, stringify } from 'yaml';
 import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
 import { Kubeconfig, kubeconfigCandidates, kubeconfigPaths, noKubeconfigFound } from '../kube/kubeconfig';
+import type { ContextDescription as KubeContextDescription } from '../kube/kubeconfig';
 import { readKubeconfigOffMain, workerAuthProviderFiles } from './kubeconfig-reading';
 import { KubeconfigWatch } from './kubeconfig-watch';
 import { Discovery } from '../kube/discovery';
@@ -124,6 +125,18 @@ class OwnedClusterSession extends ClusterSession {
       if (!this.recordingHandedOver) void this.options.recording?.recorder?.close();
     })());
   }
+}
+
+/** A kubeconfig context as the pickers show it: names, server and proxy, never credentials. */
+function pickerEntry(context: KubeContextDescription): ContextDescription {
+  return {
+    name: context.name,
+    cluster: context.clusterName,
+    server: context.server,
+    namespace: context.namespace,
+    user: context.userName,
+    ...(context.proxy ? { proxy: context.proxy } : {}),
+  };
 }
 
 /** The embedded cluster's kubeconfig, with its context renamed to what the picker shows. */
@@ -253,15 +266,15 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     return session;
   };
 
-  const listContexts = (): ContextDescription[] => {
-    const contexts: ContextDescription[] = (kubeconfig()?.listContexts() ?? []).map((context) => ({
-      name: context.name,
-      cluster: context.clusterName,
-      server: context.server,
-      namespace: context.namespace,
-      user: context.userName,
-      ...(context.proxy ? { proxy: context.proxy } : {}),
-    }));
+  /**
+   * The pickers' contexts: the kubeconfig's as it reads now, the open one kept (marked removed) when
+   * the file no longer defines it, and the embedded cluster.
+   */
+  const listContexts = (current: ClusterSession): ContextDescription[] => {
+    const contexts = (kubeconfig()?.listContexts() ?? []).map(pickerEntry);
+    const open = current as OwnedClusterSession;
+    if (open.connection && !contexts.some((context) => context.name === open.context))
+      contexts.unshift({ ...pickerEntry(open.connection.describe()), removed: true });
     contexts.push({
       name: embeddedContext,
       cluster: 'kubetide-embedded',

@@ -15,8 +15,11 @@ import type { HistoryTransfers } from './history-transfers';
 export interface BridgeHostOptions {
   /** The session to serve first. */
   session: ClusterSession;
-  /** Contexts the user may switch to (main/kube's describeContext, plus the embedded cluster). */
-  listContexts: () => ContextDescription[] | Promise<ContextDescription[]>;
+  /**
+   * Contexts the user may switch to (the kubeconfig's, plus the embedded cluster), `current` among
+   * them even when the kubeconfig no longer defines it.
+   */
+  listContexts: (current: ClusterSession) => ContextDescription[] | Promise<ContextDescription[]>;
   /** Opens a session for a context; rejects when the context is unknown or unreachable. */
   openSession: (context: string) => Promise<ClusterSession>;
   /** Where refusals and failures are reported (default console.warn). */
@@ -76,7 +79,7 @@ export class BridgeHost implements ConnectionHost {
     return {
       current: this.current.context,
       session: this.sessionNumber,
-      contexts: await this.options.listContexts(),
+      contexts: await this.options.listContexts(this.current),
     };
   }
 

@@ -57,6 +57,8 @@ export class ClusterSession {
   /** The recorded kind listed first (the pods), before the others (see RecordedKindsStart). */
   private firstRecordedKind: GroupVersionResource | undefined;
   private closed = false;
+  /** Holds this session took on its recording and has not released yet (see holdRecording). */
+  private readonly recordingHolds = new Set<() => Promise<void>>();
 
   constructor(readonly options: ClusterSessionOptions) {
     this.context = options.context;
@@ -135,7 +137,7 @@ export class ClusterSession {
   private async acquireRecordedKinds(kinds: readonly GroupVersionResource[]): Promise<void> {
     if (kinds.length === 0) return;
     // Held before any feed runs, a renderer's included (see RecordedKindsStart).
-    const releaseRecording = this.options.recording?.recorder?.holdWholeCaches();
+    const releaseRecording = this.holdRecording();
     const access = this.options.access;
     let allowed = kinds;
     if (access) {
@@ -167,7 +169,7 @@ export class ClusterSession {
       ...(releaseRecording ? { releaseRecording } : {}),
       recordingWritten: () => this.options.recording?.recorder?.stats().changesWritten ?? 0,
       holdLaterRecording: () => {
-        const release = this.options.recording?.recorder?.holdWholeCaches();
+        const release = this.holdRecording();
         return () => void release?.();
       },
     });
@@ -295,6 +297,22 @@ export class ClusterSession {
     this.metrics?.close();
     for (const connection of [...this.connections]) connection.close();
     await this.feeds.stopAll();
+    // A recording handed over to the session that replaces this one outlives it: a hold left taken
+    // would keep its whole-cache records back for good, every stream of the next session in its
+    // listing gap (a session closed before its first views synced: its cluster stopped, then
+    // recreated). Released after the feeds stopped, it lets no cache of this session go.
+    for (const release of [...this.recordingHolds]) void release();
+  }
+
+  /** The recorder's hold on whole-cache records (Recorder.holdWholeCaches), released at close at the latest. */
+  private holdRecording(): (() => Promise<void>) | undefined {
+    const release = this.options.recording?.recorder?.holdWholeCaches();
+    if (!release) return undefined;
+    this.recordingHolds.add(release);
+    return () => {
+      this.recordingHolds.delete(release);
+      return release();
+    };
   }
 
   /** Sends the kinds list to every connection if it changed since the last push. */

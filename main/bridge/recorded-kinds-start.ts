@@ -54,7 +54,7 @@ export interface RecordedKindsStartOptions {
    * Its promise settles once the released caches are written (see Recorder.holdWholeCaches): the
    * later kinds' records (holdLaterRecording) wait for it while the recording writes (see
    * recordingWritten), at most recordedKindsMaxWaitMs from the release.
-   * (Not when stopped: the session's recorder closes with it.)
+   * (Not when stopped: the session releases what it still holds at its close, its feeds stopped.)
    */
   releaseRecording?(): Promise<void> | void;
   /**

@@ -1,5 +1,6 @@
 // The context picker: the kubeconfig's contexts plus "Embedded cluster". Names, clusters and servers
-// only; credentials never reach the renderer.
+// only; credentials never reach the renderer. The open context, once the kubeconfig no longer defines
+// it, stays listed and marked removed: it is open as it was read, and can no longer be opened again.
 import type { ReactNode } from 'react';
 import type { ContextList } from '../../shared/protocol';
 import { Popover } from '../components/popover';
@@ -20,6 +21,7 @@ export function ContextPicker(props: ContextPickerProps): ReactNode {
         <span className="context-label">
           <span className="muted">context</span>{' '}
           <strong>{current?.name ?? props.contexts?.current ?? '…'}</strong>
+          {current?.removed ? <span className="muted"> (removed from the kubeconfig)</span> : null}
         </span>
       }
     >
@@ -41,6 +43,7 @@ export function ContextPicker(props: ContextPickerProps): ReactNode {
               <span className="menu-detail">
                 {context.embedded ? 'built in' : (context.server ?? context.cluster)}
                 {context.proxy ? ` via ${context.proxy}` : ''}
+                {context.removed ? ' · removed from the kubeconfig' : ''}
               </span>
             </button>
           ))}

@@ -58,6 +58,8 @@ export interface ContextDescription {
   embedded?: boolean;
   /** The proxy its kubeconfig entry names (proxy-url), as scheme://host:port (never credentials). */
   proxy?: string;
+  /** The open context, which the kubeconfig no longer defines: it stays open as it was read. */
+  removed?: boolean;
 }
 
 export interface ContextList {

@@ -2,7 +2,8 @@
 // stopped says it cannot list, with the reason, instead of an empty cluster (a table reading "No pods
 // in the selected namespaces" and a sidebar counting 0 of each kind); the cluster is recreated
 // (as `kind create cluster` does: a new port, a new CA, the same context name written into the file),
-// and the open window follows it, telling the user, with the new cluster's pods.
+// and the open window follows it, telling the user, with the new cluster's pods; the context deleted
+// from the file, the window stays on it and the picker marks it removed.
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -114,6 +115,27 @@ describe('a kubeconfig whose cluster is stopped, then recreated', () => {
     await rows.first().waitFor();
     expect(await page.getByTestId('filter-count').textContent()).toBe('40');
     expect(await podsEntry.locator('.kind-count').textContent()).toBe('40');
+    // The recording, handed over from the session that never listed, records the new cluster: that
+    // session's hold on whole-cache records was released at its close, not left to keep every stream
+    // in its listing gap ("nothing recorded yet" for good).
+    await expect
+      .poll(() => page.getByTestId('history-coverage').textContent(), { timeout: 20_000 })
+      .toMatch(/^history from \d\d:\d\d/);
     await page.screenshot({ path: screenshotPath('kubeconfig-cluster-recreated') });
+
+    // The context deleted from the file (`kind delete cluster` does): the window stays on it as it
+    // was read, and the picker says it is no longer in the kubeconfig.
+    const withoutContext = parse(kubeconfigText()) as { contexts: unknown[]; 'current-context': string };
+    withoutContext.contexts = [];
+    withoutContext['current-context'] = '';
+    writeKubeconfig(stringify(withoutContext));
+    const picker = page.getByTestId('context-picker');
+    await expect
+      .poll(() => picker.textContent(), { timeout: 20_000 })
+      .toContain('kind-dev (removed from the kubeconfig)');
+    expect(await page.getByTestId('filter-count').textContent()).toBe('40');
+    await picker.click();
+    await page.screenshot({ path: screenshotPath('kubeconfig-context-removed') });
+    await page.keyboard.press('Escape');
   });
 });

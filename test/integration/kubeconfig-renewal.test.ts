@@ -3,7 +3,7 @@
 // renderers mirror the new cluster's objects, and the recording goes on in the same file with the
 // old cluster's objects retired and the change-over inside a marked gap. A rewrite that leaves the
 // entry as it was (keys in another order, another context added) and a context removed from the file
-// keep the session as it is.
+// keep the session as it is (the removed one listed as such).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,12 +115,18 @@ describe("the open context's kubeconfig entry", () => {
       expect(client.state.getState().contexts?.current).toBe('work');
       expect(logged.join('\n')).toMatch(/entry for context work changed/);
 
-      // The context removed from the file: the session stays as it was read.
+      // The context removed from the file: the session stays as it was read, and the pickers list it
+      // marked removed.
       const withoutWork = kubeconfigFor(second, ['spare']);
       withoutWork.contexts = withoutWork.contexts.filter((context) => context.name !== 'work');
       withoutWork['current-context'] = 'spare';
       writeKubeconfig(withoutWork);
-      await expect.poll(names, { timeout: 10_000 }).toEqual(['spare', 'Embedded cluster']);
+      const removed = () =>
+        (client.state.getState().contexts?.contexts ?? [])
+          .filter((context) => context.removed)
+          .map((context) => context.name);
+      await expect.poll(removed, { timeout: 10_000 }).toEqual(['work']);
+      expect(names()).toEqual(['work', 'spare', 'Embedded cluster']);
       expect(session()).toBe(2);
       expect(rows()).toEqual(secondPods);
       expect(logged.join('\n')).toMatch(/context work is no longer in the kubeconfig; it stays open/);
