@@ -306,32 +306,36 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
    */
   const renewCredentials = async (session: OwnedClusterSession, reading: Kubeconfig): Promise<boolean> => {
     const { context } = session;
+    const reopening = (why: string) => {
+      log(`kubetide: the kubeconfig's credentials for context ${context} changed; ${why}: opening it again`);
+      return false;
+    };
     let candidate: ClusterConnection | undefined;
     try {
       candidate = reading.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
       const client = new RestClient(candidate, { clock });
-      const [before, after] = await Promise.all([
-        session.identity ?? Promise.reject(new Error('the session did not ask who it is')),
+      // Both asked at once; each failure says whose it is (the open session's may have been refused
+      // from its start: a token that had expired before the app opened).
+      const [before, after] = await Promise.allSettled([
+        session.identity ?? Promise.reject(new Error('it was not asked')),
         selfSubjectReview(client, AbortSignal.timeout(30_000)),
       ]);
-      if (!sameUser(before, after)) {
-        log(
-          `kubetide: the kubeconfig's new credentials for context ${context} are ${describeUser(after)}, not ${describeUser(before)}; opening it again from them`,
-        );
-        return false;
-      }
+      if (before.status === 'rejected')
+        return reopening(`who the open session is was not known (${messageOf(before.reason)})`);
+      if (after.status === 'rejected')
+        return reopening(`who the new ones are cannot be told (${messageOf(after.reason)})`);
+      if (!sameUser(before.value, after.value))
+        return reopening(`they are ${describeUser(after.value)}, not ${describeUser(before.value)}`);
       session.connection?.adoptCredentials(candidate);
       session.entry = reading.connectionEntry(context);
       session.retryFailing();
       log(
-        `kubetide: context ${context} goes on with the kubeconfig's new credentials: the API server knows them as the same user, ${describeUser(after)}`,
+        `kubetide: context ${context} goes on with the kubeconfig's new credentials: the API server knows them as the same user, ${describeUser(after.value)}`,
       );
       return true;
     } catch (error) {
-      log(
-        `kubetide: cannot tell whether the kubeconfig's new credentials for context ${context} are the same user (${messageOf(error)}); opening it again from them`,
-      );
-      return false;
+      // Thrown by connect (a proxy-url refused): the opening fails the same way, and says so.
+      return reopening(messageOf(error));
     } finally {
       candidate?.close();
     }

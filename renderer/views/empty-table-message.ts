@@ -21,12 +21,15 @@ export interface EmptyTable {
 export function emptyTableMessage(table: EmptyTable): string {
   const { title, sync, filtered } = table;
   if (table.pending) return table.pending;
-  const reason = sync?.error?.message;
+  // The reason alone (the badge's title has the whole message, with the list and request it failed).
+  const reason = sync?.error ? (sync.error.summary ?? sync.error.message) : undefined;
   switch (sync?.phase) {
     case 'error':
-      return sync.error?.code === 403
-        ? `No access to ${title}: ${sync.error.message}`
-        : `Cannot list ${title}: ${reason ?? 'unknown error'}`;
+      if (sync.error?.code === 403) return `No access to ${title}: ${sync.error.message}`;
+      // The Reflector retries a refused login too, with the connection's credentials as they are then.
+      if (sync.error?.code === 401)
+        return `Cannot list ${title}: ${reason}. Retrying; a new login written to the kubeconfig is used.`;
+      return `Cannot list ${title}: ${reason ?? 'unknown error'}`;
     case 'reconnecting':
     case 'stale':
       return `No ${title} listed: ${reason ?? 'the watch is not running'}. Retrying (see the badge above).`;

@@ -133,8 +133,26 @@ describe("new credentials in the open context's kubeconfig entry", () => {
       writeKubeconfig('bob-token');
       await expect.poll(session, { timeout: 15_000 }).toBe(2);
       expect(logged.join('\n')).toMatch(
-        /new credentials for context work are bob \(groups system:authenticated\), not jane \(groups ops/,
+        /credentials for context work changed; they are bob \(groups system:authenticated\), not jane \(groups ops, system:authenticated\): opening it again/,
       );
+
+      // A token the server refuses: who it is cannot be told, so the context opens again (and fails,
+      // as it would on those credentials); from that session, whose own user was never known, even
+      // jane's credentials open it again.
+      writeKubeconfig('nobody-token');
+      await expect.poll(session, { timeout: 15_000 }).toBe(3);
+      expect(logged.join('\n')).toMatch(
+        /who the new ones are cannot be told \(401 creating selfsubjectreviews/,
+      );
+      await expect
+        .poll(() => client.state.getState().syncStates[podsId]?.error?.code, { timeout: 15_000 })
+        .toBe(401);
+      writeKubeconfig('jane-wednesday');
+      await expect.poll(session, { timeout: 15_000 }).toBe(4);
+      expect(logged.join('\n')).toMatch(
+        /who the open session is was not known \(401 creating selfsubjectreviews/,
+      );
+      await expect.poll(() => phase(podsId), { timeout: 15_000 }).toBe('synced');
     } finally {
       clearInterval(frames);
       client.close();

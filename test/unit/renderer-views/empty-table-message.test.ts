@@ -21,6 +21,26 @@ describe('emptyTableMessage', () => {
     );
   });
 
+  it('gives the reason alone where the error has one, the whole message being in the badge', () => {
+    const summary = 'cannot reach https://10.0.0.1:6443 (connection refused)';
+    const message = `failed to list /v1, Resource=pods: ${refused}`;
+    expect(table({ phase: 'reconnecting', retryAt: 5, error: { message, summary } })).toBe(
+      `No pods listed: ${summary}. Retrying (see the badge above).`,
+    );
+  });
+
+  it('says a refused login is retried, and that a new one in the kubeconfig is used', () => {
+    const summary = "the server rejected your credentials (Unauthorized); check the user's token";
+    const error = {
+      code: 401,
+      message: `failed to list /v1, Resource=pods: 401 listing pods: ${summary}`,
+      summary,
+    };
+    expect(table({ phase: 'error', retryAt: 5, error })).toBe(
+      `Cannot list pods: ${summary}. Retrying; a new login written to the kubeconfig is used.`,
+    );
+  });
+
   it('says a list is under way, with its progress, filtered or not', () => {
     expect(table({ phase: 'listing', listed: 16000, total: 50076 })).toBe('Listing pods: 16,000 of 50,076…');
     expect(table({ phase: 'listing' }, { hasSnapshot: false })).toBe('Listing pods…');
