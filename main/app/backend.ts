@@ -79,6 +79,12 @@ export interface Backend {
 const gentleChurnPerSecond = 2;
 
 /**
+ * How long opening a session waits for its discovery to answer before it offers the built-in kinds
+ * meanwhile: a healthy cluster answers in one or two round trips, 300 ms ones included.
+ */
+const discoveryPatienceMs = 3_000;
+
+/**
  * A ClusterSession that also owns its discovery, HTTP connection and recording, and releases them on
  * close, except a recording it handed over to the session that replaces it.
  */
@@ -195,18 +201,32 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     if (!config) throw new Error(`unknown context "${context}"`);
     const connection = config.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
     const client = new RestClient(connection, { clock });
-    const startDiscovery = async (): Promise<Discovery | undefined> => {
+    /**
+     * Discovery, tried until it answers for as long as the session lives. The session opens once it
+     * answered, failed once, or discoveryPatienceMs passed: a cluster that accepts connections and
+     * never answers (a hung API server, a VPN middlebox) kept the window from opening for over a
+     * minute (each request's dial and TLS deadlines in turn). Until it answers the built-in kinds are
+     * offered; then its kinds, CRDs included, reach the renderers as a change.
+     */
+    const startDiscovery = async (): Promise<Discovery> => {
       const discovery = new Discovery(client, { clock });
-      try {
-        await discovery.start();
-        return discovery;
-      } catch (error) {
-        log(
-          `kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds`,
-        );
-        discovery.stop();
-        return undefined;
-      }
+      const waited = new AbortController();
+      let failures = 0;
+      const answered = discovery.startUntilAnswered((error) => {
+        failures += 1;
+        if (failures === 1)
+          log(
+            `kubetide: discovery failed for context ${context} (${messageOf(error)}); offering the built-in kinds, and trying again`,
+          );
+        waited.abort();
+      });
+      void answered.then((done) => {
+        if (done && failures > 0)
+          log(`kubetide: discovery of context ${context} answered after ${failures + 1} attempts`);
+      });
+      await Promise.race([answered, clock.sleep(discoveryPatienceMs, waited.signal).catch(() => undefined)]);
+      waited.abort();
+      return discovery;
     };
     // Discovery's round trips and the recording's start (its worker thread, its file) overlap: the
     // session's first LIST waits for both (under load each took seconds, one after the other).
@@ -242,8 +262,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       newListerWatcher: (gvr, namespace, tweak) =>
         httpListerWatcher(client, gvr, namespace, tweak, { clock }),
       openPodLog: (namespace, pod) => podLogOpener(client, namespace, pod),
-      printerFor: (gvr) => discovery?.customResourcePrinter(gvr) ?? printerFor(gvr),
-      ...(discovery ? { discovery } : {}),
+      printerFor: (gvr) => discovery.customResourcePrinter(gvr) ?? printerFor(gvr),
+      discovery,
       // Read in a worker thread: a 150,000-pod poll cost main 1.1-1.3 s of CPU every 15 s.
       metrics: {
         replies: (resource, namespace, signal, reader) =>
@@ -259,7 +279,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       session.identity.catch(() => undefined);
     }
     session.release = () => {
-      discovery?.stop();
+      discovery.stop();
       connection.close();
     };
     session.resetConnections = (reason) => connection.resetConnections(reason);

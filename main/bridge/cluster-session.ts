@@ -20,13 +20,12 @@ import { isForbiddenState, knownCount } from './feed-view';
 import { AccessAwareFeed } from './access-aware-feed';
 import { ForbiddenKinds } from './forbidden-kinds';
 import { KindsPush } from './kinds-push';
-import { builtinKinds } from '../../shared/kinds/registry';
 import { printerFor } from '../../shared/kinds/columns';
 import type { RowProjector } from './row-projection';
 import { RowProjectors } from './row-projectors';
 import type { MetricsPoller } from './metrics-poller';
 import { RecordedKindsStart } from './recorded-kinds-start';
-import { servedKinds } from './served-kinds';
+import { offeredResources, servedKinds } from './served-kinds';
 import { SessionConnection } from './session-connection';
 import { SessionFeeds } from './session-feeds';
 import { SessionMetrics } from './session-metrics';
@@ -104,7 +103,7 @@ export class ClusterSession {
       options.access &&
       new ForbiddenKinds(
         options.access,
-        () => options.discovery?.preferredResources() ?? builtinKinds,
+        () => offeredResources(options.discovery),
         () => this.pushKinds(),
       );
     void this.forbiddenKinds?.refresh();
@@ -177,7 +176,7 @@ export class ClusterSession {
 
   /** Namespaced per discovery (or the built-in registry); an unknown kind is taken as namespaced. */
   private isNamespaced(gvr: GroupVersionResource): boolean {
-    const resources = this.options.discovery?.preferredResources() ?? builtinKinds;
+    const resources = offeredResources(this.options.discovery);
     const found = resources.find(
       (resource) => resource.group === gvr.group && resource.resource === gvr.resource,
     );

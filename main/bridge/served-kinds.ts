@@ -1,6 +1,7 @@
 // The kinds the sidebar lists: from live discovery when there is one (CRDs included, preferred
 // versions only, and only what can be listed and watched, since a subscription needs both), else the
-// built-in registry.
+// built-in registry, which is also what is offered while discovery has not answered yet (a cluster
+// slow or unreachable at start: the window opens with the kinds every cluster serves).
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { builtinKinds } from '../../shared/kinds/registry';
 import type { ServedKind } from '../../shared/protocol/server-messages';
@@ -17,6 +18,8 @@ export interface DiscoveredResource extends GroupVersionResource {
 /** What the session needs of main/kube's Discovery. */
 export interface KindSource {
   preferredResources(): DiscoveredResource[];
+  /** False while no discovery has answered (preferredResources() is empty then, not "none served"). */
+  readonly answered?: boolean;
   /**
    * Calls `listener` after each discovery that changed the set or a custom kind's printer columns;
    * returns the unsubscriber.
@@ -28,6 +31,13 @@ function watchable(resource: { verbs: readonly string[] }): boolean {
   return resource.verbs.includes('list') && resource.verbs.includes('watch');
 }
 
+/** The resources `source` offers now: its preferred ones once it answered, else the built-in kinds. */
+export function offeredResources(
+  source: KindSource | undefined,
+): readonly Omit<DiscoveredResource, 'preferred'>[] {
+  return source && source.answered !== false ? source.preferredResources() : builtinKinds;
+}
+
 /** Served kinds, sorted by group then resource, with their columns and, where known, counts. */
 export function servedKinds(
   source: KindSource | undefined,
@@ -35,7 +45,7 @@ export function servedKinds(
   columnsOf: (gvr: GroupVersionResource) => readonly ColumnDefinition[],
   forbiddenOf: (gvr: GroupVersionResource) => string | undefined = () => undefined,
 ): ServedKind[] {
-  const resources = source ? source.preferredResources() : builtinKinds;
+  const resources = offeredResources(source);
   const kinds: ServedKind[] = [];
   for (const resource of resources) {
     if (!watchable(resource) || resource.resource.includes('/')) continue;

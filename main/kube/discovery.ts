@@ -9,6 +9,7 @@
 // a cluster with many operators, again after every CRD change). A server that answers in the legacy
 // form (before 1.26) is discovered the legacy way; a group version the aggregated document marks
 // Stale (an aggregated API server that did not answer) fails as client-go's StaleGroupVersionError.
+import { defaultReflectorBackoff, delayFunc } from '../cache/backoff';
 import type { Clock, Timer } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import type { KindPrinter } from '../../shared/kinds/columns';
@@ -51,6 +52,7 @@ export class Discovery {
   private readonly definitions: CustomResourceDefinitionWatch | undefined;
   /** The CRD printers' revision the listeners were last told about. */
   private notifiedPrintersRevision = 0;
+  private hasAnswered = false;
 
   constructor(
     private readonly client: RestClient,
@@ -78,6 +80,37 @@ export class Discovery {
    */
   customResourcePrinter(gvr: GroupVersionResource): KindPrinter | undefined {
     return this.definitions?.printers.printerFor(gvr);
+  }
+
+  /** True once a discovery has answered: until then resources() is empty, not "nothing served". */
+  get answered(): boolean {
+    return this.hasAnswered;
+  }
+
+  /**
+   * Runs the first discovery until it answers, then follows CRDs: a failed attempt (a cluster that
+   * cannot be reached at start, a VPN not yet up) is told to `onFailure` and tried again after the
+   * Reflector's backoff (800 ms doubling to 30 s, jittered), as the session's lists are. A session
+   * that gave up after one failure kept the built-in kinds for good: no CRD ever appeared once the
+   * cluster answered. Resolves true once answered, false when stopped first.
+   */
+  async startUntilAnswered(onFailure?: (error: unknown, attempt: number) => void): Promise<boolean> {
+    const delay = delayFunc(defaultReflectorBackoff);
+    for (let attempt = 1; !this.abort.signal.aborted; attempt++) {
+      try {
+        await this.start();
+        return true;
+      } catch (error) {
+        if (this.abort.signal.aborted) break;
+        onFailure?.(error, attempt);
+        try {
+          await this.clock.sleep(delay(), this.abort.signal);
+        } catch {
+          break;
+        }
+      }
+    }
+    return false;
   }
 
   /** Runs the first discovery (its failure is thrown), then follows CRDs in the background. */
@@ -185,6 +218,7 @@ export class Discovery {
     );
     const change = diff(this.byGroupVersion, next);
     this.byGroupVersion = next;
+    this.hasAnswered = true;
     const printersRevision = this.definitions?.printers.revision ?? 0;
     const printersChanged = printersRevision !== this.notifiedPrintersRevision;
     this.notifiedPrintersRevision = printersRevision;

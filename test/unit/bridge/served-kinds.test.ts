@@ -51,6 +51,35 @@ describe('servedKinds', () => {
     expect(kinds.some((kind) => kind.kind === 'Deployment' && kind.gvr.group === 'apps')).toBe(true);
   });
 
+  it('offers the built-in kinds while discovery has not answered, then what it discovered', () => {
+    let answered = false;
+    const source: KindSource = {
+      get answered() {
+        return answered;
+      },
+      preferredResources: () =>
+        answered
+          ? [
+              {
+                group: 'example.com',
+                version: 'v1',
+                resource: 'widgets',
+                kind: 'Widget',
+                namespaced: true,
+                verbs: ['list', 'watch'],
+                preferred: true,
+              },
+            ]
+          : [],
+      onChange: () => () => undefined,
+    };
+    expect(servedKinds(source, () => undefined, noColumns).some((kind) => kind.kind === 'Deployment')).toBe(
+      true,
+    );
+    answered = true;
+    expect(servedKinds(source, () => undefined, noColumns).map((kind) => kind.kind)).toEqual(['Widget']);
+  });
+
   it("accepts main/kube's Discovery as its source", () => {
     const adapt = (discovery: Discovery): KindSource => discovery;
     expect(adapt).toBeTypeOf('function');

@@ -32,6 +32,8 @@ interface FakeApi {
   aggregated?: boolean;
   /** The Accept header of each /api and /apis request. */
   accepts?: string[];
+  /** Every request answered 503, as by an API server still starting (or a proxy before it). */
+  down?: boolean;
 }
 
 const v2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -117,6 +119,7 @@ function fakeApi(api: FakeApi): (request: http.IncomingMessage, response: http.S
   return (request, response) => {
     const url = new URL(request.url ?? '/', 'http://x');
     api.requests.set(url.pathname, (api.requests.get(url.pathname) ?? 0) + 1);
+    if (api.down) return sendJson(response, 503, newStatus(503, 'ServiceUnavailable', 'starting'));
     const aggregated = api.aggregated && request.headers.accept?.split(',')[0] === v2;
     if (url.pathname === '/api' || url.pathname === '/apis') api.accepts?.push(request.headers.accept ?? '');
     if (aggregated && url.pathname === '/api')
@@ -302,6 +305,48 @@ describe('Discovery', () => {
     await until(() => api.requests.get('/apis') === 2);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(api.requests.get('/apis')).toBe(2);
+  });
+
+  it('tries its first discovery again after a backoff until the server answers, then tells its listeners', async () => {
+    const clock = new FakeClock();
+    const api: FakeApi = { requests: new Map(), metricsDown: false, definitions: [], down: true };
+    server = await startServer(fakeApi(api));
+    connection = Kubeconfig.fromString(kubeconfigYaml(server.url)).connect();
+    const registry = new Discovery(new RestClient(connection), { clock });
+    discovery = registry;
+    const failures: number[] = [];
+    const changes: number[] = [];
+    registry.onChange((change) => changes.push(change.added.length));
+    const answered = registry.startUntilAnswered((_error, attempt) => failures.push(attempt));
+    await until(() => failures.length === 1 && clock.pendingDelays().length > 0);
+    expect(registry.answered).toBe(false);
+    expect(registry.preferredResources()).toEqual([]);
+    // The Reflector's first backoff: 800 ms, jittered up to 1,600.
+    const [delay] = clock.pendingDelays();
+    expect(delay).toBeGreaterThanOrEqual(800);
+    expect(delay).toBeLessThan(1_600);
+    clock.step(delay!);
+    await until(() => failures.length === 2 && clock.pendingDelays().length > 0);
+    api.down = false;
+    clock.step(Math.max(...clock.pendingDelays()));
+    expect(await answered).toBe(true);
+    expect(registry.answered).toBe(true);
+    expect(registry.find('deployments')?.kind).toBe('Deployment');
+    expect(changes).toEqual([registry.resources().length]);
+    expect(failures).toEqual([1, 2]);
+  });
+
+  it('gives up its retries when stopped', async () => {
+    const clock = new FakeClock();
+    const api: FakeApi = { requests: new Map(), metricsDown: false, definitions: [], down: true };
+    server = await startServer(fakeApi(api));
+    connection = Kubeconfig.fromString(kubeconfigYaml(server.url)).connect();
+    const registry = new Discovery(new RestClient(connection), { clock });
+    let failures = 0;
+    const answered = registry.startUntilAnswered(() => failures++);
+    await until(() => failures === 1 && clock.pendingDelays().length > 0);
+    registry.stop();
+    expect(await answered).toBe(false);
   });
 
   it('stops following CRDs it may not list, keeping the reason, without retrying', async () => {
