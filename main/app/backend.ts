@@ -20,6 +20,7 @@ import { selfSubjectAccessReview } from '../kube/self-subject-access-review';
 import { describeUser, sameUser, selfSubjectReview } from '../kube/self-subject-review';
 import type { UserInfo } from '../kube/self-subject-review';
 import type { ClusterConnection } from '../kube/cluster-connection';
+import type { ExecPluginRun } from '../kube/exec-plugin-run';
 import { NamespaceAccess } from '../bridge/namespace-access';
 import { dataDirectory } from '../history/data-directory';
 import { NamespaceListFile } from './namespace-list-file';
@@ -99,6 +100,10 @@ class OwnedClusterSession extends ClusterSession {
    */
   identity: Promise<UserInfo> | undefined;
   connection: ClusterConnection | undefined;
+  /** The login plugin's run that lasts, while it does (see exec-plugin-run.ts). */
+  login: { run: ExecPluginRun | undefined } = { run: undefined };
+  /** Where the session's connections (a renewal's candidate too) tell of their plugin's runs. */
+  onExecRun: (run: ExecPluginRun | undefined) => void = () => undefined;
   release: () => void = () => undefined;
   /** Drops the context's connections (see ClusterConnection.resetConnections). */
   resetConnections: (reason: string) => void = () => undefined;
@@ -191,6 +196,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       return embeddedConfig;
     })());
 
+  /** The host, once the first session opened: sessions tell it when their contexts' list changes. */
+  let bridgeHost: BridgeHost | undefined = undefined;
   /**
    * Opens `context` from the kubeconfig as it reads now. `replacing` is the session of the same context
    * opened from an entry that changed since: it serves on while the new connection's discovery runs,
@@ -199,7 +206,18 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   const openSession = async (context: string, replacing?: OwnedClusterSession): Promise<ClusterSession> => {
     const config = context === embeddedContext ? await ensureEmbedded() : kubeconfig();
     if (!config) throw new Error(`unknown context "${context}"`);
-    const connection = config.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
+    // Told to the renderers while it lasts: a login waiting for the user looked like a cluster that
+    // never lists (kubectl hands the plugin's stderr to the terminal; the app has none).
+    const login: { run: ExecPluginRun | undefined } = { run: undefined };
+    const onExecRun = (run: ExecPluginRun | undefined) => {
+      login.run = run;
+      void bridgeHost?.pushContexts();
+    };
+    const connection = config.connect(context, {
+      clock,
+      authProviderFiles: workerAuthProviderFiles,
+      onExecRun,
+    });
     const client = new RestClient(connection, { clock });
     /**
      * Discovery, tried until it answers for as long as the session lives. The session opens once it
@@ -270,6 +288,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
           client.listInto(metricsListRequest(resource, namespace, signal), reader),
       },
     });
+    session.login = login;
+    session.onExecRun = onExecRun;
     if (context !== embeddedContext) {
       session.entry = config.connectionEntry(context);
       session.serverEntry = config.serverEntry(context);
@@ -295,6 +315,9 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     const open = current as OwnedClusterSession;
     if (open.connection && !contexts.some((context) => context.name === open.context))
       contexts.unshift({ ...pickerEntry(open.connection.describe()), removed: true });
+    const login = open.login.run;
+    const entry = login && contexts.find((context) => context.name === open.context);
+    if (entry) entry.login = { ...login };
     contexts.push({
       name: embeddedContext,
       cluster: 'kubetide-embedded',
@@ -317,6 +340,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     ...(options.pickFile ? { pickFile: options.pickFile } : {}),
     ...(options.transfers ? { transfers: options.transfers } : {}),
   });
+  bridgeHost = host;
   log(`kubetide: connected to context ${firstContext}`);
   /**
    * Whether `session` can go on with the credentials `reading` gives its context (its server entry
@@ -332,7 +356,11 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     };
     let candidate: ClusterConnection | undefined;
     try {
-      candidate = reading.connect(context, { clock, authProviderFiles: workerAuthProviderFiles });
+      candidate = reading.connect(context, {
+        clock,
+        authProviderFiles: workerAuthProviderFiles,
+        onExecRun: session.onExecRun,
+      });
       const client = new RestClient(candidate, { clock });
       // Both asked at once; each failure says whose it is (the open session's may have been refused
       // from its start: a token that had expired before the app opened).

@@ -17,6 +17,7 @@ import { ClusterTransport } from './cluster-transport';
 import type { TlsMaterial } from './cluster-transport';
 import { ExecCredentialProvider } from './exec-credential';
 import type { ExecConfig } from './exec-credential';
+import type { ExecPluginRun } from './exec-plugin-run';
 import type { HttpProtocol } from './http-response';
 import type { OidcAuthProvider } from './oidc-auth-provider';
 import { http2HealthSettings } from './http2-health-check';
@@ -45,6 +46,8 @@ export interface ClusterConnectionOptions {
   proxyEnvironment?: ProxyEnvironment;
   /** The user's oidc auth provider (see oidc-auth-provider.ts), shared by the user's connections. */
   oidc?: OidcAuthProvider;
+  /** Told of an exec plugin's run that lasts (a login waiting for the user), undefined at its end. */
+  onExecRun?: (run: ExecPluginRun | undefined) => void;
 }
 
 /** Who connects: all a connection takes from the kubeconfig's user entry, replaced whole (adoptCredentials). */
@@ -123,14 +126,19 @@ export class ClusterConnection {
       oidc,
       tokenFile: tokenFile ? new TokenFile(tokenFile, this.options.clock) : undefined,
       exec: exec?.command
-        ? new ExecCredentialProvider(exec, this.options.clock, {
-            server: this.server,
-            certificateAuthorityData: cluster.caData ?? fileAsBase64(cluster.caFile),
-            insecureSkipTlsVerify: cluster.skipTLSVerify,
-            tlsServerName: cluster.tlsServerName,
-            proxyUrl: cluster.proxyUrl,
-            disableCompression: this.disableCompression,
-          })
+        ? new ExecCredentialProvider(
+            exec,
+            this.options.clock,
+            {
+              server: this.server,
+              certificateAuthorityData: cluster.caData ?? fileAsBase64(cluster.caFile),
+              insecureSkipTlsVerify: cluster.skipTLSVerify,
+              tlsServerName: cluster.tlsServerName,
+              proxyUrl: cluster.proxyUrl,
+              disableCompression: this.disableCompression,
+            },
+            this.options.onExecRun,
+          )
         : undefined,
     };
   }

@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import type { Clock } from '../cache/clock';
 import { ExecPluginFailedError, ExecPluginMissingError } from './errors';
+import { ExecPluginRunReport } from './exec-plugin-run';
+import type { ExecPluginRun } from './exec-plugin-run';
 
 /** The kubeconfig `users[].user.exec` stanza (client.authentication.k8s.io ExecConfig). */
 export interface ExecConfig {
@@ -54,6 +56,8 @@ export class ExecCredentialProvider {
       proxyUrl?: string;
       disableCompression?: boolean;
     },
+    /** Told of a run that lasts (a login waiting for the user), and undefined at its end. */
+    private readonly onRun?: (run: ExecPluginRun | undefined) => void,
   ) {}
 
   async credential(): Promise<ExecCredential> {
@@ -115,12 +119,17 @@ export class ExecCredentialProvider {
       const stderr: Buffer[] = [];
       let spawnError: NodeJS.ErrnoException | undefined;
       const child = spawn(command, this.config.args ?? [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const report = this.onRun && new ExecPluginRunReport(command, this.clock, this.onRun);
       child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr.push(chunk);
+        report?.printed(chunk.toString('utf8'));
+      });
       child.on('error', (error: NodeJS.ErrnoException) => {
         spawnError = error;
       });
       child.on('close', (exitCode) => {
+        report?.ended();
         const errorText = Buffer.concat(stderr).toString('utf8');
         if (spawnError) {
           if (spawnError.code === 'ENOENT' || spawnError.code === 'EACCES') {

@@ -13,6 +13,7 @@ import type { Clock } from '../cache/clock';
 import { realClock } from '../cache/real-clock';
 import { ClusterConnection } from './cluster-connection';
 import { connectionEntry, serverEntry } from './connection-entry';
+import type { ExecPluginRun } from './exec-plugin-run';
 import {
   ContextNotFoundError,
   KubeconfigMalformedError,
@@ -308,6 +309,8 @@ export class Kubeconfig {
       log?: (message: string) => void;
       /** Where an oidc user's refreshed tokens are written back and read again (default: in place). */
       authProviderFiles?: AuthProviderFiles;
+      /** Told of an exec plugin's run that lasts (a login waiting for the user), undefined at its end. */
+      onExecRun?: (run: ExecPluginRun | undefined) => void;
     } = {},
   ): ClusterConnection {
     const context = this.requireContext(name);
@@ -329,6 +332,7 @@ export class Kubeconfig {
       health: options.health,
       ...(options.proxyEnvironment ? { proxyEnvironment: options.proxyEnvironment } : {}),
       ...(oidc ? { oidc } : {}),
+      ...(options.onExecRun ? { onExecRun: options.onExecRun } : {}),
     });
   }
 

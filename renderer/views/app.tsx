@@ -38,6 +38,7 @@ import { LogView } from './logs/log-view';
 import { logSubjectOf, type LogSubject } from './logs/log-subject';
 import type { ContextList, HistoryTimeline } from '../../shared/protocol';
 import { sessionRenewalNotice } from './session-renewal';
+import { LoginBanner } from './login-banner';
 
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const noNamespaces: readonly string[] = [];
@@ -379,6 +380,7 @@ export function App(): ReactNode {
         onPalette={() => update({ overlay: { type: 'palette', query: '' } })}
         onHelp={() => update({ overlay: { type: 'help' } })}
       />
+      <LoginBanner contexts={contexts} />
       {travel && (
         <div className="travel-banner" role="status" data-testid="travel-banner">
           <span className="travel-banner-dot" />

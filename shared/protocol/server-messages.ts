@@ -60,6 +60,21 @@ export interface ContextDescription {
   proxy?: string;
   /** The open context, which the kubeconfig no longer defines: it stays open as it was read. */
   removed?: boolean;
+  /** On the open context: its login plugin has run for a while, likely waiting for the user. */
+  login?: LoginInProgress;
+}
+
+/**
+ * An exec login plugin that has run over 2 s for the open context (kubelogin's device code,
+ * oidc-login's browser login): what it printed on stderr is what the user must act on.
+ */
+export interface LoginInProgress {
+  /** The plugin's file name ("kubelogin"). */
+  command: string;
+  /** When it started (epoch ms). */
+  since: number;
+  /** Its stderr so far (the last 2 KiB, terminal colours removed). */
+  message: string;
 }
 
 export interface ContextList {
