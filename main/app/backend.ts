@@ -138,6 +138,13 @@ class OwnedClusterSession extends ClusterSession {
   }
 }
 
+/** The context the app was to open at start, why it could not, and the session opened instead. */
+interface OpenedInstead {
+  context: string;
+  reason: string;
+  session: ClusterSession;
+}
+
 /** A kubeconfig context as the pickers show it: names, server and proxy, never credentials. */
 function pickerEntry(context: KubeContextDescription): ContextDescription {
   return {
@@ -310,6 +317,29 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
    * The pickers' contexts: the kubeconfig's as it reads now, the open one kept (marked removed) when
    * the file no longer defines it, and the embedded cluster.
    */
+  /**
+   * The context asked for (--context), else the kubeconfig's current one; when that cannot be opened,
+   * the embedded cluster, saying why (see ContextDescription.openedInstead). `kind delete cluster` and
+   * `minikube delete` leave the file with no current-context (or one that names nothing), and the app
+   * refused to start until the user edited the file; a context named with --context must open.
+   */
+  async function openFirstSession(): Promise<{ session: ClusterSession; openedInstead?: OpenedInstead }> {
+    if (useEmbedded) return { session: await openSession(embeddedContext) };
+    if (options.context !== undefined) return { session: await openSession(options.context) };
+    const current = initialKubeconfig!.currentContext;
+    let reason = 'the kubeconfig sets no current-context';
+    if (current !== '') {
+      try {
+        return { session: await openSession(current) };
+      } catch (error) {
+        reason = messageOf(error);
+      }
+    }
+    log(`kubetide: ${reason}; opening the embedded cluster instead (pick a context in the window)`);
+    const session = await openSession(embeddedContext);
+    return { session, openedInstead: { context: current, reason, session } };
+  }
+
   const listContexts = (current: ClusterSession): ContextDescription[] => {
     const contexts = (kubeconfig()?.listContexts() ?? []).map(pickerEntry);
     const open = current as OwnedClusterSession;
@@ -323,15 +353,16 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       cluster: 'kubetide-embedded',
       embedded: true,
       ...(embedded ? { server: embedded.url } : {}),
+      // Said while the fallback opened at start is the session shown (not after a switch and back).
+      ...(openedInstead?.session === current
+        ? { openedInstead: { context: openedInstead.context, reason: openedInstead.reason } }
+        : {}),
     });
     return contexts;
   };
 
-  const firstContext = useEmbedded ? embeddedContext : (options.context ?? initialKubeconfig!.currentContext);
-  if (!useEmbedded && firstContext === '') {
-    throw new Error('the kubeconfig sets no current-context; name one with --context, or use --embedded');
-  }
-  const session = await openSession(firstContext);
+  const { session, openedInstead } = await openFirstSession();
+  const firstContext = session.context;
   const host = new BridgeHost({
     session,
     listContexts,

@@ -39,6 +39,7 @@ import { logSubjectOf, type LogSubject } from './logs/log-subject';
 import type { ContextList, HistoryTimeline } from '../../shared/protocol';
 import { sessionRenewalNotice } from './session-renewal';
 import { LoginBanner } from './login-banner';
+import { OpenedInsteadBanner } from './opened-instead-banner';
 
 const replicaSetsResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
 const noNamespaces: readonly string[] = [];
@@ -381,6 +382,7 @@ export function App(): ReactNode {
         onHelp={() => update({ overlay: { type: 'help' } })}
       />
       <LoginBanner contexts={contexts} />
+      <OpenedInsteadBanner contexts={contexts} />
       {travel && (
         <div className="travel-banner" role="status" data-testid="travel-banner">
           <span className="travel-banner-dot" />

@@ -10,14 +10,14 @@ export function LoginBanner(props: { readonly contexts: ContextList | undefined 
   const login = contexts?.contexts.find((context) => context.name === contexts.current)?.login;
   if (!login) return null;
   return (
-    <div className="login-banner" role="status" data-testid="login-banner">
-      <div className="login-banner-title">
+    <div className="context-banner" role="status" data-testid="login-banner">
+      <div className="context-banner-title">
         Logging in to {contexts?.current}: {login.command} is waiting, since {formatClock(login.since)}
       </div>
       {login.message ? (
-        <pre className="login-banner-message">{login.message}</pre>
+        <pre className="context-banner-message">{login.message}</pre>
       ) : (
-        <div className="login-banner-message">It has printed nothing yet.</div>
+        <div className="context-banner-message">It has printed nothing yet.</div>
       )}
     </div>
   );

@@ -62,6 +62,11 @@ export interface ContextDescription {
   removed?: boolean;
   /** On the open context: its login plugin has run for a while, likely waiting for the user. */
   login?: LoginInProgress;
+  /**
+   * On the embedded cluster, while the session opened at start is shown: the kubeconfig's current
+   * context (empty when it sets none) could not be opened, for `reason`, and this one was instead.
+   */
+  openedInstead?: { context: string; reason: string };
 }
 
 /**

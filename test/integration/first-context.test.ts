@@ -1,0 +1,128 @@
+// The context opened at start: the kubeconfig's current one, else (none set, as `kind delete cluster`
+// leaves the file, or one that cannot be opened) the embedded cluster, saying why while it is shown;
+// a context named with --context must open.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { startBackend } from '../../main/app/backend';
+import type { Backend } from '../../main/app/backend';
+import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
+import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
+import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
+import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
+import { BridgeClient } from '../../renderer/transport/bridge-client';
+import type { BridgeLink } from '../../renderer/transport/bridge-link';
+
+interface KubeconfigDocument {
+  contexts: { name: string; context: Record<string, unknown> }[];
+  'current-context': string;
+}
+
+let cluster: EmbeddedCluster;
+let directory: string;
+const backends: Backend[] = [];
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({ tls: true, pods: 5, seed: 2 });
+  directory = mkdtempSync(join(tmpdir(), 'first-context-'));
+});
+
+afterAll(async () => {
+  for (const backend of backends) await backend.close();
+  await cluster?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** The cluster's kubeconfig with its context named `dev`, edited by `edit`, written to a new file. */
+function kubeconfig(name: string, edit: (document: KubeconfigDocument) => void): string {
+  const document = parse(cluster.kubeconfigYaml()) as KubeconfigDocument;
+  document.contexts[0]!.name = 'dev';
+  document['current-context'] = 'dev';
+  edit(document);
+  const file = join(directory, name);
+  writeFileSync(file, stringify(document));
+  return file;
+}
+
+async function start(file: string, context?: string): Promise<Backend> {
+  const backend = await startBackend({
+    kubeconfig: file,
+    pods: 20,
+    record: false,
+    ...(context !== undefined ? { context } : {}),
+    dataDirectory: join(directory, 'data'),
+    log: () => undefined,
+  });
+  backends.push(backend);
+  return backend;
+}
+
+function renderer(backend: Backend): { client: BridgeClient; close: () => void } {
+  const scheduler = new ManualFrameScheduler();
+  const client = new BridgeClient({
+    scheduler,
+    open: async () => {
+      const pair = createInMemoryTransportPair('first-context');
+      backend.connect(pair.server);
+      return pair.client as unknown as BridgeLink;
+    },
+  });
+  const frames = setInterval(() => scheduler.runFrame(), 10);
+  client.start();
+  return {
+    client,
+    close: () => {
+      clearInterval(frames);
+      client.close();
+    },
+  };
+}
+
+const openedInstead = (client: BridgeClient) => {
+  const contexts = client.state.getState().contexts;
+  return contexts?.contexts.find((context) => context.name === contexts.current)?.openedInstead;
+};
+
+describe('the context opened at start', () => {
+  it('is the embedded cluster when the kubeconfig sets none, said until the user picks one', async () => {
+    const backend = await start(kubeconfig('none-set', (document) => (document['current-context'] = '')));
+    expect(backend.host.session.context).toBe('Embedded cluster');
+    const { client, close } = renderer(backend);
+    try {
+      await expect
+        .poll(() => openedInstead(client), { timeout: 10_000 })
+        .toEqual({ context: '', reason: 'the kubeconfig sets no current-context' });
+      await client.switchContext('dev');
+      await expect.poll(() => client.state.getState().contexts?.current, { timeout: 10_000 }).toBe('dev');
+      expect(openedInstead(client)).toBeUndefined();
+      await client.switchContext('Embedded cluster');
+      await expect
+        .poll(() => client.state.getState().contexts?.current, { timeout: 10_000 })
+        .toBe('Embedded cluster');
+      expect(openedInstead(client)).toBeUndefined();
+    } finally {
+      close();
+    }
+  });
+
+  it('is the embedded cluster, with the reason, when the current context cannot be opened', async () => {
+    const file = kubeconfig('dangling', (document) => (document.contexts[0]!.context.cluster = 'deleted'));
+    const backend = await start(file);
+    const { client, close } = renderer(backend);
+    try {
+      await expect.poll(() => openedInstead(client)?.context, { timeout: 10_000 }).toBe('dev');
+      expect(openedInstead(client)?.reason).toMatch(/cluster "deleted", which is not defined/);
+    } finally {
+      close();
+    }
+  });
+
+  it('is the one named with --context, or start-up fails', async () => {
+    const file = kubeconfig('named', (document) => (document['current-context'] = ''));
+    const backend = await start(file, 'dev');
+    expect(backend.host.session.context).toBe('dev');
+    await expect(start(file, 'nowhere')).rejects.toThrow(/nowhere/);
+  });
+});
