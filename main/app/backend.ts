@@ -32,7 +32,7 @@ import type { SessionRecording } from '../bridge/history-recording';
 import type { SessionOpener } from '../bridge/bridge-host';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
 import { printerFor } from '../../shared/kinds/columns';
-import type { ContextDescription } from '../../shared/protocol/server-messages';
+import type { ContextDescription, ContextOpenedInstead } from '../../shared/protocol/server-messages';
 import { openSessionRecording } from './history-recording';
 import type { RetentionPolicy } from '../history/retention';
 import type { FilePicker } from '../bridge/history-service';
@@ -139,9 +139,7 @@ class OwnedClusterSession extends ClusterSession {
 }
 
 /** The context the app was to open at start, why it could not, and the session opened instead. */
-interface OpenedInstead {
-  context: string;
-  reason: string;
+interface OpenedInstead extends ContextOpenedInstead {
   session: ClusterSession;
 }
 
@@ -174,11 +172,20 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   const useEmbedded = options.embedded === true || (options.kubeconfig === undefined && noKubeconfigFound());
   /** The file --kubeconfig names, read instead of $KUBECONFIG / ~/.kube/config. */
   const namedFiles = options.kubeconfig !== undefined ? [options.kubeconfig] : undefined;
-  const initialKubeconfig = useEmbedded
-    ? undefined
-    : namedFiles
-      ? Kubeconfig.fromFiles(namedFiles)
-      : Kubeconfig.load();
+  /** Why the kubeconfig could not be read at start (a file mid-edit); it is read again as it changes. */
+  let unreadable: string | undefined;
+  const readFirst = (): Kubeconfig | undefined => {
+    if (useEmbedded) return undefined;
+    try {
+      return namedFiles ? Kubeconfig.fromFiles(namedFiles) : Kubeconfig.load();
+    } catch (error) {
+      // A context named with --context cannot be opened from an unreadable file: start-up fails.
+      if (options.context !== undefined) throw error;
+      unreadable = messageOf(error);
+      return undefined;
+    }
+  };
+  const initialKubeconfig = readFirst();
   let kubeconfigWatch: KubeconfigWatch | undefined;
   /** The kubeconfig as its files read now (kubeconfig-watch.ts); the first reading until one changes. */
   const kubeconfig = () => kubeconfigWatch?.kubeconfig ?? initialKubeconfig;
@@ -314,32 +321,36 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   };
 
   /**
-   * The pickers' contexts: the kubeconfig's as it reads now, the open one kept (marked removed) when
-   * the file no longer defines it, and the embedded cluster.
-   */
-  /**
    * The context asked for (--context), else the kubeconfig's current one; when that cannot be opened,
    * the embedded cluster, saying why (see ContextDescription.openedInstead). `kind delete cluster` and
-   * `minikube delete` leave the file with no current-context (or one that names nothing), and the app
-   * refused to start until the user edited the file; a context named with --context must open.
+   * `minikube delete` leave the file with no current-context (or one that names nothing), and a file
+   * saved mid-edit does not read: the app refused to start until the user mended the file. A context
+   * named with --context must open.
    */
   async function openFirstSession(): Promise<{ session: ClusterSession; openedInstead?: OpenedInstead }> {
     if (useEmbedded) return { session: await openSession(embeddedContext) };
     if (options.context !== undefined) return { session: await openSession(options.context) };
-    const current = initialKubeconfig!.currentContext;
-    let reason = 'the kubeconfig sets no current-context';
+    const current = initialKubeconfig?.currentContext ?? '';
+    let instead: Omit<OpenedInstead, 'session'> =
+      unreadable !== undefined
+        ? { context: '', cause: 'unreadable', reason: unreadable }
+        : { context: '', cause: 'no-current-context', reason: 'the kubeconfig sets no current-context' };
     if (current !== '') {
       try {
         return { session: await openSession(current) };
       } catch (error) {
-        reason = messageOf(error);
+        instead = { context: current, cause: 'failed', reason: messageOf(error) };
       }
     }
-    log(`kubetide: ${reason}; opening the embedded cluster instead (pick a context in the window)`);
+    log(`kubetide: ${instead.reason}; opening the embedded cluster instead (pick a context in the window)`);
     const session = await openSession(embeddedContext);
-    return { session, openedInstead: { context: current, reason, session } };
+    return { session, openedInstead: { ...instead, session } };
   }
 
+  /**
+   * The pickers' contexts: the kubeconfig's as it reads now, the open one kept (marked removed) when
+   * the file no longer defines it, and the embedded cluster.
+   */
   const listContexts = (current: ClusterSession): ContextDescription[] => {
     const contexts = (kubeconfig()?.listContexts() ?? []).map(pickerEntry);
     const open = current as OwnedClusterSession;
@@ -355,7 +366,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       ...(embedded ? { server: embedded.url } : {}),
       // Said while the fallback opened at start is the session shown (not after a switch and back).
       ...(openedInstead?.session === current
-        ? { openedInstead: { context: openedInstead.context, reason: openedInstead.reason } }
+        ? {
+            openedInstead: {
+              context: openedInstead.context,
+              cause: openedInstead.cause,
+              reason: openedInstead.reason,
+            },
+          }
         : {}),
     });
     return contexts;

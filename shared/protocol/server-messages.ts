@@ -66,7 +66,16 @@ export interface ContextDescription {
    * On the embedded cluster, while the session opened at start is shown: the kubeconfig's current
    * context (empty when it sets none) could not be opened, for `reason`, and this one was instead.
    */
-  openedInstead?: { context: string; reason: string };
+  openedInstead?: ContextOpenedInstead;
+}
+
+/** Why the app opened the embedded cluster at start instead of the kubeconfig's current context. */
+export interface ContextOpenedInstead {
+  /** The current context ('' when the file sets none or could not be read). */
+  context: string;
+  /** It sets none; the files do not read as a kubeconfig; or the context failed to open. */
+  cause: 'no-current-context' | 'unreadable' | 'failed';
+  reason: string;
 }
 
 /**

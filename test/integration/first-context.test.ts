@@ -93,7 +93,11 @@ describe('the context opened at start', () => {
     try {
       await expect
         .poll(() => openedInstead(client), { timeout: 10_000 })
-        .toEqual({ context: '', reason: 'the kubeconfig sets no current-context' });
+        .toEqual({
+          context: '',
+          cause: 'no-current-context',
+          reason: 'the kubeconfig sets no current-context',
+        });
       await client.switchContext('dev');
       await expect.poll(() => client.state.getState().contexts?.current, { timeout: 10_000 }).toBe('dev');
       expect(openedInstead(client)).toBeUndefined();
@@ -113,7 +117,27 @@ describe('the context opened at start', () => {
     const { client, close } = renderer(backend);
     try {
       await expect.poll(() => openedInstead(client)?.context, { timeout: 10_000 }).toBe('dev');
+      expect(openedInstead(client)?.cause).toBe('failed');
       expect(openedInstead(client)?.reason).toMatch(/cluster "deleted", which is not defined/);
+    } finally {
+      close();
+    }
+  });
+
+  it('is the embedded cluster while the file does not read, whose contexts are offered once mended', async () => {
+    const file = join(directory, 'mid-edit');
+    writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: [unterminated\n');
+    const backend = await start(file);
+    const { client, close } = renderer(backend);
+    try {
+      await expect.poll(() => openedInstead(client)?.cause, { timeout: 10_000 }).toBe('unreadable');
+      expect(openedInstead(client)?.reason).toContain(file);
+      writeFileSync(
+        file,
+        stringify(parse(kubeconfig('mended', () => undefined) && cluster.kubeconfigYaml())),
+      );
+      const names = () => (client.state.getState().contexts?.contexts ?? []).map((context) => context.name);
+      await expect.poll(names, { timeout: 10_000 }).toContain('kubetide-embedded');
     } finally {
       close();
     }

@@ -41,12 +41,31 @@ describe('kubeconfig errors', () => {
     expect(everything).not.toContain('unterminated');
   });
 
-  it('do not echo it when start-up fails on the file either', async () => {
+  it('do not echo it at start-up either: in the reason the embedded cluster is opened for, or a failure', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'kubetide-kubeconfig-'));
+    const logged: string[] = [];
     try {
       const file = join(directory, 'config');
       writeFileSync(file, broken);
-      const failure = (await startBackend({ kubeconfig: file, record: false }).catch(
+      const backend = await startBackend({
+        kubeconfig: file,
+        record: false,
+        pods: 10,
+        log: (line) => logged.push(line),
+      });
+      try {
+        const contexts = await backend.host.listContexts();
+        const instead = contexts.contexts.find((context) => context.name === contexts.current)?.openedInstead;
+        expect(instead?.cause).toBe('unreadable');
+        expect(instead?.reason).toContain(file);
+        const everything = JSON.stringify({ instead, logged });
+        expect(everything).not.toContain(token);
+        expect(everything).not.toContain(password);
+      } finally {
+        await backend.close();
+      }
+      // A context named with --context cannot be opened from it: start-up fails, without echoing it.
+      const failure = (await startBackend({ kubeconfig: file, context: 'admin', record: false }).catch(
         (error: unknown) => error,
       )) as Error;
       expect(failure.message).toContain(file);
