@@ -9,6 +9,7 @@ import { parse, stringify } from 'yaml';
 import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { administratorToken } from '../../main/sim/sim-users';
+import { waitingLoginUser } from '../support/login-plugin';
 import { launchChromium, screenshotPath } from './chromium';
 
 let cluster: EmbeddedCluster;
@@ -22,29 +23,17 @@ beforeAll(async () => {
   cluster = await startEmbeddedCluster({ tls: true, pods: 30, seed: 12 });
   directory = mkdtempSync(join(tmpdir(), 'kubetide-login-e2e-'));
   loggedIn = join(directory, 'logged-in');
-  const plugin = join(directory, 'kubelogin.mjs');
-  writeFileSync(
-    plugin,
-    `import { existsSync } from 'node:fs';
-process.stderr.write('To sign in, use a web browser to open https://microsoft.com/devicelogin and enter the code F8NJ2LBX8 to authenticate.\\n');
-const done = () => process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: ${JSON.stringify(administratorToken)} } }));
-const wait = () => (existsSync(${JSON.stringify(loggedIn)}) ? done() : setTimeout(wait, 50));
-wait();
-`,
-  );
   const document = parse(cluster.kubeconfigYaml()) as {
     users: { user: Record<string, unknown> }[];
     contexts: { name: string }[];
     'current-context': string;
   };
-  document.users[0]!.user = {
-    exec: {
-      apiVersion: 'client.authentication.k8s.io/v1',
-      command: process.execPath,
-      args: [plugin],
-      interactiveMode: 'Never',
-    },
-  };
+  document.users[0]!.user = waitingLoginUser(directory, {
+    message:
+      'To sign in, use a web browser to open https://microsoft.com/devicelogin and enter the code F8NJ2LBX8 to authenticate.\n',
+    token: administratorToken,
+    loggedIn,
+  });
   document.contexts[0]!.name = 'aks-prod';
   document['current-context'] = 'aks-prod';
   const file = join(directory, 'config');

@@ -8,12 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startBackend } from '../../main/app/backend';
 import type { Backend } from '../../main/app/backend';
-import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { BridgeClient } from '../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import { connectRenderer } from '../support/backend-renderer';
+import type { BackendRenderer } from '../support/backend-renderer';
 
 interface KubeconfigDocument {
   contexts: { name: string; context: Record<string, unknown> }[];
@@ -59,40 +57,17 @@ async function start(file: string, context?: string): Promise<Backend> {
   return backend;
 }
 
-function renderer(backend: Backend): { client: BridgeClient; close: () => void } {
-  const scheduler = new ManualFrameScheduler();
-  const client = new BridgeClient({
-    scheduler,
-    open: async () => {
-      const pair = createInMemoryTransportPair('first-context');
-      backend.connect(pair.server);
-      return pair.client as unknown as BridgeLink;
-    },
-  });
-  const frames = setInterval(() => scheduler.runFrame(), 10);
-  client.start();
-  return {
-    client,
-    close: () => {
-      clearInterval(frames);
-      client.close();
-    },
-  };
-}
-
-const openedInstead = (client: BridgeClient) => {
-  const contexts = client.state.getState().contexts;
-  return contexts?.contexts.find((context) => context.name === contexts.current)?.openedInstead;
-};
+const openedInstead = (renderer: BackendRenderer) => renderer.current()?.openedInstead;
 
 describe('the context opened at start', () => {
   it('is the embedded cluster when the kubeconfig sets none, said until the user picks one', async () => {
     const backend = await start(kubeconfig('none-set', (document) => (document['current-context'] = '')));
     expect(backend.host.session.context).toBe('Embedded cluster');
-    const { client, close } = renderer(backend);
+    const renderer = connectRenderer(backend, 'first-context');
+    const { client } = renderer;
     try {
       await expect
-        .poll(() => openedInstead(client), { timeout: 10_000 })
+        .poll(() => openedInstead(renderer), { timeout: 10_000 })
         .toEqual({
           context: '',
           cause: 'no-current-context',
@@ -100,27 +75,27 @@ describe('the context opened at start', () => {
         });
       await client.switchContext('dev');
       await expect.poll(() => client.state.getState().contexts?.current, { timeout: 10_000 }).toBe('dev');
-      expect(openedInstead(client)).toBeUndefined();
+      expect(openedInstead(renderer)).toBeUndefined();
       await client.switchContext('Embedded cluster');
       await expect
         .poll(() => client.state.getState().contexts?.current, { timeout: 10_000 })
         .toBe('Embedded cluster');
-      expect(openedInstead(client)).toBeUndefined();
+      expect(openedInstead(renderer)).toBeUndefined();
     } finally {
-      close();
+      renderer.close();
     }
   });
 
   it('is the embedded cluster, with the reason, when the current context cannot be opened', async () => {
     const file = kubeconfig('dangling', (document) => (document.contexts[0]!.context.cluster = 'deleted'));
     const backend = await start(file);
-    const { client, close } = renderer(backend);
+    const renderer = connectRenderer(backend, 'first-context');
     try {
-      await expect.poll(() => openedInstead(client)?.context, { timeout: 10_000 }).toBe('dev');
-      expect(openedInstead(client)?.cause).toBe('failed');
-      expect(openedInstead(client)?.reason).toMatch(/cluster "deleted", which is not defined/);
+      await expect.poll(() => openedInstead(renderer)?.context, { timeout: 10_000 }).toBe('dev');
+      expect(openedInstead(renderer)?.cause).toBe('failed');
+      expect(openedInstead(renderer)?.reason).toMatch(/cluster "deleted", which is not defined/);
     } finally {
-      close();
+      renderer.close();
     }
   });
 
@@ -128,18 +103,16 @@ describe('the context opened at start', () => {
     const file = join(directory, 'mid-edit');
     writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: [unterminated\n');
     const backend = await start(file);
-    const { client, close } = renderer(backend);
+    const renderer = connectRenderer(backend, 'first-context');
     try {
-      await expect.poll(() => openedInstead(client)?.cause, { timeout: 10_000 }).toBe('unreadable');
-      expect(openedInstead(client)?.reason).toContain(file);
-      writeFileSync(
-        file,
-        stringify(parse(kubeconfig('mended', () => undefined) && cluster.kubeconfigYaml())),
-      );
-      const names = () => (client.state.getState().contexts?.contexts ?? []).map((context) => context.name);
+      await expect.poll(() => openedInstead(renderer)?.cause, { timeout: 10_000 }).toBe('unreadable');
+      expect(openedInstead(renderer)?.reason).toContain(file);
+      writeFileSync(file, cluster.kubeconfigYaml());
+      const names = () =>
+        (renderer.client.state.getState().contexts?.contexts ?? []).map((context) => context.name);
       await expect.poll(names, { timeout: 10_000 }).toContain('kubetide-embedded');
     } finally {
-      close();
+      renderer.close();
     }
   });
 

@@ -9,13 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startBackend } from '../../main/app/backend';
 import type { Backend } from '../../main/app/backend';
-import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { SimUser } from '../../main/sim/sim-users';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { BridgeClient } from '../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import { connectRenderer } from '../support/backend-renderer';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
 const configmaps = { group: '', version: 'v1', resource: 'configmaps' };
@@ -76,18 +73,9 @@ afterAll(async () => {
 
 describe("new credentials in the open context's kubeconfig entry", () => {
   it("are taken in place when they are the same user's, and open the context again when they are another's", async () => {
-    const scheduler = new ManualFrameScheduler();
-    const client = new BridgeClient({
-      scheduler,
-      open: async () => {
-        const pair = createInMemoryTransportPair('credentials');
-        backend.connect(pair.server);
-        return pair.client as unknown as BridgeLink;
-      },
-    });
-    const frames = setInterval(() => scheduler.runFrame(), 10);
+    const renderer = connectRenderer(backend, 'credentials');
+    const { client } = renderer;
     try {
-      client.start();
       const podsId = await client.subscribe(pods);
       const rowCount = (id: string) => client.store.mirror(id)?.rows.size ?? 0;
       const session = () => client.state.getState().contexts?.session;
@@ -154,8 +142,7 @@ describe("new credentials in the open context's kubeconfig entry", () => {
       );
       await expect.poll(() => phase(podsId), { timeout: 15_000 }).toBe('synced');
     } finally {
-      clearInterval(frames);
-      client.close();
+      renderer.close();
     }
   }, 120_000);
 });

@@ -11,15 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startBackend } from '../../main/app/backend';
 import type { Backend } from '../../main/app/backend';
-import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
 import { recordingFile } from '../../main/history/data-directory';
 import { openRecording } from '../../main/history/recording-reader';
 import { stateAt } from '../../main/history/state-at';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { BridgeClient } from '../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import { connectRenderer } from '../support/backend-renderer';
 import { uncoveredSpans } from '../support/recording-coverage';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -83,18 +80,9 @@ describe("the open context's kubeconfig entry", () => {
     const firstPods = podKeys(first);
     const secondPods = podKeys(second);
     expect(secondPods.filter((key) => firstPods.includes(key))).toEqual([]);
-    const scheduler = new ManualFrameScheduler();
-    const client = new BridgeClient({
-      scheduler,
-      open: async () => {
-        const pair = createInMemoryTransportPair('renewal');
-        backend.connect(pair.server);
-        return pair.client as unknown as BridgeLink;
-      },
-    });
-    const frames = setInterval(() => scheduler.runFrame(), 10);
+    const renderer = connectRenderer(backend, 'renewal');
+    const { client } = renderer;
     try {
-      client.start();
       const id = await client.subscribe(pods);
       const rows = () => [...(client.store.mirror(id)?.rows.keys() ?? [])].sort();
       const session = () => client.state.getState().contexts?.session;
@@ -157,8 +145,7 @@ describe("the open context's kubeconfig entry", () => {
         )
         .toEqual({ keys: secondPods, gap: undefined, uncovered: [] });
     } finally {
-      clearInterval(frames);
-      client.close();
+      renderer.close();
     }
   });
 });

@@ -11,12 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startBackend } from '../../main/app/backend';
 import type { Backend } from '../../main/app/backend';
-import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transport';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { administratorToken } from '../../main/sim/sim-users';
-import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
-import { BridgeClient } from '../../renderer/transport/bridge-client';
-import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import type { BridgeClient } from '../../renderer/transport/bridge-client';
+import { connectRenderer } from '../support/backend-renderer';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -48,23 +46,10 @@ async function listen(server: Server, port = 0): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-function connectRenderer(backend: Backend): BridgeClient {
-  const scheduler = new ManualFrameScheduler();
-  const client = new BridgeClient({
-    scheduler,
-    open: async () => {
-      const pair = createInMemoryTransportPair('unanswered');
-      backend.connect(pair.server);
-      return pair.client as unknown as BridgeLink;
-    },
-  });
-  const frames = setInterval(() => scheduler.runFrame(), 10);
-  cleanups.push(() => {
-    clearInterval(frames);
-    client.close();
-  });
-  client.start();
-  return client;
+function rendererOf(backend: Backend): BridgeClient {
+  const renderer = connectRenderer(backend, 'unanswered');
+  cleanups.push(() => renderer.close());
+  return renderer.client;
 }
 
 const kindGroups = (client: BridgeClient) =>
@@ -90,7 +75,7 @@ describe('discovery that does not answer at start', () => {
     cleanups.push(() => backend.close());
     // Discovery's patience is 3 s; each request's own deadlines took over a minute in all.
     expect(Date.now() - started).toBeLessThan(15_000);
-    const client = connectRenderer(backend);
+    const client = rendererOf(backend);
     await expect.poll(() => kindGroups(client).has('apps'), { timeout: 10_000 }).toBe(true);
     expect(logged.join('\n')).not.toMatch(/discovery failed/);
   });
@@ -107,7 +92,7 @@ describe('discovery that does not answer at start', () => {
       log: (line) => logged.push(line),
     });
     cleanups.push(() => backend.close());
-    const client = connectRenderer(backend);
+    const client = rendererOf(backend);
     await expect.poll(() => kindGroups(client).has('apps'), { timeout: 10_000 }).toBe(true);
     expect(kindGroups(client).has('certs.kubetide.dev')).toBe(false);
     expect(logged.join('\n')).toMatch(
