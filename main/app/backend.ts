@@ -17,18 +17,17 @@ import { RestClient } from '../kube/rest-client';
 import { httpListerWatcher } from '../kube/lister-watcher';
 import { selfSubjectRules } from '../kube/self-subject-rules';
 import { selfSubjectAccessReview } from '../kube/self-subject-access-review';
-import { describeUser, sameUser, selfSubjectReview } from '../kube/self-subject-review';
-import type { UserInfo } from '../kube/self-subject-review';
-import type { ClusterConnection } from '../kube/cluster-connection';
+import { selfSubjectReview } from '../kube/self-subject-review';
 import type { ExecPluginRun } from '../kube/exec-plugin-run';
 import { NamespaceAccess } from '../bridge/namespace-access';
 import { dataDirectory } from '../history/data-directory';
 import { NamespaceListFile } from './namespace-list-file';
 import { messageOf } from '../kube/errors';
 import { BridgeHost } from '../bridge/bridge-host';
-import { ClusterSession } from '../bridge/cluster-session';
+import type { ClusterSession } from '../bridge/cluster-session';
+import { OwnedClusterSession } from './owned-cluster-session';
+import { renewCredentials } from './credential-renewal';
 import type { Transport } from '../bridge/transport';
-import type { SessionRecording } from '../bridge/history-recording';
 import type { SessionOpener } from '../bridge/bridge-host';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
 import { printerFor } from '../../shared/kinds/columns';
@@ -84,59 +83,6 @@ const gentleChurnPerSecond = 2;
  * meanwhile: a healthy cluster answers in one or two round trips, 300 ms ones included.
  */
 const discoveryPatienceMs = 3_000;
-
-/**
- * A ClusterSession that also owns its discovery, HTTP connection and recording, and releases them on
- * close, except a recording it handed over to the session that replaces it.
- */
-class OwnedClusterSession extends ClusterSession {
-  /** The kubeconfig entry it was opened from (Kubeconfig.connectionEntry); undefined when embedded. */
-  entry: string | undefined;
-  /** That entry's server part (Kubeconfig.serverEntry): when only the rest changes, credentials may swap. */
-  serverEntry: string | undefined;
-  /**
-   * Who the API server knows the session's credentials as, asked once at open (SelfSubjectReview);
-   * rejects where it cannot tell (a server before 1.28, credentials it refuses).
-   */
-  identity: Promise<UserInfo> | undefined;
-  connection: ClusterConnection | undefined;
-  /** The login plugin's run that lasts, while it does (see exec-plugin-run.ts). */
-  login: { run: ExecPluginRun | undefined } = { run: undefined };
-  /** Where the session's connections (a renewal's candidate too) tell of their plugin's runs. */
-  onExecRun: (run: ExecPluginRun | undefined) => void = () => undefined;
-  release: () => void = () => undefined;
-  /** Drops the context's connections (see ClusterConnection.resetConnections). */
-  resetConnections: (reason: string) => void = () => undefined;
-  private recordingHandedOver = false;
-  private closing: Promise<void> | undefined;
-
-  /**
-   * After sleep the connections are most likely half-open: dropped first, the watches re-established
-   * at once open a new one instead of waiting up to 45 s on the dead one for its health check.
-   */
-  override reconnectAll(reason: string, staleSince: number): void {
-    this.resetConnections(reason);
-    super.reconnectAll(reason, staleSince);
-  }
-
-  /**
-   * The recording, for the session opened to replace this one: one writer holds a recording file, so
-   * it passes on open, its streams in a gap from this session's close to the next one's lists.
-   */
-  handOverRecording(): SessionRecording | undefined {
-    this.recordingHandedOver = true;
-    return this.options.recording;
-  }
-
-  /** Closes once, however often asked (the replacing session closes it before BridgeHost does). */
-  override close(): Promise<void> {
-    return (this.closing ??= (async () => {
-      await super.close();
-      this.release();
-      if (!this.recordingHandedOver) void this.options.recording?.recorder?.close();
-    })());
-  }
-}
 
 /** The context the app was to open at start, why it could not, and the session opened instead. */
 interface OpenedInstead extends ContextOpenedInstead {
@@ -391,53 +337,6 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   bridgeHost = host;
   log(`kubetide: connected to context ${firstContext}`);
   /**
-   * Whether `session` can go on with the credentials `reading` gives its context (its server entry
-   * unchanged): only when the API server knows them as the user the session was opened as, who may
-   * read what the session lists. Then the connection takes them, and nothing is listed again (a token
-   * renewed by `oc login` used to relist every kind); failing feeds (the old token expired) retry now.
-   */
-  const renewCredentials = async (session: OwnedClusterSession, reading: Kubeconfig): Promise<boolean> => {
-    const { context } = session;
-    const reopening = (why: string) => {
-      log(`kubetide: the kubeconfig's credentials for context ${context} changed; ${why}: opening it again`);
-      return false;
-    };
-    let candidate: ClusterConnection | undefined;
-    try {
-      candidate = reading.connect(context, {
-        clock,
-        authProviderFiles: workerAuthProviderFiles,
-        onExecRun: session.onExecRun,
-      });
-      const client = new RestClient(candidate, { clock });
-      // Both asked at once; each failure says whose it is (the open session's may have been refused
-      // from its start: a token that had expired before the app opened).
-      const [before, after] = await Promise.allSettled([
-        session.identity ?? Promise.reject(new Error('it was not asked')),
-        selfSubjectReview(client, AbortSignal.timeout(30_000)),
-      ]);
-      if (before.status === 'rejected')
-        return reopening(`who the open session is was not known (${messageOf(before.reason)})`);
-      if (after.status === 'rejected')
-        return reopening(`who the new ones are cannot be told (${messageOf(after.reason)})`);
-      if (!sameUser(before.value, after.value))
-        return reopening(`they are ${describeUser(after.value)}, not ${describeUser(before.value)}`);
-      session.connection?.adoptCredentials(candidate);
-      session.entry = reading.connectionEntry(context);
-      session.retryFailing();
-      log(
-        `kubetide: context ${context} goes on with the kubeconfig's new credentials: the API server knows them as the same user, ${describeUser(after.value)}`,
-      );
-      return true;
-    } catch (error) {
-      // Thrown by connect (a proxy-url refused): the opening fails the same way, and says so.
-      return reopening(messageOf(error));
-    } finally {
-      candidate?.close();
-    }
-  };
-
-  /**
    * How to renew the current session when `reading` gives its context another entry than the one it
    * was opened from (see connection-entry.ts): new credentials of the same user in place, anything
    * else by opening it again. Undefined to keep it: the embedded cluster, an unchanged entry, or a
@@ -458,7 +357,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       }
       if (reading.serverEntry(session.context) === session.serverEntry)
         return async () =>
-          (await renewCredentials(session, reading)) ? session : openSession(session.context, session);
+          (await renewCredentials(session, reading, {
+            clock,
+            log,
+            authProviderFiles: workerAuthProviderFiles,
+          }))
+            ? session
+            : openSession(session.context, session);
       log(
         `kubetide: the kubeconfig's entry for context ${session.context} changed; opening it again from it`,
       );
