@@ -10,7 +10,10 @@ export interface ExecPluginRun {
   command: string;
   /** When it started (epoch ms). */
   since: number;
-  /** What it printed on stderr so far (its last messageLimit characters, terminal colours removed). */
+  /**
+   * What it printed on stderr so far (its last messageLimit characters), terminal controls removed and
+   * anything shaped like a credential (a JWT, "token: …", "Bearer …") hidden.
+   */
   message: string;
 }
 
@@ -20,6 +23,13 @@ const messageLimit = 2_048;
 // CSI sequences (colours, cursor moves) and OSC ones (hyperlinks, titles) that terminals interpret.
 // eslint-disable-next-line no-control-regex
 const terminalControls = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+// Credentials stay in main: a plugin run with verbose logging may print the token it got (a JWT, a
+// bearer header) beside the device code; those words never reach the renderer.
+const credentialWords = [
+  /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*/g,
+  /\bbearer\s+[^\s"',]{8,}/gi,
+  /\b[\w-]*(token|password|secret)["']?\s*[:=]\s*(["']?)[^\s"',]{8,}\2/gi,
+];
 
 /** Tells `tell` of one run: after announceAfterMs, again at each stderr write, and undefined at its end. */
 export class ExecPluginRunReport {
@@ -54,7 +64,9 @@ export class ExecPluginRunReport {
     return {
       command: this.command.split(/[\\/]/).at(-1) ?? this.command,
       since: this.since,
-      message: this.stderr.replace(terminalControls, '').trim(),
+      message: credentialWords
+        .reduce((text, words) => text.replace(words, '[hidden]'), this.stderr.replace(terminalControls, ''))
+        .trim(),
     };
   }
 }

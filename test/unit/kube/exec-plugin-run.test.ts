@@ -37,6 +37,32 @@ describe('ExecPluginRunReport', () => {
     expect(told).toHaveLength(3);
   });
 
+  it('hides what is shaped like a credential, and keeps the words around it', () => {
+    const clock = new FakeClock(0);
+    const told: (ExecPluginRun | undefined)[] = [];
+    const report = new ExecPluginRunReport('kubelogin', clock, (run) => told.push(run));
+    clock.step(announceAfterMs);
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqYW5lIn0.c2lnbmF0dXJlLWJ5dGVz';
+    report.printed(
+      [
+        'enter the code F8NJ2LBX8; the token expired, refreshing',
+        `got ${jwt}`,
+        'Authorization: Bearer s3cr3t-0123456789',
+        'access_token=abcdefghijklmnop refresh_token: "qrstuvwxyz012345"',
+        'client_secret=short',
+      ].join('\n'),
+    );
+    expect(told.at(-1)?.message).toBe(
+      [
+        'enter the code F8NJ2LBX8; the token expired, refreshing',
+        'got [hidden]',
+        'Authorization: [hidden]',
+        '[hidden] [hidden]',
+        'client_secret=short',
+      ].join('\n'),
+    );
+  });
+
   it('keeps the last 2 KiB of what it printed', () => {
     const clock = new FakeClock(0);
     const told: (ExecPluginRun | undefined)[] = [];
