@@ -3,6 +3,7 @@
 // that keeps failing: the VPN is down, the cluster was stopped), it says so, with the reason; an empty
 // table that claimed "No pods in the selected namespaces" while the API server could not be reached
 // told a user with a stale kubeconfig their cluster was empty.
+import { reasonOf } from '../../shared/protocol';
 import type { SyncState } from '../../shared/protocol';
 import { formatCount } from './format';
 
@@ -22,7 +23,7 @@ export function emptyTableMessage(table: EmptyTable): string {
   const { title, sync, filtered } = table;
   if (table.pending) return table.pending;
   // The reason alone (the badge's title has the whole message, with the list and request it failed).
-  const reason = sync?.error ? (sync.error.summary ?? sync.error.message) : undefined;
+  const reason = sync?.error && reasonOf(sync.error);
   switch (sync?.phase) {
     case 'error':
       if (sync.error?.code === 403) return `No access to ${title}: ${sync.error.message}`;

@@ -2,7 +2,8 @@
 // a countdown, stale since a time with the error, each with a manual resync (lens#2070: users asked
 // for a refresh button and a freshness indicator because lists went stale silently).
 import type { ReactNode } from 'react';
-import type { SyncError, SyncState } from '../../shared/protocol';
+import { reasonOf } from '../../shared/protocol';
+import type { SyncState } from '../../shared/protocol';
 import type { ConnectionState } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
 import { RefreshIcon } from '../components/icons';
@@ -50,11 +51,6 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
     case 'error':
       return `error: ${state.error ? reasonOf(state.error) : 'this kind cannot be listed'}`;
   }
-}
-
-/** The failure's reason in a badge's one line: its summary where main gave one (SyncError.summary). */
-function reasonOf(error: SyncError): string {
-  return error.summary ?? error.message;
 }
 
 /** "75 s" up to two minutes, then the table's durations ("3m", "2h"). */

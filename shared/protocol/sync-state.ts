@@ -18,11 +18,16 @@ export interface SyncError {
   reason?: string;
   message: string;
   /**
-   * The reason alone, for a one-line badge ("cannot reach https://10.0.0.1:6443 (connection refused:
-   * ...)"): the message without the list and the request it failed; absent when it would be the
-   * message. The message, whole, is for where there is room (the empty table, the badge's title).
+   * The reason alone, for the badge's line and the empty table ("cannot reach https://10.0.0.1:6443
+   * (connection refused: ...)"): the message without the list and the request it failed; absent when
+   * it would be the message. The message, whole, is for the badge's title.
    */
   summary?: string;
+}
+
+/** A failure's reason where a line says it: its summary where main gave one, else its message. */
+export function reasonOf(error: SyncError): string {
+  return error.summary ?? error.message;
 }
 
 /** A reconnect Kubetide made on its own (resume from sleep, network back) and how stale data had been. */
