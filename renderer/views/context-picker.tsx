@@ -2,6 +2,7 @@
 // only; credentials never reach the renderer. The open context, once the kubeconfig no longer defines
 // it, stays listed and marked removed: it is open as it was read, and can no longer be opened again.
 import type { ReactNode } from 'react';
+import { currentContext } from '../../shared/protocol';
 import type { ContextList } from '../../shared/protocol';
 import { Popover } from '../components/popover';
 
@@ -11,7 +12,7 @@ export interface ContextPickerProps {
 }
 
 export function ContextPicker(props: ContextPickerProps): ReactNode {
-  const current = props.contexts?.contexts.find((context) => context.name === props.contexts?.current);
+  const current = currentContext(props.contexts);
   return (
     <Popover
       className="context-picker"

@@ -2,17 +2,18 @@
 // a browser login): its words are what the user must act on, shown where the table waits for them.
 // kubectl hands them to the terminal; without this the window looked like a cluster that never lists.
 import type { ReactNode } from 'react';
+import { currentContext } from '../../shared/protocol';
 import type { ContextList } from '../../shared/protocol';
 import { formatClock } from './timeline-format';
 
 export function LoginBanner(props: { readonly contexts: ContextList | undefined }): ReactNode {
-  const { contexts } = props;
-  const login = contexts?.contexts.find((context) => context.name === contexts.current)?.login;
+  const current = currentContext(props.contexts);
+  const login = current?.login;
   if (!login) return null;
   return (
     <div className="context-banner" role="status" data-testid="login-banner">
       <div className="context-banner-title">
-        Logging in to {contexts?.current}: {login.command} is waiting, since {formatClock(login.since)}
+        Logging in to {current.name}: {login.command} is waiting, since {formatClock(login.since)}
       </div>
       {login.message ? (
         <pre className="context-banner-message">{login.message}</pre>

@@ -3,11 +3,11 @@
 // rather than refusing to start, and says why it shows another cluster than the user's and where to
 // pick one.
 import type { ReactNode } from 'react';
+import { currentContext } from '../../shared/protocol';
 import type { ContextList } from '../../shared/protocol';
 
 export function OpenedInsteadBanner(props: { readonly contexts: ContextList | undefined }): ReactNode {
-  const { contexts } = props;
-  const instead = contexts?.contexts.find((context) => context.name === contexts.current)?.openedInstead;
+  const instead = currentContext(props.contexts)?.openedInstead;
   if (!instead) return null;
   const title = {
     'no-current-context': 'Your kubeconfig sets no current context',

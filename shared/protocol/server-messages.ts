@@ -87,7 +87,7 @@ export interface LoginInProgress {
   command: string;
   /** When it started (epoch ms). */
   since: number;
-  /** Its stderr so far (the last 2 KiB, terminal colours removed). */
+  /** Its stderr so far (the last 2 KiB; terminal controls removed, credential-shaped words hidden). */
   message: string;
 }
 
@@ -99,6 +99,11 @@ export interface ContextList {
    */
   session: number;
   contexts: ContextDescription[];
+}
+
+/** The open context's entry in `list` (with its login and removal marks); undefined before any list. */
+export function currentContext(list: ContextList | undefined): ContextDescription | undefined {
+  return list?.contexts.find((context) => context.name === list.current);
 }
 
 /** Pushed after hello, after every session opened (see ContextList.session), and when the kubeconfig's contexts change. */

@@ -6,6 +6,7 @@ import { createInMemoryTransportPair } from '../../main/bridge/in-memory-transpo
 import { ManualFrameScheduler } from '../../renderer/store/frame-scheduler';
 import { BridgeClient } from '../../renderer/transport/bridge-client';
 import type { BridgeLink } from '../../renderer/transport/bridge-link';
+import { currentContext } from '../../shared/protocol';
 import type { ContextDescription } from '../../shared/protocol';
 
 export interface BackendRenderer {
@@ -30,10 +31,7 @@ export function connectRenderer(backend: Backend, name: string): BackendRenderer
   client.start();
   return {
     client,
-    current: () => {
-      const contexts = client.state.getState().contexts;
-      return contexts?.contexts.find((context) => context.name === contexts.current);
-    },
+    current: () => currentContext(client.state.getState().contexts),
     close: () => {
       clearInterval(frames);
       client.close();
