@@ -84,8 +84,9 @@ const gentleChurnPerSecond = 2;
  */
 const discoveryPatienceMs = 3_000;
 
-/** The context the app was to open at start, why it could not, and the session opened instead. */
-interface OpenedInstead extends ContextOpenedInstead {
+/** Why the app opened the embedded cluster at start (as the pickers say it), and that session. */
+interface OpenedInstead {
+  said: ContextOpenedInstead;
   session: ClusterSession;
 }
 
@@ -277,7 +278,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     if (useEmbedded) return { session: await openSession(embeddedContext) };
     if (options.context !== undefined) return { session: await openSession(options.context) };
     const current = initialKubeconfig?.currentContext ?? '';
-    let instead: Omit<OpenedInstead, 'session'> =
+    let said: ContextOpenedInstead =
       unreadable !== undefined
         ? { context: '', cause: 'unreadable', reason: unreadable }
         : { context: '', cause: 'no-current-context', reason: 'the kubeconfig sets no current-context' };
@@ -285,12 +286,12 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       try {
         return { session: await openSession(current) };
       } catch (error) {
-        instead = { context: current, cause: 'failed', reason: messageOf(error) };
+        said = { context: current, cause: 'failed', reason: messageOf(error) };
       }
     }
-    log(`kubetide: ${instead.reason}; opening the embedded cluster instead (pick a context in the window)`);
+    log(`kubetide: ${said.reason}; opening the embedded cluster instead (pick a context in the window)`);
     const session = await openSession(embeddedContext);
-    return { session, openedInstead: { ...instead, session } };
+    return { session, openedInstead: { said, session } };
   }
 
   /**
@@ -311,15 +312,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       embedded: true,
       ...(embedded ? { server: embedded.url } : {}),
       // Said while the fallback opened at start is the session shown (not after a switch and back).
-      ...(openedInstead?.session === current
-        ? {
-            openedInstead: {
-              context: openedInstead.context,
-              cause: openedInstead.cause,
-              reason: openedInstead.reason,
-            },
-          }
-        : {}),
+      ...(openedInstead?.session === current ? { openedInstead: { ...openedInstead.said } } : {}),
     });
     return contexts;
   };
