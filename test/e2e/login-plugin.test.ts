@@ -4,17 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parse, stringify } from 'yaml';
-import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { administratorToken } from '../../main/sim/sim-users';
 import { waitingLoginUser } from '../support/login-plugin';
-import { launchChromium, screenshotPath } from './chromium';
+import { screenshotPath } from './chromium';
+import { openKubeconfigWindow, type KubeconfigWindow } from './kubeconfig-window';
 
 let cluster: EmbeddedCluster;
-let mode: BrowserMode;
-let browser: Browser;
+let app: KubeconfigWindow | undefined;
 let page: Page;
 let directory: string;
 let loggedIn: string;
@@ -38,23 +37,12 @@ beforeAll(async () => {
   document['current-context'] = 'aks-prod';
   const file = join(directory, 'config');
   writeFileSync(file, stringify(document));
-  mode = await startBrowserMode({
-    port: 0,
-    kubeconfig: file,
-    embedded: false,
-    pods: 0,
-    dataDirectory: join(directory, 'data'),
-    log: () => undefined,
-  });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.setDefaultTimeout(15_000);
-  await page.goto(mode.launchUrl());
+  app = await openKubeconfigWindow(file, directory);
+  page = app.page;
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await mode?.close();
+  await app?.close();
   await cluster?.close();
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
