@@ -27,6 +27,7 @@ import { BridgeHost } from '../bridge/bridge-host';
 import type { ClusterSession } from '../bridge/cluster-session';
 import { OwnedClusterSession } from './owned-cluster-session';
 import { renewCredentials } from './credential-renewal';
+import { OpenedInstead, noCurrentContext } from './opened-instead';
 import type { Transport } from '../bridge/transport';
 import type { SessionOpener } from '../bridge/bridge-host';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../sim/embedded-cluster';
@@ -83,12 +84,6 @@ const gentleChurnPerSecond = 2;
  * meanwhile: a healthy cluster answers in one or two round trips, 300 ms ones included.
  */
 const discoveryPatienceMs = 3_000;
-
-/** Why the app opened the embedded cluster at start (as the pickers say it), and that session. */
-interface OpenedInstead {
-  said: ContextOpenedInstead;
-  session: ClusterSession;
-}
 
 /** A kubeconfig context as the pickers show it: names, server and proxy, never credentials. */
 function pickerEntry(context: KubeContextDescription): ContextDescription {
@@ -281,7 +276,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     let said: ContextOpenedInstead =
       unreadable !== undefined
         ? { context: '', cause: 'unreadable', reason: unreadable }
-        : { context: '', cause: 'no-current-context', reason: 'the kubeconfig sets no current-context' };
+        : { context: '', cause: 'no-current-context', reason: noCurrentContext };
     if (current !== '') {
       try {
         return { session: await openSession(current) };
@@ -291,7 +286,13 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     }
     log(`kubetide: ${said.reason}; opening the embedded cluster instead (pick a context in the window)`);
     const session = await openSession(embeddedContext);
-    return { session, openedInstead: { said, session } };
+    const followed = {
+      open: (context: string) => openSession(context),
+      onSaid: () => void bridgeHost?.pushContexts(),
+      log,
+    };
+    const failed = said.cause === 'failed' ? initialKubeconfig : undefined;
+    return { session, openedInstead: new OpenedInstead(session, said, followed, failed) };
   }
 
   /**
@@ -332,12 +333,16 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   /**
    * How to renew the current session when `reading` gives its context another entry than the one it
    * was opened from (see connection-entry.ts): new credentials of the same user in place, anything
-   * else by opening it again. Undefined to keep it: the embedded cluster, an unchanged entry, or a
-   * context the file no longer defines (it stays open as it was read; the pickers stop offering it).
+   * else by opening it again; or, while the embedded cluster opened at start instead of the current
+   * context is shown, by opening the one `reading` makes current (opened-instead.ts). Undefined to
+   * keep it: the embedded cluster, an unchanged entry, or a context the file no longer defines (it
+   * stays open as it was read; the pickers stop offering it).
    */
   const renewal =
     (reading: Kubeconfig) =>
     (current: ClusterSession): SessionOpener | undefined => {
+      const followed = openedInstead?.opener(reading, current);
+      if (followed) return followed;
       const session = current as OwnedClusterSession;
       if (session.entry === undefined) return undefined;
       const entry = reading.connectionEntry(session.context);

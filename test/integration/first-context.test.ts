@@ -1,6 +1,7 @@
 // The context opened at start: the kubeconfig's current one, else (none set, as `kind delete cluster`
 // leaves the file, or one that cannot be opened) the embedded cluster, saying why while it is shown;
-// a context named with --context must open.
+// a context named with --context must open. While it is shown and the user picked nothing, a context
+// the kubeconfig makes current later (`kind create cluster`) opens in its place.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,50 @@ describe('the context opened at start', () => {
       const names = () =>
         (renderer.client.state.getState().contexts?.contexts ?? []).map((context) => context.name);
       await expect.poll(names, { timeout: 10_000 }).toContain('kubetide-embedded');
+    } finally {
+      renderer.close();
+    }
+  });
+
+  it('gives way to a context the kubeconfig makes current later, unless the user picked one', async () => {
+    const file = kubeconfig('made-current', (document) => (document['current-context'] = ''));
+    const backend = await start(file);
+    const renderer = connectRenderer(backend, 'first-context');
+    const { client } = renderer;
+    try {
+      await expect.poll(() => openedInstead(renderer)?.cause, { timeout: 10_000 }).toBe('no-current-context');
+      kubeconfig('made-current', () => undefined);
+      await expect.poll(() => client.state.getState().contexts?.current, { timeout: 10_000 }).toBe('dev');
+      expect(openedInstead(renderer)).toBeUndefined();
+    } finally {
+      renderer.close();
+    }
+
+    // Picked by the user, the embedded cluster stays whatever the file makes current.
+    const picked = kubeconfig('picked', (document) => (document['current-context'] = ''));
+    const other = await start(picked);
+    await other.host.switchContext('dev');
+    await other.host.switchContext('Embedded cluster');
+    kubeconfig('picked', (document) => (document.contexts[0]!.context.namespace = 'seen'));
+    const seen = () => other.host.listContexts().then(({ contexts }) => contexts[0]?.namespace);
+    await expect.poll(seen, { timeout: 10_000 }).toBe('seen');
+    // A renewal asked now runs after the one that reading asked for (they are serialized).
+    await other.host.renewSession(() => undefined);
+    expect(other.host.session.context).toBe('Embedded cluster');
+  });
+
+  it('opens the current context that failed at start once the file mends it', async () => {
+    const file = kubeconfig('mended', (document) => (document.contexts[0]!.context.cluster = 'deleted'));
+    const backend = await start(file);
+    const renderer = connectRenderer(backend, 'first-context');
+    try {
+      await expect.poll(() => openedInstead(renderer)?.cause, { timeout: 10_000 }).toBe('failed');
+      kubeconfig('mended', (document) => (document.contexts[0]!.context.cluster = 'gone'));
+      await expect.poll(() => openedInstead(renderer)?.reason, { timeout: 10_000 }).toMatch(/cluster "gone"/);
+      kubeconfig('mended', () => undefined);
+      await expect
+        .poll(() => renderer.client.state.getState().contexts?.current, { timeout: 10_000 })
+        .toBe('dev');
     } finally {
       renderer.close();
     }
