@@ -41,6 +41,7 @@ export class ClusterSession {
   /** Polls CPU and memory for the connections showing pods or nodes; absent without options.metrics. */
   readonly metrics: MetricsPoller | undefined;
   private readonly connections = new Set<SessionConnection>();
+  private readonly retryListeners = new Set<() => void>();
   private readonly projectors: RowProjectors;
   private readonly reads: ClusterReads;
   private readonly kindsPush: KindsPush;
@@ -283,6 +284,13 @@ export class ClusterSession {
   /** Every failing feed tries again at once (the connection took new credentials). */
   retryFailing(): void {
     for (const feed of this.feeds.feeds()) feed.retryNow();
+    for (const listener of [...this.retryListeners]) listener();
+  }
+
+  /** Calls `listener` at each retryFailing (the log views' streams retry with it); returns how to stop. */
+  onRetryFailing(listener: () => void): () => void {
+    this.retryListeners.add(listener);
+    return () => this.retryListeners.delete(listener);
   }
 
   /** Drops every connection's subscriptions and stops every feed and timer. */

@@ -80,8 +80,14 @@ export class LogView {
   private selector: LabelSelector | undefined;
   private limitNoted = false;
   private closed = false;
+  /** Stops listening for the session's retries (new credentials). */
+  private readonly stopRetries: () => void;
 
-  constructor(private readonly options: LogViewOptions) {}
+  constructor(private readonly options: LogViewOptions) {
+    // New credentials taken in place: a source refused (401) or waiting out its backoff reads now,
+    // as the session's failing feeds list now, instead of staying failed until the view reopens.
+    this.stopRetries = options.session.onRetryFailing(() => this.retryNow());
+  }
 
   /** Resolves the target (a workload's selector from the cache or API server) and starts reading. */
   async start(): Promise<void> {
@@ -115,6 +121,7 @@ export class LogView {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopRetries();
     this.flushTimer?.stop();
     for (const state of this.sources.values()) state.stream?.stop();
     this.sources.clear();
@@ -122,6 +129,10 @@ export class LogView {
       this.feed.feed.detach(this.feed.subscriber);
       this.options.session.feeds.release(podsResource, this.feed.namespace);
     }
+  }
+
+  private retryNow(): void {
+    for (const state of this.sources.values()) if (state.stream?.retryNow()) state.done = false;
   }
 
   private reconcilePod(row: Row): void {
@@ -220,6 +231,7 @@ export class LogView {
 function describeNote(note: PodLogNote, follow: boolean): string {
   switch (note.type) {
     case 'reconnecting':
+      if (note.retryInMs === 0) return `${note.message}; reconnecting now`;
       return `${note.message}; reconnecting in ${Math.round(note.retryInMs / 100) / 10} s`;
     case 'resumed':
       return `reconnected; resuming after ${note.since}`;

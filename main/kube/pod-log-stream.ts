@@ -71,6 +71,10 @@ export class PodLogStream {
   private resume: { skip: number; found: boolean } | undefined;
   private received = 0;
   private stopped = false;
+  /** Waiting out the backoff before the next request. */
+  private waiting = false;
+  /** Ended by the API server refusing the credentials (401): new ones may be accepted. */
+  private refused = false;
 
   constructor(private readonly options: PodLogStreamOptions) {
     this.backoff = { ...(options.backoff ?? defaultReflectorBackoff) };
@@ -80,8 +84,26 @@ export class PodLogStream {
     void this.connect();
   }
 
+  /**
+   * Reconnects now, when the stream waits out its backoff or was refused as unauthorized (401): the
+   * session's connection took new credentials (credential-renewal.ts). Returns whether it reconnects.
+   */
+  retryNow(): boolean {
+    if (!this.waiting && !this.refused) return false;
+    this.timer?.stop();
+    this.waiting = false;
+    this.refused = false;
+    this.stopped = false;
+    this.backoff = { ...(this.options.backoff ?? defaultReflectorBackoff) };
+    this.options.onNote({ type: 'reconnecting', message: 'new credentials', retryInMs: 0 });
+    void this.connect();
+    return true;
+  }
+
   stop(): void {
     this.stopped = true;
+    this.waiting = false;
+    this.refused = false;
     this.timer?.stop();
     this.controller.abort(new Error('log stream stopped'));
     this.body?.destroy();
@@ -110,6 +132,7 @@ export class PodLogStream {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
+    this.waiting = false;
     let body: Readable;
     try {
       body = await this.options.open(this.request(), this.controller.signal);
@@ -215,10 +238,12 @@ export class PodLogStream {
     const message = error instanceof Error ? error.message : String(error);
     if ((code !== undefined && permanentCodes.has(code)) || !this.options.query.follow) {
       this.stopped = true;
+      this.refused = code === 401;
       this.options.onNote({ type: 'failed', message, ...(code !== undefined ? { code } : {}) });
       return;
     }
     const retryInMs = stepBackoff(this.backoff, this.options.random);
+    this.waiting = true;
     this.options.onNote({ type: 'reconnecting', message, retryInMs });
     this.timer = this.options.clock.setTimeout(() => void this.connect(), retryInMs);
   }

@@ -1,7 +1,7 @@
 // New credentials in the open context's kubeconfig entry (a token renewed by `oc login`, a Rancher
 // token regenerated): when the API server knows them as the same user, the session takes them in
-// place, lists nothing again and its failing feeds retry at once; another user's credentials open the
-// context again (that user may read other things).
+// place, lists nothing again and its failing feeds and log views retry at once; another user's
+// credentials open the context again (that user may read other things).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import type { Backend } from '../../main/app/backend';
 import { startEmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import type { SimUser } from '../../main/sim/sim-users';
+import type { LogServerMessage } from '../../shared/protocol/log-messages';
 import { connectRenderer } from '../support/backend-renderer';
 
 const pods = { group: '', version: 'v1', resource: 'pods' };
@@ -98,9 +99,27 @@ describe("new credentials in the open context's kubeconfig entry", () => {
       const configmapsId = await client.subscribe(configmaps);
       await expect.poll(() => phase(configmapsId), { timeout: 15_000 }).toBe('synced');
 
+      const [row] = client.store.mirror(podsId)!.rows.values();
+      const pod = await client.getObject(pods, row!.namespace, row!.name);
+      const container = String((pod.spec as { containers: { name: string }[] }).containers[0]!.name);
+
       // Tuesday's token expires: the pods' watch ends and every retry is refused (401), each after a
-      // longer backoff ...
+      // longer backoff; a log view opened now is refused for good ...
       tokens.delete('jane-tuesday');
+      const logMessages: LogServerMessage[] = [];
+      const logs = client.openLogs(
+        { kind: 'pod', namespace: row!.namespace, name: row!.name, container },
+        { follow: true, previous: false },
+        (message) => logMessages.push(message),
+      );
+      await logs.opened;
+      const logNotes = () =>
+        logMessages.flatMap((message) =>
+          message.type === 'logNote' ? [`${message.kind}: ${message.message}`] : [],
+        );
+      const refused = /^failed: 401 getting pods\/log in namespace .*: the server rejected your credentials/;
+      await expect.poll(() => logNotes()[0] ?? '', { timeout: 15_000 }).toMatch(refused);
+      expect(logNotes()).toHaveLength(1);
       cluster.faults.dropWatches();
       const retryIn = () => {
         const state = client.state.getState().syncStates[podsId];
@@ -116,6 +135,13 @@ describe("new credentials in the open context's kubeconfig entry", () => {
       expect(Date.now()).toBeLessThan(retryAt);
       expect(session()).toBe(1);
       expect(rowCount(podsId)).toBe(10);
+      // ... and the log view reads, in the same view.
+      await expect
+        .poll(() => logMessages.some((message) => message.type === 'logLines'), { timeout: 5_000 })
+        .toBe(true);
+      expect(logNotes()[0]).toMatch(refused);
+      expect(logNotes().slice(1)).toEqual(['reconnecting: new credentials; reconnecting now']);
+      logs.close();
 
       // Bob's token in jane's place: another user, who may read other things, so the context opens again.
       writeKubeconfig('bob-token');

@@ -1,7 +1,7 @@
 // PodLogStream on a FakeClock with scripted replies: timestamps stripped into the line's time, a
 // dropped follow resumed with sinceTime at the last line's second after the backoff, the boundary
 // second deduplicated (no line lost or doubled), rotation past the break reported, and the ends
-// (the run exiting, a 404) not retried.
+// (the run exiting, a 404) not retried; new credentials retry a refused (401) or waiting stream now.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, flushMicrotasks } from '../../../main/cache/fake-clock';
@@ -134,5 +134,42 @@ describe('PodLogStream', () => {
     await flushMicrotasks();
     expect(missing.notes).toEqual([{ type: 'failed', message: 'pods "x" not found', code: 404 }]);
     expect(missing.clock.hasWaiters()).toBe(false);
+  });
+
+  it('reads again at once with new credentials when refused (401) or waiting, never after a 404', async () => {
+    const refused = harness();
+    const reply = new PassThrough();
+    refused.replies.push(new StatusError(newStatus(401, 'Unauthorized', 'Unauthorized')), reply);
+    refused.stream.start();
+    await flushMicrotasks();
+    expect(refused.notes).toEqual([{ type: 'failed', message: 'Unauthorized', code: 401 }]);
+    expect(refused.stream.retryNow()).toBe(true);
+    await flushMicrotasks();
+    expect(refused.requests).toHaveLength(2);
+    reply.write(`${at(1)} in\n`);
+    await flushMicrotasks();
+    expect(refused.lines.map((line) => line.text)).toEqual(['in']);
+    expect(refused.notes.at(-1)).toEqual({ type: 'reconnecting', message: 'new credentials', retryInMs: 0 });
+    expect(refused.stream.retryNow()).toBe(false);
+    refused.stream.stop();
+
+    const waiting = harness();
+    waiting.replies.push(new Error('refused'));
+    waiting.stream.start();
+    await flushMicrotasks();
+    expect(waiting.stream.retryNow()).toBe(true);
+    await flushMicrotasks();
+    expect(waiting.requests).toHaveLength(2);
+    // The backoff's timer was stopped: nothing else asks.
+    await waiting.clock.stepAsync(5000);
+    expect(waiting.requests).toHaveLength(2);
+    waiting.stream.stop();
+
+    const missing = harness();
+    missing.replies.push(new StatusError(newStatus(404, 'NotFound', 'pods "x" not found')));
+    missing.stream.start();
+    await flushMicrotasks();
+    expect(missing.stream.retryNow()).toBe(false);
+    expect(missing.requests).toHaveLength(1);
   });
 });
