@@ -38,6 +38,8 @@ export class BatchStream {
   private openedSnapshot: object | undefined;
   /** Keys a snapshot against a base deletes, sent with its last batch (see openSnapshot's end). */
   private snapshotDeletes: readonly string[] = [];
+  /** The rows of a snapshot given whole (see snapshot), told with its first batch. */
+  private snapshotTotal: number | undefined;
   private timer: Timer | undefined;
   private interval: number;
   /** The feed is listing (see listing): 'first' until its first batch has gone, then 'sent'. */
@@ -129,6 +131,7 @@ export class BatchStream {
   snapshot(rows: Row[]): void {
     if (this.closed) return;
     this.startSnapshot(new SnapshotRows(rows), undefined);
+    this.snapshotTotal = rows.length;
     this.flush();
   }
 
@@ -307,6 +310,7 @@ export class BatchStream {
     this.snapshotStarted = false;
     this.openedSnapshot = handle;
     this.snapshotDeletes = [];
+    this.snapshotTotal = undefined;
   }
 
   /**
@@ -339,12 +343,13 @@ export class BatchStream {
       upserts,
       deletes,
       ...(first ? { replace: true } : {}),
+      ...(first && this.snapshotTotal !== undefined ? { snapshotRows: this.snapshotTotal } : {}),
       ...(last ? { snapshotEnd: true } : {}),
     });
   }
 
   private emit(
-    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd' | 'base'> & {
+    changes: Pick<DeltaBatch, 'deletes' | 'replace' | 'snapshotEnd' | 'base' | 'snapshotRows'> & {
       upserts: Row[] | EncodedRows;
     },
   ): void {

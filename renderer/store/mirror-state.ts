@@ -34,10 +34,24 @@ export interface MirrorState {
    * them): rows equal to `total` only once the moment is rebuilt.
    */
   replays: Readonly<Record<string, ReplayStatus>>;
+  /**
+   * Per live subscription whose snapshot is still on its way to this page (SubscriptionMirror.loading):
+   * its feed may say "synced" in main while the table here holds a part of its rows.
+   */
+  loading: Readonly<Record<string, SnapshotLoading>>;
   kinds: readonly ServedKind[];
   /** The namespaces main tries where the cluster scope is refused (with the kinds message). */
   namespaceChoices?: NamespaceChoices;
   contexts?: ContextList;
+}
+
+/**
+ * Rows of a live snapshot applied so far, of the `total` main said it holds (unknown before its first
+ * batch: a subscription opened, its rows not begun).
+ */
+export interface SnapshotLoading {
+  readonly received: number;
+  readonly total?: number;
 }
 
 export type MirrorStateStore = StoreApi<MirrorState>;
@@ -48,6 +62,7 @@ export function createMirrorState(): MirrorStateStore {
     revisions: {},
     syncStates: {},
     replays: {},
+    loading: {},
     kinds: [],
   }));
 }

@@ -8,7 +8,7 @@ import type { ServerMessage, DeltaBatch } from '../../shared/protocol/server-mes
 import type { SyncState } from '../../shared/protocol/sync-state';
 import type { FrameScheduler } from './frame-scheduler';
 import { createMirrorState } from './mirror-state';
-import type { MirrorState, MirrorStateStore, ReplayStatus } from './mirror-state';
+import type { MirrorState, MirrorStateStore, ReplayStatus, SnapshotLoading } from './mirror-state';
 import { SubscriptionMirror } from './subscription-mirror';
 import type { SubscriptionMirrorOptions } from './subscription-mirror';
 
@@ -54,6 +54,9 @@ export class MirrorStore {
     if (!mirror) {
       mirror = new SubscriptionMirror(lastSeq, undefined, options);
       this.mirrors.set(subscriptionId, mirror);
+      const current = this.state.getState().loading;
+      const loading = loadingOf(current, new Set([subscriptionId]), this.mirrors);
+      if (loading !== current) this.state.setState({ loading });
     }
     return mirror;
   }
@@ -61,11 +64,12 @@ export class MirrorStore {
   /** Forgets a subscription's rows; batches still in flight for it are ignored. */
   close(subscriptionId: string): void {
     if (!this.mirrors.delete(subscriptionId)) return;
-    const { revisions, syncStates, replays } = this.state.getState();
+    const { revisions, syncStates, replays, loading } = this.state.getState();
     this.state.setState({
       revisions: without(revisions, subscriptionId),
       syncStates: without(syncStates, subscriptionId),
       replays: without(replays, subscriptionId),
+      loading: without(loading, subscriptionId),
     });
   }
 
@@ -153,6 +157,8 @@ export class MirrorStore {
       for (const subscriptionId of touched)
         revisions[subscriptionId] = this.mirrors.get(subscriptionId)!.revision;
       next.revisions = revisions;
+      const loading = loadingOf(current.loading, touched, this.mirrors);
+      if (loading !== current.loading) next.loading = loading;
     }
     if (Object.keys(syncStates).length > 0) next.syncStates = { ...current.syncStates, ...syncStates };
     if (Object.keys(replays).length > 0) next.replays = { ...current.replays, ...replays };
@@ -208,4 +214,22 @@ export class MirrorStore {
 function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _removed, ...rest } = record;
   return rest;
+}
+
+/** `loading` with the touched mirrors' snapshots under way as they stand now; itself when unchanged. */
+function loadingOf(
+  loading: Readonly<Record<string, SnapshotLoading>>,
+  touched: ReadonlySet<string>,
+  mirrors: ReadonlyMap<string, SubscriptionMirror>,
+): Readonly<Record<string, SnapshotLoading>> {
+  let next: Record<string, SnapshotLoading> | undefined;
+  for (const subscriptionId of touched) {
+    const now = mirrors.get(subscriptionId)?.loading;
+    const before = loading[subscriptionId];
+    if (now?.received === before?.received && now?.total === before?.total) continue;
+    next ??= { ...loading };
+    if (now) next[subscriptionId] = now;
+    else delete next[subscriptionId];
+  }
+  return next ?? loading;
 }

@@ -67,6 +67,10 @@ export class SubscriptionMirror {
   private awaitingSnapshot = false;
   /** True while a snapshot's batches are being applied (from its first batch to its end). */
   private snapshotUnderWay = false;
+  /** A live snapshot under way whose size main told (DeltaBatch.snapshotRows): rows applied of it. */
+  private loadingRows: { received: number; total: number } | undefined;
+  /** A live mirror opened anew, its first snapshot not begun: none of the feed's rows are here yet. */
+  private awaitingFirstSnapshot: boolean;
   /**
    * Keys the snapshot under way has mentioned, when rows it may leave unmentioned (to be removed at
    * its end) were in the mirror at its start; undefined otherwise. A first listing into an empty
@@ -98,6 +102,7 @@ export class SubscriptionMirror {
     this.changes = new RowChangeLog(this.rows, pendingLimit);
     this.indexes = new RowIndexes(this.changes);
     this.wholeSnapshots = options.wholeSnapshots ?? false;
+    this.awaitingFirstSnapshot = lastSeq === 0 && !this.wholeSnapshots;
   }
 
   /**
@@ -118,6 +123,15 @@ export class SubscriptionMirror {
     const carried = this.carriedOrder;
     this.carriedOrder = undefined;
     return carried;
+  }
+
+  /**
+   * The live snapshot under way, when main told its size: rows applied of it so far. The feed may be
+   * synced in main while its rows are still on their way to this page.
+   */
+  get loading(): { readonly received: number; readonly total?: number } | undefined {
+    if (this.loadingRows) return { ...this.loadingRows };
+    return this.awaitingFirstSnapshot ? { received: 0 } : undefined;
   }
 
   /** Rows (upserts plus deletes) in the held batches of a snapshot under way (see wholeSnapshots). */
@@ -184,6 +198,7 @@ export class SubscriptionMirror {
       // snapshot (which a resnapshot is) can repair that.
       this.awaitingSnapshot = true;
       this.snapshotUnderWay = false;
+      this.loadingRows = undefined;
       this.snapshotKeys = undefined;
       // A snapshot cut by the gap is never applied: the resnapshot replaces it.
       this.heldBatches = undefined;
@@ -264,8 +279,12 @@ export class SubscriptionMirror {
     } else {
       if (startsSnapshot) {
         this.snapshotUnderWay = true;
+        this.awaitingFirstSnapshot = false;
         this.snapshotKeys = this.rows.size > 0 ? new Set() : undefined;
+        this.loadingRows =
+          batch.snapshotRows === undefined ? undefined : { received: 0, total: batch.snapshotRows };
       }
+      if (this.loadingRows && this.snapshotUnderWay) this.loadingRows.received += batch.upserts.length;
       this.applyChanges(batch);
     }
     if (batch.snapshotEnd && this.snapshotUnderWay) {
@@ -277,6 +296,7 @@ export class SubscriptionMirror {
       }
       this.snapshotKeys = undefined;
       this.snapshotUnderWay = false;
+      this.loadingRows = undefined;
       this.hasSnapshot = true;
     }
     this.revision += 1;

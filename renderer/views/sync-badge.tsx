@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { reasonOf } from '../../shared/protocol';
 import type { SyncState } from '../../shared/protocol';
-import type { ConnectionState } from '../store/mirror-state';
+import type { ConnectionState, SnapshotLoading } from '../store/mirror-state';
 import { useNow } from '../ui-state/now';
 import { RefreshIcon } from '../components/icons';
 import { humanDuration } from '../../shared/kinds/columns';
@@ -15,8 +15,16 @@ const integer = new Intl.NumberFormat('en-US');
 const reconnectNoticeMs = 60_000;
 const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-/** The badge's words for a state: the same text the e2e tests and screen readers read. */
-export function describeSync(state: SyncState | undefined, connection: ConnectionState, now: number): string {
+/**
+ * The badge's words for a state: the same text the e2e tests and screen readers read. `loading` is the
+ * feed's snapshot still on its way to this page: a feed synced in main is not yet what the table shows.
+ */
+export function describeSync(
+  state: SyncState | undefined,
+  connection: ConnectionState,
+  now: number,
+  loading?: SnapshotLoading,
+): string {
   if (connection.phase === 'closed') return `disconnected${connection.error ? `: ${connection.error}` : ''}`;
   if (connection.phase === 'connecting') {
     if (connection.retryAt === undefined) return 'connecting…';
@@ -27,6 +35,9 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
   if (!state) return 'waiting for data…';
   switch (state.phase) {
     case 'synced': {
+      if (loading?.total !== undefined)
+        return `loading ${percentOf(loading)}% (${integer.format(loading.received)} of ${integer.format(loading.total)})`;
+      if (loading) return 'loading…';
       if (state.noDataSince !== undefined) return `no data for ${silence(now - state.noDataSince)}`;
       const reconnect = state.reconnected;
       if (!reconnect || now - reconnect.at > reconnectNoticeMs) return 'synced';
@@ -53,6 +64,12 @@ export function describeSync(state: SyncState | undefined, connection: Connectio
   }
 }
 
+/** How far a snapshot of known size has come; 0 before its size is known. */
+function percentOf({ received, total }: SnapshotLoading): number {
+  if (total === undefined) return 0;
+  return total > 0 ? Math.min(100, Math.floor((received / total) * 100)) : 100;
+}
+
 /** "75 s" up to two minutes, then the table's durations ("3m", "2h"). */
 function silence(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
@@ -60,10 +77,16 @@ function silence(ms: number): string {
 }
 
 /** The badge's colour: a synced watch that has gone silent is a warning, not a green light. */
-function badgePhase(state: SyncState | undefined, connection: ConnectionState): string {
+function badgePhase(
+  state: SyncState | undefined,
+  connection: ConnectionState,
+  loading: SnapshotLoading | undefined,
+): string {
   if (connection.phase === 'closed') return 'stale';
   if (connection.phase === 'connecting')
     return connection.retryAt === undefined ? 'connecting' : 'reconnecting';
+  // Looks as a listing does: rows are still coming.
+  if (state?.phase === 'synced' && loading) return 'listing';
   if (state?.phase === 'synced' && state.noDataSince !== undefined) return 'silent';
   return state?.phase ?? 'connecting';
 }
@@ -71,18 +94,23 @@ function badgePhase(state: SyncState | undefined, connection: ConnectionState): 
 export interface SyncBadgeProps {
   readonly state: SyncState | undefined;
   readonly connection: ConnectionState;
+  /** The feed's snapshot still on its way to this page (MirrorState.loading). */
+  readonly loading?: SnapshotLoading;
   readonly onResync: () => void;
 }
 
 export function SyncBadge(props: SyncBadgeProps): ReactNode {
   const now = useNow();
-  const { state, connection } = props;
-  const text = describeSync(state, connection, now);
-  const phase = badgePhase(state, connection);
+  const { state, connection, loading } = props;
+  const text = describeSync(state, connection, now, loading);
+  const phase = badgePhase(state, connection, loading);
+  const loadingShown = state?.phase === 'synced' && loading !== undefined;
   const progress =
     state?.phase === 'listing' && state.total
       ? Math.min(100, ((state.listed ?? 0) / state.total) * 100)
-      : undefined;
+      : loadingShown
+        ? percentOf(loading)
+        : undefined;
   return (
     <>
       <StatusPill
@@ -92,7 +120,7 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
         title={state?.error && connection.phase === 'open' ? `${text}\n\n${state.error.message}` : text}
         {...(progress !== undefined ? { progress } : {})}
       />
-      {connection.phase === 'open' && state && state.phase !== 'listing' && (
+      {connection.phase === 'open' && state && state.phase !== 'listing' && !loadingShown && (
         <button
           type="button"
           className="icon-button"

@@ -129,5 +129,13 @@ function FeedSyncBadge(props: {
 }): ReactNode {
   const { subscriptionId } = props;
   const state = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
-  return <SyncBadge state={state} connection={props.connection} onResync={props.onResync} />;
+  const loading = useMirrorState((mirror) => (subscriptionId ? mirror.loading[subscriptionId] : undefined));
+  return (
+    <SyncBadge
+      state={state}
+      connection={props.connection}
+      {...(loading ? { loading } : {})}
+      onResync={props.onResync}
+    />
+  );
 }

@@ -88,14 +88,26 @@ describe('BatchStream', () => {
     expect(sent).toEqual([]);
   });
 
-  it('chunks a snapshot into batches, the first marked replace and the last snapshotEnd', () => {
+  it('chunks a snapshot into batches, the first marked replace with its size and the last snapshotEnd', () => {
     const { sent, batches } = stream({ maxBatchRows: 2, maxUnacknowledgedBatches: 100 });
     batches.snapshot([row('a'), row('b'), row('c'), row('d'), row('e')]);
-    expect(sent.map((batch) => [batch.seq, batch.upserts.length, batch.replace, batch.snapshotEnd])).toEqual([
-      [1, 2, true, undefined],
-      [2, 2, undefined, undefined],
-      [3, 1, undefined, true],
+    expect(
+      sent.map((batch) => [
+        batch.seq,
+        batch.upserts.length,
+        batch.replace,
+        batch.snapshotRows,
+        batch.snapshotEnd,
+      ]),
+    ).toEqual([
+      [1, 2, true, 5, undefined],
+      [2, 2, undefined, undefined, undefined],
+      [3, 1, undefined, undefined, true],
     ]);
+    // A snapshot whose rows come over time (a past moment) has no size to tell.
+    batches.openSnapshot().add([row('f'), row('g'), row('h')]);
+    expect(sent.at(-1)).toMatchObject({ seq: 4, replace: true });
+    expect(sent.at(-1)!.snapshotRows).toBeUndefined();
   });
 
   it('sends an empty snapshot as one replace batch that ends it', () => {
@@ -109,6 +121,7 @@ describe('BatchStream', () => {
         upserts: [],
         deletes: [],
         replace: true,
+        snapshotRows: 0,
         snapshotEnd: true,
       },
     ]);

@@ -21,6 +21,7 @@ describe('MirrorStore', () => {
   it('applies a burst of batches in one frame with one notification', () => {
     const { scheduler, mirror, notifications, acks } = store();
     mirror.open('s');
+    const opened = notifications();
     for (let seq = 1; seq <= 5; seq++) {
       mirror.receive({ type: 'batch', subscriptionId: 's', seq, upserts: [row(`k${seq}`)], deletes: [] });
     }
@@ -29,7 +30,7 @@ describe('MirrorStore', () => {
     expect(scheduler.pendingFrames).toBe(1);
     scheduler.runFrame();
     expect(mirror.mirror('s')!.rows.size).toBe(5);
-    expect(notifications()).toBe(1);
+    expect(notifications() - opened).toBe(1);
     expect(mirror.state.getState().revisions).toEqual({ s: 5 });
     expect(mirror.state.getState().syncStates).toEqual({ s: { phase: 'synced' } });
     expect(acks).toEqual([['s', 5]]);
@@ -73,6 +74,62 @@ describe('MirrorStore', () => {
     expect(acks).toEqual([2, 4, 5]);
     expect(mirror.state.getState().syncStates).toEqual({ s: { phase: 'synced' } });
     expect(scheduler.pendingFrames).toBe(0);
+  });
+
+  it('says how far a live snapshot has come until its end, the feed synced in main meanwhile', () => {
+    const scheduler = new ManualFrameScheduler();
+    const mirror = new MirrorStore({ scheduler, maxRowsPerFrame: 2 });
+    mirror.open('s');
+    const loading = () => mirror.state.getState().loading.s;
+    // Opened: nothing of the feed is here yet, whatever main says of it.
+    expect(loading()).toEqual({ received: 0 });
+    mirror.receive({ type: 'syncState', subscriptionId: 's', phase: 'synced' });
+    mirror.receive({
+      type: 'batch',
+      subscriptionId: 's',
+      seq: 1,
+      replace: true,
+      snapshotRows: 5,
+      upserts: [row('a'), row('b')],
+      deletes: [],
+    });
+    mirror.receive({
+      type: 'batch',
+      subscriptionId: 's',
+      seq: 2,
+      upserts: [row('c'), row('d')],
+      deletes: [],
+    });
+    mirror.receive({
+      type: 'batch',
+      subscriptionId: 's',
+      seq: 3,
+      snapshotEnd: true,
+      upserts: [row('e')],
+      deletes: [],
+    });
+    scheduler.runFrame();
+    expect(loading()).toEqual({ received: 2, total: 5 });
+    scheduler.runFrame();
+    expect(loading()).toEqual({ received: 4, total: 5 });
+    scheduler.runFrame();
+    expect(loading()).toBeUndefined();
+    expect(mirror.mirror('s')!.rows.size).toBe(5);
+    // Live batches after it never count as loading; a snapshot of unknown size neither.
+    mirror.receive({ type: 'batch', subscriptionId: 's', seq: 4, upserts: [row('f')], deletes: [] });
+    mirror.receive({
+      type: 'batch',
+      subscriptionId: 's',
+      seq: 5,
+      replace: true,
+      upserts: [row('a')],
+      deletes: [],
+    });
+    scheduler.runFrame();
+    expect(loading()).toBeUndefined();
+    // A mirror resumed at a seq (the link came back) holds its rows: not loading.
+    mirror.open('resumed', 7);
+    expect(mirror.state.getState().loading.resumed).toBeUndefined();
   });
 
   it('applies everything queued at once when asked to (a context switch)', () => {

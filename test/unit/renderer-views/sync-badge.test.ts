@@ -19,6 +19,18 @@ describe('describeSync', () => {
     expect(describeSync({ phase: 'synced' }, open, now)).toBe('synced');
   });
 
+  it("says a synced feed's rows are still loading into the page, with its counts, never synced over part of them", () => {
+    const loading = { received: 60_000, total: 150_000 };
+    expect(describeSync({ phase: 'synced' }, open, now, loading)).toBe('loading 40% (60,000 of 150,000)');
+    // A listing, or a failure, says so as ever: only "synced" would be untrue.
+    expect(describeSync({ phase: 'listing', listed: 1_000 }, open, now, loading)).toBe(
+      'listing (1,000 so far)',
+    );
+    expect(describeSync({ phase: 'synced' }, open, now, undefined)).toBe('synced');
+    // Opened, its first rows not begun: main's "synced" is not yet this page's.
+    expect(describeSync({ phase: 'synced' }, open, now, { received: 0 })).toBe('loading…');
+  });
+
   it('counts down to the next reconnect', () => {
     expect(describeSync({ phase: 'reconnecting', retryAt: now + 7_200 }, open, now)).toBe(
       'reconnecting in 8 s',
