@@ -54,8 +54,9 @@ export class OpenedInstead {
       this.tried = undefined;
       return undefined;
     }
-    if (context === this.session.context || attempt(reading) === this.tried) return undefined;
-    this.tried = attempt(reading);
+    const tried = attempt(reading);
+    if (context === this.session.context || tried === this.tried) return undefined;
+    this.tried = tried;
     return async () => {
       this.options.log(
         `kubetide: the kubeconfig now makes context ${context} current; opening it in place of the embedded cluster`,

@@ -284,7 +284,8 @@ export class SubscriptionMirror {
         this.loadingRows =
           batch.snapshotRows === undefined ? undefined : { received: 0, total: batch.snapshotRows };
       }
-      if (this.loadingRows && this.snapshotUnderWay) this.loadingRows.received += batch.upserts.length;
+      // Set only while its snapshot is under way (cleared at its end and at a gap).
+      if (this.loadingRows) this.loadingRows.received += batch.upserts.length;
       this.applyChanges(batch);
     }
     if (batch.snapshotEnd && this.snapshotUnderWay) {

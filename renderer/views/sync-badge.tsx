@@ -36,7 +36,7 @@ export function describeSync(
   switch (state.phase) {
     case 'synced': {
       if (loading?.total !== undefined)
-        return `loading ${percentOf(loading)}% (${integer.format(loading.received)} of ${integer.format(loading.total)})`;
+        return `loading ${Math.floor(percent(loading.received, loading.total))}% (${integer.format(loading.received)} of ${integer.format(loading.total)})`;
       if (loading) return 'loading…';
       if (state.noDataSince !== undefined) return `no data for ${silence(now - state.noDataSince)}`;
       const reconnect = state.reconnected;
@@ -45,8 +45,8 @@ export function describeSync(
     }
     case 'listing': {
       if (state.total && state.total > 0) {
-        const percent = Math.min(100, Math.floor(((state.listed ?? 0) / state.total) * 100));
-        return `listing ${percent}% (${integer.format(state.listed ?? 0)} of ${integer.format(state.total)})`;
+        const listed = Math.floor(percent(state.listed ?? 0, state.total));
+        return `listing ${listed}% (${integer.format(state.listed ?? 0)} of ${integer.format(state.total)})`;
       }
       return state.listed ? `listing (${integer.format(state.listed)} so far)` : 'listing…';
     }
@@ -64,10 +64,16 @@ export function describeSync(
   }
 }
 
-/** How far a snapshot of known size has come; 0 before its size is known. */
-function percentOf({ received, total }: SnapshotLoading): number {
-  if (total === undefined) return 0;
-  return total > 0 ? Math.min(100, Math.floor((received / total) * 100)) : 100;
+/** How far `done` of `total` has come, in percent (at most 100; all of nothing is done). */
+function percent(done: number, total: number): number {
+  return total > 0 ? Math.min(100, (done / total) * 100) : 100;
+}
+
+/** The pill's bar while rows are coming: a listing's, or a synced feed's snapshot on its way here. */
+function progressOf(state: SyncState | undefined, loading: SnapshotLoading | undefined): number | undefined {
+  if (state?.phase === 'listing') return state.total ? percent(state.listed ?? 0, state.total) : undefined;
+  if (state?.phase !== 'synced' || loading === undefined) return undefined;
+  return loading.total === undefined ? 0 : percent(loading.received, loading.total);
 }
 
 /** "75 s" up to two minutes, then the table's durations ("3m", "2h"). */
@@ -105,12 +111,7 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
   const text = describeSync(state, connection, now, loading);
   const phase = badgePhase(state, connection, loading);
   const loadingShown = state?.phase === 'synced' && loading !== undefined;
-  const progress =
-    state?.phase === 'listing' && state.total
-      ? Math.min(100, ((state.listed ?? 0) / state.total) * 100)
-      : loadingShown
-        ? percentOf(loading)
-        : undefined;
+  const progress = progressOf(state, loading);
   return (
     <>
       <StatusPill
