@@ -329,7 +329,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
     ...(options.transfers ? { transfers: options.transfers } : {}),
   });
   bridgeHost = host;
-  log(`kubetide: connected to context ${firstContext}`);
+  // Opened, not connected: the cluster may not answer yet, and its kinds' failures are logged as they come.
+  log(`kubetide: opened context ${firstContext}`);
   /**
    * How to renew the current session when `reading` gives its context another entry than the one it
    * was opened from (see connection-entry.ts): new credentials of the same user in place, anything

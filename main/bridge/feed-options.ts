@@ -50,7 +50,10 @@ export interface FeedOptions {
    */
   silenceAfterMs?: number;
   reflector?: ReflectorTuning<KubeObject>;
-  /** Told about every list/watch failure (they also show in the sync state); default: ignored. */
+  /**
+   * Told about a list or watch failure, unless it is a retry failing as the one told last (see
+   * FailureLog; every failure shows in the sync state); default: ignored.
+   */
   onWatchError?: (feed: string, error: unknown) => void;
   /**
    * Called with each new informer before it runs, and with the watch error handler the feed gave it

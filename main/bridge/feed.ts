@@ -22,6 +22,7 @@ import { compactingListerWatcher } from './compacting-lister-watcher';
 import { consistentFirstList } from './consistent-first-list';
 import { WatchSilence, defaultSilenceAfterMs } from './watch-silence';
 import { failureState } from './failure-state';
+import { FailureLog } from './failure-log';
 import type { FeedOptions, FeedSubscriber } from './feed-options';
 import { trackListing } from './listing-progress';
 import type { ListProgress } from './listing-progress';
@@ -54,6 +55,8 @@ export class Feed {
   private listProgress: ListProgress = { listed: 0 };
   private firstFailureAt: number | undefined;
   private lastError: unknown;
+  /** What of the list and watch failures goes to onWatchError: not a retry failing the same way again. */
+  private failureLog: FailureLog | undefined;
   private progressTimer: Timer | undefined;
   /** A look at hasSynced is queued behind the deliveries under way (see checkSyncedSoon). */
   private syncCheckQueued = false;
@@ -125,8 +128,10 @@ export class Feed {
         onWatchData: () => this.silence.data(),
       },
     });
-    const watchErrorHandler: WatchErrorHandler = (_reflector, error) =>
-      this.options.onWatchError?.(this.description, error);
+    // A new informer's first failure is told, whatever the last one's said.
+    const failureLog = new FailureLog((error) => this.options.onWatchError?.(this.description, error));
+    this.failureLog = failureLog;
+    const watchErrorHandler: WatchErrorHandler = (_reflector, error) => failureLog.failed(error);
     informer.setWatchErrorHandler(watchErrorHandler);
     this.releaseInformer = this.options.onInformer?.(informer, watchErrorHandler);
     this.informer = informer;
@@ -342,6 +347,7 @@ export class Feed {
     } else if (state.phase === 'watching') {
       this.firstFailureAt = undefined;
       this.lastError = undefined;
+      this.failureLog?.recovered();
       this.watchProgress();
     }
   }

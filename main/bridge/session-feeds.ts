@@ -1,6 +1,7 @@
 // How a session builds one informer's Feed: its ListerWatcher and projection, attached to the
 // session's recording when it records (Secrets never are), and its list/watch failures logged
-// (an expired resourceVersion is routine and not logged; a refusal only once per feed).
+// (an expired resourceVersion is routine and not logged; a refusal only once per feed; a retry
+// failing as the one before is not told by the feed, see FailureLog).
 import type { Clock } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { isForbidden, isResourceExpired } from '../../shared/kube/status';
