@@ -10,9 +10,9 @@ export interface KubeconfigWindow {
   close(): Promise<void>;
 }
 
-/** Serves `kubeconfig` (recordings under `directory`/data) and opens a 1440x900 page on it. */
-export async function openKubeconfigWindow(kubeconfig: string, directory: string): Promise<KubeconfigWindow> {
-  const mode: BrowserMode = await startBrowserMode({
+/** Browser mode serving `kubeconfig` alone (no embedded cluster), its recordings under `directory`/data. */
+export function serveKubeconfig(kubeconfig: string, directory: string): Promise<BrowserMode> {
+  return startBrowserMode({
     port: 0,
     kubeconfig,
     embedded: false,
@@ -20,6 +20,11 @@ export async function openKubeconfigWindow(kubeconfig: string, directory: string
     dataDirectory: join(directory, 'data'),
     log: () => undefined,
   });
+}
+
+/** Serves `kubeconfig` (recordings under `directory`/data) and opens a 1440x900 page on it. */
+export async function openKubeconfigWindow(kubeconfig: string, directory: string): Promise<KubeconfigWindow> {
+  const mode = await serveKubeconfig(kubeconfig, directory);
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();

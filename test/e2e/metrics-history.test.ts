@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startBrowserMode, type BrowserMode } from '../../main/app/serve';
+import type { BrowserMode } from '../../main/app/serve';
 import { startEmbeddedCluster, type EmbeddedCluster } from '../../main/sim/embedded-cluster';
 import { formatCpu, parseQuantity } from '../../shared/kube/quantity';
 import { launchChromium, screenshotPath } from './chromium';
+import { serveKubeconfig } from './kubeconfig-window';
 import { scrubTo, setFilter } from './timeline-actions';
 
 let browser: Browser;
@@ -81,14 +82,7 @@ beforeAll(async () => {
   cluster = await startEmbeddedCluster({ seed: 11, pods: 40, nodes: 3 });
   const kubeconfig = join(directory, 'cluster.kubeconfig');
   writeFileSync(kubeconfig, cluster.kubeconfigYaml(), { mode: 0o600 });
-  mode = await startBrowserMode({
-    port: 0,
-    kubeconfig,
-    embedded: false,
-    pods: 0,
-    dataDirectory: join(directory, 'data'),
-    log: () => undefined,
-  });
+  mode = await serveKubeconfig(kubeconfig, directory);
   page = await browser.newPage({ viewport: { width: 1920, height: 900 }, colorScheme: 'dark' });
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (error) => pageErrors.push(error.message));
