@@ -55,6 +55,8 @@ export interface FeedOptions {
    * FailureLog; every failure shows in the sync state); default: ignored.
    */
   onWatchError?: (feed: string, error: unknown) => void;
+  /** Told when the feed watches again after `failures` list or watch failures, some of them not told. */
+  onWatchRecovered?: (feed: string, failures: number) => void;
   /**
    * Called with each new informer before it runs, and with the watch error handler the feed gave it
    * (a recorder attaches here, so it sees the initial list and keeps the feed's handler); the

@@ -129,7 +129,10 @@ export class Feed {
       },
     });
     // A new informer's first failure is told, whatever the last one's said.
-    const failureLog = new FailureLog((error) => this.options.onWatchError?.(this.description, error));
+    const failureLog = new FailureLog(
+      (error) => this.options.onWatchError?.(this.description, error),
+      (failures) => this.options.onWatchRecovered?.(this.description, failures),
+    );
     this.failureLog = failureLog;
     const watchErrorHandler: WatchErrorHandler = (_reflector, error) => failureLog.failed(error);
     informer.setWatchErrorHandler(watchErrorHandler);

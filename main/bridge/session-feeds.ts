@@ -1,7 +1,8 @@
 // How a session builds one informer's Feed: its ListerWatcher and projection, attached to the
 // session's recording when it records (Secrets never are), and its list/watch failures logged
 // (an expired resourceVersion is routine and not logged; a refusal only once per feed; a retry
-// failing as the one before is not told by the feed, see FailureLog).
+// failing as the one before is not told by the feed, which says when it watches again instead: see
+// FailureLog).
 import type { Clock } from '../cache/clock';
 import type { GroupVersionResource } from '../../shared/kube/object';
 import { isForbidden, isResourceExpired } from '../../shared/kube/status';
@@ -52,6 +53,8 @@ export class SessionFeeds {
           }
         : {}),
       onWatchError: (feed, error) => this.watchFailed(feed, error),
+      onWatchRecovered: (feed, failures) =>
+        (this.options.log ?? console.warn)(`${feed}: watching again after ${failures} failed attempts`),
     });
   }
 
