@@ -1,5 +1,6 @@
 // The Reflector's options, its observable state and the contracts it offers stores and error
 // handlers (client-go ReflectorOptions, ResourceVersionUpdater, WatchErrorHandler).
+import { inspect } from 'node:util';
 import type { KubeObject } from '../../shared/kube/object';
 import { isResourceExpired } from '../../shared/kube/status';
 import type { DelayHandler, RandomSource } from './backoff';
@@ -76,6 +77,13 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   /** Where skipped events and store failures are reported (default console.warn). */
   log?: ReflectorLogger;
 }
+
+/**
+ * A message and its details on one line of the terminal (console.warn of an object breaks it over a
+ * line a member past 80 columns: five lines a kind for every watch an API server restart closed).
+ */
+export const defaultReflectorLog: ReflectorLogger = (message, details) =>
+  console.warn(details ? `${message} ${inspect(details, { breakLength: Infinity })}` : message);
 
 /** Logs with context; an expired resourceVersion is routine (the relist handles it) and stays quiet. */
 export const defaultWatchErrorHandler: WatchErrorHandler = (reflector, error) => {

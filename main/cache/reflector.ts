@@ -24,7 +24,7 @@ import type {
   ResourceVersionUpdater,
   WatchErrorHandler,
 } from './reflector-options';
-import { defaultWatchErrorHandler, typeDescriptionOf } from './reflector-options';
+import { defaultReflectorLog, defaultWatchErrorHandler, typeDescriptionOf } from './reflector-options';
 import { startResync } from './resync-timer';
 import { RetryWithDeadline } from './retry-with-deadline';
 import type { Store } from './store';
@@ -103,9 +103,7 @@ export class Reflector<T extends KubeObject = KubeObject> implements ReflectorId
     this.watchErrorHandler = options.watchErrorHandler ?? defaultWatchErrorHandler;
     this.onStateChange = options.onStateChange;
     this.onWatchData = options.onWatchData;
-    this.log =
-      options.log ??
-      ((message, details) => (details ? console.warn(message, details) : console.warn(message)));
+    this.log = options.log ?? defaultReflectorLog;
     this.currentState = { phase: 'listing', since: this.clock.now() };
   }
 

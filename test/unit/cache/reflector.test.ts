@@ -1,6 +1,6 @@
 // The Reflector's list-then-watch loop (client-go reflector_test.go): ListAndWatch, ListAndWatchWithErrors,
 // re-watching and relisting, watch options and resourceVersion propagation.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newStore } from '../../../main/cache/cache-store';
 import { DeltaFIFO } from '../../../main/cache/delta-fifo';
 import { FIFO } from '../../../main/cache/fifo';
@@ -185,6 +185,42 @@ describe('Reflector list and watch', () => {
     expect(lw.listOptions).toHaveLength(1);
     expect(lw.watchOptions.map((options) => options.resourceVersion)).toEqual(['1', '7']);
     expect(watchers[0].stopCount).toBe(1);
+  });
+
+  it('logs a lost watch connection on one line by default, however long its details', async () => {
+    const watchers: FakeWatcher[] = [];
+    const lw = new ListWatch({
+      list: () => listOf('1', []),
+      watch: () => {
+        watchers.push(new FakeWatcher());
+        return watchers[watchers.length - 1];
+      },
+    });
+    const warned: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...parts: unknown[]) => {
+      warned.push(parts.map(String).join(' '));
+    });
+    try {
+      // The default logger: none given.
+      const { reflector, controller } = newTestReflector(lw, podStore(), { log: undefined });
+      const done = reflector.listAndWatch(controller.signal);
+      await settle();
+      watchers[0].add(pod('a', '7'));
+      // An API server restarting resets its streams.
+      watchers[0].throw(new Error('Stream closed with error code NGHTTP2_INTERNAL_ERROR'));
+      await settle();
+      controller.abort();
+      await done;
+    } finally {
+      warn.mockRestore();
+    }
+    // console.warn(message, details) printed the details over five lines; one call, one line.
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).not.toContain('\n');
+    expect(warned[0]).toMatch(
+      /^Watch connection lost; re-watching from the last synced resourceVersion \{ reflector: 'test-reflector', .*resourceVersion: '7', cause: 'Stream closed with error code NGHTTP2_INTERNAL_ERROR' \}$/,
+    );
+    expect(lw.watchOptions.map((options) => options.resourceVersion)).toEqual(['1', '7']);
   });
 
   it('ends listAndWatch after a very short watch, so run relists after a backoff', async () => {
