@@ -62,7 +62,8 @@ export class NamespaceListFile {
     else delete lists[context];
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
-      await mkdir(dirname(this.file), { recursive: true });
+      // Beside the recordings, private as they are (see private-files.ts).
+      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
       await writeFile(temporary, `${JSON.stringify(lists, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.file);
     } catch (error) {

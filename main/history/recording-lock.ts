@@ -2,8 +2,9 @@
 // process. Two writers would interleave their sessions' changes, gaps and keyframes into one timeline
 // that neither could vouch for. A lock whose process is gone (killed, crashed) is stale and taken over.
 import { hostname } from 'node:os';
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makePrivateFolder } from './private-files';
 import { RecordingError } from './recording-error';
 
 interface LockOwner {
@@ -22,11 +23,11 @@ export class RecordingLock {
    */
   static acquire(file: string): RecordingLock {
     const path = `${file}.lock`;
-    mkdirSync(dirname(file), { recursive: true });
+    makePrivateFolder(dirname(file));
     const owner: LockOwner = { pid: process.pid, host: hostname() };
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        writeFileSync(path, JSON.stringify(owner), { flag: 'wx' });
+        writeFileSync(path, JSON.stringify(owner), { flag: 'wx', mode: 0o600 });
         return new RecordingLock(path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -18,10 +18,10 @@
 // metric_series  one pod container's or node's usage: its names, pod uid and workload
 // metric_samples one poll of metrics.k8s.io per resource: every new sample of it (deflated varints)
 // meta      format version, context, created, and for exports the range and filters
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { keepPrivate, makePrivateFile, makePrivateFolder } from './private-files';
 import { RecordingError, messageOf, problemKindOf } from './recording-error';
 
 export type { SqliteDatabase };
@@ -93,7 +93,8 @@ CREATE INDEX IF NOT EXISTS metric_samples_by_time ON metric_samples (resource, t
 export function openForWriting(file: string, context: string, now = Date.now()): SqliteDatabase {
   let database: SqliteDatabase | undefined;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makePrivateFolder(dirname(file));
+    makePrivateFile(file);
     database = new Database(file);
     const tables = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
       name: string;
@@ -106,6 +107,8 @@ export function openForWriting(file: string, context: string, now = Date.now()):
         message: 'it is a SQLite database but not a Kubetide recording',
       });
     }
+    // A recording (or the empty file made above): the user's alone from now on.
+    keepPrivate(file);
     // Must precede the first table: auto_vacuum is fixed when the file is created.
     database.pragma('auto_vacuum = INCREMENTAL');
     database.pragma('journal_mode = WAL');
