@@ -3,6 +3,7 @@
 // when asked, it starts the embedded cluster (main/sim) and connects to it over HTTP as the context
 // "Embedded cluster", exactly as it would to a real API server. The embedded cluster is also offered
 // in the context picker beside the kubeconfig's contexts, and started on first use.
+import { randomBytes } from 'node:crypto';
 import { parse, stringify } from 'yaml';
 import { realClock } from '../cache/real-clock';
 import type { Clock } from '../cache/clock';
@@ -146,7 +147,15 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       // Like a real API server: TLS (a generated CA in the kubeconfig), HTTP/2, and LIST replies over
       // 128 KiB gzipped for the client that asks (ours does), so the app on its embedded cluster reads
       // what it reads from a real one. At the default 2,000 pods that is ~4 MB deflated on zlib's threads.
-      embedded = await startEmbeddedCluster({ pods, tls: true, compressResponses: true });
+      // Its administrator's token is this run's secret: the cluster listens on loopback, where any
+      // local process can connect, and would otherwise serve a request without credentials (or with
+      // the well-known token) as its administrator.
+      embedded = await startEmbeddedCluster({
+        pods,
+        tls: true,
+        compressResponses: true,
+        administratorToken: randomBytes(32).toString('hex'),
+      });
       embedded.churn.set(options.churn === false ? 0 : gentleChurnPerSecond);
       embeddedConfig = embeddedKubeconfig(embedded);
       return embeddedConfig;

@@ -95,6 +95,14 @@ export interface EmbeddedClusterOptions {
    * the user a token is, or undefined to refuse it (401). For tests of OIDC clients.
    */
   authenticateToken?: (token: string) => SimUser | undefined;
+  /**
+   * The administrator's bearer token, a secret of the caller's: every request must then carry a
+   * token (without one it is 401, as on a cluster with anonymous requests off). Default: the
+   * well-known kubetide-embedded-token, and requests without credentials served as the administrator,
+   * for tests and curl. The app's own embedded cluster gives one, so that other local processes can
+   * neither read it nor write to it.
+   */
+  administratorToken?: string;
   /** Lines a container's log file holds before the kubelet rotates it (default 100,000, ~10 MiB). */
   logLinesPerFile?: number;
   /**
@@ -149,6 +157,8 @@ export interface EmbeddedCluster {
   readonly simulation?: Simulation;
   /** A served type by plural resource and group ("" for core), e.g. resource('deployments', 'apps'). */
   resource(resource: string, group?: string): ResourceType;
+  /** The administrator's bearer token (see EmbeddedClusterOptions.administratorToken). */
+  readonly administratorToken: string;
   /** A kubeconfig for the administrator, or for one of the `users` by name (its context namespace set). */
   kubeconfigYaml(userName?: string): string;
   close(): Promise<void>;
@@ -165,7 +175,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
   });
   const storage = new ClusterStorage(store, catalog, clock, random);
   const hub = new WatchHub();
-  const users = new SimUsers(options.users ?? [], options.authenticateToken);
+  const users = new SimUsers(options.users ?? [], options.authenticateToken, options.administratorToken);
   let proxy: FaultProxy | undefined;
   // The proxy starts with the server, before any request can ask for a blackhole.
   const faults = new FaultInjector(
@@ -308,9 +318,11 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions = {})
     churn,
     simulation,
     resource,
+    administratorToken: users.administrator.token,
     kubeconfigYaml: (userName) => {
       const certificateAuthority = certificates?.certificateAuthority;
-      if (userName === undefined) return embeddedKubeconfig(url, certificateAuthority);
+      if (userName === undefined)
+        return embeddedKubeconfig(url, certificateAuthority, undefined, users.administrator.token);
       const user = users.find(userName);
       if (!user) throw new Error(`the embedded cluster has no user ${userName}`);
       return embeddedKubeconfig(url, certificateAuthority, user);

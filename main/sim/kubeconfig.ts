@@ -8,8 +8,16 @@ import { administratorToken } from './sim-users';
 
 export const embeddedContextName = 'kubetide-embedded';
 
-/** `certificateAuthority`: the CA's PEM, for an https:// URL; `user`: the administrator when absent. */
-export function embeddedKubeconfig(url: string, certificateAuthority?: string, user?: SimUser): string {
+/**
+ * `certificateAuthority`: the CA's PEM, for an https:// URL; `user`: the administrator when absent,
+ * with the token `administratorSecret` (default the well-known one, see SimUsers).
+ */
+export function embeddedKubeconfig(
+  url: string,
+  certificateAuthority?: string,
+  user?: SimUser,
+  administratorSecret = administratorToken,
+): string {
   const context = user ? `${embeddedContextName}-${user.name}` : embeddedContextName;
   const userEntry = user ? user.name : `${embeddedContextName}-user`;
   // kubectl refuses plain http:// with certificate-authority-data, and needs neither for it.
@@ -20,7 +28,7 @@ export function embeddedKubeconfig(url: string, certificateAuthority?: string, u
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: embeddedContextName, cluster }],
-    users: [{ name: userEntry, user: { token: user?.token ?? administratorToken } }],
+    users: [{ name: userEntry, user: { token: user?.token ?? administratorSecret } }],
     contexts: [
       {
         name: context,

@@ -2,7 +2,9 @@
 // as a real cluster's token authenticator and Roles/ClusterRoles would give them. The kubeconfig user
 // the cluster writes by default is an administrator, so tools and tests that know nothing of users
 // keep full access; requests without any credentials are served as that administrator too (the
-// embedded cluster listens on loopback only, and curl against /_sim must keep working).
+// embedded cluster listens on loopback only, and curl against /_sim must keep working), unless the
+// administrator's token is a secret of its own (the app's embedded cluster): then, as on a cluster
+// with anonymous requests off, a request without it is 401, and the well-known token is no one's.
 import { randomBytes } from 'node:crypto';
 import { StatusError, newStatus } from '../../shared/kube/status';
 
@@ -110,12 +112,22 @@ export function namespaceViewer(options: NamespaceViewerOptions): SimUser {
 export class SimUsers {
   private readonly byToken = new Map<string, SimUser>();
 
+  /** The kubeconfig user the cluster writes by default. */
+  readonly administrator: SimUser;
+  /** Requests without credentials are the administrator's: no token of its own was given. */
+  private readonly anonymousAdministrator: boolean;
+
   constructor(
     users: readonly SimUser[],
     /** Tokens no user holds, authenticated as an OIDC or webhook authenticator would (undefined: 401). */
     private readonly authenticateToken?: (token: string) => SimUser | undefined,
+    /** The administrator's token, a secret: requests must then carry a token (default: the well-known one). */
+    administratorSecret?: string,
   ) {
-    for (const user of [administrator, ...users]) {
+    this.administrator =
+      administratorSecret === undefined ? administrator : { ...administrator, token: administratorSecret };
+    this.anonymousAdministrator = administratorSecret === undefined;
+    for (const user of [this.administrator, ...users]) {
       const taken = this.byToken.get(user.token);
       if (taken) throw new Error(`users ${taken.name} and ${user.name} have the same token`);
       this.byToken.set(user.token, user);
@@ -127,12 +139,13 @@ export class SimUsers {
   }
 
   /**
-   * The user an Authorization header names. No header is the administrator (see the file comment);
-   * any other scheme or an unknown token is 401 with kube-apiserver's body, as its token
-   * authenticator answers.
+   * The user an Authorization header names. No header is the administrator unless its token is a
+   * secret (see the file comment); any other scheme or an unknown token is 401 with kube-apiserver's
+   * body, as its token authenticator answers.
    */
   authenticate(authorization: string | undefined): SimUser {
-    if (authorization === undefined) return administrator;
+    if (authorization === undefined && this.anonymousAdministrator) return this.administrator;
+    if (authorization === undefined) throw new StatusError(newStatus(401, 'Unauthorized', 'Unauthorized'));
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const user = match ? (this.byToken.get(match[1]!) ?? this.authenticateToken?.(match[1]!)) : undefined;
     if (!user) throw new StatusError(newStatus(401, 'Unauthorized', 'Unauthorized'));

@@ -56,7 +56,7 @@ beforeAll(async () => {
     dataDirectory,
     log: () => undefined,
   });
-  api = new ClusterApi(mode.backend.embedded!.url, mode.backend.embedded!.certificateAuthority);
+  api = new ClusterApi(mode.backend.embedded!);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   // A locator that never resolves fails its step with the locator named, not the whole test at 60 s.

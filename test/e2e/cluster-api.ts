@@ -1,6 +1,7 @@
 // The e2e tests' view of the embedded cluster through its HTTP API, the way kubectl sees it: the
 // ground truth the UI's rows are compared with, and the way changes are made behind the UI's back.
-// Over TLS it trusts the cluster's CA, as kubectl does through the kubeconfig.
+// Over TLS it trusts the cluster's CA, and it sends the administrator's token, as kubectl does
+// through the kubeconfig.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -43,12 +44,24 @@ interface PodList {
 export const replicaSetPods = (pods: PodSummary[]): PodSummary[] =>
   pods.filter((pod) => pod.owners.some((owner) => owner.kind === 'ReplicaSet'));
 
+/** What a client needs of an embedded cluster: its URL, its CA (with TLS) and its administrator's token. */
+export interface ClusterAddress {
+  readonly url: string;
+  readonly certificateAuthority?: string;
+  readonly administratorToken: string;
+}
+
 export class ClusterApi {
-  /** `certificateAuthority`: the CA's PEM, for an https:// cluster. */
-  constructor(
-    private readonly url: string,
-    private readonly certificateAuthority?: string,
-  ) {}
+  private readonly url: string;
+  private readonly certificateAuthority: string | undefined;
+  private readonly authorization: string;
+
+  constructor(cluster: ClusterAddress) {
+    this.url = cluster.url;
+    this.certificateAuthority = cluster.certificateAuthority;
+    // As the kubeconfig's user: the app's embedded cluster refuses requests without its token.
+    this.authorization = `Bearer ${cluster.administratorToken}`;
+  }
 
   /** One request on a connection of its own. */
   private request(
@@ -60,7 +73,12 @@ export class ClusterApi {
     return new Promise<Reply>((resolve, reject) => {
       const request = transport.request(
         url,
-        { method: init.method ?? 'GET', headers: init.headers, ca: this.certificateAuthority, agent: false },
+        {
+          method: init.method ?? 'GET',
+          headers: { Authorization: this.authorization, ...init.headers },
+          ca: this.certificateAuthority,
+          agent: false,
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -218,7 +218,7 @@ beforeAll(async () => {
     dataDirectory,
     log: () => undefined,
   });
-  api = new ClusterApi(mode.backend.embedded!.url, mode.backend.embedded!.certificateAuthority);
+  api = new ClusterApi(mode.backend.embedded!);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
   page.setDefaultTimeout(15_000);
