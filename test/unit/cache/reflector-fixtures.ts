@@ -7,6 +7,9 @@ import { Reflector } from '../../../main/cache/reflector';
 import type { Store } from '../../../main/cache/store';
 import type { KubeObject } from '../../../shared/kube/object';
 import { initialEventsEndAnnotation } from '../../../shared/kube/object';
+import type { KubeList } from '../../../shared/kube/object';
+import { FakeWatcher } from '../../support/fake-watcher';
+import { ListWatch, listOf } from '../../support/list-watch';
 
 export function pod(name: string, resourceVersion = '', extra: Partial<KubeObject> = {}): KubeObject {
   return {
@@ -61,6 +64,23 @@ export function newTestReflector(
     clock,
   });
   return { reflector, clock, controller: new AbortController(), errors };
+}
+
+/** A ListWatch answering `list` (by default empty at RV 1), each watch a new FakeWatcher kept in order. */
+export function keptWatches(list: () => KubeList = () => listOf('1', [])): {
+  lw: ListWatch;
+  watchers: FakeWatcher[];
+} {
+  const watchers: FakeWatcher[] = [];
+  const lw = new ListWatch({
+    list,
+    watch: () => {
+      const watcher = new FakeWatcher();
+      watchers.push(watcher);
+      return watcher;
+    },
+  });
+  return { lw, watchers };
 }
 
 /** Lets pending promise chains run: a few macrotask turns, no clock movement. */

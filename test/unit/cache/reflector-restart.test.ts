@@ -7,20 +7,13 @@ import { StatusError, newStatus } from '../../../shared/kube/status';
 import type { KubeObject } from '../../../shared/kube/object';
 import { FakeWatcher } from '../../support/fake-watcher';
 import { ListWatch, listOf } from '../../support/list-watch';
-import { eventually, newTestReflector, pod } from './reflector-fixtures';
+import { eventually, keptWatches, newTestReflector, pod } from './reflector-fixtures';
 
 const podStore = () => newStore<KubeObject>(metaNamespaceKeyFunc);
 
 describe('Reflector.restartWatch', () => {
   it('stops the open watch and re-watches at once from the last synced resourceVersion, without relisting', async () => {
-    const watchers: FakeWatcher[] = [];
-    const lw = new ListWatch({
-      list: () => listOf('5', [pod('a', '5')]),
-      watch: () => {
-        watchers.push(new FakeWatcher());
-        return watchers[watchers.length - 1]!;
-      },
-    });
+    const { lw, watchers } = keptWatches(() => listOf('5', [pod('a', '5')]));
     const { reflector, controller } = newTestReflector(lw, podStore());
     const done = reflector.run(controller.signal);
     await eventually(() => watchers.length === 1);

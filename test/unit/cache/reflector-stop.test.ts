@@ -6,7 +6,7 @@ import { metaNamespaceKeyFunc } from '../../../main/cache/keys';
 import type { KubeList, KubeObject } from '../../../shared/kube/object';
 import { FakeWatcher } from '../../support/fake-watcher';
 import { ListWatch, listOf } from '../../support/list-watch';
-import { eventually, newTestReflector, pod, settle } from './reflector-fixtures';
+import { eventually, keptWatches, newTestReflector, pod, settle } from './reflector-fixtures';
 
 const podStore = () => newStore<KubeObject>(metaNamespaceKeyFunc);
 
@@ -21,14 +21,7 @@ describe('Reflector stop', () => {
   });
 
   it('TestReflectorWatchStoppedAfter: a stop during the watch stops the watcher and resolves', async () => {
-    const watchers: FakeWatcher[] = [];
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        watchers.push(new FakeWatcher());
-        return watchers[watchers.length - 1];
-      },
-    });
+    const { lw, watchers } = keptWatches();
     const { reflector, controller } = newTestReflector(lw, podStore());
     const done = reflector.listAndWatch(controller.signal);
     await settle();

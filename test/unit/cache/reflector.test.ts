@@ -9,7 +9,7 @@ import type { KubeObject } from '../../../shared/kube/object';
 import { newStatus } from '../../../shared/kube/status';
 import { FakeWatcher } from '../../support/fake-watcher';
 import { ListWatch, listOf } from '../../support/list-watch';
-import { eventually, newTestReflector, pod, settle, versions } from './reflector-fixtures';
+import { eventually, keptWatches, newTestReflector, pod, settle, versions } from './reflector-fixtures';
 
 const podStore = () => newStore<KubeObject>(metaNamespaceKeyFunc);
 
@@ -166,14 +166,7 @@ describe('Reflector list and watch', () => {
   });
 
   it('re-watches at once from the last RV after a normal close, without relisting', async () => {
-    const watchers: FakeWatcher[] = [];
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        watchers.push(new FakeWatcher());
-        return watchers[watchers.length - 1];
-      },
-    });
+    const { lw, watchers } = keptWatches();
     const { reflector, controller } = newTestReflector(lw, podStore());
     const done = reflector.listAndWatch(controller.signal);
     await settle();
@@ -188,14 +181,7 @@ describe('Reflector list and watch', () => {
   });
 
   it('logs a lost watch connection on one line by default, however long its details', async () => {
-    const watchers: FakeWatcher[] = [];
-    const lw = new ListWatch({
-      list: () => listOf('1', []),
-      watch: () => {
-        watchers.push(new FakeWatcher());
-        return watchers[watchers.length - 1];
-      },
-    });
+    const { lw, watchers } = keptWatches();
     const warned: string[] = [];
     const warn = vi.spyOn(console, 'warn').mockImplementation((...parts: unknown[]) => {
       warned.push(parts.map(String).join(' '));
