@@ -1,6 +1,5 @@
 // The Reflector's options, its observable state and the contracts it offers stores and error
 // handlers (client-go ReflectorOptions, ResourceVersionUpdater, WatchErrorHandler).
-import { inspect } from 'node:util';
 import type { KubeObject } from '../../shared/kube/object';
 import { isResourceExpired } from '../../shared/kube/status';
 import type { DelayHandler, RandomSource } from './backoff';
@@ -79,11 +78,21 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
 }
 
 /**
- * A message and its details on one line of the terminal (console.warn of an object breaks it over a
- * line a member past 80 columns: five lines a kind for every watch an API server restart closed).
+ * A message and its details on one line, as klog writes a structured line (`key="value"`, an error
+ * as its message): console.warn of an object broke it over a line a member past 80 columns, five
+ * lines a kind for every watch an API server restart closed.
  */
 export const defaultReflectorLog: ReflectorLogger = (message, details) =>
-  console.warn(details ? `${message} ${inspect(details, { breakLength: Infinity })}` : message);
+  console.warn(details ? `${message} ${oneLine(details)}` : message);
+
+function oneLine(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(
+      ([key, value]) =>
+        `${key}=${JSON.stringify(value instanceof Error ? value.message : value) ?? 'undefined'}`,
+    )
+    .join(' ');
+}
 
 /** Logs with context; an expired resourceVersion is routine (the relist handles it) and stays quiet. */
 export const defaultWatchErrorHandler: WatchErrorHandler = (reflector, error) => {

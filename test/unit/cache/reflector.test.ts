@@ -204,7 +204,7 @@ describe('Reflector list and watch', () => {
     expect(warned).toHaveLength(1);
     expect(warned[0]).not.toContain('\n');
     expect(warned[0]).toMatch(
-      /^Watch connection lost; re-watching from the last synced resourceVersion \{ reflector: 'test-reflector', .*resourceVersion: '7', cause: 'Stream closed with error code NGHTTP2_INTERNAL_ERROR' \}$/,
+      /^Watch connection lost; re-watching from the last synced resourceVersion reflector="test-reflector" .*resourceVersion="7" cause="Stream closed with error code NGHTTP2_INTERNAL_ERROR"$/,
     );
     expect(lw.watchOptions.map((options) => options.resourceVersion)).toEqual(['1', '7']);
   });
