@@ -93,8 +93,11 @@ export function podTemplate(app: string, random: SeededRandom): Json {
         { name: 'APP', value: app },
         { name: 'LOG_LEVEL', value: random.pick(['info', 'debug', 'warn']) },
       ],
+      // 10-100m: about 150 pods a node (seed.ts) then ask for half a node's allocatable CPU and use
+      // about a quarter, as a scheduled cluster does; 50-500m asked 2.6 nodes' worth of every node and
+      // its pods' usage (metrics-usage.ts scales it to the requests) read 130-160% in kubectl top.
       resources: {
-        requests: { cpu: `${50 + random.int(10) * 50}m`, memory: `${64 * (1 + random.int(8))}Mi` },
+        requests: { cpu: `${10 + random.int(10) * 10}m`, memory: `${64 * (1 + random.int(8))}Mi` },
       },
       imagePullPolicy: 'IfNotPresent',
       terminationMessagePath: '/dev/termination-log',
