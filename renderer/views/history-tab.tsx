@@ -44,6 +44,22 @@ export function foldDiff(lines: readonly HistoryDiffLine[]): DiffItem[] {
   return items;
 }
 
+/**
+ * The line above the diff: what to do, or what the two picked versions differ by. With one version
+ * recorded there is no second to pick, and asking for one read as if a version were missing.
+ */
+export function diffHeader(
+  versions: number,
+  paired: boolean,
+  diff: readonly HistoryDiffLine[] | undefined,
+): string {
+  if (versions === 1) return 'One version recorded so far: nothing to compare yet.';
+  if (!paired) return 'Pick two versions to compare.';
+  if (!diff) return 'Comparing…';
+  const changed = diff.filter((line) => line.kind !== 'same').length;
+  return `${changed} changed line${changed === 1 ? '' : 's'} between the two selected versions`;
+}
+
 export function HistoryTab(props: HistoryTabProps): ReactNode {
   const { bridge } = useServices();
   // Holds nothing to release: an answer arriving after unmount updates a model no one listens to.
@@ -65,7 +81,6 @@ export function HistoryTab(props: HistoryTabProps): ReactNode {
   if (versions.length === 0) {
     return <div className="detail-message">Nothing recorded for this object yet.</div>;
   }
-  const changed = diff?.filter((line) => line.kind !== 'same').length ?? 0;
   return (
     <div className="history-tab" data-testid="history-tab">
       <ol className="history-versions" aria-label="Versions">
@@ -101,11 +116,7 @@ export function HistoryTab(props: HistoryTabProps): ReactNode {
         })}
       </ol>
       <div className="history-diff-header">
-        {olderId === undefined || newerId === undefined
-          ? 'Pick two versions to compare.'
-          : diff
-            ? `${changed} changed line${changed === 1 ? '' : 's'} between the two selected versions`
-            : 'Comparing…'}
+        {diffHeader(versions.length, olderId !== undefined && newerId !== undefined, diff)}
       </div>
       {diff && (
         <pre className="history-diff" data-testid="history-diff">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commandForKey } from '../../../renderer/ui-state/keyboard';
-import { foldDiff } from '../../../renderer/views/history-tab';
+import { diffHeader, foldDiff } from '../../../renderer/views/history-tab';
 import type { HistoryDiffLine } from '../../../shared/protocol';
 
 const press = (key: string) => ({ key, ctrlKey: false, metaKey: false, altKey: false, inTextField: false });
@@ -37,5 +37,18 @@ describe('the History tab folds long unchanged runs of a diff', () => {
 
   it('folds an identical pair of versions into one run', () => {
     expect(foldDiff([same('a'), same('b')])).toEqual([{ kind: 'fold', count: 2 }]);
+  });
+
+  it('says there is nothing to compare when one version is recorded, instead of asking for two', () => {
+    expect(diffHeader(1, false, undefined)).toBe('One version recorded so far: nothing to compare yet.');
+    expect(diffHeader(3, false, undefined)).toBe('Pick two versions to compare.');
+    expect(diffHeader(3, true, undefined)).toBe('Comparing…');
+    const diff: HistoryDiffLine[] = [
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'c' },
+    ];
+    expect(diffHeader(3, true, diff)).toBe('2 changed lines between the two selected versions');
+    expect(diffHeader(2, true, diff.slice(0, 2))).toBe('1 changed line between the two selected versions');
   });
 });
