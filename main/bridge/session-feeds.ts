@@ -54,8 +54,12 @@ export class SessionFeeds {
         : {}),
       onWatchError: (feed, error) => this.watchFailed(feed, error),
       onWatchRecovered: (feed, failures) =>
-        (this.options.log ?? console.warn)(`${feed}: watching again after ${failures} failed attempts`),
+        this.log(`${feed}: watching again after ${failures} failed attempts`),
     });
+  }
+
+  private log(message: string): void {
+    (this.options.log ?? console.warn)(message);
   }
 
   private watchFailed(feed: string, error: unknown): void {
@@ -65,7 +69,7 @@ export class SessionFeeds {
       if (this.forbiddenLogged.has(feed)) return;
       this.forbiddenLogged.add(feed);
     }
-    (this.options.log ?? console.warn)(`${feed}: ${error instanceof Error ? error.message : String(error)}`);
+    this.log(`${feed}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
