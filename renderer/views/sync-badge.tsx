@@ -86,13 +86,13 @@ function silence(ms: number): string {
 function badgePhase(
   state: SyncState | undefined,
   connection: ConnectionState,
-  loading: SnapshotLoading | undefined,
+  loadingShown: boolean,
 ): string {
   if (connection.phase === 'closed') return 'stale';
   if (connection.phase === 'connecting')
     return connection.retryAt === undefined ? 'connecting' : 'reconnecting';
   // Looks as a listing does: rows are still coming.
-  if (state?.phase === 'synced' && loading) return 'listing';
+  if (loadingShown) return 'listing';
   if (state?.phase === 'synced' && state.noDataSince !== undefined) return 'silent';
   return state?.phase ?? 'connecting';
 }
@@ -109,8 +109,9 @@ export function SyncBadge(props: SyncBadgeProps): ReactNode {
   const now = useNow();
   const { state, connection, loading } = props;
   const text = describeSync(state, connection, now, loading);
-  const phase = badgePhase(state, connection, loading);
+  // A synced feed whose snapshot is still on its way here reads as rows still coming.
   const loadingShown = state?.phase === 'synced' && loading !== undefined;
+  const phase = badgePhase(state, connection, loadingShown);
   const progress = progressOf(state, loading);
   return (
     <>
