@@ -13,6 +13,7 @@ import type { MetricsUsage } from '../kube/metrics-usage';
 import type { MetricsResource } from '../../shared/protocol/metrics-messages';
 import { metricsMessageOf } from './metrics-poll-work';
 import type { MetricsWorkerData, MetricsWorkerReply, MetricsWorkerRequest } from './metrics-worker-protocol';
+import { nameThisThread } from '../history/thread-name';
 
 /** Keys per 'keys' message: a session's first poll numbers every key, 150,000 strings to clone. */
 export const keysPerMessage = 10_000;
@@ -28,6 +29,7 @@ export const objectsPerTotals = 10_000;
 
 const port = parentPort;
 if (!port) throw new Error('metrics-worker runs as a worker thread');
+nameThisThread('kubetide-metric');
 const { record } = workerData as MetricsWorkerData;
 
 /** Replies not sent yet: one is in flight to main at a time (see metrics-worker-protocol.ts). */

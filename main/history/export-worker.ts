@@ -5,6 +5,7 @@ import type { ExportOptions } from './export-recording';
 import { exportRecording } from './export-recording';
 import { messageOf } from './recording-error';
 import { openRecording } from './recording-reader';
+import { nameThisThread } from './thread-name';
 
 export interface ExportRequest {
   readonly source: string;
@@ -21,6 +22,7 @@ type ExportSummaryProblems = ReturnType<typeof exportRecording>['problems'];
 
 const port = parentPort;
 if (port) {
+  nameThisThread('kubetide-export');
   const request = workerData as ExportRequest;
   try {
     // The copy reads every change row and reports the ones it cannot: no page-by-page check first.

@@ -37,6 +37,7 @@ import { MemberCounts } from './member-counts';
 import { recordedEventsAbout } from './recorded-events';
 import type { QueryReply, QueryRequest, QueryWorkerData, TimelineFigures } from './query-protocol';
 import { QueryReaders } from './query-readers';
+import { nameThisThread } from './thread-name';
 
 const readers = new QueryReaders((workerData as QueryWorkerData | undefined)?.checkIntegrity !== false);
 /** Objects per chunk when they are sent whole: about 2.5 MB of pods, a few ms to parse. */
@@ -67,6 +68,7 @@ function timeline(request: Extract<QueryRequest, { type: 'timeline' }>): Timelin
 
 const port = parentPort;
 if (port) {
+  nameThisThread('kubetide-query');
   port.on('message', (request: QueryRequest) => {
     try {
       answer(port, request);

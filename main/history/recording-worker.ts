@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RecorderRequest } from './recording-protocol';
 import { RecordingServer } from './recording-server';
 import { setThisThreadNiceness } from './thread-priority';
+import { nameThisThread } from './thread-name';
 
 /** What the thread is started with. */
 export interface RecordingWorkerData {
@@ -14,6 +15,7 @@ export interface RecordingWorkerData {
 
 const port = parentPort;
 if (!port) throw new Error('recording-worker runs as a worker thread');
+nameThisThread('kubetide-record');
 const { niceness } = (workerData ?? { niceness: 0 }) as RecordingWorkerData;
 if (niceness > 0) setThisThreadNiceness(niceness);
 // A batch's buffer goes back as it came: moved, not copied (see BatchBuffer).
