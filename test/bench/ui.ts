@@ -15,6 +15,7 @@ import type { CdpSession } from './cdp-connection';
 import type { BenchOptions, BenchResult } from './harness';
 import { atMost, median, percentile, round } from './harness';
 import { UiBenchSession } from './ui-session';
+import { startupBudget } from './ui-startup-budget';
 import { startFloorServer } from './ui-floor';
 import { endChurnWindow, startChurnWindow } from './ui-churn-window';
 import { beforeChurnWindow, churnWarmupMs, filterTexts } from './ui-before-churn';
@@ -103,10 +104,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
     log(`ui: opening Kubetide (${browser.driver} driver)...`);
     const page = await browser.newPage();
     const { cdp } = page;
+    const budget = startupBudget(cluster.pid, backend.pid);
     const startup = await profiled(cdp, options, 'startup', async () => {
       await page.goto(await backend.launchUrl());
       return startupTimes(page);
     });
+    const startupCpu = budget.atSynced();
     log(`ui: first rows ${round(startup.firstRows)} ms, synced ${round(startup.synced)} ms`);
     await cluster.setChurn(options.uiChurn);
     await page.waitForTimeout(churnWarmupMs);
@@ -193,6 +196,12 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         driver: options.uiDriver,
         first_rows_ms: round(startup.firstRows),
         synced_ms: round(startup.synced),
+        // Navigation to synced: every process's CPU (the backend, the cluster, Chromium's, this one),
+        // and the least wall time that work allows: its sum over the cores, or the backend's main
+        // thread alone (one thread runs on one core), whichever is longer.
+        synced_cpu_s: round(startupCpu.totalMs / 1000),
+        synced_backend_main_cpu_s: round(startupCpu.backendMainMs / 1000),
+        synced_cpu_bound_ms: round(startupCpu.boundMs),
         keystroke_p50_ms: round(percentile(typing.latencies, 50)),
         keystroke_p95_ms: round(keystrokeP95),
         keystrokes: typing.latencies.length,
@@ -279,6 +288,7 @@ export async function runUi(options: BenchOptions, print: (message: string) => v
         options.uiDriver === 'cdp'
           ? "driver: cdp (a bare DevTools connection, no Network domain: the page pays no devtools copy of its WebSocket frames; its wheel input paces otherwise than playwright's: compare scroll figures within one driver)"
           : 'driver: playwright (playwright-core enables the Network domain: the page pays a devtools copy of every WebSocket frame, ~23 us a row; --driver cdp runs without it)',
+        `synced's CPU, navigation to synced (${round(startup.synced)} ms): ${startupCpu.described}`,
         `typed: ${texts.map((text) => `"${text}"`).join(', ')}, each cleared after; ${typing.latencies.length} keystrokes`,
         `engine over floor: keystroke p95 ${round(keystrokeP95 / floorKeystrokeP95)}x, scroll p95 ${round(scrollP95 / floorScrollP95)}x, first rows ${round(startup.firstRows / floorStartup.firstRows)}x (floor: ${floor.rows} rows, substring filter)`,
         `scroll: ${frames.length} frame intervals, ${skippedFrames(frames)} frames skipped; p95 in whole frame periods ${round(scrollP95InPeriods)} ms (the goal's measure: the page's clock reads an on-time frame as 16.6-16.8 ms)`,

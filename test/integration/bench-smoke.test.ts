@@ -31,6 +31,10 @@ const expectedFields: Record<string, string[]> = {
 const uiFields = [
   'first_rows_ms',
   'synced_ms',
+  // The CPU every process spent to synced, and the least wall time it allows on this machine's cores.
+  'synced_cpu_s',
+  'synced_backend_main_cpu_s',
+  'synced_cpu_bound_ms',
   'keystroke_p50_ms',
   'keystroke_p95_ms',
   'typing_dropped_keys',
