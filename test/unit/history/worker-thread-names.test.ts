@@ -45,7 +45,9 @@ describe.runIf(process.platform === 'linux')('worker thread names', () => {
     const before = readFileSync(path, 'latin1').trim();
     try {
       expect(nameThisThread('kubetide-a-long-thread-name')).toBe(true);
-      expect(readFileSync(path, 'latin1').trim()).toBe('kubetide-a-long-thread-name'.slice(0, threadNameBytes));
+      expect(readFileSync(path, 'latin1').trim()).toBe(
+        'kubetide-a-long-thread-name'.slice(0, threadNameBytes),
+      );
     } finally {
       nameThisThread(before);
     }
