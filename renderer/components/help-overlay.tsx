@@ -50,7 +50,8 @@ export function HelpOverlay(props: { readonly onClose: () => void }): ReactNode 
         <p className="help-note">
           Filter syntax: <code>app=web,tier!=db</code> <code>env in (prod,staging)</code> <code>!canary</code>{' '}
           <code>ns=payments</code> <code>node=n-12</code> <code>owner=web-7c9d8</code>{' '}
-          <code>status=Pending</code> <code>cpu&gt;250m</code> <code>mem&gt;=1Gi</code> and free text.
+          <code>status=Pending</code> <code>status!=Running</code> <code>cpu&gt;250m</code>{' '}
+          <code>mem&gt;=1Gi</code> and free text.
         </p>
       </div>
     </div>

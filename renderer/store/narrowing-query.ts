@@ -13,7 +13,7 @@ import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { mergedByName } from './few-by-name';
 import { leaseKeys, returnKeys } from './key-leases';
 import type { LogCursor } from './row-change-log';
-import type { RowFilter, RowSort } from './row-query';
+import type { RowExclusions, RowFilter, RowSort } from './row-query';
 import { answersByExclusion, candidateCount, filterAccepter, matchesFilter, queryRows } from './row-query';
 import type { SubscriptionMirror } from './subscription-mirror';
 
@@ -119,6 +119,7 @@ export function narrows(previous: RowFilter, next: RowFilter): boolean {
     sameOrAdded(previous.node, next.node) &&
     sameOrAdded(previous.status, next.status) &&
     sameOrAdded(previous.ownerUid, next.ownerUid) &&
+    exclusionsNarrow(previous.without, next.without) &&
     selectorNarrows(previous.labelSelector, next.labelSelector) &&
     textNarrows(previous.text, next.text)
   );
@@ -126,6 +127,17 @@ export function narrows(previous: RowFilter, next: RowFilter): boolean {
 
 function sameOrAdded(previous: string | undefined, next: string | undefined): boolean {
   return previous === undefined || previous === next;
+}
+
+/** Every value `previous` leaves out, `next` leaves out too: leaving out more accepts less. */
+function exclusionsNarrow(previous: RowExclusions | undefined, next: RowExclusions | undefined): boolean {
+  const kept = (before: readonly string[] | undefined, after: readonly string[] | undefined) =>
+    (before ?? []).every((value) => after?.includes(value));
+  return (
+    kept(previous?.namespaces, next?.namespaces) &&
+    kept(previous?.nodes, next?.nodes) &&
+    kept(previous?.statuses, next?.statuses)
+  );
 }
 
 function namespacesNarrow(

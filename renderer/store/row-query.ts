@@ -20,8 +20,21 @@ export interface RowFilter {
   /** Rows with an owner reference to this uid. */
   ownerUid?: string;
   status?: string;
+  /** Rows with none of these namespaces, nodes or statuses (`ns!=`, `node!=`, `status!=`). */
+  without?: RowExclusions;
   /** Case-insensitive substring of the name, namespace, or a label written key=value. */
   text?: string;
+}
+
+/**
+ * Index values a row must not have. A row without a node (not a pod) or a status is on no node and in
+ * no status, so no exclusion of a node or a status leaves it out, as kubectl's `spec.nodeName!=x`
+ * keeps an unscheduled pod.
+ */
+export interface RowExclusions {
+  readonly namespaces?: readonly string[];
+  readonly nodes?: readonly string[];
+  readonly statuses?: readonly string[];
 }
 
 /** A column to sort by: an index into Row.cells, or one of the row's own fields. */
@@ -116,7 +129,24 @@ function isTextOnly(filter: RowFilter): boolean {
     filter.node === undefined &&
     filter.ownerUid === undefined &&
     filter.status === undefined &&
+    !hasExclusions(filter.without) &&
     (filter.labelSelector === undefined || filter.labelSelector.requirements.length === 0)
+  );
+}
+
+/** True when `without` leaves out some value. */
+export function hasExclusions(without: RowExclusions | undefined): boolean {
+  return (
+    (without?.namespaces?.length ?? 0) + (without?.nodes?.length ?? 0) + (without?.statuses?.length ?? 0) > 0
+  );
+}
+
+/** True when `row` has a namespace, node or status `without` leaves out. */
+function isExcluded(row: Row, without: RowExclusions): boolean {
+  return (
+    (without.namespaces?.includes(row.namespace) ?? false) ||
+    (row.node !== undefined && (without.nodes?.includes(row.node) ?? false)) ||
+    (row.status !== undefined && (without.statuses?.includes(row.status) ?? false))
   );
 }
 
@@ -152,8 +182,8 @@ export function filterAccepter(mirror: SubscriptionMirror, filter: RowFilter): (
 
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
- * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` (the complement
- * of a lookup) require absence from them, and free text is answered from keys and label indexes
+ * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` and the excluded
+ * namespaces, nodes and statuses (the complement of a lookup) require absence from them, and free text is answered from keys and label indexes
  * (textMatcher), so such a filter never reads a row. `>`/`<` and `!` on a label with many values are
  * checked on the row, exactly as matchesFilter does.
  */
@@ -183,6 +213,18 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
     if (keys instanceof Set) required.push(keys);
     else if (keys) impossible = true;
   }
+  // `ns!=`, `node!=`, `status!=`: the rows an index holds for each value left out (the complement of a
+  // lookup, as a label's `!=`).
+  const { without } = filter;
+  for (const [index, values] of [
+    [indexes.byNamespace, without?.namespaces],
+    [indexes.byNode, without?.nodes],
+    [indexes.byStatus, without?.statuses],
+  ] as const)
+    for (const value of values ?? []) {
+      const keys = index.get(value);
+      if (keys) excluded.push(keys);
+    }
   for (const requirement of filter.labelSelector?.requirements ?? []) {
     const values = mirror.indexes.labelValues(requirement.key);
     switch (requirement.operator) {
@@ -243,6 +285,7 @@ export function matchesFilter(
   if (namespaces && !namespaces.has(row.namespace)) return false;
   if (filter.node !== undefined && row.node !== filter.node) return false;
   if (filter.status !== undefined && row.status !== filter.status) return false;
+  if (filter.without && isExcluded(row, filter.without)) return false;
   if (filter.ownerUid !== undefined && !row.owners.some((owner) => owner.uid === filter.ownerUid))
     return false;
   if (filter.labelSelector && !filter.labelSelector.matches(row.labels)) return false;

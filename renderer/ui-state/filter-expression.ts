@@ -1,13 +1,17 @@
 // The filter bar's language: kubectl label selector syntax as typed (`app=web,tier!=db`,
-// `env in (prod, staging)`, `!canary`), plus `ns=`, `node=`, `owner=`, `status=` tokens, metrics
-// comparisons (`cpu>250m`, `mem>=1Gi`, quantities as kubectl writes them) and free text.
+// `env in (prod, staging)`, `!canary`), plus `ns=`, `node=`, `owner=`, `status=` tokens and their
+// `ns!=`, `node!=`, `status!=` negations, metrics comparisons (`cpu>250m`, `mem>=1Gi`, quantities as
+// kubectl writes them) and free text.
 // Clauses are separated by whitespace; a clause that holds a selector operator is a label selector, a
-// clause `ns=...` (also `namespace=`), `node=`, `owner=` or `status=` is an index filter, and a bare word
+// clause `ns=...` (also `namespace=`), `node=`, `owner=` or `status=` is an index filter (`status!=x`
+// too: read as a label selector it would keep every row, none having a label `status`), and a bare word
 // is free text (a substring of name, namespace or key=value). A bare key inside a comma list
 // (`app,tier=db`) keeps kubectl's meaning, "the label exists". Errors carry the span to underline.
 import type { LabelSelector } from '../../shared/selectors/label-selector';
 import { tryParseLabelSelector } from '../../shared/selectors/label-selector';
 import { parseQuantity } from '../../shared/kube/quantity';
+import { hasExclusions } from '../store/row-query';
+import type { RowExclusions } from '../store/row-query';
 
 /** `cpu>250m`: a row passes when its latest sample compares so (rows without a sample never pass). */
 export interface MetricCondition {
@@ -31,6 +35,8 @@ export interface FilterExpression {
   /** An owner's name: rows it owns, and pods of the ReplicaSets a Deployment of that name owns (see ownerQuery). */
   readonly owner?: string;
   readonly status?: string;
+  /** `ns!=`, `node!=`, `status!=`: values a row must not have (absent when none is typed). */
+  readonly without?: RowExclusions;
   readonly text?: string;
   readonly metrics?: readonly MetricCondition[];
   readonly error?: FilterError;
@@ -41,7 +47,7 @@ interface Clause {
   readonly start: number;
 }
 
-const indexTokens = /^(ns|namespace|node|owner|status)==?(.*)$/;
+const indexTokens = /^(ns|namespace|node|owner|status)(==?|!=)(.*)$/;
 const metricToken = /^(cpu|mem|memory)(>=|<=|>|<)(.*)$/;
 const operatorWords = new Set(['in', 'notin']);
 
@@ -109,6 +115,7 @@ export function parseFilterExpression(text: string): FilterExpression {
   let node: string | undefined;
   let owner: string | undefined;
   let status: string | undefined;
+  const without = { namespaces: [] as string[], nodes: [] as string[], statuses: [] as string[] };
   let error: FilterError | undefined;
 
   for (const clause of clauses(text)) {
@@ -141,9 +148,20 @@ export function parseFilterExpression(text: string): FilterExpression {
         selectorParts.push(part);
         continue;
       }
-      const [, name, value = ''] = match;
-      if (value === '' && !error) {
-        error = { message: `${name}= needs a value`, start: part.start, end: part.start + part.text.length };
+      const [, name = '', operator = '=', value = ''] = match;
+      const span = { start: part.start, end: part.start + part.text.length };
+      if (value === '') {
+        error ??= { message: `${name}${operator} needs a value`, ...span };
+        continue;
+      }
+      if (operator === '!=') {
+        // Not a label named so: ns=, node= and status= are the row's own, and so are their negations.
+        if (name === 'owner')
+          error ??= { message: 'owner!= is not supported: owner= shows what an owner owns', ...span };
+        else
+          (name === 'node' ? without.nodes : name === 'status' ? without.statuses : without.namespaces).push(
+            value,
+          );
         continue;
       }
       if (name === 'ns' || name === 'namespace') namespaces.push(value);
@@ -170,6 +188,7 @@ export function parseFilterExpression(text: string): FilterExpression {
     ...(node !== undefined ? { node } : {}),
     ...(owner !== undefined ? { owner } : {}),
     ...(status !== undefined ? { status } : {}),
+    ...(hasExclusions(without) ? { without: withoutEmpty(without) } : {}),
     ...(freeText ? { text: freeText } : {}),
     ...(metrics.length > 0 ? { metrics } : {}),
     ...(error ? { error } : {}),
@@ -193,4 +212,13 @@ function locate(message: string, position: number, length: number, parts: readon
   }
   const last = parts[parts.length - 1]!;
   return { message, start: last.start, end: last.start + last.text.length };
+}
+
+/** `without` less its empty lists. */
+function withoutEmpty(without: { namespaces: string[]; nodes: string[]; statuses: string[] }): RowExclusions {
+  return {
+    ...(without.namespaces.length > 0 ? { namespaces: without.namespaces } : {}),
+    ...(without.nodes.length > 0 ? { nodes: without.nodes } : {}),
+    ...(without.statuses.length > 0 ? { statuses: without.statuses } : {}),
+  };
 }

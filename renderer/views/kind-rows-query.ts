@@ -51,6 +51,7 @@ export function rowFilterOf(expression: FilterExpression, namespaces: Iterable<s
     ...(expression.labelSelector ? { labelSelector: expression.labelSelector } : {}),
     ...(expression.node !== undefined ? { node: expression.node } : {}),
     ...(expression.status !== undefined ? { status: expression.status } : {}),
+    ...(expression.without ? { without: expression.without } : {}),
     ...(expression.text !== undefined ? { text: expression.text } : {}),
   };
 }

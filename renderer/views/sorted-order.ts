@@ -5,7 +5,7 @@
 // selectors, no filter at all) then walk this order instead of sorting their result.
 import type { CellValue, Row } from '../../shared/protocol';
 import type { RowFilter, RowSort } from '../store/row-query';
-import { compareCells, matchesFilter, queryRows } from '../store/row-query';
+import { compareCells, hasExclusions, matchesFilter, queryRows } from '../store/row-query';
 import type { SubscriptionMirror } from '../store/subscription-mirror';
 
 export class SortedOrder {
@@ -90,7 +90,7 @@ export function orderedQuery(
     return queryRows(mirror, filter, sort);
   const all = order.all(mirror, sort);
   const text = filter.text?.trim().toLowerCase() || undefined;
-  if (!text && !filter.labelSelector) return all;
+  if (!text && !filter.labelSelector && !hasExclusions(filter.without)) return all;
   const result: string[] = [];
   for (const key of all) {
     const row = mirror.rows.get(key);

@@ -53,6 +53,13 @@ describe('narrows', () => {
     expect(narrows({ labelSelector: nothing() }, { labelSelector: selector('app') })).toBe(false);
     expect(narrows({ namespaces: ['a', 'b'] }, { namespaces: new Set(['b']) })).toBe(true);
     expect(narrows({ namespaces: ['a'] }, {})).toBe(false);
+    // Leaving out more accepts less; leaving out less (or another value) may accept more.
+    expect(
+      narrows({ without: { statuses: ['Running'] } }, { without: { statuses: ['Running', 'Failed'] } }),
+    ).toBe(true);
+    expect(narrows({}, { without: { nodes: ['n1'] } })).toBe(true);
+    expect(narrows({ without: { nodes: ['n1'] } }, { without: { nodes: ['n2'] } })).toBe(false);
+    expect(narrows({ without: { namespaces: ['a'] } }, {})).toBe(false);
   });
 });
 
@@ -130,6 +137,7 @@ describe('NarrowingQuery', () => {
     let requirements: string[] = [];
     let namespaces: string[] = [];
     let node: string | undefined;
+    let notStatuses: string[] = [];
     const narrowing = new NarrowingQuery();
     let narrowed = 0;
     for (let step = 0; step < 400; step++) {
@@ -141,6 +149,8 @@ describe('NarrowingQuery', () => {
       else if (action < 0.65) requirements = requirements.slice(1);
       else if (action < 0.7) namespaces = random() < 0.5 ? [] : [pick(random, ['a0', 'b1', 'c2', 'a3'])];
       else if (action < 0.75) node = random() < 0.5 ? undefined : pick(random, ['n1', 'n2']);
+      else if (action < 0.8)
+        notStatuses = random() < 0.5 ? [] : [...notStatuses, pick(random, ['Running', 'Failed'])];
       const burst = random();
       if (burst < 0.05) churn(300, false);
       else if (burst < 0.08) churn(50, true);
@@ -151,6 +161,7 @@ describe('NarrowingQuery', () => {
         ...(requirements.length > 0 ? { labelSelector: selector(requirements.join(',')) } : {}),
         ...(namespaces.length > 0 ? { namespaces: new Set(namespaces) } : {}),
         ...(node !== undefined ? { node } : {}),
+        ...(notStatuses.length > 0 ? { without: { statuses: notStatuses } } : {}),
       };
       const fullQueries = vi.mocked(queryRows).mock.calls.length;
       const answer = narrowing.query(mirror, filter);

@@ -50,6 +50,21 @@ describe('queryRows', () => {
     ]);
   });
 
+  it('leaves out rows in excluded namespaces, on excluded nodes or in excluded statuses', () => {
+    const mirror = mirrorOf([
+      ...pods,
+      row('default/config', '1', { labels: {}, cells: ['config', null] }), // no node, no status
+    ]);
+    expect(queryRows(mirror, { without: { statuses: ['Running'] } })).toEqual([
+      'default/config',
+      'default/web-10',
+    ]);
+    expect(queryRows(mirror, { without: { nodes: ['n1'] } })).toEqual(['default/config', 'default/web-10']);
+    expect(queryRows(mirror, { without: { namespaces: ['default'] } })).toEqual(['payments/db-0']);
+    expect(queryRows(mirror, { without: { statuses: ['Running', 'Pending'] }, text: 'web' })).toEqual([]);
+    expect(countRows(mirror, { without: { nodes: ['n2', 'missing'] } })).toBe(3);
+  });
+
   it('matches free text against label pairs', () => {
     expect(queryRows(mirrorOf(pods), { text: 'tier=fr' })).toEqual(['default/web-2']);
     // Within a key, within a value, across the '=', case-insensitively; never across two labels.
@@ -133,6 +148,14 @@ describe('queryRows', () => {
         node: random() < 0.2 ? pick(random, ['n1', 'n2']) : undefined,
         status: random() < 0.2 ? 'Running' : undefined,
         ownerUid: random() < 0.2 ? pick(random, ['o1', 'o2', 'o3']) : undefined,
+        without:
+          random() < 0.3
+            ? {
+                ...(random() < 0.5 ? { statuses: [pick(random, ['Running', 'Failed', 'Gone'])] } : {}),
+                ...(random() < 0.5 ? { nodes: [pick(random, ['n1', 'n2', 'n9'])] } : {}),
+                ...(random() < 0.3 ? { namespaces: [pick(random, ['a0', 'b1', 'c2'])] } : {}),
+              }
+            : undefined,
         // In a name, a namespace, across the key's '/', in a label key, value or across its '='.
         text:
           random() < 0.3

@@ -27,6 +27,25 @@ describe('parseFilterExpression', () => {
     expect(filter.labelSelector?.toString()).toBe('app=web');
   });
 
+  it('reads ns!=, node!= and status!= as values to leave out, not as labels', () => {
+    // As a label selector, `status!=Running` keeps every row (none has a label `status`): the filter
+    // would silently show the running pods it was typed to hide.
+    const filter = parseFilterExpression('app=web,status!=Running ns!=kube-system node!=n-1 namespace!=dev');
+    expect(filter.without).toEqual({
+      namespaces: ['kube-system', 'dev'],
+      nodes: ['n-1'],
+      statuses: ['Running'],
+    });
+    expect(filter.status).toBeUndefined();
+    expect(filter.labelSelector?.toString()).toBe('app=web');
+    expect(parseFilterExpression('status=Running').without).toBeUndefined();
+  });
+
+  it('reports owner!=, and a negation without a value', () => {
+    expect(parseFilterExpression('owner!=web').error?.message).toMatch(/^owner!= is not supported/);
+    expect(parseFilterExpression('status!=').error?.message).toBe('status!= needs a value');
+  });
+
   it('treats a bare word as free text and a bare key in a comma list as exists', () => {
     expect(parseFilterExpression('checkout').text).toBe('checkout');
     const filter = parseFilterExpression('app,tier=db');

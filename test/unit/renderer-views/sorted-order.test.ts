@@ -71,4 +71,15 @@ describe('SortedOrder', () => {
     const web = { labelSelector: parseLabelSelector('app=web') };
     expect(orderedQuery(mirror, web, sort, order)).toEqual(queryRows(mirror, web, sort));
   });
+
+  it('leaves out the excluded statuses when sorted by another column', () => {
+    const mirror = mirrorWith([
+      { ...row('web-2', {}, 3), status: 'Running' },
+      { ...row('api-1', {}, 1), status: 'Pending' },
+      { ...row('web-1', {}, 2), status: 'Running' },
+    ]);
+    const byAge = { column: 'createdAt' as const };
+    const notRunning = { without: { statuses: ['Running'] } };
+    expect(orderedQuery(mirror, notRunning, byAge, new SortedOrder())).toEqual(['default/api-1']);
+  });
 });
