@@ -48,6 +48,7 @@ interface Clause {
 }
 
 const indexTokens = /^(ns|namespace|node|owner|status)(==?|!=)(.*)$/;
+const indexSets = /^(ns|namespace|node|owner|status)\s+(in|notin)\s*\(/;
 const metricToken = /^(cpu|mem|memory)(>=|<=|>|<)(.*)$/;
 const operatorWords = new Set(['in', 'notin']);
 
@@ -145,7 +146,16 @@ export function parseFilterExpression(text: string): FilterExpression {
     for (const part of commaParts(clause)) {
       const match = indexTokens.exec(part.text.trim());
       if (!match) {
-        selectorParts.push(part);
+        const set = indexSets.exec(part.text.trim());
+        // Read as a label selector, `status notin (Running)` would keep every row (no row has a label
+        // `status`) and `status in (...)` none: said, not answered wrongly.
+        if (set)
+          error ??= {
+            message: indexSetMessage(set[1]!, set[2]!),
+            start: part.start,
+            end: part.start + part.text.length,
+          };
+        else selectorParts.push(part);
         continue;
       }
       const [, name = '', operator = '=', value = ''] = match;
@@ -221,4 +231,13 @@ function withoutEmpty(without: { namespaces: string[]; nodes: string[]; statuses
     ...(without.nodes.length > 0 ? { nodes: without.nodes } : {}),
     ...(without.statuses.length > 0 ? { statuses: without.statuses } : {}),
   };
+}
+
+/** What to type instead of `name in (...)` or `name notin (...)`, which only labels take. */
+function indexSetMessage(name: string, operator: string): string {
+  return operator === 'in'
+    ? `${name} in (...) is not supported: type ${name}=value`
+    : name === 'owner'
+      ? `owner notin (...) is not supported: owner= shows what an owner owns`
+      : `${name} notin (...) is not supported: type ${name}!=value for each value to leave out`;
 }

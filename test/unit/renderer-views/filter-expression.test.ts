@@ -41,9 +41,17 @@ describe('parseFilterExpression', () => {
     expect(parseFilterExpression('status=Running').without).toBeUndefined();
   });
 
-  it('reports owner!=, and a negation without a value', () => {
+  it('reports owner!=, a negation without a value, and in or notin on a row field', () => {
     expect(parseFilterExpression('owner!=web').error?.message).toMatch(/^owner!= is not supported/);
     expect(parseFilterExpression('status!=').error?.message).toBe('status!= needs a value');
+    // Sets of a row's own fields are not labels either: said, not read as a label selector.
+    expect(parseFilterExpression('app=web,status notin (Running,Pending)').error?.message).toBe(
+      'status notin (...) is not supported: type status!=value for each value to leave out',
+    );
+    expect(parseFilterExpression('ns in (a,b)').error?.message).toBe(
+      'ns in (...) is not supported: type ns=value',
+    );
+    expect(parseFilterExpression('env notin (dev)').error).toBeUndefined();
   });
 
   it('treats a bare word as free text and a bare key in a comma list as exists', () => {
