@@ -182,10 +182,10 @@ export function filterAccepter(mirror: SubscriptionMirror, filter: RowFilter): (
 
 /**
  * matchesFilter for a key of `mirror`, answered from the indexes where they are exact: namespace,
- * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` and the excluded
- * namespaces, nodes and statuses (the complement of a lookup) require absence from them, and free text is answered from keys and label indexes
- * (textMatcher), so such a filter never reads a row. `>`/`<` and `!` on a label with many values are
- * checked on the row, exactly as matchesFilter does.
+ * node, status, owner and `=`/`in` require membership of index sets, `!=`/`notin`/`!` and the
+ * namespaces, nodes and statuses left out (the complement of a lookup) require absence from them, and
+ * free text is answered from keys and label indexes (textMatcher), so such a filter never reads a row.
+ * `>`/`<` and `!` on a label with many values are checked on the row, exactly as matchesFilter does.
  */
 interface LabelPlan {
   accepts: (key: string) => boolean;

@@ -144,22 +144,17 @@ export function parseFilterExpression(text: string): FilterExpression {
       continue;
     }
     for (const part of commaParts(clause)) {
+      const span = { start: part.start, end: part.start + part.text.length };
       const match = indexTokens.exec(part.text.trim());
       if (!match) {
         const set = indexSets.exec(part.text.trim());
         // Read as a label selector, `status notin (Running)` would keep every row (no row has a label
         // `status`) and `status in (...)` none: said, not answered wrongly.
-        if (set)
-          error ??= {
-            message: indexSetMessage(set[1]!, set[2]!),
-            start: part.start,
-            end: part.start + part.text.length,
-          };
+        if (set) error ??= { message: indexSetMessage(set[1]!, set[2]!), ...span };
         else selectorParts.push(part);
         continue;
       }
       const [, name = '', operator = '=', value = ''] = match;
-      const span = { start: part.start, end: part.start + part.text.length };
       if (value === '') {
         error ??= { message: `${name}${operator} needs a value`, ...span };
         continue;
