@@ -39,6 +39,11 @@ export interface MirrorState {
    * its feed may say "synced" in main while the table here holds a part of its rows.
    */
   loading: Readonly<Record<string, SnapshotLoading>>;
+  /**
+   * Per live subscription, the mirror's revision at which its last snapshot became whole here: a table
+   * whose answer was taken before it still shows a part of the rows (see FeedSyncBadge).
+   */
+  loadedRevisions: Readonly<Record<string, number>>;
   kinds: readonly ServedKind[];
   /** The namespaces main tries where the cluster scope is refused (with the kinds message). */
   namespaceChoices?: NamespaceChoices;
@@ -63,6 +68,7 @@ export function createMirrorState(): MirrorStateStore {
     syncStates: {},
     replays: {},
     loading: {},
+    loadedRevisions: {},
     kinds: [],
   }));
 }

@@ -64,12 +64,13 @@ export class MirrorStore {
   /** Forgets a subscription's rows; batches still in flight for it are ignored. */
   close(subscriptionId: string): void {
     if (!this.mirrors.delete(subscriptionId)) return;
-    const { revisions, syncStates, replays, loading } = this.state.getState();
+    const { revisions, syncStates, replays, loading, loadedRevisions } = this.state.getState();
     this.state.setState({
       revisions: without(revisions, subscriptionId),
       syncStates: without(syncStates, subscriptionId),
       replays: without(replays, subscriptionId),
       loading: without(loading, subscriptionId),
+      loadedRevisions: without(loadedRevisions, subscriptionId),
     });
   }
 
@@ -159,6 +160,14 @@ export class MirrorStore {
       next.revisions = revisions;
       const loading = loadingOf(current.loading, touched, this.mirrors);
       if (loading !== current.loading) next.loading = loading;
+      for (const subscriptionId of touched) {
+        const ended = this.mirrors.get(subscriptionId)!.snapshotEndRevision;
+        if (ended === 0 || ended === current.loadedRevisions[subscriptionId]) continue;
+        next.loadedRevisions = {
+          ...(next.loadedRevisions ?? current.loadedRevisions),
+          [subscriptionId]: ended,
+        };
+      }
     }
     if (Object.keys(syncStates).length > 0) next.syncStates = { ...current.syncStates, ...syncStates };
     if (Object.keys(replays).length > 0) next.replays = { ...current.replays, ...replays };

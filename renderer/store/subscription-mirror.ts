@@ -55,6 +55,8 @@ export class SubscriptionMirror {
   readonly indexes: RowIndexes;
   /** Bumped once per applied batch; views recompute their queries when it moves. */
   revision = 0;
+  /** The revision at which the last live snapshot became whole here (0 before any). */
+  snapshotEndRevision = 0;
   /**
    * Bumped whenever a key is added or removed (never by an update in place): orders that depend only
    * on which keys exist and on their names, such as the default sort, stay valid while it holds.
@@ -299,6 +301,7 @@ export class SubscriptionMirror {
       this.snapshotUnderWay = false;
       this.loadingRows = undefined;
       this.hasSnapshot = true;
+      this.snapshotEndRevision = this.revision + 1;
     }
     this.revision += 1;
     return 'applied';

@@ -342,6 +342,7 @@ export function App(): ReactNode {
         contexts={contexts}
         connection={connection}
         syncSubscription={subscriptionId}
+        {...(rows.answeredRevision !== undefined ? { answeredRevision: rows.answeredRevision } : {})}
         {...(past ? { replay: { status: past.status, holds: past.holds } } : {})}
         {...(state.importedRecording !== undefined ? { importedRecording: state.importedRecording } : {})}
         namespaces={namespaces}

@@ -83,6 +83,24 @@ function silence(ms: number): string {
 }
 
 /** The badge's colour: a synced watch that has gone silent is a warning, not a green light. */
+/**
+ * The snapshot loading the badge shows: the one still arriving, else, while the table's answer was
+ * taken before the snapshot became whole here (`answeredRevision` < `loadedAt`; its re-query runs in a
+ * task of its own, see useKindRows), the last one arrived at its end. "synced" waits for the table, or
+ * it would read over a table short of its rows for a frame or more.
+ */
+export function loadingShownOf(
+  arriving: SnapshotLoading | undefined,
+  lastArrived: SnapshotLoading | undefined,
+  loadedAt: number | undefined,
+  answeredRevision: number | undefined,
+): SnapshotLoading | undefined {
+  if (arriving) return arriving;
+  const total = lastArrived?.total;
+  if (total === undefined || loadedAt === undefined || answeredRevision === undefined) return undefined;
+  return answeredRevision < loadedAt ? { received: total, total } : undefined;
+}
+
 function badgePhase(
   state: SyncState | undefined,
   connection: ConnectionState,

@@ -1,12 +1,13 @@
 // The top bar: brand, context picker, sync state at a glance with manual resync, namespace pick, the
 // filter bar, and the palette, theme and help buttons.
+import { useRef } from 'react';
 import type { ReactNode, Ref } from 'react';
 import type { ContextList } from '../../shared/protocol';
-import type { ConnectionState, ReplayStatus } from '../store/mirror-state';
+import type { ConnectionState, ReplayStatus, SnapshotLoading } from '../store/mirror-state';
 import type { Completion } from '../ui-state/completion';
 import type { FilterError } from '../ui-state/filter-expression';
 import { ContextPicker } from './context-picker';
-import { SyncBadge } from './sync-badge';
+import { loadingShownOf, SyncBadge } from './sync-badge';
 import { ReplayBadge } from './replay-badge';
 import { NamespacePicker } from './namespace-picker';
 import { FilterBar } from './filter-bar';
@@ -22,6 +23,8 @@ export interface TopBarProps {
    * whole window (and read what its render reads) for a count in the badge.
    */
   readonly syncSubscription: string | undefined;
+  /** The mirror revision the table's rows were taken at (KindRows.answeredRevision). */
+  readonly answeredRevision?: number;
   /** Set while the view shows the past: the badge then says what the recording held, never "synced". */
   readonly replay?: { readonly status: ReplayStatus | undefined; readonly holds: boolean };
   /** The imported recording's file name, while one (not the cluster) is shown. */
@@ -75,6 +78,7 @@ export function TopBar(props: TopBarProps): ReactNode {
       ) : (
         <FeedSyncBadge
           subscriptionId={props.syncSubscription}
+          answeredRevision={props.answeredRevision}
           connection={props.connection}
           onResync={props.onResync}
         />
@@ -124,12 +128,19 @@ export function TopBar(props: TopBarProps): ReactNode {
 /** The badge of `subscriptionId`'s sync state, selected here so that its changes render the badge alone. */
 function FeedSyncBadge(props: {
   readonly subscriptionId: string | undefined;
+  readonly answeredRevision: number | undefined;
   readonly connection: ConnectionState;
   readonly onResync: () => void;
 }): ReactNode {
-  const { subscriptionId } = props;
+  const { subscriptionId, answeredRevision } = props;
   const state = useMirrorState((mirror) => (subscriptionId ? mirror.syncStates[subscriptionId] : undefined));
-  const loading = useMirrorState((mirror) => (subscriptionId ? mirror.loading[subscriptionId] : undefined));
+  const arriving = useMirrorState((mirror) => (subscriptionId ? mirror.loading[subscriptionId] : undefined));
+  const loadedAt = useMirrorState((mirror) =>
+    subscriptionId ? mirror.loadedRevisions[subscriptionId] : undefined,
+  );
+  const lastArriving = useRef<SnapshotLoading | undefined>(undefined);
+  if (arriving) lastArriving.current = arriving;
+  const loading = loadingShownOf(arriving, lastArriving.current, loadedAt, answeredRevision);
   return (
     <SyncBadge
       state={state}

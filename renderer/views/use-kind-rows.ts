@@ -51,6 +51,8 @@ export interface KindRows {
   readonly subscriptionId: string | undefined;
   readonly mirror: SubscriptionMirror | undefined;
   readonly hasSnapshot: boolean;
+  /** The mirror's revision `keys` and `total` were taken at (undefined without a mirror). */
+  readonly answeredRevision: number | undefined;
 }
 
 /** Busy-time share a query may take while rows churn: it waits this many durations before rerunning. */
@@ -292,5 +294,6 @@ export function useKindRows(
     subscriptionId,
     mirror,
     hasSnapshot: mirror?.hasSnapshot ?? false,
+    answeredRevision: shown.asked.revision,
   };
 }

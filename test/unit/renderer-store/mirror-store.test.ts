@@ -112,9 +112,13 @@ describe('MirrorStore', () => {
     expect(loading()).toEqual({ received: 2, total: 5 });
     scheduler.runFrame();
     expect(loading()).toEqual({ received: 4, total: 5 });
+    const loadedAt = () => mirror.state.getState().loadedRevisions.s;
+    expect(loadedAt()).toBeUndefined();
     scheduler.runFrame();
     expect(loading()).toBeUndefined();
     expect(mirror.mirror('s')!.rows.size).toBe(5);
+    // The revision a table's answer must reach before the badge says "synced" (loadingShownOf).
+    expect(loadedAt()).toBe(mirror.mirror('s')!.revision);
     // Live batches after it never count as loading; a snapshot of unknown size neither.
     mirror.receive({ type: 'batch', subscriptionId: 's', seq: 4, upserts: [row('f')], deletes: [] });
     mirror.receive({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSync } from '../../../renderer/views/sync-badge';
+import { describeSync, loadingShownOf } from '../../../renderer/views/sync-badge';
 
 const open = { phase: 'open' as const };
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -72,5 +72,22 @@ describe('describeSync', () => {
       'synced · resumed from sleep, reconnected after 5m stale',
     );
     expect(describeSync({ phase: 'synced', reconnected }, open, now + 61_000)).toBe('synced');
+  });
+});
+
+describe('loadingShownOf', () => {
+  it('keeps the snapshot shown as loading until the table answers a revision where it is whole', () => {
+    const arriving = { received: 28_000, total: 30_000 };
+    expect(loadingShownOf(arriving, arriving, undefined, 7)).toBe(arriving);
+    // Whole at revision 9 here, the table's answer still of revision 8: all rows arrived, not shown.
+    expect(loadingShownOf(undefined, arriving, 9, 8)).toEqual({ received: 30_000, total: 30_000 });
+    expect(describeSync({ phase: 'synced' }, open, now, loadingShownOf(undefined, arriving, 9, 8))).toBe(
+      'loading 100% (30,000 of 30,000)',
+    );
+    // The table answered the whole snapshot: synced.
+    expect(loadingShownOf(undefined, arriving, 9, 9)).toBeUndefined();
+    expect(loadingShownOf(undefined, arriving, 9, 12)).toBeUndefined();
+    // No snapshot of a known size was seen arriving (a page open while it listed): nothing to hold.
+    expect(loadingShownOf(undefined, undefined, 9, 8)).toBeUndefined();
   });
 });
