@@ -193,7 +193,7 @@ export function parseFilterExpression(text: string): FilterExpression {
     ...(node !== undefined ? { node } : {}),
     ...(owner !== undefined ? { owner } : {}),
     ...(status !== undefined ? { status } : {}),
-    ...(hasExclusions(without) ? { without: withoutEmpty(without) } : {}),
+    ...(hasExclusions(without) ? { without } : {}),
     ...(freeText ? { text: freeText } : {}),
     ...(metrics.length > 0 ? { metrics } : {}),
     ...(error ? { error } : {}),
@@ -217,15 +217,6 @@ function locate(message: string, position: number, length: number, parts: readon
   }
   const last = parts[parts.length - 1]!;
   return { message, start: last.start, end: last.start + last.text.length };
-}
-
-/** `without` less its empty lists. */
-function withoutEmpty(without: { namespaces: string[]; nodes: string[]; statuses: string[] }): RowExclusions {
-  return {
-    ...(without.namespaces.length > 0 ? { namespaces: without.namespaces } : {}),
-    ...(without.nodes.length > 0 ? { nodes: without.nodes } : {}),
-    ...(without.statuses.length > 0 ? { statuses: without.statuses } : {}),
-  };
 }
 
 /** What to type instead of `name in (...)` or `name notin (...)`, which only labels take. */
