@@ -214,17 +214,21 @@ function labelPlan(mirror: SubscriptionMirror, filter: RowFilter): LabelPlan {
     else if (keys) impossible = true;
   }
   // `ns!=`, `node!=`, `status!=`: the rows an index holds for each value left out (the complement of a
-  // lookup, as a label's `!=`).
+  // lookup, as a label's `!=`). An index is read only when a value of it is left out: reading one
+  // brings it up to date with every change since (DeferredValueIndex), which a query without it
+  // must not pay for.
   const { without } = filter;
-  for (const [index, values] of [
-    [indexes.byNamespace, without?.namespaces],
-    [indexes.byNode, without?.nodes],
-    [indexes.byStatus, without?.statuses],
-  ] as const)
-    for (const value of values ?? []) {
-      const keys = index.get(value);
+  const exclude = (index: () => ValueIndex, values: readonly string[] | undefined): void => {
+    if (!values?.length) return;
+    const read = index();
+    for (const value of values) {
+      const keys = read.get(value);
       if (keys) excluded.push(keys);
     }
+  };
+  exclude(() => indexes.byNamespace, without?.namespaces);
+  exclude(() => indexes.byNode, without?.nodes);
+  exclude(() => indexes.byStatus, without?.statuses);
   for (const requirement of filter.labelSelector?.requirements ?? []) {
     const values = mirror.indexes.labelValues(requirement.key);
     switch (requirement.operator) {
